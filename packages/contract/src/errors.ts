@@ -1,0 +1,29 @@
+/**
+ * Error bodies. Every non-2xx answer of the API is `{ code, message }`; a validation failure also
+ * names the offending `field` (a dotted path such as `body.qrCode`). 5xx answers never carry internals.
+ */
+import { z } from 'zod';
+
+/** Machine-readable error codes used across the API. */
+export const ErrorCode = z.enum([
+  'bad_request',
+  'validation_failed',
+  'unauthenticated',
+  'invalid_credentials',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'rate_limited',
+  'csrf_failed',
+  'internal_error',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** `{ code, message, field? }` — the body of every error response. */
+export const ApiErrorBody = z.object({
+  code: z.string(),
+  message: z.string(),
+  field: z.string().optional(),
+});
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;

@@ -1,0 +1,24 @@
+/**
+ * API paths, relative to the API base ({host} in SPEC §7; `/api` on our server).
+ * Both the client and the server build their URLs from these constants.
+ */
+export const API_PREFIX = '/api';
+
+export const apiPaths = {
+  usersMe: '/users/me',
+  login: '/auth/login',
+  register: '/auth/register',
+  logout: '/auth/logout',
+  changePassword: '/auth/change-password',
+  forgotPassword: '/auth/forgot-password',
+  resetPassword: '/auth/reset-password',
+  organizations: '/organizations/membership',
+  /** Fastify route pattern of an organization's events. */
+  organizationEvents: '/organizations/membership/:organizationId',
+  verifyTicket: '/tickets/verify',
+} as const;
+
+/** The concrete path of an organization's events list. */
+export function organizationEventsPath(organizationId: string): string {
+  return `${apiPaths.organizations}/${encodeURIComponent(organizationId)}`;
+}

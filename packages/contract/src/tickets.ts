@@ -1,0 +1,50 @@
+/**
+ * Ticket verification, POST /tickets/verify (SPEC §7). Exactly one check-in per ticket per event
+ * day. A denial is a verdict (`isValid: false` with a `reason`), never an HTTP error.
+ */
+import { z } from 'zod';
+
+/** Longest QR payload accepted, in characters. */
+export const QR_CODE_MAX_LENGTH = 512;
+
+/** Body: eventId, qrCode (the scanned text), day (day number); `scanId` makes a retry idempotent. */
+export const VerifyTicketRequest = z.object({
+  eventId: z.string().min(1).max(64),
+  qrCode: z.string().trim().min(1).max(QR_CODE_MAX_LENGTH),
+  day: z.number().int().min(1).max(366),
+  scanId: z.string().uuid().optional(),
+});
+export type VerifyTicketRequest = z.infer<typeof VerifyTicketRequest>;
+
+/** Why a ticket was denied. */
+export const DenialReason = z.enum([
+  'not_found',
+  'wrong_event',
+  'not_valid_today',
+  'revoked',
+  'already_checked_in',
+]);
+export type DenialReason = z.infer<typeof DenialReason>;
+
+/** APPROVED: the check-in was recorded now (or, for a retried `scanId`, earlier by this same scan). */
+export const ApprovedVerdict = z.object({
+  isValid: z.literal(true),
+  eventName: z.string().optional(),
+  holderName: z.string().optional(),
+  ticketType: z.string().optional(),
+  checkedInAt: z.string().optional(),
+});
+export type ApprovedVerdict = z.infer<typeof ApprovedVerdict>;
+
+/** DENIED, with the reason; for `already_checked_in`, when and by whom the first check-in was made. */
+export const DeniedVerdict = z.object({
+  isValid: z.literal(false),
+  reason: DenialReason.optional(),
+  message: z.string().optional(),
+  checkedInAt: z.string().optional(),
+  checkedInBy: z.string().optional(),
+});
+export type DeniedVerdict = z.infer<typeof DeniedVerdict>;
+
+export const VerifyTicketResponse = z.discriminatedUnion('isValid', [ApprovedVerdict, DeniedVerdict]);
+export type VerifyTicketResponse = z.infer<typeof VerifyTicketResponse>;
