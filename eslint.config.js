@@ -1,0 +1,76 @@
+// Lint-kept boundaries (../shared/STYLE.md "Boundaries"): features do not import each other,
+// shared code does not import features or the app, @capacitor/* only in lib/native, the QR decoder
+// library only in lib/qr, and the web and the server meet only through @gatecheck/contract.
+import { readdirSync } from 'node:fs';
+import tseslint from 'typescript-eslint';
+
+const webFeatures = (() => {
+  try {
+    return readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+})();
+
+const capacitorOnlyInNative = { group: ['@capacitor/*'], message: 'Only apps/web/src/lib/native may import @capacitor/* (STYLE: Boundaries).' };
+const decoderOnlyInQr = { group: ['zxing-wasm', 'zxing-wasm/*', 'jsqr'], message: 'The QR decoder sits behind apps/web/src/lib/qr (STYLE: Boundaries).' };
+const noServerInWeb = { group: ['**/apps/server/**', '@gatecheck/server', '@gatecheck/server/*'], message: 'apps/web never imports apps/server; use @gatecheck/contract.' };
+const noWebInServer = { group: ['**/apps/web/**', '@gatecheck/web', '@gatecheck/web/*'], message: 'apps/server never imports apps/web; use @gatecheck/contract.' };
+const noContractInternals = { group: ['@gatecheck/contract/*', '**/packages/contract/src/**'], message: 'Import the contract through its package exports only.' };
+const noFeatures = { group: ['@/features/*', '**/features/*'], message: 'Shared code (lib, components, config) must not import features.' };
+const noApp = { group: ['@/app/*', '**/app/*'], message: 'Only the app layer imports app/.' };
+
+const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', '**/test-results/**', '**/playwright-report/**', 'apps/server/drizzle/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/native/**', 'apps/web/src/lib/qr/**', 'apps/web/src/features/**', 'apps/web/src/lib/**', 'apps/web/src/components/**', 'apps/web/src/config/**'],
+    rules: restrict(capacitorOnlyInNative, decoderOnlyInQr, noServerInWeb, noContractInternals),
+  },
+  {
+    files: ['apps/web/src/lib/**/*.{ts,tsx}', 'apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/config/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/native/**', 'apps/web/src/lib/qr/**'],
+    rules: restrict(capacitorOnlyInNative, decoderOnlyInQr, noServerInWeb, noContractInternals, noFeatures, noApp),
+  },
+  {
+    files: ['apps/web/src/lib/native/**/*.{ts,tsx}'],
+    rules: restrict(decoderOnlyInQr, noServerInWeb, noContractInternals, noFeatures, noApp),
+  },
+  {
+    files: ['apps/web/src/lib/qr/**/*.{ts,tsx}'],
+    rules: restrict(capacitorOnlyInNative, noServerInWeb, noContractInternals, noFeatures, noApp),
+  },
+  ...webFeatures.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: restrict(
+      capacitorOnlyInNative,
+      decoderOnlyInQr,
+      noServerInWeb,
+      noContractInternals,
+      noApp,
+      {
+        group: ['@/features/*', '!@/features/' + feature, '!@/features/' + feature + '/**', '../../features/*', '../../*/'],
+        message: `Features do not import each other; they meet in app/routes (feature: ${feature}).`,
+      },
+    ),
+  })),
+  {
+    files: ['apps/server/**/*.ts'],
+    rules: restrict(noWebInServer, noContractInternals),
+  },
+  {
+    files: ['apps/web/e2e/**/*.ts', 'apps/web/bench/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+);
