@@ -1,0 +1,65 @@
+/**
+ * Builds the Gatecheck HTTP app from plugins and routes (no listening; see server.ts). The API lives
+ * under `/api` (contract `API_PREFIX`); the built web app, when present, is served at `/`.
+ */
+import { API_PREFIX } from '@gatecheck/contract';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import authPlugin from './plugins/auth.ts';
+import dbPlugin from './plugins/db.ts';
+import errorsPlugin from './plugins/errors.ts';
+import webPlugin from './plugins/web.ts';
+import authRoutes from './routes/auth/index.ts';
+import organizationsRoutes from './routes/organizations/index.ts';
+import ticketsRoutes from './routes/tickets/index.ts';
+import usersRoutes from './routes/users/index.ts';
+
+/** Largest request body accepted, in bytes (64 KiB); bigger bodies get 413. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+  }
+}
+
+/** What buildApp needs: the configuration and an open database (the caller closes it). */
+export interface BuildAppOptions {
+  config: Config;
+  db: Db;
+}
+
+/**
+ * Creates the Fastify app with every plugin and route registered (not yet listening).
+ * Use `app.inject` in tests or `app.listen` to serve; `app.close()` does not close the database.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  // The API speaks JSON only: without Fastify's text/plain parser, other bodies get 415.
+  app.removeContentTypeParser('text/plain');
+
+  await app.register(errorsPlugin);
+  await app.register(dbPlugin, { db });
+  await app.register(authPlugin);
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes);
+      await api.register(usersRoutes);
+      await api.register(organizationsRoutes);
+      await api.register(ticketsRoutes);
+    },
+    { prefix: API_PREFIX },
+  );
+  await app.register(webPlugin, { webDistDir: config.webDistDir });
+  return app;
+}

@@ -1,0 +1,93 @@
+/**
+ * Server configuration, read from the environment once and validated with zod. Nothing else in the
+ * server reads `process.env`.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Default web bundle: apps/web/dist, found from this file's location (apps/server/src). */
+const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** 30 days, in ms: how long a session lasts after sign-in (docs/decisions/003). */
+export const DEFAULT_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().min(1).optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+  SEED_DEMO: booleanFlag.default(true),
+  TRUST_PROXY: booleanFlag.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SESSION_TTL_DAYS: z.coerce.number().positive().max(365).optional(),
+  INIT_CWD: z.string().optional(),
+});
+
+/** The validated configuration. Paths are absolute. */
+export interface Config {
+  /** TCP port (0 = any free port). */
+  port: number;
+  host: string;
+  /** Absolute folder for the embedded database (`pgdata`), the demo tickets and other files. */
+  dataDir: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite database in `dataDir/pgdata` is used. */
+  databaseUrl: string | undefined;
+  /** Maximum `pg` connections when `databaseUrl` is set. */
+  databasePoolSize: number;
+  /** Absolute folder of the built web app, served at `/` when it exists. */
+  webDistDir: string;
+  /** Seed the demo organization, events, users and tickets when the database has no users. */
+  seedDemo: boolean;
+  /** Trust X-Forwarded-* headers (behind a reverse proxy): decides https for the Secure cookie. */
+  trustProxy: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Session lifetime in ms. */
+  sessionTtlMs: number;
+}
+
+/**
+ * Reads the configuration from `env`. Relative `DATA_DIR` and `WEB_DIST_DIR` are resolved against
+ * `INIT_CWD` (the folder where the user typed `npm start`; npm runs workspace scripts inside
+ * apps/server) or else the current directory.
+ * @throws Error naming every invalid variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable (`DATABASE_URL=`) means "not set", as in most shells' .env habits.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = EnvSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const values = parsed.data;
+  const baseDir = values.INIT_CWD ?? process.cwd();
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir: path.resolve(baseDir, values.DATA_DIR),
+    databaseUrl: values.DATABASE_URL,
+    databasePoolSize: values.DATABASE_POOL_SIZE,
+    webDistDir: values.WEB_DIST_DIR ? path.resolve(baseDir, values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
+    seedDemo: values.SEED_DEMO,
+    trustProxy: values.TRUST_PROXY,
+    logLevel: values.LOG_LEVEL,
+    sessionTtlMs: values.SESSION_TTL_DAYS ? values.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000 : DEFAULT_SESSION_TTL_MS,
+  };
+}
+
+/** The folder inside `dataDir` that holds the embedded PGlite database. */
+export function pgliteDirOf(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'pgdata');
+}
+
+/** The folder inside `dataDir` where the demo seed writes tickets.csv and one QR PNG per ticket. */
+export function demoTicketsDirOf(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'demo-tickets');
+}

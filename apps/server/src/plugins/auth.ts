@@ -1,0 +1,62 @@
+/**
+ * Who is calling: a session token from `Authorization: Bearer <token>` (native app) or from the
+ * HttpOnly session cookie (web, SPEC §7). `app.authenticate(request)` resolves the live session or
+ * throws 401; `setSessionCookie`/`clearSessionCookie` manage the cookie (docs/decisions/003).
+ */
+import cookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ServiceError } from '../services/errors.ts';
+import { findSessionUser, type SessionUser } from '../services/sessions.ts';
+
+/** Name of the session cookie. */
+export const SESSION_COOKIE = 'gatecheck_session';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The signed-in user of `request`.
+     * @throws ServiceError `unauthenticated` (401) without a live session.
+     */
+    authenticate(request: FastifyRequest): Promise<SessionUser>;
+  }
+}
+
+/** The session token the request presents (bearer header first, then cookie), if any. */
+export function sessionTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match?.[1];
+  }
+  const value = request.cookies[SESSION_COOKIE];
+  return value || undefined;
+}
+
+/** Sets the session cookie: HttpOnly, SameSite=Lax, Secure when the request came over https. */
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    expires: expiresAt,
+  });
+}
+
+/** Tells the browser to drop the session cookie. */
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https' });
+}
+
+async function authPlugin(app: FastifyInstance): Promise<void> {
+  await app.register(cookie);
+  app.decorate('authenticate', async (request: FastifyRequest): Promise<SessionUser> => {
+    const token = sessionTokenOf(request);
+    const user = token ? await findSessionUser(app.db, token) : null;
+    if (!user) throw new ServiceError('unauthenticated', 'You are not signed in.');
+    return user;
+  });
+}
+
+export default fp(authPlugin, { name: 'auth', dependencies: ['db'] });

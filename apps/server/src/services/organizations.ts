@@ -1,0 +1,105 @@
+/**
+ * Organizations and their events as the scanning flow reads them (SPEC §3, §7). Access is by
+ * membership: a user sees only the organizations they belong to and only those organizations' events.
+ */
+import type { Event, EventDay, Organization } from '@gatecheck/contract';
+import { and, asc, count, eq, inArray, isNull, notInArray } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { eventDays, events, memberships, organizations, tickets } from '../db/schema.ts';
+import { isId, ServiceError } from './errors.ts';
+
+/** Statuses of events that are over or not yet published; every other event is "active". */
+export const INACTIVE_EVENT_STATUSES = ['draft', 'completed', 'cancelled'] as const;
+
+/** The organizations `userId` belongs to, each with the user's role and its active events, by name. */
+export async function listMemberships(db: DbOrTx, userId: string): Promise<Organization[]> {
+  const rows = await db
+    .select({
+      id: organizations.id,
+      name: organizations.name,
+      description: organizations.description,
+      role: memberships.role,
+    })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(organizations.name), asc(organizations.id));
+  if (rows.length === 0) return [];
+  const active = await db
+    .select({ id: events.id, title: events.title, organizationId: events.organizationId })
+    .from(events)
+    .where(
+      and(
+        inArray(
+          events.organizationId,
+          rows.map((row) => row.id),
+        ),
+        notInArray(events.status, [...INACTIVE_EVENT_STATUSES]),
+      ),
+    )
+    .orderBy(asc(events.date), asc(events.title));
+  return rows.map((row) => ({
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    role: row.role,
+    activeEvents: active
+      .filter((event) => event.organizationId === row.id)
+      .map((event) => ({ _id: event.id, title: event.title })),
+  }));
+}
+
+/**
+ * Throws unless `userId` is a member of `organizationId`.
+ * @throws ServiceError `not_found` for an unknown organization, `forbidden` for a non-member.
+ */
+export async function assertMember(db: DbOrTx, userId: string, organizationId: string): Promise<void> {
+  const [organization] = isId(organizationId)
+    ? await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).limit(1)
+    : [];
+  if (!organization) throw new ServiceError('not_found', 'Organization not found');
+  const [membership] = await db
+    .select({ id: memberships.id })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)))
+    .limit(1);
+  if (!membership) throw new ServiceError('forbidden', 'You are not a member of this organization');
+}
+
+/**
+ * The events of `organizationId` (every status, by date), with `ticketsSold` (tickets not revoked)
+ * and the configured event days (empty when the event has a single implicit day).
+ * @throws ServiceError `not_found` / `forbidden` as assertMember.
+ */
+export async function listOrganizationEvents(db: DbOrTx, userId: string, organizationId: string): Promise<Event[]> {
+  await assertMember(db, userId, organizationId);
+  const rows = await db
+    .select()
+    .from(events)
+    .where(eq(events.organizationId, organizationId))
+    .orderBy(asc(events.date), asc(events.title));
+  if (rows.length === 0) return [];
+  const eventIds = rows.map((row) => row.id);
+  const days = await db
+    .select()
+    .from(eventDays)
+    .where(inArray(eventDays.eventId, eventIds))
+    .orderBy(asc(eventDays.day));
+  const sold = await db
+    .select({ eventId: tickets.eventId, count: count() })
+    .from(tickets)
+    .where(and(inArray(tickets.eventId, eventIds), isNull(tickets.revokedAt)))
+    .groupBy(tickets.eventId);
+  return rows.map((row) => ({
+    _id: row.id,
+    title: row.title,
+    description: row.description,
+    date: row.date,
+    location: row.location,
+    ticketsSold: sold.find((entry) => entry.eventId === row.id)?.count ?? 0,
+    status: row.status,
+    eventDays: days
+      .filter((day) => day.eventId === row.id)
+      .map((day): EventDay => ({ day: day.day, name: day.name, date: day.date })),
+  }));
+}

@@ -1,0 +1,69 @@
+/**
+ * Sign-in sessions (docs/decisions/003). A session token is 32 random bytes, base64url (43 chars);
+ * the database keeps only its SHA-256 hash (hex), so a leaked database does not leak live sessions.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { sessions, users } from '../db/schema.ts';
+
+/** SHA-256 of `token` as 64 hex characters; also used for password-reset tokens. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A fresh random token: 32 bytes, base64url. */
+export function generateToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** A created session: the token to hand to the client (shown once) and when it expires. */
+export interface NewSession {
+  token: string;
+  expiresAt: Date;
+}
+
+/** Starts a session for `userId` lasting `ttlMs` milliseconds. */
+export async function createSession(db: DbOrTx, userId: string, ttlMs: number): Promise<NewSession> {
+  const token = generateToken();
+  const expiresAt = new Date(Date.now() + ttlMs);
+  await db.insert(sessions).values({ tokenHash: hashToken(token), userId, expiresAt });
+  return { token, expiresAt };
+}
+
+/** The signed-in user behind a session. */
+export interface SessionUser {
+  sessionId: string;
+  userId: string;
+  displayName: string;
+}
+
+/**
+ * Finds the live session (not revoked, not expired) for `token`.
+ * @returns the session's user, or null for an unknown, revoked or expired token.
+ */
+export async function findSessionUser(db: DbOrTx, token: string): Promise<SessionUser | null> {
+  const rows = await db
+    .select({ sessionId: sessions.id, userId: users.id, displayName: users.displayName })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** Revokes the session for `token`, if it is live. Unknown tokens are ignored. */
+export async function revokeSession(db: DbOrTx, token: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
+}
+
+/** Revokes every live session of `userId` (e.g. after a password change or reset). */
+export async function revokeUserSessions(db: DbOrTx, userId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
+}

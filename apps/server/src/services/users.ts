@@ -1,0 +1,92 @@
+/**
+ * User accounts: creation, sign-in credentials and the SPEC §3 profile (GET /users/me).
+ */
+import type { UserMe } from '@gatecheck/contract';
+import { eq, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+
+/** What is needed to create an account. `country` is an ISO 3166 alpha-2 code or ''. */
+export interface NewUser {
+  displayName: string;
+  username: string;
+  email: string;
+  password: string;
+  country?: string;
+}
+
+/**
+ * Creates an account with an argon2id password hash; email and username keep their case but are
+ * unique case-insensitively.
+ * @returns the new user's id.
+ * @throws the database's unique-violation error (code 23505) when the email or username is taken.
+ */
+export async function createUser(db: DbOrTx, user: NewUser): Promise<string> {
+  const passwordHash = await hashPassword(user.password);
+  const [row] = await db
+    .insert(users)
+    .values({
+      displayName: user.displayName,
+      username: user.username,
+      email: user.email,
+      country: user.country ?? '',
+      passwordHash,
+    })
+    .returning({ id: users.id });
+  if (!row) throw new Error('insert into users returned no row');
+  return row.id;
+}
+
+/**
+ * Finds the user whose email or username equals `identifier` (case-insensitive) — SPEC §7: the
+ * login `email` field holds either.
+ */
+export async function findUserByIdentifier(db: DbOrTx, identifier: string) {
+  const needle = identifier.trim().toLowerCase();
+  const rows = await db
+    .select({ id: users.id, passwordHash: users.passwordHash })
+    .from(users)
+    .where(or(eq(sql`lower(${users.email})`, needle), eq(sql`lower(${users.username})`, needle)))
+    .limit(2);
+  // An email that equals another account's username (or the reverse) is ambiguous: prefer the email match.
+  if (rows.length > 1) {
+    const byEmail = await db
+      .select({ id: users.id, passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, needle))
+      .limit(1);
+    return byEmail[0] ?? null;
+  }
+  return rows[0] ?? null;
+}
+
+/**
+ * Checks sign-in credentials. Unknown identifiers take as long as wrong passwords.
+ * @returns the user's id, or null when the identifier or password is wrong.
+ */
+export async function checkCredentials(db: DbOrTx, identifier: string, password: string): Promise<string | null> {
+  const user = await findUserByIdentifier(db, identifier);
+  const isValid = await verifyPassword(user?.passwordHash ?? null, password);
+  return isValid && user ? user.id : null;
+}
+
+/** The SPEC §3 server user record of `userId`, or null when the account no longer exists. */
+export async function getUserMe(db: DbOrTx, userId: string): Promise<UserMe | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!row) return null;
+  return {
+    id: row.id,
+    displayName: row.displayName,
+    username: row.username,
+    email: row.email,
+    country: row.country,
+    createdAt: row.createdAt.toISOString(),
+    settings: {
+      emailNotifications: row.emailNotifications,
+      smsNotifications: row.smsNotifications,
+      marketingEmails: row.marketingEmails,
+      eventReminders: row.eventReminders,
+    },
+  };
+}

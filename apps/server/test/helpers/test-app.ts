@@ -1,0 +1,131 @@
+/**
+ * Test fixtures: the real app on a real database, no mocks (STYLE "Tests").
+ *
+ * - Without DATABASE_URL: PGlite in memory, one per call.
+ * - With DATABASE_URL (a PostgreSQL server): each call creates its own database `gc_test_<random>` on
+ *   that server and drops it on close, so test files never share state.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { apiPaths, API_PREFIX, LoginResponse } from '@gatecheck/contract';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts';
+import { seedDemoData, type DemoSeedSummary } from '../../src/db/seed.ts';
+
+/** Pool size for PostgreSQL test databases: enough for the race test's concurrency. */
+const TEST_POOL_SIZE = 12;
+
+/** Which database the suite runs on, for test names. */
+export const TEST_DATABASE_KIND = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+
+/**
+ * A fresh, migrated, empty database (see the module comment). `close()` closes it and, on
+ * PostgreSQL, drops it.
+ */
+export async function createTestDatabase(): Promise<DatabaseHandle> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return openDatabase({ inMemory: true });
+  const name = `gc_test_${randomBytes(6).toString('hex')}`;
+  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: TEST_POOL_SIZE });
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+async function withAdminClient(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A running test app and everything a test needs around it. */
+export interface TestApp {
+  app: FastifyInstance;
+  database: DatabaseHandle;
+  config: Config;
+  /** The demo data, when seeded. */
+  demo: DemoSeedSummary | undefined;
+  /** Closes the app, the database (dropping it on PostgreSQL) and removes the temp data folder. */
+  close(): Promise<void>;
+}
+
+/** Options of createTestApp. */
+export interface TestAppOptions {
+  /** Seed the demo data (default true). */
+  seed?: boolean;
+  /** Also write the demo tickets.csv and PNGs into `<dataDir>/demo-tickets` (default false). */
+  writeTicketFiles?: boolean;
+  /** Extra environment variables for loadConfig (e.g. WEB_DIST_DIR, TRUST_PROXY). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Builds the real app on a fresh test database with a temp DATA_DIR. WEB_DIST_DIR points at a
+ * folder that does not exist unless `env` says otherwise, so no web build is served.
+ */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const database = await createTestDatabase();
+  const demo =
+    options.seed === false
+      ? undefined
+      : await seedDemoData(database.db, {
+          ticketsDir: options.writeTicketFiles ? path.join(dataDir, 'demo-tickets') : undefined,
+        });
+  const app = await buildApp({ config, db: database.db });
+  return {
+    app,
+    database,
+    config,
+    demo,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `/api` + path. */
+export function api(pathname: string): string {
+  return `${API_PREFIX}${pathname}`;
+}
+
+/**
+ * Signs in through POST /auth/login and returns the bearer token.
+ * @throws when the login does not answer 200 with a token.
+ */
+export async function login(app: FastifyInstance, identifier: string, password: string): Promise<string> {
+  const response = await app.inject({ method: 'POST', url: api(apiPaths.login), payload: { email: identifier, password } });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+  const { token } = LoginResponse.parse(response.json());
+  if (!token) throw new Error('login answered without a token');
+  return token;
+}
+
+/** The Authorization header for `token`. */
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
