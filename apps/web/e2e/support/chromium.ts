@@ -15,7 +15,7 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   const configured = env.CHROMIUM_PATH;
   if (configured) {
     if (existsSync(configured)) return configured;
-    throw new Error(`Chromium is missing: CHROMIUM_PATH=${configured} does not exist. Unset it, or run \`apt-get update && apt-get install -y chromium\`.`);
+    throw new Error(`Chromium is missing: run \`apt-get update && apt-get install -y chromium\` (CHROMIUM_PATH=${configured} does not exist).`);
   }
   const found = CANDIDATE_PATHS.find((path) => existsSync(path));
   if (!found) throw new Error('Chromium is missing: run `apt-get update && apt-get install -y chromium`.');

@@ -10,8 +10,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import QRCode from 'qrcode';
 
 /** Frame size in px; Chromium's fake device accepts 4:2:0 Y4M only. */
-export const FRAME_WIDTH_PX = 640;
-export const FRAME_HEIGHT_PX = 480;
+const FRAME_WIDTH_PX = 640;
+const FRAME_HEIGHT_PX = 480;
 const HEADER = `YUV4MPEG2 W${FRAME_WIDTH_PX} H${FRAME_HEIGHT_PX} F30:1 Ip A1:1 C420jpeg\nFRAME\n`;
 /** White space around the symbol, in modules (the QR standard asks for at least 4). */
 const QUIET_ZONE_MODULES = 4;
@@ -22,7 +22,7 @@ const LIGHT_LUMA = 255;
 const NEUTRAL_CHROMA = 128;
 
 /** The whole Y4M file (header + one I420 frame) for `text`, or a blank white frame when `text` is null. */
-export function renderFrame(text: string | null): Buffer {
+function renderFrame(text: string | null): Buffer {
   const lumaSize = FRAME_WIDTH_PX * FRAME_HEIGHT_PX;
   const chromaSize = lumaSize / 4;
   const header = Buffer.from(HEADER, 'ascii');

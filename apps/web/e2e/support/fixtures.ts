@@ -19,7 +19,7 @@ import { type FakeCamera, createFakeCamera } from './fake-camera.ts';
 import { type GatecheckServer, startGatecheckServer } from './server.ts';
 
 /** Where screenshots of every screen go (gitignored); the README copies `scanner-approved.png`. */
-export const ARTIFACTS_DIR = fileURLToPath(new URL('../artifacts/', import.meta.url));
+const ARTIFACTS_DIR = fileURLToPath(new URL('../artifacts/', import.meta.url));
 
 interface WorkerFixtures {
   gatecheckServer: GatecheckServer;

@@ -34,7 +34,7 @@ export interface GatecheckServer {
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
-export function findFreePort(): Promise<number> {
+function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

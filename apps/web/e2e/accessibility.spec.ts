@@ -1,0 +1,67 @@
+/**
+ * Issue 3: every screen of the main job passes axe-core with no violations (all of axe's rules,
+ * experimental ones aside). The test walks the whole job and reports every screen's violations at
+ * once, so one run shows all that is left to fix.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { findLiveThreeDayEvent } from './support/demo-scope.ts';
+import { expect, test } from './support/fixtures.ts';
+import {
+  chooseDay,
+  chooseEvent,
+  chooseOrganization,
+  expectVerdict,
+  openApp,
+  scanWithCamera,
+  signIn,
+  startScanning,
+} from './support/main-job.ts';
+
+/** One line per violated rule: screen, rule id, impact, help text and the offending elements. */
+async function axeViolations(page: Page, screenName: string): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.map((violation) => {
+    const targets = violation.nodes.map((node) => node.target.join(' ')).join(' | ');
+    return `${screenName}: ${violation.id} (${violation.impact ?? 'n/a'}) ${violation.help} — ${targets}`;
+  });
+}
+
+test('every screen of the main job passes axe-core with no violations', async ({ page, fakeCamera, ticketPool }) => {
+  const found: string[] = [];
+
+  await openApp(page);
+  found.push(...(await axeViolations(page, 'login')));
+
+  await signIn(page);
+  const { organization, event } = await findLiveThreeDayEvent(page.request);
+  found.push(...(await axeViolations(page, 'organization-select')));
+
+  await chooseOrganization(page, organization.name);
+  await expect(page.getByText(event.title)).toBeVisible();
+  found.push(...(await axeViolations(page, 'event-select')));
+
+  await chooseEvent(page, event.title);
+  found.push(...(await axeViolations(page, 'day-select')));
+
+  await chooseDay(page, 1);
+  found.push(...(await axeViolations(page, 'scanner')));
+
+  await startScanning(page);
+  found.push(...(await axeViolations(page, 'scanner-panel')));
+
+  const ticket = ticketPool.take(`for "${event.title}" on all days`, (candidate) => candidate.eventTitle === event.title && candidate.days === 'all');
+  await scanWithCamera(page, fakeCamera, ticket.code);
+  await expectVerdict(page, { isValid: true, holderName: ticket.holderName });
+  found.push(...(await axeViolations(page, 'scanner-approved')));
+
+  await scanWithCamera(page, fakeCamera, ticket.code);
+  await expectVerdict(page, { isValid: false });
+  found.push(...(await axeViolations(page, 'scanner-denied')));
+
+  await page.goto('/no-such-page');
+  await expect(page.getByText('Oops! Page not found')).toBeVisible();
+  found.push(...(await axeViolations(page, 'not-found')));
+
+  expect(found).toEqual([]);
+});

@@ -1,0 +1,95 @@
+/**
+ * The steps of the main job (SPEC §1, §2) as a staff member does them, found by role and by SPEC's
+ * texts only. Each step waits for the screen it leads to, so a spec reads as the job itself.
+ */
+import type { Locator, Page } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { DEMO_USER } from './demo-scope.ts';
+import type { FakeCamera } from './fake-camera.ts';
+
+/** Escapes `text` for use inside a RegExp. */
+function literal(text: string): RegExp {
+  return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+}
+
+/** The app's content, without the toasts (which repeat verdict titles such as 'Valid Ticket'). */
+export function screen(page: Page): Locator {
+  return page.getByRole('main');
+}
+
+/** Opens the app at `/` and lands on the sign-in form (SPEC §2: `/` redirects to /login). */
+export async function openApp(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText('Sign in to start scanning tickets')).toBeVisible();
+}
+
+/** Signs in with the demo account (SPEC §2 /login) and waits for the organization list. */
+export async function signIn(page: Page): Promise<void> {
+  await page.getByLabel('Email or Username').fill(DEMO_USER.email);
+  await page.getByLabel('Password').fill(DEMO_USER.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/organization-select$/);
+  await expect(page.getByRole('heading', { name: 'Choose Your Organization' })).toBeVisible();
+}
+
+/** Picks the organization card named `name` and waits for its events (SPEC §2 /organization-select). */
+export async function chooseOrganization(page: Page, name: string): Promise<void> {
+  await screen(page).getByRole('button', { name: literal(name) }).click();
+  await expect(page).toHaveURL(/\/event-select$/);
+  await expect(page.getByRole('heading', { name: /Choose Your Event/ })).toBeVisible();
+}
+
+/** Picks the event card titled `title` and waits for its days (SPEC §2 /event-select). */
+export async function chooseEvent(page: Page, title: string): Promise<void> {
+  await expect(page.getByText('Loading events...')).toHaveCount(0);
+  await screen(page).getByRole('button', { name: literal(title) }).click();
+  await expect(page).toHaveURL(/\/day-select$/);
+  await expect(page.getByRole('heading', { name: 'Select Event Day' })).toBeVisible();
+}
+
+/** Picks the day card reading 'Day {n}' and waits for the scanner (SPEC §2 /day-select). */
+export async function chooseDay(page: Page, day: number): Promise<void> {
+  await screen(page).getByRole('button', { name: new RegExp(`\\bDay ${day}\\b`) }).click();
+  await expect(page).toHaveURL(/\/scanner$/);
+  await expect(page.getByText('Scanning For')).toBeVisible();
+}
+
+/** 'Start Scanning' reveals the scanner panel (SPEC §2 /scanner). */
+export async function startScanning(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Start Scanning' }).click();
+  await expect(page.getByRole('button', { name: 'Start Camera' })).toBeVisible();
+  await expect(page.getByLabel('Or enter ticket ID manually:')).toBeVisible();
+}
+
+/** Holds a QR code of `code` in front of the fake camera and presses 'Start Camera' (SPEC §4). */
+export async function scanWithCamera(page: Page, camera: FakeCamera, code: string): Promise<void> {
+  camera.showCode(code);
+  await page.getByRole('button', { name: 'Start Camera' }).click();
+}
+
+/** Types `code` into 'Or enter ticket ID manually:' and presses 'Verify' (SPEC §2, §5). */
+export async function verifyByHand(page: Page, code: string): Promise<void> {
+  await page.getByLabel('Or enter ticket ID manually:').fill(code);
+  await page.getByRole('button', { name: 'Verify' }).click();
+}
+
+/**
+ * Waits for the result card of SPEC §8: 'Valid Ticket' + APPROVED (with the holder's name) or
+ * 'Invalid Ticket' + DENIED, and the matching toast.
+ */
+export async function expectVerdict(page: Page, verdict: { isValid: true; holderName: string } | { isValid: false }): Promise<void> {
+  const card = screen(page);
+  if (verdict.isValid) {
+    await expect(card.getByText('APPROVED', { exact: true })).toBeVisible();
+    await expect(card.getByText('Valid Ticket', { exact: true })).toBeVisible();
+    await expect(card.getByText(verdict.holderName)).toBeVisible();
+    await expect(card.getByText('DENIED', { exact: true })).toHaveCount(0);
+    await expect(page.getByText('Access granted').first()).toBeVisible();
+  } else {
+    await expect(card.getByText('DENIED', { exact: true })).toBeVisible();
+    await expect(card.getByText('Invalid Ticket', { exact: true })).toBeVisible();
+    await expect(card.getByText('APPROVED', { exact: true })).toHaveCount(0);
+    await expect(page.getByText('Access denied').first()).toBeVisible();
+  }
+}
