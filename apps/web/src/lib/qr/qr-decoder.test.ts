@@ -1,4 +1,3 @@
-// @vitest-environment node
 import QRCode from 'qrcode';
 import { beforeAll, expect, test } from 'vitest';
 import { createNodeQrDecoder } from './node-qr-decoder.ts';

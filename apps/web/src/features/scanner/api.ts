@@ -1,0 +1,59 @@
+/**
+ * Ticket verification, POST tickets/verify (SPEC §7), as a TanStack mutation. The wire verdict is
+ * mapped once, here, to the client's `Verdict`.
+ */
+import { apiPaths, VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
+import { useMutation } from '@tanstack/react-query';
+import { RETRY_BASE_DELAY_MS } from '@/config/constants.ts';
+import { ApiError, apiRequest } from '@/lib/api-client.ts';
+import type { Verdict } from './scanner-logic.ts';
+
+/** SPEC §5: verification is refused when no selected event id is stored. */
+export const NO_SELECTED_EVENT_MESSAGE = 'No selected event found.';
+
+/**
+ * A network failure (no answer at all) is retried this many times with the same `scanId`, which the
+ * server uses to make the retry idempotent; an HTTP error answer is never retried.
+ */
+export const VERIFY_NETWORK_RETRIES = 1;
+
+/** One ticket check: the selected event's id (null/empty when none is stored), day number, code. */
+export interface TicketCheck {
+  eventId: string | null;
+  day: number;
+  qrCode: string;
+  /** A UUID per check (crypto.randomUUID()), reused when the same check is retried. */
+  scanId: string;
+}
+
+/**
+ * Sends one ticket check and returns the verdict. A denial is a verdict, not an error.
+ *
+ * @throws {Error} 'No selected event found.' when `eventId` is null or empty (no request is sent).
+ * @throws {ApiError} on a network failure, a non-2xx answer or an unexpected body.
+ */
+export async function verifyTicket(check: TicketCheck, signal?: AbortSignal): Promise<Verdict> {
+  if (!check.eventId) throw new Error(NO_SELECTED_EVENT_MESSAGE);
+  const body: VerifyTicketRequest = { eventId: check.eventId, qrCode: check.qrCode, day: check.day, scanId: check.scanId };
+  const response = await apiRequest(apiPaths.verifyTicket, { method: 'POST', body, schema: VerifyTicketResponse, signal });
+  if (response.isValid) {
+    const { eventName, holderName, ticketType } = response;
+    return { isValid: true, details: { eventName, holderName, ticketType } };
+  }
+  const { reason, checkedInAt, checkedInBy } = response;
+  return { isValid: false, denial: { reason, checkedInAt, checkedInBy } };
+}
+
+/** True when `error` means the request got no answer (retrying with the same scanId is safe). */
+function isNetworkFailure(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 0;
+}
+
+/** The verify mutation: `mutateAsync(check)` resolves to the verdict (see `verifyTicket`). */
+export function useVerifyTicketMutation() {
+  return useMutation({
+    mutationFn: (check: TicketCheck) => verifyTicket(check),
+    retry: (failureCount, error) => isNetworkFailure(error) && failureCount < VERIFY_NETWORK_RETRIES,
+    retryDelay: RETRY_BASE_DELAY_MS,
+  });
+}

@@ -1,0 +1,110 @@
+import { expect, test } from 'vitest';
+import {
+  canSubmitManualCode,
+  denialText,
+  formatClockTime,
+  initialScannerState,
+  manualTicketCode,
+  resultCodeText,
+  scannerReducer,
+  toastCodeText,
+  verdictNotice,
+  type ScanResult,
+  type ScannerEvent,
+  type ScannerState,
+} from './scanner-logic.ts';
+
+const approved: ScanResult = { id: 'r1', ticketId: 'GC-1', timestamp: '2026-11-21T10:00:00.000Z', isValid: true, details: {} };
+const denied: ScanResult = { id: 'r2', ticketId: 'GC-2', timestamp: '2026-11-21T10:01:00.000Z', isValid: false, denial: { reason: 'revoked' } };
+
+function run(...events: ScannerEvent[]): ScannerState {
+  return events.reduce(scannerReducer, initialScannerState);
+}
+
+test('the toast shows the scanned code cut to 30 characters', () => {
+  expect(toastCodeText('A'.repeat(29))).toBe('A'.repeat(29));
+  expect(toastCodeText('0123456789'.repeat(4))).toBe('012345678901234567890123456789');
+});
+
+test('the result card shows the first 20 characters followed by an ellipsis', () => {
+  expect(resultCodeText('ABCDEFGHIJKLMNOPQRSTUVWXYZ')).toBe('ABCDEFGHIJKLMNOPQRST...');
+  expect(resultCodeText('GC-1')).toBe('GC-1...');
+});
+
+test('cuts never split a character made of two UTF-16 units', () => {
+  expect(resultCodeText('🎫'.repeat(25))).toBe(`${'🎫'.repeat(20)}...`);
+});
+
+test('manual entry uses the trimmed text and refuses blank text', () => {
+  expect(manualTicketCode('  GC-42 \n')).toBe('GC-42');
+  expect(manualTicketCode('   ')).toBeNull();
+  expect(manualTicketCode('')).toBeNull();
+});
+
+test('Verify is allowed only for non-blank text while nothing is processing', () => {
+  expect(canSubmitManualCode('GC-42', false)).toBe(true);
+  expect(canSubmitManualCode(' \t ', false)).toBe(false);
+  expect(canSubmitManualCode('GC-42', true)).toBe(false);
+});
+
+test('the scanner starts idle with the camera off and no result', () => {
+  expect(initialScannerState).toEqual({ isScanning: false, camera: 'inactive', isProcessing: false, detectedCode: null, latestResult: null, history: [] });
+});
+
+test('starting the scan shows the panel and clears the displayed result but keeps the history', () => {
+  const state = run({ type: 'scanStarted' }, { type: 'manualCodeSubmitted' }, { type: 'verified', result: approved }, { type: 'scanStarted' });
+  expect(state.isScanning).toBe(true);
+  expect(state.latestResult).toBeNull();
+  expect(state.history).toEqual([approved]);
+});
+
+test('the camera goes from starting to active, and back to inactive when stopped', () => {
+  expect(run({ type: 'scanStarted' }, { type: 'cameraStarting' }).camera).toBe('starting');
+  expect(run({ type: 'scanStarted' }, { type: 'cameraStarting' }, { type: 'cameraStarted' }).camera).toBe('active');
+  expect(run({ type: 'scanStarted' }, { type: 'cameraStarting' }, { type: 'cameraStarted' }, { type: 'cameraStopped' }).camera).toBe('inactive');
+  expect(run({ type: 'scanStarted' }, { type: 'cameraStarting' }, { type: 'cameraFailed' }).camera).toBe('failed');
+});
+
+test('a decode stops the camera, shows the code and starts processing', () => {
+  const state = run({ type: 'scanStarted' }, { type: 'cameraStarting' }, { type: 'cameraStarted' }, { type: 'codeDetected', code: 'GC-9' });
+  expect(state).toMatchObject({ camera: 'inactive', isProcessing: true, detectedCode: 'GC-9' });
+});
+
+test('a verdict ends processing, is displayed and is put first in the history', () => {
+  const state = run(
+    { type: 'scanStarted' },
+    { type: 'codeDetected', code: 'GC-1' },
+    { type: 'verified', result: approved },
+    { type: 'manualCodeSubmitted' },
+    { type: 'verified', result: denied },
+  );
+  expect(state).toMatchObject({ isProcessing: false, detectedCode: null, latestResult: denied });
+  expect(state.history).toEqual([denied, approved]);
+});
+
+test('a failed verification ends processing without a result', () => {
+  const state = run({ type: 'scanStarted' }, { type: 'codeDetected', code: 'GC-1' }, { type: 'verificationFailed' });
+  expect(state).toMatchObject({ isProcessing: false, detectedCode: null, latestResult: null, history: [] });
+});
+
+test('stopping the scan hides the panel and turns the camera off', () => {
+  const state = run({ type: 'scanStarted' }, { type: 'cameraStarting' }, { type: 'cameraStarted' }, { type: 'scanStopped' });
+  expect(state).toMatchObject({ isScanning: false, camera: 'inactive' });
+});
+
+test('denials are explained in plain words', () => {
+  const checkedInAt = '2026-11-21T10:42:00.000Z';
+  const time = formatClockTime(checkedInAt);
+  expect(denialText({ reason: 'already_checked_in', checkedInAt, checkedInBy: 'Demo Staff' })).toBe(`Already checked in at ${time} by Demo Staff`);
+  expect(denialText({ reason: 'already_checked_in' })).toBe('Already checked in');
+  expect(denialText({ reason: 'not_valid_today' })).toBe('Not valid today');
+  expect(denialText({ reason: 'revoked' })).toBe('Ticket revoked');
+  expect(denialText({ reason: 'not_found' })).toBe('Ticket not found');
+  expect(denialText({ reason: 'wrong_event' })).toBe('Ticket for another event');
+  expect(denialText({})).toBeNull();
+});
+
+test('verdict toasts say Valid Ticket / Access granted and Invalid Ticket / Access denied', () => {
+  expect(verdictNotice({ isValid: true, details: {} })).toEqual({ title: 'Valid Ticket', description: 'Access granted', variant: 'success' });
+  expect(verdictNotice({ isValid: false, denial: {} })).toEqual({ title: 'Invalid Ticket', description: 'Access denied', variant: 'error' });
+});

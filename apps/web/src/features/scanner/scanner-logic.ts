@@ -1,0 +1,156 @@
+/**
+ * The scanner's rules as plain functions (SPEC §3 scan result, §4 scanner states, §5 manual entry,
+ * §8 result card texts, §9 cuts). No React, no I/O: the screen and its hooks call these.
+ */
+import type { DenialReason } from '@gatecheck/contract';
+import { RESULT_CODE_MAX_CHARS, TOAST_CODE_MAX_CHARS } from '@/config/constants.ts';
+
+/** Details of an approved ticket, each present only when the server sent it (SPEC §3, §8). */
+export interface TicketDetails {
+  eventName?: string;
+  holderName?: string;
+  ticketType?: string;
+}
+
+/** Why a ticket was denied, as far as the server said (our addition; SPEC §8 has no denial texts). */
+export interface Denial {
+  reason?: DenialReason;
+  /** ISO 8601 time of the earlier check-in, for `already_checked_in`. */
+  checkedInAt?: string;
+  /** Name of the staff member who made the earlier check-in. */
+  checkedInBy?: string;
+}
+
+/** A verdict as the client keeps it: approved with details, or denied with the reason. */
+export type Verdict = { isValid: true; details: TicketDetails } | { isValid: false; denial: Denial };
+
+/** One ticket check (SPEC §3 "Scan result"): the scanned text, the verdict, when (ISO 8601). */
+export type ScanResult = { id: string; ticketId: string; timestamp: string } & Verdict;
+
+/** Scanner screen state (SPEC §4): idle or scanning (panel shown); camera; processing. */
+export interface ScannerState {
+  isScanning: boolean;
+  camera: 'inactive' | 'starting' | 'active' | 'failed';
+  /** A ticket is being verified; Verify is disabled meanwhile (SPEC §5). */
+  isProcessing: boolean;
+  /** The code the camera decoded, shown while it is processed (SPEC §4); null for manual entry. */
+  detectedCode: string | null;
+  /** The result on display; cleared when scanning starts (SPEC §4). */
+  latestResult: ScanResult | null;
+  /** Every result of this visit, newest first (SPEC §3); kept in memory only. */
+  history: ScanResult[];
+}
+
+export type ScannerEvent =
+  | { type: 'scanStarted' }
+  | { type: 'scanStopped' }
+  | { type: 'cameraStarting' }
+  | { type: 'cameraStarted' }
+  | { type: 'cameraStopped' }
+  | { type: 'cameraFailed' }
+  | { type: 'codeDetected'; code: string }
+  | { type: 'manualCodeSubmitted' }
+  | { type: 'verified'; result: ScanResult }
+  | { type: 'verificationFailed' };
+
+export const initialScannerState: ScannerState = {
+  isScanning: false,
+  camera: 'inactive',
+  isProcessing: false,
+  detectedCode: null,
+  latestResult: null,
+  history: [],
+};
+
+/** The SPEC §4 transitions. Pure: returns the next state. */
+export function scannerReducer(state: ScannerState, event: ScannerEvent): ScannerState {
+  switch (event.type) {
+    case 'scanStarted':
+      return { ...state, isScanning: true, latestResult: null };
+    case 'scanStopped':
+      return { ...state, isScanning: false, camera: 'inactive', detectedCode: null };
+    case 'cameraStarting':
+      return { ...state, camera: 'starting', detectedCode: null };
+    case 'cameraStarted':
+      return { ...state, camera: 'active' };
+    case 'cameraStopped':
+      return { ...state, camera: 'inactive' };
+    case 'cameraFailed':
+      return { ...state, camera: 'failed' };
+    case 'codeDetected':
+      // A decode stops the camera and shows the code while it is processed (SPEC §4).
+      return { ...state, camera: 'inactive', isProcessing: true, detectedCode: event.code };
+    case 'manualCodeSubmitted':
+      return { ...state, isProcessing: true, detectedCode: null };
+    case 'verified':
+      return {
+        ...state,
+        isProcessing: false,
+        detectedCode: null,
+        latestResult: event.result,
+        history: [event.result, ...state.history],
+      };
+    case 'verificationFailed':
+      return { ...state, isProcessing: false, detectedCode: null };
+  }
+}
+
+/** The scanned text as shown in the 'QR Code Detected!' toast: its first 30 characters (SPEC §4, §9). */
+export function toastCodeText(code: string): string {
+  return Array.from(code).slice(0, TOAST_CODE_MAX_CHARS).join('');
+}
+
+/** The ticket text on the result card: its first 20 characters followed by an ellipsis (SPEC §8, §9). */
+export function resultCodeText(ticketId: string): string {
+  return `${Array.from(ticketId).slice(0, RESULT_CODE_MAX_CHARS).join('')}...`;
+}
+
+/** The manual entry's ticket code: the trimmed text, or null when nothing is left (SPEC §5). */
+export function manualTicketCode(text: string): string | null {
+  const trimmed = text.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+/** Verify is enabled only for a non-empty trimmed text and while nothing is processing (SPEC §5). */
+export function canSubmitManualCode(text: string, isProcessing: boolean): boolean {
+  return !isProcessing && manualTicketCode(text) !== null;
+}
+
+/** A clock time such as "10:42" in the device's locale. */
+export function formatClockTime(iso: string): string | null {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+/**
+ * A short plain-words line saying why a ticket was denied, e.g. "Already checked in at 10:42 by
+ * Demo Staff"; null when the server gave no reason. Our own texts: SPEC §8 only says DENIED.
+ */
+export function denialText(denial: Denial): string | null {
+  switch (denial.reason) {
+    case 'already_checked_in': {
+      const time = denial.checkedInAt === undefined ? null : formatClockTime(denial.checkedInAt);
+      const at = time === null ? '' : ` at ${time}`;
+      const by = denial.checkedInBy ? ` by ${denial.checkedInBy}` : '';
+      return `Already checked in${at}${by}`;
+    }
+    case 'not_valid_today':
+      return 'Not valid today';
+    case 'revoked':
+      return 'Ticket revoked';
+    case 'not_found':
+      return 'Ticket not found';
+    case 'wrong_event':
+      return 'Ticket for another event';
+    case undefined:
+      return null;
+  }
+}
+
+/** The toast for a verdict (SPEC §8). */
+export function verdictNotice(verdict: Verdict): { title: string; description: string; variant: 'success' | 'error' } {
+  return verdict.isValid
+    ? { title: 'Valid Ticket', description: 'Access granted', variant: 'success' }
+    : { title: 'Invalid Ticket', description: 'Access denied', variant: 'error' };
+}
