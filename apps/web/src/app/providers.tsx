@@ -1,0 +1,21 @@
+/**
+ * App-wide providers: server-state cache (SPEC §9 policy), tooltips (SPEC §9 700 ms delay), the
+ * session (SPEC §4) and the toaster.
+ */
+import * as Tooltip from '@radix-ui/react-tooltip';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Toaster } from 'sonner';
+import { TOOLTIP_DELAY_MS } from '@/config/constants.ts';
+import { SessionProvider } from './session-provider.tsx';
+
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Tooltip.Provider delayDuration={TOOLTIP_DELAY_MS}>
+        <SessionProvider>{children}</SessionProvider>
+        <Toaster theme="light" position="top-center" richColors closeButton />
+      </Tooltip.Provider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,15 @@
+/**
+ * The route guard of SPEC §2/§6: 'Loading...' full-screen while the session is checked; visitors who
+ * are not signed in go to `redirectTo` (default /login).
+ */
+import { Navigate, Outlet } from 'react-router';
+import { FullScreenMessage } from '@/components/full-screen-message.tsx';
+import { paths } from '@/config/paths.ts';
+import { useSession } from './session-provider.tsx';
+
+export function RequireAuth({ redirectTo = paths.login }: { redirectTo?: string }) {
+  const session = useSession();
+  if (session.status === 'loading') return <FullScreenMessage>Loading...</FullScreenMessage>;
+  if (session.status === 'unauthenticated') return <Navigate to={redirectTo} replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,70 @@
+/** /day-select (SPEC §2): choose the event day to scan for. */
+import { CalendarDays, ChevronRight, MapPin } from 'lucide-react';
+import { Navigate, useNavigate } from 'react-router';
+import { EmptyState } from '@/components/empty-state.tsx';
+import { PageShell } from '@/components/page-shell.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Card } from '@/components/ui/card.tsx';
+import { paths } from '@/config/paths.ts';
+import { dayLabel, defaultEventDay } from '@/features/days/days-logic.ts';
+import { formatLongDate } from '@/lib/dates.ts';
+import type { EventDay, EventItem } from '@/lib/entities.ts';
+import { selectDay, useSelection } from '@/lib/selection.ts';
+import { notify } from '@/lib/toast.ts';
+
+export function DaySelectRoute() {
+  const { event } = useSelection();
+  if (!event) return <Navigate to={paths.eventSelect} replace />;
+  return <DaySelect event={event} />;
+}
+
+function DaySelect({ event }: { event: EventItem }) {
+  const navigate = useNavigate();
+
+  const choose = async (day: EventDay) => {
+    await selectDay(day);
+    notify({ title: 'Day Selected', description: `${dayLabel(day.day)}: ${day.name}`, variant: 'success' });
+    await navigate(paths.scanner);
+  };
+
+  return (
+    <PageShell title="Select Event Day" subtitle="Choose which day you want to scan tickets for" onBack={() => void navigate(paths.eventSelect)}>
+      <Card>
+        <p className="text-xl font-bold text-slate-900">{event.name}</p>
+        {event.location && (
+          <p className="mt-1 flex items-center gap-2 text-base text-slate-800">
+            <MapPin aria-hidden="true" className="size-5 shrink-0" />
+            {event.location}
+          </p>
+        )}
+      </Card>
+      {event.eventDays.length === 0 ? (
+        <EmptyState title="No Event Days" description="This event doesn't have specific days configured.">
+          <Button size="large" onClick={() => void choose(defaultEventDay(event))}>
+            Continue to Scanner
+          </Button>
+        </EmptyState>
+      ) : (
+        <ul className="flex flex-col gap-3">
+          {event.eventDays.map((day) => (
+            <li key={day.day}>
+              <button
+                type="button"
+                onClick={() => void choose(day)}
+                className="flex w-full items-center gap-4 rounded-2xl border-2 border-slate-200 bg-white p-5 text-left shadow-sm hover:border-blue-700 focus-visible:outline-4 focus-visible:outline-offset-2 focus-visible:outline-blue-600 active:bg-slate-50"
+              >
+                <CalendarDays aria-hidden="true" className="size-8 shrink-0 text-blue-800" />
+                <span className="flex min-w-0 flex-1 flex-col gap-1">
+                  <span className="text-xl font-bold text-slate-900">{day.name}</span>
+                  <span className="text-base font-semibold text-blue-900">{dayLabel(day.day)}</span>
+                  <span className="text-base text-slate-800">{formatLongDate(day.date)}</span>
+                </span>
+                <ChevronRight aria-hidden="true" className="size-6 shrink-0 text-slate-600" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </PageShell>
+  );
+}

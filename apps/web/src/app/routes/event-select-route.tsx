@@ -1,0 +1,85 @@
+/** /event-select (SPEC §2): choose an event of the chosen organization. */
+import { useQuery } from '@tanstack/react-query';
+import { CalendarDays, ChevronRight, MapPin, Users } from 'lucide-react';
+import { Navigate, useNavigate } from 'react-router';
+import { EmptyState } from '@/components/empty-state.tsx';
+import { PageShell } from '@/components/page-shell.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { paths } from '@/config/paths.ts';
+import { eventQueries } from '@/features/events/api.ts';
+import { attendeesLabel, statusBadgeClasses } from '@/features/events/events-logic.ts';
+import { formatShortDate } from '@/lib/dates.ts';
+import type { EventItem, OrganizationItem } from '@/lib/entities.ts';
+import { clearSelection, selectEvent, useSelection } from '@/lib/selection.ts';
+import { notify } from '@/lib/toast.ts';
+import { useSwipeBack } from '@/lib/use-swipe-back.ts';
+import { LogoutButton } from '../logout-button.tsx';
+
+export function EventSelectRoute() {
+  const { organization } = useSelection();
+  if (!organization) return <Navigate to={paths.organizationSelect} replace />;
+  return <EventSelect organization={organization} />;
+}
+
+function EventSelect({ organization }: { organization: OrganizationItem }) {
+  const navigate = useNavigate();
+  const events = useQuery(eventQueries.list(organization.id));
+  const goBack = () => {
+    void clearSelection('organization').then(() => navigate(paths.organizationSelect));
+  };
+  useSwipeBack(goBack);
+
+  const choose = async (event: EventItem) => {
+    await selectEvent(event);
+    notify({ title: 'Event Selected', description: event.name, variant: 'success' });
+    await navigate(paths.daySelect);
+  };
+
+  return (
+    <PageShell title="Choose Your Event" subtitle={organization.name} onBack={goBack} actions={<LogoutButton />}>
+      {events.isPending && <p role="status" className="text-lg text-slate-700">Loading events...</p>}
+      {events.isError && (
+        <Button variant="secondary" onClick={() => void events.refetch()}>
+          Try again
+        </Button>
+      )}
+      {events.data?.length === 0 && <EmptyState title="No Events Found" description="No events are available for this organization." />}
+      {events.data && events.data.length > 0 && (
+        <ul className="flex flex-col gap-3">
+          {events.data.map((event) => (
+            <li key={event.id}>
+              <button
+                type="button"
+                onClick={() => void choose(event)}
+                className="flex w-full items-center gap-4 rounded-2xl border-2 border-slate-200 bg-white p-5 text-left shadow-sm hover:border-blue-700 focus-visible:outline-4 focus-visible:outline-offset-2 focus-visible:outline-blue-600 active:bg-slate-50"
+              >
+                <span className="flex min-w-0 flex-1 flex-col gap-2">
+                  <span className="flex flex-wrap items-center gap-2">
+                    <span className="text-xl font-bold text-slate-900">{event.name}</span>
+                    <Badge className={statusBadgeClasses[event.status]}>{event.status}</Badge>
+                  </span>
+                  <span className="flex items-center gap-2 text-base text-slate-800">
+                    <CalendarDays aria-hidden="true" className="size-5 shrink-0" />
+                    {formatShortDate(event.date)}
+                  </span>
+                  {event.location && (
+                    <span className="flex items-center gap-2 text-base text-slate-800">
+                      <MapPin aria-hidden="true" className="size-5 shrink-0" />
+                      {event.location}
+                    </span>
+                  )}
+                  <span className="flex items-center gap-2 text-base text-slate-800">
+                    <Users aria-hidden="true" className="size-5 shrink-0" />
+                    {attendeesLabel(event.attendeeCount)}
+                  </span>
+                </span>
+                <ChevronRight aria-hidden="true" className="size-6 shrink-0 text-slate-600" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </PageShell>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * /login (SPEC §2): the sign-in form. Once signed in, the user is sent to the furthest step already
+ * chosen (SPEC §2).
+ */
+import { useState, type FormEvent } from 'react';
+import { Navigate } from 'react-router';
+import { FullScreenMessage } from '@/components/full-screen-message.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Card } from '@/components/ui/card.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { SCANNER_NAME } from '@/config/constants.ts';
+import { useLoginMutation } from '@/features/auth/api.ts';
+import { furthestStep, loginFailureDescription, validateLogin } from '@/features/auth/auth-logic.ts';
+import { useSelection } from '@/lib/selection.ts';
+import { notify } from '@/lib/toast.ts';
+import { useSession } from '../session-provider.tsx';
+
+export function LoginRoute() {
+  const session = useSession();
+  const selection = useSelection();
+  const login = useLoginMutation();
+  const [identifier, setIdentifier] = useState('');
+  const [password, setPassword] = useState('');
+  const [validationError, setValidationError] = useState<string | null>(null);
+
+  if (session.status === 'loading') return <FullScreenMessage>Loading...</FullScreenMessage>;
+  if (session.status === 'authenticated') return <Navigate to={furthestStep(selection)} replace />;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const problem = validateLogin(identifier, password);
+    setValidationError(problem);
+    if (problem) return;
+    login.mutate(
+      { identifier, password },
+      { onError: (error) => notify({ title: 'Login failed', description: loginFailureDescription(error), variant: 'error' }) },
+    );
+  };
+
+  return (
+    <main className="flex min-h-dvh items-center justify-center px-4 py-10">
+      <Card className="w-full max-w-md p-6 sm:p-8">
+        <h1 className="text-3xl font-bold text-slate-900">{SCANNER_NAME}</h1>
+        <p className="mt-2 text-lg text-slate-700">Sign in to start scanning tickets</p>
+        {session.reason && (
+          <p role="status" className="mt-4 rounded-xl border-2 border-amber-700 bg-amber-50 px-4 py-3 text-base font-semibold text-amber-900">
+            {session.reason}
+          </p>
+        )}
+        <form noValidate onSubmit={submit} className="mt-6 flex flex-col gap-5">
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="login-identifier">Email or Username</Label>
+            <Input
+              id="login-identifier"
+              name="identifier"
+              type="text"
+              autoComplete="username"
+              autoCapitalize="none"
+              autoCorrect="off"
+              spellCheck={false}
+              required
+              value={identifier}
+              onChange={(event) => setIdentifier(event.target.value)}
+              aria-invalid={validationError !== null && identifier.trim() === ''}
+              aria-describedby={validationError ? 'login-error' : undefined}
+            />
+          </div>
+          <div className="flex flex-col gap-2">
+            <Label htmlFor="login-password">Password</Label>
+            <Input
+              id="login-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              aria-invalid={validationError !== null && password === ''}
+              aria-describedby={validationError ? 'login-error' : undefined}
+            />
+          </div>
+          {validationError && (
+            <p id="login-error" role="alert" className="text-base font-semibold text-red-800">
+              {validationError}
+            </p>
+          )}
+          <Button type="submit" size="large" disabled={login.isPending}>
+            {login.isPending ? 'Signing in...' : 'Sign In'}
+          </Button>
+        </form>
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,50 @@
+/**
+ * Business constants and limits of SPEC §9 (and the few texts of SPEC §2/§3 that act as constants).
+ * Every value carries its SPEC reference; change the spec first, then the value here.
+ */
+
+/** The product's scanner name, shown as the login title (SPEC §2 /login). */
+export const SCANNER_NAME = 'Gatecheck Scanner';
+
+/** Camera decode attempts per second (SPEC §9 "Camera scan rate 2 per second"). */
+export const CAMERA_SCANS_PER_SECOND = 2;
+/** The rear camera is preferred (SPEC §9 "preferring the rear camera"). */
+export const PREFER_REAR_CAMERA = true;
+/** getUserMedia facingMode for the preferred camera; never `{ exact }` (SPEC §9). */
+export const CAMERA_FACING_MODE = 'environment';
+/** Pause between a decode and the verify call, in ms (SPEC §4, §9 "Processing pause after a decode: 500 ms"). */
+export const DECODE_PAUSE_MS = 500;
+
+/** Swipe-back must start within this many px of the left screen edge (SPEC §9). */
+export const SWIPE_EDGE_PX = 50;
+/** Swipe-back must move more than this many px to the right (SPEC §9). */
+export const SWIPE_MIN_DX_PX = 100;
+/** Swipe-back must drift vertically less than this many px (SPEC §9). */
+export const SWIPE_MAX_DY_PX = 100;
+
+/** Scanned text in the 'QR Code Detected!' toast is cut to this many characters (SPEC §4, §9). */
+export const TOAST_CODE_MAX_CHARS = 30;
+/** Ticket text on the result card / last-scanned banner is cut to this many characters (SPEC §8, §9). */
+export const RESULT_CODE_MAX_CHARS = 20;
+
+/** Scanning library default: at most 25 scans per second (SPEC §9). */
+export const SCAN_LIBRARY_MAX_SCANS_PER_SECOND = 25;
+/** Scanning library default: decode timeout, in ms (SPEC §9 "10 s decode timeout"). */
+export const SCAN_LIBRARY_DECODE_TIMEOUT_MS = 10_000;
+/** Scanning library default: canvas size, in px (SPEC §9 "400 px canvas"). */
+export const SCAN_CANVAS_SIZE_PX = 400;
+
+/** Cached server data is discarded after this many ms unused (SPEC §9 "Data cache is discarded after 5 minutes"). */
+export const QUERY_GC_TIME_MS = 300_000;
+/** Failed queries are retried this many times (SPEC §9 "3 retries"). */
+export const QUERY_RETRIES = 3;
+/** First retry delay, in ms; doubles per attempt (SPEC §9 "exponential backoff"). */
+export const RETRY_BASE_DELAY_MS = 1_000;
+/** Retry delays never exceed this, in ms (SPEC §9 "capped at 30 s"). */
+export const RETRY_DELAY_CAP_MS = 30_000;
+
+/** Tooltip open delay, in ms (SPEC §9 "Tooltip open delay 700 ms"). */
+export const TOOLTIP_DELAY_MS = 700;
+
+/** Time allowed for the third-party IP-to-country lookup before sign-up, in ms (SPEC §7 "short" lookup). */
+export const IP_LOOKUP_TIMEOUT_MS = 3_000;

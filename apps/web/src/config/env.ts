@@ -1,0 +1,35 @@
+/**
+ * The web app's configuration, read from Vite's `import.meta.env` once and validated with zod.
+ * Nothing else reads `import.meta.env`.
+ *
+ * - `VITE_API_BASE_URL`: the API base ({host} of SPEC §7). Default '/api' (same origin as the app);
+ *   the native app sets an absolute URL such as 'https://gate.example.com/api'.
+ * - `VITE_IP_LOOKUP_URL`: third-party IP lookup used to prefill the sign-up country (SPEC §7).
+ *   Unset (the default, and in tests) turns the lookup off.
+ *
+ * @throws {z.ZodError} at import time when a variable is malformed (for example a non-URL lookup URL).
+ */
+import { z } from 'zod';
+
+const EnvSchema = z.object({
+  VITE_API_BASE_URL: z
+    .string()
+    .trim()
+    .min(1)
+    .default('/api')
+    .refine((value) => value.startsWith('/') || URL.canParse(value), 'must be a path or an absolute URL')
+    .transform((value) => value.replace(/\/+$/, '')),
+  VITE_IP_LOOKUP_URL: z
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+});
+
+const parsed = EnvSchema.parse(import.meta.env);
+
+export const env = {
+  /** API base without a trailing slash, e.g. '/api'. */
+  apiBaseUrl: parsed.VITE_API_BASE_URL,
+  /** IP lookup URL, or undefined when the lookup is off. */
+  ipLookupUrl: parsed.VITE_IP_LOOKUP_URL,
+} as const;

@@ -1,0 +1,258 @@
+/**
+ * Authentication calls of SPEC §7 and the session of SPEC §4, with the SPEC §8 messages.
+ *
+ * The session lives in the query cache under `sessionQueries.current()`: `{ user }` when signed in,
+ * `{ user: null, reason? }` when not. Login and logout write it directly.
+ */
+import {
+  apiPaths,
+  FlagMessageResponse,
+  LoginResponse,
+  UserMe,
+  type ChangePasswordRequest,
+  type ResetPasswordRequest,
+} from '@gatecheck/contract';
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { IP_LOOKUP_TIMEOUT_MS } from '@/config/constants.ts';
+import { env } from '@/config/env.ts';
+import { ApiError, apiRequest } from '@/lib/api-client.ts';
+import type { User } from '@/lib/entities.ts';
+import { isNativePlatform } from '@/lib/native/platform.ts';
+import { clearSelection } from '@/lib/selection.ts';
+import { readStoredUser, removeStoredUser, writeStoredUser } from '@/lib/stored-user.ts';
+import { toLoginRequest, toUser } from './auth-logic.ts';
+
+/** SPEC §8 session check failures. */
+export const SESSION_EXPIRED = 'Session expired';
+export const NO_NATIVE_TOKEN = 'No token available for native platform';
+
+/** The session: a signed-in user, or none with the reason the last check failed. */
+export type Session = { user: User; reason?: undefined } | { user: null; reason?: string };
+
+/**
+ * SPEC §4 session check. Reads the stored user; none → signed out without a call. On native a token
+ * is required ('No token available for native platform'); the web checks GET /users/me with its
+ * cookie, native with the bearer token. A 4xx answer → 'Session expired'. In both cases the stored
+ * user is deleted.
+ *
+ * @throws {ApiError} on a network failure or 5xx, so the query retries (SPEC §9); the session
+ *   provider deletes the stored user when the retries are exhausted.
+ */
+export async function checkSession(signal?: AbortSignal): Promise<Session> {
+  const stored = await readStoredUser();
+  if (!stored) return { user: null };
+  const isNative = isNativePlatform();
+  if (isNative && !stored.token) {
+    await removeStoredUser();
+    return { user: null, reason: NO_NATIVE_TOKEN };
+  }
+  try {
+    const me = await apiRequest(apiPaths.usersMe, { schema: UserMe, token: isNative ? stored.token : null, signal });
+    return { user: toUser(me, stored.token) };
+  } catch (error) {
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
+      await removeStoredUser();
+      return { user: null, reason: SESSION_EXPIRED };
+    }
+    throw error;
+  }
+}
+
+export const sessionQueries = {
+  all: () => ['session'] as const,
+  /** The current session; checked once per app start, then kept until login or logout change it. */
+  current: () =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'current'] as const,
+      queryFn: ({ signal }) => checkSession(signal),
+      staleTime: Number.POSITIVE_INFINITY,
+      gcTime: Number.POSITIVE_INFINITY,
+      refetchOnWindowFocus: false,
+    }),
+};
+
+/**
+ * SPEC §4/§7 login: POST /auth/login (`useCookie: true` on the web), then GET /users/me with the
+ * returned bearer token (`sessionToken` or `token`); the user, with its token, is stored.
+ *
+ * @throws {ApiError} from the login call (its message is the server's, SPEC §8)
+ * @throws {Error} 'Login failed' when no token came back; 'Failed to fetch user data' when
+ *   GET /users/me did not answer 200 (SPEC §8)
+ */
+export async function login(credentials: { identifier: string; password: string }): Promise<User> {
+  const body = toLoginRequest(credentials.identifier, credentials.password, isNativePlatform());
+  const answer = await apiRequest(apiPaths.login, { method: 'POST', body, schema: LoginResponse, token: null });
+  const token = answer.sessionToken ?? answer.token;
+  if (!token) throw new Error('Login failed');
+  let me: UserMe;
+  try {
+    me = await apiRequest(apiPaths.usersMe, { schema: UserMe, token });
+  } catch {
+    throw new Error('Failed to fetch user data');
+  }
+  const user = toUser(me, token);
+  await writeStoredUser(user);
+  return user;
+}
+
+/**
+ * SPEC §4/§7 logout: POST /auth/logout with an empty JSON body (bearer token if stored, cookies);
+ * its failure is ignored (SPEC §8). Then, whatever the outcome, the stored user and the selected
+ * organization, event and day are cleared.
+ */
+export async function logout(): Promise<void> {
+  try {
+    await apiRequest(apiPaths.logout, { method: 'POST', body: {}, schema: z.unknown() });
+  } catch {
+    // SPEC §8: a failed logout call is ignored; the session is cleared locally below.
+  } finally {
+    await Promise.all([removeStoredUser(), clearSelection('organization')]);
+  }
+}
+
+/** Marks the session signed in (after login). */
+export function setSignedIn(queryClient: QueryClient, user: User): void {
+  queryClient.setQueryData(sessionQueries.current().queryKey, { user });
+}
+
+/** Marks the session signed out and forgets every cached server answer of the previous user. */
+export function setSignedOut(queryClient: QueryClient): void {
+  queryClient.setQueryData(sessionQueries.current().queryKey, { user: null });
+  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0] });
+}
+
+/** The login mutation; on success the session becomes signed in. */
+export function useLoginMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: login,
+    onSuccess: (user) => setSignedIn(queryClient, user),
+  });
+}
+
+/** The logout mutation; whatever the server says, the session becomes signed out. */
+export function useLogoutMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: logout,
+    onSettled: () => setSignedOut(queryClient),
+  });
+}
+
+/** The server's message of a failed call, or undefined when there is none (network failure, bad body). */
+function serverMessage(error: unknown): string | undefined {
+  if (error instanceof ApiError && error.status > 0 && error.code !== 'http_error' && error.code !== 'invalid_response') {
+    return error.message || undefined;
+  }
+  return undefined;
+}
+
+const IpLookupAnswer = z.object({
+  country_code: z.string().optional(),
+  countryCode: z.string().optional(),
+  country: z.string().optional(),
+});
+
+/**
+ * Two-letter country code of the visitor from a third-party IP lookup (SPEC §7), for sign-up.
+ * Accepts answers with `country_code`, `countryCode` or `country`. '' when the lookup is off
+ * (`url` undefined, the default unless `VITE_IP_LOOKUP_URL` is set), fails, times out after
+ * `timeoutMs` (default 3000 ms) or answers anything else.
+ */
+export async function lookupCountryCode(url: string | undefined = env.ipLookupUrl, timeoutMs: number = IP_LOOKUP_TIMEOUT_MS): Promise<string> {
+  if (!url) return '';
+  try {
+    const response = await fetch(url, { credentials: 'omit', signal: AbortSignal.timeout(timeoutMs) });
+    if (!response.ok) return '';
+    const answer = IpLookupAnswer.safeParse(await response.json());
+    if (!answer.success) return '';
+    const code = [answer.data.country_code, answer.data.countryCode, answer.data.country].find((value) => value && /^[A-Za-z]{2}$/.test(value));
+    return code ? code.toUpperCase() : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * SPEC §7 sign-up: POST /auth/register with name, username, email, password and the country code
+ * from `lookupCountryCode` ('' when unknown).
+ *
+ * @throws {Error} with the server's message, otherwise 'Signup failed' (SPEC §8)
+ */
+export async function register(
+  input: { name: string; username: string; email: string; password: string },
+  options: { ipLookupUrl?: string } = {},
+): Promise<FlagMessageResponse> {
+  const country = await lookupCountryCode(options.ipLookupUrl ?? env.ipLookupUrl);
+  try {
+    const answer = await apiRequest(apiPaths.register, { method: 'POST', body: { ...input, country }, schema: FlagMessageResponse, token: null });
+    if (!answer.success) throw new ApiError(200, 'rejected', answer.message);
+    return answer;
+  } catch (error) {
+    throw new Error(serverMessage(error) ?? 'Signup failed');
+  }
+}
+
+/** The outcome of a password call: a success flag and the SPEC §8 message to show. */
+export interface PasswordOutcome {
+  success: boolean;
+  message: string;
+}
+
+const OptionalFlagMessage = FlagMessageResponse.partial().optional();
+
+/**
+ * SPEC §7 change password (bearer token). Messages (SPEC §8): 'Password changed successfully'; on
+ * failure the server's message, otherwise 'Failed to change password'. Never throws.
+ */
+export async function changePassword(input: ChangePasswordRequest): Promise<PasswordOutcome> {
+  try {
+    const answer = await apiRequest(apiPaths.changePassword, { method: 'POST', body: input, schema: OptionalFlagMessage });
+    if (answer?.success === false) return { success: false, message: answer.message || 'Failed to change password' };
+    return { success: true, message: 'Password changed successfully' };
+  } catch (error) {
+    return { success: false, message: serverMessage(error) ?? 'Failed to change password' };
+  }
+}
+
+/**
+ * SPEC §7 forgot password. Messages (SPEC §8): 'Reset link sent'; on failure the response text,
+ * otherwise 'Failed to send reset email.' (the server refused without a text) or 'Unable to send
+ * reset email.' (no answer). Never throws.
+ */
+export async function forgotPassword(email: string): Promise<PasswordOutcome> {
+  return flagMessageCall(apiPaths.forgotPassword, { email }, {
+    success: 'Reset link sent',
+    refused: 'Failed to send reset email.',
+    unreachable: 'Unable to send reset email.',
+  });
+}
+
+/**
+ * SPEC §7 reset password with the emailed token. Messages (SPEC §8): 'Password updated
+ * successfully'; on failure the response text, otherwise 'Password reset failed' (refused without a
+ * text) or 'Unable to reset password' (no answer). Never throws.
+ */
+export async function resetPassword(input: ResetPasswordRequest): Promise<PasswordOutcome> {
+  return flagMessageCall(apiPaths.resetPassword, input, {
+    success: 'Password updated successfully',
+    refused: 'Password reset failed',
+    unreachable: 'Unable to reset password',
+  });
+}
+
+async function flagMessageCall(
+  path: string,
+  body: unknown,
+  messages: { success: string; refused: string; unreachable: string },
+): Promise<PasswordOutcome> {
+  try {
+    const answer = await apiRequest(path, { method: 'POST', body, schema: OptionalFlagMessage, token: null });
+    if (answer?.success === false) return { success: false, message: answer.message || messages.refused };
+    return { success: true, message: messages.success };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 0) return { success: false, message: messages.unreachable };
+    return { success: false, message: serverMessage(error) ?? messages.refused };
+  }
+}

@@ -1,0 +1,23 @@
+/** Events of an organization (SPEC §7 GET /organizations/membership/{organizationId}). */
+import { EventList, organizationEventsPath } from '@gatecheck/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client.ts';
+import type { EventItem } from '@/lib/entities.ts';
+import { toEventItem } from './events-logic.ts';
+
+/** GET /organizations/membership/{organizationId}, mapped to local events. @throws {ApiError} */
+export async function fetchEvents(organizationId: string, signal?: AbortSignal): Promise<EventItem[]> {
+  const events = await apiRequest(organizationEventsPath(organizationId), { schema: EventList, signal });
+  return events.map(toEventItem);
+}
+
+export const eventQueries = {
+  all: () => ['events'] as const,
+  /** The organization's events; a final failure toasts 'Error' / 'Failed to fetch events' (SPEC §8). */
+  list: (organizationId: string) =>
+    queryOptions({
+      queryKey: [...eventQueries.all(), 'list', organizationId] as const,
+      queryFn: ({ signal }) => fetchEvents(organizationId, signal),
+      meta: { errorToast: { title: 'Error', description: 'Failed to fetch events' } },
+    }),
+};

@@ -1,0 +1,43 @@
+/** Plain rules of the event step (SPEC §3, §4). */
+import type { Event } from '@gatecheck/contract';
+import type { DisplayEventStatus, EventItem } from '@/lib/entities.ts';
+
+/** SPEC §4: live and draft are shown as such; any other server status is shown as upcoming. */
+export function toDisplayStatus(status: string): DisplayEventStatus {
+  if (status === 'live' || status === 'draft') return status;
+  return 'upcoming';
+}
+
+/**
+ * Badge colours per status (SPEC §4: colours also exist for active, completed and draft, which are
+ * not derived by `toDisplayStatus`). Every pair keeps a contrast ratio above 7:1 for sunlight.
+ */
+export const statusBadgeClasses: Record<DisplayEventStatus | 'active' | 'completed', string> = {
+  live: 'border-green-800 bg-green-700 text-white',
+  upcoming: 'border-blue-800 bg-blue-100 text-blue-900',
+  active: 'border-emerald-800 bg-emerald-100 text-emerald-900',
+  completed: 'border-slate-700 bg-slate-200 text-slate-900',
+  draft: 'border-amber-800 bg-amber-100 text-amber-900',
+};
+
+/**
+ * Maps a wire event to the local one (SPEC §3): title → name, ticketsSold → attendeeCount (default
+ * 0), eventDays (default []), status shown per SPEC §4, missing description/location → ''.
+ */
+export function toEventItem(event: Event): EventItem {
+  return {
+    id: event._id,
+    name: event.title,
+    description: event.description ?? '',
+    date: event.date,
+    location: event.location ?? '',
+    attendeeCount: event.ticketsSold ?? 0,
+    status: toDisplayStatus(event.status),
+    eventDays: event.eventDays ?? [],
+  };
+}
+
+/** '1 attendee', '250 attendees'. */
+export function attendeesLabel(count: number): string {
+  return `${count} ${count === 1 ? 'attendee' : 'attendees'}`;
+}

@@ -1,0 +1,23 @@
+/** Organizations of the signed-in user (SPEC §7 GET /organizations/membership). */
+import { apiPaths, OrganizationList } from '@gatecheck/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client.ts';
+import type { OrganizationItem } from '@/lib/entities.ts';
+import { toOrganizationItem } from './organizations-logic.ts';
+
+/** GET /organizations/membership, mapped to local organizations. @throws {ApiError} */
+export async function fetchOrganizations(signal?: AbortSignal): Promise<OrganizationItem[]> {
+  const organizations = await apiRequest(apiPaths.organizations, { schema: OrganizationList, signal });
+  return organizations.map(toOrganizationItem);
+}
+
+export const organizationQueries = {
+  all: () => ['organizations'] as const,
+  /** The user's organizations; a final failure toasts 'Error' / 'Could not load organizations' (SPEC §8). */
+  list: () =>
+    queryOptions({
+      queryKey: [...organizationQueries.all(), 'list'] as const,
+      queryFn: ({ signal }) => fetchOrganizations(signal),
+      meta: { errorToast: { title: 'Error', description: 'Could not load organizations' } },
+    }),
+};

@@ -1,0 +1,97 @@
+/**
+ * The one HTTP client of the app (SPEC §7). Every call goes to `env.apiBaseUrl` + a path from
+ * `apiPaths` of `@gatecheck/contract`, sends cookies (`credentials: 'include'`) and, when a session
+ * token is stored, `Authorization: Bearer <token>`. Responses are parsed with the caller's contract
+ * schema; nothing from the network is trusted unparsed.
+ */
+import { ApiErrorBody } from '@gatecheck/contract';
+import type { z } from 'zod';
+import { env } from '@/config/env.ts';
+import { readStoredToken } from './stored-user.ts';
+
+/**
+ * The only error the api-client throws.
+ * - `status` 0 and `code` 'network_error': the request never got an answer (offline, DNS, CORS, abort).
+ * - `code` 'invalid_response': the answer (2xx) did not match the expected schema.
+ * - otherwise `status` is the HTTP status and `code`/`message` come from the `{ code, message }` body
+ *   (`code` 'http_error' and the status text when the body is not of that shape).
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export interface ApiRequestOptions<S extends z.ZodType> {
+  method?: 'GET' | 'POST';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Contract schema the 2xx body must match. */
+  schema: S;
+  signal?: AbortSignal;
+  /**
+   * Bearer token to send. Omitted: the stored session token (if any). A string: that token (login
+   * uses the fresh one). null: no Authorization header (the web session check relies on cookies).
+   */
+  token?: string | null;
+}
+
+/** Absolute URL of an API path, resolving a relative base (default '/api') against the page origin. */
+export function apiUrl(path: string): string {
+  return new URL(`${env.apiBaseUrl}${path}`, window.location.origin).toString();
+}
+
+/**
+ * Performs one API call and returns the parsed body.
+ *
+ * @param path an `apiPaths` value (or `organizationEventsPath(id)`), e.g. '/users/me'
+ * @throws {ApiError} on network failure, a non-2xx status, or a body not matching `schema`
+ */
+export async function apiRequest<S extends z.ZodType>(path: string, options: ApiRequestOptions<S>): Promise<z.output<S>> {
+  const token = options.token === undefined ? await readStoredToken() : options.token;
+  const headers = new Headers({ Accept: 'application/json' });
+  if (options.body !== undefined) headers.set('Content-Type', 'application/json');
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path), {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'include',
+      signal: options.signal,
+    });
+  } catch (error) {
+    throw new ApiError(0, 'network_error', error instanceof Error ? error.message : 'Network error');
+  }
+
+  const payload = await readJsonBody(response);
+
+  if (!response.ok) {
+    const errorBody = ApiErrorBody.safeParse(payload);
+    if (errorBody.success) throw new ApiError(response.status, errorBody.data.code, errorBody.data.message);
+    throw new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
+  }
+
+  const parsed = options.schema.safeParse(payload);
+  if (!parsed.success) throw new ApiError(response.status, 'invalid_response', 'The server answered in an unexpected format.');
+  return parsed.data;
+}
+
+/** The JSON body, or undefined when there is none or it is not JSON. */
+async function readJsonBody(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Local (mapped) entities of SPEC §3. The wire shapes live in `@gatecheck/contract`; features map them
+ * to these once, in their `api.ts`. Defined as zod schemas because they are also read back from
+ * storage, where they are parsed rather than trusted.
+ */
+import { z } from 'zod';
+
+/** Notification settings with SPEC §3 defaults applied. */
+export const UserSettings = z.object({
+  emailNotifications: z.boolean(),
+  smsNotifications: z.boolean(),
+  marketingEmails: z.boolean(),
+  eventReminders: z.boolean(),
+});
+export type UserSettings = z.infer<typeof UserSettings>;
+
+/** The signed-in user (SPEC §3). `joinedAt` is ISO 8601; `token` is the bearer token from login. */
+export const User = z.object({
+  id: z.string(),
+  name: z.string(),
+  username: z.string(),
+  email: z.string(),
+  country: z.string(),
+  joinedAt: z.string(),
+  token: z.string().optional(),
+  settings: UserSettings,
+});
+export type User = z.infer<typeof User>;
+
+/** An organization the user belongs to (SPEC §3), with the count of its active events. */
+export const OrganizationItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  role: z.string(),
+  activeEventCount: z.number().int().min(0),
+});
+export type OrganizationItem = z.infer<typeof OrganizationItem>;
+
+/** Statuses the client shows (SPEC §4); anything else from the server is shown as upcoming. */
+export const DisplayEventStatus = z.enum(['live', 'draft', 'upcoming']);
+export type DisplayEventStatus = z.infer<typeof DisplayEventStatus>;
+
+/** One event day: day number (1-based), name, date (ISO 8601 date or date-time). */
+export const EventDay = z.object({
+  day: z.number().int().min(1),
+  name: z.string(),
+  date: z.string(),
+});
+export type EventDay = z.infer<typeof EventDay>;
+
+/** An event (SPEC §3): `name` from title, `attendeeCount` from ticketsSold (default 0). */
+export const EventItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  date: z.string(),
+  location: z.string(),
+  attendeeCount: z.number().int().min(0),
+  status: DisplayEventStatus,
+  eventDays: z.array(EventDay),
+});
+export type EventItem = z.infer<typeof EventItem>;

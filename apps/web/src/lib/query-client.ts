@@ -1,0 +1,47 @@
+/**
+ * TanStack Query setup (SPEC §9): unused data is discarded after 5 minutes; failed queries are
+ * retried 3 times with exponential backoff (1 s, 2 s, 4 s …) capped at 30 s, except 4xx answers,
+ * which a retry cannot fix. A query may declare `meta.errorToast`; it is shown once when the query
+ * finally fails (SPEC §8 "Organization load failure: toast 'Error' / …").
+ */
+import { QueryCache, QueryClient } from '@tanstack/react-query';
+import { QUERY_GC_TIME_MS, QUERY_RETRIES, RETRY_BASE_DELAY_MS, RETRY_DELAY_CAP_MS } from '@/config/constants.ts';
+import { ApiError } from './api-client.ts';
+import { notify, type Notice } from './toast.ts';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: { errorToast?: Notice };
+  }
+}
+
+/** True when `failureCount` earlier failures and `error` still warrant another attempt (SPEC §9). */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < QUERY_RETRIES;
+}
+
+/** Delay before retry number `attemptIndex` (0-based), in ms: 1 s doubling, capped at 30 s (SPEC §9). */
+export function retryDelay(attemptIndex: number): number {
+  return Math.min(RETRY_BASE_DELAY_MS * 2 ** attemptIndex, RETRY_DELAY_CAP_MS);
+}
+
+/**
+ * A QueryClient with the SPEC §9 policy. `options.retry: false` turns retries off (tests use a fresh
+ * client per test with retries off).
+ */
+export function createQueryClient(options: { retry?: boolean } = {}): QueryClient {
+  const retry = options.retry === false ? false : shouldRetry;
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (_error, query) => {
+        const toast = query.meta?.errorToast;
+        if (toast) notify({ variant: 'error', ...toast });
+      },
+    }),
+    defaultOptions: {
+      queries: { gcTime: QUERY_GC_TIME_MS, retry, retryDelay },
+      mutations: { gcTime: QUERY_GC_TIME_MS, retry: false },
+    },
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * The chosen organization, event and event day (SPEC §3 keys `selectedOrganization`, `selectedEvent`,
+ * `selectedDay`). Held in memory for synchronous rendering and written through to storage; loaded
+ * from storage once at start (`loadSelection`, before the first render).
+ *
+ * Choosing an item clears the choices below it (a new organization invalidates the stored event and
+ * day), so the furthest-step redirect after sign-in never lands on a stale combination.
+ */
+import { useSyncExternalStore } from 'react';
+import { EventDay, EventItem, OrganizationItem } from './entities.ts';
+import { readJson, removeItem, storageKeys, writeJson } from './storage.ts';
+
+export interface Selection {
+  organization: OrganizationItem | null;
+  event: EventItem | null;
+  day: EventDay | null;
+}
+
+const empty: Selection = { organization: null, event: null, day: null };
+let current: Selection = empty;
+const listeners = new Set<() => void>();
+
+function publish(next: Selection): void {
+  current = next;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current selection; re-renders when it changes. */
+export function useSelection(): Selection {
+  return useSyncExternalStore(subscribe, () => current);
+}
+
+/** The current selection outside React (for example in a query function). */
+export function getSelection(): Selection {
+  return current;
+}
+
+/** Reads the three selections from storage into memory. Call once before the first render. */
+export async function loadSelection(): Promise<void> {
+  const [organization, event, day] = await Promise.all([
+    readJson(storageKeys.selectedOrganization, OrganizationItem),
+    readJson(storageKeys.selectedEvent, EventItem),
+    readJson(storageKeys.selectedDay, EventDay),
+  ]);
+  publish({ organization, event, day });
+}
+
+/** Stores the organization and clears the event and day chosen for another one. */
+export async function selectOrganization(organization: OrganizationItem): Promise<void> {
+  publish({ organization, event: null, day: null });
+  await Promise.all([
+    writeJson(storageKeys.selectedOrganization, organization),
+    removeItem(storageKeys.selectedEvent),
+    removeItem(storageKeys.selectedDay),
+  ]);
+}
+
+/** Stores the event and clears the day chosen for another one. */
+export async function selectEvent(event: EventItem): Promise<void> {
+  publish({ ...current, event, day: null });
+  await Promise.all([writeJson(storageKeys.selectedEvent, event), removeItem(storageKeys.selectedDay)]);
+}
+
+/** Stores the event day. */
+export async function selectDay(day: EventDay): Promise<void> {
+  publish({ ...current, day });
+  await writeJson(storageKeys.selectedDay, day);
+}
+
+/**
+ * Clears one selection and everything below it: 'organization' clears all three, 'event' the event
+ * and day, 'day' the day only.
+ */
+export async function clearSelection(from: 'organization' | 'event' | 'day'): Promise<void> {
+  const next: Selection = {
+    organization: from === 'organization' ? null : current.organization,
+    event: from === 'day' ? current.event : null,
+    day: null,
+  };
+  publish(next);
+  const keys = [
+    storageKeys.selectedDay,
+    ...(from !== 'day' ? [storageKeys.selectedEvent] : []),
+    ...(from === 'organization' ? [storageKeys.selectedOrganization] : []),
+  ];
+  await Promise.all(keys.map((key) => removeItem(key)));
+}

@@ -1,0 +1,48 @@
+/**
+ * MSW server for web tests, with default handlers typed (and request bodies validated) by the API
+ * contract. Tests change behaviour per test with `server.use(...)`; handlers are reset after each test.
+ * `apiUrl(path)` gives the absolute URL the app calls (base '/api' on the jsdom origin).
+ */
+import {
+  apiPaths,
+  LoginRequest,
+  VerifyTicketRequest,
+  type ApiErrorBody,
+  type EventList,
+  type LoginResponse,
+  type OrganizationList,
+  type UserMe,
+  type VerifyTicketResponse,
+} from '@gatecheck/contract';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { apiUrl } from '@/lib/api-client.ts';
+import { TEST_TOKEN, wireEvents, wireOrganizations, wireUser } from './fixtures.ts';
+
+export { apiUrl };
+
+/** A contract-shaped error answer. */
+export function errorResponse(status: number, body: ApiErrorBody) {
+  return HttpResponse.json<ApiErrorBody>(body, { status });
+}
+
+export const defaultHandlers = [
+  http.post<never, never, LoginResponse | ApiErrorBody>(apiUrl(apiPaths.login), async ({ request }) => {
+    const body = LoginRequest.safeParse(await request.json());
+    if (!body.success) return errorResponse(400, { code: 'validation_failed', message: 'Invalid login request' });
+    return HttpResponse.json<LoginResponse>({ token: TEST_TOKEN });
+  }),
+  http.get(apiUrl(apiPaths.usersMe), () => HttpResponse.json<UserMe>(wireUser)),
+  http.post(apiUrl(apiPaths.logout), () => new HttpResponse(null, { status: 204 })),
+  http.get(apiUrl(apiPaths.organizations), () => HttpResponse.json<OrganizationList>(wireOrganizations)),
+  http.get(apiUrl(apiPaths.organizationEvents), ({ params }) =>
+    HttpResponse.json<EventList>(params['organizationId'] === 'org-1' ? wireEvents : []),
+  ),
+  http.post<never, never, VerifyTicketResponse | ApiErrorBody>(apiUrl(apiPaths.verifyTicket), async ({ request }) => {
+    const body = VerifyTicketRequest.safeParse(await request.json());
+    if (!body.success) return errorResponse(400, { code: 'validation_failed', message: 'Invalid verify request' });
+    return HttpResponse.json<VerifyTicketResponse>({ isValid: true, eventName: 'Harbour Sound 2026', holderName: 'Ada Lovelace', ticketType: 'VIP' });
+  }),
+];
+
+export const server = setupServer(...defaultHandlers);

@@ -1,0 +1,88 @@
+/**
+ * Rendering helpers for screen tests: the real providers (fresh QueryClient with retries off, the
+ * session, the toaster) around a memory router.
+ *
+ * - `renderWithProviders(ui, options)` mounts `ui` at `options.route` (default '/'); any other path
+ *   renders a heading 'Test page <path>' so redirects are visible.
+ * - `renderApp(options)` mounts the real routes of the app.
+ *
+ * By default the visitor is signed in as `testUser` (stored, with its token, and the session seeded
+ * without a server check). `user: null` signs out; `checkSession: true` leaves the session to the
+ * real check (GET /users/me through MSW) against whatever user is stored.
+ */
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { QueryClient } from '@tanstack/react-query';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
+import { AppProviders } from '@/app/providers.tsx';
+import { routes } from '@/app/router.tsx';
+import { sessionQueries } from '@/features/auth/api.ts';
+import type { EventDay, EventItem, OrganizationItem, User } from '@/lib/entities.ts';
+import { createQueryClient } from '@/lib/query-client.ts';
+import { selectDay, selectEvent, selectOrganization } from '@/lib/selection.ts';
+import { writeStoredUser } from '@/lib/stored-user.ts';
+import { testUser } from './fixtures.ts';
+
+export interface RenderOptions {
+  /** Initial URL. Default '/'. */
+  route?: string;
+  /** Signed-in user; null for a signed-out visitor. Default `testUser`. */
+  user?: User | null;
+  /** Run the real session check instead of seeding the session. Default false. */
+  checkSession?: boolean;
+  /** Stored selections (SPEC §3). */
+  selection?: { organization?: OrganizationItem; event?: EventItem; day?: EventDay };
+  /** Defaults to a fresh client with retries off. */
+  queryClient?: QueryClient;
+}
+
+function TestPage() {
+  const location = useLocation();
+  return (
+    <main>
+      <h1>Test page {location.pathname}</h1>
+    </main>
+  );
+}
+
+function renderRouter(routeObjects: RouteObject[], options: RenderOptions) {
+  const { route = '/', user = testUser, checkSession = false, selection = {} } = options;
+  const queryClient = options.queryClient ?? createQueryClient({ retry: false });
+
+  if (user) void writeStoredUser(user);
+  if (!checkSession) queryClient.setQueryData(sessionQueries.current().queryKey, user ? { user } : { user: null });
+  if (selection.organization) void selectOrganization(selection.organization);
+  if (selection.event) void selectEvent(selection.event);
+  if (selection.day) void selectDay(selection.day);
+
+  const router = createMemoryRouter(routeObjects, { initialEntries: [route] });
+  const visited: string[] = [router.state.location.pathname];
+  router.subscribe((state) => {
+    if (visited.at(-1) !== state.location.pathname) visited.push(state.location.pathname);
+  });
+
+  const result = render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...result, router, queryClient, visited, user: userEvent.setup() };
+}
+
+/** Renders `ui` at `options.route` inside the app providers. */
+export function renderWithProviders(ui: ReactElement, options: RenderOptions = {}) {
+  const pathname = new URL(options.route ?? '/', 'http://test.local').pathname;
+  return renderRouter(
+    [
+      { path: pathname, element: ui },
+      { path: '*', element: <TestPage /> },
+    ],
+    options,
+  );
+}
+
+/** Renders the whole app (the real routes) at `options.route`. */
+export function renderApp(options: RenderOptions = {}) {
+  return renderRouter(routes, options);
+}
