@@ -16,8 +16,8 @@ const webFeatures = (() => {
 
 const capacitorOnlyInNative = { group: ['@capacitor/*'], message: 'Only apps/web/src/lib/native may import @capacitor/* (STYLE: Boundaries).' };
 const decoderOnlyInQr = { group: ['zxing-wasm', 'zxing-wasm/*', 'jsqr'], message: 'The QR decoder sits behind apps/web/src/lib/qr (STYLE: Boundaries).' };
-const noServerInWeb = { group: ['**/apps/server/**', '@gatecheck/server', '@gatecheck/server/*'], message: 'apps/web never imports apps/server; use @gatecheck/contract.' };
-const noWebInServer = { group: ['**/apps/web/**', '@gatecheck/web', '@gatecheck/web/*'], message: 'apps/server never imports apps/web; use @gatecheck/contract.' };
+const noServerInWeb = { group: ['**/apps/server/**', '**/server/src/**', '@gatecheck/server', '@gatecheck/server/*'], message: 'apps/web never imports apps/server; use @gatecheck/contract.' };
+const noWebInServer = { group: ['**/apps/web/**', '**/web/src/**', '@gatecheck/web', '@gatecheck/web/*'], message: 'apps/server never imports apps/web; use @gatecheck/contract.' };
 const noContractInternals = { group: ['@gatecheck/contract/*', '**/packages/contract/src/**'], message: 'Import the contract through its package exports only.' };
 const noFeatures = { group: ['@/features/*', '**/features/*'], message: 'Shared code (lib, components, config) must not import features.' };
 const noApp = { group: ['@/app/*', '**/app/*'], message: 'Only the app layer imports app/.' };
