@@ -2,6 +2,7 @@
 // shared code does not import features or the app, @capacitor/* only in lib/native, the QR decoder
 // library only in lib/qr, and the web and the server meet only through @gatecheck/contract.
 import { readdirSync } from 'node:fs';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const webFeatures = (() => {
@@ -31,6 +32,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
     },
   },
   {
