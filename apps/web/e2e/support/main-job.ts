@@ -75,21 +75,23 @@ export async function verifyByHand(page: Page, code: string): Promise<void> {
 }
 
 /**
- * Waits for the result card of SPEC §8: 'Valid Ticket' + APPROVED (with the holder's name) or
- * 'Invalid Ticket' + DENIED, and the matching toast.
+ * Waits for the result card of SPEC §8 — a group named 'Valid Ticket' with the badge APPROVED and
+ * the holder's name, or 'Invalid Ticket' with DENIED — as the only verdict on screen, and for the
+ * matching toast ('Access granted' / 'Access denied').
  */
 export async function expectVerdict(page: Page, verdict: { isValid: true; holderName: string } | { isValid: false }): Promise<void> {
-  const card = screen(page);
+  const approvedCard = screen(page).getByRole('group', { name: 'Valid Ticket', exact: true });
+  const deniedCard = screen(page).getByRole('group', { name: 'Invalid Ticket', exact: true });
   if (verdict.isValid) {
-    await expect(card.getByText('APPROVED', { exact: true })).toBeVisible();
-    await expect(card.getByText('Valid Ticket', { exact: true })).toBeVisible();
-    await expect(card.getByText(verdict.holderName)).toBeVisible();
-    await expect(card.getByText('DENIED', { exact: true })).toHaveCount(0);
+    await expect(approvedCard).toBeVisible();
+    await expect(approvedCard.getByText('APPROVED', { exact: true })).toBeVisible();
+    await expect(approvedCard.getByText(verdict.holderName)).toBeVisible();
+    await expect(deniedCard).toHaveCount(0);
     await expect(page.getByText('Access granted').first()).toBeVisible();
   } else {
-    await expect(card.getByText('DENIED', { exact: true })).toBeVisible();
-    await expect(card.getByText('Invalid Ticket', { exact: true })).toBeVisible();
-    await expect(card.getByText('APPROVED', { exact: true })).toHaveCount(0);
+    await expect(deniedCard).toBeVisible();
+    await expect(deniedCard.getByText('DENIED', { exact: true })).toBeVisible();
+    await expect(approvedCard).toHaveCount(0);
     await expect(page.getByText('Access denied').first()).toBeVisible();
   }
 }
