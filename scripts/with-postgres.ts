@@ -5,7 +5,7 @@
  *
  * Creates a cluster with `initdb` in a fresh temp dir, starts it with `pg_ctl` on a free port of
  * 127.0.0.1 (Unix socket in the same temp dir), creates the role and database `gatecheck` with a
- * random password, then runs the command with `DATABASE_URL` set to that database. Whatever
+ * random password (the role may create databases: the server suite makes one per test file), then runs the command with `DATABASE_URL` set to that database. Whatever
  * happens (the command fails, a signal such as Ctrl-C arrives, setup breaks half-way) the cluster
  * is stopped and its temp dir deleted. The exit code is the command's own (128 + signal number if
  * it was killed by a signal, 1 if the cluster could not be set up).
@@ -124,7 +124,7 @@ async function startCluster(cluster: Cluster, password: string): Promise<void> {
   }
   // Over the Unix socket as the superuser (trust), so no password is needed to create the role.
   runTool(cluster, 'psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', cluster.socketDir, '-p', String(cluster.port), '-U', SERVER_USER, '-d', 'postgres'],
-    `CREATE ROLE ${ROLE_NAME} LOGIN PASSWORD '${password}';\nCREATE DATABASE ${DATABASE_NAME} OWNER ${ROLE_NAME};\n`);
+    `CREATE ROLE ${ROLE_NAME} LOGIN CREATEDB PASSWORD '${password}';\nCREATE DATABASE ${DATABASE_NAME} OWNER ${ROLE_NAME};\n`);
 }
 
 /** Stops the cluster (if started) and deletes its temp dir. Synchronous so it can run from any exit path. */
