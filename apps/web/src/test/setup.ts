@@ -1,17 +1,27 @@
-/** Vitest setup for the web project: jest-dom matchers, MSW lifecycle, clean storage per test. */
+/**
+ * Vitest setup for the web project: jest-dom matchers, MSW lifecycle, clean storage per test.
+ *
+ * App modules are imported lazily inside the hooks, after the test file has been collected, so a
+ * test file's `vi.mock('@/lib/native/…')` also applies to the modules used here.
+ */
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { loadSelection } from '@/lib/selection.ts';
-import { server } from './msw-server.ts';
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+const loadServer = async () => (await import('./msw-server.ts')).server;
+
+beforeAll(async () => {
+  (await loadServer()).listen({ onUnhandledRequest: 'error' });
+});
 
 afterEach(async () => {
   cleanup();
-  server.resetHandlers();
+  (await loadServer()).resetHandlers();
   window.localStorage.clear();
+  const { loadSelection } = await import('@/lib/selection.ts');
   await loadSelection();
 });
 
-afterAll(() => server.close());
+afterAll(async () => {
+  (await loadServer()).close();
+});

@@ -1,0 +1,53 @@
+import { describe, expect, test } from 'vitest';
+import { wireEvents } from '@/test/fixtures.ts';
+import { attendeesLabel, statusBadgeClasses, toDisplayStatus, toEventItem } from './events-logic.ts';
+
+describe('event status shown (SPEC §4)', () => {
+  test('live and draft are shown as they are', () => {
+    expect(toDisplayStatus('live')).toBe('live');
+    expect(toDisplayStatus('draft')).toBe('draft');
+  });
+
+  test('any other server status is shown as upcoming', () => {
+    for (const status of ['upcoming', 'active', 'completed', 'cancelled', 'LIVE', '']) {
+      expect(toDisplayStatus(status)).toBe('upcoming');
+    }
+  });
+
+  test('badge colours exist for live, upcoming, active, completed and draft, each different', () => {
+    const keys = ['live', 'upcoming', 'active', 'completed', 'draft'] as const;
+    for (const key of keys) expect(statusBadgeClasses[key]).toMatch(/bg-/);
+    expect(new Set(keys.map((key) => statusBadgeClasses[key])).size).toBe(keys.length);
+  });
+});
+
+describe('event mapping (SPEC §3)', () => {
+  test('maps title to name and ticketsSold to attendeeCount', () => {
+    const [first] = wireEvents;
+    if (!first) throw new Error('fixture missing');
+    expect(toEventItem(first)).toEqual({
+      id: 'event-1',
+      name: 'Harbour Sound 2026',
+      description: 'Three days of music',
+      date: '2026-07-10',
+      location: 'Pier 4, Rotterdam',
+      attendeeCount: 1250,
+      status: 'live',
+      eventDays: first.eventDays,
+    });
+  });
+
+  test('an event without ticketsSold has 0 attendees and without eventDays has no days', () => {
+    const event = toEventItem({ _id: 'e', title: 'T', date: '2026-01-01', status: 'completed', ticketsSold: null, eventDays: null });
+    expect(event.attendeeCount).toBe(0);
+    expect(event.eventDays).toEqual([]);
+    expect(event.status).toBe('upcoming');
+    expect(event.location).toBe('');
+    expect(event.description).toBe('');
+  });
+
+  test('attendee counts read naturally', () => {
+    expect(attendeesLabel(1)).toBe('1 attendee');
+    expect(attendeesLabel(250)).toBe('250 attendees');
+  });
+});
