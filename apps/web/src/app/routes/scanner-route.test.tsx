@@ -1,0 +1,410 @@
+import { apiPaths, VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { toast } from 'sonner';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { QrDecoderProvider } from '@/features/scanner/qr-decoder-context.tsx';
+import type { QrDecoder } from '@/lib/qr/qr-decoder.ts';
+import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
+import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
+import { renderWithProviders } from '@/test/render.tsx';
+import { ScannerRoute } from './scanner-route.tsx';
+
+// ---- A fake camera: getUserMedia, the <video> element and the canvas are browser APIs jsdom lacks.
+
+interface FakeCamera {
+  getUserMedia: ReturnType<typeof vi.fn>;
+  stopTrack: ReturnType<typeof vi.fn>;
+  /** [width, height] of every frame handed to the decoder, in px. */
+  frameSizes: Array<[number, number]>;
+}
+
+function installFakeCamera(options: { videoSize?: [number, number]; failWith?: Error } = {}): FakeCamera {
+  const [videoWidth, videoHeight] = options.videoSize ?? [640, 480];
+  const stopTrack = vi.fn();
+  const stream = { getTracks: () => [{ stop: stopTrack }] };
+  const getUserMedia = vi.fn(() => (options.failWith ? Promise.reject(options.failWith) : Promise.resolve(stream)));
+  Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: { getUserMedia } });
+  vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+  vi.spyOn(HTMLMediaElement.prototype, 'pause').mockImplementation(() => undefined);
+  vi.spyOn(HTMLVideoElement.prototype, 'videoWidth', 'get').mockReturnValue(videoWidth);
+  vi.spyOn(HTMLVideoElement.prototype, 'videoHeight', 'get').mockReturnValue(videoHeight);
+  const frameSizes: Array<[number, number]> = [];
+  const context = {
+    drawImage: () => undefined,
+    getImageData: (_x: number, _y: number, width: number, height: number) => {
+      frameSizes.push([width, height]);
+      return { data: new Uint8ClampedArray(width * height * 4), width, height, colorSpace: 'srgb' };
+    },
+  };
+  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockImplementation((() => context) as unknown as HTMLCanvasElement['getContext']);
+  return { getUserMedia, stopTrack, frameSizes };
+}
+
+/** A decoder that answers the given texts in turn (null = no code in this frame), then null. */
+function scriptedDecoder(answers: Array<string | null>) {
+  const factory = vi.fn(async (): Promise<QrDecoder> => ({ decode: async () => answers.shift() ?? null }));
+  return factory;
+}
+
+// ---- The verify endpoint, recording what the app sent.
+
+function recordVerify(answer: (body: VerifyTicketRequest) => VerifyTicketResponse | Response = () => ({ isValid: true, eventName: 'Harbour Sound 2026', holderName: 'Ada Lovelace', ticketType: 'VIP' })) {
+  const bodies: VerifyTicketRequest[] = [];
+  server.use(
+    http.post(apiUrl(apiPaths.verifyTicket), async ({ request }) => {
+      const body = VerifyTicketRequest.parse(await request.json());
+      bodies.push(body);
+      const result = answer(body);
+      return result instanceof Response ? result : HttpResponse.json<VerifyTicketResponse>(result);
+    }),
+  );
+  return bodies;
+}
+
+const selection = { organization: testOrganization, event: testEvent, day: testDay };
+
+function renderScanner(createDecoder = scriptedDecoder([]), options: Parameters<typeof renderWithProviders>[1] = {}) {
+  return renderWithProviders(
+    <QrDecoderProvider createDecoder={createDecoder}>
+      <ScannerRoute />
+    </QrDecoderProvider>,
+    { route: '/scanner', selection, ...options },
+  );
+}
+
+/** The sonner toast on screen now whose title is `title`, checking its `description` when given. */
+function getToast(title: string, description?: string): HTMLElement {
+  const toast = screen.getByText(title, { selector: '[data-sonner-toast] *' }).closest('[data-sonner-toast]');
+  if (!(toast instanceof HTMLElement)) throw new Error(`no toast around ${title}`);
+  if (description !== undefined) expect(toast).toHaveTextContent(description);
+  return toast;
+}
+
+/** Waits for the toast titled `title` (see `getToast`). */
+async function findToast(title: string, description?: string): Promise<HTMLElement> {
+  await screen.findByText(title, { selector: '[data-sonner-toast] *' });
+  return getToast(title, description);
+}
+
+beforeEach(() => {
+  vi.restoreAllMocks();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  // sonner keeps toasts in a module-level store and replays active ones to the next Toaster.
+  toast.dismiss();
+});
+
+// ---- Tests
+
+test('staff without a chosen event are sent to /event-select', async () => {
+  renderScanner(undefined, { selection: { organization: testOrganization } });
+  expect(await screen.findByRole('heading', { name: 'Test page /event-select' })).toBeInTheDocument();
+});
+
+test('staff with an event but no day are sent to /event-select', async () => {
+  renderScanner(undefined, { selection: { organization: testOrganization, event: testEvent } });
+  expect(await screen.findByRole('heading', { name: 'Test page /event-select' })).toBeInTheDocument();
+});
+
+test('the header shows Scanning For, the event title, the day name and number, and the location', () => {
+  renderScanner();
+  expect(screen.getByText('Scanning For')).toBeInTheDocument();
+  expect(screen.getByRole('heading', { level: 1, name: 'Harbour Sound 2026' })).toBeInTheDocument();
+  expect(screen.getByText(/Big Saturday/)).toHaveTextContent('Big Saturday · Day 2');
+  expect(screen.getByText('Pier 4, Rotterdam')).toBeInTheDocument();
+});
+
+test('Back goes to /day-select', async () => {
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Back' }));
+  expect(await screen.findByRole('heading', { name: 'Test page /day-select' })).toBeInTheDocument();
+});
+
+test('a swipe from the left edge goes back to /day-select', async () => {
+  renderScanner();
+  fireEvent.pointerDown(window, { pointerType: 'mouse', clientX: 10, clientY: 300 });
+  fireEvent.pointerUp(window, { pointerType: 'mouse', clientX: 160, clientY: 320 });
+  expect(await screen.findByRole('heading', { name: 'Test page /day-select' })).toBeInTheDocument();
+});
+
+test('Start Scanning reveals the camera preview, camera buttons, manual field and Stop Scanning; Stop Scanning hides them', async () => {
+  const { user } = renderScanner();
+  expect(screen.queryByRole('button', { name: 'Start Camera' })).not.toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  expect(screen.getByLabelText('Camera preview')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Start Camera' })).toBeEnabled();
+  expect(screen.getByRole('button', { name: 'Stop Camera' })).toBeInTheDocument();
+  expect(screen.getByLabelText('Or enter ticket ID manually:')).toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Verify' })).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Stop Scanning' }));
+  expect(screen.queryByLabelText('Camera preview')).not.toBeInTheDocument();
+  expect(screen.queryByLabelText('Or enter ticket ID manually:')).not.toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Start Scanning' })).toBeInTheDocument();
+});
+
+test('a QR code from the camera stops the camera, is shown and toasted, and is verified after a 500 ms pause', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  const camera = installFakeCamera({ videoSize: [1280, 720] });
+  const code = 'GC-2026-HARBOUR-SOUND-0001-ABCDEFGHIJ';
+  const createDecoder = scriptedDecoder([null, code]);
+  const bodies = recordVerify();
+  renderScanner(createDecoder);
+  const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+  fireEvent.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Start Camera' }));
+  await advance(0);
+  // SPEC §9: rear camera preferred, never `exact`.
+  expect(camera.getUserMedia).toHaveBeenCalledWith({ video: { facingMode: 'environment' }, audio: false });
+  expect(screen.getByRole('button', { name: 'Stop Camera' })).toBeEnabled();
+
+  // SPEC §9: 2 decodes per second on a canvas of at most 400 px.
+  await advance(499);
+  expect(camera.frameSizes).toHaveLength(0);
+  await advance(1);
+  expect(camera.frameSizes).toEqual([[400, 225]]);
+  expect(camera.stopTrack).not.toHaveBeenCalled();
+  await advance(500);
+  expect(camera.frameSizes).toHaveLength(2);
+
+  // SPEC §4: the decode stops the camera, the code is shown under 'QR Code Detected!', and toasted cut to 30.
+  expect(camera.stopTrack).toHaveBeenCalled();
+  const overlay = screen.getByText('QR Code Detected!', { selector: 'p' });
+  expect(overlay.parentElement).toHaveTextContent(code);
+  expect(screen.getByRole('button', { name: 'Start Camera' })).toBeDisabled();
+  // sonner renders on a timer of its own: let 10 ms pass (of the 500 ms pause).
+  await advance(10);
+  const toast = getToast('QR Code Detected!', code.slice(0, 30));
+  expect(toast).not.toHaveTextContent(code.slice(0, 31));
+
+  // SPEC §4, §9: nothing is sent before the 500 ms pause is over.
+  await advance(489);
+  expect(bodies).toHaveLength(0);
+  expect(screen.getByRole('button', { name: 'Verify' })).toBeDisabled();
+  await advance(1);
+  for (let step = 0; step < 50 && !screen.queryByRole('group', { name: 'Valid Ticket' }); step++) {
+    await advance(10);
+    await act(() => new Promise((resolve) => setImmediate(resolve)));
+  }
+  expect(bodies).toEqual([{ eventId: 'event-1', qrCode: code, day: 2, scanId: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
+  const card = screen.getByRole('group', { name: 'Valid Ticket' });
+  expect(within(card).getByText('APPROVED')).toBeInTheDocument();
+  expect(screen.queryByText('QR Code Detected!', { selector: 'p' })).not.toBeInTheDocument();
+  expect(createDecoder).toHaveBeenCalledTimes(1);
+});
+
+test('the decoder is created once and reused when the camera is started again', async () => {
+  installFakeCamera();
+  const createDecoder = scriptedDecoder(['GC-1', 'GC-2']);
+  recordVerify();
+  const { user } = renderScanner(createDecoder);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.click(screen.getByRole('button', { name: 'Start Camera' }));
+  expect(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 3000 })).toHaveTextContent('GC-1...');
+  await user.click(screen.getByRole('button', { name: 'Start Camera' }));
+  expect(await screen.findByText('GC-2...', {}, { timeout: 3000 })).toBeInTheDocument();
+  expect(createDecoder).toHaveBeenCalledTimes(1);
+});
+
+test('Stop Camera releases the camera and stops decoding', async () => {
+  const camera = installFakeCamera();
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.click(screen.getByRole('button', { name: 'Start Camera' }));
+  await screen.findByRole('button', { name: 'Stop Camera' });
+  expect(await screen.findByRole('button', { name: 'Start Camera' })).toBeDisabled();
+  await user.click(screen.getByRole('button', { name: 'Stop Camera' }));
+  expect(camera.stopTrack).toHaveBeenCalledTimes(1);
+  expect(screen.getByRole('button', { name: 'Start Camera' })).toBeEnabled();
+  expect(screen.getByRole('button', { name: 'Stop Camera' })).toBeDisabled();
+});
+
+test('leaving the screen releases the camera', async () => {
+  const camera = installFakeCamera();
+  const { user, unmount } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.click(screen.getByRole('button', { name: 'Start Camera' }));
+  expect(await screen.findByRole('button', { name: 'Start Camera' })).toBeDisabled();
+  unmount();
+  expect(camera.stopTrack).toHaveBeenCalledTimes(1);
+});
+
+test('Stop Scanning releases the camera', async () => {
+  const camera = installFakeCamera();
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.click(screen.getByRole('button', { name: 'Start Camera' }));
+  expect(await screen.findByRole('button', { name: 'Start Camera' })).toBeDisabled();
+  await user.click(screen.getByRole('button', { name: 'Stop Scanning' }));
+  expect(camera.stopTrack).toHaveBeenCalledTimes(1);
+});
+
+test('a camera failure shows the message under the preview and toasts Camera Error', async () => {
+  installFakeCamera({ failWith: new DOMException('Permission denied', 'NotAllowedError') });
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.click(screen.getByRole('button', { name: 'Start Camera' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Unable to access camera. Please check permissions.');
+  await findToast('Camera Error');
+  expect(screen.getByRole('button', { name: 'Start Camera' })).toBeEnabled();
+});
+
+test('Verify is disabled while the manual field is empty or blank', async () => {
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  const verify = screen.getByRole('button', { name: 'Verify' });
+  expect(verify).toBeDisabled();
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), '   ');
+  expect(verify).toBeDisabled();
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'G');
+  expect(verify).toBeEnabled();
+});
+
+test('Enter submits the trimmed ticket id, the field is cleared, and an approval shows the full result card', async () => {
+  const bodies = recordVerify();
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  const field = screen.getByLabelText('Or enter ticket ID manually:');
+  await user.type(field, '  GC-ABCDEFGHIJKLMNOPQRSTUVWXYZ  {Enter}');
+  expect(field).toHaveValue('');
+
+  const status = screen.getByRole('status');
+  const card = await within(status).findByRole('group', { name: 'Valid Ticket' });
+  expect(bodies).toEqual([{ eventId: 'event-1', qrCode: 'GC-ABCDEFGHIJKLMNOPQRSTUVWXYZ', day: 2, scanId: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
+  expect(within(card).getByText('APPROVED')).toBeInTheDocument();
+  expect(within(card).getByText('GC-ABCDEFGHIJKLMNOPQ...')).toBeInTheDocument();
+  expect(within(card).getByText('Ada Lovelace')).toBeInTheDocument();
+  expect(within(card).getByText('VIP')).toBeInTheDocument();
+  expect(within(card).getByText('Harbour Sound 2026')).toBeInTheDocument();
+  expect(card.querySelector('time')).toHaveAttribute('dateTime', expect.stringMatching(/^\d{4}-\d\d-\d\dT/));
+  // The verdict is carried by an icon as well as by words and colour.
+  expect(card.querySelector('svg.lucide-circle-check')).not.toBeNull();
+  expect(status).toHaveAttribute('aria-live', 'polite');
+  await findToast('Valid Ticket', 'Access granted');
+});
+
+test('an approval without details shows no detail rows', async () => {
+  recordVerify(() => ({ isValid: true }));
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  const card = await screen.findByRole('group', { name: 'Valid Ticket' });
+  expect(within(card).queryByText('Holder')).not.toBeInTheDocument();
+  expect(within(card).queryByText('Ticket type')).not.toBeInTheDocument();
+  expect(within(card).queryByText('Event')).not.toBeInTheDocument();
+});
+
+test('a denial shows Invalid Ticket, DENIED, the reason in plain words, and toasts Access denied', async () => {
+  recordVerify(() => ({ isValid: false, reason: 'already_checked_in', checkedInAt: '2026-07-11T10:42:00.000Z', checkedInBy: 'Demo Staff' }));
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1001{Enter}');
+  const card = await screen.findByRole('group', { name: 'Invalid Ticket' });
+  expect(within(card).getByText('DENIED')).toBeInTheDocument();
+  expect(within(card).getByText('GC-1001...')).toBeInTheDocument();
+  const time = new Date('2026-07-11T10:42:00.000Z').toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  expect(within(card).getByText(`Already checked in at ${time} by Demo Staff`)).toBeInTheDocument();
+  expect(card.querySelector('svg.lucide-circle-x')).not.toBeNull();
+  expect(screen.queryByRole('group', { name: 'Valid Ticket' })).not.toBeInTheDocument();
+  await findToast('Invalid Ticket', 'Access denied');
+});
+
+test('Verify is disabled while a check is processing', async () => {
+  let release: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  server.use(
+    http.post(apiUrl(apiPaths.verifyTicket), async () => {
+      await answered;
+      return HttpResponse.json<VerifyTicketResponse>({ isValid: true });
+    }),
+  );
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-2');
+  expect(screen.getByRole('button', { name: 'Verify' })).toBeDisabled();
+  release();
+  await screen.findByRole('group', { name: 'Valid Ticket' });
+  expect(screen.getByRole('button', { name: 'Verify' })).toBeEnabled();
+});
+
+test('a failed verification toasts Verification Error without the server text, and scanning goes on', async () => {
+  server.use(http.post(apiUrl(apiPaths.verifyTicket), () => errorResponse(500, { code: 'internal_error', message: 'Database exploded' })));
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  await findToast('Verification Error', 'Could not verify ticket. Please try again.');
+  expect(screen.queryByText(/Database exploded/)).not.toBeInTheDocument();
+  expect(screen.queryByRole('group', { name: /Ticket$/ })).not.toBeInTheDocument();
+
+  recordVerify();
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-2{Enter}');
+  expect(await screen.findByRole('group', { name: 'Valid Ticket' })).toBeInTheDocument();
+});
+
+test('a network failure is retried once with the same scanId, then toasts Verification Error', async () => {
+  const scanIds: string[] = [];
+  server.use(
+    http.post(apiUrl(apiPaths.verifyTicket), async ({ request }) => {
+      scanIds.push(VerifyTicketRequest.parse(await request.json()).scanId ?? '');
+      return HttpResponse.error();
+    }),
+  );
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  await screen.findByText('Verification Error', { selector: '[data-sonner-toast] *' }, { timeout: 4000 });
+  expect(scanIds).toHaveLength(2);
+  expect(scanIds[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(scanIds[1]).toBe(scanIds[0]);
+});
+
+test('each new check gets its own scanId', async () => {
+  const bodies = recordVerify();
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  await screen.findByText('GC-1...');
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  await screen.findAllByText('Valid Ticket', { selector: '[data-sonner-toast] *' });
+  await vi.waitFor(() => expect(bodies).toHaveLength(2));
+  expect(bodies[0]?.scanId).not.toBe(bodies[1]?.scanId);
+});
+
+test('without a selected event id verification is refused (No selected event found.) and shown as Verification Error', async () => {
+  const bodies = recordVerify();
+  const { user } = renderScanner(undefined, { selection: { organization: testOrganization, event: { ...testEvent, id: '' }, day: testDay } });
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  await findToast('Verification Error', 'Could not verify ticket. Please try again.');
+  expect(bodies).toHaveLength(0);
+});
+
+test('only the latest result is displayed', async () => {
+  recordVerify((body) => (body.qrCode === 'GC-1' ? { isValid: true } : { isValid: false, reason: 'not_found' }));
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  await screen.findByRole('group', { name: 'Valid Ticket' });
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-404{Enter}');
+  const card = await screen.findByRole('group', { name: 'Invalid Ticket' });
+  expect(within(card).getByText('Ticket not found')).toBeInTheDocument();
+  expect(screen.queryByRole('group', { name: 'Valid Ticket' })).not.toBeInTheDocument();
+});
+
+test('Start Scanning clears the previous result', async () => {
+  recordVerify();
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  await screen.findByRole('group', { name: 'Valid Ticket' });
+  await user.click(screen.getByRole('button', { name: 'Stop Scanning' }));
+  expect(screen.getByRole('group', { name: 'Valid Ticket' })).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  expect(screen.queryByRole('group', { name: 'Valid Ticket' })).not.toBeInTheDocument();
+});
