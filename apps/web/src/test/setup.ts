@@ -1,11 +1,12 @@
 /**
- * Vitest setup for the web project: jest-dom matchers, MSW lifecycle, clean storage per test.
+ * Vitest setup for the web project: jest-dom matchers, MSW lifecycle, clean storage and toasts per test.
  *
  * App modules are imported lazily inside the hooks, after the test file has been collected, so a
  * test file's `vi.mock('@/lib/native/…')` also applies to the modules used here.
  */
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
+import { toast } from 'sonner';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
 const loadServer = async () => (await import('./msw-server.ts')).server;
@@ -16,6 +17,8 @@ beforeAll(async () => {
 
 afterEach(async () => {
   cleanup();
+  // sonner keeps active toasts in a module-level store and replays them to the next <Toaster />.
+  toast.dismiss();
   (await loadServer()).resetHandlers();
   window.localStorage.clear();
   const { loadSelection } = await import('@/lib/selection.ts');
