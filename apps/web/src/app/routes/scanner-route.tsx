@@ -34,6 +34,12 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
     <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-5 bg-slate-50 p-4 text-slate-900">
       <ScannerHeader event={event} day={day} onBack={goBack} />
 
+      {/* Right under the header, so the verdict is in view on a phone; always mounted, so screen
+          readers announce each new verdict (aria-live). */}
+      <div role="status" aria-live="polite" aria-atomic="true">
+        {state.latestResult && <ResultCard key={state.latestResult.id} result={state.latestResult} />}
+      </div>
+
       {state.isScanning ? (
         <section aria-label="Scanner" className="space-y-5">
           <CameraPanel
@@ -56,11 +62,6 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
           Start Scanning
         </Button>
       )}
-
-      {/* Always mounted, so screen readers announce each new verdict (aria-live). */}
-      <div role="status" aria-live="polite" aria-atomic="true">
-        {state.latestResult && <ResultCard key={state.latestResult.id} result={state.latestResult} />}
-      </div>
     </main>
   );
 }

@@ -40,12 +40,12 @@ export function CameraPanel({ videoRef, camera, isProcessing, detectedCode, onSt
         </p>
       )}
       <div className="grid grid-cols-2 gap-3">
-        <Button size="large" onClick={onStart} disabled={isOn || isProcessing}>
-          <Camera aria-hidden="true" className="size-6" />
+        <Button size="large" className="px-3 whitespace-nowrap" onClick={onStart} disabled={isOn || isProcessing}>
+          <Camera aria-hidden="true" className="size-6 shrink-0" />
           Start Camera
         </Button>
-        <Button size="large" variant="secondary" onClick={onStop} disabled={!isOn}>
-          <CameraOff aria-hidden="true" className="size-6" />
+        <Button size="large" variant="secondary" className="px-3 whitespace-nowrap" onClick={onStop} disabled={!isOn}>
+          <CameraOff aria-hidden="true" className="size-6 shrink-0" />
           Stop Camera
         </Button>
       </div>
