@@ -1,6 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
+import { Tooltip } from '@/components/ui/tooltip.tsx';
 
 export interface PageShellProps {
   /** The screen's heading (one h1 per screen). */
@@ -20,9 +21,11 @@ export function PageShell({ title, subtitle, onBack, actions, children }: PageSh
     <div className="mx-auto flex min-h-dvh w-full max-w-2xl flex-col">
       <header className="flex items-center gap-2 border-b-2 border-slate-200 bg-white px-3 py-3">
         {onBack && (
-          <Button variant="ghost" size="icon" onClick={onBack} aria-label="Back">
-            <ArrowLeft aria-hidden="true" className="size-6" />
-          </Button>
+          <Tooltip label="Back">
+            <Button variant="ghost" size="icon" onClick={onBack} aria-label="Back">
+              <ArrowLeft aria-hidden="true" className="size-6" />
+            </Button>
+          </Tooltip>
         )}
         <div className="ml-auto flex items-center gap-2">{actions}</div>
       </header>

@@ -9,6 +9,14 @@ import { cleanup } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 
+// jsdom has no layout and no ResizeObserver; Radix's tooltip positioning needs the constructor only.
+class NoLayoutResizeObserver {
+  observe(): void {}
+  unobserve(): void {}
+  disconnect(): void {}
+}
+globalThis.ResizeObserver ??= NoLayoutResizeObserver;
+
 const loadServer = async () => (await import('./msw-server.ts')).server;
 
 beforeAll(async () => {

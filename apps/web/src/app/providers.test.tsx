@@ -1,0 +1,18 @@
+import { act, fireEvent, screen } from '@testing-library/react';
+import { afterEach, expect, test, vi } from 'vitest';
+import { testEvent, testOrganization } from '@/test/fixtures.ts';
+import { renderApp } from '@/test/render.tsx';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+test('tooltips open only after the 700 ms delay (SPEC §9)', () => {
+  vi.useFakeTimers();
+  renderApp({ route: '/day-select', selection: { organization: testOrganization, event: testEvent } });
+  fireEvent.pointerMove(screen.getByRole('button', { name: 'Back' }), { pointerType: 'mouse' });
+  act(() => vi.advanceTimersByTime(650));
+  expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
+  act(() => vi.advanceTimersByTime(100));
+  expect(screen.getByRole('tooltip')).toHaveTextContent('Back');
+});
