@@ -64,7 +64,7 @@ function recordVerify(answer: (body: VerifyTicketRequest) => VerifyTicketRespons
 
 const selection = { organization: testOrganization, event: testEvent, day: testDay };
 
-function renderScanner(createDecoder = scriptedDecoder([]), options: Parameters<typeof renderWithProviders>[1] = {}) {
+function renderScanner(createDecoder: () => Promise<QrDecoder> = scriptedDecoder([]), options: Parameters<typeof renderWithProviders>[1] = {}) {
   return renderWithProviders(
     <QrDecoderProvider createDecoder={createDecoder}>
       <ScannerRoute />
@@ -194,6 +194,34 @@ test('a QR code from the camera stops the camera, is shown and toasted, and is v
   expect(within(card).getByText('APPROVED')).toBeInTheDocument();
   expect(screen.queryByText('QR Code Detected!', { selector: 'p' })).not.toBeInTheDocument();
   expect(createDecoder).toHaveBeenCalledTimes(1);
+});
+
+test('a decode that takes longer than 10 s is given up and the next frames are decoded', async () => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  const camera = installFakeCamera();
+  let decodes = 0;
+  const createDecoder = async (): Promise<QrDecoder> => ({
+    decode: () => {
+      decodes++;
+      // The first decode never finishes; the next one finds the code.
+      return decodes === 1 ? new Promise<string | null>(() => undefined) : Promise.resolve('GC-AFTER-TIMEOUT');
+    },
+  });
+  renderScanner(createDecoder);
+  const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+  fireEvent.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  fireEvent.click(screen.getByRole('button', { name: 'Start Camera' }));
+  await advance(500);
+  expect(decodes).toBe(1);
+  // While the stuck decode runs, no other frame is decoded.
+  await advance(9_499);
+  expect(decodes).toBe(1);
+  expect(camera.stopTrack).not.toHaveBeenCalled();
+  // SPEC §9: after 10 s it is abandoned, and the next frame (on the next half-second tick) is decoded.
+  await advance(1_001);
+  expect(decodes).toBe(2);
+  expect(camera.stopTrack).toHaveBeenCalled();
+  expect(screen.getByText('GC-AFTER-TIMEOUT')).toBeInTheDocument();
 });
 
 test('the decoder is created once and reused when the camera is started again', async () => {

@@ -4,7 +4,13 @@
  * `QrDecoder`. The first decoded text stops the camera and is reported once.
  */
 import { useCallback, useEffect, useRef, type RefObject } from 'react';
-import { CAMERA_FACING_MODE, CAMERA_SCANS_PER_SECOND, SCAN_CANVAS_SIZE_PX } from '@/config/constants.ts';
+import {
+  CAMERA_FACING_MODE,
+  CAMERA_SCANS_PER_SECOND,
+  SCAN_CANVAS_SIZE_PX,
+  SCAN_LIBRARY_DECODE_TIMEOUT_MS,
+  SCAN_LIBRARY_MAX_SCANS_PER_SECOND,
+} from '@/config/constants.ts';
 import type { QrDecoder } from '@/lib/qr/qr-decoder.ts';
 import { useQrDecoderFactory } from './qr-decoder-context.tsx';
 
@@ -26,8 +32,20 @@ interface Session {
   isStopped: boolean;
 }
 
-/** Milliseconds between two decode attempts: 2 per second (SPEC §9). */
-const SCAN_INTERVAL_MS = 1000 / CAMERA_SCANS_PER_SECOND;
+/** Milliseconds between two decode attempts: 2 per second, never above the 25 per second cap (SPEC §9). */
+const SCAN_INTERVAL_MS = 1000 / Math.min(CAMERA_SCANS_PER_SECOND, SCAN_LIBRARY_MAX_SCANS_PER_SECOND);
+
+/**
+ * The decoded text, or null when the decode takes longer than 10 s (SPEC §9): a stuck decode must
+ * not stop the scanner from trying the next frames.
+ */
+function decodeWithTimeout(decoder: QrDecoder, frame: ImageData): Promise<string | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), SCAN_LIBRARY_DECODE_TIMEOUT_MS);
+  });
+  return Promise.race([decoder.decode(frame), timeout]).finally(() => clearTimeout(timer));
+}
 
 /**
  * The current video frame scaled so its longer side is at most 400 px (SPEC §9), as RGBA pixels;
@@ -122,7 +140,7 @@ export function useCameraScanner(onCode: (code: string) => void): CameraScanner 
       if (!frame) return;
       isDecoding = true;
       try {
-        const code = await decoder.decode(frame);
+        const code = await decodeWithTimeout(decoder, frame);
         if (code && !session.isStopped) {
           stop();
           onCodeRef.current(code);
