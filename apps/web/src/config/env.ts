@@ -25,11 +25,17 @@ const EnvSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
 });
 
-const parsed = EnvSchema.parse(import.meta.env);
-
-export const env = {
-  /** API base without a trailing slash, e.g. '/api'. */
-  apiBaseUrl: parsed.VITE_API_BASE_URL,
+export interface Env {
+  /** API base without a trailing slash, e.g. '/api' or 'https://gate.example.com/api'. */
+  apiBaseUrl: string;
   /** IP lookup URL, or undefined when the lookup is off. */
-  ipLookupUrl: parsed.VITE_IP_LOOKUP_URL,
-} as const;
+  ipLookupUrl: string | undefined;
+}
+
+/** Validates raw `VITE_*` variables. @throws {z.ZodError} naming the malformed variable */
+export function parseEnv(raw: Record<string, unknown>): Env {
+  const parsed = EnvSchema.parse(raw);
+  return { apiBaseUrl: parsed.VITE_API_BASE_URL, ipLookupUrl: parsed.VITE_IP_LOOKUP_URL };
+}
+
+export const env: Env = parseEnv(import.meta.env);
