@@ -15,7 +15,7 @@ export const NO_SELECTED_EVENT_MESSAGE = 'No selected event found.';
  * A network failure (no answer at all) is retried this many times with the same `scanId`, which the
  * server uses to make the retry idempotent; an HTTP error answer is never retried.
  */
-export const VERIFY_NETWORK_RETRIES = 1;
+const VERIFY_NETWORK_RETRIES = 1;
 
 /** One ticket check: the selected event's id (null/empty when none is stored), day number, code. */
 export interface TicketCheck {

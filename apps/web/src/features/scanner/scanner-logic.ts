@@ -6,7 +6,7 @@ import type { DenialReason } from '@gatecheck/contract';
 import { RESULT_CODE_MAX_CHARS, TOAST_CODE_MAX_CHARS } from '@/config/constants.ts';
 
 /** Details of an approved ticket, each present only when the server sent it (SPEC §3, §8). */
-export interface TicketDetails {
+interface TicketDetails {
   eventName?: string;
   holderName?: string;
   ticketType?: string;

@@ -25,7 +25,7 @@ export interface QrDecoder {
  * - `tryDenoise`: a second pass after a closing filter; more blurred or damaged codes decode, at
  *   well under a millisecond per frame, which the 2 scans per second of SPEC §9 easily afford.
  */
-export const QR_READER_OPTIONS: ReaderOptions = {
+const QR_READER_OPTIONS: ReaderOptions = {
   formats: ['QRCode'],
   textMode: 'Plain',
   tryHarder: true,
