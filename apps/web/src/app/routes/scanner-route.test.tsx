@@ -280,6 +280,16 @@ test('a camera failure shows the message under the preview and toasts Camera Err
   expect(screen.getByRole('button', { name: 'Start Camera' })).toBeEnabled();
 });
 
+test('a browser without camera access (for example a page served over plain http) shows the camera error', async () => {
+  installFakeCamera();
+  Object.defineProperty(navigator, 'mediaDevices', { configurable: true, value: undefined });
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.click(screen.getByRole('button', { name: 'Start Camera' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('Unable to access camera. Please check permissions.');
+  await findToast('Camera Error');
+});
+
 test('Verify is disabled while the manual field is empty or blank', async () => {
   const { user } = renderScanner();
   await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
