@@ -1,14 +1,17 @@
 import { ArrowLeft, MapPin } from 'lucide-react';
 import { Button } from '@/components/ui/button.tsx';
+import { Tooltip } from '@/components/ui/tooltip.tsx';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 
 /** 'Scanning For', the event title, the day name and number, the location (SPEC §2), and Back. */
 export function ScannerHeader({ event, day, onBack }: { event: EventItem; day: EventDay; onBack: () => void }) {
   return (
     <header className="flex items-start gap-3">
-      <Button variant="ghost" size="icon" onClick={onBack} aria-label="Back">
-        <ArrowLeft aria-hidden="true" className="size-7" />
-      </Button>
+      <Tooltip label="Back">
+        <Button variant="ghost" size="icon" onClick={onBack} aria-label="Back">
+          <ArrowLeft aria-hidden="true" className="size-7" />
+        </Button>
+      </Tooltip>
       <div className="min-w-0 flex-1">
         <p className="text-sm font-semibold tracking-wide text-slate-700 uppercase">Scanning For</p>
         <h1 className="text-2xl font-bold break-words text-slate-950">{event.name}</h1>
