@@ -10,7 +10,10 @@ import type { Db } from './db/client.ts';
 import authPlugin from './plugins/auth.ts';
 import dbPlugin from './plugins/db.ts';
 import errorsPlugin from './plugins/errors.ts';
+import openapiPlugin from './plugins/openapi.ts';
+import securityPlugin from './plugins/security.ts';
 import webPlugin from './plugins/web.ts';
+import accountRoutes from './routes/account/index.ts';
 import authRoutes from './routes/auth/index.ts';
 import organizationsRoutes from './routes/organizations/index.ts';
 import ticketsRoutes from './routes/tickets/index.ts';
@@ -51,9 +54,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(errorsPlugin);
   await app.register(dbPlugin, { db });
   await app.register(authPlugin);
+  // Both hook into route registration (rate limits, the OpenAPI document): before any route.
+  await app.register(securityPlugin);
+  await app.register(openapiPlugin);
   await app.register(
     async (api) => {
       await api.register(authRoutes);
+      await api.register(accountRoutes);
       await api.register(usersRoutes);
       await api.register(organizationsRoutes);
       await api.register(ticketsRoutes);

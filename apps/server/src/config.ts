@@ -16,6 +16,24 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** A comma-separated list of origins (`scheme://host[:port]`, no path), normalised, duplicates dropped. */
+const originList = z
+  .string()
+  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .pipe(
+    z.array(
+      z
+        .string()
+        .refine((entry) => URL.canParse(entry) && /^[^/]*\/\/[^/]+\/?$/.test(entry), 'must be origins like https://app.example.com')
+        .transform((entry) => {
+          const url = new URL(entry);
+          // Not url.origin: it is 'null' for non-web schemes such as capacitor://.
+          return `${url.protocol}//${url.host}`;
+        }),
+    ),
+  )
+  .transform((origins) => [...new Set(origins)]);
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -28,6 +46,21 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_TTL_DAYS: z.coerce.number().positive().max(365).optional(),
   INIT_CWD: z.string().optional(),
+  SMTP_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol), 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Gatecheck <no-reply@localhost>'),
+  PUBLIC_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL')
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
+  CORS_ORIGINS: originList.default([]),
+  CSP_CONNECT_SRC: originList.default([]),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  RATE_LIMIT_IP_MAX: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().min(1).default(10),
 });
 
 /** The validated configuration. Paths are absolute. */
@@ -50,6 +83,18 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Session lifetime in ms. */
   sessionTtlMs: number;
+  /** SMTP server for outgoing mail (`smtp://user:pass@host:587`); without it mail goes to `dataDir/outbox`. */
+  smtpUrl: string | undefined;
+  /** From header of outgoing mail. */
+  mailFrom: string;
+  /** The web app's public base URL, without a trailing slash: reset links point here. */
+  publicUrl: string;
+  /** Browser origins allowed to call the API cross-origin with credentials (CORS), e.g. the Capacitor app's. */
+  corsOrigins: string[];
+  /** Extra origins the web app may connect to (CSP connect-src), e.g. an API host or the IP-lookup service. */
+  cspConnectSrc: string[];
+  /** Rate limits of login, register and forgot-password: per client IP and per account, per window. */
+  rateLimit: { windowMs: number; ipMax: number; accountMax: number };
 }
 
 /**
@@ -79,6 +124,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: values.TRUST_PROXY,
     logLevel: values.LOG_LEVEL,
     sessionTtlMs: values.SESSION_TTL_DAYS ? values.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000 : DEFAULT_SESSION_TTL_MS,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM,
+    // Never derived from the request's Host header: a forged Host would put a foreign site in reset links.
+    publicUrl: values.PUBLIC_URL ?? `http://localhost:${values.PORT}`,
+    corsOrigins: values.CORS_ORIGINS,
+    cspConnectSrc: values.CSP_CONNECT_SRC,
+    rateLimit: {
+      windowMs: values.RATE_LIMIT_WINDOW_SECONDS * 1000,
+      ipMax: values.RATE_LIMIT_IP_MAX,
+      accountMax: values.RATE_LIMIT_ACCOUNT_MAX,
+    },
   };
 }
 

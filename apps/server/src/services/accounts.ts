@@ -1,0 +1,190 @@
+/**
+ * Account self-service (SPEC §7 /auth/register, /auth/change-password, /auth/forgot-password,
+ * /auth/reset-password; messages per SPEC §8). No HTTP types here: the routes in routes/account call
+ * these and the errors plugin turns a ServiceError into `{ code, message }`.
+ *
+ * Reset tokens: 32 random bytes (base64url) handed out once, in the e-mail; the database keeps only
+ * their SHA-256 hash. A token works once and for PASSWORD_RESET_TTL_MS. A reset or a password change
+ * ends the user's other sessions and voids their other reset tokens.
+ */
+import type { ChangePasswordRequest, RegisterRequest, ResetPasswordRequest } from '@gatecheck/contract';
+import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client.ts';
+import { passwordResetTokens, sessions, users } from '../db/schema.ts';
+import { ServiceError } from './errors.ts';
+import type { MailMessage, Mailer } from './mailer.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { generateToken, hashToken } from './sessions.ts';
+import { createUser } from './users.ts';
+
+/** How long a password-reset link works: 1 hour, in ms. */
+export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+
+/** SPEC §8 success texts and our answers, shared by routes and tests. */
+export const ACCOUNT_MESSAGES = {
+  registered: 'Account created. You can now sign in.',
+  passwordChanged: 'Password changed successfully',
+  resetRequested: 'If an account exists for that email, a reset link has been sent.',
+  passwordReset: 'Password updated successfully',
+  emailTaken: 'An account with this email already exists.',
+  usernameTaken: 'This username is already taken.',
+  wrongCurrentPassword: 'Current password is incorrect.',
+  invalidResetToken: 'This reset link is invalid or has expired.',
+} as const;
+
+/**
+ * Creates an account (argon2id password, SPEC §7 fields; `name` becomes the display name).
+ * @throws ServiceError `conflict` (409) when the email or username is taken, case-insensitively.
+ */
+export async function registerAccount(db: Db, request: RegisterRequest): Promise<void> {
+  await assertAvailable(db, request.email, request.username);
+  try {
+    await createUser(db, {
+      displayName: request.name,
+      username: request.username,
+      email: request.email,
+      password: request.password,
+      country: request.country.toUpperCase(),
+    });
+  } catch (error) {
+    // Two sign-ups for the same name at once: the unique index decides, the loser gets the same answer.
+    if (isUniqueViolation(error)) {
+      await assertAvailable(db, request.email, request.username);
+      throw new ServiceError('conflict', ACCOUNT_MESSAGES.emailTaken);
+    }
+    throw error;
+  }
+}
+
+async function assertAvailable(db: DbOrTx, email: string, username: string): Promise<void> {
+  const taken = await db
+    .select({ email: users.email, username: users.username })
+    .from(users)
+    .where(or(eq(sql`lower(${users.email})`, email.toLowerCase()), eq(sql`lower(${users.username})`, username.toLowerCase())))
+    .limit(2);
+  if (taken.some((row) => row.email.toLowerCase() === email.toLowerCase())) {
+    throw new ServiceError('conflict', ACCOUNT_MESSAGES.emailTaken);
+  }
+  if (taken.length > 0) throw new ServiceError('conflict', ACCOUNT_MESSAGES.usernameTaken);
+}
+
+/** Whether `error` (or an error it wraps, as Drizzle does) is PostgreSQL's unique_violation (23505). */
+function isUniqueViolation(error: unknown): boolean {
+  for (let current = error; typeof current === 'object' && current !== null; ) {
+    if ('code' in current && current.code === '23505') return true;
+    current = 'cause' in current ? current.cause : undefined;
+  }
+  return false;
+}
+
+/** The signed-in caller of change-password: the user and the session they used. */
+export interface AccountSession {
+  userId: string;
+  sessionId: string;
+}
+
+/**
+ * Replaces the caller's password after checking the current one; the caller's other sessions end
+ * (the one used for this call stays signed in) and outstanding reset links stop working.
+ * @throws ServiceError `bad_request` (400) when `currentPassword` is wrong — not 401, which clients
+ *   read as "signed out".
+ */
+export async function changePassword(db: Db, session: AccountSession, request: ChangePasswordRequest): Promise<void> {
+  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, session.userId)).limit(1);
+  if (!(await verifyPassword(user?.passwordHash ?? null, request.currentPassword))) {
+    throw new ServiceError('bad_request', ACCOUNT_MESSAGES.wrongCurrentPassword);
+  }
+  const passwordHash = await hashPassword(request.newPassword);
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, session.userId));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.userId, session.userId), ne(sessions.id, session.sessionId), isNull(sessions.revokedAt)));
+    await voidResetTokens(tx, session.userId);
+  });
+}
+
+/** What requestPasswordReset needs besides the database. */
+export interface PasswordResetMail {
+  mailer: Mailer;
+  /** Base URL of the web app; the link is `${publicUrl}/reset-password?token=…`. */
+  publicUrl: string;
+}
+
+/**
+ * Starts a password reset for the account with `email` (case-insensitive), if there is one: stores
+ * a hashed token and queues the e-mail with the link. The caller answers the same either way
+ * (ACCOUNT_MESSAGES.resetRequested): the work on the request path is the same too — one token made
+ * and hashed, one INSERT … SELECT that inserts a row or none — and the mail is composed and sent in
+ * the background.
+ */
+export async function requestPasswordReset(db: Db, email: string, mail: PasswordResetMail): Promise<void> {
+  const token = generateToken();
+  const expiresAt = new Date(Date.now() + PASSWORD_RESET_TTL_MS);
+  // Every column of password_reset_tokens, in table order (Drizzle lists them all in INSERT … SELECT).
+  const inserted = await db
+    .insert(passwordResetTokens)
+    .select(
+      sql`select gen_random_uuid(), ${users.id}, ${hashToken(token)}, now(), ${expiresAt.toISOString()}::timestamptz, null::timestamptz
+          from ${users} where lower(${users.email}) = ${email.toLowerCase()} limit 1`,
+    )
+    .returning({ userId: passwordResetTokens.userId });
+  const userId = inserted[0]?.userId;
+  if (!userId) return;
+  mail.mailer.enqueue(resetMail(db, userId, `${mail.publicUrl}/reset-password?token=${encodeURIComponent(token)}`));
+}
+
+async function resetMail(db: DbOrTx, userId: string, link: string): Promise<MailMessage> {
+  const [user] = await db.select({ email: users.email, displayName: users.displayName }).from(users).where(eq(users.id, userId));
+  if (!user) throw new Error('reset token inserted for a missing user');
+  return {
+    to: user.email,
+    subject: 'Reset your Gatecheck password',
+    text: [
+      `Hello ${user.displayName},`,
+      '',
+      'Someone (hopefully you) asked to reset the password of your Gatecheck account.',
+      `Open this link within ${PASSWORD_RESET_TTL_MS / 60_000} minutes to choose a new password:`,
+      '',
+      link,
+      '',
+      'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+    ].join('\n'),
+  };
+}
+
+/**
+ * Sets a new password with a reset token from the e-mail, uses the token up, voids the user's other
+ * reset tokens and ends every session of the user.
+ * @throws ServiceError `bad_request` (400) for an unknown, used or expired token.
+ */
+export async function resetPassword(db: Db, request: ResetPasswordRequest): Promise<void> {
+  const tokenHash = hashToken(request.token);
+  const isLive = and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, new Date()));
+  // Check first so a bad token costs no password hashing; the UPDATE below decides races.
+  const [candidate] = await db.select({ id: passwordResetTokens.id }).from(passwordResetTokens).where(isLive).limit(1);
+  if (!candidate) throw new ServiceError('bad_request', ACCOUNT_MESSAGES.invalidResetToken);
+  const passwordHash = await hashPassword(request.newPassword);
+  await db.transaction(async (tx) => {
+    const [used] = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(passwordResetTokens.id, candidate.id), isLive))
+      .returning({ userId: passwordResetTokens.userId });
+    if (!used) throw new ServiceError('bad_request', ACCOUNT_MESSAGES.invalidResetToken);
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, used.userId));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.userId, used.userId), isNull(sessions.revokedAt)));
+    await voidResetTokens(tx, used.userId);
+  });
+}
+
+async function voidResetTokens(tx: DbOrTx, userId: string): Promise<void> {
+  await tx
+    .update(passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+}
