@@ -77,7 +77,8 @@ export interface TestAppOptions {
 
 /**
  * Builds the real app on a fresh test database with a temp DATA_DIR. WEB_DIST_DIR points at a
- * folder that does not exist unless `env` says otherwise, so no web build is served.
+ * folder that does not exist unless `env` says otherwise, so no web build is served; the sign-in rate
+ * limits are raised out of reach unless `env` sets them.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-test-'));
@@ -85,6 +86,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     DATA_DIR: dataDir,
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     LOG_LEVEL: 'silent',
+    // Suites sign in many times from one address; the rate limits have their own tests.
+    RATE_LIMIT_IP_MAX: '100000',
+    RATE_LIMIT_ACCOUNT_MAX: '100000',
     ...options.env,
   });
   const database = await createTestDatabase();

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import { apiPaths, ApiErrorBody, VerifyTicketResponse } from '@gatecheck/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { scanLog } from '../src/db/schema.ts';
+import { DEMO_COLLEAGUE, DEMO_LIVE_EVENT_TITLE, DEMO_SINGLE_DAY_EVENT_TITLE, DEMO_USER, type DemoTicket } from '../src/db/seed.ts';
+import { createOutsider, demoIds, OUTSIDER, ticketPicker } from './helpers/fixtures.ts';
+import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
+
+let t: TestApp;
+let demoToken: string;
+let colleagueToken: string;
+let outsiderToken: string;
+let ids: Awaited<ReturnType<typeof demoIds>>;
+let outsider: Awaited<ReturnType<typeof createOutsider>>;
+let pick: (predicate: (ticket: DemoTicket) => boolean) => DemoTicket;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  outsider = await createOutsider(t.database.db);
+  ids = await demoIds(t.database.db);
+  pick = ticketPicker(t.demo?.tickets ?? []);
+  demoToken = await login(t.app, DEMO_USER.email, DEMO_USER.password);
+  colleagueToken = await login(t.app, DEMO_COLLEAGUE.username, DEMO_COLLEAGUE.password);
+  outsiderToken = await login(t.app, OUTSIDER.username, OUTSIDER.password);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const isLiveAllDays = (ticket: DemoTicket) => ticket.eventTitle === DEMO_LIVE_EVENT_TITLE && !ticket.isRevoked && ticket.days === null;
+
+async function verify(token: string, body: Record<string, unknown>) {
+  const response = await t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(token), payload: body });
+  return response;
+}
+
+async function verdict(token: string, body: Record<string, unknown>) {
+  const response = await verify(token, body);
+  expect(response.statusCode).toBe(200);
+  return VerifyTicketResponse.parse(response.json());
+}
+
+test('the first scan of a valid ticket is approved with the event, holder and ticket type', async () => {
+  const ticket = pick(isLiveAllDays);
+  const result = await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 2 });
+  expect(result).toMatchObject({
+    isValid: true,
+    eventName: DEMO_LIVE_EVENT_TITLE,
+    holderName: ticket.holderName,
+    ticketType: ticket.ticketType,
+  });
+  expect(Number.isNaN(Date.parse(result.checkedInAt ?? ''))).toBe(false);
+});
+
+test('a second scan the same day is denied as already checked in, with when and by whom', async () => {
+  const ticket = pick(isLiveAllDays);
+  const first = await verdict(colleagueToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 });
+  expect(first.isValid).toBe(true);
+  const second = await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 });
+  expect(second).toMatchObject({
+    isValid: false,
+    reason: 'already_checked_in',
+    checkedInAt: first.checkedInAt,
+    checkedInBy: DEMO_COLLEAGUE.displayName,
+  });
+  expect(second.isValid === false && second.message).toMatch(/already checked in/);
+});
+
+test('the same ticket is approved again on another day it admits', async () => {
+  const ticket = pick(isLiveAllDays);
+  expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 })).isValid).toBe(true);
+  expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 3 })).isValid).toBe(true);
+});
+
+test('scanned text with surrounding spaces is trimmed before the look-up', async () => {
+  const ticket = pick(isLiveAllDays);
+  expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: `  ${ticket.code}\n`, day: 2 })).isValid).toBe(true);
+});
+
+test('an unknown code is denied as not found', async () => {
+  const result = await verdict(demoToken, { eventId: ids.liveEventId, qrCode: 'GC-DOESNOTEXIST0000', day: 1 });
+  expect(result).toMatchObject({ isValid: false, reason: 'not_found' });
+  expect(result.isValid === false && result.message).toBeTruthy();
+});
+
+test('a ticket of another event is denied as wrong event', async () => {
+  const ticket = pick((candidate) => candidate.eventTitle === DEMO_SINGLE_DAY_EVENT_TITLE && !candidate.isRevoked);
+  const result = await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 });
+  expect(result).toMatchObject({ isValid: false, reason: 'wrong_event' });
+});
+
+test("a ticket of another organization's event is denied as wrong event", async () => {
+  const result = await verdict(demoToken, { eventId: ids.liveEventId, qrCode: outsider.ticketCode, day: 1 });
+  expect(result).toMatchObject({ isValid: false, reason: 'wrong_event' });
+});
+
+test('a day pass is denied on a day it does not admit and approved on its day', async () => {
+  const ticket = pick((candidate) => candidate.ticketType === 'Day Pass' && candidate.days?.[0] === 2 && !candidate.isRevoked);
+  const wrongDay = await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 });
+  expect(wrongDay).toMatchObject({ isValid: false, reason: 'not_valid_today' });
+  expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 2 })).isValid).toBe(true);
+});
+
+test('a two-day ticket (days 1|3) is denied on day 2', async () => {
+  const ticket = pick((candidate) => candidate.days?.join('|') === '1|3' && !candidate.isRevoked);
+  expect(await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 2 })).toMatchObject({
+    isValid: false,
+    reason: 'not_valid_today',
+  });
+});
+
+test('a day the event does not have is denied as not valid today', async () => {
+  const ticket = pick(isLiveAllDays);
+  expect(await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 4 })).toMatchObject({
+    isValid: false,
+    reason: 'not_valid_today',
+  });
+});
+
+test('an event without configured days has only day 1', async () => {
+  const ticket = pick((candidate) => candidate.eventTitle === DEMO_SINGLE_DAY_EVENT_TITLE && !candidate.isRevoked && candidate.days === null);
+  expect(await verdict(demoToken, { eventId: ids.singleDayEventId, qrCode: ticket.code, day: 2 })).toMatchObject({
+    isValid: false,
+    reason: 'not_valid_today',
+  });
+  expect((await verdict(demoToken, { eventId: ids.singleDayEventId, qrCode: ticket.code, day: 1 })).isValid).toBe(true);
+});
+
+test('a revoked ticket is denied as revoked', async () => {
+  const ticket = pick((candidate) => candidate.eventTitle === DEMO_LIVE_EVENT_TITLE && candidate.isRevoked);
+  expect(await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 })).toMatchObject({
+    isValid: false,
+    reason: 'revoked',
+  });
+});
+
+test('a retried request with the same scanId returns the original approval', async () => {
+  const ticket = pick(isLiveAllDays);
+  const scanId = randomUUID();
+  const body = { eventId: ids.liveEventId, qrCode: ticket.code, day: 2, scanId };
+  const first = await verdict(demoToken, body);
+  const retry = await verdict(demoToken, body);
+  expect(first.isValid).toBe(true);
+  expect(retry).toEqual(first);
+  const otherScan = await verdict(demoToken, { ...body, scanId: randomUUID() });
+  expect(otherScan).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+  const otherStaff = await verdict(colleagueToken, body);
+  expect(otherStaff).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+});
+
+test('every attempt, approvals and denials, is written to the scan log', async () => {
+  const ticket = pick(isLiveAllDays);
+  const before = await t.database.db.select().from(scanLog).where(eq(scanLog.code, ticket.code));
+  expect(before).toHaveLength(0);
+  await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 3 });
+  await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 3 });
+  await verdict(demoToken, { eventId: ids.liveEventId, qrCode: 'GC-NOPE', day: 3 });
+  const rows = await t.database.db.select().from(scanLog).where(eq(scanLog.eventId, ids.liveEventId)).orderBy(scanLog.scannedAt);
+  const forTicket = rows.filter((row) => row.code === ticket.code).map((row) => [row.verdict, row.reason]);
+  expect(forTicket).toEqual([
+    ['approved', null],
+    ['denied', 'already_checked_in'],
+  ]);
+  expect(rows.some((row) => row.code === 'GC-NOPE' && row.reason === 'not_found')).toBe(true);
+});
+
+test("a member of another organization may not verify this event's tickets (403)", async () => {
+  const ticket = pick(isLiveAllDays);
+  const response = await verify(outsiderToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 });
+  expect(response.statusCode).toBe(403);
+  expect(ApiErrorBody.parse(response.json()).code).toBe('forbidden');
+  // The refused attempt did not consume the ticket.
+  expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 })).isValid).toBe(true);
+});
+
+test('an unknown event is a 404', async () => {
+  for (const eventId of [randomUUID(), 'nope']) {
+    const response = await verify(demoToken, { eventId, qrCode: 'GC-X', day: 1 });
+    expect(response.statusCode).toBe(404);
+    expect(ApiErrorBody.parse(response.json()).code).toBe('not_found');
+  }
+});
+
+test('verifying without signing in is a 401', async () => {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: api(apiPaths.verifyTicket),
+    payload: { eventId: ids.liveEventId, qrCode: 'GC-X', day: 1 },
+  });
+  expect(response.statusCode).toBe(401);
+});
+
+test('a malformed verify body is a 400 naming the field', async () => {
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ eventId: ids.liveEventId, day: 1 }, 'body.qrCode'],
+    [{ eventId: ids.liveEventId, qrCode: '   ', day: 1 }, 'body.qrCode'],
+    [{ eventId: ids.liveEventId, qrCode: 'GC-X', day: 'two' }, 'body.day'],
+    [{ eventId: ids.liveEventId, qrCode: 'GC-X', day: 1.5 }, 'body.day'],
+    [{ qrCode: 'GC-X', day: 1 }, 'body.eventId'],
+    [{ eventId: ids.liveEventId, qrCode: 'GC-X', day: 1, scanId: 'not-a-uuid' }, 'body.scanId'],
+  ];
+  for (const [body, field] of cases) {
+    const response = await verify(demoToken, body);
+    expect(response.statusCode).toBe(400);
+    expect(ApiErrorBody.parse(response.json())).toMatchObject({ code: 'validation_failed', field });
+  }
+});
