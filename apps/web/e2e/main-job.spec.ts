@@ -29,42 +29,42 @@ test('staff can check a ticket in by camera once, are denied the same ticket aga
   saveScreen,
 }) => {
   await openApp(page);
-  await saveScreen('login');
+  await saveScreen(page, 'login');
 
   await signIn(page);
   // The page shares its session cookie with page.request: read the seed's names as the demo user.
   const { organization, event } = await findLiveThreeDayEvent(page.request);
   await expect(screen(page).getByText(organization.name)).toBeVisible();
-  await saveScreen('organization-select');
+  await saveScreen(page, 'organization-select');
 
   await chooseOrganization(page, organization.name);
   await expect(screen(page).getByText(event.title)).toBeVisible();
-  await saveScreen('event-select');
+  await saveScreen(page, 'event-select');
 
   await chooseEvent(page, event.title);
-  await saveScreen('day-select');
+  await saveScreen(page, 'day-select');
 
   await chooseDay(page, DAY);
   await expect(screen(page).getByText(event.title)).toBeVisible();
-  await saveScreen('scanner');
+  await saveScreen(page, 'scanner');
 
   const scanned = ticketPool.take(`for "${event.title}" on all days`, (ticket) => ticket.eventTitle === event.title && ticket.days === 'all');
   const typed = ticketPool.take(`for "${event.title}" on day ${DAY}`, (ticket) => ticket.eventTitle === event.title && admitsDay(ticket, DAY));
 
   await startScanning(page);
-  await saveScreen('scanner-panel');
+  await saveScreen(page, 'scanner-panel');
 
   await scanWithCamera(page, fakeCamera, scanned.code);
   await expectVerdict(page, { isValid: true, holderName: scanned.holderName });
-  await saveScreen('scanner-approved');
+  await saveScreen(page, 'scanner-approved');
 
   await scanWithCamera(page, fakeCamera, scanned.code);
   await expectVerdict(page, { isValid: false });
-  await saveScreen('scanner-denied');
+  await saveScreen(page, 'scanner-denied');
 
   fakeCamera.showBlank();
   await verifyByHand(page, typed.code);
   await expectVerdict(page, { isValid: true, holderName: typed.holderName });
   await expect(page.getByLabel('Or enter ticket ID manually:')).toHaveValue('');
-  await saveScreen('scanner-manual-approved');
+  await saveScreen(page, 'scanner-manual-approved');
 });

@@ -22,20 +22,57 @@ async function getJson(request: APIRequestContext, path: string): Promise<unknow
   return response.json();
 }
 
+/** One organization of the signed-in user with its events. */
+export interface Membership {
+  organization: Organization;
+  events: Event[];
+}
+
 /**
- * Finds the organization holding a live event with exactly 3 days.
+ * Every organization of the signed-in user with its events, through the API (SPEC §7 calls).
  * @param request a request context that is signed in (e.g. `page.request` after the UI sign-in:
  *   it shares the page's session cookie).
+ * @throws Error when a call fails or an answer does not match the contract.
+ */
+export async function readMemberships(request: APIRequestContext): Promise<Membership[]> {
+  const organizations = OrganizationList.parse(await getJson(request, apiPaths.organizations));
+  return Promise.all(
+    organizations.map(async (organization) => ({
+      organization,
+      events: EventList.parse(await getJson(request, organizationEventsPath(organization._id))),
+    })),
+  );
+}
+
+/**
+ * The organization holding a live event with exactly 3 days, and that event.
  * @throws Error when the seed has no such event.
  */
 export async function findLiveThreeDayEvent(request: APIRequestContext): Promise<DemoScope> {
-  const organizations = OrganizationList.parse(await getJson(request, apiPaths.organizations));
-  for (const organization of organizations) {
-    const events = EventList.parse(await getJson(request, organizationEventsPath(organization._id)));
+  const memberships = await readMemberships(request);
+  for (const { organization, events } of memberships) {
     for (const event of events) {
       const eventDays = event.eventDays ?? [];
       if (event.status === 'live' && eventDays.length === 3) return { organization, event: { ...event, eventDays } };
     }
   }
-  throw new Error(`No organization of ${DEMO_USER.email} has a live event with 3 days (organizations: ${organizations.map((o) => o.name).join(', ')}).`);
+  throw new Error(`No organization of ${DEMO_USER.email} has a live event with 3 days (organizations: ${memberships.map((m) => m.organization.name).join(', ')}).`);
+}
+
+/**
+ * An organization without events, and one holding an event without days that is not a draft (with
+ * that event).
+ * @throws Error when the seed has neither.
+ */
+export async function findEmptyStates(request: APIRequestContext): Promise<{ emptyOrganization: Organization; organization: Organization; eventWithoutDays: Event }> {
+  const memberships = await readMemberships(request);
+  const empty = memberships.find((membership) => membership.events.length === 0);
+  // A scannable event (not a draft) is the case SPEC §2's 'Continue to Scanner' is for.
+  const isDayless = (event: Event) => (event.eventDays ?? []).length === 0 && event.status !== 'draft';
+  const withDaylessEvent = memberships.find((membership) => membership.events.some(isDayless));
+  const eventWithoutDays = withDaylessEvent?.events.find(isDayless);
+  if (!empty || !withDaylessEvent || !eventWithoutDays) {
+    throw new Error(`The demo seed needs an organization without events and an event without days (organizations: ${memberships.map((m) => m.organization.name).join(', ')}).`);
+  }
+  return { emptyOrganization: empty.organization, organization: withDaylessEvent.organization, eventWithoutDays };
 }

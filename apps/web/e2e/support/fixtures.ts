@@ -5,14 +5,14 @@
  * Per worker (a worker runs its spec files one after another): a real server on a fresh data dir
  * and a free port, a fake camera file, and Debian's Chromium playing that file as its camera.
  * Per test: `baseURL` pointing at the worker's server, a pool of unused demo tickets, and
- * `saveScreen(name)` which stores a full-page screenshot as `e2e/artifacts/<name>.png` and attaches
+ * `saveScreen(page, name)` which stores a full-page screenshot as `e2e/artifacts/<name>.png` and attaches
  * it to the report.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { test as base, expect } from '@playwright/test';
+import { type Page, test as base, expect } from '@playwright/test';
 import { chromiumArgs, findChromium } from './chromium.ts';
 import { TicketPool, readDemoTickets } from './demo-tickets.ts';
 import { type FakeCamera, createFakeCamera } from './fake-camera.ts';
@@ -29,7 +29,7 @@ interface WorkerFixtures {
 
 interface TestFixtures {
   /** Saves a full-page screenshot of `page` as `e2e/artifacts/<name>.png` and attaches it to the test. */
-  saveScreen: (name: string) => Promise<void>;
+  saveScreen: (page: Page, name: string) => Promise<void>;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -72,9 +72,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(gatecheckServer.url);
   },
 
-  saveScreen: async ({ page }, use, testInfo) => {
+  saveScreen: async ({}, use, testInfo) => {
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    await use(async (name) => {
+    await use(async (page, name) => {
       const path = join(ARTIFACTS_DIR, `${name}.png`);
       await page.screenshot({ path, fullPage: true, animations: 'disabled' });
       await testInfo.attach(name, { path, contentType: 'image/png' });

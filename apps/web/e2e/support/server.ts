@@ -29,8 +29,19 @@ export interface GatecheckServer {
   readonly dataDir: string;
   /** Everything the server printed so far (for failure messages). */
   readonly output: () => string;
-  /** SIGTERM to the whole process group, SIGKILL after 10 s; deletes the data dir. */
-  stop(): Promise<void>;
+  /**
+   * SIGTERM to the whole process group, SIGKILL after 10 s; deletes the data dir unless
+   * `keepData` (to start again on it with `startGatecheckServer(name, { dataDir, port })`).
+   */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+/** Where and on what to start: by default a fresh temp data dir and a free port. */
+export interface StartOptions {
+  /** An existing data dir (a restart keeps its database, sessions and check-ins). */
+  dataDir?: string;
+  /** A fixed port (a restart keeps the origin, so the browser keeps its session cookie). */
+  port?: number;
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
@@ -49,31 +60,43 @@ function hasExited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || hasExited(child)) return;
+/** Signals the child's whole process group (npm, sh, tsx and node); false when the group is gone. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals | 0): boolean {
+  if (child.pid === undefined) return false;
   try {
-    // Negative pid: the whole group (npm, sh, tsx and node), since npm does not always pass signals on.
     process.kill(-child.pid, signal);
+    return true;
   } catch {
-    // Already gone.
+    return false;
   }
+}
+
+/** Waits until no process of the child's group is left; false after `timeoutMs`. */
+async function waitForGroupExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (signalGroup(child, 0)) {
+    if (Date.now() > deadline) return false;
+    await sleep(50);
+  }
+  return true;
 }
 
 /**
  * Starts a server and waits until it answers HTTP and has written its demo tickets.
  * @param name a label for the data dir and log file (e.g. `worker-0`).
+ * @param options an existing data dir and port to restart on (see StartOptions).
  * @throws Error with the server's output when it exits early or does not answer within 120 s, or
  *   when the web app has not been built.
  */
-export async function startGatecheckServer(name: string): Promise<GatecheckServer> {
+export async function startGatecheckServer(name: string, options: StartOptions = {}): Promise<GatecheckServer> {
   if (!existsSync(WEB_DIST_INDEX)) {
     throw new Error(`The web app is not built (${WEB_DIST_INDEX} is missing): run \`npm run build -w @gatecheck/web\` or use \`npm run test:e2e\`.`);
   }
-  const dataDir = mkdtempSync(join(tmpdir(), `gatecheck-e2e-${name}-`));
-  const port = await findFreePort();
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `gatecheck-e2e-${name}-`));
+  const port = options.port ?? (await findFreePort());
   const url = `http://127.0.0.1:${port}`;
   mkdirSync(LOG_DIR, { recursive: true });
-  const log = createWriteStream(join(LOG_DIR, `server-${name}.log`));
+  const log = createWriteStream(join(LOG_DIR, `server-${name}.log`), { flags: options.dataDir ? 'a' : 'w' });
   // The suite always runs on its own fresh embedded database, even under `with-postgres`.
   const { DATABASE_URL: _ignored, ...env } = process.env;
   const child = spawn('npm', ['run', 'start', '-w', '@gatecheck/server'], {
@@ -91,15 +114,16 @@ export async function startGatecheckServer(name: string): Promise<GatecheckServe
   child.stderr?.on('data', collect);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const stop = async () => {
-    killGroup(child, 'SIGTERM');
-    const finished = await Promise.race([exited.then(() => true), sleep(STOP_TIMEOUT_MS).then(() => false)]);
-    if (!finished) {
-      killGroup(child, 'SIGKILL');
-      await exited;
+  const stop = async ({ keepData = false }: { keepData?: boolean } = {}) => {
+    // The whole group: npm does not always pass signals on, and a restart needs the port free.
+    signalGroup(child, 'SIGTERM');
+    if (!(await waitForGroupExit(child, STOP_TIMEOUT_MS))) {
+      signalGroup(child, 'SIGKILL');
+      await waitForGroupExit(child, STOP_TIMEOUT_MS);
     }
+    await exited;
     log.end();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keepData) rmSync(dataDir, { recursive: true, force: true });
   };
 
   const ticketsCsv = join(dataDir, 'demo-tickets', 'tickets.csv');
@@ -113,7 +137,7 @@ export async function startGatecheckServer(name: string): Promise<GatecheckServe
       await sleep(POLL_INTERVAL_MS);
     }
   } catch (error) {
-    await stop();
+    await stop({ keepData: options.dataDir !== undefined });
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`${reason}\n--- server output ---\n${output}`);
   }
