@@ -115,9 +115,13 @@ function assertSameSiteOrigin(request: FastifyRequest, trustedOrigins: ReadonlyS
   if (SAFE_METHODS.has(request.method) || request.headers.authorization !== undefined) return;
   const source = request.headers.origin ?? originOfUrl(request.headers.referer);
   if (source === undefined) return;
-  const ownOrigin = `${request.protocol}://${request.host}`;
-  if (source === ownOrigin || trustedOrigins.has(source)) return;
+  if (source === ownOriginOf(request) || trustedOrigins.has(source)) return;
   throw new ServiceError('csrf_failed', 'This request came from another site and was refused.');
+}
+
+/** The origin this request was sent to, as a browser writes it (no default port). */
+function ownOriginOf(request: FastifyRequest): string {
+  return originOfUrl(`${request.protocol}://${request.host}`) ?? 'null';
 }
 
 /** The origin of an absolute URL; `'null'` (never trusted) for anything unparsable. */
