@@ -1,19 +1,16 @@
 import { LogOut } from 'lucide-react';
-import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button.tsx';
-import { paths } from '@/config/paths.ts';
 import { useLogoutMutation } from '@/features/auth/api.ts';
 
-/** 'Logout': logs out (SPEC §4: clears the user and every selection) and goes to /login. */
+/**
+ * 'Logout' (SPEC §2, §4): logs out, clearing the user and every selection whatever the server says.
+ * The signed-out session makes the route guard send the visitor to /login; navigating here as well
+ * would race the session update and could bounce a still-signed-in /login on to the next step.
+ */
 export function LogoutButton() {
-  const navigate = useNavigate();
   const logout = useLogoutMutation();
   return (
-    <Button
-      variant="secondary"
-      disabled={logout.isPending}
-      onClick={() => logout.mutate(undefined, { onSettled: () => void navigate(paths.login, { replace: true }) })}
-    >
+    <Button variant="secondary" disabled={logout.isPending} onClick={() => logout.mutate()}>
       <LogOut aria-hidden="true" className="size-5" />
       Logout
     </Button>

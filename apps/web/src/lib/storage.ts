@@ -18,13 +18,13 @@ export const storageKeys = {
 export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
 
 /** The stored string under `key`, or null. */
-export async function readItem(key: StorageKey): Promise<string | null> {
+async function readItem(key: StorageKey): Promise<string | null> {
   if (isNativePlatform()) return preferencesGet(key);
   return window.localStorage.getItem(key);
 }
 
 /** Stores `value` under `key`. */
-export async function writeItem(key: StorageKey, value: string): Promise<void> {
+async function writeItem(key: StorageKey, value: string): Promise<void> {
   if (isNativePlatform()) return preferencesSet(key, value);
   window.localStorage.setItem(key, value);
 }

@@ -78,7 +78,7 @@ export const wireEvents: Event[] = [
   { _id: 'event-3', title: 'Winter Warm-up', date: '2026-12-05', location: null, status: 'draft' },
 ];
 
-export const testDays: EventDay[] = [
+const testDays: EventDay[] = [
   { day: 1, name: 'Opening Friday', date: '2026-07-10' },
   { day: 2, name: 'Big Saturday', date: '2026-07-11' },
   { day: 3, name: 'Closing Sunday', date: '2026-07-12' },

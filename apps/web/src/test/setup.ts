@@ -5,9 +5,12 @@
  * test file's `vi.mock('@/lib/native/…')` also applies to the modules used here.
  */
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+
+// The suite shares two cores with other workspaces' suites; findBy*/waitFor wait up to 5 s, not 1 s.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom has no layout and no ResizeObserver; Radix's tooltip positioning needs the constructor only.
 class NoLayoutResizeObserver {

@@ -25,8 +25,11 @@ export function EventSelectRoute() {
 function EventSelect({ organization }: { organization: OrganizationItem }) {
   const navigate = useNavigate();
   const events = useQuery(eventQueries.list(organization.id));
+  // Clearing the organization alone already redirects (replace) to /organization-select; the explicit
+  // replace-navigation keeps that so whichever comes first, history holds one entry.
   const goBack = () => {
-    void clearSelection('organization').then(() => navigate(paths.organizationSelect));
+    void clearSelection('organization');
+    void navigate(paths.organizationSelect, { replace: true });
   };
   useSwipeBack(goBack);
 

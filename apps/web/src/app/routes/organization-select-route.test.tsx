@@ -87,10 +87,11 @@ describe('organization selection (SPEC §2)', () => {
         return new HttpResponse(null, { status: 204 });
       }),
     );
-    const { user, router } = renderApp({ route: '/organization-select', user: testUser, selection: { organization: testOrganization, event: testEvent, day: testDay } });
+    const { user, router, visited } = renderApp({ route: '/organization-select', user: testUser, selection: { organization: testOrganization, event: testEvent, day: testDay } });
     await user.click(screen.getByRole('button', { name: 'Logout' }));
     expect(await screen.findByRole('heading', { name: 'Gatecheck Scanner' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
+    expect(visited).toEqual(['/organization-select', '/login']);
     expect(loggedOut).toBe(true);
     expect(localStorage.length).toBe(0);
     expect(getSelection()).toEqual({ organization: null, event: null, day: null });

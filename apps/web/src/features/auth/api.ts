@@ -25,7 +25,7 @@ import { toLoginRequest, toUser } from './auth-logic.ts';
 
 /** SPEC §8 session check failures. */
 export const SESSION_EXPIRED = 'Session expired';
-export const NO_NATIVE_TOKEN = 'No token available for native platform';
+const NO_NATIVE_TOKEN = 'No token available for native platform';
 
 /** The session: a signed-in user, or none with the reason the last check failed. */
 export type Session = { user: User; reason?: undefined } | { user: null; reason?: string };
@@ -112,12 +112,12 @@ export async function logout(): Promise<void> {
 }
 
 /** Marks the session signed in (after login). */
-export function setSignedIn(queryClient: QueryClient, user: User): void {
+function setSignedIn(queryClient: QueryClient, user: User): void {
   queryClient.setQueryData(sessionQueries.current().queryKey, { user });
 }
 
 /** Marks the session signed out and forgets every cached server answer of the previous user. */
-export function setSignedOut(queryClient: QueryClient): void {
+function setSignedOut(queryClient: QueryClient): void {
   queryClient.setQueryData(sessionQueries.current().queryKey, { user: null });
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0] });
 }

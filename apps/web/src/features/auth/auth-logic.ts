@@ -9,7 +9,7 @@ import type { User, UserSettings } from '@/lib/entities.ts';
 import type { Selection } from '@/lib/selection.ts';
 
 /** SPEC §5 login validation message. */
-export const LOGIN_REQUIRED_MESSAGE = 'Email/username and password are required.';
+const LOGIN_REQUIRED_MESSAGE = 'Email/username and password are required.';
 
 /** The SPEC §5 message when an identifier or the password is missing, else null. */
 export function validateLogin(identifier: string, password: string): string | null {
@@ -39,7 +39,7 @@ export function loginFailureDescription(error: unknown): string {
 }
 
 /** SPEC §3 settings defaults. */
-export const DEFAULT_SETTINGS: UserSettings = {
+const DEFAULT_SETTINGS: UserSettings = {
   emailNotifications: false,
   smsNotifications: false,
   marketingEmails: false,

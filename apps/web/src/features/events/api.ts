@@ -6,7 +6,7 @@ import type { EventItem } from '@/lib/entities.ts';
 import { toEventItem } from './events-logic.ts';
 
 /** GET /organizations/membership/{organizationId}, mapped to local events. @throws {ApiError} */
-export async function fetchEvents(organizationId: string, signal?: AbortSignal): Promise<EventItem[]> {
+async function fetchEvents(organizationId: string, signal?: AbortSignal): Promise<EventItem[]> {
   const events = await apiRequest(organizationEventsPath(organizationId), { schema: EventList, signal });
   return events.map(toEventItem);
 }

@@ -6,7 +6,7 @@ import type { OrganizationItem } from '@/lib/entities.ts';
 import { toOrganizationItem } from './organizations-logic.ts';
 
 /** GET /organizations/membership, mapped to local organizations. @throws {ApiError} */
-export async function fetchOrganizations(signal?: AbortSignal): Promise<OrganizationItem[]> {
+async function fetchOrganizations(signal?: AbortSignal): Promise<OrganizationItem[]> {
   const organizations = await apiRequest(apiPaths.organizations, { schema: OrganizationList, signal });
   return organizations.map(toOrganizationItem);
 }
