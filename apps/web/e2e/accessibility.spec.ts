@@ -1,11 +1,10 @@
 /**
- * Issue 3: every screen of the main job passes axe-core with no violations (all of axe's rules,
- * experimental ones aside). The test walks the whole job and reports every screen's violations at
- * once, so one run shows all that is left to fix.
+ * Issue 3: every screen passes axe-core with no violations (all of axe's rules, experimental ones
+ * aside). Each test walks its screens and reports all their violations at once, so one run shows
+ * all that is left to fix.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { findLiveThreeDayEvent } from './support/demo-scope.ts';
+import { axeViolations } from './support/axe.ts';
+import { findEmptyStates, findLiveThreeDayEvent } from './support/demo-scope.ts';
 import { expect, test } from './support/fixtures.ts';
 import {
   chooseDay,
@@ -17,18 +16,6 @@ import {
   signIn,
   startScanning,
 } from './support/main-job.ts';
-
-/** One line per violated rule: screen, rule id, impact, help text and the offending elements. */
-async function axeViolations(page: Page, screenName: string): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations.map((violation) => {
-    const nodes = violation.nodes.map((node) => {
-      const why = [...node.any, ...node.all, ...node.none].map((check) => check.message).join('; ');
-      return `${node.target.join(' ')}${why ? ` (${why})` : ''}`;
-    });
-    return `${screenName}: ${violation.id} (${violation.impact ?? 'n/a'}) ${violation.help} — ${nodes.join(' | ')}`;
-  });
-}
 
 // Axe judges the settled page: without motion, toasts do not fade in or out, so a half-transparent
 // frame of a transition is not mistaken for a colour-contrast failure.
@@ -69,6 +56,29 @@ test('every screen of the main job passes axe-core with no violations', async ({
   await page.goto('/no-such-page');
   await expect(page.getByText('Oops! Page not found')).toBeVisible();
   found.push(...(await axeViolations(page, 'not-found')));
+
+  expect(found).toEqual([]);
+});
+
+test('the empty states and the default-day scanner pass axe-core with no violations', async ({ page }) => {
+  const found: string[] = [];
+  await openApp(page);
+  await signIn(page);
+  const { emptyOrganization, organization, eventWithoutDays } = await findEmptyStates(page.request);
+
+  await chooseOrganization(page, emptyOrganization.name);
+  await expect(page.getByText('No Events Found')).toBeVisible();
+  found.push(...(await axeViolations(page, 'event-select-empty')));
+
+  await page.getByRole('button', { name: 'Back' }).click();
+  await chooseOrganization(page, organization.name);
+  await chooseEvent(page, eventWithoutDays.title);
+  await expect(page.getByText('No Event Days')).toBeVisible();
+  found.push(...(await axeViolations(page, 'day-select-empty')));
+
+  await page.getByRole('button', { name: 'Continue to Scanner' }).click();
+  await expect(page.getByText('Scanning For')).toBeVisible();
+  found.push(...(await axeViolations(page, 'scanner-default-day')));
 
   expect(found).toEqual([]);
 });
