@@ -4,11 +4,17 @@
  * it gracefully: no new connections, in-flight requests finish, then the database closes.
  */
 import { buildApp } from './app.ts';
-import { demoTicketsDirOf, loadConfig } from './config.ts';
+import { demoTicketsDirOf, loadConfig, type Config } from './config.ts';
 import { describeDatabase, openConfiguredDatabase } from './db/open-configured.ts';
 import { DEMO_USER, seedDemoIfEmpty } from './db/seed.ts';
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
 const database = await openConfiguredDatabase(config);
 const ticketsDir = demoTicketsDirOf(config);
 const seeded = config.seedDemo ? await seedDemoIfEmpty(database.db, { ticketsDir }) : null;

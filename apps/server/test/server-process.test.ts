@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { apiPaths, LoginResponse, VerifyTicketResponse } from '@gatecheck/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openDatabase } from '../src/db/client.ts';
+import { checkIns, tickets } from '../src/db/schema.ts';
+import { DEMO_LIVE_EVENT_TITLE, DEMO_USER, seedDemoData } from '../src/db/seed.ts';
+import { demoIds } from './helpers/fixtures.ts';
+
+// The real entry point (src/server.ts) in a child process, on an embedded database in a temp DATA_DIR.
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-server-'));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function startServer(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: path.resolve(import.meta.dirname, '..'),
+    env: { ...process.env, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1].replace('localhost', '127.0.0.1'));
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
+  });
+  return { child, url, exited, output: () => output };
+}
+
+test('the server prints its URL and the demo login, and SIGTERM stops it cleanly with the check-ins saved', async () => {
+  // Seed without ticket files first (the PNGs take a while); the server then finds a non-empty database.
+  const seeded = await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
+  const demo = await seedDemoData(seeded.db);
+  const { liveEventId } = await demoIds(seeded.db);
+  await seeded.close();
+  const ticket = demo.tickets.find((candidate) => candidate.eventTitle === DEMO_LIVE_EVENT_TITLE && candidate.days === null && !candidate.isRevoked);
+
+  const server = startServer({ DATA_DIR: dataDir });
+  const base = await server.url;
+  expect(server.output()).toContain(`Demo login: ${DEMO_USER.email}`);
+  expect(server.output()).toContain(path.join(dataDir, 'demo-tickets'));
+
+  const signIn = await fetch(`${base}/api${apiPaths.login}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: DEMO_USER.username, password: DEMO_USER.password }),
+  });
+  const { token } = LoginResponse.parse(await signIn.json());
+  const verify = await fetch(`${base}/api${apiPaths.verifyTicket}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ eventId: liveEventId, qrCode: ticket?.code, day: 1, scanId: randomUUID() }),
+  });
+  expect(VerifyTicketResponse.parse(await verify.json()).isValid).toBe(true);
+
+  server.child.kill('SIGTERM');
+  expect(await server.exited).toBe(0);
+
+  const reopened = await openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
+  const rows = await reopened.db
+    .select({ day: checkIns.day })
+    .from(checkIns)
+    .innerJoin(tickets, eq(tickets.id, checkIns.ticketId))
+    .where(eq(tickets.code, ticket?.code ?? ''));
+  await reopened.close();
+  expect(rows).toEqual([{ day: 1 }]);
+}, 120_000);
+
+test('the server refuses to start with an invalid configuration', async () => {
+  const server = startServer({ DATA_DIR: dataDir, PORT: 'not-a-port' });
+  await expect(server.url).rejects.toThrow(/PORT/);
+  expect(await server.exited).not.toBe(0);
+}, 60_000);
