@@ -35,6 +35,8 @@ export interface RenderOptions {
   selection?: { organization?: OrganizationItem; event?: EventItem; day?: EventDay };
   /** Defaults to a fresh client with retries off. */
   queryClient?: QueryClient;
+  /** renderWithProviders only: the route's errorElement. */
+  errorElement?: ReactElement;
 }
 
 function TestPage() {
@@ -75,7 +77,7 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
   const pathname = new URL(options.route ?? '/', 'http://test.local').pathname;
   return renderRouter(
     [
-      { path: pathname, element: ui },
+      { path: pathname, element: ui, errorElement: options.errorElement },
       { path: '*', element: <TestPage /> },
     ],
     options,
