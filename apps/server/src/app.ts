@@ -12,6 +12,7 @@ import dbPlugin from './plugins/db.ts';
 import errorsPlugin from './plugins/errors.ts';
 import openapiPlugin from './plugins/openapi.ts';
 import securityPlugin from './plugins/security.ts';
+import textInputPlugin from './plugins/text-input.ts';
 import webPlugin from './plugins/web.ts';
 import accountRoutes from './routes/account/index.ts';
 import authRoutes from './routes/auth/index.ts';
@@ -52,6 +53,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.removeContentTypeParser('text/plain');
 
   await app.register(errorsPlugin);
+  await app.register(textInputPlugin);
   await app.register(dbPlugin, { db });
   await app.register(authPlugin);
   // Both hook into route registration (rate limits, the OpenAPI document): before any route.
