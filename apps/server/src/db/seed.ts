@@ -187,7 +187,7 @@ export async function seedDemoIfEmpty(db: Db, options: { ticketsDir?: string; to
 
 /**
  * Writes `tickets.csv` (TICKETS_CSV_COLUMNS; revoked tickets last, so the first rows are usable) and
- * one 512 px `<code>.png` QR per ticket into `dir`.
+ * one `<code>.png` QR per ticket into `dir`.
  */
 export async function writeTicketFiles(dir: string, list: DemoTicket[]): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -201,7 +201,9 @@ export async function writeTicketFiles(dir: string, list: DemoTicket[]): Promise
     await QRCode.toFile(path.join(dir, `${ticket.code}.png`), ticket.code, {
       errorCorrectionLevel: 'M',
       margin: 4,
-      width: 512,
+      // 8 px per module (about 260 px for a demo code): sharp on a second screen, and 4x faster to
+      // write than 512 px, which matters on every fresh start.
+      scale: 8,
     });
   }
 }
