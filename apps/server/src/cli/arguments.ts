@@ -1,0 +1,53 @@
+/**
+ * Parsers for command-line values (commander `argParser`s). A bad value throws commander's
+ * InvalidArgumentError, which commander reports as one line naming the option.
+ */
+import { InvalidArgumentError } from 'commander';
+import type { EventDayInput } from '../services/admin.ts';
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). */
+export function parseDate(value: string): string {
+  const match = ISO_DATE.exec(value.trim());
+  if (match) {
+    const [, year, month, day] = match.map(Number);
+    const date = new Date(Date.UTC(year ?? 0, (month ?? 0) - 1, day ?? 0));
+    if (date.getUTCFullYear() === year && date.getUTCMonth() + 1 === month && date.getUTCDate() === day) return value.trim();
+  }
+  throw new InvalidArgumentError('Expected a calendar date as YYYY-MM-DD.');
+}
+
+/** A whole number ≥ 1. */
+export function parsePositiveInteger(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidArgumentError('Expected a whole number of at least 1.');
+  }
+  return Number(value);
+}
+
+/**
+ * One event day, `Name:YYYY-MM-DD` or just `YYYY-MM-DD` (named "Day N" later), appended to the days
+ * given so far (for a repeatable `--day`).
+ */
+export function collectDay(value: string, previous: EventDayInput[] = []): EventDayInput[] {
+  return [...previous, parseDay(value, previous.length + 1)];
+}
+
+/** A comma-separated list of days (`--days "Opening:2026-12-01,Main Day:2026-12-02"`). */
+export function parseDayList(value: string): EventDayInput[] {
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (entries.length === 0) throw new InvalidArgumentError('Expected days as "Name:YYYY-MM-DD,Name:YYYY-MM-DD".');
+  return entries.map((entry, index) => parseDay(entry, index + 1));
+}
+
+function parseDay(value: string, dayNumber: number): EventDayInput {
+  const separator = value.lastIndexOf(':');
+  const name = separator === -1 ? '' : value.slice(0, separator).trim();
+  const date = separator === -1 ? value : value.slice(separator + 1);
+  try {
+    return { name: name || `Day ${dayNumber}`, date: parseDate(date) };
+  } catch {
+    throw new InvalidArgumentError(`Day "${value}": expected Name:YYYY-MM-DD (e.g. "Opening Night:2026-12-01").`);
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * `tickets import`, `tickets revoke`, `tickets export-qr`: getting tickets into an event, stopping one,
+ * and printing them.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { revokeTicket } from '../../services/admin.ts';
+import { countNeedingUnicodeFont, listPrintableTickets, writeTicketPngs, writeTicketsPdf } from '../../services/qr-export.ts';
+import { DEFAULT_IMPORT_BATCH_SIZE, importTicketsCsv } from '../../services/tickets-import.ts';
+import { parsePositiveInteger } from '../arguments.ts';
+import { CliError, type AdminContext } from '../context.ts';
+import { startProgress } from '../output.ts';
+
+/** Rejected rows listed one by one; beyond this, a count. */
+const MAX_REJECTIONS_SHOWN = 200;
+
+/** Adds the `tickets` commands to `program`. */
+export function registerTicketCommands(program: Command, context: AdminContext): void {
+  const tickets = program.command('tickets').description('import, revoke and print tickets');
+
+  tickets
+    .command('import')
+    .description('import tickets from a CSV file into an event; prints a summary with every rejected row and why')
+    .argument('<file.csv>', 'CSV with the header code,holder_name,ticket_type,days (the demo tickets.csv also works)')
+    .requiredOption('--event <id>', 'event id (see: event list)')
+    .option('--batch-size <n>', 'rows per database transaction', parsePositiveInteger, DEFAULT_IMPORT_BATCH_SIZE)
+    .addHelpText(
+      'after',
+      [
+        '',
+        'CSV columns:',
+        '  code         optional; empty or missing = an unguessable code is generated',
+        '               (letters, digits, . _ -; at most 128 characters)',
+        '  holder_name  the attendee',
+        '  ticket_type  e.g. General Admission, VIP, Day Pass',
+        '  days         all, or the day numbers it admits joined by | (e.g. 1|3)',
+        '  event_title  optional; rows naming another event are rejected',
+        'Rows with problems (duplicate code, unknown day, empty holder, malformed days ...) are',
+        'rejected one by one; all other rows are imported.',
+        '',
+        'Example:',
+        '  npm run admin -- tickets import --event 0b7c...e1 ./tickets.csv',
+      ].join('\n'),
+    )
+    .action(async (file: string, options: { event: string; batchSize: number }) => {
+      const csv = await readInput(context.resolvePath(file));
+      const progress = startProgress(context.io.stderr, 'Importing tickets');
+      const summary = await importTicketsCsv(await context.db(), {
+        eventId: options.event,
+        csv,
+        batchSize: options.batchSize,
+        onProgress: (done, total) => progress.update(done, total),
+      }).finally(() => progress.stop());
+      context.print(`Imported ${summary.imported} of ${summary.rows} rows into "${summary.eventTitle}"${summary.generatedCodes > 0 ? ` (${summary.generatedCodes} with generated codes)` : ''}.`);
+      context.print(`Rejected ${summary.rejected.length} rows.`);
+      for (const row of summary.rejected.slice(0, MAX_REJECTIONS_SHOWN)) {
+        context.print(`  line ${row.line}${row.code ? ` (${row.code})` : ''}: ${row.reason}`);
+      }
+      if (summary.rejected.length > MAX_REJECTIONS_SHOWN) {
+        context.print(`  ... and ${summary.rejected.length - MAX_REJECTIONS_SHOWN} more`);
+      }
+      if (summary.generatedCodes > 0) context.print('Print the tickets with: tickets export-qr --event <id> --out <dir> --pdf <file.pdf>');
+    });
+
+  tickets
+    .command('revoke')
+    .description('revoke a ticket: later scans are denied as revoked (earlier check-ins stay)')
+    .argument('<code>', 'the ticket code (as in its QR code)')
+    .addHelpText('after', '\nExample:\n  npm run admin -- tickets revoke GC-7Q2MZK4D3XW5HJ6P')
+    .action(async (code: string) => {
+      const ticket = await revokeTicket(await context.db(), code.trim());
+      const what = `ticket ${ticket.code} (${ticket.holderName}, "${ticket.eventTitle}")`;
+      context.print(ticket.wasAlreadyRevoked ? `The ${what} was already revoked at ${ticket.revokedAt.toISOString()}` : `Revoked ${what}`);
+    });
+
+  tickets
+    .command('export-qr')
+    .description("write one <code>.png QR code per ticket of an event (revoked ones left out), and optionally a printable A4 PDF")
+    .requiredOption('--event <id>', 'event id (see: event list)')
+    .requiredOption('--out <dir>', 'folder for the PNG files (created if missing)')
+    .option('--pdf <file.pdf>', 'also write a printable PDF: 12 tickets per A4 page with holder, type, code and event')
+    .option('--font <file.ttf>', 'TrueType/OpenType font for the PDF, for names beyond Western European letters')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  npm run admin -- tickets export-qr --event 0b7c...e1 --out ./qr --pdf ./tickets.pdf',
+        '  npm run admin -- tickets export-qr --event 0b7c...e1 --out ./qr --pdf ./tickets.pdf \\',
+        '    --font /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+      ].join('\n'),
+    )
+    .action(async (options: { event: string; out: string; pdf?: string; font?: string }) => {
+      const { event, tickets: list } = await listPrintableTickets(await context.db(), options.event);
+      const outDir = context.resolvePath(options.out);
+      const pngProgress = startProgress(context.io.stderr, 'Writing QR codes');
+      await writeTicketPngs(outDir, list, (done, total) => pngProgress.update(done, total)).finally(() => pngProgress.stop());
+      context.print(`Wrote ${list.length} QR code PNGs for "${event.title}" to ${outDir}`);
+      if (options.pdf) {
+        const pdfFile = context.resolvePath(options.pdf);
+        const fontFile = options.font ? context.resolvePath(options.font) : undefined;
+        if (fontFile) await readInput(fontFile);
+        const pdfProgress = startProgress(context.io.stderr, 'Writing PDF');
+        await writeTicketsPdf(pdfFile, { event, tickets: list, fontFile }, (done, total) => pdfProgress.update(done, total)).finally(() =>
+          pdfProgress.stop(),
+        );
+        context.print(`Wrote ${Math.max(1, Math.ceil(list.length / 12))} A4 pages to ${pdfFile}`);
+        const unprintable = fontFile ? 0 : countNeedingUnicodeFont(list);
+        if (unprintable > 0) {
+          context.io.stderr.write(
+            `warning: ${unprintable} tickets have names the built-in PDF font cannot show; run again with --font <file.ttf>\n`,
+          );
+        }
+      }
+    });
+}
+
+async function readInput(file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+    throw new CliError(code === 'ENOENT' ? `File not found: ${file}` : `Cannot read ${file} (${code || 'unknown error'})`);
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Exporting an event's tickets for printing (issue 4, admin CLI `tickets export-qr`): one PNG QR
+ * code per ticket (`<code>.png`, the same look as the demo seed's) and a printable A4 PDF with a
+ * grid of tickets — QR code, holder name, ticket type and days, code, event title — with dashed
+ * cutting lines. Revoked tickets are left out.
+ *
+ * The PDF uses PDFKit's built-in Helvetica/Courier, which cover Western European (Windows-1252)
+ * characters only; for names in other scripts pass a TrueType/OpenType font file to embed
+ * (e.g. Debian's /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf).
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import PDFDocument from 'pdfkit';
+import QRCode from 'qrcode';
+import type { DbOrTx } from '../db/client.ts';
+import { tickets } from '../db/schema.ts';
+import { findEvent, type EventDetails } from './admin.ts';
+
+/** Side of an exported PNG, in px (quiet zone included). */
+export const QR_PNG_WIDTH_PX = 512;
+
+/** One ticket to print. `days` null = every day of the event. */
+export interface PrintableTicket {
+  code: string;
+  holderName: string;
+  ticketType: string;
+  days: number[] | null;
+}
+
+/**
+ * The event `eventId` and its tickets that are not revoked, by holder name then code.
+ * @throws ServiceError `not_found` for an unknown event.
+ */
+export async function listPrintableTickets(db: DbOrTx, eventId: string): Promise<{ event: EventDetails; tickets: PrintableTicket[] }> {
+  const event = await findEvent(db, eventId);
+  const rows = await db
+    .select({ code: tickets.code, holderName: tickets.holderName, ticketType: tickets.ticketType, days: tickets.admittedDays })
+    .from(tickets)
+    .where(and(eq(tickets.eventId, event.id), isNull(tickets.revokedAt)))
+    .orderBy(asc(tickets.holderName), asc(tickets.code));
+  return { event, tickets: rows };
+}
+
+/**
+ * The file name of a ticket's PNG: `<code>.png`. Imported codes are file-name safe
+ * (services/ticket-codes.ts); anything else (codes made another way) is percent-encoded.
+ */
+export function pngFileNameOf(code: string): string {
+  const safe = /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(code) ? code : encodeURIComponent(code).replace(/\./g, '%2E');
+  return `${safe}.png`;
+}
+
+/**
+ * Writes one 512 px `<code>.png` QR code per ticket into `dir` (created if missing), overwriting
+ * files of the same name. `onProgress(done, total)` is called after each file.
+ * @returns the paths written.
+ */
+export async function writeTicketPngs(
+  dir: string,
+  list: PrintableTicket[],
+  onProgress?: (done: number, total: number) => void,
+): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const written: string[] = [];
+  for (const ticket of list) {
+    const file = path.join(dir, pngFileNameOf(ticket.code));
+    await QRCode.toFile(file, ticket.code, { errorCorrectionLevel: 'M', margin: 4, width: QR_PNG_WIDTH_PX });
+    written.push(file);
+    onProgress?.(written.length, list.length);
+  }
+  return written;
+}
+
+// Windows-1252: what PDFKit's built-in (standard 14) fonts can show.
+const BUILT_IN_FONT_TEXT = /^[\u0020-\u007e\u00a0-\u00ff€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ]*$/;
+
+/** How many tickets have a holder name or ticket type the built-in PDF fonts cannot show. */
+export function countNeedingUnicodeFont(list: PrintableTicket[]): number {
+  return list.filter((ticket) => !BUILT_IN_FONT_TEXT.test(ticket.holderName) || !BUILT_IN_FONT_TEXT.test(ticket.ticketType)).length;
+}
+
+// A4 in PostScript points (1/72 inch), 3 × 4 tickets per page.
+const PAGE = { width: 595.28, height: 841.89, margin: 28 };
+const GRID = { columns: 3, rows: 4 };
+const CELL_PADDING = 10;
+const QR_SIDE_PT = 118;
+
+/**
+ * Writes a printable A4 PDF of `list` to `file`: 12 tickets per page (3 × 4), each with its QR code
+ * (about 4 cm), holder name, ticket type and days, code and event title, inside dashed cutting
+ * lines; every page has a footer with the event and page number. `fontFile` (a .ttf/.otf path)
+ * replaces Helvetica for names, types and titles. `onProgress(done, total)` is called after each ticket.
+ * @throws when the file cannot be written or the font cannot be read.
+ */
+export async function writeTicketsPdf(
+  file: string,
+  content: {
+    event: Pick<EventDetails, 'title' | 'date' | 'location' | 'days'>;
+    tickets: PrintableTicket[];
+    fontFile?: string;
+  },
+  onProgress?: (done: number, total: number) => void,
+): Promise<void> {
+  const { event, tickets: list } = content;
+  const fonts: Fonts = content.fontFile
+    ? { regular: 'custom', bold: 'custom' }
+    : { regular: 'Helvetica', bold: 'Helvetica-Bold' };
+  await mkdir(path.dirname(file), { recursive: true });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: PAGE.margin,
+    autoFirstPage: false,
+    info: { Title: `Tickets: ${event.title}`, Subject: `${list.length} tickets`, Creator: 'Gatecheck admin CLI' },
+  });
+  if (content.fontFile) doc.registerFont('custom', content.fontFile);
+  const output = createWriteStream(file);
+  doc.pipe(output);
+
+  const perPage = GRID.columns * GRID.rows;
+  const pageCount = Math.max(1, Math.ceil(list.length / perPage));
+  const footerHeight = 16;
+  const cellWidth = (PAGE.width - 2 * PAGE.margin) / GRID.columns;
+  const cellHeight = (PAGE.height - 2 * PAGE.margin - footerHeight) / GRID.rows;
+
+  for (let page = 0; page < pageCount; page++) {
+    doc.addPage();
+    const footer = `${event.title} · ${event.date}${event.location ? ` · ${event.location}` : ''} · page ${page + 1} of ${pageCount}`;
+    doc
+      .font(fonts.regular)
+      .fontSize(7)
+      .fillColor('#666666')
+      .text(footer, PAGE.margin, PAGE.height - PAGE.margin - 9, { width: PAGE.width - 2 * PAGE.margin, align: 'center', lineBreak: false });
+    if (list.length === 0) {
+      doc.font(fonts.regular).fontSize(12).fillColor('#000000').text('No tickets to print.', PAGE.margin, PAGE.margin);
+    }
+    const onPage = list.slice(page * perPage, (page + 1) * perPage);
+    for (const [index, ticket] of onPage.entries()) {
+      const x = PAGE.margin + (index % GRID.columns) * cellWidth;
+      const y = PAGE.margin + Math.floor(index / GRID.columns) * cellHeight;
+      await drawTicket(doc, { x, y, width: cellWidth, height: cellHeight }, { ticket, event, fonts });
+      onProgress?.(page * perPage + index + 1, list.length);
+    }
+  }
+  doc.end();
+  await finished(output);
+}
+
+interface Fonts {
+  regular: string;
+  bold: string;
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+async function drawTicket(
+  doc: PDFKit.PDFDocument,
+  box: Box,
+  content: { ticket: PrintableTicket; event: Pick<EventDetails, 'title' | 'days'>; fonts: Fonts },
+): Promise<void> {
+  const { ticket, event, fonts } = content;
+  doc.save().lineWidth(0.5).dash(3, { space: 3 }).strokeColor('#999999').rect(box.x, box.y, box.width, box.height).stroke().restore();
+  const png = await QRCode.toBuffer(ticket.code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 360 });
+  doc.image(png, box.x + (box.width - QR_SIDE_PT) / 2, box.y + CELL_PADDING, { width: QR_SIDE_PT, height: QR_SIDE_PT });
+
+  const textX = box.x + CELL_PADDING;
+  const textWidth = box.width - 2 * CELL_PADDING;
+  // One line each: a height of one line makes PDFKit cut long text with an ellipsis instead of wrapping.
+  const line = (fontSize: number) => ({ width: textWidth, height: fontSize * 1.2, align: 'center' as const, ellipsis: true });
+  let y = box.y + CELL_PADDING + QR_SIDE_PT + 6;
+  doc.font(fonts.bold).fontSize(10).fillColor('#000000').text(ticket.holderName, textX, y, line(10));
+  y += 13;
+  doc.font(fonts.regular).fontSize(8).fillColor('#222222').text(`${ticket.ticketType} · ${describeDays(ticket.days, event.days)}`, textX, y, line(8));
+  y += 11;
+  doc.font('Courier').fontSize(8).fillColor('#000000').text(ticket.code, textX, y, line(8));
+  y += 11;
+  doc.font(fonts.regular).fontSize(7).fillColor('#555555').text(event.title, textX, y, line(7));
+}
+
+/** "Day 2", "Days 1, 3", or for a ticket valid on every day "All days" ("Admit one" at a single-day event). */
+function describeDays(days: number[] | null, eventDays: EventDetails['days']): string {
+  if (days === null) return eventDays.length > 1 ? 'All days' : 'Admit one';
+  return days.length === 1 ? `Day ${days[0]}` : `Days ${days.join(', ')}`;
+}

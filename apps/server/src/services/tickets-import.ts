@@ -1,0 +1,254 @@
+/**
+ * Importing an event's tickets from CSV (issue 4, admin CLI `tickets import`).
+ *
+ * Header: `code,holder_name,ticket_type,days`, in any order; `code` may be left out or empty (an
+ * unguessable code is generated), and an `event_title` column is accepted so the demo seed's
+ * tickets.csv (`code,event_title,holder_name,ticket_type,days`) can be imported: rows whose
+ * event_title is not this event's title are rejected. `days` is `all` or day numbers joined by `|`
+ * (e.g. `1|3`), each a day of the event (an event without configured days has only day 1).
+ *
+ * Every row is checked on its own: a rejected row (with its line number and why) never blocks the
+ * others. Valid rows are inserted in batches, one transaction per batch; a code that already exists
+ * (in the database or earlier in the file) is rejected as a duplicate.
+ */
+import { parse } from 'csv-parse/sync';
+import type { Db } from '../db/client.ts';
+import { tickets } from '../db/schema.ts';
+import { findEvent, type EventDetails } from './admin.ts';
+import { ServiceError } from './errors.ts';
+import { generateTicketCode, ticketCodeProblem } from './ticket-codes.ts';
+
+/** Rows per insert transaction. */
+export const DEFAULT_IMPORT_BATCH_SIZE = 500;
+/** Longest holder name and ticket type accepted, in characters. */
+export const HOLDER_NAME_MAX_LENGTH = 200;
+export const TICKET_TYPE_MAX_LENGTH = 100;
+
+const REQUIRED_COLUMNS = ['holder_name', 'ticket_type', 'days'] as const;
+const OPTIONAL_COLUMNS = ['code', 'event_title'] as const;
+type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
+const KNOWN_COLUMNS: readonly Column[] = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS];
+
+function isColumn(name: string): name is Column {
+  return KNOWN_COLUMNS.some((column) => column === name);
+}
+
+/** A row that was not imported: its line in the file (1 = header), its code when it had one, and why. */
+export interface RejectedRow {
+  line: number;
+  code?: string;
+  reason: string;
+}
+
+/** The outcome of an import. */
+export interface TicketImportSummary {
+  eventTitle: string;
+  /** Data rows read (not counting the header and blank lines). */
+  rows: number;
+  imported: number;
+  /** How many of the imported tickets got a generated code. */
+  generatedCodes: number;
+  /** Rejected rows by line number. */
+  rejected: RejectedRow[];
+}
+
+/** Options of importTicketsCsv. */
+export interface TicketImportOptions {
+  eventId: string;
+  /** The CSV file's content (UTF-8; a byte-order mark is ignored). */
+  csv: string | Buffer;
+  /** Rows per transaction (default 500). */
+  batchSize?: number;
+  /** Called once the rows are read (`done` 0) and after each batch: rows handled so far out of `total`. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+interface ValidRow {
+  line: number;
+  code: string;
+  isGenerated: boolean;
+  holderName: string;
+  ticketType: string;
+  /** null = every day of the event. */
+  days: number[] | null;
+}
+
+/**
+ * Imports the tickets of `csv` into event `eventId` (rules in the module comment).
+ * @throws ServiceError `not_found` for an unknown event; `bad_request` when the file cannot be
+ *   imported at all (empty, header without holder_name/ticket_type/days, unknown or repeated column).
+ */
+export async function importTicketsCsv(db: Db, options: TicketImportOptions): Promise<TicketImportSummary> {
+  const event = await findEvent(db, options.eventId);
+  const rejected: RejectedRow[] = [];
+  const records = parseRecords(options.csv, rejected);
+  const [header, ...dataRecords] = records;
+  if (!header) throw new ServiceError('bad_request', 'The CSV file is empty: expected the header code,holder_name,ticket_type,days');
+  const columns = readHeader(header.fields);
+
+  const total = dataRecords.length + rejected.length;
+  options.onProgress?.(0, total);
+  const valid: ValidRow[] = [];
+  const lineOfCode = new Map<string, number>();
+  for (const record of dataRecords) {
+    const outcome = checkRow(record, columns, event);
+    if ('reason' in outcome) {
+      rejected.push(outcome);
+      continue;
+    }
+    const firstLine = lineOfCode.get(outcome.code);
+    if (firstLine !== undefined) {
+      rejected.push({ line: outcome.line, code: outcome.code, reason: `duplicate code: already on line ${firstLine}` });
+      continue;
+    }
+    lineOfCode.set(outcome.code, outcome.line);
+    valid.push(outcome);
+  }
+
+  let done = total - valid.length;
+  let imported = 0;
+  let generatedCodes = 0;
+  const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH_SIZE;
+  for (let start = 0; start < valid.length; start += batchSize) {
+    const batch = valid.slice(start, start + batchSize);
+    const inserted = await insertBatch(db, event.id, batch);
+    for (const row of batch) {
+      if (inserted.has(row.code)) {
+        imported += 1;
+        if (row.isGenerated) generatedCodes += 1;
+      } else {
+        rejected.push({ line: row.line, code: row.code, reason: 'duplicate code: a ticket with this code already exists' });
+      }
+    }
+    done += batch.length;
+    options.onProgress?.(done, total);
+  }
+  if (valid.length === 0) options.onProgress?.(total, total);
+
+  rejected.sort((a, b) => a.line - b.line);
+  return { eventTitle: event.title, rows: total, imported, generatedCodes, rejected };
+}
+
+interface CsvRecord {
+  /** Line where the record starts (1-based). */
+  line: number;
+  fields: string[];
+}
+
+/** Parses every record; records the parser must skip (e.g. an unclosed quote) become rejections. */
+function parseRecords(csv: string | Buffer, rejected: RejectedRow[]): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  parse(csv, {
+    bom: true,
+    trim: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      rejected.push({ line: typeof error?.lines === 'number' ? error.lines : 0, reason: `malformed CSV: ${error?.message ?? 'unreadable record'}` });
+      return undefined;
+    },
+    on_record: (record: string[], info) => {
+      // info.lines is where the record ends; quoted fields may span lines.
+      const extraLines = record.reduce((sum, field) => sum + (field.match(/\n/g)?.length ?? 0), 0);
+      records.push({ line: info.lines - extraLines, fields: record });
+      return record;
+    },
+  });
+  return records;
+}
+
+/** Column positions by name. @throws ServiceError `bad_request` for a header that cannot be used. */
+function readHeader(fields: string[]): Map<Column, number> {
+  const names = fields.map((field) => field.trim().toLowerCase());
+  const unknown = names.filter((name) => !isColumn(name));
+  if (unknown.length > 0) {
+    throw new ServiceError(
+      'bad_request',
+      `Unknown CSV column(s) ${unknown.map((name) => `"${name}"`).join(', ')}: expected code,holder_name,ticket_type,days (code optional; event_title allowed)`,
+    );
+  }
+  const repeated = names.filter((name, index) => names.indexOf(name) !== index);
+  if (repeated.length > 0) throw new ServiceError('bad_request', `CSV column "${repeated[0]}" appears more than once`);
+  const missing = REQUIRED_COLUMNS.filter((name) => !names.includes(name));
+  if (missing.length > 0) {
+    throw new ServiceError('bad_request', `The CSV header lacks ${missing.join(', ')}: expected code,holder_name,ticket_type,days`);
+  }
+  const positions = new Map<Column, number>();
+  names.forEach((name, index) => {
+    if (isColumn(name)) positions.set(name, index);
+  });
+  return positions;
+}
+
+function checkRow(record: CsvRecord, columns: Map<Column, number>, event: EventDetails): ValidRow | RejectedRow {
+  const field = (column: Column) => {
+    const index = columns.get(column);
+    return index === undefined ? '' : (record.fields[index] ?? '').trim();
+  };
+  const line = record.line;
+  const givenCode = field('code');
+  const reject = (reason: string): RejectedRow => ({ line, ...(givenCode ? { code: givenCode } : {}), reason });
+
+  if (record.fields.length !== columns.size) {
+    return reject(`expected ${columns.size} fields, found ${record.fields.length}`);
+  }
+  if (givenCode) {
+    const problem = ticketCodeProblem(givenCode);
+    if (problem) return reject(problem);
+  }
+  const eventTitle = field('event_title');
+  if (eventTitle && eventTitle.toLowerCase() !== event.title.toLowerCase()) {
+    return reject(`event_title "${eventTitle}" is not this event ("${event.title}")`);
+  }
+  // A quoted field may hold line breaks or runs of spaces; a printed ticket shows one line.
+  const holderName = field('holder_name').replace(/\s+/g, ' ');
+  if (!holderName) return reject('empty holder_name');
+  if (holderName.length > HOLDER_NAME_MAX_LENGTH) return reject(`holder_name is longer than ${HOLDER_NAME_MAX_LENGTH} characters`);
+  const ticketType = field('ticket_type').replace(/\s+/g, ' ');
+  if (!ticketType) return reject('empty ticket_type');
+  if (ticketType.length > TICKET_TYPE_MAX_LENGTH) return reject(`ticket_type is longer than ${TICKET_TYPE_MAX_LENGTH} characters`);
+  const days = parseDays(field('days'), event);
+  if (typeof days === 'string') return reject(days);
+  return {
+    line,
+    code: givenCode || generateTicketCode(),
+    isGenerated: !givenCode,
+    holderName,
+    ticketType,
+    days,
+  };
+}
+
+/** `all` → null; `1|3` → [1, 3] (sorted, without repeats); otherwise why not, as a string. */
+function parseDays(text: string, event: EventDetails): number[] | null | string {
+  if (!text) return 'empty days: use all or day numbers joined by | (e.g. 1|3)';
+  if (text.toLowerCase() === 'all') return null;
+  const parts = text.split('|').map((part) => part.trim());
+  if (!parts.every((part) => /^\d{1,3}$/.test(part))) {
+    return `malformed days "${text}": use all or day numbers joined by | (e.g. 1|3)`;
+  }
+  const eventDayNumbers = event.days.map((day) => day.day);
+  const days = [...new Set(parts.map(Number))].sort((a, b) => a - b);
+  const unknown = days.filter((day) => !eventDayNumbers.includes(day));
+  if (unknown.length > 0) {
+    return `unknown day ${unknown.join(', ')} for this event (its days: ${eventDayNumbers.join(', ')})`;
+  }
+  return days;
+}
+
+/**
+ * Inserts one batch in one transaction. A code that is taken (an earlier import, a concurrent one,
+ * or a clash of generated codes) is skipped by ON CONFLICT instead of failing the batch.
+ * @returns the codes inserted.
+ */
+async function insertBatch(db: Db, eventId: string, batch: ValidRow[]): Promise<Set<string>> {
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(tickets)
+      .values(batch.map((row) => ({ code: row.code, eventId, holderName: row.holderName, ticketType: row.ticketType, admittedDays: row.days })))
+      .onConflictDoNothing({ target: tickets.code })
+      .returning({ code: tickets.code });
+    return new Set(inserted.map((row) => row.code));
+  });
+}
