@@ -5,16 +5,19 @@
  * - With DATABASE_URL (a PostgreSQL server): each call creates its own database `gc_test_<random>` on
  *   that server and drops it on close, so test files never share state.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { apiPaths, API_PREFIX, LoginResponse } from '@gatecheck/contract';
 import type { FastifyInstance } from 'fastify';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.ts';
+import { MIGRATIONS_FOLDER, openDatabase, type DatabaseHandle } from '../../src/db/client.ts';
 import { seedDemoData, type DemoSeedSummary } from '../../src/db/seed.ts';
 
 /** Pool size for PostgreSQL test databases: enough for the race test's concurrency. */
@@ -29,7 +32,7 @@ export const TEST_DATABASE_KIND = process.env.DATABASE_URL ? 'postgres' : 'pglit
  */
 export async function createTestDatabase(): Promise<DatabaseHandle> {
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return openDatabase({ inMemory: true });
+  if (!serverUrl) return openDatabase({ inMemory: true, loadDataDir: await migratedPgliteTemplate() });
   const name = `gc_test_${randomBytes(6).toString('hex')}`;
   await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(serverUrl);
@@ -43,6 +46,36 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     },
   };
 }
+
+/**
+ * A dump of a freshly migrated PGlite database, cached in the temp folder under a hash of the
+ * migrations: a new PGlite runs initdb in WebAssembly (several seconds on a busy 2-core machine),
+ * loading this snapshot takes about one. Written to a temp name and renamed, so parallel test
+ * workers never read half a file.
+ */
+async function migratedPgliteTemplate(): Promise<Blob> {
+  const hash = createHash('sha256');
+  for (const file of (await readdir(MIGRATIONS_FOLDER, { recursive: true })).sort()) {
+    if (file.endsWith('.sql') || file.endsWith('.json')) hash.update(file).update(await readFile(path.join(MIGRATIONS_FOLDER, file)));
+  }
+  hash.update(PGLITE_TEMPLATE_FORMAT);
+  const templateFile = path.join(tmpdir(), `gatecheck-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+  try {
+    return new Blob([await readFile(templateFile)]);
+  } catch {
+    const client = await PGlite.create();
+    await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+    const dump = await client.dumpDataDir('none');
+    await client.close();
+    const partial = `${templateFile}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+    await rename(partial, templateFile);
+    return dump;
+  }
+}
+
+/** Bump when the way the template is made changes (its file name then changes too). */
+const PGLITE_TEMPLATE_FORMAT = 'pglite-0.5-dump-none-v1';
 
 async function withAdminClient(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
   const client = new pg.Client({ connectionString: url });
