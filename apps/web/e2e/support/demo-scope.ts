@@ -23,7 +23,7 @@ async function getJson(request: APIRequestContext, path: string): Promise<unknow
 }
 
 /** One organization of the signed-in user with its events. */
-export interface Membership {
+interface Membership {
   organization: Organization;
   events: Event[];
 }
@@ -34,7 +34,7 @@ export interface Membership {
  *   it shares the page's session cookie).
  * @throws Error when a call fails or an answer does not match the contract.
  */
-export async function readMemberships(request: APIRequestContext): Promise<Membership[]> {
+async function readMemberships(request: APIRequestContext): Promise<Membership[]> {
   const organizations = OrganizationList.parse(await getJson(request, apiPaths.organizations));
   return Promise.all(
     organizations.map(async (organization) => ({
