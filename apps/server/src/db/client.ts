@@ -3,7 +3,8 @@
  * `pg`, with the same Drizzle schema and queries on both. Migrations from `apps/server/drizzle/` are
  * applied on open, so a fresh data folder or an empty PostgreSQL database is ready to use.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, open, readFile, unlink } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -55,16 +56,68 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
     return handle;
   }
   let client: PGlite;
+  let unlock = async () => {};
   if ('pgliteDir' in location) {
     await mkdir(location.pgliteDir, { recursive: true });
-    client = await PGlite.create(location.pgliteDir);
+    unlock = await lockPgliteDir(location.pgliteDir);
+    try {
+      client = await PGlite.create(location.pgliteDir);
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
   } else {
     client = await PGlite.create(location.loadDataDir ? { loadDataDir: location.loadDataDir } : {});
   }
   const db = drizzlePglite({ client, schema });
-  const handle = onceClosing('pglite', db, () => client.close());
+  const handle = onceClosing('pglite', db, async () => {
+    try {
+      await client.close();
+    } finally {
+      await unlock();
+    }
+  });
   await migrateOrClose(handle, () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }));
   return handle;
+}
+
+/**
+ * PGlite keeps no lock of its own, and two processes writing one folder would corrupt it: take
+ * `<dir>.lock` (holding our pid) exclusively, taking over a lock whose process is gone.
+ * @returns a function that releases the lock.
+ * @throws Error naming the process that holds the folder.
+ */
+async function lockPgliteDir(dir: string): Promise<() => Promise<void>> {
+  const lockFile = `${path.resolve(dir)}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const file = await open(lockFile, 'wx');
+      await file.writeFile(String(process.pid));
+      await file.close();
+      return () => unlink(lockFile).catch(() => undefined);
+    } catch (error) {
+      if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) throw error;
+      const holder = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
+      if (Number.isInteger(holder) && holder > 0 && isProcessAlive(holder)) {
+        throw new Error(
+          `The embedded database in ${dir} is in use by process ${holder}${holder === process.pid ? ' (this one)' : ''}. ` +
+            'Stop that process first, or use PostgreSQL through DATABASE_URL to share one database.',
+        );
+      }
+      await unlink(lockFile).catch(() => undefined);
+    }
+  }
+  throw new Error(`Could not lock the embedded database in ${dir} (${lockFile}).`);
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return error instanceof Error && 'code' in error && error.code === 'EPERM';
+  }
 }
 
 function onceClosing(kind: DatabaseHandle['kind'], db: Db, close: () => Promise<void>): DatabaseHandle {
