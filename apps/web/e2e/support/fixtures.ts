@@ -5,8 +5,8 @@
  * Per worker (a worker runs its spec files one after another): a real server on a fresh data dir
  * and a free port, a fake camera file, and Debian's Chromium playing that file as its camera.
  * Per test: `baseURL` pointing at the worker's server, a pool of unused demo tickets, and
- * `saveScreen(page, name)` which stores a full-page screenshot as `e2e/artifacts/<name>.png` and attaches
- * it to the report.
+ * `saveScreen(page, name)`, which stores a full-page screenshot as `e2e/artifacts/<name>.png` and
+ * attaches it to the report.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
