@@ -34,3 +34,10 @@ test('a lock left by a process that is gone is taken over', async () => {
   const handle = await openDatabase({ pgliteDir });
   await handle.close();
 });
+
+test("a lock holding this process's own pid, left by an earlier run (a restarted container), is taken over", async () => {
+  const pgliteDir = path.join(dataDir, 'restarted');
+  await writeFile(`${pgliteDir}.lock`, String(process.pid));
+  const handle = await openDatabase({ pgliteDir });
+  await handle.close();
+});

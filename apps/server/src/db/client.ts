@@ -81,6 +81,9 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
   return handle;
 }
 
+/** Lock files this process holds. */
+const heldLocks = new Set<string>();
+
 /**
  * PGlite keeps no lock of its own, and two processes writing one folder would corrupt it: take
  * `<dir>.lock` (holding our pid) exclusively, taking over a lock whose process is gone.
@@ -94,11 +97,18 @@ async function lockPgliteDir(dir: string): Promise<() => Promise<void>> {
       const file = await open(lockFile, 'wx');
       await file.writeFile(String(process.pid));
       await file.close();
-      return () => unlink(lockFile).catch(() => undefined);
+      heldLocks.add(lockFile);
+      return async () => {
+        heldLocks.delete(lockFile);
+        await unlink(lockFile).catch(() => undefined);
+      };
     } catch (error) {
       if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) throw error;
       const holder = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(holder) && holder > 0 && isProcessAlive(holder)) {
+      // Our own pid in the file is stale (a restarted container often gets the same pid) unless
+      // this very process holds the lock.
+      const isHeld = holder === process.pid ? heldLocks.has(lockFile) : Number.isInteger(holder) && holder > 0 && isProcessAlive(holder);
+      if (isHeld) {
         throw new Error(
           `The embedded database in ${dir} is in use by process ${holder}${holder === process.pid ? ' (this one)' : ''}. ` +
             'Stop that process first, or use PostgreSQL through DATABASE_URL to share one database.',
