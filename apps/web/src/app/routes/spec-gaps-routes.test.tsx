@@ -1,6 +1,7 @@
 /**
- * SPEC §2 and §7 gaps: no sign-up, reset-password or forgot-password screens; the organization and
- * event lists are asked for with the bearer token and credentials.
+ * SPEC §2, §6 and §7 gaps: no sign-up, reset-password or forgot-password screens; the membership role
+ * is displayed only; the organization and event lists are asked for with the bearer token and
+ * credentials.
  */
 import { apiPaths } from '@gatecheck/contract';
 import { screen } from '@testing-library/react';
@@ -40,4 +41,18 @@ test('the events of an organization are loaded with the same auth as organizatio
   renderApp({ route: '/event-select', selection: { organization: testOrganization } });
   await screen.findByRole('button', { name: /Harbour Sound 2026/ });
   expect(seen).toEqual({ authorization: `Bearer ${TEST_TOKEN}`, credentials: 'include', organizationId: 'org-1' });
+});
+
+test('the membership role is only displayed: an organization can be chosen whatever the role', async () => {
+  server.use(
+    http.get(apiUrl(apiPaths.organizations), () =>
+      HttpResponse.json([{ _id: 'org-7', name: 'Guest House', description: 'Small venue', role: 'guest', activeEvents: [] }]),
+    ),
+  );
+  const { user, router } = renderApp({ route: '/organization-select' });
+  const card = await screen.findByRole('button', { name: /Guest House/ });
+  expect(card).toHaveTextContent('guest');
+  await user.click(card);
+  expect(await screen.findByText('Organization Selected')).toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/event-select');
 });
