@@ -30,6 +30,14 @@ test('files of the web build are served as they are', async () => {
   expect(response.statusCode).toBe(200);
   expect(response.body).toBe('console.log("app");');
   expect(response.headers['content-type']).toMatch(/javascript/);
+  expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+});
+
+test('index.html is revalidated on every load, so a new build shows at once', async () => {
+  for (const url of ['/', '/scanner']) {
+    const response = await t.app.inject({ method: 'GET', url });
+    expect(response.headers['cache-control']).toBe('no-cache');
+  }
 });
 
 test('deep links fall back to index.html (SPA)', async () => {

@@ -13,13 +13,23 @@ import fp from 'fastify-plugin';
 async function webPlugin(app: FastifyInstance, options: { webDistDir: string }): Promise<void> {
   const hasWebApp = existsSync(path.join(options.webDistDir, 'index.html'));
   if (hasWebApp) {
-    await app.register(fastifyStatic, { root: options.webDistDir, index: 'index.html' });
+    await app.register(fastifyStatic, {
+      root: options.webDistDir,
+      index: 'index.html',
+      // Vite names bundles by content hash under assets/: cache them for good; everything else
+      // (index.html above all) is revalidated so a new build is picked up at once.
+      cacheControl: false,
+      setHeaders: (reply, filePath) => {
+        const isHashedAsset = path.relative(options.webDistDir, filePath).split(path.sep)[0] === 'assets';
+        reply.header('cache-control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const isApi = pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
     if (hasWebApp && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.type('text/html').sendFile('index.html');
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ code: 'not_found', message: 'No such route.' });
   });
