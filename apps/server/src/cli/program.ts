@@ -30,8 +30,8 @@ const OVERVIEW_EXAMPLES = [
   'Run `npm run admin -- <command> <subcommand> --help` for the options of a command.',
 ].join('\n');
 
-/** Builds the command tree; the actions use `context`. Exposed for tests of the help text. */
-export function buildProgram(context: AdminContext): Command {
+/** Builds the command tree; the actions use `context`. */
+function buildProgram(context: AdminContext): Command {
   const program = new Command('admin')
     .description('Gatecheck administration: users, organizations, events, tickets and check-ins.')
     .usage('<command> <subcommand> [options]')

@@ -11,7 +11,7 @@ import { isId, ServiceError } from './errors.ts';
 import { createUser, findUserByIdentifier, type NewUser } from './users.ts';
 
 /** Name of the single implicit day of an event without configured days (SPEC §2 /day-select). */
-export const IMPLICIT_DAY_NAME = 'Main Event';
+const IMPLICIT_DAY_NAME = 'Main Event';
 
 /**
  * Creates an account (argon2id hash through services/users).
@@ -196,7 +196,7 @@ export async function createEvent(db: Db, input: NewEvent): Promise<string> {
 }
 
 /** One day of an event: configured, or the implicit day 1 of an event without configured days. */
-export interface EventDayInfo {
+interface EventDayInfo {
   day: number;
   name: string;
   date: string;

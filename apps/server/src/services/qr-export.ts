@@ -20,7 +20,7 @@ import { tickets } from '../db/schema.ts';
 import { findEvent, type EventDetails } from './admin.ts';
 
 /** Side of an exported PNG, in px (quiet zone included). */
-export const QR_PNG_WIDTH_PX = 512;
+const QR_PNG_WIDTH_PX = 512;
 
 /** One ticket to print. `days` null = every day of the event. */
 export interface PrintableTicket {
@@ -48,7 +48,7 @@ export async function listPrintableTickets(db: DbOrTx, eventId: string): Promise
  * The file name of a ticket's PNG: `<code>.png`. Imported codes are file-name safe
  * (services/ticket-codes.ts); anything else (codes made another way) is percent-encoded.
  */
-export function pngFileNameOf(code: string): string {
+function pngFileNameOf(code: string): string {
   const safe = /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(code) ? code : encodeURIComponent(code).replace(/\./g, '%2E');
   return `${safe}.png`;
 }

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 
 /** Longest ticket code accepted on import, in characters (well under the contract's QR_CODE_MAX_LENGTH). */
-export const TICKET_CODE_MAX_LENGTH = 128;
+const TICKET_CODE_MAX_LENGTH = 128;
 
 const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const GENERATED_CODE_LENGTH = 16;

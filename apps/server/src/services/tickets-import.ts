@@ -21,8 +21,8 @@ import { generateTicketCode, ticketCodeProblem } from './ticket-codes.ts';
 /** Rows per insert transaction. */
 export const DEFAULT_IMPORT_BATCH_SIZE = 500;
 /** Longest holder name and ticket type accepted, in characters. */
-export const HOLDER_NAME_MAX_LENGTH = 200;
-export const TICKET_TYPE_MAX_LENGTH = 100;
+const HOLDER_NAME_MAX_LENGTH = 200;
+const TICKET_TYPE_MAX_LENGTH = 100;
 
 const REQUIRED_COLUMNS = ['holder_name', 'ticket_type', 'days'] as const;
 const OPTIONAL_COLUMNS = ['code', 'event_title'] as const;
@@ -34,7 +34,7 @@ function isColumn(name: string): name is Column {
 }
 
 /** A row that was not imported: its line in the file (1 = header), its code when it had one, and why. */
-export interface RejectedRow {
+interface RejectedRow {
   line: number;
   code?: string;
   reason: string;

@@ -19,7 +19,7 @@ export interface CliResult {
 }
 
 /** A collecting stream; `isTTY` is unset, like a pipe, so no progress bar is drawn. */
-export function captureStream(): { stream: Writable; text: () => string } {
+function captureStream(): { stream: Writable; text: () => string } {
   const chunks: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, callback) {
