@@ -132,7 +132,13 @@ export async function requestPasswordReset(db: Db, email: string, mail: Password
     .returning({ userId: passwordResetTokens.userId });
   const userId = inserted[0]?.userId;
   if (!userId) return;
-  mail.mailer.enqueue(resetMail(db, userId, `${mail.publicUrl}/reset-password?token=${encodeURIComponent(token)}`));
+  const link = `${mail.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  // Composed after the answer has gone out: the embedded database runs queries on this thread.
+  mail.mailer.enqueue(afterThisRequest().then(() => resetMail(db, userId, link)));
+}
+
+function afterThisRequest(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 async function resetMail(db: DbOrTx, userId: string, link: string): Promise<MailMessage> {
