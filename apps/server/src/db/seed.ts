@@ -7,7 +7,6 @@
  * Holder names and ticket mixes are reproducible (faker with a fixed seed); ticket codes are not:
  * they come from crypto random bytes so they cannot be guessed.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { faker } from '@faker-js/faker/locale/en_GB';
@@ -17,6 +16,7 @@ import QRCode from 'qrcode';
 import type { Db } from './client.ts';
 import { eventDays, events, memberships, organizations, tickets, users } from './schema.ts';
 import { hashPassword } from '../services/passwords.ts';
+import { generateTicketCode } from '../services/ticket-codes.ts';
 
 /** The demo account printed at startup and used by the end-to-end test. */
 export const DEMO_USER = {
@@ -45,25 +45,6 @@ export const DEMO_DRAFT_EVENT_TITLE = 'Winter Gala';
 /** Header of tickets.csv (issue 2); `days` is `all` or day numbers joined by `|` (e.g. `1|3`). */
 export const TICKETS_CSV_COLUMNS = ['code', 'event_title', 'holder_name', 'ticket_type', 'days'] as const;
 
-const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-/** A fresh ticket code: `GC-` and 16 base32 characters (80 random bits). */
-export function generateTicketCode(): string {
-  const bytes = randomBytes(10);
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32_ALPHABET[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  return `GC-${out}`;
-}
-
 /** One seeded ticket as written to tickets.csv. `days` null = every day of the event. */
 export interface DemoTicket {
   code: string;
@@ -82,7 +63,7 @@ export interface DemoSeedSummary {
 }
 
 /** Whether the database has no users yet (a first start). */
-export async function isDatabaseEmpty(db: Db): Promise<boolean> {
+async function isDatabaseEmpty(db: Db): Promise<boolean> {
   const [row] = await db.select({ value: count() }).from(users);
   return (row?.value ?? 0) === 0;
 }
@@ -189,7 +170,7 @@ export async function seedDemoIfEmpty(db: Db, options: { ticketsDir?: string; to
  * Writes `tickets.csv` (TICKETS_CSV_COLUMNS; revoked tickets last, so the first rows are usable) and
  * one `<code>.png` QR per ticket into `dir`.
  */
-export async function writeTicketFiles(dir: string, list: DemoTicket[]): Promise<void> {
+async function writeTicketFiles(dir: string, list: DemoTicket[]): Promise<void> {
   await mkdir(dir, { recursive: true });
   const ordered = [...list.filter((t) => !t.isRevoked), ...list.filter((t) => t.isRevoked)];
   const csv = stringify(

@@ -10,7 +10,7 @@ import { ServiceError } from '../services/errors.ts';
 import { findSessionUser, type SessionUser } from '../services/sessions.ts';
 
 /** Name of the session cookie. */
-export const SESSION_COOKIE = 'gatecheck_session';
+const SESSION_COOKIE = 'gatecheck_session';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -10,7 +10,7 @@ import { ServiceError } from '../services/errors.ts';
 const MAX_DEPTH = 64;
 
 /** Whether `value` holds, at any depth up to MAX_DEPTH, a string or key with a NUL character. */
-export function containsNul(value: unknown, depth = 0): boolean {
+function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) return value.some((item) => containsNul(item, depth + 1));

@@ -9,7 +9,7 @@ import { eventDays, events, memberships, organizations, tickets } from '../db/sc
 import { isId, ServiceError } from './errors.ts';
 
 /** Statuses of events that are over or not yet published; every other event is "active". */
-export const INACTIVE_EVENT_STATUSES = ['draft', 'completed', 'cancelled'] as const;
+const INACTIVE_EVENT_STATUSES = ['draft', 'completed', 'cancelled'] as const;
 
 /** The organizations `userId` belongs to, each with the user's role and its active events, by name. */
 export async function listMemberships(db: DbOrTx, userId: string): Promise<Organization[]> {

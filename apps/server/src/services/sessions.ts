@@ -59,11 +59,3 @@ export async function revokeSession(db: DbOrTx, token: string): Promise<void> {
     .set({ revokedAt: new Date() })
     .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)));
 }
-
-/** Revokes every live session of `userId` (e.g. after a password change or reset). */
-export async function revokeUserSessions(db: DbOrTx, userId: string): Promise<void> {
-  await db
-    .update(sessions)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)));
-}
