@@ -75,6 +75,15 @@ test('the events path documents its organizationId parameter, and the error answ
   expect(conflict).toMatchObject({ type: 'object', required: expect.arrayContaining(['code', 'message']) });
 });
 
+test('operations that need a session say so (bearer token or session cookie); the sign-in calls do not', () => {
+  const security = [{ bearerToken: [] }, { sessionCookie: [] }];
+  expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.security).toEqual(security);
+  expect(document.paths[openApiPath(apiPaths.usersMe)]?.get?.security).toEqual(security);
+  expect(document.paths[openApiPath(apiPaths.login)]?.post?.security).toBeUndefined();
+  expect(document.paths[openApiPath(apiPaths.forgotPassword)]?.post?.security).toBeUndefined();
+  expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.tags).toEqual(['tickets']);
+});
+
 test('the documentation UI is served at /api/docs with its assets from our own origin', async () => {
   const page = await t.app.inject({ method: 'GET', url: api('/docs') });
   expect(page.statusCode).toBe(200);

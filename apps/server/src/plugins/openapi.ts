@@ -6,13 +6,22 @@
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { API_PREFIX } from '@gatecheck/contract';
+import { API_PREFIX, apiPaths } from '@gatecheck/contract';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 /** Where the Swagger UI is served; the document is at `${OPENAPI_DOCS_PATH}/json`. */
 export const OPENAPI_DOCS_PATH = `${API_PREFIX}/docs`;
+
+/** Routes that need no session (logout works without one too). */
+const PUBLIC_URLS: readonly string[] = [
+  apiPaths.login,
+  apiPaths.logout,
+  apiPaths.register,
+  apiPaths.forgotPassword,
+  apiPaths.resetPassword,
+].map((pathname) => `${API_PREFIX}${pathname}`);
 
 async function openapiPlugin(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -36,7 +45,13 @@ async function openapiPlugin(app: FastifyInstance): Promise<void> {
     transform: (document) => {
       const isApiRoute = document.url.startsWith(`${API_PREFIX}/`) && !document.url.startsWith(OPENAPI_DOCS_PATH);
       if (!isApiRoute) return { schema: { hide: true }, url: document.url };
-      return jsonSchemaTransform(document);
+      const transformed = jsonSchemaTransform(document);
+      const resource = document.url.slice(API_PREFIX.length + 1).split('/')[0] ?? '';
+      const isPublic = PUBLIC_URLS.includes(document.url);
+      return {
+        ...transformed,
+        schema: { ...transformed.schema, tags: [resource], ...(isPublic ? {} : { security: [{ bearerToken: [] }, { sessionCookie: [] }] }) },
+      };
     },
     transformObject: jsonSchemaTransformObject,
   });
