@@ -1,4 +1,4 @@
-import { ApiErrorBody, apiPaths } from '@gatecheck/contract';
+import { ApiErrorBody, apiPaths, LoginResponse } from '@gatecheck/contract';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEMO_USER } from '../src/db/seed.ts';
 import { api, createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -95,6 +95,21 @@ test('register is limited per email and per IP', async () => {
     expect((await post(apiPaths.register, body, ip)).statusCode).toBe(201);
   }
   expectRateLimited(await post(apiPaths.register, { ...account, username: 'bulk-last', email: 'bulk-last@example.org' }, ip));
+});
+
+test('change-password is limited per IP', async () => {
+  const ip = freshIp();
+  const { token } = LoginResponse.parse((await post(apiPaths.login, { email: DEMO_USER.username, password: DEMO_USER.password }, freshIp())).json());
+  const attempt = () =>
+    t.app.inject({
+      method: 'POST',
+      url: api(apiPaths.changePassword),
+      headers: { authorization: `Bearer ${token ?? ''}` },
+      payload: { currentPassword: 'a-wrong-guess', newPassword: 'long-enough' },
+      remoteAddress: ip,
+    });
+  for (let guess = 0; guess < IP_MAX; guess += 1) expect((await attempt()).statusCode).toBe(400);
+  expectRateLimited(await attempt());
 });
 
 test('routes without limits are not limited', async () => {

@@ -9,7 +9,7 @@
  * - CSRF: OWASP's "verify origin with standard headers" for state-changing requests
  *   (docs/decisions/010).
  * - Rate limits (@fastify/rate-limit) on login, register and forgot-password, per client IP and per
- *   account (the body's `email`, lower-cased), answering 429 `{ code: 'rate_limited', message }` with
+ *   account (the body's `email`, lower-cased), and on change-password per IP, answering 429 `{ code: 'rate_limited', message }` with
  *   Retry-After (docs/decisions/011).
  */
 import helmet from '@fastify/helmet';
@@ -25,9 +25,13 @@ import { ServiceError } from '../services/errors.ts';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The POST routes with rate limits (full URLs). */
-export const RATE_LIMITED_URLS: readonly string[] = [apiPaths.login, apiPaths.register, apiPaths.forgotPassword].map(
-  (pathname) => `${API_PREFIX}${pathname}`,
-);
+export const RATE_LIMITED_URLS: readonly string[] = [
+  apiPaths.login,
+  apiPaths.register,
+  apiPaths.forgotPassword,
+  // Guessing the current password needs a session, but each guess still costs an argon2 hash: per IP.
+  apiPaths.changePassword,
+].map((pathname) => `${API_PREFIX}${pathname}`);
 
 /** The account a rate-limited request is about: its `email` field (login's holds an email or a username). */
 const AccountField = z.object({ email: z.string().trim().toLowerCase().min(1).max(254) });
