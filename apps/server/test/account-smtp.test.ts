@@ -88,10 +88,13 @@ test('with SMTP_URL the reset mail is delivered over SMTP from MAIL_FROM, and no
   const response = await t.app.inject({ method: 'POST', url: api(apiPaths.forgotPassword), payload: { email: DEMO_USER.email } });
   expect(response.statusCode).toBe(200);
 
-  const mail = await vi.waitFor(() => {
-    expect(smtp.received).toHaveLength(1);
-    return smtp.received[0];
-  });
+  const mail = await vi.waitFor(
+    () => {
+      expect(smtp.received).toHaveLength(1);
+      return smtp.received[0];
+    },
+    { timeout: 15_000, interval: 20 },
+  );
   expect(mail?.from).toMatch(/<desk@example\.org>/);
   expect(mail?.to.join()).toContain(`<${DEMO_USER.email}>`);
   const text = (mail?.data ?? '').replace(/=\r?\n/g, '').replace(/=3D/g, '=');

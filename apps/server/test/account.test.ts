@@ -59,11 +59,14 @@ async function mailsTo(email: string): Promise<string[]> {
 
 /** Waits for the reset mail to `email` (mail is sent in the background) and returns its token. */
 async function resetTokenMailedTo(email: string, count = 1): Promise<string> {
-  const mails = await vi.waitFor(async () => {
-    const found = await mailsTo(email);
-    expect(found).toHaveLength(count);
-    return found;
-  });
+  const mails = await vi.waitFor(
+    async () => {
+      const found = await mailsTo(email);
+      expect(found).toHaveLength(count);
+      return found;
+    },
+    { timeout: 15_000, interval: 20 },
+  );
   const link = /https:\/\/gate\.example\.com\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(mails.at(-1) ?? '');
   if (!link?.[1]) throw new Error('no reset link in the mail');
   return link[1];
