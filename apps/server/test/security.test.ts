@@ -37,7 +37,7 @@ async function isSignedIn(token: string): Promise<boolean> {
 test('responses carry security headers with a CSP that fits the scanner app', async () => {
   const response = await t.app.inject({ method: 'GET', url: api(apiPaths.usersMe) });
   expect(response.headers['x-content-type-options']).toBe('nosniff');
-  expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+  expect(response.headers['x-frame-options']).toBe('DENY');
   expect(response.headers['referrer-policy']).toBe('no-referrer');
   const csp = directives(String(response.headers['content-security-policy']));
   expect(csp.get('default-src')).toBe("'self'");

@@ -62,6 +62,8 @@ async function securityPlugin(app: FastifyInstance): Promise<void> {
         // No upgrade-insecure-requests: on a venue LAN the app is served over plain http (HOST=0.0.0.0).
       },
     },
+    // X-Frame-Options for browsers without frame-ancestors, saying the same.
+    frameguard: { action: 'deny' },
   });
 
   await app.register(cors, {
