@@ -52,7 +52,7 @@ export const anyString: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Values of the wrong JSON type for a field. */
-export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
+const wrongType: fc.Arbitrary<unknown> = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.boolean(),
@@ -145,7 +145,7 @@ export async function expectSafeAnswer(app: FastifyInstance, options: InjectOpti
  * Whether the request got past parsing and validation to the route's rules (a 2xx, or an error the
  * rules raised), so a test can show its generator does not only hit the 400 wall.
  */
-export function reachedTheRules(answer: Answer): boolean {
+function reachedTheRules(answer: Answer): boolean {
   if (answer.status < 400) return true;
   if (answer.status === 413 || answer.status === 415 || answer.code === 'validation_failed') return false;
   // Fastify's JSON parser: "Body is not valid JSON…", "Body cannot be empty…".

@@ -12,7 +12,7 @@ import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 /** Where the Swagger UI is served; the document is at `${OPENAPI_DOCS_PATH}/json`. */
-export const OPENAPI_DOCS_PATH = `${API_PREFIX}/docs`;
+const OPENAPI_DOCS_PATH = `${API_PREFIX}/docs`;
 
 /** Routes that need no session (logout works without one too). */
 const PUBLIC_URLS: readonly string[] = [

@@ -25,7 +25,7 @@ import { ServiceError } from '../services/errors.ts';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The POST routes with rate limits (full URLs). */
-export const RATE_LIMITED_URLS: readonly string[] = [
+const RATE_LIMITED_URLS: readonly string[] = [
   apiPaths.login,
   apiPaths.register,
   apiPaths.forgotPassword,

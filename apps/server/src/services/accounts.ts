@@ -18,7 +18,7 @@ import { generateToken, hashToken } from './sessions.ts';
 import { createUser } from './users.ts';
 
 /** How long a password-reset link works: 1 hour, in ms. */
-export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 
 /** SPEC §8 success texts and our answers, shared by routes and tests. */
 export const ACCOUNT_MESSAGES = {

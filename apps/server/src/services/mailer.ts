@@ -19,13 +19,13 @@ export interface MailMessage {
 }
 
 /** Where a sent message went: the SMTP message id, and for the outbox the absolute .eml path. */
-export interface SentMail {
+interface SentMail {
   messageId: string;
   file: string | undefined;
 }
 
 /** The few logger methods the mailer uses (pino-compatible). */
-export interface MailLog {
+interface MailLog {
   info(details: object, message: string): void;
   error(details: object, message: string): void;
 }

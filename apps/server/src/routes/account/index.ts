@@ -25,7 +25,7 @@ import {
 import { createMailer } from '../../services/mailer.ts';
 
 /** The folder inside DATA_DIR where mail is written as .eml files when no SMTP server is configured. */
-export const OUTBOX_DIR_NAME = 'outbox';
+const OUTBOX_DIR_NAME = 'outbox';
 
 const errors = { 400: ApiErrorBody, 401: ApiErrorBody, 429: ApiErrorBody };
 
