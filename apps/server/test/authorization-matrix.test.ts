@@ -141,6 +141,17 @@ describe.each(MATRIX)('$endpoint', (row) => {
     expect(response.statusCode, response.body).toBe(row.expected[caller]);
     if (response.statusCode >= 400) expect(Object.keys(response.json()).sort()).toEqual(['code', 'message']);
   });
+
+  test('a member signed in by the session cookie (web, same origin) gets what the bearer member gets', async () => {
+    const token = (await tokenOf('member')) ?? '';
+    const request = row.request('member');
+    const response = await t.app.inject({
+      ...request,
+      cookies: { gatecheck_session: token },
+      headers: { ...request.headers, origin: 'http://localhost' },
+    });
+    expect(response.statusCode, response.body).toBe(row.expected.member);
+  });
 });
 
 test('an outsider sees only their own organization in the membership list', async () => {
