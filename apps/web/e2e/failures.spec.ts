@@ -5,6 +5,7 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { axeViolations } from './support/axe.ts';
 import { chromiumArgs, findChromium } from './support/chromium.ts';
 import { findLiveThreeDayEvent } from './support/demo-scope.ts';
 import { TicketPool, admitsDay, readDemoTickets } from './support/demo-tickets.ts';
@@ -38,6 +39,8 @@ test('staff see a camera error when no camera can be opened, and can still check
     await expect(page.getByText('Unable to access camera. Please check permissions.')).toBeVisible();
     await expect(page.getByText('Camera Error')).toBeVisible();
     await saveScreen(page, 'scanner-camera-error');
+    // Issue 3: every screen passes axe, the camera-error state included.
+    expect(await axeViolations(page, 'scanner-camera-error')).toEqual([]);
 
     const ticket = ticketPool.take(`for "${event.title}" on day ${DAY}`, (candidate) => candidate.eventTitle === event.title && admitsDay(candidate, DAY));
     await verifyByHand(page, ticket.code);

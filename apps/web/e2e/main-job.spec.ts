@@ -27,7 +27,19 @@ test('staff can check a ticket in by camera once, are denied the same ticket aga
   fakeCamera,
   ticketPool,
   saveScreen,
+  baseURL,
 }) => {
+  // Venues without internet and the native app need every asset (the decoder's .wasm included)
+  // served by our own server: record every request the page makes and check its origin at the end.
+  const foreignRequests: string[] = [];
+  let wasmRequests = 0;
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.endsWith('.wasm')) wasmRequests += 1;
+    if (['data:', 'blob:'].includes(url.protocol)) return;
+    if (url.origin !== new URL(baseURL ?? '').origin) foreignRequests.push(request.url());
+  });
+
   await openApp(page);
   await saveScreen(page, 'login');
 
@@ -70,4 +82,7 @@ test('staff can check a ticket in by camera once, are denied the same ticket aga
   await expectVerdict(page, { isValid: true, holderName: typed.holderName });
   await expect(page.getByLabel('Or enter ticket ID manually:')).toHaveValue('');
   await saveScreen(page, 'scanner-manual-approved');
+
+  expect(wasmRequests, 'the QR decoder loads its self-hosted .wasm').toBeGreaterThan(0);
+  expect(foreignRequests, 'requests that left the app\'s own origin').toEqual([]);
 });
