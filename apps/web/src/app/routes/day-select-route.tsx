@@ -1,10 +1,11 @@
 /** /day-select (SPEC §2): choose the event day to scan for. */
-import { CalendarDays, ChevronRight, MapPin } from 'lucide-react';
+import { CalendarDays, MapPin } from 'lucide-react';
 import { Navigate, useNavigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card } from '@/components/ui/card.tsx';
+import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
 import { dayLabel, defaultEventDay } from '@/features/days/days-logic.ts';
 import { formatLongDate } from '@/lib/dates.ts';
@@ -45,25 +46,15 @@ function DaySelect({ event }: { event: EventItem }) {
           </Button>
         </EmptyState>
       ) : (
-        <ul className="flex flex-col gap-3">
+        <ChoiceList>
           {event.eventDays.map((day) => (
-            <li key={day.day}>
-              <button
-                type="button"
-                onClick={() => void choose(day)}
-                className="flex w-full items-center gap-4 rounded-2xl border-2 border-slate-200 bg-white p-5 text-left shadow-sm hover:border-blue-700 focus-visible:outline-4 focus-visible:outline-offset-2 focus-visible:outline-blue-600 active:bg-slate-50"
-              >
-                <CalendarDays aria-hidden="true" className="size-8 shrink-0 text-blue-800" />
-                <span className="flex min-w-0 flex-1 flex-col gap-1">
-                  <span className="text-xl font-bold text-slate-900">{day.name}</span>
-                  <span className="text-base font-semibold text-blue-900">{dayLabel(day.day)}</span>
-                  <span className="text-base text-slate-800">{formatLongDate(day.date)}</span>
-                </span>
-                <ChevronRight aria-hidden="true" className="size-6 shrink-0 text-slate-600" />
-              </button>
-            </li>
+            <ChoiceCard key={day.day} icon={CalendarDays} onChoose={() => void choose(day)}>
+              <span className="text-xl font-bold text-slate-900">{day.name}</span>
+              <span className="text-base font-semibold text-blue-900">{dayLabel(day.day)}</span>
+              <span className="text-base text-slate-800">{formatLongDate(day.date)}</span>
+            </ChoiceCard>
           ))}
-        </ul>
+        </ChoiceList>
       )}
     </PageShell>
   );

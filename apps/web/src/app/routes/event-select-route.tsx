@@ -1,11 +1,12 @@
 /** /event-select (SPEC §2): choose an event of the chosen organization. */
 import { useQuery } from '@tanstack/react-query';
-import { CalendarDays, ChevronRight, MapPin, Users } from 'lucide-react';
+import { CalendarDays, MapPin, Users } from 'lucide-react';
 import { Navigate, useNavigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
 import { eventQueries } from '@/features/events/api.ts';
 import { attendeesLabel, statusBadgeClasses } from '@/features/events/events-logic.ts';
@@ -49,39 +50,30 @@ function EventSelect({ organization }: { organization: OrganizationItem }) {
       )}
       {events.data?.length === 0 && <EmptyState title="No Events Found" description="No events are available for this organization." />}
       {events.data && events.data.length > 0 && (
-        <ul className="flex flex-col gap-3">
+        <ChoiceList>
           {events.data.map((event) => (
-            <li key={event.id}>
-              <button
-                type="button"
-                onClick={() => void choose(event)}
-                className="flex w-full items-center gap-4 rounded-2xl border-2 border-slate-200 bg-white p-5 text-left shadow-sm hover:border-blue-700 focus-visible:outline-4 focus-visible:outline-offset-2 focus-visible:outline-blue-600 active:bg-slate-50"
-              >
-                <span className="flex min-w-0 flex-1 flex-col gap-2">
-                  <span className="flex flex-wrap items-center gap-2">
-                    <span className="text-xl font-bold text-slate-900">{event.name}</span>
-                    <Badge className={statusBadgeClasses[event.status]}>{event.status}</Badge>
-                  </span>
-                  <span className="flex items-center gap-2 text-base text-slate-800">
-                    <CalendarDays aria-hidden="true" className="size-5 shrink-0" />
-                    {formatShortDate(event.date)}
-                  </span>
-                  {event.location && (
-                    <span className="flex items-center gap-2 text-base text-slate-800">
-                      <MapPin aria-hidden="true" className="size-5 shrink-0" />
-                      {event.location}
-                    </span>
-                  )}
-                  <span className="flex items-center gap-2 text-base text-slate-800">
-                    <Users aria-hidden="true" className="size-5 shrink-0" />
-                    {attendeesLabel(event.attendeeCount)}
-                  </span>
+            <ChoiceCard key={event.id} onChoose={() => void choose(event)}>
+              <span className="flex flex-wrap items-center gap-2">
+                <span className="text-xl font-bold text-slate-900">{event.name}</span>
+                <Badge className={statusBadgeClasses[event.status]}>{event.status}</Badge>
+              </span>
+              <span className="flex items-center gap-2 text-base text-slate-800">
+                <CalendarDays aria-hidden="true" className="size-5 shrink-0" />
+                {formatShortDate(event.date)}
+              </span>
+              {event.location && (
+                <span className="flex items-center gap-2 text-base text-slate-800">
+                  <MapPin aria-hidden="true" className="size-5 shrink-0" />
+                  {event.location}
                 </span>
-                <ChevronRight aria-hidden="true" className="size-6 shrink-0 text-slate-600" />
-              </button>
-            </li>
+              )}
+              <span className="flex items-center gap-2 text-base text-slate-800">
+                <Users aria-hidden="true" className="size-5 shrink-0" />
+                {attendeesLabel(event.attendeeCount)}
+              </span>
+            </ChoiceCard>
           ))}
-        </ul>
+        </ChoiceList>
       )}
     </PageShell>
   );

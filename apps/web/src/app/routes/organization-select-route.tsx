@@ -1,11 +1,12 @@
 /** /organization-select (SPEC §2): choose one of the user's organizations. */
 import { useQuery } from '@tanstack/react-query';
-import { Building2, ChevronRight } from 'lucide-react';
+import { Building2 } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
 import { organizationQueries } from '@/features/organizations/api.ts';
 import { activeEventsLabel } from '@/features/organizations/organizations-logic.ts';
@@ -39,28 +40,18 @@ export function OrganizationSelectRoute() {
         <EmptyState title="No Organizations Found" description="Contact your administrator to get access to organizations." />
       )}
       {organizations.data && organizations.data.length > 0 && (
-        <ul className="flex flex-col gap-3">
+        <ChoiceList>
           {organizations.data.map((organization) => (
-            <li key={organization.id}>
-              <button
-                type="button"
-                onClick={() => void choose(organization)}
-                className="flex w-full items-center gap-4 rounded-2xl border-2 border-slate-200 bg-white p-5 text-left shadow-sm hover:border-blue-700 focus-visible:outline-4 focus-visible:outline-offset-2 focus-visible:outline-blue-600 active:bg-slate-50"
-              >
-                <Building2 aria-hidden="true" className="size-8 shrink-0 text-blue-800" />
-                <span className="flex min-w-0 flex-1 flex-col gap-1">
-                  <span className="flex flex-wrap items-center gap-2">
-                    <span className="text-xl font-bold text-slate-900">{organization.name}</span>
-                    <Badge>{organization.role}</Badge>
-                  </span>
-                  {organization.description && <span className="text-base text-slate-700">{organization.description}</span>}
-                  <span className="text-base font-semibold text-slate-800">{activeEventsLabel(organization.activeEventCount)}</span>
-                </span>
-                <ChevronRight aria-hidden="true" className="size-6 shrink-0 text-slate-600" />
-              </button>
-            </li>
+            <ChoiceCard key={organization.id} icon={Building2} onChoose={() => void choose(organization)}>
+              <span className="flex flex-wrap items-center gap-2">
+                <span className="text-xl font-bold text-slate-900">{organization.name}</span>
+                <Badge>{organization.role}</Badge>
+              </span>
+              {organization.description && <span className="text-base text-slate-700">{organization.description}</span>}
+              <span className="text-base font-semibold text-slate-800">{activeEventsLabel(organization.activeEventCount)}</span>
+            </ChoiceCard>
           ))}
-        </ul>
+        </ChoiceList>
       )}
     </PageShell>
   );
