@@ -50,8 +50,16 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.m
 export async function openDatabase(location: DatabaseLocation): Promise<DatabaseHandle> {
   if ('databaseUrl' in location) {
     const pool = new pg.Pool({ connectionString: location.databaseUrl, max: location.poolSize ?? 10 });
+    // An idle connection the server ends (a restart, pg_terminate_backend, an administrator's
+    // DROP … FORCE) makes the pool emit 'error'; without a listener Node would crash the process.
+    // The pool has already dropped that client and the next query opens a new connection, so there
+    // is nothing to do here; a query that was running gets its own error.
+    pool.on('error', () => undefined);
+    const connected = new Set<pg.PoolClient>();
+    pool.on('connect', (client) => connected.add(client));
+    pool.on('remove', (client) => connected.delete(client));
     const db = drizzlePg({ client: pool, schema });
-    const handle = onceClosing('postgres', db, () => pool.end());
+    const handle = onceClosing('postgres', db, () => endPoolFully(pool, connected));
     await migrateOrClose(handle, () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER }));
     return handle;
   }
@@ -79,6 +87,22 @@ export async function openDatabase(location: DatabaseLocation): Promise<Database
   });
   await migrateOrClose(handle, () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER }));
   return handle;
+}
+
+/**
+ * Ends the pool and waits until every connection it opened has closed its socket. `pool.end()`
+ * resolves as soon as it has asked each client to end, before the goodbyes are through; a caller that
+ * then drops the database (the tests) would race them, and the server would kill connections the pool
+ * no longer listens to.
+ */
+function endPoolFully(pool: pg.Pool, connected: Set<pg.PoolClient>): Promise<void> {
+  const allClosed = new Promise<void>((resolve) => {
+    if (connected.size === 0) return resolve();
+    pool.on('remove', () => {
+      if (connected.size === 0) resolve();
+    });
+  });
+  return pool.end().then(() => allClosed);
 }
 
 /** Lock files this process holds. */

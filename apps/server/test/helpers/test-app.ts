@@ -31,19 +31,43 @@ export const TEST_DATABASE_KIND = process.env.DATABASE_URL ? 'postgres' : 'pglit
  * PostgreSQL, drops it.
  */
 export async function createTestDatabase(): Promise<DatabaseHandle> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return openDatabase({ inMemory: true, loadDataDir: await migratedPgliteTemplate() });
-  const name = `gc_test_${randomBytes(6).toString('hex')}`;
-  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), poolSize: TEST_POOL_SIZE });
+  if (!process.env.DATABASE_URL) return openDatabase({ inMemory: true, loadDataDir: await migratedPgliteTemplate() });
+  const created = await createPostgresTestDatabase();
+  const handle = await openDatabase({ databaseUrl: created.url, poolSize: TEST_POOL_SIZE });
   return {
     ...handle,
     close: async () => {
       await handle.close();
-      await withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      await created.drop();
     },
+  };
+}
+
+/** An empty database of its own on the PostgreSQL server at DATABASE_URL. */
+export interface PostgresTestDatabase {
+  /** Its connection string (DATABASE_URL with the database name replaced). */
+  url: string;
+  /**
+   * Drops it. Everyone connected must have disconnected first: without FORCE, a leaked connection
+   * makes this fail loudly (after PostgreSQL's 5 s wait) instead of being killed behind its back.
+   */
+  drop(): Promise<void>;
+}
+
+/**
+ * Creates `gc_test_<random>` (not migrated) on the server at DATABASE_URL.
+ * @throws when DATABASE_URL is unset or the server refuses.
+ */
+export async function createPostgresTestDatabase(): Promise<PostgresTestDatabase> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error('createPostgresTestDatabase needs DATABASE_URL');
+  const name = `gc_test_${randomBytes(6).toString('hex')}`;
+  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name}`)),
   };
 }
 
@@ -77,7 +101,8 @@ async function migratedPgliteTemplate(): Promise<Blob> {
 /** Bump when the way the template is made changes (its file name then changes too). */
 const PGLITE_TEMPLATE_FORMAT = 'pglite-0.5-dump-none-v1';
 
-async function withAdminClient(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+/** Runs `work` on a single connection to `url`, closed afterwards. */
+export async function withAdminClient(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
