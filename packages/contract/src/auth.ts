@@ -57,6 +57,12 @@ export type FlagMessageResponse = z.infer<typeof FlagMessageResponse>;
 export const LogoutRequest = z.object({}).strict().optional();
 export type LogoutRequest = z.infer<typeof LogoutRequest>;
 
+/** POST /auth/logout answer. The client ignores it and any failure (SPEC §7, §8). */
+export const LogoutResponse = z.object({
+  success: z.boolean(),
+});
+export type LogoutResponse = z.infer<typeof LogoutResponse>;
+
 /** POST /auth/change-password (SPEC §7). */
 export const ChangePasswordRequest = z.object({
   currentPassword: password,

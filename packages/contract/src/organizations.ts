@@ -41,6 +41,16 @@ export const EventDay = z.object({
 });
 export type EventDay = z.infer<typeof EventDay>;
 
+/**
+ * The one day of an event that has no days configured: day 1, on the event's date, named
+ * 'Main Event' (SPEC §2 /day-select). The server admits tickets on it; the client offers it.
+ */
+export const DEFAULT_EVENT_DAY_NUMBER = 1;
+export const DEFAULT_EVENT_DAY_NAME = 'Main Event';
+
+/** Event statuses whose tickets admit no one (verify denies with `event_not_active`). */
+export const INACTIVE_EVENT_STATUSES = ['draft', 'completed', 'cancelled'] as const satisfies readonly EventStatus[];
+
 /** An event as the server sends it (SPEC §3). `date` is an ISO 8601 date or date-time. */
 export const Event = z.object({
   _id: z.string(),

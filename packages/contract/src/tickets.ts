@@ -16,13 +16,17 @@ export const VerifyTicketRequest = z.object({
 });
 export type VerifyTicketRequest = z.infer<typeof VerifyTicketRequest>;
 
-/** Why a ticket was denied. */
+/**
+ * Why a ticket was denied. `event_not_active`: the event is a draft, completed or cancelled, so no
+ * ticket of it admits anyone.
+ */
 export const DenialReason = z.enum([
   'not_found',
   'wrong_event',
   'not_valid_today',
   'revoked',
   'already_checked_in',
+  'event_not_active',
 ]);
 export type DenialReason = z.infer<typeof DenialReason>;
 

@@ -101,6 +101,7 @@ test('denials are explained in plain words', () => {
   expect(denialText({ reason: 'revoked' })).toBe('Ticket revoked');
   expect(denialText({ reason: 'not_found' })).toBe('Ticket not found');
   expect(denialText({ reason: 'wrong_event' })).toBe('Ticket for another event');
+  expect(denialText({ reason: 'event_not_active' })).toBe('Event not open for entry');
   expect(denialText({})).toBeNull();
 });
 

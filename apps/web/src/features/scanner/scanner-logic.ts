@@ -143,6 +143,8 @@ export function denialText(denial: Denial): string | null {
       return 'Ticket not found';
     case 'wrong_event':
       return 'Ticket for another event';
+    case 'event_not_active':
+      return 'Event not open for entry';
     case undefined:
       return null;
   }
