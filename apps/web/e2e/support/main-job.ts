@@ -78,8 +78,12 @@ export async function verifyByHand(page: Page, code: string): Promise<void> {
  * Waits for the result card of SPEC §8 — a group named 'Valid Ticket' with the badge APPROVED and
  * the holder's name, or 'Invalid Ticket' with DENIED — as the only verdict on screen, and for the
  * matching toast ('Access granted' / 'Access denied').
+ * `because` (denials): the plain-words reason line on the card, e.g. /^Already checked in/.
  */
-export async function expectVerdict(page: Page, verdict: { isValid: true; holderName: string } | { isValid: false }): Promise<void> {
+export async function expectVerdict(
+  page: Page,
+  verdict: { isValid: true; holderName: string } | { isValid: false; because?: string | RegExp },
+): Promise<void> {
   const approvedCard = screen(page).getByRole('group', { name: 'Valid Ticket', exact: true });
   const deniedCard = screen(page).getByRole('group', { name: 'Invalid Ticket', exact: true });
   if (verdict.isValid) {
@@ -93,5 +97,7 @@ export async function expectVerdict(page: Page, verdict: { isValid: true; holder
     await expect(deniedCard.getByText('DENIED', { exact: true })).toBeVisible();
     await expect(approvedCard).toHaveCount(0);
     await expect(page.getByText('Access denied').first()).toBeVisible();
+    // The reason line, so that a misread code (not found) cannot pass for a duplicate, say.
+    if (verdict.because !== undefined) await expect(deniedCard.getByText(verdict.because)).toBeVisible();
   }
 }
