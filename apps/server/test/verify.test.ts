@@ -78,6 +78,14 @@ test('scanned text with surrounding spaces is trimmed before the look-up', async
   expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: `  ${ticket.code}\n`, day: 2 })).isValid).toBe(true);
 });
 
+test('a code typed in another case is the same ticket (a phone keyboard capitalises)', async () => {
+  const ticket = pick(isLiveAllDays);
+  const typed = ticket.code.toLowerCase();
+  expect(typed).not.toBe(ticket.code);
+  expect(await verdict(demoToken, { eventId: ids.liveEventId, qrCode: typed, day: 2 })).toMatchObject({ isValid: true, holderName: ticket.holderName });
+  expect(await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 2 })).toMatchObject({ reason: 'already_checked_in' });
+});
+
 test('an unknown code is denied as not found', async () => {
   const result = await verdict(demoToken, { eventId: ids.liveEventId, qrCode: 'GC-DOESNOTEXIST0000', day: 1 });
   expect(result).toMatchObject({ isValid: false, reason: 'not_found' });

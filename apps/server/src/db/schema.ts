@@ -152,14 +152,16 @@ export const eventDays = pgTable(
 );
 
 /**
- * Tickets. `code` is the text printed in the QR. `admittedDays` null means the ticket admits every
- * day of its event; otherwise it lists the day numbers it admits. Revoked when `revokedAt` is set.
+ * Tickets. `code` is the text printed in the QR, stored as given but unique case-insensitively (index
+ * on upper(code)): a phone keyboard capitalises a typed code, so look-ups compare upper(code) too.
+ * `admittedDays` null means the ticket admits every day of its event; otherwise it lists the day
+ * numbers it admits. Revoked when `revokedAt` is set.
  */
 export const tickets = pgTable(
   'tickets',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    code: text('code').notNull().unique(),
+    code: text('code').notNull(),
     eventId: uuid('event_id')
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
@@ -169,7 +171,7 @@ export const tickets = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('tickets_event_id_idx').on(t.eventId)],
+  (t) => [index('tickets_event_id_idx').on(t.eventId), uniqueIndex('tickets_code_upper_key').on(sql`upper(${t.code})`)],
 );
 
 /**

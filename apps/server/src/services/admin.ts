@@ -8,6 +8,7 @@ import { and, asc, count, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, eventDays, events, memberships, organizations, tickets, users } from '../db/schema.ts';
 import { isId, ServiceError } from './errors.ts';
+import { ticketCodeMatches } from './ticket-codes.ts';
 import { createUser, findUserByIdentifier, type NewUser } from './users.ts';
 
 /** Name of the single implicit day of an event without configured days (SPEC §2 /day-select). */
@@ -295,7 +296,7 @@ export interface RevokedTicket {
 }
 
 /**
- * Revokes the ticket `code` (exact, case-sensitive): later scans are denied with reason `revoked`.
+ * Revokes the ticket `code` (case-insensitive, as verify looks codes up): later scans are denied with reason `revoked`.
  * Existing check-ins stay. Revoking twice keeps the first time.
  * @throws ServiceError `not_found`.
  */
@@ -303,13 +304,13 @@ export async function revokeTicket(db: DbOrTx, code: string): Promise<RevokedTic
   const [updated] = await db
     .update(tickets)
     .set({ revokedAt: new Date() })
-    .where(and(eq(tickets.code, code), isNull(tickets.revokedAt)))
+    .where(and(ticketCodeMatches(code), isNull(tickets.revokedAt)))
     .returning({ revokedAt: tickets.revokedAt });
   const [ticket] = await db
     .select({ code: tickets.code, holderName: tickets.holderName, eventTitle: events.title, revokedAt: tickets.revokedAt })
     .from(tickets)
     .innerJoin(events, eq(events.id, tickets.eventId))
-    .where(eq(tickets.code, code));
+    .where(ticketCodeMatches(code));
   if (!ticket || !ticket.revokedAt) throw new ServiceError('not_found', `No ticket with code "${code}"`);
   return { ...ticket, revokedAt: ticket.revokedAt, wasAlreadyRevoked: !updated };
 }

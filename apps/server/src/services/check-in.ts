@@ -13,6 +13,7 @@ import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, eventDays, events, scanLog, tickets, users } from '../db/schema.ts';
 import { isId, ServiceError } from './errors.ts';
 import { assertMember } from './organizations.ts';
+import { ticketCodeMatches } from './ticket-codes.ts';
 
 /** The staff member scanning. */
 export interface Scanner {
@@ -67,7 +68,7 @@ async function findEvent(db: DbOrTx, eventId: string): Promise<EventRow> {
 }
 
 async function decide(tx: DbOrTx, scanner: Scanner, event: EventRow, request: VerifyTicketRequest): Promise<VerifyTicketResponse> {
-  const [ticket] = await tx.select().from(tickets).where(eq(tickets.code, request.qrCode)).limit(1);
+  const [ticket] = await tx.select().from(tickets).where(ticketCodeMatches(request.qrCode)).limit(1);
   if (!ticket) return deny('not_found', 'No ticket with this code exists.');
   if (ticket.eventId !== event.id) return deny('wrong_event', 'This ticket is for a different event.');
   if (ticket.revokedAt) return deny('revoked', 'This ticket has been revoked.');

@@ -4,6 +4,8 @@
  * (`<code>.png` in a QR export).
  */
 import { randomInt } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import { tickets } from '../db/schema.ts';
 
 /** Longest ticket code accepted on import, in characters (well under the contract's QR_CODE_MAX_LENGTH). */
 const TICKET_CODE_MAX_LENGTH = 128;
@@ -33,4 +35,18 @@ export function ticketCodeProblem(code: string): string | null {
     return `code "${code}" may contain only letters, digits, ".", "_" and "-", starting with a letter or digit`;
   }
   return null;
+}
+
+/**
+ * The condition "this ticket's code is `code`", ignoring case: `upper(code) = upper($1)`, the
+ * expression of the unique index tickets_code_upper_key, so the look-up is index-backed. A phone's
+ * keyboard capitalises a typed code; codes differing only in case are the same ticket.
+ */
+export function ticketCodeMatches(code: string): SQL {
+  return sql`upper(${tickets.code}) = upper(${code})`;
+}
+
+/** The key under which two codes are the same ticket code (case-insensitive, as the database's index). */
+export function ticketCodeKey(code: string): string {
+  return code.toUpperCase();
 }

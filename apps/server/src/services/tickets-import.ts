@@ -9,14 +9,15 @@
  *
  * Every row is checked on its own: a rejected row (with its line number and why) never blocks the
  * others. Valid rows are inserted in batches, one transaction per batch; a code that already exists
- * (in the database or earlier in the file) is rejected as a duplicate.
+ * (in the database or earlier in the file, ignoring case: `abc-12` and `ABC-12` are one ticket code)
+ * is rejected as a duplicate.
  */
 import { parse } from 'csv-parse/sync';
 import type { Db } from '../db/client.ts';
 import { tickets } from '../db/schema.ts';
 import { findEvent, type EventDetails } from './admin.ts';
 import { ServiceError } from './errors.ts';
-import { generateTicketCode, ticketCodeProblem } from './ticket-codes.ts';
+import { generateTicketCode, ticketCodeKey, ticketCodeProblem } from './ticket-codes.ts';
 
 /** Rows per insert transaction. */
 export const DEFAULT_IMPORT_BATCH_SIZE = 500;
@@ -96,12 +97,12 @@ export async function importTicketsCsv(db: Db, options: TicketImportOptions): Pr
       rejected.push(outcome);
       continue;
     }
-    const firstLine = lineOfCode.get(outcome.code);
+    const firstLine = lineOfCode.get(ticketCodeKey(outcome.code));
     if (firstLine !== undefined) {
       rejected.push({ line: outcome.line, code: outcome.code, reason: `duplicate code: already on line ${firstLine}` });
       continue;
     }
-    lineOfCode.set(outcome.code, outcome.line);
+    lineOfCode.set(ticketCodeKey(outcome.code), outcome.line);
     valid.push(outcome);
   }
 
@@ -238,8 +239,9 @@ function parseDays(text: string, event: EventDetails): number[] | null | string 
 }
 
 /**
- * Inserts one batch in one transaction. A code that is taken (an earlier import, a concurrent one,
- * or a clash of generated codes) is skipped by ON CONFLICT instead of failing the batch.
+ * Inserts one batch in one transaction. A code that is taken, ignoring case (an earlier import, a
+ * concurrent one, or a clash of generated codes), is skipped by ON CONFLICT on the upper(code) index
+ * instead of failing the batch.
  * @returns the codes inserted.
  */
 async function insertBatch(db: Db, eventId: string, batch: ValidRow[]): Promise<Set<string>> {
@@ -247,7 +249,8 @@ async function insertBatch(db: Db, eventId: string, batch: ValidRow[]): Promise<
     const inserted = await tx
       .insert(tickets)
       .values(batch.map((row) => ({ code: row.code, eventId, holderName: row.holderName, ticketType: row.ticketType, admittedDays: row.days })))
-      .onConflictDoNothing({ target: tickets.code })
+      // No target: Drizzle takes only columns there; the one unique key besides the random id is upper(code).
+      .onConflictDoNothing()
       .returning({ code: tickets.code });
     return new Set(inserted.map((row) => row.code));
   });

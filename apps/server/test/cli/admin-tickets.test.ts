@@ -225,3 +225,25 @@ test('export-qr names an unknown event and a missing font', async () => {
   const font = await cli.run('tickets', 'export-qr', '--event', oneDayId, '--out', 'qr3', '--pdf', 'x.pdf', '--font', 'missing.ttf');
   expect(font).toMatchObject({ exitCode: 1, stderr: expect.stringMatching(/^error: File not found: .*missing\.ttf\n$/) });
 });
+
+test('ticket codes are case-insensitive: import rejects a code differing only in case, verify and revoke find any case', async () => {
+  const file = await writeCsv('cases.csv', [
+    'code,holder_name,ticket_type,days',
+    'abc-12,Pat Lower,General Admission,all',
+    'ABC-12,Pat Upper,General Admission,all',
+    'ts-1,Lena Again,General Admission,all',
+    'rev-7,Rae Revoked,General Admission,all',
+  ]);
+  const result = await cli.run('tickets', 'import', '--event', oneDayId, file);
+  expect(result.stdout).toMatch(/Imported 2 of 4 rows/);
+  expect(result.stdout).toMatch(/line 3 \(ABC-12\): duplicate code: already on line 2/);
+  expect(result.stdout).toMatch(/line 4 \(ts-1\): duplicate code: a ticket with this code already exists/);
+  const stored = await cli.database.db.select({ code: tickets.code }).from(tickets).where(eq(tickets.eventId, oneDayId));
+  expect(stored.map((ticket) => ticket.code)).toContain('abc-12');
+
+  expect(await verify(oneDayId, 'ABC-12', 1)).toMatchObject({ isValid: true, holderName: 'Pat Lower' });
+  expect(await verify(oneDayId, 'abc-12', 1)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+  const revoked = await cli.run('tickets', 'revoke', 'REV-7');
+  expect(revoked).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/Revoked ticket rev-7 \(Rae Revoked/) });
+  expect(await verify(oneDayId, 'Rev-7', 1)).toMatchObject({ isValid: false, reason: 'revoked' });
+});
