@@ -30,6 +30,12 @@ test('cached data is discarded after 5 minutes and the retry policy is the defau
   expect(createQueryClient({ retry: false }).getDefaultOptions().queries?.retry).toBe(false);
 });
 
+test('offline, queries and mutations still run and fail fast instead of pausing', () => {
+  const client = createQueryClient();
+  expect(client.getDefaultOptions().queries?.networkMode).toBe('always');
+  expect(client.getDefaultOptions().mutations?.networkMode).toBe('always');
+});
+
 test('a query that finally fails shows its error toast once', async () => {
   const client = createQueryClient({ retry: false });
   const observer = new QueryObserver(client, {

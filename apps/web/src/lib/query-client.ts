@@ -3,6 +3,11 @@
  * retried 3 times with exponential backoff (1 s, 2 s, 4 s …) capped at 30 s, except 4xx answers,
  * which a retry cannot fix. A query may declare `meta.errorToast`; it is shown once when the query
  * finally fails (SPEC §8 "Organization load failure: toast 'Error' / …").
+ *
+ * Every query and mutation uses `networkMode: 'always'`: when the browser reports itself offline,
+ * calls are still made and fail fast with a network error (SPEC §8 'Verification Error' and the
+ * load-failure toasts) instead of being paused by TanStack and silently sent later — a paused ticket
+ * check would otherwise freeze the scanner and record a check-in nobody saw once the network is back.
  */
 import { QueryCache, QueryClient } from '@tanstack/react-query';
 import { QUERY_GC_TIME_MS, QUERY_RETRIES, RETRY_BASE_DELAY_MS, RETRY_DELAY_CAP_MS } from '@/config/constants.ts';
@@ -40,8 +45,8 @@ export function createQueryClient(options: { retry?: boolean } = {}): QueryClien
       },
     }),
     defaultOptions: {
-      queries: { gcTime: QUERY_GC_TIME_MS, retry, retryDelay },
-      mutations: { gcTime: QUERY_GC_TIME_MS, retry: false },
+      queries: { gcTime: QUERY_GC_TIME_MS, retry, retryDelay, networkMode: 'always' },
+      mutations: { gcTime: QUERY_GC_TIME_MS, retry: false, networkMode: 'always' },
     },
   });
 }

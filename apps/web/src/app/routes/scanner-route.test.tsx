@@ -1,4 +1,5 @@
 import { apiPaths, VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
+import { onlineManager } from '@tanstack/react-query';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { toast } from 'sonner';
@@ -92,6 +93,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  onlineManager.setOnline(true);
   vi.useRealTimers();
   // sonner keeps toasts in a module-level store and replays active ones to the next Toaster.
   toast.dismiss();
@@ -445,4 +447,41 @@ test('Start Scanning clears the previous result', async () => {
   expect(screen.getByRole('group', { name: 'Valid Ticket' })).toBeInTheDocument();
   await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
   expect(screen.queryByRole('group', { name: 'Valid Ticket' })).not.toBeInTheDocument();
+});
+
+test('offline, a scanned code fails fast with Verification Error and the scanner stays usable', async () => {
+  installFakeCamera();
+  const bodies = recordVerify(() => HttpResponse.error());
+  const { user } = renderScanner(scriptedDecoder(['GC-OFFLINE-1']));
+  act(() => onlineManager.setOnline(false));
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.click(screen.getByRole('button', { name: 'Start Camera' }));
+  await screen.findByText('Verification Error', { selector: '[data-sonner-toast] *' }, { timeout: 4000 });
+  getToast('Verification Error', 'Could not verify ticket. Please try again.');
+  expect(bodies.length).toBeGreaterThan(0);
+  expect(screen.queryByText('QR Code Detected!', { selector: 'p' })).not.toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Start Camera' })).toBeEnabled();
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-2');
+  expect(screen.getByRole('button', { name: 'Verify' })).toBeEnabled();
+});
+
+test('offline, a typed code fails with Verification Error and nothing is sent once the network is back after leaving the screen', async () => {
+  const bodies = recordVerify(() => HttpResponse.error());
+  const { user, router, queryClient } = renderScanner();
+  act(() => onlineManager.setOnline(false));
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  await screen.findByText('Verification Error', { selector: '[data-sonner-toast] *' }, { timeout: 4000 });
+  getToast('Verification Error', 'Could not verify ticket. Please try again.');
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-2');
+  expect(screen.getByRole('button', { name: 'Verify' })).toBeEnabled();
+  const sentWhileOffline = bodies.length;
+
+  await act(() => router.navigate('/day-select'));
+  act(() => onlineManager.setOnline(true));
+  // Going online resumes paused mutations; awaiting the same call shows whether any was waiting.
+  await act(() => queryClient.resumePausedMutations());
+  expect(queryClient.isMutating()).toBe(0);
+  expect(queryClient.getMutationCache().getAll().some((mutation) => mutation.state.isPaused)).toBe(false);
+  expect(bodies).toHaveLength(sentWhileOffline);
 });
