@@ -1,4 +1,4 @@
-import { apiPaths } from '@gatecheck/contract';
+import { apiPaths, DenialReason } from '@gatecheck/contract';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { z } from 'zod';
 import { api, createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -73,6 +73,15 @@ test('the events path documents its organizationId parameter, and the error answ
   expect(events?.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'path', name: 'organizationId' })]));
   const conflict = document.paths[openApiPath(apiPaths.register)]?.post?.responses['409']?.content?.['application/json'].schema;
   expect(conflict).toMatchObject({ type: 'object', required: expect.arrayContaining(['code', 'message']) });
+});
+
+test('verify documents every denial reason, event_not_active included, and its 401, 403 and 404 answers', () => {
+  const verify = document.paths[openApiPath(apiPaths.verifyTicket)]?.post;
+  const approvedOrDenied = JSON.stringify(verify?.responses['200']?.content?.['application/json'].schema);
+  for (const reason of DenialReason.options) expect(approvedOrDenied).toContain(`"${reason}"`);
+  for (const status of ['401', '403', '404']) {
+    expect(verify?.responses[status]?.content?.['application/json'].schema, status).toMatchObject({ required: expect.arrayContaining(['code', 'message']) });
+  }
 });
 
 test('operations that need a session say so (bearer token or session cookie); the sign-in calls do not', () => {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { apiPaths, ApiErrorBody, VerifyTicketResponse } from '@gatecheck/contract';
-import { eq } from 'drizzle-orm';
+import { apiPaths, ApiErrorBody, INACTIVE_EVENT_STATUSES, VerifyTicketResponse } from '@gatecheck/contract';
+import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { scanLog } from '../src/db/schema.ts';
-import { DEMO_COLLEAGUE, DEMO_LIVE_EVENT_TITLE, DEMO_SINGLE_DAY_EVENT_TITLE, DEMO_USER, type DemoTicket } from '../src/db/seed.ts';
+import { checkIns, events, scanLog, tickets } from '../src/db/schema.ts';
+import { DEMO_COLLEAGUE, DEMO_DRAFT_EVENT_TITLE, DEMO_LIVE_EVENT_TITLE, DEMO_SINGLE_DAY_EVENT_TITLE, DEMO_USER, type DemoTicket } from '../src/db/seed.ts';
 import { createOutsider, demoIds, OUTSIDER, ticketPicker } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
 
@@ -98,10 +98,34 @@ test('a ticket of another event is denied as wrong event', async () => {
   expect(result).toMatchObject({ isValid: false, reason: 'wrong_event' });
 });
 
-test("a ticket of another organization's event is denied as wrong event", async () => {
+test("a ticket of another organization's event is denied as not found, like an unknown code", async () => {
   const result = await verdict(demoToken, { eventId: ids.liveEventId, qrCode: outsider.ticketCode, day: 1 });
-  expect(result).toMatchObject({ isValid: false, reason: 'wrong_event' });
+  expect(result).toMatchObject({ isValid: false, reason: 'not_found', message: 'No ticket with this code exists.' });
 });
+
+test('tickets of a draft, completed or cancelled event are denied as event not active, before revoked and day checks', async () => {
+  const [draft] = await t.database.db.select().from(events).where(eq(events.title, DEMO_DRAFT_EVENT_TITLE));
+  if (!draft) throw new Error('no draft event');
+  for (const status of INACTIVE_EVENT_STATUSES) {
+    const eventId = status === 'draft' ? draft.id : await insertEvent(ids.organizationId, status);
+    const code = `INACTIVE-${status}`;
+    await t.database.db.insert(tickets).values({ code, eventId, holderName: 'Ina Active', ticketType: 'General Admission', revokedAt: new Date() });
+    const result = await verdict(demoToken, { eventId, qrCode: code, day: 9 });
+    expect(result).toMatchObject({ isValid: false, reason: 'event_not_active' });
+    expect(result.isValid === false && result.message).toMatch(/draft|ended|cancelled/);
+    // A ticket of another event of the organization is still named as such.
+    const other = pick(isLiveAllDays);
+    expect(await verdict(demoToken, { eventId, qrCode: other.code, day: 1 })).toMatchObject({ reason: 'wrong_event' });
+  }
+  const checkInCount = await t.database.db.select().from(checkIns).innerJoin(tickets, eq(tickets.id, checkIns.ticketId)).where(like(tickets.code, 'INACTIVE-%'));
+  expect(checkInCount).toHaveLength(0);
+});
+
+async function insertEvent(organizationId: string, status: 'completed' | 'cancelled'): Promise<string> {
+  const [row] = await t.database.db.insert(events).values({ organizationId, title: `A ${status} event`, date: '2026-01-01', status }).returning();
+  if (!row) throw new Error('no event');
+  return row.id;
+}
 
 test('a day pass is denied on a day it does not admit and approved on its day', async () => {
   const ticket = pick((candidate) => candidate.ticketType === 'Day Pass' && candidate.days?.[0] === 2 && !candidate.isRevoked);
@@ -177,8 +201,10 @@ test("a member of another organization may not verify this event's tickets (403)
   const ticket = pick(isLiveAllDays);
   const response = await verify(outsiderToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 });
   expect(response.statusCode).toBe(403);
-  expect(ApiErrorBody.parse(response.json()).code).toBe('forbidden');
-  // The refused attempt did not consume the ticket.
+  expect(ApiErrorBody.parse(response.json())).toEqual({ code: 'forbidden', message: 'You are not a member of this organization' });
+  // The refused attempt is in the scan log, and it did not consume the ticket.
+  const logged = await t.database.db.select().from(scanLog).where(eq(scanLog.code, ticket.code));
+  expect(logged.map((row) => [row.userId, row.eventId, row.verdict, row.reason])).toEqual([[outsider.userId, ids.liveEventId, 'denied', 'forbidden']]);
   expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 })).isValid).toBe(true);
 });
 

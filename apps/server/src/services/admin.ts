@@ -8,11 +8,9 @@ import { and, asc, count, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, eventDays, events, memberships, organizations, tickets, users } from '../db/schema.ts';
 import { isId, ServiceError } from './errors.ts';
+import { type EventDayInfo, type EventDetails, findEvent } from './events.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
 import { createUser, findUserByIdentifier, type NewUser } from './users.ts';
-
-/** Name of the single implicit day of an event without configured days (SPEC §2 /day-select). */
-const IMPLICIT_DAY_NAME = 'Main Event';
 
 /**
  * Creates an account (argon2id hash through services/users).
@@ -194,55 +192,6 @@ export async function createEvent(db: Db, input: NewEvent): Promise<string> {
     }
     return event.id;
   });
-}
-
-/** One day of an event: configured, or the implicit day 1 of an event without configured days. */
-interface EventDayInfo {
-  day: number;
-  name: string;
-  date: string;
-}
-
-/** An event with its organization and days. */
-export interface EventDetails {
-  id: string;
-  title: string;
-  date: string;
-  location: string;
-  status: EventStatus;
-  organizationId: string;
-  organizationName: string;
-  /** Never empty: an event without configured days has day 1 ("Main Event" on the event date). */
-  days: EventDayInfo[];
-}
-
-/**
- * The event `eventId` with its days.
- * @throws ServiceError `not_found`.
- */
-export async function findEvent(db: DbOrTx, eventId: string): Promise<EventDetails> {
-  const [event] = isId(eventId)
-    ? await db
-        .select({
-          id: events.id,
-          title: events.title,
-          date: events.date,
-          location: events.location,
-          status: events.status,
-          organizationId: events.organizationId,
-          organizationName: organizations.name,
-        })
-        .from(events)
-        .innerJoin(organizations, eq(organizations.id, events.organizationId))
-        .where(eq(events.id, eventId))
-    : [];
-  if (!event) throw new ServiceError('not_found', `No event with id "${eventId}" (see: event list)`);
-  const days = await db
-    .select({ day: eventDays.day, name: eventDays.name, date: eventDays.date })
-    .from(eventDays)
-    .where(eq(eventDays.eventId, event.id))
-    .orderBy(asc(eventDays.day));
-  return { ...event, days: days.length > 0 ? days : [{ day: 1, name: IMPLICIT_DAY_NAME, date: event.date }] };
 }
 
 /** An event as listed by the CLI. */

@@ -6,13 +6,15 @@
  *
  * A denial is a verdict (`isValid: false` with a `reason` and a plain-English `message`), not an
  * error; only "unknown event" (404) and "not a member of the event's organization" (403) throw.
+ * Every attempt on a known event goes to the scan log, the 403 too (docs/decisions/015).
  */
-import type { DenialReason, VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
+import type { DenialReason, EventStatus, VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkIns, eventDays, events, scanLog, tickets, users } from '../db/schema.ts';
-import { isId, ServiceError } from './errors.ts';
-import { assertMember } from './organizations.ts';
+import { checkIns, events, scanLog, tickets, users } from '../db/schema.ts';
+import { ServiceError } from './errors.ts';
+import { type EventDetails, findEvent, isEventActive } from './events.ts';
+import { isMember } from './organizations.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
 
 /** The staff member scanning. */
@@ -20,59 +22,82 @@ export interface Scanner {
   userId: string;
 }
 
-type EventRow = { id: string; title: string; organizationId: string };
 type TicketRow = typeof tickets.$inferSelect;
 
+/** What the gate reads when the event admits no one, by status. */
+const INACTIVE_EVENT_MESSAGES: Partial<Record<EventStatus, string>> = {
+  draft: 'This event is not open yet: it is still a draft.',
+  completed: 'This event has ended.',
+  cancelled: 'This event was cancelled.',
+};
+
 /**
- * Verifies `request.qrCode` for `request.day` of event `request.eventId` and, when it is valid and
- * not yet used that day, records the check-in. Every call writes one scan_log row.
+ * Why an attempt was refused, as the scan log records it: a denial reason, or `forbidden` for a
+ * caller who is not a member of the event's organization (answered 403, not with a verdict).
+ */
+type ScanLogReason = DenialReason | 'forbidden';
+
+/**
+ * Verifies `request.qrCode` (any letter case) for `request.day` of event `request.eventId` and, when
+ * it is valid and not yet used that day, records the check-in. Every call on a known event writes one
+ * scan_log row.
  *
- * Verdicts: approved `{ isValid: true, eventName, holderName, ticketType, checkedInAt }`; denied with
- * reason `not_found` (unknown code), `wrong_event` (ticket of another event), `revoked`,
- * `not_valid_today` (a day the ticket does not admit or the event does not have; an event without
- * configured days has only day 1), or `already_checked_in` (with the first check-in's `checkedInAt`
- * and `checkedInBy`, the staff member's display name). A retry with the `scanId` of the scan that
- * made the check-in, by the same staff member, answers the original approval again.
+ * Verdicts, checked in this order: denied with reason `not_found` (unknown code, or a ticket of
+ * another organization's event — nothing leaks across organizations), `wrong_event` (a ticket of
+ * another event of the same organization), `event_not_active` (the event is a draft, completed or
+ * cancelled), `revoked`, `not_valid_today` (a day the ticket does not admit or the event does not
+ * have; an event without configured days has only day 1), or `already_checked_in` (with the first
+ * check-in's `checkedInAt` and `checkedInBy`, the staff member's display name); otherwise approved
+ * `{ isValid: true, eventName, holderName, ticketType, checkedInAt }`. A retry with the `scanId` of
+ * the scan that made the check-in, by the same staff member, answers the original approval again.
  *
- * @throws ServiceError `not_found` for an unknown event, `forbidden` when `scanner` is not a member of
- *   the event's organization.
+ * @throws ServiceError `not_found` for an unknown event (not logged: there is no event to log it
+ *   under), `forbidden` when `scanner` is not a member of the event's organization (logged as
+ *   denied with reason `forbidden`).
  */
 export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTicketRequest): Promise<VerifyTicketResponse> {
   const event = await findEvent(db, request.eventId);
-  await assertMember(db, scanner.userId, event.organizationId);
+  if (!(await isMember(db, scanner.userId, event.organizationId))) {
+    await logAttempt(db, { scanner, event, request, reason: 'forbidden' });
+    throw new ServiceError('forbidden', 'You are not a member of this organization');
+  }
   return db.transaction(async (tx) => {
     const verdict = await decide(tx, scanner, event, request);
-    await tx.insert(scanLog).values({
-      userId: scanner.userId,
-      eventId: event.id,
-      day: request.day,
-      code: request.qrCode,
-      verdict: verdict.isValid ? 'approved' : 'denied',
-      reason: verdict.isValid ? null : (verdict.reason ?? null),
-      scanId: request.scanId ?? null,
-    });
+    await logAttempt(tx, { scanner, event, request, reason: verdict.isValid ? null : (verdict.reason ?? null) });
     return verdict;
   });
 }
 
-async function findEvent(db: DbOrTx, eventId: string): Promise<EventRow> {
-  const [event] = isId(eventId)
-    ? await db
-        .select({ id: events.id, title: events.title, organizationId: events.organizationId })
-        .from(events)
-        .where(eq(events.id, eventId))
-        .limit(1)
-    : [];
-  if (!event) throw new ServiceError('not_found', 'Event not found');
-  return event;
+/** Writes one scan_log row: approved when `reason` is null, else denied with `reason`. */
+async function logAttempt(
+  db: DbOrTx,
+  attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; reason: ScanLogReason | null },
+): Promise<void> {
+  await db.insert(scanLog).values({
+    userId: attempt.scanner.userId,
+    eventId: attempt.event.id,
+    day: attempt.request.day,
+    code: attempt.request.qrCode,
+    verdict: attempt.reason === null ? 'approved' : 'denied',
+    reason: attempt.reason,
+    scanId: attempt.request.scanId ?? null,
+  });
 }
 
-async function decide(tx: DbOrTx, scanner: Scanner, event: EventRow, request: VerifyTicketRequest): Promise<VerifyTicketResponse> {
-  const [ticket] = await tx.select().from(tickets).where(ticketCodeMatches(request.qrCode)).limit(1);
-  if (!ticket) return deny('not_found', 'No ticket with this code exists.');
+async function decide(tx: DbOrTx, scanner: Scanner, event: EventDetails, request: VerifyTicketRequest): Promise<VerifyTicketResponse> {
+  const [found] = await tx
+    .select({ ticket: tickets, organizationId: events.organizationId })
+    .from(tickets)
+    .innerJoin(events, eq(events.id, tickets.eventId))
+    .where(ticketCodeMatches(request.qrCode))
+    .limit(1);
+  // Another organization's ticket is "not found": its existence is none of this organization's business.
+  if (!found || found.organizationId !== event.organizationId) return deny('not_found', 'No ticket with this code exists.');
+  const { ticket } = found;
   if (ticket.eventId !== event.id) return deny('wrong_event', 'This ticket is for a different event.');
+  if (!isEventActive(event.status)) return deny('event_not_active', INACTIVE_EVENT_MESSAGES[event.status] ?? 'This event is not open for check-in.');
   if (ticket.revokedAt) return deny('revoked', 'This ticket has been revoked.');
-  if (!(await eventHasDay(tx, event.id, request.day))) {
+  if (!event.days.some((entry) => entry.day === request.day)) {
     return deny('not_valid_today', `This event has no day ${request.day}.`);
   }
   if (ticket.admittedDays && !ticket.admittedDays.includes(request.day)) {
@@ -110,13 +135,7 @@ async function decide(tx: DbOrTx, scanner: Scanner, event: EventRow, request: Ve
   };
 }
 
-/** Whether `day` is a day of the event: one of its configured days, or day 1 when none are configured. */
-async function eventHasDay(tx: DbOrTx, eventId: string, day: number): Promise<boolean> {
-  const days = await tx.select({ day: eventDays.day }).from(eventDays).where(eq(eventDays.eventId, eventId));
-  return days.length === 0 ? day === 1 : days.some((entry) => entry.day === day);
-}
-
-function approve(event: EventRow, ticket: TicketRow, checkedInAt: Date): VerifyTicketResponse {
+function approve(event: EventDetails, ticket: TicketRow, checkedInAt: Date): VerifyTicketResponse {
   return {
     isValid: true,
     eventName: event.title,

@@ -2,14 +2,11 @@
  * Organizations and their events as the scanning flow reads them (SPEC §3, §7). Access is by
  * membership: a user sees only the organizations they belong to and only those organizations' events.
  */
-import type { Event, EventDay, Organization } from '@gatecheck/contract';
+import { type Event, type EventDay, INACTIVE_EVENT_STATUSES, type Organization } from '@gatecheck/contract';
 import { and, asc, count, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { eventDays, events, memberships, organizations, tickets } from '../db/schema.ts';
 import { isId, ServiceError } from './errors.ts';
-
-/** Statuses of events that are over or not yet published; every other event is "active". */
-const INACTIVE_EVENT_STATUSES = ['draft', 'completed', 'cancelled'] as const;
 
 /** The organizations `userId` belongs to, each with the user's role and its active events, by name. */
 export async function listMemberships(db: DbOrTx, userId: string): Promise<Organization[]> {
@@ -49,6 +46,16 @@ export async function listMemberships(db: DbOrTx, userId: string): Promise<Organ
   }));
 }
 
+/** Whether `userId` is a member of the existing organization `organizationId` (an id from our database). */
+export async function isMember(db: DbOrTx, userId: string, organizationId: string): Promise<boolean> {
+  const [membership] = await db
+    .select({ id: memberships.id })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)))
+    .limit(1);
+  return membership !== undefined;
+}
+
 /**
  * Throws unless `userId` is a member of `organizationId`.
  * @throws ServiceError `not_found` for an unknown organization, `forbidden` for a non-member.
@@ -58,12 +65,7 @@ export async function assertMember(db: DbOrTx, userId: string, organizationId: s
     ? await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).limit(1)
     : [];
   if (!organization) throw new ServiceError('not_found', 'Organization not found');
-  const [membership] = await db
-    .select({ id: memberships.id })
-    .from(memberships)
-    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)))
-    .limit(1);
-  if (!membership) throw new ServiceError('forbidden', 'You are not a member of this organization');
+  if (!(await isMember(db, userId, organizationId))) throw new ServiceError('forbidden', 'You are not a member of this organization');
 }
 
 /**

@@ -17,7 +17,7 @@ import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import type { DbOrTx } from '../db/client.ts';
 import { tickets } from '../db/schema.ts';
-import { findEvent, type EventDetails } from './admin.ts';
+import { findEvent, type EventDetails } from './events.ts';
 
 /** Side of an exported PNG, in px (quiet zone included). */
 const QR_PNG_WIDTH_PX = 512;

@@ -1,0 +1,75 @@
+/**
+ * Events as every rule reads them: one look-up (`findEvent`) and the two event rules that verify, the
+ * admin CLI, the import and the QR export share — an event without configured days has one day
+ * (SPEC §2 /day-select: day 1, "Main Event", on the event date), and draft, completed and cancelled
+ * events admit no one.
+ */
+import { DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER, type EventStatus, INACTIVE_EVENT_STATUSES } from '@gatecheck/contract';
+import { asc, eq } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { eventDays, events, organizations } from '../db/schema.ts';
+import { isId, ServiceError } from './errors.ts';
+
+/** One day of an event: configured, or the implicit day 1 of an event without configured days. */
+export interface EventDayInfo {
+  /** Day number, from 1. */
+  day: number;
+  name: string;
+  /** Calendar date, YYYY-MM-DD. */
+  date: string;
+}
+
+/** An event with its organization and days. */
+export interface EventDetails {
+  id: string;
+  title: string;
+  /** YYYY-MM-DD. */
+  date: string;
+  location: string;
+  status: EventStatus;
+  organizationId: string;
+  organizationName: string;
+  /** Never empty: an event without configured days has day 1 ("Main Event" on the event date). */
+  days: EventDayInfo[];
+}
+
+/**
+ * The event `eventId` with its organization and days (ordered by day number; the implicit day 1
+ * when none are configured).
+ * @throws ServiceError `not_found` for an unknown id (or one that is not a UUID).
+ */
+export async function findEvent(db: DbOrTx, eventId: string): Promise<EventDetails> {
+  const [event] = isId(eventId)
+    ? await db
+        .select({
+          id: events.id,
+          title: events.title,
+          date: events.date,
+          location: events.location,
+          status: events.status,
+          organizationId: events.organizationId,
+          organizationName: organizations.name,
+        })
+        .from(events)
+        .innerJoin(organizations, eq(organizations.id, events.organizationId))
+        .where(eq(events.id, eventId))
+    : [];
+  if (!event) throw new ServiceError('not_found', `No event with id "${eventId}"`);
+  const days = await db
+    .select({ day: eventDays.day, name: eventDays.name, date: eventDays.date })
+    .from(eventDays)
+    .where(eq(eventDays.eventId, event.id))
+    .orderBy(asc(eventDays.day));
+  return { ...event, days: daysOrDefault(days, event.date) };
+}
+
+/** `configured`, or, when it is empty, the single default day: day 1, "Main Event", on `eventDate`. */
+export function daysOrDefault(configured: EventDayInfo[], eventDate: string): EventDayInfo[] {
+  if (configured.length > 0) return configured;
+  return [{ day: DEFAULT_EVENT_DAY_NUMBER, name: DEFAULT_EVENT_DAY_NAME, date: eventDate }];
+}
+
+/** Whether tickets of an event with `status` may admit anyone (not draft, completed or cancelled). */
+export function isEventActive(status: EventStatus): boolean {
+  return !INACTIVE_EVENT_STATUSES.some((inactive) => inactive === status);
+}
