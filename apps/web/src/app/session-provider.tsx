@@ -2,10 +2,14 @@
  * The session of SPEC §4 for the whole tree: 'loading' until the stored user has been checked,
  * then 'authenticated' or 'unauthenticated'. When the check finally fails (after the SPEC §9
  * retries), the stored user is deleted and the visitor is signed out with 'Session expired'.
+ *
+ * A session can also end mid-shift: any call after sign-in that the server answers with 401 signs
+ * the visitor out with 'Session expired' (SPEC §8), so the guard sends them to /login instead of
+ * leaving them with a 'Verification Error' or a failed list on every try.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, use, useEffect, type ReactNode } from 'react';
-import { SESSION_EXPIRED, sessionQueries } from '@/features/auth/api.ts';
+import { expireSession, isSessionEndedError, isSignedIn, SESSION_EXPIRED, sessionQueries } from '@/features/auth/api.ts';
 import type { User } from '@/lib/entities.ts';
 import { removeStoredUser } from '@/lib/stored-user.ts';
 
@@ -16,8 +20,33 @@ export type SessionState =
 
 const SessionContext = createContext<SessionState | null>(null);
 
+/**
+ * Watches every query and mutation of `queryClient`; a 401 while signed in ends the session. The
+ * session check and the sign-in call are excluded (their 4xx have meanings of their own).
+ * @returns the unsubscribe function
+ */
+function watchForEndedSession(queryClient: QueryClient): () => void {
+  const onError = (error: unknown) => {
+    if (isSessionEndedError(error) && isSignedIn(queryClient)) void expireSession(queryClient);
+  };
+  const sessionKey = sessionQueries.all()[0];
+  const stopQueries = queryClient.getQueryCache().subscribe((event) => {
+    if (event.type === 'updated' && event.action.type === 'error' && event.query.queryKey[0] !== sessionKey) onError(event.action.error);
+  });
+  const stopMutations = queryClient.getMutationCache().subscribe((event) => {
+    if (event.type === 'updated' && event.action.type === 'error' && !event.mutation.meta?.signsIn) onError(event.action.error);
+  });
+  return () => {
+    stopQueries();
+    stopMutations();
+  };
+}
+
 export function SessionProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
   const query = useQuery(sessionQueries.current());
+
+  useEffect(() => watchForEndedSession(queryClient), [queryClient]);
 
   useEffect(() => {
     if (query.isError) void removeStoredUser();

@@ -116,17 +116,57 @@ function setSignedIn(queryClient: QueryClient, user: User): void {
   queryClient.setQueryData(sessionQueries.current().queryKey, { user });
 }
 
-/** Marks the session signed out and forgets every cached server answer of the previous user. */
-function setSignedOut(queryClient: QueryClient): void {
-  queryClient.setQueryData(sessionQueries.current().queryKey, { user: null });
+/** Forgets every cached server answer except the session, so one user never sees another's data. */
+export function forgetCachedData(queryClient: QueryClient): void {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0] });
 }
 
-/** The login mutation; on success the session becomes signed in. */
-export function useLoginMutation() {
+/** Marks the session signed out (with `reason`, shown on /login) and forgets the cached data. */
+function setSignedOut(queryClient: QueryClient, reason?: string): void {
+  queryClient.setQueryData<Session>(sessionQueries.current().queryKey, reason === undefined ? { user: null } : { user: null, reason });
+  forgetCachedData(queryClient);
+}
+
+/** True when the cached session has a signed-in user. */
+export function isSignedIn(queryClient: QueryClient): boolean {
+  return Boolean(queryClient.getQueryData<Session>(sessionQueries.current().queryKey)?.user);
+}
+
+/**
+ * True when `error` says the session ended on the server (HTTP 401 after sign-in). The session
+ * check answers its own 4xx (see `checkSession`) and the sign-in call's 401 means wrong credentials,
+ * so callers exclude those.
+ */
+export function isSessionEndedError(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
+
+/**
+ * Ends a session the server no longer accepts (SPEC §8 'Session expired'): signs out with that
+ * reason and deletes the stored user, but keeps the chosen organization, event and day, so the same
+ * user's next sign-in returns to the furthest step (SPEC §2).
+ */
+export async function expireSession(queryClient: QueryClient): Promise<void> {
+  setSignedOut(queryClient, SESSION_EXPIRED);
+  await removeStoredUser();
+}
+
+/**
+ * The login mutation; on success the session becomes signed in. `beforeSignIn` runs after the
+ * user is stored and before the session flips to signed in (and so before the furthest-step
+ * redirect); a rejection from it fails the login.
+ */
+export function useLoginMutation(options: { beforeSignIn?: (user: User) => Promise<void> } = {}) {
   const queryClient = useQueryClient();
+  const { beforeSignIn } = options;
   return useMutation({
-    mutationFn: login,
+    mutationFn: async (credentials: { identifier: string; password: string }) => {
+      const user = await login(credentials);
+      forgetCachedData(queryClient);
+      await beforeSignIn?.(user);
+      return user;
+    },
+    meta: { signsIn: true },
     onSuccess: (user) => setSignedIn(queryClient, user),
   });
 }
