@@ -1,4 +1,4 @@
-import { apiPaths, ApiErrorBody, UserMe } from '@gatecheck/contract';
+import { apiPaths, ApiErrorBody, LogoutResponse, UserMe } from '@gatecheck/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { users } from '../src/db/schema.ts';
@@ -101,6 +101,7 @@ test('logout revokes a bearer session', async () => {
   const token = await login(t.app, 'demo', DEMO_USER.password);
   const logout = await t.app.inject({ method: 'POST', url: api(apiPaths.logout), headers: bearer(token), payload: {} });
   expect(logout.statusCode).toBe(200);
+  expect(LogoutResponse.parse(logout.json())).toEqual({ success: true });
   const me = await t.app.inject({ method: 'GET', url: api(apiPaths.usersMe), headers: bearer(token) });
   expect(me.statusCode).toBe(401);
 });

@@ -2,9 +2,8 @@
  * POST /auth/login and POST /auth/logout (SPEC §7). Login takes an email or a username in `email`,
  * always returns `token`, and with `useCookie: true` also sets the HttpOnly session cookie.
  */
-import { apiPaths, LoginRequest, LoginResponse, LogoutRequest } from '@gatecheck/contract';
+import { apiPaths, LoginRequest, LoginResponse, LogoutRequest, LogoutResponse } from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from '../../plugins/auth.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { createSession, revokeSession } from '../../services/sessions.ts';
@@ -21,7 +20,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     apiPaths.logout,
-    { schema: { body: LogoutRequest, response: { 200: z.object({ success: z.boolean() }) } } },
+    { schema: { body: LogoutRequest, response: { 200: LogoutResponse } } },
     async (request, reply) => {
       const token = sessionTokenOf(request);
       if (token) await revokeSession(app.db, token);
