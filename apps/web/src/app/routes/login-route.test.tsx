@@ -2,6 +2,8 @@ import { apiPaths, type LoginRequest } from '@gatecheck/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
+import { organizationQueries } from '@/features/organizations/api.ts';
+import { createQueryClient } from '@/lib/query-client.ts';
 import { TEST_TOKEN, testDay, testEvent, testOrganization, wireUser } from '@/test/fixtures.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
 import { renderApp } from '@/test/render.tsx';
@@ -141,5 +143,44 @@ describe('after signing in, staff land on the furthest step already chosen (SPEC
     const { router } = renderApp({ route: '/login', user: null, checkSession: true });
     expect(await screen.findByRole('heading', { name: 'Choose Your Organization' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/organization-select');
+  });
+});
+
+describe('the next user on the same device starts from their own choices', () => {
+  const otherOrganization = { ...testOrganization, id: 'org-of-someone-else', name: 'Someone Else Events' };
+
+  test('a stored organization the user does not belong to is cleared with its event and day: organization selection', async () => {
+    const { user, router } = renderApp({ route: '/login', user: null, selection: { organization: otherOrganization, event: testEvent, day: testDay } });
+    await signIn(user, 'demo', 'demo-scanner');
+    expect(await screen.findByRole('heading', { name: 'Choose Your Organization' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/organization-select');
+    expect(localStorage.getItem('selectedOrganization')).toBeNull();
+    expect(localStorage.getItem('selectedEvent')).toBeNull();
+    expect(localStorage.getItem('selectedDay')).toBeNull();
+  });
+
+  test('a stored organization the user belongs to is kept: the scanner, after checking the memberships', async () => {
+    let membershipCalls = 0;
+    server.use(
+      http.get(apiUrl(apiPaths.organizations), () => {
+        membershipCalls++;
+        return HttpResponse.json([{ _id: 'org-1', name: 'Harbour Festivals', description: null, role: 'staff', activeEvents: [] }]);
+      }),
+    );
+    const { user, router } = renderApp({ route: '/login', user: null, selection: { organization: testOrganization, event: testEvent, day: testDay } });
+    await signIn(user, 'demo', 'demo-scanner');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/scanner'));
+    expect(membershipCalls).toBe(1);
+    expect(localStorage.getItem('selectedDay')).not.toBeNull();
+  });
+
+  test('the previous user\'s cached lists are not shown after signing in', async () => {
+    const queryClient = createQueryClient({ retry: false });
+    queryClient.setQueryData(organizationQueries.list().queryKey, [otherOrganization]);
+    const { user } = renderApp({ route: '/login', user: null, queryClient });
+    await signIn(user, 'demo', 'demo-scanner');
+    await screen.findByRole('heading', { name: 'Choose Your Organization' });
+    expect(screen.queryByText('Someone Else Events')).not.toBeInTheDocument();
+    expect(await screen.findByText('Harbour Festivals')).toBeInTheDocument();
   });
 });

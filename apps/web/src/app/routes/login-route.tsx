@@ -1,7 +1,8 @@
 /**
  * /login (SPEC §2): the sign-in form. Once signed in, the user is sent to the furthest step already
- * chosen (SPEC §2).
+ * chosen (SPEC §2) — of the choices that belong to this user (see keep-own-selection.ts).
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
@@ -14,12 +15,15 @@ import { useLoginMutation } from '@/features/auth/api.ts';
 import { furthestStep, loginFailureDescription, validateLogin } from '@/features/auth/auth-logic.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
+import { keepOnlyOwnSelection } from '../keep-own-selection.ts';
 import { useSession } from '../session-provider.tsx';
 
 export function LoginRoute() {
   const session = useSession();
   const selection = useSelection();
-  const login = useLoginMutation();
+  const queryClient = useQueryClient();
+  // The previous user's organization, event and day are dropped before the furthest-step redirect.
+  const login = useLoginMutation({ beforeSignIn: () => keepOnlyOwnSelection(queryClient) });
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
   const [validationError, setValidationError] = useState<string | null>(null);
