@@ -2,8 +2,9 @@
  * Builds the Gatecheck HTTP app from plugins and routes (no listening; see server.ts). The API lives
  * under `/api` (contract `API_PREFIX`); the built web app, when present, is served at `/`.
  */
+import type { Writable } from 'node:stream';
 import { API_PREFIX } from '@gatecheck/contract';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
@@ -17,6 +18,7 @@ import webPlugin from './plugins/web.ts';
 import accountRoutes from './routes/account/index.ts';
 import authRoutes from './routes/auth/index.ts';
 import organizationsRoutes from './routes/organizations/index.ts';
+import resetPasswordPageRoutes from './routes/reset-password/index.ts';
 import ticketsRoutes from './routes/tickets/index.ts';
 import usersRoutes from './routes/users/index.ts';
 
@@ -33,6 +35,16 @@ declare module 'fastify' {
 export interface BuildAppOptions {
   config: Config;
   db: Db;
+  /** Where log lines (JSON, one per line) go; default stdout. Tests capture them here. */
+  logStream?: Writable;
+}
+
+/**
+ * How a request appears in the log: method, path, host and client address. The query string is left
+ * out: it can carry secrets (the password-reset link's `?token=…`), and logs are kept and shared.
+ */
+function requestLogValue(request: FastifyRequest): { method: string; url: string; host: string; remoteAddress: string } {
+  return { method: request.method, url: request.url.split('?')[0] ?? '', host: request.host, remoteAddress: request.ip };
 }
 
 /**
@@ -42,7 +54,10 @@ export interface BuildAppOptions {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, serializers: { req: requestLogValue }, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
   });
@@ -69,6 +84,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     { prefix: API_PREFIX },
   );
+  // The mailed reset link's page: a route of its own, so the web app's SPA fallback never sees it.
+  await app.register(resetPasswordPageRoutes);
   await app.register(webPlugin, { webDistDir: config.webDistDir });
   return app;
 }

@@ -17,6 +17,9 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import { generateToken, hashToken } from './sessions.ts';
 import { createUser } from './users.ts';
 
+/** The path of the mailed password-reset link and of the server-rendered page it opens (decision 014). */
+export const RESET_PASSWORD_PAGE_PATH = '/reset-password';
+
 /** How long a password-reset link works: 1 hour, in ms. */
 const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 
@@ -30,6 +33,8 @@ export const ACCOUNT_MESSAGES = {
   usernameTaken: 'This username is already taken.',
   wrongCurrentPassword: 'Current password is incorrect.',
   invalidResetToken: 'This reset link is invalid or has expired.',
+  resetLinkIncomplete: 'This reset link is incomplete. Open the link from the e-mail again, or ask for a new one.',
+  passwordsDiffer: 'The two passwords do not match.',
 } as const;
 
 /**
@@ -132,7 +137,7 @@ export async function requestPasswordReset(db: Db, email: string, mail: Password
     .returning({ userId: passwordResetTokens.userId });
   const userId = inserted[0]?.userId;
   if (!userId) return;
-  const link = `${mail.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  const link = `${mail.publicUrl}${RESET_PASSWORD_PAGE_PATH}?token=${encodeURIComponent(token)}`;
   // Composed after the answer has gone out: the embedded database runs queries on this thread.
   mail.mailer.enqueue(afterThisRequest().then(() => resetMail(db, userId, link)));
 }
@@ -158,6 +163,19 @@ async function resetMail(db: DbOrTx, userId: string, link: string): Promise<Mail
       'If you did not ask for this, ignore this e-mail: your password stays as it is.',
     ].join('\n'),
   };
+}
+
+/**
+ * Whether `token` is a reset token that still works (known, unused, not expired). Only for showing
+ * the form or the failure at once; resetPassword decides.
+ */
+export async function isResetTokenLive(db: DbOrTx, token: string): Promise<boolean> {
+  const [live] = await db
+    .select({ id: passwordResetTokens.id })
+    .from(passwordResetTokens)
+    .where(and(eq(passwordResetTokens.tokenHash, hashToken(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, new Date())))
+    .limit(1);
+  return live !== undefined;
 }
 
 /**

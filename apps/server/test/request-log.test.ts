@@ -1,0 +1,31 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { expect, test } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { createTestDatabase } from './helpers/test-app.ts';
+
+test('the request log records paths without their query string, so a reset token never reaches the log', async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-log-test-'));
+  const database = await createTestDatabase();
+  const stream = new PassThrough();
+  const lines: string[] = [];
+  stream.on('data', (chunk: Buffer) => lines.push(chunk.toString('utf8')));
+  const config = loadConfig({ DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web-build'), LOG_LEVEL: 'info' });
+  const app = await buildApp({ config, db: database.db, logStream: stream });
+  try {
+    const response = await app.inject({ method: 'GET', url: '/reset-password?token=secret-reset-token-123' });
+    expect(response.statusCode).toBe(400);
+    await app.inject({ method: 'GET', url: '/api/nowhere?token=secret-reset-token-123' });
+  } finally {
+    await app.close();
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  const log = lines.join('');
+  expect(log).toMatch(/"url":"\/reset-password"/);
+  expect(log).toMatch(/"url":"\/api\/nowhere"/);
+  expect(log).not.toContain('secret-reset-token-123');
+});
