@@ -2,10 +2,25 @@
  * Persistent key-value storage (SPEC §3): browser localStorage on the web, device preferences on
  * native. Values are strings; JSON helpers parse with a zod schema so a corrupt or outdated value
  * reads as absent instead of crashing the app.
+ *
+ * Storage can fail: localStorage throws SecurityError when the browser blocks it and
+ * QuotaExceededError when full; the native Preferences bridge can reject. None of that may blank or
+ * stop the app: a failed read is treated as absent, and a failed write or delete is reported with
+ * the toast `STORAGE_FAILED_NOTICE` (the in-memory state, kept by the callers, still applies until
+ * the app is closed). These functions never throw.
  */
 import type { z } from 'zod';
 import { isNativePlatform } from './native/platform.ts';
 import { preferencesGet, preferencesRemove, preferencesSet } from './native/preferences.ts';
+import { notify, type Notice } from './toast.ts';
+
+/** Shown when a choice could not be written to (or removed from) device storage. */
+export const STORAGE_FAILED_NOTICE = {
+  title: 'Not saved on this device',
+  description: 'Storage on this device is unavailable, so your choice applies only until the app is closed.',
+  variant: 'error',
+  id: 'storage-failed',
+} as const satisfies Notice;
 
 /** The SPEC §3 storage keys: the saved user and the three selections. */
 export const storageKeys = {
@@ -17,22 +32,33 @@ export const storageKeys = {
 
 export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
 
-/** The stored string under `key`, or null. */
+/** The stored string under `key`, or null (also when storage cannot be read). */
 async function readItem(key: StorageKey): Promise<string | null> {
-  if (isNativePlatform()) return preferencesGet(key);
-  return window.localStorage.getItem(key);
+  try {
+    if (isNativePlatform()) return await preferencesGet(key);
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
 }
 
-/** Stores `value` under `key`. */
+/** Runs a storage change; a failure shows `STORAGE_FAILED_NOTICE` instead of throwing. */
+async function change(write: () => Promise<void> | void): Promise<void> {
+  try {
+    await write();
+  } catch {
+    notify(STORAGE_FAILED_NOTICE);
+  }
+}
+
+/** Stores `value` under `key`; a failure is toasted, never thrown. */
 async function writeItem(key: StorageKey, value: string): Promise<void> {
-  if (isNativePlatform()) return preferencesSet(key, value);
-  window.localStorage.setItem(key, value);
+  await change(() => (isNativePlatform() ? preferencesSet(key, value) : window.localStorage.setItem(key, value)));
 }
 
-/** Deletes `key`. */
+/** Deletes `key`; a failure is toasted, never thrown. */
 export async function removeItem(key: StorageKey): Promise<void> {
-  if (isNativePlatform()) return preferencesRemove(key);
-  window.localStorage.removeItem(key);
+  await change(() => (isNativePlatform() ? preferencesRemove(key) : window.localStorage.removeItem(key)));
 }
 
 /** The JSON value under `key` parsed with `schema`; null when absent, not JSON, or not matching. */
@@ -47,7 +73,7 @@ export async function readJson<S extends z.ZodType>(key: StorageKey, schema: S):
   }
 }
 
-/** Stores `value` as JSON under `key`. */
+/** Stores `value` as JSON under `key`; a failure is toasted, never thrown. */
 export async function writeJson(key: StorageKey, value: unknown): Promise<void> {
   await writeItem(key, JSON.stringify(value));
 }

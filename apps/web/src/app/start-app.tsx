@@ -1,0 +1,30 @@
+/**
+ * Starts the app in `container`: loads the stored selections (SPEC §3), then renders the providers
+ * and the router. The app renders whatever storage does: selections that cannot be read start
+ * empty (lib/storage.ts treats a failed read as absent; a failure here is caught as well).
+ */
+import { StrictMode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { createQueryClient } from '@/lib/query-client.ts';
+import { loadSelection } from '@/lib/selection.ts';
+import { AppProviders } from './providers.tsx';
+import { createAppRouter } from './router.tsx';
+
+/** Renders the app into `container`; resolves to its React root once rendering has started. Never rejects on storage failures. */
+export async function startApp(container: HTMLElement): Promise<Root> {
+  try {
+    await loadSelection();
+  } catch {
+    // Unreadable selections: start with none (the furthest step is then /organization-select).
+  }
+  const root = createRoot(container);
+  root.render(
+    <StrictMode>
+      <AppProviders queryClient={createQueryClient()}>
+        <RouterProvider router={createAppRouter()} />
+      </AppProviders>
+    </StrictMode>,
+  );
+  return root;
+}
