@@ -11,6 +11,7 @@ import type { Db } from './db/client.ts';
 import authPlugin from './plugins/auth.ts';
 import dbPlugin from './plugins/db.ts';
 import errorsPlugin from './plugins/errors.ts';
+import mailerPlugin from './plugins/mailer.ts';
 import openapiPlugin from './plugins/openapi.ts';
 import securityPlugin from './plugins/security.ts';
 import textInputPlugin from './plugins/text-input.ts';
@@ -71,6 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(textInputPlugin);
   await app.register(dbPlugin, { db });
   await app.register(authPlugin);
+  await app.register(mailerPlugin);
   // Both hook into route registration (rate limits, the OpenAPI document): before any route.
   await app.register(securityPlugin);
   await app.register(openapiPlugin);

@@ -3,7 +3,7 @@
  * InvalidArgumentError, which commander reports as one line naming the option.
  */
 import { InvalidArgumentError } from 'commander';
-import type { EventDayInput } from '../services/admin.ts';
+import type { EventDayInput } from '../services/admin/events.ts';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

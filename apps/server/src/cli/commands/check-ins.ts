@@ -2,7 +2,7 @@
  * `checkins count`: how many tickets have been checked in on an event day, out of those admitted.
  */
 import type { Command } from 'commander';
-import { countCheckIns } from '../../services/admin.ts';
+import { countCheckIns } from '../../services/admin/events.ts';
 import { parsePositiveInteger } from '../arguments.ts';
 import type { AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';

@@ -4,7 +4,8 @@
  */
 import { EventStatus } from '@gatecheck/contract';
 import { Option, type Command } from 'commander';
-import { createEvent, findOrganization, listEvents, type EventDayInput } from '../../services/admin.ts';
+import { createEvent, listEvents, type EventDayInput } from '../../services/admin/events.ts';
+import { findOrganization } from '../../services/admin/organizations.ts';
 import { collectDay, parseDate, parseDayList } from '../arguments.ts';
 import { CliError, type AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';

@@ -3,7 +3,8 @@
  */
 import { MembershipRole } from '@gatecheck/contract';
 import { Option, type Command } from 'commander';
-import { addMember, createOrganization, findOrganization, findUser, listOrganizations } from '../../services/admin.ts';
+import { addMember, createOrganization, findOrganization, listOrganizations } from '../../services/admin/organizations.ts';
+import { findUser } from '../../services/admin/users.ts';
 import type { AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';
 

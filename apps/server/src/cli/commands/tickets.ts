@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { revokeTicket } from '../../services/admin.ts';
+import { revokeTicket } from '../../services/admin/tickets.ts';
 import { countNeedingUnicodeFont, listPrintableTickets, writeTicketPngs, writeTicketsPdf } from '../../services/qr-export.ts';
 import { DEFAULT_IMPORT_BATCH_SIZE, importTicketsCsv } from '../../services/tickets-import.ts';
 import { parsePositiveInteger } from '../arguments.ts';

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { RegisterRequest } from '@gatecheck/contract';
 import type { Command } from 'commander';
-import { createAccount } from '../../services/admin.ts';
+import { createAccount } from '../../services/admin/users.ts';
 import { CliError, type AdminContext } from '../context.ts';
 
 /** Adds the `user` commands to `program`. */

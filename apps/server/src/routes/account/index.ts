@@ -2,9 +2,9 @@
  * Account self-service under `/api` (SPEC §7, messages per SPEC §8): POST /auth/register,
  * /auth/change-password (bearer token or session cookie), /auth/forgot-password and
  * /auth/reset-password. Each answers `{ success, message }`; failures are `{ code, message }`.
- * Rate limits on register and forgot-password come from plugins/security.ts.
+ * Rate limits on register and forgot-password come from plugins/security.ts, the mailer from
+ * plugins/mailer.ts.
  */
-import path from 'node:path';
 import {
   ApiErrorBody,
   apiPaths,
@@ -22,23 +22,10 @@ import {
   requestPasswordReset,
   resetPassword,
 } from '../../services/accounts.ts';
-import { createMailer } from '../../services/mailer.ts';
-
-/** The folder inside DATA_DIR where mail is written as .eml files when no SMTP server is configured. */
-const OUTBOX_DIR_NAME = 'outbox';
 
 const errors = { 400: ApiErrorBody, 401: ApiErrorBody, 429: ApiErrorBody };
 
 const accountRoutes: FastifyPluginAsyncZod = async (app) => {
-  const mailer = createMailer({
-    smtpUrl: app.config.smtpUrl,
-    outboxDir: path.join(app.config.dataDir, OUTBOX_DIR_NAME),
-    from: app.config.mailFrom,
-    log: app.log,
-  });
-  // Mail queued by the last requests is still sent before the app (and then the database) closes.
-  app.addHook('onClose', () => mailer.close());
-
   app.post(
     apiPaths.register,
     { schema: { body: RegisterRequest, response: { 201: FlagMessageResponse, 409: ApiErrorBody, ...errors } } },
@@ -62,7 +49,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     apiPaths.forgotPassword,
     { schema: { body: ForgotPasswordRequest, response: { 200: FlagMessageResponse, ...errors } } },
     async (request) => {
-      await requestPasswordReset(app.db, request.body.email, { mailer, publicUrl: app.config.publicUrl });
+      await requestPasswordReset(app.db, request.body.email, { mailer: app.mailer, publicUrl: app.config.publicUrl });
       return { success: true, message: ACCOUNT_MESSAGES.resetRequested };
     },
   );
