@@ -61,6 +61,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         : { level: config.logLevel, serializers: { req: requestLogValue }, ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
+    // While stopping, a request that still reaches us on an open connection is finished like any
+    // other (server.ts answers it with Connection: close) rather than refused with Fastify's own 503
+    // body, which is not our { code, message } and would cost the gate a retry.
+    return503OnClosing: false,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
