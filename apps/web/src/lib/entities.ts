@@ -3,16 +3,11 @@
  * to these once, in their `api.ts`. Defined as zod schemas because they are also read back from
  * storage, where they are parsed rather than trusted.
  */
+import { UserSettings } from '@gatecheck/contract';
 import { z } from 'zod';
 
-/** Notification settings with SPEC §3 defaults applied. */
-export const UserSettings = z.object({
-  emailNotifications: z.boolean(),
-  smsNotifications: z.boolean(),
-  marketingEmails: z.boolean(),
-  eventReminders: z.boolean(),
-});
-export type UserSettings = z.infer<typeof UserSettings>;
+/** Notification settings with SPEC §3 defaults applied: the contract's shape, every flag present. */
+export { UserSettings };
 
 /** The signed-in user (SPEC §3). `joinedAt` is ISO 8601; `token` is the bearer token from login. */
 export const User = z.object({
