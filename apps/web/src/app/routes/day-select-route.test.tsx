@@ -1,8 +1,12 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { getSelection } from '@/lib/selection.ts';
 import { testDay, testEvent, testEventWithoutDays, testOrganization } from '@/test/fixtures.ts';
 import { renderApp } from '@/test/render.tsx';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('day selection (SPEC §2)', () => {
   test('without a chosen event it redirects to event selection', async () => {
@@ -45,6 +49,14 @@ describe('day selection (SPEC §2)', () => {
     expect(await screen.findByText('Day Selected')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/scanner');
     expect(getSelection().day).toEqual({ day: 1, date: '2026-08-01', name: 'Main Event' });
+  });
+
+  test('the day that falls on the device\'s date today is marked Today, and only that one', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date(2026, 6, 11, 9, 30));
+    renderApp({ route: '/day-select', selection: { organization: testOrganization, event: testEvent } });
+    expect(within(screen.getByRole('button', { name: /Big Saturday/ })).getByText('Today')).toBeInTheDocument();
+    expect(screen.getAllByText('Today')).toHaveLength(1);
   });
 
   test('back goes to event selection', async () => {

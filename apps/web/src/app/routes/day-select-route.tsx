@@ -3,11 +3,12 @@ import { CalendarDays, MapPin } from 'lucide-react';
 import { Navigate, useNavigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
-import { dayLabel, defaultEventDay } from '@/features/days/days-logic.ts';
+import { dayLabel, defaultEventDay, isToday } from '@/features/days/days-logic.ts';
 import { formatLongDate } from '@/lib/dates.ts';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 import { selectDay, useSelection } from '@/lib/selection.ts';
@@ -49,7 +50,10 @@ function DaySelect({ event }: { event: EventItem }) {
         <ChoiceList>
           {event.eventDays.map((day) => (
             <ChoiceCard key={day.day} icon={CalendarDays} onChoose={() => void choose(day)}>
-              <span className="text-xl font-bold text-slate-900">{day.name}</span>
+              <span className="flex flex-wrap items-center gap-2">
+                <span className="text-xl font-bold text-slate-900">{day.name}</span>
+                {isToday(day.date) && <Badge className="border-green-800 bg-green-800 text-white">Today</Badge>}
+              </span>
               <span className="text-base font-semibold text-blue-900">{dayLabel(day.day)}</span>
               <span className="text-base text-slate-800">{formatLongDate(day.date)}</span>
             </ChoiceCard>
