@@ -2,26 +2,25 @@
  * Builds the Gatecheck HTTP app from plugins and routes (no listening; see server.ts). The API lives
  * under `/api` (contract `API_PREFIX`); the built web app, when present, is served at `/`.
  */
+import { createServer as createHttpsServer } from 'node:https';
 import type { Writable } from 'node:stream';
 import { API_PREFIX } from '@gatecheck/contract';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import authPlugin from './plugins/auth.ts';
 import dbPlugin from './plugins/db.ts';
-import errorsPlugin from './plugins/errors.ts';
+import errorsPlugin, { answerFrameworkError } from './plugins/errors.ts';
 import mailerPlugin from './plugins/mailer.ts';
 import openapiPlugin from './plugins/openapi.ts';
-import securityPlugin from './plugins/security.ts';
-import textInputPlugin from './plugins/text-input.ts';
+import rateLimitsPlugin from './plugins/rate-limits.ts';
+import securityPlugin, { securityHeadersSetter } from './plugins/security.ts';
 import webPlugin from './plugins/web.ts';
 import accountRoutes from './routes/account/index.ts';
 import authRoutes from './routes/auth/index.ts';
-import organizationsRoutes from './routes/organizations/index.ts';
-import resetPasswordPageRoutes from './routes/reset-password/index.ts';
-import ticketsRoutes from './routes/tickets/index.ts';
-import usersRoutes from './routes/users/index.ts';
+import signedInRoutes from './routes/signed-in.ts';
+import { ServiceError } from './services/errors.ts';
 
 /** Largest request body accepted, in bytes (64 KiB); bigger bodies get 413. */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -29,6 +28,8 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
+    /** The clock check-ins are decided by (event days, cut-offs); `() => new Date()` unless a test sets it. */
+    clock: () => Date;
   }
 }
 
@@ -38,14 +39,31 @@ export interface BuildAppOptions {
   db: Db;
   /** Where log lines (JSON, one per line) go; default stdout. Tests capture them here. */
   logStream?: Writable;
+  /** PEM certificate and key: serve https instead of http (`HTTPS=true`, src/tls.ts). */
+  tls?: { cert: string; key: string };
+  /** The clock for check-in decisions (default: the system clock). Tests put the door on a given day. */
+  clock?: () => Date;
 }
 
 /**
  * How a request appears in the log: method, path, host and client address. The query string is left
- * out: it can carry secrets (the password-reset link's `?token=…`), and logs are kept and shared.
+ * out: it can carry secrets (the password-reset link's `?token=…`, which opens the web app's reset
+ * screen), and logs are kept and shared.
  */
 function requestLogValue(request: FastifyRequest): { method: string; url: string; host: string; remoteAddress: string } {
   return { method: request.method, url: request.url.split('?')[0] ?? '', host: request.host, remoteAddress: request.ip };
+}
+
+/** Fastify's keep-alive timeout for the servers it creates itself (ms); ours keeps it. */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
+/** An https server for Fastify (`HTTPS=true`), with the keep-alive timeout Fastify would set. */
+function httpsServerFactory(tls: { cert: string; key: string }): FastifyServerFactory {
+  return (handler) => {
+    const server = createHttpsServer({ cert: tls.cert, key: tls.key }, handler);
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    return server;
+  };
 }
 
 /**
@@ -54,6 +72,7 @@ function requestLogValue(request: FastifyRequest): { method: string; url: string
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
+  const setSecurityHeaders = securityHeadersSetter(config);
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -65,33 +84,51 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // other (server.ts answers it with Connection: close) rather than refused with Fastify's own 503
     // body, which is not our { code, message } and would cost the gate a retry.
     return503OnClosing: false,
+    // https through a server factory: Fastify's own `https` option would change the instance's type.
+    serverFactory: options.tls ? httpsServerFactory(options.tls) : undefined,
+    // A path the router cannot even decode (`/api/users/%ZZ`) is answered before any hook runs:
+    // in our error shape, with the security headers (issue 15 item 16).
+    frameworkErrors: (error, request, reply) => {
+      setSecurityHeaders(request, reply);
+      answerFrameworkError(error, reply);
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
+  app.decorate('clock', options.clock ?? (() => new Date()));
   // The API speaks JSON only: without Fastify's text/plain parser, other bodies get 415.
   app.removeContentTypeParser('text/plain');
 
   await app.register(errorsPlugin);
-  await app.register(textInputPlugin);
   await app.register(dbPlugin, { db });
   await app.register(authPlugin);
   await app.register(mailerPlugin);
-  // Both hook into route registration (rate limits, the OpenAPI document): before any route.
   await app.register(securityPlugin);
+  // Both hook into route registration (rate limits, the OpenAPI document): before any route.
+  await app.register(rateLimitsPlugin);
   await app.register(openapiPlugin);
   await app.register(
     async (api) => {
+      // Open to everyone: signing in and out, signing up, account recovery.
       await api.register(authRoutes);
       await api.register(accountRoutes);
-      await api.register(usersRoutes);
-      await api.register(organizationsRoutes);
-      await api.register(ticketsRoutes);
+      // Everything else needs a session, checked by one hook before the request is validated.
+      await api.register(signedInRoutes);
+      // Any other path under /api is a 404 `{ code, message }` with every hook's headers, so no
+      // other handler (the web app's static files) ever answers an /api path (`/api//users/me`).
+      // Not OPTIONS: CORS preflights of the real routes are answered by @fastify/cors.
+      api.route({
+        method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        url: '/*',
+        schema: { hide: true },
+        handler: async () => {
+          throw new ServiceError('not_found', 'No such route.');
+        },
+      });
     },
     { prefix: API_PREFIX },
   );
-  // The mailed reset link's page: a route of its own, so the web app's SPA fallback never sees it.
-  await app.register(resetPasswordPageRoutes);
   await app.register(webPlugin, { webDistDir: config.webDistDir });
   return app;
 }

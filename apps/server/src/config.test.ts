@@ -12,6 +12,7 @@ test('defaults: port 8080 on 127.0.0.1, ./data in the folder npm was started fro
     seedDemo: true,
     trustProxy: false,
     sessionTtlMs: DEFAULT_SESSION_TTL_MS,
+    allowSignup: false,
   });
   expect(config.webDistDir).toBe(path.resolve(import.meta.dirname, '../../web/dist'));
 });
@@ -27,6 +28,7 @@ test('every variable is read and validated', () => {
     SESSION_TTL_DAYS: '7',
     WEB_DIST_DIR: 'web',
     INIT_CWD: '/x',
+    ALLOW_SIGNUP: 'true',
   });
   expect(config).toMatchObject({
     port: 9000,
@@ -37,6 +39,7 @@ test('every variable is read and validated', () => {
     trustProxy: true,
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
     webDistDir: '/x/web',
+    allowSignup: true,
   });
 });
 
@@ -47,4 +50,24 @@ test('an empty variable counts as unset', () => {
 test('invalid values are refused with the variable named', () => {
   expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);
+  expect(() => loadConfig({ ALLOW_SIGNUP: 'sometimes' })).toThrow(/ALLOW_SIGNUP/);
+});
+
+test('HTTPS=true serves TLS with a self-signed certificate kept in DATA_DIR/tls, or with TLS_CERT/TLS_KEY files', () => {
+  expect(loadConfig({ INIT_CWD: '/x' }).tls).toBeUndefined();
+  expect(loadConfig({ HTTPS: 'true', DATA_DIR: 'd', INIT_CWD: '/x' })).toMatchObject({
+    tls: { kind: 'self-signed', dir: '/x/d/tls' },
+    publicUrl: 'https://localhost:8080',
+  });
+  expect(loadConfig({ HTTPS: 'true', TLS_CERT: 'certs/gate.pem', TLS_KEY: '/etc/gate.key', INIT_CWD: '/x' }).tls).toEqual({
+    kind: 'files',
+    certFile: '/x/certs/gate.pem',
+    keyFile: '/etc/gate.key',
+  });
+});
+
+test('a TLS certificate without its key, or without HTTPS=true, is refused', () => {
+  expect(() => loadConfig({ HTTPS: 'true', TLS_CERT: '/etc/gate.pem' })).toThrow(/TLS_KEY: set both TLS_CERT and TLS_KEY/);
+  expect(() => loadConfig({ TLS_CERT: '/etc/gate.pem', TLS_KEY: '/etc/gate.key' })).toThrow(/HTTPS: TLS_CERT and TLS_KEY are used only with HTTPS=true/);
+  expect(() => loadConfig({ HTTPS: 'sure' })).toThrow(/HTTPS/);
 });

@@ -43,6 +43,9 @@ const EnvSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).optional(),
   SEED_DEMO: booleanFlag.default(true),
   TRUST_PROXY: booleanFlag.default(false),
+  HTTPS: booleanFlag.default(false),
+  TLS_CERT: z.string().min(1).optional(),
+  TLS_KEY: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SESSION_TTL_DAYS: z.coerce.number().positive().max(365).optional(),
   INIT_CWD: z.string().optional(),
@@ -61,7 +64,23 @@ const EnvSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   RATE_LIMIT_IP_MAX: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().min(1).default(10),
-});
+  ALLOW_SIGNUP: booleanFlag.default(false),
+})
+  .refine((env) => (env.TLS_CERT === undefined) === (env.TLS_KEY === undefined), {
+    message: 'set both TLS_CERT and TLS_KEY, or neither (HTTPS=true alone generates a self-signed certificate)',
+    path: ['TLS_KEY'],
+  })
+  .refine((env) => env.HTTPS || env.TLS_CERT === undefined, {
+    message: 'TLS_CERT and TLS_KEY are used only with HTTPS=true',
+    path: ['HTTPS'],
+  });
+
+/**
+ * How the server speaks TLS (issue 15 item 10, docs/decisions/025): from the PEM files of an
+ * operator's certificate, or with a self-signed certificate it generates and keeps in
+ * `dataDir/tls/` for phones on the LAN.
+ */
+export type TlsSource = { kind: 'files'; certFile: string; keyFile: string } | { kind: 'self-signed'; dir: string };
 
 /** The validated configuration. Paths are absolute. */
 export interface Config {
@@ -80,6 +99,8 @@ export interface Config {
   seedDemo: boolean;
   /** Trust X-Forwarded-* headers (behind a reverse proxy): decides https for the Secure cookie. */
   trustProxy: boolean;
+  /** `HTTPS=true`: serve TLS (browsers give a LAN address camera access only over https); undefined = plain http. */
+  tls: TlsSource | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Session lifetime in ms. */
   sessionTtlMs: number;
@@ -93,8 +114,15 @@ export interface Config {
   corsOrigins: string[];
   /** Extra origins the web app may connect to (CSP connect-src), e.g. an API host or the IP-lookup service. */
   cspConnectSrc: string[];
-  /** Rate limits of login, register and forgot-password: per client IP and per account, per window. */
+  /**
+   * Rate limits (docs/decisions/019), per window of `windowMs`: sign-in counts failed attempts only,
+   * `accountMax` in a row per account (a success starts again at 0) and `ipMax` per client IP;
+   * register, forgot-password and change-password count every request, `ipMax` per IP and (register,
+   * forgot-password) `accountMax` per email.
+   */
   rateLimit: { windowMs: number; ipMax: number; accountMax: number };
+  /** Whether anyone may create an account with POST /auth/register (`ALLOW_SIGNUP`, default off: a staff tool). */
+  allowSignup: boolean;
 }
 
 /**
@@ -122,12 +150,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: values.WEB_DIST_DIR ? path.resolve(baseDir, values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     seedDemo: values.SEED_DEMO,
     trustProxy: values.TRUST_PROXY,
+    tls: tlsSourceOf(values, baseDir),
     logLevel: values.LOG_LEVEL,
     sessionTtlMs: values.SESSION_TTL_DAYS ? values.SESSION_TTL_DAYS * 24 * 60 * 60 * 1000 : DEFAULT_SESSION_TTL_MS,
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,
     // Never derived from the request's Host header: a forged Host would put a foreign site in reset links.
-    publicUrl: values.PUBLIC_URL ?? `http://localhost:${values.PORT}`,
+    publicUrl: values.PUBLIC_URL ?? `${values.HTTPS ? 'https' : 'http'}://localhost:${values.PORT}`,
     corsOrigins: values.CORS_ORIGINS,
     cspConnectSrc: values.CSP_CONNECT_SRC,
     rateLimit: {
@@ -135,7 +164,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ipMax: values.RATE_LIMIT_IP_MAX,
       accountMax: values.RATE_LIMIT_ACCOUNT_MAX,
     },
+    allowSignup: values.ALLOW_SIGNUP,
   };
+}
+
+/** Where TLS comes from, given the validated variables; relative file paths resolve against `baseDir`. */
+function tlsSourceOf(values: z.infer<typeof EnvSchema>, baseDir: string): TlsSource | undefined {
+  if (!values.HTTPS) return undefined;
+  if (values.TLS_CERT !== undefined && values.TLS_KEY !== undefined) {
+    return { kind: 'files', certFile: path.resolve(baseDir, values.TLS_CERT), keyFile: path.resolve(baseDir, values.TLS_KEY) };
+  }
+  return { kind: 'self-signed', dir: path.join(path.resolve(baseDir, values.DATA_DIR), 'tls') };
 }
 
 /** The folder inside `dataDir` that holds the embedded PGlite database. */

@@ -1,12 +1,14 @@
 /**
  * Starts Gatecheck: reads the configuration, opens (and migrates) the database, seeds the demo data
- * on an empty database, serves the web app and the API, and prints where to go. SIGTERM/SIGINT stop
- * it gracefully: no new connections, in-flight requests finish, then the database closes.
+ * on an empty database, serves the web app and the API (over https with `HTTPS=true`, src/tls.ts),
+ * and prints where to go. SIGTERM/SIGINT stop it gracefully: no new connections, in-flight requests
+ * finish, then the database closes.
  */
 import { buildApp } from './app.ts';
 import { demoTicketsDirOf, loadConfig, type Config } from './config.ts';
 import { describeDatabase, openConfiguredDatabase } from './db/open-configured.ts';
 import { DEMO_USER, seedDemoIfEmpty } from './db/seed.ts';
+import { lanAddresses, loadTlsMaterial, type TlsMaterial } from './tls.ts';
 
 let config: Config;
 try {
@@ -15,10 +17,18 @@ try {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
+// Before the database: a certificate problem is the operator's to fix, and is said in one line.
+let tls: TlsMaterial | undefined;
+try {
+  tls = config.tls ? await loadTlsMaterial(config.tls) : undefined;
+} catch (error) {
+  process.stderr.write(`HTTPS: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
 const database = await openConfiguredDatabase(config);
 const ticketsDir = demoTicketsDirOf(config);
 const seeded = config.seedDemo ? await seedDemoIfEmpty(database.db, { ticketsDir }) : null;
-const app = await buildApp({ config, db: database.db });
+const app = await buildApp({ config, db: database.db, ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}) });
 
 let stopping = false;
 /** How often idle connections are closed while draining (ms). */
@@ -75,10 +85,23 @@ try {
 
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.port;
-const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+const isEveryInterface = config.host === '0.0.0.0' || config.host === '::';
+const shownHost = isEveryInterface ? 'localhost' : config.host;
+const scheme = tls ? 'https' : 'http';
+const urlOf = (host: string) => `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+// Listening on every interface: the addresses a phone on the LAN can open.
+const lanUrls = isEveryInterface ? lanAddresses().filter((address) => config.host === '::' || !address.includes(':')).map(urlOf) : [];
 const lines = [
   '',
-  `Gatecheck is running at http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`,
+  `Gatecheck is running at ${urlOf(shownHost)}`,
+  ...(lanUrls.length > 0 ? [`On this network: ${lanUrls.join('  ')}`] : []),
+  ...(tls
+    ? [
+        `TLS certificate: ${tls.certFile}${tls.isSelfSigned ? ' (self-signed: each phone asks once to accept it)' : ''}`,
+        `  SHA-256 fingerprint: ${tls.fingerprint256}`,
+        `  covers: ${tls.subjectAltName}`,
+      ]
+    : []),
   `Database: ${describeDatabase(config)}`,
   ...(config.seedDemo
     ? [

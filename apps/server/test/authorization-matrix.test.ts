@@ -130,6 +130,7 @@ const MATRIX: Row[] = [
     request: () => ({ method: 'POST', url: api(apiPaths.resetPassword), payload: { token: 'not-a-token', newPassword: 'long-enough' } }),
     expected: open(400),
   },
+  { endpoint: 'GET /auth/options', request: () => ({ method: 'GET', url: api(apiPaths.authOptions) }), expected: open(200) },
   { endpoint: 'GET /docs/json', request: () => ({ method: 'GET', url: api('/docs/json') }), expected: open(200) },
 ];
 

@@ -6,7 +6,7 @@
 import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DEMO_LIVE_EVENT_TITLE, DEMO_USER } from '../src/db/seed.ts';
+import { DEMO_LIVE_EVENT_TITLE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { demoIds, ticketPicker } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, withAdminClient, type TestApp } from './helpers/test-app.ts';
 
@@ -86,7 +86,7 @@ test(`idle database connections ended by the database server do not crash the ap
       method: 'POST',
       url: api(apiPaths.verifyTicket),
       headers: bearer(token),
-      payload: { eventId: liveEventId, qrCode: ticket.code, day: 1 },
+      payload: { eventId: liveEventId, qrCode: ticket.code, day: DEMO_TODAY_DAY_NUMBER },
     });
     expect(verify.statusCode, verify.body).toBe(200);
     expect(VerifyTicketResponse.parse(verify.json()).isValid).toBe(true);

@@ -83,16 +83,10 @@ test('wrong JSON types are a 400 naming the field, never a 5xx', async () => {
   }
 });
 
-test('text with a NUL character is a 400, not a database failure', async () => {
-  const cases = [
-    { url: api(apiPaths.login), payload: { email: 'demo\u0000', password: 'x' }, headers: {} },
-    { url: api(apiPaths.verifyTicket), payload: { eventId: 'e', qrCode: 'GC-\u0000', day: 1 }, headers: bearer(token) },
-  ];
-  for (const { url, payload, headers } of cases) {
-    const response = await t.app.inject({ method: 'POST', url, payload, headers });
-    expect(response.statusCode).toBe(400);
-    expect(ApiErrorBody.parse(response.json()).code).toBe('bad_request');
-  }
+test('text with a NUL character is a 400 naming the field, not a database failure', async () => {
+  const response = await t.app.inject({ method: 'POST', url: api(apiPaths.login), payload: { email: 'demo\u0000', password: 'x' } });
+  expect(response.statusCode).toBe(400);
+  expect(ApiErrorBody.parse(response.json())).toMatchObject({ code: 'validation_failed', field: 'body.email' });
 });
 
 test('without a web build, non-API paths are a 404 JSON error too', async () => {

@@ -1,4 +1,5 @@
 import { apiPaths, DenialReason } from '@gatecheck/contract';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { z } from 'zod';
 import { api, createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -19,6 +20,7 @@ const SPEC_CALLS = [
 
 const JsonSchema = z.looseObject({ type: z.union([z.string(), z.array(z.string())]).optional() });
 const Operation = z.looseObject({
+  operationId: z.string().optional(),
   requestBody: z.object({ content: z.object({ 'application/json': z.object({ schema: z.looseObject({ required: z.array(z.string()).optional() }) }) }) }).optional(),
   parameters: z.array(z.looseObject({ in: z.string(), name: z.string() })).optional(),
   responses: z.record(z.string(), z.looseObject({ content: z.object({ 'application/json': z.object({ schema: JsonSchema }) }).optional() })),
@@ -27,19 +29,30 @@ const OpenApiDocument = z.looseObject({
   openapi: z.string(),
   info: z.looseObject({ title: z.string() }),
   paths: z.record(z.string(), z.record(z.string(), Operation)),
+  components: z.looseObject({ schemas: z.record(z.string(), z.looseObject({})) }),
 });
+const Reference = z.object({ $ref: z.string().startsWith('#/components/schemas/') });
 
 let t: TestApp;
 let document: z.infer<typeof OpenApiDocument>;
+let documentJson: Record<string, unknown>;
 beforeAll(async () => {
   t = await createTestApp({ seed: false });
   const response = await t.app.inject({ method: 'GET', url: api('/docs/json') });
   expect(response.statusCode).toBe(200);
-  document = OpenApiDocument.parse(response.json());
+  documentJson = z.record(z.string(), z.unknown()).parse(response.json());
+  document = OpenApiDocument.parse(documentJson);
 });
 afterAll(async () => {
   await t.close();
 });
+
+/** A schema with its `$ref` to a named component followed. */
+function resolved(schema: unknown): z.infer<typeof JsonSchema> & { required?: string[] } {
+  const reference = Reference.safeParse(schema);
+  const target = reference.success ? document.components.schemas[reference.data.$ref.slice('#/components/schemas/'.length)] : schema;
+  return JsonSchema.extend({ required: z.array(z.string()).optional() }).parse(target);
+}
 
 /** `/organizations/membership/:organizationId` → `/api/organizations/membership/{organizationId}`. */
 function openApiPath(path: string): string {
@@ -55,6 +68,12 @@ test('the OpenAPI document is OpenAPI 3.1 and documents only API routes', () => 
   }
 });
 
+test('the document passes an independent OpenAPI 3.1 validator', async () => {
+  const result = await new Validator().validate(documentJson);
+  expect(result.errors).toBeUndefined();
+  expect(result.valid).toBe(true);
+});
+
 test('every SPEC §7 call is in the OpenAPI document with its request and response schemas', () => {
   for (const call of SPEC_CALLS) {
     const operation = document.paths[openApiPath(call.path)]?.[call.method];
@@ -62,7 +81,7 @@ test('every SPEC §7 call is in the OpenAPI document with its request and respon
     const success = operation?.responses[call.status]?.content?.['application/json'].schema;
     expect(success, `${call.path} ${call.status} schema`).toBeDefined();
     if (call.required) {
-      const required = operation?.requestBody?.content['application/json'].schema.required ?? [];
+      const required = resolved(operation?.requestBody?.content['application/json'].schema).required ?? [];
       expect(required, `${call.path} request body`).toEqual(expect.arrayContaining([...call.required]));
     }
   }
@@ -72,15 +91,16 @@ test('the events path documents its organizationId parameter, and the error answ
   const events = document.paths[openApiPath(apiPaths.organizationEvents)]?.get;
   expect(events?.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'path', name: 'organizationId' })]));
   const conflict = document.paths[openApiPath(apiPaths.register)]?.post?.responses['409']?.content?.['application/json'].schema;
-  expect(conflict).toMatchObject({ type: 'object', required: expect.arrayContaining(['code', 'message']) });
+  expect(resolved(conflict)).toMatchObject({ type: 'object', required: expect.arrayContaining(['code', 'message']) });
 });
 
 test('verify documents every denial reason, event_not_active included, and its 401, 403 and 404 answers', () => {
   const verify = document.paths[openApiPath(apiPaths.verifyTicket)]?.post;
-  const approvedOrDenied = JSON.stringify(verify?.responses['200']?.content?.['application/json'].schema);
-  for (const reason of DenialReason.options) expect(approvedOrDenied).toContain(`"${reason}"`);
+  expect(document.components.schemas.DenialReason).toMatchObject({ enum: expect.arrayContaining([...DenialReason.options]) });
+  expect(JSON.stringify(document.components.schemas.DeniedVerdict)).toContain('"#/components/schemas/DenialReason"');
+  expect(verify?.responses['200']?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/VerifyTicketResponse' });
   for (const status of ['401', '403', '404']) {
-    expect(verify?.responses[status]?.content?.['application/json'].schema, status).toMatchObject({ required: expect.arrayContaining(['code', 'message']) });
+    expect(resolved(verify?.responses[status]?.content?.['application/json'].schema), status).toMatchObject({ required: expect.arrayContaining(['code', 'message']) });
   }
 });
 
@@ -103,4 +123,63 @@ test('the documentation UI is served at /api/docs with its assets from our own o
     expect(asset.startsWith('/api/docs/')).toBe(true);
     expect((await t.app.inject({ method: 'GET', url: asset })).statusCode).toBe(200);
   }
+});
+
+test('GET /auth/options (whether sign-up is offered) is documented as a public call answering isSignUpAllowed', () => {
+  const operation = z
+    .looseObject({ security: z.unknown().optional(), responses: z.record(z.string(), z.unknown()) })
+    .parse(document.paths[openApiPath(apiPaths.authOptions)]?.get);
+  expect(operation.security).toBeUndefined();
+  const answer = z.looseObject({ content: z.looseObject({ 'application/json': z.looseObject({ schema: z.unknown() }) }) }).parse(operation.responses['200']);
+  expect(resolved(answer.content['application/json'].schema).required).toEqual(['isSignUpAllowed']);
+});
+
+/** Every operation of the document: method, path and the operation. */
+function operations(): { method: string; path: string; operation: z.infer<typeof Operation> }[] {
+  return Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ method, path, operation })));
+}
+
+test('every operation has its own operationId', () => {
+  const ids = operations().map(({ operation }) => operation.operationId);
+  // The SPEC §7 calls plus GET /auth/options (whether sign-up is offered, docs/decisions/018).
+  expect(ids.length).toBe(SPEC_CALLS.length + 1);
+  for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.operationId).toBe('verifyTicket');
+});
+
+test('request bodies and answers are named component schemas, errors all ApiErrorBody', () => {
+  for (const { method, path, operation } of operations()) {
+    const body = operation.requestBody?.content['application/json'].schema;
+    if (body) expect(Reference.safeParse(body).success, `${method} ${path} request body`).toBe(true);
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const schema = response.content?.['application/json'].schema;
+      if (Number(status) >= 400) expect(schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/ApiErrorBody' });
+      else expect(Reference.safeParse(schema).success, `${method} ${path} ${status}`).toBe(true);
+    }
+  }
+});
+
+test('every error answer a route can give is declared, from what the route has (issue 15 item 15)', () => {
+  const statuses = (method: 'get' | 'post', path: string) => Object.keys(document.paths[openApiPath(path)]?.[method]?.responses ?? {});
+  // A body: 400, 413, 415; a state change: 403 (CSRF); every route: 500.
+  for (const { method, path, operation } of operations()) {
+    expect(Object.keys(operation.responses), `${method} ${path}`).toContain('500');
+    if (method === 'post') expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['400', '403', '413', '415']));
+  }
+  // A session: 401.
+  for (const path of [apiPaths.usersMe, apiPaths.organizations, apiPaths.organizationEvents]) expect(statuses('get', path)).toContain('401');
+  for (const path of [apiPaths.verifyTicket, apiPaths.changePassword]) expect(statuses('post', path)).toContain('401');
+  // Path params: 400, 404 (and the rule's 403 on membership/{id}).
+  expect(statuses('get', apiPaths.organizationEvents)).toEqual(expect.arrayContaining(['400', '403', '404']));
+  // Rate limits: 429; a wrong password: 401.
+  expect(statuses('post', apiPaths.login)).toEqual(expect.arrayContaining(['401', '429']));
+  expect(statuses('post', apiPaths.register)).toEqual(expect.arrayContaining(['409', '429']));
+});
+
+test('the login answer documents what the server sends: token and expiresAt, both required', () => {
+  const login = document.paths[openApiPath(apiPaths.login)]?.post?.responses['200']?.content?.['application/json'].schema;
+  const schema = resolved(login);
+  expect(schema.required).toEqual(expect.arrayContaining(['token', 'expiresAt']));
+  expect(JSON.stringify(schema)).not.toContain('sessionToken');
 });

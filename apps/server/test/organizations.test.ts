@@ -1,4 +1,4 @@
-import { apiPaths, ApiErrorBody, EventList, OrganizationList, organizationEventsPath } from '@gatecheck/contract';
+import { apiPaths, ApiErrorBody, EventList, OrganizationList, organizationEventsPath, todaysEventDay } from '@gatecheck/contract';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
   DEMO_DRAFT_EVENT_TITLE,
@@ -6,6 +6,8 @@ import {
   DEMO_LIVE_EVENT_TITLE,
   DEMO_ORGANIZATION_NAME,
   DEMO_SINGLE_DAY_EVENT_TITLE,
+  DEMO_TIME_ZONE,
+  DEMO_TODAY_DAY_NUMBER,
   DEMO_USER,
 } from '../src/db/seed.ts';
 import { createOutsider, demoIds, OUTSIDER } from './helpers/fixtures.ts';
@@ -57,6 +59,15 @@ test("a member gets the organization's events with days, status and tickets sold
   expect(live?.ticketsSold).toBe(liveTickets?.length);
   expect(byTitle.get(DEMO_SINGLE_DAY_EVENT_TITLE)?.eventDays).toEqual([]);
   expect(byTitle.get(DEMO_DRAFT_EVENT_TITLE)?.status).toBe('draft');
+});
+
+test("each event carries its calendar, and the live demo event's day 2 is today at the venue (issue 15)", async () => {
+  const { organizationId } = await demoIds(t.database.db);
+  const response = await t.app.inject({ method: 'GET', url: api(organizationEventsPath(organizationId)), headers: bearer(demoToken) });
+  const live = EventList.parse(response.json()).find((event) => event.title === DEMO_LIVE_EVENT_TITLE);
+  expect(live).toMatchObject({ timeZone: DEMO_TIME_ZONE, dayCutoff: '06:00', allowsScanningOutsideDays: false });
+  const calendar = { timeZone: live?.timeZone ?? '', dayCutoff: live?.dayCutoff ?? '', days: live?.eventDays ?? [] };
+  expect(todaysEventDay(calendar, new Date())?.day).toBe(DEMO_TODAY_DAY_NUMBER);
 });
 
 test("a member of another organization may not list this organization's events (403)", async () => {

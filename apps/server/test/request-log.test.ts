@@ -16,8 +16,8 @@ test('the request log records paths without their query string, so a reset token
   const config = loadConfig({ DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web-build'), LOG_LEVEL: 'info' });
   const app = await buildApp({ config, db: database.db, logStream: stream });
   try {
-    const response = await app.inject({ method: 'GET', url: '/reset-password?token=secret-reset-token-123' });
-    expect(response.statusCode).toBe(400);
+    // The mailed link opens the web app's reset screen (no web build here: a 404 is logged all the same).
+    await app.inject({ method: 'GET', url: '/reset-password?token=secret-reset-token-123' });
     await app.inject({ method: 'GET', url: '/api/nowhere?token=secret-reset-token-123' });
   } finally {
     await app.close();

@@ -1,5 +1,5 @@
 import { ApiErrorBody, apiPaths, LoginResponse } from '@gatecheck/contract';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { DEMO_USER } from '../src/db/seed.ts';
 import { api, createTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -37,34 +37,96 @@ function expectRateLimited(response: Awaited<ReturnType<typeof post>>) {
   expect(body.message).toMatch(/^Too many attempts\. Try again in \d+ (seconds?|minutes)\.$/);
 }
 
-test('login is limited per account: after the limit even the right password waits, from any IP', async () => {
+let accountCount = 0;
+/** A new account (through the API), so each test starts with fresh per-account counters. */
+async function freshAccount() {
+  accountCount += 1;
+  const account = { name: `Door ${accountCount}`, username: `door${accountCount}`, email: `door${accountCount}@example.org`, password: `door-password-${accountCount}`, country: '' };
+  expect((await post(apiPaths.register, account, freshIp())).statusCode).toBe(201);
+  return account;
+}
+
+function signIn(email: string, password: string, remoteAddress: string = freshIp()) {
+  return post(apiPaths.login, { email, password }, remoteAddress);
+}
+
+test('50 successful sign-ins in a row to one account from one address are never limited', async () => {
+  const account = await freshAccount();
+  const ip = freshIp();
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const identifier = attempt % 2 === 0 ? account.username : account.email;
+    expect((await signIn(identifier, account.password, ip)).statusCode).toBe(200);
+  }
+});
+
+test('the username and the email of one account share one failure counter, whatever their case', async () => {
+  const account = await freshAccount();
+  const spellings = [account.username, account.email, ` ${account.email.toUpperCase()} `];
   for (let attempt = 0; attempt < ACCOUNT_MAX; attempt += 1) {
-    const response = await post(apiPaths.login, { email: DEMO_USER.email, password: 'wrong-password' }, freshIp());
-    expect(response.statusCode).toBe(401);
+    expect((await signIn(spellings[attempt % spellings.length] ?? '', 'wrong-password')).statusCode).toBe(401);
   }
-  expectRateLimited(await post(apiPaths.login, { email: DEMO_USER.email.toUpperCase(), password: DEMO_USER.password }, freshIp()));
+  expectRateLimited(await signIn(account.username, account.password));
+  expectRateLimited(await signIn(account.email, account.password));
   // Another account is not affected.
-  const other = await post(apiPaths.login, { email: DEMO_USER.username, password: DEMO_USER.password }, freshIp());
-  expect(other.statusCode).toBe(200);
+  expect((await signIn(DEMO_USER.username, DEMO_USER.password)).statusCode).toBe(200);
 });
 
-test('login is limited per IP across accounts', async () => {
-  const ip = freshIp();
-  for (let attempt = 0; attempt < IP_MAX; attempt += 1) {
-    const response = await post(apiPaths.login, { email: `guess${attempt}@example.org`, password: 'whatever' }, ip);
-    expect(response.statusCode).toBe(401);
+test('after the failures in a row even the right password waits, from any address, until Retry-After has passed', async () => {
+  const account = await freshAccount();
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+  try {
+    for (let attempt = 0; attempt < ACCOUNT_MAX; attempt += 1) {
+      expect((await signIn(account.email, 'wrong-password')).statusCode).toBe(401);
+    }
+    const blocked = await signIn(account.email, account.password);
+    expectRateLimited(blocked);
+    const retryAfterMs = Number(blocked.headers['retry-after']) * 1000;
+
+    vi.setSystemTime(Date.now() + retryAfterMs - 2000);
+    expectRateLimited(await signIn(account.username, account.password));
+    vi.setSystemTime(Date.now() + 2000);
+    expect((await signIn(account.username, account.password)).statusCode).toBe(200);
+  } finally {
+    vi.useRealTimers();
   }
-  expectRateLimited(await post(apiPaths.login, { email: 'guess-next@example.org', password: 'whatever' }, ip));
-  const elsewhere = await post(apiPaths.login, { email: 'guess-next@example.org', password: 'whatever' }, freshIp());
-  expect(elsewhere.statusCode).toBe(401);
 });
 
-test('malformed login attempts count toward the per-IP limit', async () => {
+test("a successful sign-in starts the account's failures again at zero", async () => {
+  const account = await freshAccount();
+  for (let round = 0; round < 3; round += 1) {
+    for (let attempt = 0; attempt < ACCOUNT_MAX - 1; attempt += 1) {
+      expect((await signIn(account.email, 'wrong-password')).statusCode).toBe(401);
+    }
+    expect((await signIn(account.username, account.password)).statusCode).toBe(200);
+  }
+});
+
+test('unknown identifiers are counted by their trimmed, lower-cased text', async () => {
+  for (let attempt = 0; attempt < ACCOUNT_MAX; attempt += 1) {
+    const spelling = attempt % 2 === 0 ? 'Nobody-Here@Example.org' : '  nobody-here@example.org ';
+    expect((await signIn(spelling, 'whatever')).statusCode).toBe(401);
+  }
+  expectRateLimited(await signIn('NOBODY-HERE@example.org', 'whatever'));
+});
+
+test('failed sign-ins are limited per address across many usernames, and then even a right password from it waits', async () => {
   const ip = freshIp();
   for (let attempt = 0; attempt < IP_MAX; attempt += 1) {
+    expect((await signIn(`guess${attempt}@example.org`, 'whatever', ip)).statusCode).toBe(401);
+  }
+  expectRateLimited(await signIn('guess-next@example.org', 'whatever', ip));
+  expectRateLimited(await signIn(DEMO_USER.username, DEMO_USER.password, ip));
+  // Another address is not affected, and the guessed names are not locked (one failure each).
+  expect((await signIn('guess0@example.org', 'whatever')).statusCode).toBe(401);
+  expect((await signIn(DEMO_USER.username, DEMO_USER.password)).statusCode).toBe(200);
+});
+
+test('malformed sign-in requests are refused as invalid and lock nobody out', async () => {
+  const ip = freshIp();
+  for (let attempt = 0; attempt < IP_MAX + 2; attempt += 1) {
     expect((await post(apiPaths.login, { nonsense: attempt }, ip)).statusCode).toBe(400);
   }
-  expectRateLimited(await post(apiPaths.login, { email: 'x@example.org', password: 'y' }, ip));
+  expect((await signIn(DEMO_USER.email, DEMO_USER.password, ip)).statusCode).toBe(200);
 });
 
 test('forgot-password is limited per account and per IP, the same for known and unknown emails', async () => {

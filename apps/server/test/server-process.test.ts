@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { checkIns, tickets } from '../src/db/schema.ts';
-import { DEMO_LIVE_EVENT_TITLE, DEMO_USER, seedDemoData } from '../src/db/seed.ts';
+import { DEMO_LIVE_EVENT_TITLE, DEMO_TODAY_DAY_NUMBER, DEMO_USER, seedDemoData } from '../src/db/seed.ts';
 import { demoIds } from './helpers/fixtures.ts';
 
 // The real entry point (src/server.ts) in a child process, on an embedded database in a temp DATA_DIR.
@@ -64,7 +64,7 @@ test('the server prints its URL and the demo login, and SIGTERM stops it cleanly
   const verify = await fetch(`${base}/api${apiPaths.verifyTicket}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ eventId: liveEventId, qrCode: ticket?.code, day: 1, scanId: randomUUID() }),
+    body: JSON.stringify({ eventId: liveEventId, qrCode: ticket?.code, day: DEMO_TODAY_DAY_NUMBER, scanId: randomUUID() }),
   });
   expect(VerifyTicketResponse.parse(await verify.json()).isValid).toBe(true);
 
@@ -78,7 +78,7 @@ test('the server prints its URL and the demo login, and SIGTERM stops it cleanly
     .innerJoin(tickets, eq(tickets.id, checkIns.ticketId))
     .where(eq(tickets.code, ticket?.code ?? ''));
   await reopened.close();
-  expect(rows).toEqual([{ day: 1 }]);
+  expect(rows).toEqual([{ day: DEMO_TODAY_DAY_NUMBER }]);
 }, 120_000);
 
 test('the server refuses to start with an invalid configuration', async () => {

@@ -12,10 +12,9 @@ import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { and, count, eq, like } from 'drizzle-orm';
 import { afterEach, expect, test } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
-import { checkIns, scanLog, tickets, users } from '../src/db/schema.ts';
-import { DEMO_USER, seedDemoData } from '../src/db/seed.ts';
-import { createSession } from '../src/services/sessions.ts';
-import { demoIds } from './helpers/fixtures.ts';
+import { checkIns, scanLog, tickets } from '../src/db/schema.ts';
+import { prepareDoorDatabase } from './helpers/door-database.ts';
+import { DEMO_TODAY_DAY_NUMBER } from '../src/db/seed.ts';
 import { startServer, type ServerProcess } from './helpers/server-process.ts';
 import { createPostgresTestDatabase } from './helpers/test-app.ts';
 
@@ -65,18 +64,9 @@ async function prepare(kind: Kind): Promise<Prepared> {
     env = { DATA_DIR: dataDir, DATABASE_URL: '' };
     open = () => openDatabase({ pgliteDir: path.join(dataDir, 'pgdata') });
   }
-  const handle = await open();
-  try {
-    await seedDemoData(handle.db);
-    const { liveEventId } = await demoIds(handle.db);
-    const codes = Array.from({ length: BURST + 1 }, (_, i) => `${CODE_PREFIX}${String(i).padStart(3, '0')}`);
-    await handle.db.insert(tickets).values(codes.map((code) => ({ code, eventId: liveEventId, holderName: `Holder ${code}`, ticketType: 'General Admission' })));
-    const [demoUser] = await handle.db.select({ id: users.id }).from(users).where(eq(users.username, DEMO_USER.username));
-    const { token } = await createSession(handle.db, demoUser?.id ?? '', 3_600_000);
-    return { env, open, token, eventId: liveEventId, codes: codes.slice(0, BURST), spareCode: codes[BURST] ?? '' };
-  } finally {
-    await handle.close();
-  }
+  const codes = Array.from({ length: BURST + 1 }, (_, i) => `${CODE_PREFIX}${String(i).padStart(3, '0')}`);
+  const { token, eventId } = await prepareDoorDatabase(open, codes);
+  return { env, open, token, eventId, codes: codes.slice(0, BURST), spareCode: codes[BURST] ?? '' };
 }
 
 function start(env: Record<string, string>): ServerProcess {
@@ -94,7 +84,7 @@ function verify(base: string, prepared: Prepared, code: string, scanId: string):
   return fetch(`${base}/api${apiPaths.verifyTicket}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${prepared.token}` },
-    body: JSON.stringify({ eventId: prepared.eventId, qrCode: code, day: 1, scanId }),
+    body: JSON.stringify({ eventId: prepared.eventId, qrCode: code, day: DEMO_TODAY_DAY_NUMBER, scanId }),
     signal: AbortSignal.timeout(60_000),
   });
 }
@@ -191,7 +181,7 @@ for (const kind of KINDS) {
       // Nothing was committed without its answer reaching the client, and every approval is saved once
       // under the scan id that asked for it, with its scan-log row.
       expect(rows.checkInRows.map((row) => row.scanId).sort(), summary).toEqual(approvals.map((outcome) => outcome.scanId).sort());
-      expect(rows.checkInRows.every((row) => row.day === 1)).toBe(true);
+      expect(rows.checkInRows.every((row) => row.day === DEMO_TODAY_DAY_NUMBER)).toBe(true);
       expect(rows.approvedLog.map((row) => row.scanId).sort()).toEqual(approvals.map((outcome) => outcome.scanId).sort());
       expect(rows.loggedCount).toBe(approvals.length);
       expect(rows.duplicated).toEqual([]);

@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { apiPaths, ApiErrorBody, INACTIVE_EVENT_STATUSES, VerifyTicketResponse } from '@gatecheck/contract';
-import { eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { checkIns, events, scanLog, tickets } from '../src/db/schema.ts';
-import { DEMO_COLLEAGUE, DEMO_DRAFT_EVENT_TITLE, DEMO_LIVE_EVENT_TITLE, DEMO_SINGLE_DAY_EVENT_TITLE, DEMO_USER, type DemoTicket } from '../src/db/seed.ts';
+import { apiPaths, ApiErrorBody, formatEventDate, INACTIVE_EVENT_STATUSES, VerifyTicketResponse } from '@gatecheck/contract';
+import { and, eq, like } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { checkIns, eventDays, events, scanLog, tickets } from '../src/db/schema.ts';
+import {
+  DEMO_COLLEAGUE,
+  DEMO_DRAFT_EVENT_TITLE,
+  DEMO_LIVE_EVENT_TITLE,
+  DEMO_SINGLE_DAY_EVENT_TITLE,
+  DEMO_TODAY_DAY_NUMBER,
+  DEMO_USER,
+  type DemoTicket,
+} from '../src/db/seed.ts';
 import { createOutsider, demoIds, OUTSIDER, ticketPicker } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
 
@@ -14,9 +22,18 @@ let outsiderToken: string;
 let ids: Awaited<ReturnType<typeof demoIds>>;
 let outsider: Awaited<ReturnType<typeof createOutsider>>;
 let pick: (predicate: (ticket: DemoTicket) => boolean) => DemoTicket;
+/** The door's clock: the system clock unless a test puts the door at another instant. */
+let doorTime: Date | null = null;
+
+/** Noon UTC (afternoon in London, the demo's zone) on the date of `day` of `eventId`. */
+async function noonOn(eventId: string, day: number): Promise<Date> {
+  const [row] = await t.database.db.select().from(eventDays).where(and(eq(eventDays.eventId, eventId), eq(eventDays.day, day)));
+  if (!row) throw new Error(`no day ${day}`);
+  return new Date(`${row.date}T12:00:00Z`);
+}
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ clock: () => doorTime ?? new Date() });
   outsider = await createOutsider(t.database.db);
   ids = await demoIds(t.database.db);
   pick = ticketPicker(t.demo?.tickets ?? []);
@@ -26,6 +43,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
+});
+afterEach(() => {
+  doorTime = null;
 });
 
 const isLiveAllDays = (ticket: DemoTicket) => ticket.eventTitle === DEMO_LIVE_EVENT_TITLE && !ticket.isRevoked && ticket.days === null;
@@ -55,9 +75,9 @@ test('the first scan of a valid ticket is approved with the event, holder and ti
 
 test('a second scan the same day is denied as already checked in, with when and by whom', async () => {
   const ticket = pick(isLiveAllDays);
-  const first = await verdict(colleagueToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 });
+  const first = await verdict(colleagueToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: DEMO_TODAY_DAY_NUMBER });
   expect(first.isValid).toBe(true);
-  const second = await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 });
+  const second = await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: DEMO_TODAY_DAY_NUMBER });
   expect(second).toMatchObject({
     isValid: false,
     reason: 'already_checked_in',
@@ -67,9 +87,10 @@ test('a second scan the same day is denied as already checked in, with when and 
   expect(second.isValid === false && second.message).toMatch(/already checked in/);
 });
 
-test('the same ticket is approved again on another day it admits', async () => {
+test('the same ticket is approved again on another day it admits, on that day', async () => {
   const ticket = pick(isLiveAllDays);
-  expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 })).isValid).toBe(true);
+  expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 2 })).isValid).toBe(true);
+  doorTime = await noonOn(ids.liveEventId, 3);
   expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 3 })).isValid).toBe(true);
 });
 
@@ -150,14 +171,72 @@ test('a day the event does not have is denied as not valid today', async () => {
   });
 });
 
-test('an event without configured days has only day 1', async () => {
+test('an event without configured days has only day 1, on its date', async () => {
   const ticket = pick((candidate) => candidate.eventTitle === DEMO_SINGLE_DAY_EVENT_TITLE && !candidate.isRevoked && candidate.days === null);
+  const [single] = await t.database.db.select().from(events).where(eq(events.id, ids.singleDayEventId));
+  doorTime = new Date(`${single?.date}T12:00:00Z`);
   expect(await verdict(demoToken, { eventId: ids.singleDayEventId, qrCode: ticket.code, day: 2 })).toMatchObject({
     isValid: false,
     reason: 'not_valid_today',
   });
   expect((await verdict(demoToken, { eventId: ids.singleDayEventId, qrCode: ticket.code, day: 1 })).isValid).toBe(true);
 });
+
+test('a ticket of an event two weeks ahead is denied today, saying when the event is (issue 15)', async () => {
+  const ticket = pick((candidate) => candidate.eventTitle === DEMO_SINGLE_DAY_EVENT_TITLE && !candidate.isRevoked && candidate.days === null);
+  const [single] = await t.database.db.select().from(events).where(eq(events.id, ids.singleDayEventId));
+  const result = await verdict(demoToken, { eventId: ids.singleDayEventId, qrCode: ticket.code, day: 1 });
+  expect(result).toMatchObject({ isValid: false, reason: 'not_event_day' });
+  expect(result.isValid === false && result.message).toBe(
+    `Day 1 (Main Event) is ${formatEventDate(single?.date ?? '')}, not today. The event is on ${formatEventDate(single?.date ?? '')}.`,
+  );
+  expect(await t.database.db.select().from(checkIns).innerJoin(tickets, eq(tickets.id, checkIns.ticketId)).where(eq(tickets.code, ticket.code))).toHaveLength(0);
+});
+
+test("yesterday's day admits until the cut-off the next morning and is denied from it, in the event's time zone (issue 15)", async () => {
+  // A night in New York (UTC-5 in November), the server's clock in UTC.
+  const eventId = await insertCalendarEvent({ timeZone: 'America/New_York', dayCutoff: '06:00', allowsScanningOutsideDays: false });
+  const early = await insertTicket(eventId, 'NIGHT-EARLY');
+  const late = await insertTicket(eventId, 'NIGHT-LATE');
+  // 05:59 in New York on 2 Dec = 10:59 UTC: the night of Day 1 (1 Dec) still runs.
+  doorTime = new Date('2026-12-02T10:59:00Z');
+  expect(await verdict(demoToken, { eventId, qrCode: early, day: 1 })).toMatchObject({ isValid: true });
+  // 06:00 in New York: Day 1 is over; today is Day 2.
+  doorTime = new Date('2026-12-02T11:00:00Z');
+  expect(await verdict(demoToken, { eventId, qrCode: late, day: 1 })).toMatchObject({
+    isValid: false,
+    reason: 'not_event_day',
+    message: 'Day 1 (Night One) was Tue 1 Dec. Today is Day 2, Wed 2 Dec.',
+  });
+  expect((await verdict(demoToken, { eventId, qrCode: late, day: 2 })).isValid).toBe(true);
+});
+
+test('an event that allows scanning outside its days (rehearsal) admits on any date as if on the chosen day (issue 15)', async () => {
+  const eventId = await insertCalendarEvent({ timeZone: 'Australia/Sydney', dayCutoff: '06:00', allowsScanningOutsideDays: true });
+  const code = await insertTicket(eventId, 'REHEARSAL-1');
+  doorTime = new Date('2026-11-20T09:00:00Z');
+  expect(await verdict(demoToken, { eventId, qrCode: code, day: 2 })).toMatchObject({ isValid: true });
+  expect(await verdict(demoToken, { eventId, qrCode: code, day: 2 })).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+});
+
+/** A live two-day event of the demo organization on 1 and 2 Dec 2026 with the given calendar. */
+async function insertCalendarEvent(calendar: { timeZone: string; dayCutoff: string; allowsScanningOutsideDays: boolean }): Promise<string> {
+  const [row] = await t.database.db
+    .insert(events)
+    .values({ organizationId: ids.organizationId, title: `Nights in ${calendar.timeZone}`, date: '2026-12-01', status: 'live', ...calendar })
+    .returning();
+  if (!row) throw new Error('no event');
+  await t.database.db.insert(eventDays).values([
+    { eventId: row.id, day: 1, name: 'Night One', date: '2026-12-01' },
+    { eventId: row.id, day: 2, name: 'Night Two', date: '2026-12-02' },
+  ]);
+  return row.id;
+}
+
+async function insertTicket(eventId: string, code: string): Promise<string> {
+  await t.database.db.insert(tickets).values({ code, eventId, holderName: 'Nia Night', ticketType: 'Weekend Pass' });
+  return code;
+}
 
 test('a revoked ticket is denied as revoked', async () => {
   const ticket = pick((candidate) => candidate.eventTitle === DEMO_LIVE_EVENT_TITLE && candidate.isRevoked);
@@ -185,9 +264,9 @@ test('every attempt, approvals and denials, is written to the scan log', async (
   const ticket = pick(isLiveAllDays);
   const before = await t.database.db.select().from(scanLog).where(eq(scanLog.code, ticket.code));
   expect(before).toHaveLength(0);
-  await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 3 });
-  await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 3 });
-  await verdict(demoToken, { eventId: ids.liveEventId, qrCode: 'GC-NOPE', day: 3 });
+  await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: DEMO_TODAY_DAY_NUMBER });
+  await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: DEMO_TODAY_DAY_NUMBER });
+  await verdict(demoToken, { eventId: ids.liveEventId, qrCode: 'GC-NOPE', day: DEMO_TODAY_DAY_NUMBER });
   const rows = await t.database.db.select().from(scanLog).where(eq(scanLog.eventId, ids.liveEventId)).orderBy(scanLog.scannedAt);
   const forTicket = rows.filter((row) => row.code === ticket.code).map((row) => [row.verdict, row.reason]);
   expect(forTicket).toEqual([
@@ -205,7 +284,7 @@ test("a member of another organization may not verify this event's tickets (403)
   // The refused attempt is in the scan log, and it did not consume the ticket.
   const logged = await t.database.db.select().from(scanLog).where(eq(scanLog.code, ticket.code));
   expect(logged.map((row) => [row.userId, row.eventId, row.verdict, row.reason])).toEqual([[outsider.userId, ids.liveEventId, 'denied', 'forbidden']]);
-  expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 1 })).isValid).toBe(true);
+  expect((await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: DEMO_TODAY_DAY_NUMBER })).isValid).toBe(true);
 });
 
 test('an unknown event is a 404', async () => {

@@ -1,4 +1,6 @@
 /** Entry point: starts the app in #root (see app/start-app.tsx). */
+// First import: zod must be configured before any module builds a schema (see the module).
+import '@/config/zod-jitless.ts';
 import { startApp } from '@/app/start-app.tsx';
 import './index.css';
 

@@ -2,16 +2,16 @@
  * Authentication calls of SPEC §7 (`/auth/*`). Wire names follow the spec word for word.
  */
 import { z } from 'zod';
+import { requestText } from './text.ts';
 
 /** Longest password accepted, in characters (bounds hashing work per request). */
 export const PASSWORD_MAX_LENGTH = 256;
 /** Shortest password accepted for new passwords (register, change, reset), in characters. */
 export const PASSWORD_MIN_LENGTH = 8;
 
-const identifier = z.string().trim().min(1, 'Email/username and password are required.').max(254);
-const password = z.string().min(1, 'Email/username and password are required.').max(PASSWORD_MAX_LENGTH);
-const newPassword = z
-  .string()
+const identifier = requestText().trim().min(1, 'Email/username and password are required.').max(254);
+const password = requestText().min(1, 'Email/username and password are required.').max(PASSWORD_MAX_LENGTH);
+const newPassword = requestText()
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
   .max(PASSWORD_MAX_LENGTH);
 
@@ -20,65 +20,86 @@ export const LoginRequest = z.object({
   email: identifier,
   password,
   useCookie: z.boolean().optional(),
-});
+}).meta({ id: 'LoginRequest' });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
-/** POST /auth/login answer: the server always returns `token`; the client also accepts `sessionToken` (SPEC §7). */
-export const LoginResponse = z.object({
+/** POST /auth/login answer as our server sends it: the session `token` and when it expires (ISO 8601). */
+export const LoginResponse = z
+  .object({
+    token: z.string(),
+    expiresAt: z.iso.datetime(),
+  })
+  .meta({ id: 'LoginResponse' });
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+/**
+ * A login answer as the client reads it (SPEC §7: "sessionToken or token"): either name, so the
+ * client also works against a server that answers `sessionToken`. Not part of our API document.
+ */
+export const LoginAnswer = z.object({
   token: z.string().optional(),
   sessionToken: z.string().optional(),
   expiresAt: z.string().optional(),
 });
-export type LoginResponse = z.infer<typeof LoginResponse>;
+export type LoginAnswer = z.infer<typeof LoginAnswer>;
 
 /** POST /auth/register (SPEC §7): name, username, email, password, country (ISO code or empty). */
 export const RegisterRequest = z.object({
-  name: z.string().trim().min(1).max(120),
-  username: z
-    .string()
+  name: requestText().trim().min(1).max(120),
+  username: requestText()
     .trim()
     .min(3)
     .max(40)
     .regex(/^[a-zA-Z0-9._-]+$/, 'Username may contain letters, digits, dot, dash and underscore.'),
-  email: z.string().trim().email().max(254),
+  email: requestText().trim().email().max(254),
   password: newPassword,
-  country: z.string().trim().max(2).default(''),
-});
+  country: requestText().trim().max(2).default(''),
+}).meta({ id: 'RegisterRequest' });
 export type RegisterRequest = z.infer<typeof RegisterRequest>;
 
 /** A success flag and a message: the answer of register, forgot- and reset-password (SPEC §7). */
 export const FlagMessageResponse = z.object({
   success: z.boolean(),
   message: z.string(),
-});
+}).meta({ id: 'FlagMessageResponse' });
 export type FlagMessageResponse = z.infer<typeof FlagMessageResponse>;
 
 /** POST /auth/logout: an empty JSON body (SPEC §7). */
-export const LogoutRequest = z.object({}).strict().optional();
+export const LogoutRequest = z.object({}).strict().meta({ id: 'LogoutRequest' }).optional();
 export type LogoutRequest = z.infer<typeof LogoutRequest>;
 
 /** POST /auth/logout answer. The client ignores it and any failure (SPEC §7, §8). */
 export const LogoutResponse = z.object({
   success: z.boolean(),
-});
+}).meta({ id: 'LogoutResponse' });
 export type LogoutResponse = z.infer<typeof LogoutResponse>;
 
 /** POST /auth/change-password (SPEC §7). */
 export const ChangePasswordRequest = z.object({
   currentPassword: password,
   newPassword,
-});
+}).meta({ id: 'ChangePasswordRequest' });
 export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
 
 /** POST /auth/forgot-password (SPEC §7). */
 export const ForgotPasswordRequest = z.object({
-  email: z.string().trim().email().max(254),
-});
+  email: requestText().trim().email().max(254),
+}).meta({ id: 'ForgotPasswordRequest' });
 export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequest>;
 
 /** POST /auth/reset-password (SPEC §7). */
 export const ResetPasswordRequest = z.object({
-  token: z.string().min(1).max(512),
+  token: requestText().min(1).max(512),
   newPassword,
-});
+}).meta({ id: 'ResetPasswordRequest' });
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;
+
+/**
+ * GET /auth/options: what the sign-in screen may offer (not in SPEC §7; docs/decisions/018). Public,
+ * no session. `isSignUpAllowed` follows the server's `ALLOW_SIGNUP` setting (off by default): the web
+ * shows 'Sign up' only when it is true, and POST /auth/register answers 403 otherwise.
+ */
+export const AuthOptionsResponse = z.object({
+  isSignUpAllowed: z.boolean(),
+}).meta({ id: 'AuthOptionsResponse' });
+export type AuthOptionsResponse = z.infer<typeof AuthOptionsResponse>;

@@ -25,5 +25,5 @@ export const ApiErrorBody = z.object({
   code: z.string(),
   message: z.string(),
   field: z.string().optional(),
-});
+}).meta({ id: 'ApiErrorBody' });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;

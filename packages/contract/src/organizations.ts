@@ -4,6 +4,7 @@
  * Ids are opaque strings (`_id` on the wire).
  */
 import { z } from 'zod';
+import { requestText } from './text.ts';
 
 /** Membership roles stored by the server; the client only displays them (SPEC §6). */
 export const MembershipRole = z.enum(['owner', 'admin', 'staff']);
@@ -13,7 +14,7 @@ export type MembershipRole = z.infer<typeof MembershipRole>;
 export const ActiveEventSummary = z.object({
   _id: z.string(),
   title: z.string(),
-});
+}).meta({ id: 'ActiveEventSummary' });
 export type ActiveEventSummary = z.infer<typeof ActiveEventSummary>;
 
 /** One organization the user belongs to, with the user's role in it. */
@@ -23,10 +24,10 @@ export const Organization = z.object({
   description: z.string().nullish(),
   role: z.string(),
   activeEvents: z.array(ActiveEventSummary),
-});
+}).meta({ id: 'Organization' });
 export type Organization = z.infer<typeof Organization>;
 
-export const OrganizationList = z.array(Organization);
+export const OrganizationList = z.array(Organization).meta({ id: 'OrganizationList' });
 export type OrganizationList = z.infer<typeof OrganizationList>;
 
 /** Event statuses stored by the server. The client shows live, draft or upcoming (SPEC §4). */
@@ -38,7 +39,7 @@ export const EventDay = z.object({
   day: z.number().int().min(1),
   name: z.string(),
   date: z.string(),
-});
+}).meta({ id: 'EventDay' });
 export type EventDay = z.infer<typeof EventDay>;
 
 /**
@@ -51,6 +52,39 @@ export const DEFAULT_EVENT_DAY_NAME = 'Main Event';
 /** Event statuses whose tickets admit no one (verify denies with `event_not_active`). */
 export const INACTIVE_EVENT_STATUSES = ['draft', 'completed', 'cancelled'] as const satisfies readonly EventStatus[];
 
+/**
+ * The time zone an event's days are on the wall clock of: an IANA name such as 'Europe/London'.
+ * Validated with the platform's own time-zone database (Intl), so a typo is refused at the door of
+ * the CLI instead of denying every ticket later.
+ */
+export const TimeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine(isValidTimeZone, { message: 'Unknown time zone (use an IANA name such as Europe/London)' });
+
+/** Whether `name` is a time zone this platform knows (IANA names, case as in the database; 'UTC'). */
+export function isValidTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An event's zone when none was set (events created before zones existed): UTC. */
+export const DEFAULT_EVENT_TIME_ZONE = 'UTC';
+
+/**
+ * The wall-clock time ('HH:MM', 24 h, event time zone) until which an event day still admits the
+ * next morning, for nights that run past midnight (issue 15). '00:00' = the day ends at midnight.
+ */
+export const DayCutoff = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Use HH:MM (24-hour), e.g. 06:00');
+
+/** The cut-off when none is set: 06:00 the next morning. */
+export const DEFAULT_DAY_CUTOFF = '06:00';
+
 /** An event as the server sends it (SPEC §3). `date` is an ISO 8601 date or date-time. */
 export const Event = z.object({
   _id: z.string(),
@@ -61,14 +95,22 @@ export const Event = z.object({
   ticketsSold: z.number().int().nullish(),
   status: z.string(),
   eventDays: z.array(EventDay).nullish(),
-});
+  /**
+   * Beside the SPEC fields (issue 15), so the client can say 'not today' as the server decides it:
+   * the event's IANA time zone, its day cut-off ('HH:MM') and whether it admits outside its days
+   * (rehearsals). Optional on the wire: a server without them means UTC, 06:00, no.
+   */
+  timeZone: z.string().optional(),
+  dayCutoff: z.string().optional(),
+  allowsScanningOutsideDays: z.boolean().optional(),
+}).meta({ id: 'Event' });
 export type Event = z.infer<typeof Event>;
 
-export const EventList = z.array(Event);
+export const EventList = z.array(Event).meta({ id: 'EventList' });
 export type EventList = z.infer<typeof EventList>;
 
 /** Path params of GET /organizations/membership/{organizationId}. */
 export const OrganizationParams = z.object({
-  organizationId: z.string().min(1).max(64),
+  organizationId: requestText().min(1).max(64),
 });
 export type OrganizationParams = z.infer<typeof OrganizationParams>;

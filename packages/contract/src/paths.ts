@@ -12,6 +12,8 @@ export const apiPaths = {
   changePassword: '/auth/change-password',
   forgotPassword: '/auth/forgot-password',
   resetPassword: '/auth/reset-password',
+  /** Not in SPEC §7: whether sign-up is offered (docs/decisions/018). */
+  authOptions: '/auth/options',
   organizations: '/organizations/membership',
   /** Fastify route pattern of an organization's events. */
   organizationEvents: '/organizations/membership/:organizationId',
@@ -22,3 +24,10 @@ export const apiPaths = {
 export function organizationEventsPath(organizationId: string): string {
   return `${apiPaths.organizations}/${encodeURIComponent(organizationId)}`;
 }
+
+/**
+ * The web app's route that the mailed password-reset link opens, `?token=` + the token
+ * (docs/decisions/018). The server builds the link from its PUBLIC_URL and this path; the web app
+ * serves the screen at the same path.
+ */
+export const RESET_PASSWORD_LINK = { path: '/reset-password', tokenParam: 'token' } as const;

@@ -10,7 +10,7 @@ export const UserSettings = z.object({
   smsNotifications: z.boolean(),
   marketingEmails: z.boolean(),
   eventReminders: z.boolean(),
-});
+}).meta({ id: 'UserSettings' });
 export type UserSettings = z.infer<typeof UserSettings>;
 
 /** GET /users/me answer: id, displayName, username, email, country, createdAt (ISO 8601), settings. */
@@ -22,5 +22,5 @@ export const UserMe = z.object({
   country: z.string().nullish(),
   createdAt: z.string().nullish(),
   settings: UserSettings.partial().nullish(),
-});
+}).meta({ id: 'UserMe' });
 export type UserMe = z.infer<typeof UserMe>;

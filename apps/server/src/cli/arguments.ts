@@ -2,6 +2,7 @@
  * Parsers for command-line values (commander `argParser`s). A bad value throws commander's
  * InvalidArgumentError, which commander reports as one line naming the option.
  */
+import { DayCutoff, TimeZone } from '@gatecheck/contract';
 import { InvalidArgumentError } from 'commander';
 import type { EventDayInput } from '../services/admin/events.ts';
 
@@ -16,6 +17,28 @@ export function parseDate(value: string): string {
     if (date.getUTCFullYear() === year && date.getUTCMonth() + 1 === month && date.getUTCDate() === day) return value.trim();
   }
   throw new InvalidArgumentError('Expected a calendar date as YYYY-MM-DD.');
+}
+
+/** An IANA time zone the platform knows ('Europe/London', 'UTC'). */
+export function parseTimeZone(value: string): string {
+  const parsed = TimeZone.safeParse(value.trim());
+  if (!parsed.success) throw new InvalidArgumentError('Expected an IANA time zone such as Europe/London or America/New_York.');
+  return parsed.data;
+}
+
+/** A wall-clock time 'HH:MM' (24-hour). */
+export function parseDayCutoff(value: string): string {
+  const parsed = DayCutoff.safeParse(value.trim());
+  if (!parsed.success) throw new InvalidArgumentError('Expected a time as HH:MM (24-hour), e.g. 06:00.');
+  return parsed.data;
+}
+
+/** 'yes' or 'no' (also true/false). */
+export function parseYesNo(value: string): boolean {
+  const text = value.trim().toLowerCase();
+  if (text === 'yes' || text === 'true') return true;
+  if (text === 'no' || text === 'false') return false;
+  throw new InvalidArgumentError('Expected yes or no.');
 }
 
 /** A whole number ≥ 1. */

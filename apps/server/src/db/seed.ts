@@ -9,6 +9,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { addCalendarDays, DEFAULT_DAY_CUTOFF, eventToday } from '@gatecheck/contract';
 import { faker } from '@faker-js/faker/locale/en_GB';
 import { stringify } from 'csv-stringify/sync';
 import { count } from 'drizzle-orm';
@@ -42,6 +43,12 @@ export const DEMO_LIVE_EVENT_TITLE = 'Harbour Lights Festival';
 export const DEMO_SINGLE_DAY_EVENT_TITLE = 'Autumn Tech Summit';
 export const DEMO_DRAFT_EVENT_TITLE = 'Winter Gala';
 
+/** The demo events' venue clock (issue 15): the live event's day 2 is today on it. */
+export const DEMO_TIME_ZONE = 'Europe/London';
+
+/** The live demo event's day that is today at seeding (days 1 and 3 are yesterday and tomorrow). */
+export const DEMO_TODAY_DAY_NUMBER = 2;
+
 /** Header of tickets.csv (issue 2); `days` is `all` or day numbers joined by `|` (e.g. `1|3`). */
 export const TICKETS_CSV_COLUMNS = ['code', 'event_title', 'holder_name', 'ticket_type', 'days'] as const;
 
@@ -70,11 +77,14 @@ async function isDatabaseEmpty(db: Db): Promise<boolean> {
 
 /**
  * Seeds the demo data in one transaction, then (with `ticketsDir`) writes tickets.csv and the QR PNGs.
- * `today` (default now) anchors the event dates: the live event runs from yesterday to tomorrow (UTC).
+ * `today` (default now) anchors the event dates: the live event runs from yesterday to tomorrow on
+ * its own calendar (Europe/London, cut-off 06:00), so its day 2 is the day that admits today.
  * @throws when the demo users already exist (unique violation) or a file cannot be written.
  */
 export async function seedDemoData(db: Db, options: { ticketsDir?: string; today?: Date } = {}): Promise<DemoSeedSummary> {
   const today = options.today ?? new Date();
+  const todayAtVenue = eventToday({ timeZone: DEMO_TIME_ZONE, dayCutoff: DEFAULT_DAY_CUTOFF }, today);
+  const venueDate = (offsetDays: number) => addCalendarDays(todayAtVenue, offsetDays);
   const [demoHash, colleagueHash] = await Promise.all([
     hashPassword(DEMO_USER.password),
     hashPassword(DEMO_COLLEAGUE.password),
@@ -109,33 +119,36 @@ export async function seedDemoData(db: Db, options: { ticketsDir?: string; today
           organizationId: northwind.id,
           title: DEMO_LIVE_EVENT_TITLE,
           description: 'Three days of music, food and lights along the harbour.',
-          date: isoDate(today, -1),
+          date: venueDate(-1),
           location: 'Harbourside, Bristol',
           status: 'live',
+          timeZone: DEMO_TIME_ZONE,
         },
         {
           organizationId: northwind.id,
           title: DEMO_SINGLE_DAY_EVENT_TITLE,
           description: 'Talks and workshops on the web platform.',
-          date: isoDate(today, 14),
+          date: venueDate(14),
           location: 'Exhibition Centre, Manchester',
           status: 'upcoming',
+          timeZone: DEMO_TIME_ZONE,
         },
         {
           organizationId: northwind.id,
           title: DEMO_DRAFT_EVENT_TITLE,
           description: 'An evening of dinner and dancing. Details to follow.',
-          date: isoDate(today, 60),
+          date: venueDate(60),
           location: 'The Assembly Rooms, Bath',
           status: 'draft',
+          timeZone: DEMO_TIME_ZONE,
         },
       ])
       .returning({ id: events.id });
     if (!live || !single) throw new Error('demo seed: insert returned no row');
     await tx.insert(eventDays).values([
-      { eventId: live.id, day: 1, name: 'Opening Night', date: isoDate(today, -1) },
-      { eventId: live.id, day: 2, name: 'Main Day', date: isoDate(today, 0) },
-      { eventId: live.id, day: 3, name: 'Closing Day', date: isoDate(today, 1) },
+      { eventId: live.id, day: 1, name: 'Opening Night', date: venueDate(-1) },
+      { eventId: live.id, day: 2, name: 'Main Day', date: venueDate(0) },
+      { eventId: live.id, day: 3, name: 'Closing Day', date: venueDate(1) },
     ]);
     const eventIdOf = new Map([
       [DEMO_LIVE_EVENT_TITLE, live.id],
@@ -196,12 +209,6 @@ function pickAccount(account: typeof DEMO_USER | typeof DEMO_COLLEAGUE) {
     displayName: account.displayName,
     country: account.country,
   };
-}
-
-/** `today` shifted by `offsetDays`, as a UTC calendar date (YYYY-MM-DD). */
-function isoDate(today: Date, offsetDays: number): string {
-  const shifted = new Date(today.getTime() + offsetDays * 24 * 60 * 60 * 1000);
-  return shifted.toISOString().slice(0, 10);
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * Who is calling: a session token from `Authorization: Bearer <token>` (native app) or from the
  * HttpOnly session cookie (web, SPEC §7). `app.authenticate(request)` resolves the live session or
- * throws 401; `setSessionCookie`/`clearSessionCookie` manage the cookie (docs/decisions/003).
+ * throws 401; the signed-in routes' hook (routes/signed-in.ts) stores it in `request.sessionUser`,
+ * which handlers read with `signedInUser(request)`. `setSessionCookie`/`clearSessionCookie` manage
+ * the cookie (docs/decisions/003).
  */
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -20,6 +22,20 @@ declare module 'fastify' {
      */
     authenticate(request: FastifyRequest): Promise<SessionUser>;
   }
+  interface FastifyRequest {
+    /** The signed-in user, set by the signed-in routes' hook (routes/signed-in.ts); null elsewhere. */
+    sessionUser: SessionUser | null;
+  }
+}
+
+/**
+ * The signed-in user of a request to a signed-in route (its hook has authenticated it).
+ * @throws ServiceError `unauthenticated` (401) when no hook signed the request in: a route outside
+ *   the signed-in scope asking for a user fails closed.
+ */
+export function signedInUser(request: FastifyRequest): SessionUser {
+  if (!request.sessionUser) throw new ServiceError('unauthenticated', 'You are not signed in.');
+  return request.sessionUser;
 }
 
 /** The session token the request presents (bearer header first, then cookie), if any. */
@@ -51,6 +67,7 @@ export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply)
 
 async function authPlugin(app: FastifyInstance): Promise<void> {
   await app.register(cookie);
+  app.decorateRequest('sessionUser', null);
   app.decorate('authenticate', async (request: FastifyRequest): Promise<SessionUser> => {
     const token = sessionTokenOf(request);
     const user = token ? await findSessionUser(app.db, token) : null;

@@ -3,26 +3,15 @@
  * validation failures). 4xx carry a message meant for the caller; 5xx are logged and answered with a
  * generic message, never a stack trace or internals.
  */
-import type { ErrorCode } from '@gatecheck/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ApiErrorBody, ErrorCode } from '@gatecheck/contract';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ServiceError } from '../services/errors.ts';
+import { RateLimitedError, ServiceError } from '../services/errors.ts';
+import { STATUS_OF } from './error-responses.ts';
 
-/** HTTP status of each error code the rules raise. */
-const STATUS_OF: Record<ErrorCode, number> = {
-  bad_request: 400,
-  validation_failed: 400,
-  unauthenticated: 401,
-  invalid_credentials: 401,
-  forbidden: 403,
-  csrf_failed: 403,
-  not_found: 404,
-  conflict: 409,
-  payload_too_large: 413,
-  rate_limited: 429,
-  internal_error: 500,
-};
+/** What a 5xx says: nothing about us. */
+const INTERNAL_ERROR_MESSAGE = 'Something went wrong on the server.';
 
 /** Error codes for the 4xx statuses Fastify and its plugins raise themselves. */
 const CODE_OF_STATUS: Record<number, ErrorCode> = {
@@ -31,12 +20,15 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = {
   404: 'not_found',
   409: 'conflict',
   413: 'payload_too_large',
+  414: 'bad_request',
+  415: 'bad_request',
   429: 'rate_limited',
 };
 
 async function errorsPlugin(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ServiceError) {
+      if (error instanceof RateLimitedError) void reply.header('retry-after', error.retryAfterSeconds);
       return reply.status(STATUS_OF[error.code]).send({ code: error.code, message: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -54,8 +46,24 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
       return reply.status(status).send({ code, message: error.message });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ code: 'internal_error', message: 'Something went wrong on the server.' });
+    return reply.status(500).send({ code: 'internal_error', message: INTERNAL_ERROR_MESSAGE });
   });
+}
+
+/**
+ * Answers the errors Fastify's router raises before any route or hook runs (Fastify's
+ * `frameworkErrors`): a path with a malformed %-escape (`/api/users/%ZZ`, 400) or an over-long
+ * path parameter (414), in our `{ code, message }` shape instead of Fastify's own body.
+ * No hook has run for such a request, so the caller sets the security headers first.
+ */
+export function answerFrameworkError(error: FastifyError, reply: FastifyReply): void {
+  const status = error.statusCode ?? 500;
+  const body: ApiErrorBody =
+    status >= 400 && status < 500
+      ? { code: CODE_OF_STATUS[status] ?? 'bad_request', message: 'This address is not valid: check its %-escapes and length.' }
+      : { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE };
+  if (status >= 500) reply.log.error({ err: error }, 'request failed');
+  void reply.status(status >= 400 && status < 500 ? status : 500).send(body);
 }
 
 /** Registers the error handler for the whole app. */

@@ -8,41 +8,55 @@
  *   `capacitor://localhost`, `https://localhost`), with credentials.
  * - CSRF: OWASP's "verify origin with standard headers" for state-changing requests
  *   (docs/decisions/010).
- * - Rate limits (@fastify/rate-limit) on login, register and forgot-password, per client IP and per
- *   account (the body's `email`, lower-cased), and on change-password per IP, answering 429 `{ code: 'rate_limited', message }` with
- *   Retry-After (docs/decisions/011).
+ * - Rate limits: plugins/rate-limits.ts (docs/decisions/019).
  */
-import helmet from '@fastify/helmet';
+import fastifyHelmet from '@fastify/helmet';
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
-import { API_PREFIX, apiPaths } from '@gatecheck/contract';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { z } from 'zod';
+import helmet from 'helmet';
+import type { Config } from '../config.ts';
 import { ServiceError } from '../services/errors.ts';
 
 /** Methods that never change state; everything else is checked for CSRF. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The POST routes with rate limits (full URLs). */
-const RATE_LIMITED_URLS: readonly string[] = [
-  apiPaths.login,
-  apiPaths.register,
-  apiPaths.forgotPassword,
-  // Guessing the current password needs a session, but each guess still costs an argon2 hash: per IP.
-  apiPaths.changePassword,
-].map((pathname) => `${API_PREFIX}${pathname}`);
-
-/** The account a rate-limited request is about: its `email` field (login's holds an email or a username). */
-const AccountField = z.object({ email: z.string().trim().toLowerCase().min(1).max(254) });
-
 async function securityPlugin(app: FastifyInstance): Promise<void> {
   const { config } = app;
   const trustedOrigins = new Set([...config.corsOrigins, new URL(config.publicUrl).origin]);
 
-  await app.register(helmet, {
+  await app.register(fastifyHelmet, helmetOptionsOf(config));
+
+  // @fastify/cors answers an OPTIONS request that is not a CORS preflight with a text/plain 400;
+  // every answer under /api is `{ code, message }` (issue 15 item 16).
+  app.addHook('onRequest', async (request) => {
+    if (request.method !== 'OPTIONS') return;
+    if (request.headers.origin && request.headers['access-control-request-method']) return;
+    throw new ServiceError('bad_request', 'An OPTIONS request here must be a CORS preflight (Origin and Access-Control-Request-Method headers).');
+  });
+
+  await app.register(cors, {
+    origin: [...config.corsOrigins],
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST'],
+    allowedHeaders: ['Content-Type', 'Authorization', 'Accept'],
+    maxAge: 600,
+  });
+
+  app.addHook('onRequest', async (request) => {
+    assertSameSiteOrigin(request, trustedOrigins);
+  });
+}
+
+/**
+ * The security headers (helmet) of every answer, with a Content-Security-Policy that fits the SPA
+ * (see the module comment).
+ */
+function helmetOptionsOf(config: Config) {
+  // Inferred, not annotated: @fastify/helmet and helmet's ESM entry declare the options type twice.
+  return {
     contentSecurityPolicy: {
-      useDefaults: false,
+      useDefaults: false as const,
       directives: {
         defaultSrc: ["'self'"],
         // 'wasm-unsafe-eval' lets the page compile WebAssembly (the zxing decoder) without allowing eval().
@@ -63,48 +77,20 @@ async function securityPlugin(app: FastifyInstance): Promise<void> {
       },
     },
     // X-Frame-Options for browsers without frame-ancestors, saying the same.
-    frameguard: { action: 'deny' },
-  });
+    frameguard: { action: 'deny' as const },
+  };
+}
 
-  await app.register(cors, {
-    origin: [...config.corsOrigins],
-    credentials: true,
-    methods: ['GET', 'HEAD', 'POST'],
-    allowedHeaders: ['Content-Type', 'Authorization', 'Accept'],
-    maxAge: 600,
-  });
-
-  app.addHook('onRequest', async (request) => {
-    assertSameSiteOrigin(request, trustedOrigins);
-  });
-
-  await app.register(rateLimit, { global: false });
-  const windowMs = config.rateLimit.windowMs;
-  const perIp = app.createRateLimit({
-    max: config.rateLimit.ipMax,
-    timeWindow: windowMs,
-    keyGenerator: (request) => `${request.routeOptions.url ?? ''} ip ${request.ip}`,
-  });
-  const perAccount = app.createRateLimit({
-    max: config.rateLimit.accountMax,
-    timeWindow: windowMs,
-    keyGenerator: (request) => `${request.routeOptions.url ?? ''} account ${accountOf(request) ?? ''}`,
-  });
-
-  async function limitIp(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    enforce(await perIp(request), reply);
-  }
-  // preValidation: the body is parsed but not yet validated, so invalid attempts count too.
-  async function limitAccount(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (accountOf(request) === undefined) return;
-    enforce(await perAccount(request), reply);
-  }
-
-  app.addHook('onRoute', (route) => {
-    if (route.method !== 'POST' || !RATE_LIMITED_URLS.includes(route.url)) return;
-    appendHook(route, 'onRequest', limitIp);
-    appendHook(route, 'preValidation', limitAccount);
-  });
+/**
+ * Sets the security headers on an answer that no hook saw (Fastify's router errors, answered
+ * before any hook runs: see `answerFrameworkError` in plugins/errors.ts). The same headers as
+ * every other answer.
+ */
+export function securityHeadersSetter(config: Config): (request: FastifyRequest, reply: FastifyReply) => void {
+  const setHeaders = helmet(helmetOptionsOf(config));
+  return (request, reply) => {
+    setHeaders(request.raw, reply.raw, () => {});
+  };
 }
 
 /**
@@ -136,34 +122,5 @@ function originOfUrl(url: string | undefined): string | undefined {
   return URL.canParse(url) ? new URL(url).origin : 'null';
 }
 
-function accountOf(request: FastifyRequest): string | undefined {
-  const parsed = AccountField.safeParse(request.body);
-  return parsed.success ? parsed.data.email : undefined;
-}
-
-type LimitResult = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
-type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-
-/** Sets the RateLimit headers and throws 429 with Retry-After when the limit is exceeded. */
-function enforce(result: LimitResult, reply: FastifyReply): void {
-  if (result.isAllowed) return;
-  reply.header('x-ratelimit-limit', result.max);
-  reply.header('x-ratelimit-remaining', result.remaining);
-  reply.header('x-ratelimit-reset', result.ttlInSeconds);
-  if (!result.isExceeded) return;
-  reply.header('retry-after', result.ttlInSeconds);
-  throw new ServiceError('rate_limited', `Too many attempts. Try again in ${describeSeconds(result.ttlInSeconds)}.`);
-}
-
-function describeSeconds(seconds: number): string {
-  if (seconds < 120) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  return `${Math.ceil(seconds / 60)} minutes`;
-}
-
-function appendHook(route: RouteOptions, name: 'onRequest' | 'preValidation', hook: Hook): void {
-  const existing = route[name];
-  route[name] = existing === undefined ? [hook] : Array.isArray(existing) ? [...existing, hook] : [existing, hook];
-}
-
-/** Registers headers, CORS, CSRF and rate limits for the whole app; register before the routes. */
+/** Registers headers, CORS and the CSRF check for the whole app; register before the routes. */
 export default fp(securityPlugin, { name: 'security', dependencies: ['errors'] });

@@ -7,7 +7,7 @@
  * their SHA-256 hash. A token works once and for PASSWORD_RESET_TTL_MS. A reset or a password change
  * ends the user's other sessions and voids their other reset tokens.
  */
-import type { ChangePasswordRequest, RegisterRequest, ResetPasswordRequest } from '@gatecheck/contract';
+import { RESET_PASSWORD_LINK, type ChangePasswordRequest, type RegisterRequest, type ResetPasswordRequest } from '@gatecheck/contract';
 import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { passwordResetTokens, sessions, users } from '../db/schema.ts';
@@ -16,9 +16,6 @@ import type { MailMessage, Mailer } from './mailer.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { generateToken, hashToken } from './sessions.ts';
 import { createUser } from './users.ts';
-
-/** The path of the mailed password-reset link and of the server-rendered page it opens (decision 014). */
-export const RESET_PASSWORD_PAGE_PATH = '/reset-password';
 
 /** How long a password-reset link works: 1 hour, in ms. */
 const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
@@ -33,15 +30,22 @@ export const ACCOUNT_MESSAGES = {
   usernameTaken: 'This username is already taken.',
   wrongCurrentPassword: 'Current password is incorrect.',
   invalidResetToken: 'This reset link is invalid or has expired.',
-  resetLinkIncomplete: 'This reset link is incomplete. Open the link from the e-mail again, or ask for a new one.',
-  passwordsDiffer: 'The two passwords do not match.',
+  signUpClosed: 'Sign-up is turned off on this server. Ask your administrator for an account.',
 } as const;
 
+/** What decides whether register creates accounts: the server's ALLOW_SIGNUP setting. */
+export interface SignUpPolicy {
+  isSignUpAllowed: boolean;
+}
+
 /**
- * Creates an account (argon2id password, SPEC §7 fields; `name` becomes the display name).
- * @throws ServiceError `conflict` (409) when the email or username is taken, case-insensitively.
+ * Creates an account (argon2id password, SPEC §7 fields; `name` becomes the display name), when the
+ * server allows self-registration (docs/decisions/018; a staff tool keeps it off by default).
+ * @throws ServiceError `forbidden` (403) when sign-up is off; `conflict` (409) when the email or
+ *   username is taken, case-insensitively.
  */
-export async function registerAccount(db: Db, request: RegisterRequest): Promise<void> {
+export async function registerAccount(db: Db, request: RegisterRequest, policy: SignUpPolicy): Promise<void> {
+  if (!policy.isSignUpAllowed) throw new ServiceError('forbidden', ACCOUNT_MESSAGES.signUpClosed);
   await assertAvailable(db, request.email, request.username);
   try {
     await createUser(db, {
@@ -113,7 +117,7 @@ export async function changePassword(db: Db, session: AccountSession, request: C
 /** What requestPasswordReset needs besides the database. */
 export interface PasswordResetMail {
   mailer: Mailer;
-  /** Base URL of the web app; the link is `${publicUrl}/reset-password?token=…`. */
+  /** Base URL of the web app; the link is `${publicUrl}/reset-password?token=…` (its reset screen). */
   publicUrl: string;
 }
 
@@ -137,7 +141,7 @@ export async function requestPasswordReset(db: Db, email: string, mail: Password
     .returning({ userId: passwordResetTokens.userId });
   const userId = inserted[0]?.userId;
   if (!userId) return;
-  const link = `${mail.publicUrl}${RESET_PASSWORD_PAGE_PATH}?token=${encodeURIComponent(token)}`;
+  const link = `${mail.publicUrl}${RESET_PASSWORD_LINK.path}?${new URLSearchParams({ [RESET_PASSWORD_LINK.tokenParam]: token }).toString()}`;
   // Composed after the answer has gone out: the embedded database runs queries on this thread.
   mail.mailer.enqueue(afterThisRequest().then(() => resetMail(db, userId, link)));
 }
@@ -163,19 +167,6 @@ async function resetMail(db: DbOrTx, userId: string, link: string): Promise<Mail
       'If you did not ask for this, ignore this e-mail: your password stays as it is.',
     ].join('\n'),
   };
-}
-
-/**
- * Whether `token` is a reset token that still works (known, unused, not expired). Only for showing
- * the form or the failure at once; resetPassword decides.
- */
-export async function isResetTokenLive(db: DbOrTx, token: string): Promise<boolean> {
-  const [live] = await db
-    .select({ id: passwordResetTokens.id })
-    .from(passwordResetTokens)
-    .where(and(eq(passwordResetTokens.tokenHash, hashToken(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, new Date())))
-    .limit(1);
-  return live !== undefined;
 }
 
 /**

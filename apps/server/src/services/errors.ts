@@ -15,6 +15,27 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * Too many attempts (429 `rate_limited`): the answer carries `Retry-After: retryAfterSeconds`
+ * (docs/decisions/019).
+ */
+export class RateLimitedError extends ServiceError {
+  /** Whole seconds until the next attempt can succeed (at least 1). */
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterMs: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    super('rate_limited', `Too many attempts. Try again in ${describeSeconds(seconds)}.`);
+    this.name = 'RateLimitedError';
+    this.retryAfterSeconds = seconds;
+  }
+}
+
+function describeSeconds(seconds: number): string {
+  if (seconds < 120) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
+}
+
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Whether `id` has the shape of our database ids (UUID); anything else cannot exist. */

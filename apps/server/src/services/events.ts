@@ -1,10 +1,10 @@
 /**
- * Events as every rule reads them: one look-up (`findEvent`) and the two event rules that verify, the
- * admin CLI, the import and the QR export share — an event without configured days has one day
- * (SPEC §2 /day-select: day 1, "Main Event", on the event date), and draft, completed and cancelled
- * events admit no one.
+ * Events as every rule reads them: one look-up (`findEvent`) with the event's calendar (time zone,
+ * day cut-off, rehearsal setting) and the event rule that verify, the admin CLI, the import and the
+ * QR export share — an event without configured days has one day (SPEC §2 /day-select: day 1,
+ * "Main Event", on the event date). Which statuses admit is the contract's `isEventActive`.
  */
-import { DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER, type EventStatus, INACTIVE_EVENT_STATUSES } from '@gatecheck/contract';
+import { DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER, type EventStatus } from '@gatecheck/contract';
 import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { eventDays, events, organizations } from '../db/schema.ts';
@@ -29,6 +29,12 @@ export interface EventDetails {
   status: EventStatus;
   organizationId: string;
   organizationName: string;
+  /** IANA time zone of the venue. */
+  timeZone: string;
+  /** 'HH:MM': an event day still admits until this time the next morning (event time zone). */
+  dayCutoff: string;
+  /** Rehearsals: scans outside the event's days are decided as if on the chosen day. */
+  allowsScanningOutsideDays: boolean;
   /** Never empty: an event without configured days has day 1 ("Main Event" on the event date). */
   days: EventDayInfo[];
 }
@@ -49,6 +55,9 @@ export async function findEvent(db: DbOrTx, eventId: string): Promise<EventDetai
           status: events.status,
           organizationId: events.organizationId,
           organizationName: organizations.name,
+          timeZone: events.timeZone,
+          dayCutoff: events.dayCutoff,
+          allowsScanningOutsideDays: events.allowsScanningOutsideDays,
         })
         .from(events)
         .innerJoin(organizations, eq(organizations.id, events.organizationId))
@@ -60,16 +69,16 @@ export async function findEvent(db: DbOrTx, eventId: string): Promise<EventDetai
     .from(eventDays)
     .where(eq(eventDays.eventId, event.id))
     .orderBy(asc(eventDays.day));
-  return { ...event, days: daysOrDefault(days, event.date) };
+  return { ...event, dayCutoff: toDayCutoff(event.dayCutoff), days: daysOrDefault(days, event.date) };
+}
+
+/** A `time` column as read back ('06:00:00') → the wire's and the rule's 'HH:MM'. */
+export function toDayCutoff(value: string): string {
+  return value.slice(0, 5);
 }
 
 /** `configured`, or, when it is empty, the single default day: day 1, "Main Event", on `eventDate`. */
 export function daysOrDefault(configured: EventDayInfo[], eventDate: string): EventDayInfo[] {
   if (configured.length > 0) return configured;
   return [{ day: DEFAULT_EVENT_DAY_NUMBER, name: DEFAULT_EVENT_DAY_NAME, date: eventDate }];
-}
-
-/** Whether tickets of an event with `status` may admit anyone (not draft, completed or cancelled). */
-export function isEventActive(status: EventStatus): boolean {
-  return !INACTIVE_EVENT_STATUSES.some((inactive) => inactive === status);
 }

@@ -7,6 +7,7 @@ import { and, asc, count, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { eventDays, events, memberships, organizations, tickets } from '../db/schema.ts';
 import { isId, ServiceError } from './errors.ts';
+import { toDayCutoff } from './events.ts';
 
 /** The organizations `userId` belongs to, each with the user's role and its active events, by name. */
 export async function listMemberships(db: DbOrTx, userId: string): Promise<Organization[]> {
@@ -70,7 +71,8 @@ export async function assertMember(db: DbOrTx, userId: string, organizationId: s
 
 /**
  * The events of `organizationId` (every status, by date), with `ticketsSold` (tickets not revoked)
- * and the configured event days (empty when the event has a single implicit day).
+ * and the configured event days (empty when the event has a single implicit day), plus the event's
+ * calendar (time zone, day cut-off 'HH:MM', rehearsal setting) so the client can say 'not today'.
  * @throws ServiceError `not_found` / `forbidden` as assertMember.
  */
 export async function listOrganizationEvents(db: DbOrTx, userId: string, organizationId: string): Promise<Event[]> {
@@ -103,5 +105,8 @@ export async function listOrganizationEvents(db: DbOrTx, userId: string, organiz
     eventDays: days
       .filter((day) => day.eventId === row.id)
       .map((day): EventDay => ({ day: day.day, name: day.name, date: day.date })),
+    timeZone: row.timeZone,
+    dayCutoff: toDayCutoff(row.dayCutoff),
+    allowsScanningOutsideDays: row.allowsScanningOutsideDays,
   }));
 }

@@ -5,7 +5,9 @@ import type { UserMe } from '@gatecheck/contract';
 import { eq, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { users } from '../db/schema.ts';
+import { ServiceError } from './errors.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { signInAccountKey, type SignInLimit } from './rate-limits.ts';
 
 /** What is needed to create an account. `country` is an ISO 3166 alpha-2 code or ''. */
 export interface NewUser {
@@ -69,6 +71,35 @@ export async function checkCredentials(db: DbOrTx, identifier: string, password:
   const user = await findUserByIdentifier(db, identifier);
   const isValid = await verifyPassword(user?.passwordHash ?? null, password);
   return isValid && user ? user.id : null;
+}
+
+/** A sign-in attempt: the login body's `email` (an email or a username, SPEC §7), the password, the client IP. */
+export interface SignInRequest {
+  identifier: string;
+  password: string;
+  ip: string;
+}
+
+/**
+ * POST /auth/login's rule (docs/decisions/019): refuses at once while the account (resolved from the
+ * identifier, so its email and username share one counter) or the IP has used up its failed
+ * attempts, then checks the password; a failure counts against both, a success clears the account's
+ * failures. Unknown identifiers take as long as wrong passwords and are counted by their text.
+ * @returns the user's id.
+ * @throws RateLimitedError (429) while blocked; ServiceError `invalid_credentials` (401) for a wrong
+ *   identifier or password.
+ */
+export async function signIn(db: DbOrTx, limit: SignInLimit, request: SignInRequest): Promise<string> {
+  const user = await findUserByIdentifier(db, request.identifier);
+  const attempt = { ip: request.ip, account: signInAccountKey(user?.id ?? null, request.identifier) };
+  await limit.assertAllowed(attempt);
+  const isValid = await verifyPassword(user?.passwordHash ?? null, request.password);
+  if (!isValid || !user) {
+    await limit.recordFailure(attempt);
+    throw new ServiceError('invalid_credentials', 'Invalid email/username or password');
+  }
+  await limit.recordSuccess(attempt);
+  return user.id;
 }
 
 /** The SPEC §3 server user record of `userId`, or null when the account no longer exists. */

@@ -122,6 +122,38 @@ test('event create stores the status and numbered days given with --days or repe
   expect(summit?.status).toBe('draft');
 });
 
+test('event create takes the calendar (time zone, day cut-off, scanning outside the days) and event set changes it (issue 15)', async () => {
+  const plain = idIn(await cli.ok('event', 'create', '--org', 'Northwind Live', '--title', 'Plain Night', '--date', '2026-12-05'));
+  const [defaults] = await cli.database.db.select().from(events).where(eq(events.id, plain));
+  expect(defaults).toMatchObject({ timeZone: 'UTC', dayCutoff: '06:00:00', allowsScanningOutsideDays: false });
+
+  const created = await cli.ok(
+    'event', 'create', '--org', 'Northwind Live', '--title', 'Late Night', '--date', '2026-12-06',
+    '--time-zone', 'America/New_York', '--day-cutoff', '04:30', '--scan-outside-days', 'yes',
+  );
+  expect(created).toMatch(/Days are dates in America\/New_York; each admits until 04:30 the next morning; scanning is also allowed outside them/);
+  const lateNight = idIn(created);
+  const [stored] = await cli.database.db.select().from(events).where(eq(events.id, lateNight));
+  expect(stored).toMatchObject({ timeZone: 'America/New_York', dayCutoff: '04:30:00', allowsScanningOutsideDays: true });
+
+  const updated = await cli.ok('event', 'set', '--event', lateNight, '--time-zone', 'Europe/Berlin', '--scan-outside-days', 'no', '--status', 'live');
+  expect(updated).toMatch(/Updated event "Late Night", live/);
+  const [changed] = await cli.database.db.select().from(events).where(eq(events.id, lateNight));
+  expect(changed).toMatchObject({ timeZone: 'Europe/Berlin', dayCutoff: '04:30:00', allowsScanningOutsideDays: false, status: 'live' });
+
+  const cases: Array<[string[], RegExp]> = [
+    [['event', 'create', '--org', 'Northwind Live', '--title', 'Y', '--date', '2026-12-01', '--time-zone', 'Europe/Londn'], /Expected an IANA time zone/],
+    [['event', 'create', '--org', 'Northwind Live', '--title', 'Y', '--date', '2026-12-01', '--day-cutoff', '25:00'], /Expected a time as HH:MM/],
+    [['event', 'set', '--event', lateNight, '--scan-outside-days', 'maybe'], /Expected yes or no/],
+    [['event', 'set', '--event', lateNight], /Nothing to change/],
+  ];
+  for (const [args, pattern] of cases) {
+    const result = await cli.run(...args);
+    expect(result.exitCode).toBe(1);
+    expectOneLineError(result.stderr, pattern);
+  }
+});
+
 test('event list shows every event with its id, and --org narrows it', async () => {
   const other = idIn(await cli.ok('org', 'create', '--name', 'Eastside Theatre'));
   await cli.ok('event', 'create', '--org', other, '--title', 'Play Night', '--date', '2026-12-24', '--status', 'upcoming');

@@ -15,6 +15,7 @@ const ALL_COMMANDS = [
   'org list',
   'org add-member',
   'event create',
+  'event set',
   'event list',
   'tickets import',
   'tickets revoke',

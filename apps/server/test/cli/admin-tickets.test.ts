@@ -18,6 +18,8 @@ let app: FastifyInstance;
 let token: string;
 let festivalId: string;
 let oneDayId: string;
+/** The door's clock: each scan happens at noon (UTC, the events' zone) on the day scanned. */
+let now = new Date();
 
 const PASSWORD = 'gate-staff-pass';
 
@@ -32,7 +34,7 @@ beforeAll(async () => {
   );
   oneDayId = idIn(await cli.ok('event', 'create', '--org', 'Northwind Live', '--title', 'Tech Summit', '--date', '2026-12-10', '--status', 'live'));
   // The real app on the same database, to check that what the CLI wrote verifies at the gate.
-  app = await buildApp({ config: loadConfig(cli.env), db: cli.database.db });
+  app = await buildApp({ config: loadConfig(cli.env), db: cli.database.db, clock: () => now });
   token = await login(app, 'gate', PASSWORD);
 });
 afterAll(async () => {
@@ -45,7 +47,10 @@ async function writeCsv(name: string, lines: string[]): Promise<string> {
   return name;
 }
 
+/** Verifies at the door on `day`'s date (see the events created above), as staff would. */
 async function verify(eventId: string, qrCode: string, day: number) {
+  const date = eventId === festivalId ? `2026-12-0${day}` : '2026-12-10';
+  now = new Date(`${date}T12:00:00Z`);
   const response = await app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(token), payload: { eventId, qrCode, day } });
   expect(response.statusCode).toBe(200);
   return VerifyTicketResponse.parse(response.json());

@@ -14,7 +14,7 @@ export interface ServerExit {
 /** A started server process. */
 export interface ServerProcess {
   child: ChildProcess;
-  /** Resolves to `http://127.0.0.1:<port>` once it listens; rejects (with its output) if it exits first. */
+  /** Resolves to `http(s)://127.0.0.1:<port>` once it listens; rejects (with its output) if it exits first. */
   url: Promise<string>;
   /** Resolves when the process has ended. */
   exited: Promise<ServerExit>;
@@ -24,20 +24,25 @@ export interface ServerProcess {
 
 /**
  * Starts `src/server.ts` with `env` over this process's environment, on a free port of 127.0.0.1,
- * with the embedded database unless `env.DATABASE_URL` is set.
+ * with the embedded database unless `env.DATABASE_URL` is set. `options.wrapper` runs it under
+ * another command (e.g. `['strace', '-f', '--']`); the child is then that command, leading its own
+ * process group, so `process.kill(-child.pid, signal)` reaches the server too.
  */
-export function startServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+export function startServer(env: Record<string, string>, options: { wrapper?: string[] } = {}): ServerProcess {
+  const [command = process.execPath, ...wrapperArgs] = options.wrapper ?? [];
+  const serverArgs = ['--import', 'tsx', 'src/server.ts'];
+  const child = spawn(command, options.wrapper ? [...wrapperArgs, process.execPath, ...serverArgs] : serverArgs, {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: { ...process.env, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: Boolean(options.wrapper),
   });
   let output = '';
   const exited = new Promise<ServerExit>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const url = new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
+      const match = /running at (https?:\/\/\S+)/.exec(output);
       if (match?.[1]) resolve(match[1].replace('localhost', '127.0.0.1'));
     });
     child.stderr?.on('data', (chunk: Buffer) => {

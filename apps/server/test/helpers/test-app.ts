@@ -19,6 +19,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { MIGRATIONS_FOLDER, openDatabase, type DatabaseHandle } from '../../src/db/client.ts';
 import { seedDemoData, type DemoSeedSummary } from '../../src/db/seed.ts';
+import { checkAnswersAgainstDocument } from './api-document.ts';
 
 /** Pool size for PostgreSQL test databases: enough for the race test's concurrency. */
 const TEST_POOL_SIZE = 12;
@@ -131,12 +132,16 @@ export interface TestAppOptions {
   writeTicketFiles?: boolean;
   /** Extra environment variables for loadConfig (e.g. WEB_DIST_DIR, TRUST_PROXY). */
   env?: Record<string, string>;
+  /** The app's clock for check-in decisions (default: the system clock). */
+  clock?: () => Date;
 }
 
 /**
  * Builds the real app on a fresh test database with a temp DATA_DIR. WEB_DIST_DIR points at a
- * folder that does not exist unless `env` says otherwise, so no web build is served; the sign-in rate
- * limits are raised out of reach unless `env` sets them.
+ * folder that does not exist unless `env` says otherwise, so no web build is served; the rate limits
+ * are raised out of reach and sign-up is allowed unless `env` says otherwise. Every answer of the app
+ * is checked against its OpenAPI document (helpers/api-document.ts): a mismatch fails the test that
+ * produced it.
  */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-test-'));
@@ -147,6 +152,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // Suites sign in many times from one address; the rate limits have their own tests.
     RATE_LIMIT_IP_MAX: '100000',
     RATE_LIMIT_ACCOUNT_MAX: '100000',
+    // Suites create accounts through the API; sign-up being off by default has its own test.
+    ALLOW_SIGNUP: 'true',
     ...options.env,
   });
   const database = await createTestDatabase();
@@ -156,7 +163,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       : await seedDemoData(database.db, {
           ticketsDir: options.writeTicketFiles ? path.join(dataDir, 'demo-tickets') : undefined,
         });
-  const app = await buildApp({ config, db: database.db });
+  const app = await buildApp({ config, db: database.db, clock: options.clock });
+  const documentCheck = checkAnswersAgainstDocument(app);
   return {
     app,
     database,
@@ -166,6 +174,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await app.close();
       await database.close();
       await rm(dataDir, { recursive: true, force: true });
+      documentCheck.assertNoLateProblems();
     },
   };
 }

@@ -4,7 +4,18 @@
  * them from the seed, so a change of demo names does not break it.
  */
 import type { APIRequestContext } from '@playwright/test';
-import { API_PREFIX, type Event, EventList, type Organization, OrganizationList, apiPaths, organizationEventsPath } from '@gatecheck/contract';
+import {
+  API_PREFIX,
+  DEFAULT_DAY_CUTOFF,
+  DEFAULT_EVENT_TIME_ZONE,
+  type Event,
+  EventList,
+  type Organization,
+  OrganizationList,
+  apiPaths,
+  organizationEventsPath,
+  todaysEventDay,
+} from '@gatecheck/contract';
 
 /** The demo account of the seed (issue 2, README). */
 export const DEMO_USER = { email: 'demo@example.com', username: 'demo', password: 'demo-scanner' } as const;
@@ -57,6 +68,24 @@ export async function findLiveThreeDayEvent(request: APIRequestContext): Promise
     }
   }
   throw new Error(`No organization of ${DEMO_USER.email} has a live event with 3 days (organizations: ${memberships.map((m) => m.organization.name).join(', ')}).`);
+}
+
+/**
+ * The number of `event`'s day that is today at the venue (its time zone and cut-off), as the server
+ * decides check-ins (issue 15): the demo seed keeps one such day.
+ * @throws Error when no day of the event is today.
+ */
+export function todaysDayNumber(event: Event): number {
+  const calendar = { timeZone: event.timeZone ?? DEFAULT_EVENT_TIME_ZONE, dayCutoff: event.dayCutoff ?? DEFAULT_DAY_CUTOFF, days: event.eventDays ?? [] };
+  const today = todaysEventDay(calendar, new Date());
+  if (!today) throw new Error(`No day of "${event.title}" is today in ${calendar.timeZone}.`);
+  return today.day;
+}
+
+/** The signed-in user's events with `status`, with their organization. */
+export async function findEventsWithStatus(request: APIRequestContext, status: string): Promise<Array<{ organization: Organization; event: Event }>> {
+  const memberships = await readMemberships(request);
+  return memberships.flatMap(({ organization, events }) => events.filter((event) => event.status === status).map((event) => ({ organization, event })));
 }
 
 /**

@@ -5,7 +5,7 @@
  * Per worker (a worker runs its spec files one after another): a real server on a fresh data dir
  * and a free port, a fake camera file, and Debian's Chromium playing that file as its camera.
  * Per test: `baseURL` pointing at the worker's server, a pool of unused demo tickets, and
- * `saveScreen(page, name)`, which stores a full-page screenshot as `e2e/artifacts/<name>.png` and
+ * `saveScreen(page, name, options?)`, which stores a screenshot (full page by default) as `e2e/artifacts/<name>.png` and
  * attaches it to the report.
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -28,8 +28,11 @@ interface WorkerFixtures {
 }
 
 interface TestFixtures {
-  /** Saves a full-page screenshot of `page` as `e2e/artifacts/<name>.png` and attaches it to the test. */
-  saveScreen: (page: Page, name: string) => Promise<void>;
+  /**
+   * Saves a screenshot of `page` as `e2e/artifacts/<name>.png` and attaches it to the test: the
+   * full page, or with `{ fullPage: false }` only what is in the viewport (what staff see).
+   */
+  saveScreen: (page: Page, name: string, options?: { fullPage?: boolean }) => Promise<void>;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -74,9 +77,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   saveScreen: async ({}, use, testInfo) => {
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
-    await use(async (page, name) => {
+    await use(async (page, name, { fullPage = true } = {}) => {
       const path = join(ARTIFACTS_DIR, `${name}.png`);
-      await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+      await page.screenshot({ path, fullPage, animations: 'disabled' });
       await testInfo.attach(name, { path, contentType: 'image/png' });
     });
   },

@@ -4,7 +4,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
-import { DEMO_USER } from './demo-scope.ts';
+import { DEMO_USER, type DemoScope, findLiveThreeDayEvent, todaysDayNumber } from './demo-scope.ts';
 import type { FakeCamera } from './fake-camera.ts';
 
 /** Escapes `text` for use inside a RegExp. */
@@ -48,11 +48,41 @@ export async function chooseEvent(page: Page, title: string): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Select Event Day' })).toBeVisible();
 }
 
+/**
+ * The day card whose label reads 'Day {n}' (SPEC §2 /day-select). Found by that label, not by the
+ * card's whole name: a card's 'Not today' warning may name another day ('Today is Day 2, …').
+ */
+export function dayCard(page: Page, day: number): Locator {
+  return screen(page)
+    .getByRole('button')
+    .filter({ has: page.getByText(`Day ${day}`, { exact: true }) });
+}
+
 /** Picks the day card reading 'Day {n}' and waits for the scanner (SPEC §2 /day-select). */
 export async function chooseDay(page: Page, day: number): Promise<void> {
-  await screen(page).getByRole('button', { name: new RegExp(`\\bDay ${day}\\b`) }).click();
+  await dayCard(page, day).click();
   await expect(page).toHaveURL(/\/scanner$/);
   await expect(page.getByText('Scanning For')).toBeVisible();
+}
+
+/**
+ * Opens the app, signs in and walks to the scanner of the live 3-day event for day `day` (each step
+ * as above; 'today' is the day that is today at the venue, the only one whose tickets are approved,
+ * issue 15 item 4); returns the organization and event chosen. `afterEachStep` runs on each screen reached
+ * (organization list, events, days, scanner), e.g. to check or photograph it.
+ */
+export async function openScannerForDay(page: Page, day: number | 'today', afterEachStep: () => Promise<void> = async () => undefined): Promise<DemoScope> {
+  await openApp(page);
+  await signIn(page);
+  const scope = await findLiveThreeDayEvent(page.request);
+  await afterEachStep();
+  await chooseOrganization(page, scope.organization.name);
+  await afterEachStep();
+  await chooseEvent(page, scope.event.title);
+  await afterEachStep();
+  await chooseDay(page, day === 'today' ? todaysDayNumber(scope.event) : day);
+  await afterEachStep();
+  return scope;
 }
 
 /** 'Start Scanning' reveals the scanner panel (SPEC §2 /scanner). */

@@ -5,6 +5,8 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +44,26 @@ export interface StartOptions {
   dataDir?: string;
   /** A fixed port (a restart keeps the origin, so the browser keeps its session cookie). */
   port?: number;
+  /** The address to listen on and to open the app at (default 127.0.0.1), e.g. a LAN address. */
+  host?: string;
+  /** Extra environment, e.g. `{ HTTPS: 'true' }` (the URL then starts with https://). */
+  env?: Record<string, string>;
+}
+
+/**
+ * True when the server at `url` answers `/` with a 2xx. Over https the certificate is not checked:
+ * a self-signed one is the point of `HTTPS=true` on a LAN, and the browser checks it in the specs.
+ */
+function isAnswering(url: string): Promise<boolean> {
+  const request = url.startsWith('https:') ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const probe = request(`${url}/`, { rejectUnauthorized: false, headers: { accept: 'text/html' } }, (response) => {
+      response.resume();
+      resolve((response.statusCode ?? 0) >= 200 && (response.statusCode ?? 0) < 300);
+    });
+    probe.once('error', () => resolve(false));
+    probe.end();
+  });
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
@@ -94,14 +116,18 @@ export async function startGatecheckServer(name: string, options: StartOptions =
   }
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `gatecheck-e2e-${name}-`));
   const port = options.port ?? (await findFreePort());
-  const url = `http://127.0.0.1:${port}`;
+  const host = options.host ?? '127.0.0.1';
+  const scheme = options.env?.HTTPS === 'true' ? 'https' : 'http';
+  const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   mkdirSync(LOG_DIR, { recursive: true });
   const log = createWriteStream(join(LOG_DIR, `server-${name}.log`), { flags: options.dataDir ? 'a' : 'w' });
   // The suite always runs on its own fresh embedded database, even under `with-postgres`.
   const { DATABASE_URL: _ignored, ...env } = process.env;
   const child = spawn('npm', ['run', 'start', '-w', '@gatecheck/server'], {
     cwd: REPO_ROOT,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
+    // PUBLIC_URL: the mailed reset links point at this server, as people open it. ALLOW_SIGNUP: the
+    // sign-up screen is part of the suite (the server's default is off).
+    env: { ...env, PORT: String(port), HOST: host, DATA_DIR: dataDir, PUBLIC_URL: url, ALLOW_SIGNUP: 'true', ...options.env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -132,8 +158,7 @@ export async function startGatecheckServer(name: string, options: StartOptions =
     for (;;) {
       if (hasExited(child)) throw new Error(`The server exited (code ${child.exitCode}, signal ${child.signalCode}) before answering.`);
       if (Date.now() > deadline) throw new Error(`The server did not answer at ${url} within ${START_TIMEOUT_MS} ms.`);
-      const isAnswering = await fetch(`${url}/`).then((response) => response.ok, () => false);
-      if (isAnswering && existsSync(ticketsCsv) && readFileSync(ticketsCsv, 'utf8').trim().length > 0) break;
+      if ((await isAnswering(url)) && existsSync(ticketsCsv) && readFileSync(ticketsCsv, 'utf8').trim().length > 0) break;
       await sleep(POLL_INTERVAL_MS);
     }
   } catch (error) {

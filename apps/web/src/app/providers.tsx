@@ -14,7 +14,8 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
     <QueryClientProvider client={queryClient}>
       <Tooltip.Provider delayDuration={TOOLTIP_DELAY_MS}>
         <SessionProvider>{children}</SessionProvider>
-        <Toaster theme="light" position="top-center" richColors closeButton />
+        {/* Bottom, at most two stacked: a toast never covers the header or the verdict (issue 15 item 14, decision 028). */}
+        <Toaster theme="light" position="bottom-center" visibleToasts={2} richColors closeButton />
       </Tooltip.Provider>
     </QueryClientProvider>
   );

@@ -26,7 +26,8 @@ test('a ticket check answered 401 signs staff out with Session expired, and sign
   await user.type(screen.getByLabelText('Password'), 'demo-scanner');
   await user.click(screen.getByRole('button', { name: 'Sign In' }));
   await waitFor(() => expect(router.state.location.pathname).toBe('/scanner'));
-  expect(await screen.findByRole('button', { name: 'Start Scanning' })).toBeInTheDocument();
+  // The scanner panel was open when the session ended: it is open again (decision 027).
+  expect(await screen.findByLabelText('Or enter ticket ID manually:')).toBeInTheDocument();
 });
 
 test('the organizations list answered 401 signs staff out with Session expired', async () => {

@@ -1,4 +1,10 @@
-/** Route paths of the app (SPEC §2). The only place route strings are spelled out. */
+import { RESET_PASSWORD_LINK } from '@gatecheck/contract';
+
+/**
+ * Route paths of the app: SPEC §2's, then the account screens the issue added (docs/decisions/018).
+ * The only place route strings are spelled out; the reset screen's path is the mailed link's, from
+ * the contract.
+ */
 export const paths = {
   home: '/',
   login: '/login',
@@ -6,6 +12,10 @@ export const paths = {
   eventSelect: '/event-select',
   daySelect: '/day-select',
   scanner: '/scanner',
+  forgotPassword: '/forgot-password',
+  resetPassword: RESET_PASSWORD_LINK.path,
+  signUp: '/sign-up',
+  changePassword: '/change-password',
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];

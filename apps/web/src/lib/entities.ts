@@ -44,7 +44,11 @@ export const EventDay = z.object({
 });
 export type EventDay = z.infer<typeof EventDay>;
 
-/** An event (SPEC §3): `name` from title, `attendeeCount` from ticketsSold (default 0). */
+/**
+ * An event (SPEC §3): `name` from title, `attendeeCount` from ticketsSold (default 0); plus its
+ * calendar (issue 15: IANA `timeZone`, `dayCutoff` 'HH:MM', `allowsScanningOutsideDays`) and
+ * `closedReason`, the words saying why it cannot be scanned (draft, completed, cancelled) or null.
+ */
 export const EventItem = z.object({
   id: z.string(),
   name: z.string(),
@@ -54,5 +58,9 @@ export const EventItem = z.object({
   attendeeCount: z.number().int().min(0),
   status: DisplayEventStatus,
   eventDays: z.array(EventDay),
+  timeZone: z.string(),
+  dayCutoff: z.string(),
+  allowsScanningOutsideDays: z.boolean(),
+  closedReason: z.string().nullable(),
 });
 export type EventItem = z.infer<typeof EventItem>;

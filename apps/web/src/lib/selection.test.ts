@@ -56,3 +56,20 @@ test('components re-render when the selection changes', async () => {
   await act(() => selectOrganization(testOrganization));
   expect(result.current.organization).toEqual(testOrganization);
 });
+
+test('what the scanner kept for this tab is forgotten when the event day changes, not when the same day is chosen again or the choices are loaded', async () => {
+  await selectOrganization(testOrganization);
+  await selectEvent(testEvent);
+  await selectDay(testDay);
+  sessionStorage.setItem('gatecheck.scanner', '{"kept":true}');
+  await selectDay({ ...testDay });
+  await loadSelection();
+  expect(sessionStorage.getItem('gatecheck.scanner')).toBe('{"kept":true}');
+
+  await selectDay({ ...testDay, day: testDay.day + 1 });
+  expect(sessionStorage.getItem('gatecheck.scanner')).toBeNull();
+
+  sessionStorage.setItem('gatecheck.scanner', '{"kept":true}');
+  await clearSelection('organization');
+  expect(sessionStorage.getItem('gatecheck.scanner')).toBeNull();
+});

@@ -5,10 +5,15 @@
  *
  * Choosing an item clears the choices below it (a new organization invalidates the stored event and
  * day), so the furthest-step redirect after sign-in never lands on a stale combination.
+ *
+ * Whenever the event day being scanned changes (another organization, event or day, a cleared
+ * selection, logout), what the screens kept for this tab (`tab-memory.ts`: the scanner's latest
+ * verdict) is forgotten, so a verdict is never shown under another day's header.
  */
 import { useSyncExternalStore } from 'react';
 import { EventDay, EventItem, OrganizationItem } from './entities.ts';
 import { readJson, removeItem, storageKeys, writeJson } from './storage.ts';
+import { forgetTabMemory } from './tab-memory.ts';
 
 export interface Selection {
   organization: OrganizationItem | null;
@@ -20,7 +25,10 @@ const empty: Selection = { organization: null, event: null, day: null };
 let current: Selection = empty;
 const listeners = new Set<() => void>();
 
-function publish(next: Selection): void {
+/** Makes `next` current; `isChange` false when it is only read back from storage at start. */
+function publish(next: Selection, isChange = true): void {
+  const isSameEventDay = next.event?.id === current.event?.id && next.day?.day === current.day?.day;
+  if (isChange && !isSameEventDay) forgetTabMemory();
   current = next;
   for (const listener of listeners) listener();
 }
@@ -47,7 +55,7 @@ export async function loadSelection(): Promise<void> {
     readJson(storageKeys.selectedEvent, EventItem),
     readJson(storageKeys.selectedDay, EventDay),
   ]);
-  publish({ organization, event, day });
+  publish({ organization, event, day }, false);
 }
 
 /** Stores the organization and clears the event and day chosen for another one. */

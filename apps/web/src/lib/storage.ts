@@ -20,6 +20,8 @@ export const STORAGE_FAILED_NOTICE = {
   description: 'Storage on this device is unavailable, so your choice applies only until the app is closed.',
   variant: 'error',
   id: 'storage-failed',
+  // Raised while a choice is stored, right before the step to the next screen: it must be seen there.
+  scope: 'next-screen',
 } as const satisfies Notice;
 
 /** The SPEC §3 storage keys: the saved user and the three selections. */

@@ -1,8 +1,17 @@
 /**
  * The one wrapper around the toast library (sonner). Screens call `notify`; the `<Toaster />` is
  * mounted once in the app providers.
+ *
+ * A toast belongs to the screen it was raised on: when the app shows another screen, the toasts that
+ * no longer apply are dismissed (`dismissScreenToasts`, called by the router's root on every screen
+ * change), so a 'Login failed' never hangs over the screen a later sign-in opened (issue 15 item 7).
+ * A toast that announces the step to the next screen ('Organization Selected', …) is raised with
+ * `scope: 'next-screen'` and stays through that step.
  */
 import { toast } from 'sonner';
+
+/** How long a brief toast stays, in ms (sonner's default, 4 s, for the others). */
+const BRIEF_TOAST_MS = 2_000;
 
 export interface Notice {
   title: string;
@@ -11,12 +20,37 @@ export interface Notice {
   variant?: 'success' | 'error' | 'info';
   /** Toasts with the same id replace each other instead of stacking. */
   id?: string;
+  /**
+   * 'screen' (the default): dismissed when the app moves to another screen. 'next-screen': raised
+   * just before a step to another screen, it stays on that screen and is dismissed after it.
+   */
+  scope?: 'screen' | 'next-screen';
+  /** Stays 2 s instead of 4 s: a confirmation staff need not read to go on. */
+  isBrief?: boolean;
 }
 
+type ToastId = string | number;
+
+let screenToasts = new Set<ToastId>();
+let nextScreenToasts = new Set<ToastId>();
+
 /** Shows a toast with a title and an optional description. */
-export function notify({ title, description, variant = 'info', id }: Notice): void {
-  const options = { ...(description === undefined ? {} : { description }), ...(id === undefined ? {} : { id }) };
-  if (variant === 'success') toast.success(title, options);
-  else if (variant === 'error') toast.error(title, options);
-  else toast(title, options);
+export function notify({ title, description, variant = 'info', id, scope = 'screen', isBrief = false }: Notice): void {
+  const options = {
+    ...(description === undefined ? {} : { description }),
+    ...(id === undefined ? {} : { id }),
+    ...(isBrief ? { duration: BRIEF_TOAST_MS } : {}),
+  };
+  const shown = variant === 'success' ? toast.success(title, options) : variant === 'error' ? toast.error(title, options) : toast(title, options);
+  (scope === 'screen' ? screenToasts : nextScreenToasts).add(shown);
+}
+
+/**
+ * Dismisses the toasts raised on the screen just left; those raised to announce this screen stay
+ * until the next screen change. Call once per screen change.
+ */
+export function dismissScreenToasts(): void {
+  for (const id of screenToasts) toast.dismiss(id);
+  screenToasts = nextScreenToasts;
+  nextScreenToasts = new Set();
 }

@@ -64,6 +64,9 @@ export const wireEvents: Event[] = [
       { day: 2, name: 'Big Saturday', date: '2026-07-11' },
       { day: 3, name: 'Closing Sunday', date: '2026-07-12' },
     ],
+    timeZone: 'Europe/Amsterdam',
+    dayCutoff: '06:00',
+    allowsScanningOutsideDays: false,
   },
   {
     _id: 'event-2',
@@ -93,6 +96,10 @@ export const testEvent: EventItem = {
   attendeeCount: 1250,
   status: 'live',
   eventDays: testDays,
+  timeZone: 'Europe/Amsterdam',
+  dayCutoff: '06:00',
+  allowsScanningOutsideDays: false,
+  closedReason: null,
 };
 
 /** An event without configured days (SPEC §2 'No Event Days'). */
@@ -105,6 +112,10 @@ export const testEventWithoutDays: EventItem = {
   attendeeCount: 0,
   status: 'upcoming',
   eventDays: [],
+  timeZone: 'Europe/Amsterdam',
+  dayCutoff: '06:00',
+  allowsScanningOutsideDays: false,
+  closedReason: null,
 };
 
 export const testDay: EventDay = testDays[1] ?? { day: 2, name: 'Big Saturday', date: '2026-07-11' };

@@ -8,6 +8,7 @@ import {
   LoginRequest,
   VerifyTicketRequest,
   type ApiErrorBody,
+  type AuthOptionsResponse,
   type EventList,
   type LoginResponse,
   type OrganizationList,
@@ -30,9 +31,11 @@ export const defaultHandlers = [
   http.post<never, never, LoginResponse | ApiErrorBody>(apiUrl(apiPaths.login), async ({ request }) => {
     const body = LoginRequest.safeParse(await request.json());
     if (!body.success) return errorResponse(400, { code: 'validation_failed', message: 'Invalid login request' });
-    return HttpResponse.json<LoginResponse>({ token: TEST_TOKEN });
+    return HttpResponse.json<LoginResponse>({ token: TEST_TOKEN, expiresAt: '2030-01-01T00:00:00.000Z' });
   }),
   http.get(apiUrl(apiPaths.usersMe), () => HttpResponse.json<UserMe>(wireUser)),
+  // The server's default: no self-registration (docs/decisions/018).
+  http.get(apiUrl(apiPaths.authOptions), () => HttpResponse.json<AuthOptionsResponse>({ isSignUpAllowed: false })),
   http.post(apiUrl(apiPaths.logout), () => new HttpResponse(null, { status: 204 })),
   http.get(apiUrl(apiPaths.organizations), () => HttpResponse.json<OrganizationList>(wireOrganizations)),
   http.get(apiUrl(apiPaths.organizationEvents), ({ params }) =>

@@ -19,6 +19,8 @@ class NoLayoutResizeObserver {
   disconnect(): void {}
 }
 globalThis.ResizeObserver ??= NoLayoutResizeObserver;
+// Nor scrolling: the scanner scrolls a new verdict into view (proven in the e2e suite).
+Element.prototype.scrollIntoView ??= function scrollIntoView(): void {};
 
 const loadServer = async () => (await import('./msw-server.ts')).server;
 
@@ -32,6 +34,7 @@ afterEach(async () => {
   toast.dismiss();
   (await loadServer()).resetHandlers();
   window.localStorage.clear();
+  window.sessionStorage.clear();
   const { loadSelection } = await import('@/lib/selection.ts');
   await loadSelection();
 });

@@ -1,12 +1,13 @@
 /**
- * `event create` and `event list`: events with their days and status. `event list` shows the ids the
- * ticket and check-in commands take.
+ * `event create`, `event set` and `event list`: events with their days, status and calendar (time
+ * zone, day cut-off, rehearsal setting; issue 15). `event list` shows the ids the ticket and
+ * check-in commands take.
  */
-import { EventStatus } from '@gatecheck/contract';
+import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE, EventStatus } from '@gatecheck/contract';
 import { Option, type Command } from 'commander';
-import { createEvent, listEvents, type EventDayInput } from '../../services/admin/events.ts';
+import { createEvent, listEvents, updateEventSettings, type EventDayInput } from '../../services/admin/events.ts';
 import { findOrganization } from '../../services/admin/organizations.ts';
-import { collectDay, parseDate, parseDayList } from '../arguments.ts';
+import { collectDay, parseDate, parseDayCutoff, parseDayList, parseTimeZone, parseYesNo } from '../arguments.ts';
 import { CliError, type AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';
 
@@ -19,7 +20,22 @@ interface CreateOptions {
   status: string;
   day?: EventDayInput[];
   days?: EventDayInput[];
+  timeZone: string;
+  dayCutoff: string;
+  scanOutsideDays: boolean;
 }
+
+interface SetOptions {
+  event: string;
+  status?: string;
+  timeZone?: string;
+  dayCutoff?: string;
+  scanOutsideDays?: boolean;
+}
+
+const TIME_ZONE_HELP = "the venue's IANA time zone; event days are dates on its clock";
+const DAY_CUTOFF_HELP = 'an event day still admits until this time the next morning (HH:MM, event time zone)';
+const SCAN_OUTSIDE_DAYS_HELP = 'rehearsals: admit outside the event days as if on the chosen day';
 
 /** Adds the `event` commands to `program`. */
 export function registerEventCommands(program: Command, context: AdminContext): void {
@@ -36,12 +52,15 @@ export function registerEventCommands(program: Command, context: AdminContext): 
     .addOption(new Option('--status <status>', 'status; scanners see events that are not draft, completed or cancelled').choices(EventStatus.options).default('draft'))
     .option('--day <name:YYYY-MM-DD>', 'add an event day, numbered in order (repeatable)', collectDay)
     .option('--days <list>', 'all event days at once: "Name:YYYY-MM-DD,Name:YYYY-MM-DD"', parseDayList)
+    .option('--time-zone <IANA zone>', TIME_ZONE_HELP, parseTimeZone, DEFAULT_EVENT_TIME_ZONE)
+    .option('--day-cutoff <HH:MM>', DAY_CUTOFF_HELP, parseDayCutoff, DEFAULT_DAY_CUTOFF)
+    .option('--scan-outside-days <yes|no>', SCAN_OUTSIDE_DAYS_HELP, parseYesNo, false)
     .addHelpText(
       'after',
       [
         '',
         'Examples:',
-        '  npm run admin -- event create --org "Northwind Live" --title "Harbour Lights" --date 2026-12-01 --status live \\',
+        '  npm run admin -- event create --org "Northwind Live" --title "Harbour Lights" --date 2026-12-01 --status live --time-zone Europe/London \\',
         '    --days "Opening Night:2026-12-01,Main Day:2026-12-02,Closing Day:2026-12-03"',
         '  npm run admin -- event create --org "Northwind Live" --title "Tech Summit" --date 2026-12-10 --day "Talks:2026-12-10" --day "Workshops:2026-12-11"',
       ].join('\n'),
@@ -61,9 +80,34 @@ export function registerEventCommands(program: Command, context: AdminContext): 
         description: options.description.trim(),
         status: EventStatus.parse(options.status),
         days,
+        timeZone: options.timeZone,
+        dayCutoff: options.dayCutoff,
+        allowsScanningOutsideDays: options.scanOutsideDays,
       });
       const dayText = days.length === 0 ? `one day (${options.date})` : `${days.length} days (${days.map((day, index) => `${index + 1}. ${day.name} ${day.date}`).join(', ')})`;
       context.print(`Created event "${title}" of "${organization.name}", ${options.status}, ${dayText} (id ${id})`);
+      context.print(calendarText(options.timeZone, options.dayCutoff, options.scanOutsideDays));
+    });
+
+  event
+    .command('set')
+    .description("change an event's status or calendar: time zone, day cut-off, scanning outside its days")
+    .requiredOption('--event <id>', 'event id (see event list)')
+    .addOption(new Option('--status <status>', 'new status').choices(EventStatus.options))
+    .option('--time-zone <IANA zone>', TIME_ZONE_HELP, parseTimeZone)
+    .option('--day-cutoff <HH:MM>', DAY_CUTOFF_HELP, parseDayCutoff)
+    .option('--scan-outside-days <yes|no>', SCAN_OUTSIDE_DAYS_HELP, parseYesNo)
+    .addHelpText('after', ['', 'Example:', '  npm run admin -- event set --event <event-id> --time-zone America/New_York --day-cutoff 04:00 --scan-outside-days yes'].join('\n'))
+    .action(async (options: SetOptions) => {
+      const db = await context.db();
+      const updated = await updateEventSettings(db, options.event, {
+        status: options.status === undefined ? undefined : EventStatus.parse(options.status),
+        timeZone: options.timeZone,
+        dayCutoff: options.dayCutoff,
+        allowsScanningOutsideDays: options.scanOutsideDays,
+      });
+      context.print(`Updated event "${updated.title}", ${updated.status}`);
+      context.print(calendarText(updated.timeZone, updated.dayCutoff, updated.allowsScanningOutsideDays));
     });
 
   event
@@ -79,9 +123,15 @@ export function registerEventCommands(program: Command, context: AdminContext): 
       if (rows.length === 0) return context.print('No events yet (create one: event create --org <org> --title <title> --date <YYYY-MM-DD>).');
       context.print(
         formatTable([
-          ['ID', 'DATE', 'STATUS', 'DAYS', 'TICKETS', 'ORGANIZATION', 'TITLE'],
-          ...rows.map((row) => [row.id, row.date, row.status, String(Math.max(row.days, 1)), String(row.tickets), row.organizationName, row.title]),
+          ['ID', 'DATE', 'STATUS', 'DAYS', 'TICKETS', 'TIME ZONE', 'ORGANIZATION', 'TITLE'],
+          ...rows.map((row) => [row.id, row.date, row.status, String(Math.max(row.days, 1)), String(row.tickets), row.timeZone, row.organizationName, row.title]),
         ]),
       );
     });
+}
+
+/** 'Days are dates in Europe/London; each admits until 06:00 the next morning; only on its days.' */
+function calendarText(timeZone: string, dayCutoff: string, allowsScanningOutsideDays: boolean): string {
+  const outside = allowsScanningOutsideDays ? 'scanning is also allowed outside them (rehearsal)' : 'tickets are denied outside them';
+  return `Days are dates in ${timeZone}; each admits until ${dayCutoff} the next morning; ${outside}.`;
 }

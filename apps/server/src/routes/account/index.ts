@@ -1,13 +1,15 @@
 /**
  * Account self-service under `/api` (SPEC §7, messages per SPEC §8): POST /auth/register,
- * /auth/change-password (bearer token or session cookie), /auth/forgot-password and
- * /auth/reset-password. Each answers `{ success, message }`; failures are `{ code, message }`.
- * Rate limits on register and forgot-password come from plugins/security.ts, the mailer from
- * plugins/mailer.ts.
+ * /auth/forgot-password and /auth/reset-password (open to everyone), and /auth/change-password
+ * (`changePasswordRoutes`, registered in the signed-in scope, routes/signed-in.ts). Each answers
+ * `{ success, message }`; failures are `{ code, message }`.
+ * GET /auth/options (not in SPEC §7) tells the sign-in screen whether to offer sign-up, which the
+ * server allows only with ALLOW_SIGNUP (docs/decisions/018). Rate limits come from
+ * plugins/rate-limits.ts, the mailer from plugins/mailer.ts.
  */
 import {
-  ApiErrorBody,
   apiPaths,
+  AuthOptionsResponse,
   ChangePasswordRequest,
   FlagMessageResponse,
   ForgotPasswordRequest,
@@ -15,6 +17,8 @@ import {
   ResetPasswordRequest,
 } from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { signedInUser } from '../../plugins/auth.ts';
+import { ruleErrors } from '../../plugins/error-responses.ts';
 import {
   ACCOUNT_MESSAGES,
   changePassword,
@@ -23,31 +27,23 @@ import {
   resetPassword,
 } from '../../services/accounts.ts';
 
-const errors = { 400: ApiErrorBody, 401: ApiErrorBody, 429: ApiErrorBody };
-
 const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const signUpPolicy = { isSignUpAllowed: app.config.allowSignup };
+
+  app.get(apiPaths.authOptions, { schema: { operationId: 'getAuthOptions', response: { 200: AuthOptionsResponse } } }, async () => signUpPolicy);
+
   app.post(
     apiPaths.register,
-    { schema: { body: RegisterRequest, response: { 201: FlagMessageResponse, 409: ApiErrorBody, ...errors } } },
+    { schema: { operationId: 'register', body: RegisterRequest, response: { 201: FlagMessageResponse, ...ruleErrors('forbidden', 'conflict') } } },
     async (request, reply) => {
-      await registerAccount(app.db, request.body);
+      await registerAccount(app.db, request.body, signUpPolicy);
       return reply.status(201).send({ success: true, message: ACCOUNT_MESSAGES.registered });
     },
   );
 
   app.post(
-    apiPaths.changePassword,
-    { schema: { body: ChangePasswordRequest, response: { 200: FlagMessageResponse, ...errors } } },
-    async (request) => {
-      const session = await app.authenticate(request);
-      await changePassword(app.db, session, request.body);
-      return { success: true, message: ACCOUNT_MESSAGES.passwordChanged };
-    },
-  );
-
-  app.post(
     apiPaths.forgotPassword,
-    { schema: { body: ForgotPasswordRequest, response: { 200: FlagMessageResponse, ...errors } } },
+    { schema: { operationId: 'forgotPassword', body: ForgotPasswordRequest, response: { 200: FlagMessageResponse } } },
     async (request) => {
       await requestPasswordReset(app.db, request.body.email, { mailer: app.mailer, publicUrl: app.config.publicUrl });
       return { success: true, message: ACCOUNT_MESSAGES.resetRequested };
@@ -56,7 +52,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     apiPaths.resetPassword,
-    { schema: { body: ResetPasswordRequest, response: { 200: FlagMessageResponse, ...errors } } },
+    { schema: { operationId: 'resetPassword', body: ResetPasswordRequest, response: { 200: FlagMessageResponse } } },
     async (request) => {
       await resetPassword(app.db, request.body);
       return { success: true, message: ACCOUNT_MESSAGES.passwordReset };
@@ -65,3 +61,15 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 };
 
 export default accountRoutes;
+
+/** POST /auth/change-password for the signed-in user (wrong current password: 400). */
+export const changePasswordRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    apiPaths.changePassword,
+    { schema: { operationId: 'changePassword', body: ChangePasswordRequest, response: { 200: FlagMessageResponse } } },
+    async (request) => {
+      await changePassword(app.db, signedInUser(request), request.body);
+      return { success: true, message: ACCOUNT_MESSAGES.passwordChanged };
+    },
+  );
+};

@@ -4,21 +4,19 @@
  */
 import { apiPaths, EventList, OrganizationList, OrganizationParams } from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { signedInUser } from '../../plugins/auth.ts';
+import { ruleErrors } from '../../plugins/error-responses.ts';
 import { listMemberships, listOrganizationEvents } from '../../services/organizations.ts';
 
 const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(apiPaths.organizations, { schema: { response: { 200: OrganizationList } } }, async (request) => {
-    const session = await app.authenticate(request);
-    return listMemberships(app.db, session.userId);
-  });
+  app.get(apiPaths.organizations, { schema: { operationId: 'listOrganizations', response: { 200: OrganizationList } } }, async (request) =>
+    listMemberships(app.db, signedInUser(request).userId),
+  );
 
   app.get(
     apiPaths.organizationEvents,
-    { schema: { params: OrganizationParams, response: { 200: EventList } } },
-    async (request) => {
-      const session = await app.authenticate(request);
-      return listOrganizationEvents(app.db, session.userId, request.params.organizationId);
-    },
+    { schema: { operationId: 'listOrganizationEvents', params: OrganizationParams, response: { 200: EventList, ...ruleErrors('forbidden') } } },
+    async (request) => listOrganizationEvents(app.db, signedInUser(request).userId, request.params.organizationId),
   );
 };
 

@@ -3,7 +3,7 @@
  * check-ins per day. No CLI or HTTP types in here; failures the operator can fix throw
  * ServiceError (`not_found`, `conflict`, `bad_request`).
  */
-import type { EventStatus } from '@gatecheck/contract';
+import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE, type EventStatus } from '@gatecheck/contract';
 import { and, asc, count, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { checkIns, eventDays, events, organizations, tickets } from '../../db/schema.ts';
@@ -25,6 +25,12 @@ export interface NewEvent {
   location?: string;
   status?: EventStatus;
   days?: EventDayInput[];
+  /** IANA time zone (validated by the caller with the contract's `TimeZone`); default UTC. */
+  timeZone?: string;
+  /** 'HH:MM' cut-off of each day the next morning; default 06:00. */
+  dayCutoff?: string;
+  /** Rehearsals: admit outside the event's days as if on the chosen day; default false. */
+  allowsScanningOutsideDays?: boolean;
 }
 
 /**
@@ -42,6 +48,9 @@ export async function createEvent(db: Db, input: NewEvent): Promise<string> {
         description: input.description ?? '',
         location: input.location ?? '',
         status: input.status ?? 'draft',
+        timeZone: input.timeZone ?? DEFAULT_EVENT_TIME_ZONE,
+        dayCutoff: input.dayCutoff ?? DEFAULT_DAY_CUTOFF,
+        allowsScanningOutsideDays: input.allowsScanningOutsideDays ?? false,
       })
       .returning({ id: events.id });
     if (!event) throw new Error('insert into events returned no row');
@@ -53,6 +62,28 @@ export async function createEvent(db: Db, input: NewEvent): Promise<string> {
   });
 }
 
+/** The settings `event set` changes; absent fields stay as they are. */
+export interface EventSettingsChange {
+  status?: EventStatus;
+  timeZone?: string;
+  dayCutoff?: string;
+  allowsScanningOutsideDays?: boolean;
+}
+
+/**
+ * Changes an event's status and calendar settings.
+ * @returns the event as it is now.
+ * @throws ServiceError `not_found` for an unknown event, `bad_request` when nothing is to change.
+ */
+export async function updateEventSettings(db: DbOrTx, eventId: string, change: EventSettingsChange): Promise<EventDetails> {
+  const event = await findEvent(db, eventId);
+  if (Object.values(change).every((value) => value === undefined)) {
+    throw new ServiceError('bad_request', 'Nothing to change: give --status, --time-zone, --day-cutoff or --scan-outside-days');
+  }
+  await db.update(events).set(change).where(eq(events.id, event.id));
+  return findEvent(db, event.id);
+}
+
 /** An event as listed by the CLI. */
 export interface EventSummary {
   id: string;
@@ -60,6 +91,7 @@ export interface EventSummary {
   date: string;
   status: EventStatus;
   organizationName: string;
+  timeZone: string;
   /** Configured days (0 = single implicit day). */
   days: number;
   /** Tickets not revoked. */
@@ -75,6 +107,7 @@ export async function listEvents(db: DbOrTx, filter: { organizationId?: string }
       date: events.date,
       status: events.status,
       organizationName: organizations.name,
+      timeZone: events.timeZone,
     })
     .from(events)
     .innerJoin(organizations, eq(organizations.id, events.organizationId))

@@ -51,11 +51,26 @@ describe('day selection (SPEC §2)', () => {
     expect(getSelection().day).toEqual({ day: 1, date: '2026-08-01', name: 'Main Event' });
   });
 
-  test('the day that falls on the device\'s date today is marked Today, and only that one', () => {
+  test("the day that is today on the event's clock is marked Today, and only that one; the other days warn (issue 15)", () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date(2026, 6, 11, 9, 30));
+    // Saturday 11 Jul 2026, 11:30 in Amsterdam (the event's zone).
+    vi.setSystemTime(new Date('2026-07-11T09:30:00Z'));
     renderApp({ route: '/day-select', selection: { organization: testOrganization, event: testEvent } });
-    expect(within(screen.getByRole('button', { name: /Big Saturday/ })).getByText('Today')).toBeInTheDocument();
+    const saturday = screen.getByRole('button', { name: /Big Saturday/ });
+    expect(within(saturday).getByText('Today')).toBeInTheDocument();
+    expect(within(saturday).queryByRole('note')).toBeNull();
+    expect(screen.getAllByText('Today')).toHaveLength(1);
+    expect(within(screen.getByRole('button', { name: /Opening Friday/ })).getByRole('note')).toHaveTextContent(
+      'Not today — Day 1 (Opening Friday) was Fri 10 Jul. Today is Day 2, Sat 11 Jul. Tickets will be denied.',
+    );
+  });
+
+  test("before the cut-off, the night before is still today at the event, whatever the device's date (issue 15)", () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    // Saturday 05:30 in Amsterdam: Friday's night still runs until 06:00.
+    vi.setSystemTime(new Date('2026-07-11T03:30:00Z'));
+    renderApp({ route: '/day-select', selection: { organization: testOrganization, event: testEvent } });
+    expect(within(screen.getByRole('button', { name: /Opening Friday/ })).getByText('Today')).toBeInTheDocument();
     expect(screen.getAllByText('Today')).toHaveLength(1);
   });
 

@@ -1,6 +1,6 @@
 /** /day-select (SPEC §2): choose the event day to scan for. */
 import { CalendarDays, MapPin } from 'lucide-react';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -8,11 +8,14 @@ import { Button } from '@/components/ui/button.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
-import { dayLabel, defaultEventDay, isToday } from '@/features/days/days-logic.ts';
+import { DayWarning } from '@/components/day-warning.tsx';
+import { dayLabel, defaultEventDay, isToday, notTodayWarning } from '@/features/days/days-logic.ts';
 import { formatLongDate } from '@/lib/dates.ts';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 import { selectDay, useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
+import { useBack, useStepForward } from '@/lib/use-back.ts';
+import { useNow } from '@/lib/use-now.ts';
 
 export function DaySelectRoute() {
   const { event } = useSelection();
@@ -21,16 +24,19 @@ export function DaySelectRoute() {
 }
 
 function DaySelect({ event }: { event: EventItem }) {
-  const navigate = useNavigate();
+  const stepForward = useStepForward();
+  const goBack = useBack(paths.eventSelect);
+  const now = useNow();
+  const defaultDayWarning = event.eventDays.length === 0 ? notTodayWarning(event, defaultEventDay(event), now) : null;
 
   const choose = async (day: EventDay) => {
     await selectDay(day);
-    notify({ title: 'Day Selected', description: `${dayLabel(day.day)}: ${day.name}`, variant: 'success' });
-    await navigate(paths.scanner);
+    notify({ title: 'Day Selected', description: `${dayLabel(day.day)}: ${day.name}`, variant: 'success', scope: 'next-screen', isBrief: true });
+    await stepForward(paths.scanner);
   };
 
   return (
-    <PageShell title="Select Event Day" subtitle="Choose which day you want to scan tickets for" onBack={() => void navigate(paths.eventSelect)}>
+    <PageShell title="Select Event Day" subtitle="Choose which day you want to scan tickets for" onBack={goBack}>
       <Card>
         <p className="text-xl font-bold text-slate-900">{event.name}</p>
         {event.location && (
@@ -42,22 +48,27 @@ function DaySelect({ event }: { event: EventItem }) {
       </Card>
       {event.eventDays.length === 0 ? (
         <EmptyState title="No Event Days" description="This event doesn't have specific days configured.">
+          {defaultDayWarning && <DayWarning text={defaultDayWarning} />}
           <Button size="large" onClick={() => void choose(defaultEventDay(event))}>
             Continue to Scanner
           </Button>
         </EmptyState>
       ) : (
         <ChoiceList>
-          {event.eventDays.map((day) => (
-            <ChoiceCard key={day.day} icon={CalendarDays} onChoose={() => void choose(day)}>
-              <span className="flex flex-wrap items-center gap-2">
-                <span className="text-xl font-bold text-slate-900">{day.name}</span>
-                {isToday(day.date) && <Badge className="border-green-800 bg-green-800 text-white">Today</Badge>}
-              </span>
-              <span className="text-base font-semibold text-blue-900">{dayLabel(day.day)}</span>
-              <span className="text-base text-slate-800">{formatLongDate(day.date)}</span>
-            </ChoiceCard>
-          ))}
+          {event.eventDays.map((day) => {
+            const warning = notTodayWarning(event, day, now);
+            return (
+              <ChoiceCard key={day.day} icon={CalendarDays} onChoose={() => void choose(day)}>
+                <span className="flex flex-wrap items-center gap-2">
+                  <span className="text-xl font-bold text-slate-900">{day.name}</span>
+                  {isToday(event, day, now) && <Badge className="border-green-800 bg-green-800 text-white">Today</Badge>}
+                </span>
+                <span className="text-base font-semibold text-blue-900">{dayLabel(day.day)}</span>
+                <span className="text-base text-slate-800">{formatLongDate(day.date)}</span>
+                {warning && <DayWarning text={warning} />}
+              </ChoiceCard>
+            );
+          })}
         </ChoiceList>
       )}
     </PageShell>

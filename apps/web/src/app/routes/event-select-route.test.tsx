@@ -57,6 +57,17 @@ describe('event selection (SPEC §2)', () => {
     expect(within(draft).getByText('draft')).toBeInTheDocument();
   });
 
+  test('a draft event is listed but cannot be chosen, and says why (issue 15)', async () => {
+    const { user, router } = renderApp(withOrganization);
+    const draft = await screen.findByRole('button', { name: /Winter Warm-up/ });
+    expect(draft).toBeDisabled();
+    expect(within(draft).getByText('Draft — not open for scanning yet')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Harbour Sound 2026/ })).toBeEnabled();
+    await user.click(draft);
+    expect(router.state.location.pathname).toBe('/event-select');
+    expect(getSelection().event).toBeNull();
+  });
+
   test('without events it says No Events Found for this organization', async () => {
     server.use(http.get(apiUrl(apiPaths.organizationEvents), () => HttpResponse.json([])));
     renderApp(withOrganization);

@@ -1,7 +1,7 @@
 /** /event-select (SPEC §2): choose an event of the chosen organization. */
 import { useQuery } from '@tanstack/react-query';
-import { CalendarDays, MapPin, Users } from 'lucide-react';
-import { Navigate, useNavigate } from 'react-router';
+import { Ban, CalendarDays, MapPin, Users } from 'lucide-react';
+import { Navigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -14,8 +14,9 @@ import { formatShortDate } from '@/lib/dates.ts';
 import type { EventItem, OrganizationItem } from '@/lib/entities.ts';
 import { clearSelection, selectEvent, useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
+import { useBack, useStepForward } from '@/lib/use-back.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
-import { LogoutButton } from '../logout-button.tsx';
+import { AccountActions } from '../account-actions.tsx';
 
 export function EventSelectRoute() {
   const { organization } = useSelection();
@@ -23,25 +24,26 @@ export function EventSelectRoute() {
   return <EventSelect organization={organization} />;
 }
 
+function clearOrganization(): void {
+  void clearSelection('organization');
+}
+
 function EventSelect({ organization }: { organization: OrganizationItem }) {
-  const navigate = useNavigate();
+  const stepForward = useStepForward();
   const events = useQuery(eventQueries.list(organization.id));
-  // Clearing the organization alone already redirects (replace) to /organization-select; the explicit
-  // replace-navigation keeps that so whichever comes first, history holds one entry.
-  const goBack = () => {
-    void clearSelection('organization');
-    void navigate(paths.organizationSelect, { replace: true });
-  };
+  // The organization is cleared once this screen is left: cleared earlier, it would redirect this
+  // screen (a history replace) before the history back lands.
+  const goBack = useBack(paths.organizationSelect, clearOrganization);
   useSwipeBack(goBack);
 
   const choose = async (event: EventItem) => {
     await selectEvent(event);
-    notify({ title: 'Event Selected', description: event.name, variant: 'success' });
-    await navigate(paths.daySelect);
+    notify({ title: 'Event Selected', description: event.name, variant: 'success', scope: 'next-screen', isBrief: true });
+    await stepForward(paths.daySelect);
   };
 
   return (
-    <PageShell title="Choose Your Event" subtitle={organization.name} onBack={goBack} actions={<LogoutButton />}>
+    <PageShell title="Choose Your Event" subtitle={organization.name} onBack={goBack} actions={<AccountActions />}>
       {events.isPending && <p role="status" className="text-lg text-slate-700">Loading events...</p>}
       {events.isError && (
         <Button variant="secondary" onClick={() => void events.refetch()}>
@@ -52,7 +54,7 @@ function EventSelect({ organization }: { organization: OrganizationItem }) {
       {events.data && events.data.length > 0 && (
         <ChoiceList>
           {events.data.map((event) => (
-            <ChoiceCard key={event.id} onChoose={() => void choose(event)}>
+            <ChoiceCard key={event.id} isDisabled={event.closedReason !== null} onChoose={() => void choose(event)}>
               <span className="flex flex-wrap items-center gap-2">
                 <span className="text-xl font-bold text-slate-900">{event.name}</span>
                 <Badge className={statusBadgeClasses[event.status]}>{event.status}</Badge>
@@ -71,6 +73,12 @@ function EventSelect({ organization }: { organization: OrganizationItem }) {
                 <Users aria-hidden="true" className="size-5 shrink-0" />
                 {attendeesLabel(event.attendeeCount)}
               </span>
+              {event.closedReason && (
+                <span className="flex items-center gap-2 text-base font-semibold text-slate-900">
+                  <Ban aria-hidden="true" className="size-5 shrink-0" />
+                  {event.closedReason}
+                </span>
+              )}
             </ChoiceCard>
           ))}
         </ChoiceList>

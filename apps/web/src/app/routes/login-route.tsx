@@ -1,17 +1,20 @@
 /**
  * /login (SPEC §2): the sign-in form. Once signed in, the user is sent to the furthest step already
- * chosen (SPEC §2) — of the choices that belong to this user (see keep-own-selection.ts).
+ * chosen (SPEC §2) — of the choices that belong to this user (see keep-own-selection.ts). Under the
+ * form: 'Forgot password?', and 'Sign up' when the server allows it (docs/decisions/018).
  */
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
+import { TextLink } from '@/components/text-link.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { SCANNER_NAME } from '@/config/constants.ts';
-import { useLoginMutation } from '@/features/auth/api.ts';
+import { paths } from '@/config/paths.ts';
+import { authOptionsQueries, useLoginMutation } from '@/features/auth/api.ts';
 import { furthestStep, loginFailureDescription, validateLogin } from '@/features/auth/auth-logic.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
@@ -24,6 +27,7 @@ export function LoginRoute() {
   const queryClient = useQueryClient();
   // The previous user's organization, event and day are dropped before the furthest-step redirect.
   const login = useLoginMutation({ beforeSignIn: () => keepOnlyOwnSelection(queryClient) });
+  const authOptions = useQuery(authOptionsQueries.current());
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
   const [validationError, setValidationError] = useState<string | null>(null);
@@ -93,6 +97,10 @@ export function LoginRoute() {
             {login.isPending ? 'Signing in...' : 'Sign In'}
           </Button>
         </form>
+        <nav aria-label="Account" className="mt-4 flex flex-wrap items-center justify-between gap-x-4">
+          <TextLink to={paths.forgotPassword}>Forgot password?</TextLink>
+          {authOptions.data?.isSignUpAllowed && <TextLink to={paths.signUp}>Sign up</TextLink>}
+        </nav>
       </Card>
     </main>
   );

@@ -1,7 +1,6 @@
 /** /organization-select (SPEC §2): choose one of the user's organizations. */
 import { useQuery } from '@tanstack/react-query';
 import { Building2 } from 'lucide-react';
-import { useNavigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -13,23 +12,24 @@ import { activeEventsLabel } from '@/features/organizations/organizations-logic.
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { selectOrganization } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
+import { useBack, useStepForward } from '@/lib/use-back.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
-import { LogoutButton } from '../logout-button.tsx';
+import { AccountActions } from '../account-actions.tsx';
 
 export function OrganizationSelectRoute() {
-  const navigate = useNavigate();
+  const stepForward = useStepForward();
   const organizations = useQuery(organizationQueries.list());
-  const goBack = () => void navigate(paths.login);
+  const goBack = useBack(paths.login);
   useSwipeBack(goBack);
 
   const choose = async (organization: OrganizationItem) => {
     await selectOrganization(organization);
-    notify({ title: 'Organization Selected', description: organization.name, variant: 'success' });
-    await navigate(paths.eventSelect);
+    notify({ title: 'Organization Selected', description: organization.name, variant: 'success', scope: 'next-screen', isBrief: true });
+    await stepForward(paths.eventSelect);
   };
 
   return (
-    <PageShell title="Choose Your Organization" onBack={goBack} actions={<LogoutButton />}>
+    <PageShell title="Choose Your Organization" onBack={goBack} actions={<AccountActions />}>
       {organizations.isPending && <p role="status" className="text-lg text-slate-700">Loading organizations...</p>}
       {organizations.isError && (
         <Button variant="secondary" onClick={() => void organizations.refetch()}>

@@ -1,20 +1,29 @@
 /**
  * /scanner (SPEC §2): the event and day being scanned, 'Start Scanning' to reveal the camera and the
  * manual field, and the result card of the latest check. Behaviour lives in features/scanner.
+ *
+ * Laid out for one hand at a door (issue 15 item 14): the verdict sits between the camera and the
+ * manual field, in a slot of constant height, so it is in view whichever way the ticket came in and
+ * nothing moves when it lands; when a verdict lands partly out of view, the verdict and the field are
+ * scrolled into view together, clear of the toasts at the bottom of the screen.
  */
 import { ScanLine, Square } from 'lucide-react';
-import { useCallback } from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Navigate } from 'react-router';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
+import { prefetchQrDecoder } from '@/lib/qr/prefetch-qr-decoder.ts';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 import { useSelection } from '@/lib/selection.ts';
+import { useBack } from '@/lib/use-back.ts';
+import { useNow } from '@/lib/use-now.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { CameraPanel } from '@/features/scanner/components/camera-panel.tsx';
 import { ManualEntryForm } from '@/features/scanner/components/manual-entry-form.tsx';
-import { ResultCard } from '@/features/scanner/components/result-card.tsx';
 import { ScannerHeader } from '@/features/scanner/components/scanner-header.tsx';
+import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
+import { notTodayWarning } from '@/features/days/days-logic.ts';
 
 /** The scanner screen; sends the user to /event-select when no event or day is chosen. */
 export function ScannerRoute() {
@@ -24,24 +33,36 @@ export function ScannerRoute() {
 }
 
 function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
-  const navigate = useNavigate();
-  const goBack = useCallback(() => void navigate(paths.daySelect), [navigate]);
+  const goBack = useBack(paths.daySelect);
   useSwipeBack(goBack);
+  useEffect(prefetchQrDecoder, []);
   const scanner = useScanner(event.id, day);
   const { state } = scanner;
+  // A new verdict not wholly in view is scrolled into view: with the field when staff are typing
+  // (the next code goes there), else alone (the camera buttons above it stay in view).
+  const checkInRef = useRef<HTMLDivElement>(null);
+  const verdictRef = useRef<HTMLDivElement>(null);
+  const latestResultId = state.latestResult?.id;
+  useEffect(() => {
+    if (latestResultId === undefined) return;
+    const isTyping = checkInRef.current?.contains(document.activeElement) ?? false;
+    (isTyping ? checkInRef : verdictRef).current?.scrollIntoView({ block: 'nearest' });
+  }, [latestResultId]);
+  const verdict = (
+    <div ref={verdictRef} className="grid scroll-mt-3 scroll-mb-36">
+      <VerdictSlot result={state.latestResult} />
+    </div>
+  );
+
+  const dayWarning = notTodayWarning(event, day, useNow());
 
   return (
-    <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-5 bg-slate-50 p-4 text-slate-900">
-      <ScannerHeader event={event} day={day} onBack={goBack} />
-
-      {/* Right under the header, so the verdict is in view on a phone; always mounted, so screen
-          readers announce each new verdict (aria-live). */}
-      <div role="status" aria-live="polite" aria-atomic="true">
-        {state.latestResult && <ResultCard key={state.latestResult.id} result={state.latestResult} />}
-      </div>
+    // The bottom padding lets the field scroll clear of the toasts (bottom of the screen, 9 rem).
+    <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 p-3 pb-40 text-slate-900 sm:gap-5 sm:p-4 sm:pb-40">
+      <ScannerHeader event={event} day={day} dayWarning={dayWarning} onBack={goBack} />
 
       {state.isScanning ? (
-        <section aria-label="Scanner" className="space-y-5">
+        <section aria-label="Scanner" className="flex flex-col gap-3">
           <CameraPanel
             videoRef={scanner.videoRef}
             camera={state.camera}
@@ -50,17 +71,24 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
             onStart={() => void scanner.startCamera()}
             onStop={scanner.stopCamera}
           />
-          <ManualEntryForm isProcessing={state.isProcessing} onSubmit={scanner.submitManualCode} />
+          {/* The scroll margin below keeps the field clear of the toasts (bottom of the screen). */}
+          <div ref={checkInRef} className="flex scroll-mt-3 scroll-mb-36 flex-col gap-3">
+            {verdict}
+            <ManualEntryForm isProcessing={state.isProcessing} onSubmit={scanner.submitManualCode} />
+          </div>
           <Button size="large" variant="secondary" className="w-full" onClick={scanner.stopScanning}>
             <Square aria-hidden="true" className="size-5" />
             Stop Scanning
           </Button>
         </section>
       ) : (
-        <Button size="large" className="min-h-16 w-full text-xl" onClick={scanner.startScanning}>
-          <ScanLine aria-hidden="true" className="size-7" />
-          Start Scanning
-        </Button>
+        <>
+          {state.latestResult && verdict}
+          <Button size="large" className="min-h-16 w-full text-xl" onClick={scanner.startScanning}>
+            <ScanLine aria-hidden="true" className="size-7" />
+            Start Scanning
+          </Button>
+        </>
       )}
     </main>
   );

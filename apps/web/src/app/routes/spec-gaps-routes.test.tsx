@@ -11,7 +11,7 @@ import { TEST_TOKEN, testOrganization, wireEvents, wireOrganizations } from '@/t
 import { apiUrl, server } from '@/test/msw-server.ts';
 import { renderApp } from '@/test/render.tsx';
 
-test.each(['/signup', '/register', '/reset-password', '/forgot-password'])('%s is not a screen of the app: it shows the 404 page', async (route) => {
+test.each(['/signup', '/register'])('%s is not a screen of the app: it shows the 404 page', async (route) => {
   renderApp({ route, user: null });
   expect(await screen.findByText('Oops! Page not found')).toBeInTheDocument();
   expect(screen.queryByRole('textbox')).not.toBeInTheDocument();

@@ -3,11 +3,15 @@
  *
  * The session lives in the query cache under `sessionQueries.current()`: `{ user }` when signed in,
  * `{ user: null, reason? }` when not. Login and logout write it directly.
+ *
+ * The account screens (docs/decisions/018) use `authOptionsQueries` (is sign-up offered?) and the
+ * mutations at the end of this file.
  */
 import {
   apiPaths,
+  AuthOptionsResponse,
   FlagMessageResponse,
-  LoginResponse,
+  LoginAnswer,
   UserMe,
   type ChangePasswordRequest,
   type ResetPasswordRequest,
@@ -82,7 +86,7 @@ export const sessionQueries = {
  */
 export async function login(credentials: { identifier: string; password: string }): Promise<User> {
   const body = toLoginRequest(credentials.identifier, credentials.password, isNativePlatform());
-  const answer = await apiRequest(apiPaths.login, { method: 'POST', body, schema: LoginResponse, token: null });
+  const answer = await apiRequest(apiPaths.login, { method: 'POST', body, schema: LoginAnswer, token: null });
   const token = answer.sessionToken ?? answer.token;
   if (!token) throw new Error('Login failed');
   let me: UserMe;
@@ -295,4 +299,41 @@ async function flagMessageCall(
     if (error instanceof ApiError && error.status === 0) return { success: false, message: messages.unreachable };
     return { success: false, message: serverMessage(error) ?? messages.refused };
   }
+}
+
+/** How long the server's sign-up setting is trusted before it is asked again, in ms. */
+const AUTH_OPTIONS_STALE_MS = 5 * 60 * 1000;
+
+export const authOptionsQueries = {
+  all: () => ['auth-options'] as const,
+  /**
+   * GET /auth/options: whether the server offers sign-up (`isSignUpAllowed`, docs/decisions/018).
+   * The screens treat a failed call as "no sign-up", the server's default.
+   */
+  current: () =>
+    queryOptions({
+      queryKey: [...authOptionsQueries.all(), 'current'] as const,
+      queryFn: ({ signal }) => apiRequest(apiPaths.authOptions, { schema: AuthOptionsResponse, token: null, signal }),
+      staleTime: AUTH_OPTIONS_STALE_MS,
+    }),
+};
+
+/** Sign-up (SPEC §7 register); its error's message is the SPEC §8 text to show. */
+export function useRegisterMutation() {
+  return useMutation({ mutationFn: (input: { name: string; username: string; email: string; password: string }) => register(input) });
+}
+
+/** Forgot password (SPEC §7); the outcome carries the SPEC §8 text. */
+export function useForgotPasswordMutation() {
+  return useMutation({ mutationFn: forgotPassword });
+}
+
+/** Reset password with the mailed token (SPEC §7); the outcome carries the SPEC §8 text. */
+export function useResetPasswordMutation() {
+  return useMutation({ mutationFn: resetPassword });
+}
+
+/** Change password while signed in (SPEC §7); the outcome carries the SPEC §8 text. */
+export function useChangePasswordMutation() {
+  return useMutation({ mutationFn: changePassword });
 }

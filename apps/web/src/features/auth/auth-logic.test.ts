@@ -1,7 +1,19 @@
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '@/lib/api-client.ts';
 import { testDay, testEvent, testOrganization, wireUser } from '@/test/fixtures.ts';
-import { furthestStep, isEmailIdentifier, loginFailureDescription, toLoginRequest, toUser, validateLogin } from './auth-logic.ts';
+import {
+  furthestStep,
+  isEmailIdentifier,
+  loginFailureDescription,
+  NEW_PASSWORD_RULE,
+  PASSWORDS_DIFFER,
+  toLoginRequest,
+  toUser,
+  USERNAME_RULE,
+  validateLogin,
+  validateNewPassword,
+  validateSignUp,
+} from './auth-logic.ts';
 
 describe('login validation (SPEC §5)', () => {
   test('staff must give both an identifier and a password', () => {
@@ -81,4 +93,21 @@ describe('furthest step after sign-in (SPEC §2)', () => {
   test('nothing stored leads to organization selection', () => {
     expect(furthestStep({ organization: null, event: null, day: null })).toBe('/organization-select');
   });
+});
+
+test('a new password follows the contract rule and must match its confirmation', () => {
+  expect(validateNewPassword('short', 'short')).toBe('Password must be at least 8 characters.');
+  expect(validateNewPassword('long-enough', 'long-enougH')).toBe(PASSWORDS_DIFFER);
+  expect(validateNewPassword('long-enough', 'long-enough')).toBeNull();
+  expect(NEW_PASSWORD_RULE).toBe('At least 8 characters.');
+});
+
+test('the sign-up form is checked against the contract register rules, in plain words', () => {
+  const valid = { name: 'Kim Gate', username: 'kim.gate', email: 'kim@example.org', password: 'long-enough' };
+  expect(validateSignUp(valid)).toBeNull();
+  expect(validateSignUp({ ...valid, name: '  ' })).toBe('Enter your name.');
+  expect(validateSignUp({ ...valid, username: 'k' })).toBe(`Username: ${USERNAME_RULE}`);
+  expect(validateSignUp({ ...valid, username: 'kim gate' })).toBe(`Username: ${USERNAME_RULE}`);
+  expect(validateSignUp({ ...valid, email: 'kim' })).toBe('Enter a valid email address.');
+  expect(validateSignUp({ ...valid, password: 'short' })).toBe('Password must be at least 8 characters.');
 });

@@ -2,7 +2,7 @@
  * Plain rules of signing in (SPEC §2, §3, §5, §8), kept free of React and HTTP so they are tested
  * directly.
  */
-import type { LoginRequest, UserMe } from '@gatecheck/contract';
+import { PASSWORD_MIN_LENGTH, RegisterRequest, type LoginRequest, type UserMe } from '@gatecheck/contract';
 import { paths, type AppPath } from '@/config/paths.ts';
 import { ApiError } from '@/lib/api-client.ts';
 import type { User, UserSettings } from '@/lib/entities.ts';
@@ -77,4 +77,45 @@ export function furthestStep(selection: Selection): AppPath {
   if (selection.event) return paths.daySelect;
   if (selection.organization) return paths.eventSelect;
   return paths.organizationSelect;
+}
+
+/** The server's password policy, shown beside every new-password field before submit (contract PASSWORD_MIN_LENGTH). */
+export const NEW_PASSWORD_RULE = `At least ${PASSWORD_MIN_LENGTH} characters.`;
+
+/** The username rule of sign-up, in words (contract RegisterRequest.username). */
+export const USERNAME_RULE = '3 to 40 letters, digits, dots, dashes or underscores.';
+
+/** The message when the two new-password fields differ. */
+export const PASSWORDS_DIFFER = 'The two passwords do not match.';
+
+/**
+ * Checks a new password and its confirmation before they are sent (reset, change): the contract's
+ * rule (its message, e.g. 'Password must be at least 8 characters.'), then that both match.
+ * @returns the message to show, or null when both are fine.
+ */
+export function validateNewPassword(newPassword: string, confirmation: string): string | null {
+  const rule = RegisterRequest.shape.password.safeParse(newPassword);
+  if (!rule.success) return rule.error.issues[0]?.message ?? NEW_PASSWORD_RULE;
+  return newPassword === confirmation ? null : PASSWORDS_DIFFER;
+}
+
+/** The sign-up form's fields (SPEC §7 register, country aside). */
+export interface SignUpInput {
+  name: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * Checks the sign-up form against the contract's RegisterRequest rules, in plain words.
+ * @returns the first problem to show, or null.
+ */
+export function validateSignUp(input: SignUpInput): string | null {
+  const fields = RegisterRequest.shape;
+  if (!fields.name.safeParse(input.name).success) return 'Enter your name.';
+  if (!fields.username.safeParse(input.username).success) return `Username: ${USERNAME_RULE}`;
+  if (!fields.email.safeParse(input.email).success) return 'Enter a valid email address.';
+  const password = fields.password.safeParse(input.password);
+  return password.success ? null : (password.error.issues[0]?.message ?? NEW_PASSWORD_RULE);
 }

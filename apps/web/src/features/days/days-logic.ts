@@ -1,5 +1,5 @@
-/** Plain rules of the event-day step (SPEC §2 /day-select). */
-import { DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER } from '@gatecheck/contract';
+/** Plain rules of the event-day step (SPEC §2 /day-select) and its calendar (issue 15). */
+import { DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER, type EventCalendar, isEventDayOpen, notEventDayMessage, todaysEventDay } from '@gatecheck/contract';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 
 /** The day used when an event has no days configured: day 1, the event date, 'Main Event' (SPEC §2). */
@@ -7,15 +7,37 @@ export function defaultEventDay(event: EventItem): EventDay {
   return { day: DEFAULT_EVENT_DAY_NUMBER, name: DEFAULT_EVENT_DAY_NAME, date: event.date };
 }
 
+/** The event's calendar as the contract's rule reads it (its days, or the default day). */
+function calendarOf(event: EventItem): EventCalendar {
+  return {
+    timeZone: event.timeZone,
+    dayCutoff: event.dayCutoff,
+    allowsScanningOutsideDays: event.allowsScanningOutsideDays,
+    days: event.eventDays.length > 0 ? event.eventDays : [defaultEventDay(event)],
+  };
+}
+
 /**
- * Whether an event day falls on `now`'s calendar date in the device's time zone, so the day list
- * can mark today's day (picking the wrong day at a door means wrong denials). `date` is the
- * event day's `YYYY-MM-DD` (a date-time is cut to its date); `now` defaults to the current time.
+ * Whether `day` is the event's today at `now`: on the event's wall clock (its time zone), where a
+ * night before the cut-off still counts as the day before — the same rule the server decides
+ * check-ins by (contract `todaysEventDay`), not the device's date.
  */
-export function isToday(date: string, now: Date = new Date()): boolean {
-  const pad = (value: number) => String(value).padStart(2, '0');
-  const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-  return date.slice(0, 10) === today;
+export function isToday(event: EventItem, day: EventDay, now: Date): boolean {
+  return todaysEventDay(calendarOf(event), now)?.day === day.day;
+}
+
+/**
+ * The warning for scanning `day` at `now`, or null when the day admits now. Plain words naming the
+ * right day, e.g. 'Not today — Day 1 (Opening Night) was Sun 22 Nov. Today is Day 2, Mon 23 Nov.
+ * Tickets will be denied.'; for an event that allows scanning outside its days (rehearsals), says so.
+ */
+export function notTodayWarning(event: EventItem, day: EventDay, now: Date): string | null {
+  const calendar = calendarOf(event);
+  if (isEventDayOpen(calendar, day, now)) return null;
+  const why = notEventDayMessage(calendar, day, now);
+  return calendar.allowsScanningOutsideDays
+    ? `Not today — ${why} Rehearsal: this event admits outside its days.`
+    : `Not today — ${why} Tickets will be denied.`;
 }
 
 /** 'Day 2' (SPEC §2). */

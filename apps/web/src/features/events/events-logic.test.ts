@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { wireEvents } from '@/test/fixtures.ts';
-import { attendeesLabel, statusBadgeClasses, toDisplayStatus, toEventItem } from './events-logic.ts';
+import { attendeesLabel, closedReason, statusBadgeClasses, toDisplayStatus, toEventItem } from './events-logic.ts';
 
 describe('event status shown (SPEC §4)', () => {
   test('live and draft are shown as they are', () => {
@@ -34,7 +34,26 @@ describe('event mapping (SPEC §3)', () => {
       attendeeCount: 1250,
       status: 'live',
       eventDays: first.eventDays,
+      timeZone: 'Europe/Amsterdam',
+      dayCutoff: '06:00',
+      allowsScanningOutsideDays: false,
+      closedReason: null,
     });
+  });
+
+  test("an event without a calendar on the wire gets the server's defaults: UTC, 06:00, only on its days", () => {
+    expect(toEventItem({ _id: 'e', title: 'T', date: '2026-01-01', status: 'live' })).toMatchObject({
+      timeZone: 'UTC',
+      dayCutoff: '06:00',
+      allowsScanningOutsideDays: false,
+    });
+  });
+
+  test('draft, completed and cancelled events say why they cannot be scanned; the others can be (issue 15)', () => {
+    expect(closedReason('draft')).toBe('Draft — not open for scanning yet');
+    expect(closedReason('completed')).toBe('Completed — this event has ended');
+    expect(closedReason('cancelled')).toBe('Cancelled — this event will not take place');
+    for (const status of ['live', 'upcoming', 'active']) expect(closedReason(status)).toBeNull();
   });
 
   test('an event without ticketsSold has 0 attendees and without eventDays has no days', () => {

@@ -1,5 +1,5 @@
 /** Plain rules of the event step (SPEC §3, §4). */
-import type { Event } from '@gatecheck/contract';
+import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE, type Event, isEventActive } from '@gatecheck/contract';
 import type { DisplayEventStatus, EventItem } from '@/lib/entities.ts';
 
 /** SPEC §4: live and draft are shown as such; any other server status is shown as upcoming. */
@@ -21,8 +21,27 @@ export const statusBadgeClasses: Record<DisplayEventStatus | 'active' | 'complet
 };
 
 /**
+ * Why an event with server status `status` cannot be scanned, in the gate's words, or null when it
+ * can (issue 15: such events are listed but not selectable; the server denies their tickets).
+ */
+export function closedReason(status: string): string | null {
+  if (isEventActive(status)) return null;
+  switch (status) {
+    case 'draft':
+      return 'Draft — not open for scanning yet';
+    case 'completed':
+      return 'Completed — this event has ended';
+    case 'cancelled':
+      return 'Cancelled — this event will not take place';
+    default:
+      return 'Not open for scanning';
+  }
+}
+
+/**
  * Maps a wire event to the local one (SPEC §3): title → name, ticketsSold → attendeeCount (default
- * 0), eventDays (default []), status shown per SPEC §4, missing description/location → ''.
+ * 0), eventDays (default []), status shown per SPEC §4, missing description/location → ''; the
+ * calendar with the server's defaults when absent (UTC, 06:00, no scanning outside the days).
  */
 export function toEventItem(event: Event): EventItem {
   return {
@@ -34,6 +53,10 @@ export function toEventItem(event: Event): EventItem {
     attendeeCount: event.ticketsSold ?? 0,
     status: toDisplayStatus(event.status),
     eventDays: event.eventDays ?? [],
+    timeZone: event.timeZone ?? DEFAULT_EVENT_TIME_ZONE,
+    dayCutoff: event.dayCutoff ?? DEFAULT_DAY_CUTOFF,
+    allowsScanningOutsideDays: event.allowsScanningOutsideDays ?? false,
+    closedReason: closedReason(event.status),
   };
 }
 

@@ -40,8 +40,8 @@ export async function verifyTicket(check: TicketCheck, signal?: AbortSignal): Pr
     const { eventName, holderName, ticketType } = response;
     return { isValid: true, details: { eventName, holderName, ticketType } };
   }
-  const { reason, checkedInAt, checkedInBy } = response;
-  return { isValid: false, denial: { reason, checkedInAt, checkedInBy } };
+  const { reason, checkedInAt, checkedInBy, message } = response;
+  return { isValid: false, denial: { reason, checkedInAt, checkedInBy, message } };
 }
 
 /** True when `error` means the request got no answer (retrying with the same scanId is safe). */

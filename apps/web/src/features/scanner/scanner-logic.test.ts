@@ -102,7 +102,16 @@ test('denials are explained in plain words', () => {
   expect(denialText({ reason: 'not_found' })).toBe('Ticket not found');
   expect(denialText({ reason: 'wrong_event' })).toBe('Ticket for another event');
   expect(denialText({ reason: 'event_not_active' })).toBe('Event not open for entry');
+  expect(denialText({ reason: 'not_event_day' })).toBe('Not an event day today');
   expect(denialText({})).toBeNull();
+});
+
+test("calendar denials show the server's words, which name the right day (issue 15)", () => {
+  expect(denialText({ reason: 'not_valid_today', message: 'This ticket is for Day 2, Sat 24 Nov.' })).toBe('This ticket is for Day 2, Sat 24 Nov.');
+  const notToday = 'Day 1 (Opening Night) was Mon 23 Nov. Today is Day 2, Tue 24 Nov.';
+  expect(denialText({ reason: 'not_event_day', message: notToday })).toBe(notToday);
+  // Other reasons keep our own words.
+  expect(denialText({ reason: 'revoked', message: 'This ticket has been revoked.' })).toBe('Ticket revoked');
 });
 
 test('verdict toasts say Valid Ticket / Access granted and Invalid Ticket / Access denied', () => {

@@ -19,6 +19,11 @@ export interface Denial {
   checkedInAt?: string;
   /** Name of the staff member who made the earlier check-in. */
   checkedInBy?: string;
+  /**
+   * The server's plain words, shown for the calendar reasons only (`not_valid_today`,
+   * `not_event_day`), where they name the right day: 'This ticket is for Day 2, Sat 24 Nov.'
+   */
+  message?: string;
 }
 
 /** A verdict as the client keeps it: approved with details, or denied with the reason. */
@@ -136,7 +141,9 @@ export function denialText(denial: Denial): string | null {
       return `Already checked in${at}${by}`;
     }
     case 'not_valid_today':
-      return 'Not valid today';
+      return denial.message ?? 'Not valid today';
+    case 'not_event_day':
+      return denial.message ?? 'Not an event day today';
     case 'revoked':
       return 'Ticket revoked';
     case 'not_found':

@@ -1,6 +1,7 @@
 /**
  * The scanner screen's behaviour (SPEC §4 states, §5 manual entry, §8 toasts): the state machine of
- * scanner-logic.ts driven by the camera, the manual field and the verify mutation.
+ * scanner-logic.ts driven by the camera, the manual field and the verify mutation. The open panel and
+ * the latest verdict survive a reload of the tab (scanner-memory.ts, decision 027).
  */
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { DECODE_PAUSE_MS } from '@/config/constants.ts';
@@ -8,13 +9,13 @@ import type { EventDay } from '@/lib/entities.ts';
 import { notify } from '@/lib/toast.ts';
 import { useVerifyTicketMutation } from './api.ts';
 import {
-  initialScannerState,
   manualTicketCode,
   scannerReducer,
   toastCodeText,
   verdictNotice,
   type ScannerState,
 } from './scanner-logic.ts';
+import { keepScannerState, restoreScannerState } from './scanner-memory.ts';
 import { useCameraScanner, type CameraScanner } from './use-camera-scanner.ts';
 
 export interface Scanner {
@@ -34,7 +35,9 @@ export interface Scanner {
  * @param day the selected event day; its number is sent as `day`.
  */
 export function useScanner(eventId: string | null, day: EventDay): Scanner {
-  const [state, dispatch] = useReducer(scannerReducer, initialScannerState);
+  const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day }, restoreScannerState);
+  const { isScanning, latestResult } = state;
+  useEffect(() => keepScannerState({ eventId, day: day.day }, { isScanning, latestResult }), [eventId, day.day, isScanning, latestResult]);
   const { mutateAsync: verify } = useVerifyTicketMutation();
   // Set synchronously, so a second Enter or decode before the next render cannot start a second check.
   const isBusyRef = useRef(false);

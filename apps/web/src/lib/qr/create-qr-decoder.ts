@@ -5,13 +5,25 @@
 import wasmUrl from 'zxing-wasm/reader/zxing_reader.wasm?url';
 import { createZxingQrDecoder, type QrDecoder } from './qr-decoder.ts';
 
+/** The decoder being loaded or loaded, shared by the prefetch and every scanner screen. */
+let shared: Promise<QrDecoder> | undefined;
+
 /**
- * Creates the app's QR decoder. Create it once and reuse it for every frame.
+ * The app's QR decoder, loaded (the .wasm fetched and compiled) on the first call and shared by
+ * every later one: the scanner screen's prefetch (`prefetch-qr-decoder.ts`) and 'Start Camera'
+ * get the same instance. A failed load is forgotten, so the next call tries again (a venue's
+ * Wi-Fi coming back).
  *
- * @throws when the bundled .wasm cannot be fetched or compiled.
+ * @throws (rejects) when the bundled .wasm cannot be fetched or compiled.
  */
 export function createQrDecoder(): Promise<QrDecoder> {
-  return createZxingQrDecoder({
+  shared ??= createZxingQrDecoder({
+    // A new function per load: zxing-wasm caches its module by these overrides, and a failed load
+    // must not be handed out again from that cache.
     locateFile: (path: string, prefix: string) => (path.endsWith('.wasm') ? wasmUrl : prefix + path),
+  }).catch((error: unknown) => {
+    shared = undefined;
+    throw error;
   });
+  return shared;
 }

@@ -8,6 +8,11 @@ import { denialText, resultCodeText, type ScanResult } from '../scanner-logic.ts
  * The verdict of one check (SPEC §8): 'Valid Ticket' + APPROVED (green) or 'Invalid Ticket' +
  * DENIED (red), the ticket text cut to 20 characters with an ellipsis, the time, and the ticket's
  * details when approved or the reason when denied. Words and an icon carry the verdict, not colour.
+ *
+ * Compact, so the verdict and the manual field fit on a 320x568 phone together: the verdict icon sits
+ * in the badge, and the heading row wraps the badge under the heading rather than pushing it out of
+ * the card; the holder's name may take two lines (staff compare it with an ID), the rest one. Fills the height of
+ * `VerdictSlot`, which keeps the same space for every verdict (no layout shift, issue 15 item 14).
  */
 export function ResultCard({ result }: { result: ScanResult }) {
   const Icon = result.isValid ? CircleCheck : CircleX;
@@ -17,44 +22,44 @@ export function ResultCard({ result }: { result: ScanResult }) {
     <Card
       aria-labelledby={`verdict-${result.id}`}
       role="group"
-      className={cn('border-4', result.isValid ? 'border-green-700 bg-green-50' : 'border-red-700 bg-red-50')}
+      className={cn('h-full min-w-0 border-4 p-3', result.isValid ? 'border-green-700 bg-green-50' : 'border-red-700 bg-red-50')}
     >
-      <div className="flex items-center gap-3">
-        <Icon aria-hidden="true" className={cn('size-12 shrink-0', result.isValid ? 'text-green-800' : 'text-red-800')} strokeWidth={2.5} />
-        <h2 id={`verdict-${result.id}`} className="flex-1 text-2xl font-bold text-slate-950">
+      <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
+        <h2 id={`verdict-${result.id}`} className="text-lg font-bold text-slate-950 min-[360px]:text-xl">
           {result.isValid ? 'Valid Ticket' : 'Invalid Ticket'}
         </h2>
-        <Badge className={cn('text-base tracking-wide text-white', result.isValid ? 'border-green-800 bg-green-700' : 'border-red-800 bg-red-700')}>
+        <Badge className={cn('gap-1 px-2.5 py-0.5 text-base tracking-wide text-white max-[359px]:text-sm max-[359px]:tracking-normal', result.isValid ? 'border-green-800 bg-green-700' : 'border-red-800 bg-red-700')}>
+          <Icon aria-hidden="true" className="size-5 shrink-0" strokeWidth={2.75} />
           {result.isValid ? 'APPROVED' : 'DENIED'}
         </Badge>
       </div>
-      {reason !== null && <p className="mt-3 text-lg font-semibold text-red-900">{reason}</p>}
-      <p className="mt-3 font-mono text-lg break-all text-slate-900">{resultCodeText(result.ticketId)}</p>
-      <p className="mt-1 text-base text-slate-800">
-        <time dateTime={result.timestamp}>{time}</time>
-      </p>
+      {reason !== null && <p className="mt-2 text-lg leading-snug font-semibold text-red-900">{reason}</p>}
       {result.isValid && (
-        <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-lg text-slate-900">
+        <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-base text-slate-900">
           {result.details.holderName && (
             <>
               <dt className="font-semibold">Holder</dt>
-              <dd>{result.details.holderName}</dd>
+              <dd className="line-clamp-2 break-words">{result.details.holderName}</dd>
             </>
           )}
           {result.details.ticketType && (
             <>
               <dt className="font-semibold">Ticket type</dt>
-              <dd>{result.details.ticketType}</dd>
+              <dd className="truncate">{result.details.ticketType}</dd>
             </>
           )}
           {result.details.eventName && (
             <>
               <dt className="font-semibold">Event</dt>
-              <dd>{result.details.eventName}</dd>
+              <dd className="truncate">{result.details.eventName}</dd>
             </>
           )}
         </dl>
       )}
+      <p className="mt-2 flex flex-wrap justify-between gap-x-3 text-base text-slate-800">
+        <span className="font-mono break-all text-slate-900">{resultCodeText(result.ticketId)}</span>
+        <time dateTime={result.timestamp}>{time}</time>
+      </p>
     </Card>
   );
 }

@@ -1,10 +1,14 @@
 import { ArrowLeft, MapPin } from 'lucide-react';
 import { Button } from '@/components/ui/button.tsx';
+import { DayWarning } from '@/components/day-warning.tsx';
 import { Tooltip } from '@/components/ui/tooltip.tsx';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 
-/** 'Scanning For', the event title, the day name and number, the location (SPEC §2), and Back. */
-export function ScannerHeader({ event, day, onBack }: { event: EventItem; day: EventDay; onBack: () => void }) {
+/**
+ * 'Scanning For', the event title, the day name and number, the location (SPEC §2), and Back; plus
+ * `dayWarning` (issue 15) when the chosen day is not today at the event, or null.
+ */
+export function ScannerHeader({ event, day, dayWarning, onBack }: { event: EventItem; day: EventDay; dayWarning: string | null; onBack: () => void }) {
   return (
     <header className="flex items-start gap-3">
       <Tooltip label="Back">
@@ -22,6 +26,11 @@ export function ScannerHeader({ event, day, onBack }: { event: EventItem; day: E
           <p className="flex items-center gap-1 text-base text-slate-800">
             <MapPin aria-hidden="true" className="size-4 shrink-0" />
             {event.location}
+          </p>
+        )}
+        {dayWarning && (
+          <p className="mt-2">
+            <DayWarning text={dayWarning} />
           </p>
         )}
       </div>

@@ -1,0 +1,76 @@
+/**
+ * The account calls' rate limits (docs/decisions/019), built from the configuration:
+ *
+ * - `app.signInLimit`: failed sign-ins per account and per client IP; POST /auth/login asks it
+ *   before checking the password and tells it the outcome (services/sign-in.ts).
+ * - Every request counts on POST /auth/register and /auth/forgot-password (per IP, and per email
+ *   of the body) and /auth/change-password (per IP: each guess of the current password costs an
+ *   argon2 hash). Attached to those routes by an `onRoute` hook, so route files stay unaware.
+ *
+ * Over a limit: 429 `{ code: 'rate_limited', message }` with Retry-After (services/errors.ts
+ * RateLimitedError, answered by plugins/errors.ts). `request.ip` follows X-Forwarded-For only with
+ * TRUST_PROXY=true. Register before the routes.
+ */
+import { API_PREFIX, apiPaths } from '@gatecheck/contract';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { z } from 'zod';
+import { RequestLimit, SignInLimit } from '../services/rate-limits.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Failed sign-ins per account and per IP (services/rate-limits.ts). */
+    signInLimit: SignInLimit;
+  }
+}
+
+/** POST routes where every request counts per IP (full URLs). */
+const PER_IP_URLS: readonly string[] = [apiPaths.register, apiPaths.forgotPassword, apiPaths.changePassword].map(
+  (pathname) => `${API_PREFIX}${pathname}`,
+);
+/** POST routes where every request also counts per email of the body. */
+const PER_EMAIL_URLS: readonly string[] = [apiPaths.register, apiPaths.forgotPassword].map((pathname) => `${API_PREFIX}${pathname}`);
+
+/** The email a limited request is about: trimmed and lower-cased, so case tricks share one counter. */
+const EmailField = z.object({ email: z.string().trim().toLowerCase().min(1).max(254) });
+
+/**
+ * Whether the route `method` `url` (full URL, `/api/...`) is rate limited: sign-in (failed attempts)
+ * and the routes above. Its OpenAPI document then declares 429 (plugins/openapi.ts).
+ */
+export function isRateLimitedRoute(method: string, url: string): boolean {
+  return method === 'POST' && (url === `${API_PREFIX}${apiPaths.login}` || PER_IP_URLS.includes(url));
+}
+
+type Hook = (request: FastifyRequest) => Promise<void>;
+
+async function rateLimitsPlugin(app: FastifyInstance): Promise<void> {
+  const limits = app.config.rateLimit;
+  const durationSeconds = Math.ceil(limits.windowMs / 1000);
+  app.decorate('signInLimit', new SignInLimit(limits));
+
+  const perIp = new RequestLimit({ keyPrefix: 'requests-ip', points: limits.ipMax, durationSeconds });
+  const perEmail = new RequestLimit({ keyPrefix: 'requests-email', points: limits.accountMax, durationSeconds });
+
+  // onRequest: before the body is read, so malformed requests count too.
+  const limitIp: Hook = (request) => perIp.consume(`${request.routeOptions.url ?? ''} ${request.ip}`);
+  // preValidation: the body is parsed, not yet validated.
+  const limitEmail: Hook = async (request) => {
+    const body = EmailField.safeParse(request.body);
+    if (body.success) await perEmail.consume(`${request.routeOptions.url ?? ''} ${body.data.email}`);
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (route.method !== 'POST') return;
+    if (PER_IP_URLS.includes(route.url)) appendHook(route, 'onRequest', limitIp);
+    if (PER_EMAIL_URLS.includes(route.url)) appendHook(route, 'preValidation', limitEmail);
+  });
+}
+
+function appendHook(route: RouteOptions, name: 'onRequest' | 'preValidation', hook: Hook): void {
+  const existing = route[name];
+  route[name] = existing === undefined ? [hook] : Array.isArray(existing) ? [...existing, hook] : [existing, hook];
+}
+
+/** Registers the rate limits; see the module comment. */
+export default fp(rateLimitsPlugin, { name: 'rate-limits', dependencies: ['errors'] });

@@ -1,0 +1,82 @@
+/**
+ * /change-password (docs/decisions/018; a signed-in screen, not a SPEC §2 route), reached from the
+ * 'Change password' link next to Logout. SPEC §7 change-password; texts per SPEC §8: 'Password
+ * changed successfully', else the server's message, else 'Failed to change password'. Back returns
+ * to the furthest step already chosen.
+ */
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { FormField } from '@/components/form-field.tsx';
+import { FormNotice } from '@/components/form-notice.tsx';
+import { PageShell } from '@/components/page-shell.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { useChangePasswordMutation } from '@/features/auth/api.ts';
+import { furthestStep, NEW_PASSWORD_RULE, validateNewPassword } from '@/features/auth/auth-logic.ts';
+import { useSelection } from '@/lib/selection.ts';
+
+export function ChangePasswordRoute() {
+  const navigate = useNavigate();
+  const selection = useSelection();
+  const change = useChangePasswordMutation();
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const outcome = change.data;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = currentPassword === '' ? 'Enter your current password.' : validateNewPassword(newPassword, confirmation);
+    setProblem(found);
+    if (!found) change.mutate({ currentPassword, newPassword });
+  };
+
+  const failure = problem ?? (outcome && !outcome.success ? outcome.message : null);
+  return (
+    <PageShell title="Change password" onBack={() => void navigate(furthestStep(selection))}>
+      {outcome?.success ? (
+        <FormNotice variant="success" title={outcome.message}>
+          Other devices signed in with this account have been signed out; this one stays signed in.
+        </FormNotice>
+      ) : (
+        <form noValidate onSubmit={submit} className="flex flex-col gap-5">
+          <FormField
+            id="change-current-password"
+            label="Current password"
+            type="password"
+            name="current-password"
+            autoComplete="current-password"
+            required
+            value={currentPassword}
+            onChange={(event) => setCurrentPassword(event.target.value)}
+          />
+          <FormField
+            id="change-new-password"
+            label="New password"
+            type="password"
+            name="new-password"
+            autoComplete="new-password"
+            required
+            hint={NEW_PASSWORD_RULE}
+            value={newPassword}
+            onChange={(event) => setNewPassword(event.target.value)}
+          />
+          <FormField
+            id="change-confirm-password"
+            label="Confirm new password"
+            type="password"
+            name="confirm-password"
+            autoComplete="new-password"
+            required
+            value={confirmation}
+            onChange={(event) => setConfirmation(event.target.value)}
+          />
+          {failure && <FormNotice variant="error" title={failure} />}
+          <Button type="submit" size="large" disabled={change.isPending}>
+            {change.isPending ? 'Changing...' : 'Change password'}
+          </Button>
+        </form>
+      )}
+    </PageShell>
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * /forgot-password (docs/decisions/018; not a SPEC §2 route): asks for the account's email and sends
+ * the reset link (SPEC §7 forgot-password). Texts per SPEC §8: 'Reset link sent', else the response
+ * text, else 'Failed to send reset email.' / 'Unable to send reset email.'
+ */
+import { useState, type FormEvent } from 'react';
+import { CenteredCard } from '@/components/centered-card.tsx';
+import { FormField } from '@/components/form-field.tsx';
+import { FormNotice } from '@/components/form-notice.tsx';
+import { TextLink } from '@/components/text-link.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { paths } from '@/config/paths.ts';
+import { useForgotPasswordMutation } from '@/features/auth/api.ts';
+
+export function ForgotPasswordRoute() {
+  const forgot = useForgotPasswordMutation();
+  const [email, setEmail] = useState('');
+  const outcome = forgot.data;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    forgot.mutate(email.trim());
+  };
+
+  return (
+    <CenteredCard title="Forgot password?" subtitle="Enter the email of your account and we will send you a link to choose a new password.">
+      {outcome?.success ? (
+        <FormNotice variant="success" title={outcome.message}>
+          If an account exists for {email.trim()}, an e-mail with the link is on its way. The link works for one hour.
+        </FormNotice>
+      ) : (
+        <form onSubmit={submit} className="flex flex-col gap-5">
+          <FormField
+            id="forgot-email"
+            label="Email"
+            type="email"
+            name="email"
+            autoComplete="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          {outcome && <FormNotice variant="error" title={outcome.message} />}
+          <Button type="submit" size="large" disabled={forgot.isPending}>
+            {forgot.isPending ? 'Sending...' : 'Send reset link'}
+          </Button>
+        </form>
+      )}
+      <TextLink to={paths.login}>Back to sign in</TextLink>
+    </CenteredCard>
+  );
+}

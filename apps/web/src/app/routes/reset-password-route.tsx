@@ -1,0 +1,90 @@
+/**
+ * /reset-password?token=… (docs/decisions/018; not a SPEC §2 route): the screen the mailed reset link
+ * opens. A new password twice (the server's policy shown before submit), then SPEC §7 reset-password
+ * from our own origin. Texts per SPEC §8: 'Password updated successfully', else the response text
+ * (e.g. the link is used or expired), else 'Password reset failed' / 'Unable to reset password'.
+ */
+import { RESET_PASSWORD_LINK } from '@gatecheck/contract';
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { CenteredCard } from '@/components/centered-card.tsx';
+import { FormField } from '@/components/form-field.tsx';
+import { FormNotice } from '@/components/form-notice.tsx';
+import { TextLink } from '@/components/text-link.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { paths } from '@/config/paths.ts';
+import { useResetPasswordMutation } from '@/features/auth/api.ts';
+import { NEW_PASSWORD_RULE, validateNewPassword } from '@/features/auth/auth-logic.ts';
+
+/** Shown when the link lost its token (cut off by a mail program, typed by hand). */
+const INCOMPLETE_LINK = 'This reset link is incomplete. Open the link from the e-mail again, or ask for a new one.';
+
+export function ResetPasswordRoute() {
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get(RESET_PASSWORD_LINK.tokenParam) ?? '';
+  const reset = useResetPasswordMutation();
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const outcome = reset.data;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validateNewPassword(newPassword, confirmation);
+    setProblem(found);
+    if (!found) reset.mutate({ token, newPassword });
+  };
+
+  if (outcome?.success) {
+    return (
+      <CenteredCard title="Choose a new password">
+        <FormNotice variant="success" title={outcome.message}>
+          You can now sign in with your new password.
+        </FormNotice>
+        <Button asChild size="large">
+          <Link to={paths.login}>Sign in</Link>
+        </Button>
+      </CenteredCard>
+    );
+  }
+
+  const hasToken = token !== '';
+  const failure = problem ?? (outcome && !outcome.success ? outcome.message : undefined);
+  return (
+    <CenteredCard title="Choose a new password">
+      {hasToken ? (
+        <form noValidate onSubmit={submit} className="flex flex-col gap-5">
+          <FormField
+            id="reset-new-password"
+            label="New password"
+            type="password"
+            name="new-password"
+            autoComplete="new-password"
+            required
+            hint={NEW_PASSWORD_RULE}
+            value={newPassword}
+            onChange={(event) => setNewPassword(event.target.value)}
+          />
+          <FormField
+            id="reset-confirm-password"
+            label="Confirm new password"
+            type="password"
+            name="confirm-password"
+            autoComplete="new-password"
+            required
+            value={confirmation}
+            onChange={(event) => setConfirmation(event.target.value)}
+          />
+          {failure && <FormNotice variant="error" title={failure} />}
+          <Button type="submit" size="large" disabled={reset.isPending}>
+            {reset.isPending ? 'Updating...' : 'Update password'}
+          </Button>
+        </form>
+      ) : (
+        <FormNotice variant="error" title={INCOMPLETE_LINK} />
+      )}
+      {(!hasToken || outcome?.success === false) && <TextLink to={paths.forgotPassword}>Ask for a new link</TextLink>}
+      <TextLink to={paths.login}>Back to sign in</TextLink>
+    </CenteredCard>
+  );
+}

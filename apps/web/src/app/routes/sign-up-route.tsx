@@ -1,0 +1,83 @@
+/**
+ * /sign-up (docs/decisions/018; not a SPEC §2 route): creates an account with SPEC §7 register, only
+ * when the server allows self-registration (GET /auth/options); otherwise the visitor is sent to
+ * /login. The country comes from the optional SPEC §7 IP lookup. On success the visitor goes to
+ * /login with the server's message; a failure shows the server message, otherwise 'Signup failed'
+ * (SPEC §8).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { CenteredCard } from '@/components/centered-card.tsx';
+import { FormField } from '@/components/form-field.tsx';
+import { FormNotice } from '@/components/form-notice.tsx';
+import { FullScreenMessage } from '@/components/full-screen-message.tsx';
+import { TextLink } from '@/components/text-link.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { paths } from '@/config/paths.ts';
+import { authOptionsQueries, useRegisterMutation } from '@/features/auth/api.ts';
+import { NEW_PASSWORD_RULE, USERNAME_RULE, validateSignUp, type SignUpInput } from '@/features/auth/auth-logic.ts';
+import { notify } from '@/lib/toast.ts';
+
+const EMPTY_FORM: SignUpInput = { name: '', username: '', email: '', password: '' };
+
+export function SignUpRoute() {
+  const options = useQuery(authOptionsQueries.current());
+  const register = useRegisterMutation();
+  const navigate = useNavigate();
+  const [form, setForm] = useState<SignUpInput>(EMPTY_FORM);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  if (options.isPending) return <FullScreenMessage>Loading...</FullScreenMessage>;
+  if (!options.data?.isSignUpAllowed) return <Navigate to={paths.login} replace />;
+
+  const field = (name: keyof SignUpInput) => ({
+    name,
+    value: form[name],
+    onChange: (event: { target: { value: string } }) => setForm((current) => ({ ...current, [name]: event.target.value })),
+  });
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = validateSignUp(form);
+    setProblem(found);
+    if (found) return;
+    register.mutate(
+      { ...form, name: form.name.trim(), username: form.username.trim(), email: form.email.trim() },
+      {
+        onSuccess: (answer) => {
+          notify({ title: answer.message, variant: 'success' });
+          void navigate(paths.login);
+        },
+      },
+    );
+  };
+
+  const failure = problem ?? (register.error ? register.error.message : null);
+  return (
+    <CenteredCard title="Create an account" subtitle="Sign up to scan tickets with your own account.">
+      <form noValidate onSubmit={submit} className="flex flex-col gap-5">
+        <FormField id="sign-up-name" label="Name" type="text" autoComplete="name" required {...field('name')} />
+        <FormField
+          id="sign-up-username"
+          label="Username"
+          type="text"
+          autoComplete="username"
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
+          required
+          hint={USERNAME_RULE}
+          {...field('username')}
+        />
+        <FormField id="sign-up-email" label="Email" type="email" autoComplete="email" autoCapitalize="none" spellCheck={false} required {...field('email')} />
+        <FormField id="sign-up-password" label="Password" type="password" autoComplete="new-password" required hint={NEW_PASSWORD_RULE} {...field('password')} />
+        {failure && <FormNotice variant="error" title={failure} />}
+        <Button type="submit" size="large" disabled={register.isPending}>
+          {register.isPending ? 'Signing up...' : 'Sign up'}
+        </Button>
+      </form>
+      <TextLink to={paths.login}>Back to sign in</TextLink>
+    </CenteredCard>
+  );
+}

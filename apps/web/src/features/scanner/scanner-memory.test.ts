@@ -1,0 +1,24 @@
+import { expect, test } from 'vitest';
+import { initialScannerState, type ScanResult } from './scanner-logic.ts';
+import { keepScannerState, restoreScannerState } from './scanner-memory.ts';
+
+const denied: ScanResult = {
+  id: 'r1',
+  ticketId: 'GC-1001',
+  timestamp: '2026-07-11T10:42:00.000Z',
+  isValid: false,
+  denial: { reason: 'already_checked_in', checkedInAt: '2026-07-11T10:40:00.000Z', checkedInBy: 'Demo Staff' },
+};
+
+test('the open panel and the latest verdict come back for the same event day, with the camera off', () => {
+  keepScannerState({ eventId: 'event-1', day: 2 }, { isScanning: true, latestResult: denied });
+  expect(restoreScannerState({ eventId: 'event-1', day: 2 })).toEqual({ ...initialScannerState, isScanning: true, latestResult: denied, history: [denied] });
+});
+
+test('another day or event, or a value that does not parse, starts from the initial state', () => {
+  keepScannerState({ eventId: 'event-1', day: 2 }, { isScanning: true, latestResult: denied });
+  expect(restoreScannerState({ eventId: 'event-1', day: 3 })).toEqual(initialScannerState);
+  expect(restoreScannerState({ eventId: 'event-2', day: 2 })).toEqual(initialScannerState);
+  sessionStorage.setItem('gatecheck.scanner', JSON.stringify({ eventId: 'event-1', day: 2, isScanning: true, latestResult: { id: 'r1', isValid: 'yes' } }));
+  expect(restoreScannerState({ eventId: 'event-1', day: 2 })).toEqual(initialScannerState);
+});

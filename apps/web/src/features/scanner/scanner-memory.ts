@@ -1,0 +1,54 @@
+/**
+ * The scanner's state that survives a reload of the tab (issue 15 item 7, decision 027): whether the
+ * scanner panel is open and the latest verdict, for one event day. Kept in tab memory
+ * (sessionStorage via `lib/tab-memory.ts`), which the selection forgets when the day changes and at
+ * logout; the event id and day number are stored too, so a verdict is only ever restored under the
+ * header of the day it was given for. The history of SPEC §3 stays in memory only.
+ */
+import { DenialReason } from '@gatecheck/contract';
+import { z } from 'zod';
+import { readTabMemory, tabMemoryKeys, writeTabMemory } from '@/lib/tab-memory.ts';
+import { initialScannerState, type ScanResult, type ScannerState } from './scanner-logic.ts';
+
+const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
+  z.object({ id: z.string(), ticketId: z.string(), timestamp: z.string() }),
+  z.discriminatedUnion('isValid', [
+    z.object({
+      isValid: z.literal(true),
+      details: z.object({ eventName: z.string().optional(), holderName: z.string().optional(), ticketType: z.string().optional() }),
+    }),
+    z.object({
+      isValid: z.literal(false),
+      denial: z.object({ reason: DenialReason.optional(), checkedInAt: z.string().optional(), checkedInBy: z.string().optional() }),
+    }),
+  ]),
+);
+
+const StoredScanner = z.object({
+  eventId: z.string().nullable(),
+  day: z.number(),
+  isScanning: z.boolean(),
+  latestResult: StoredScanResult.nullable(),
+});
+
+/** Which event day the scanner is open for: the selected event's id (null when none) and day number. */
+export interface ScannerScope {
+  eventId: string | null;
+  day: number;
+}
+
+/**
+ * The scanner state to start with: the open panel and latest verdict kept for `scope` before a
+ * reload (camera off, nothing processing), else the SPEC §4 initial state (idle, no result).
+ */
+export function restoreScannerState(scope: ScannerScope): ScannerState {
+  const stored = readTabMemory(tabMemoryKeys.scanner, StoredScanner);
+  if (stored === null || stored.eventId !== scope.eventId || stored.day !== scope.day) return initialScannerState;
+  const history = stored.latestResult === null ? [] : [stored.latestResult];
+  return { ...initialScannerState, isScanning: stored.isScanning, latestResult: stored.latestResult, history };
+}
+
+/** Keeps the panel state and latest verdict of `state` for `scope` until the tab closes or the day changes. */
+export function keepScannerState(scope: ScannerScope, state: Pick<ScannerState, 'isScanning' | 'latestResult'>): void {
+  writeTabMemory(tabMemoryKeys.scanner, { eventId: scope.eventId, day: scope.day, isScanning: state.isScanning, latestResult: state.latestResult });
+}

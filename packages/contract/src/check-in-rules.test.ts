@@ -1,0 +1,141 @@
+import { describe, expect, test } from 'vitest';
+import {
+  type CheckInEvent,
+  type CheckInInput,
+  type CheckInTicket,
+  decideCheckIn,
+  eventToday,
+  formatEventDate,
+  isEventDayOpen,
+  todaysEventDay,
+} from './check-in-rules.ts';
+
+const festival: CheckInEvent = {
+  id: 'event-1',
+  organizationId: 'org-1',
+  status: 'live',
+  timeZone: 'Europe/London',
+  dayCutoff: '06:00',
+  allowsScanningOutsideDays: false,
+  days: [
+    { day: 1, name: 'Opening Night', date: '2026-11-23' },
+    { day: 2, name: 'Main Day', date: '2026-11-24' },
+    { day: 3, name: 'Closing Day', date: '2026-11-25' },
+  ],
+};
+const weekendPass: CheckInTicket = { eventId: 'event-1', organizationId: 'org-1', isRevoked: false, admittedDays: null };
+/** Tuesday 24 Nov 2026, 15:00 in London (GMT = UTC in winter). */
+const duringDay2 = new Date('2026-11-24T15:00:00Z');
+
+function decide(overrides: Partial<CheckInInput>) {
+  return decideCheckIn({ ticket: weekendPass, event: festival, day: 2, existingCheckIn: null, now: duringDay2, ...overrides });
+}
+
+describe('decideCheckIn: the order of checks', () => {
+  test.each<[string, Partial<CheckInInput>, string]>([
+    ['no ticket has the code', { ticket: null }, 'not_found'],
+    ["a ticket of another organization's event looks unknown", { ticket: { ...weekendPass, eventId: 'x', organizationId: 'org-2' } }, 'not_found'],
+    ['a ticket of another event of the organization', { ticket: { ...weekendPass, eventId: 'event-2' } }, 'wrong_event'],
+    ['a draft event, even on the wrong day with a revoked ticket', { event: { ...festival, status: 'draft' }, day: 1, ticket: { ...weekendPass, isRevoked: true } }, 'event_not_active'],
+    ['a revoked ticket, even on the wrong day', { ticket: { ...weekendPass, isRevoked: true }, day: 1 }, 'revoked'],
+    ['a day the event does not have', { day: 4 }, 'not_valid_today'],
+    ['a day the ticket does not admit, on the wrong day too', { ticket: { ...weekendPass, admittedDays: [3] }, day: 1 }, 'not_valid_today'],
+    ["yesterday's day, after the cut-off", { day: 1 }, 'not_event_day'],
+    ["tomorrow's day", { day: 3 }, 'not_event_day'],
+    ['already checked in, on its day', { existingCheckIn: { checkedInAt: duringDay2, checkedInBy: 'Alex', isSameScan: false } }, 'already_checked_in'],
+  ])('%s → denied %s', (_name, overrides, reason) => {
+    expect(decide(overrides)).toMatchObject({ outcome: 'denied', reason });
+  });
+
+  test('a valid ticket on the day that is today is checked in', () => {
+    expect(decide({})).toEqual({ outcome: 'check_in' });
+  });
+
+  test('the same scan retried answers the original check-in', () => {
+    const checkedInAt = new Date('2026-11-24T14:59:00Z');
+    expect(decide({ existingCheckIn: { checkedInAt, checkedInBy: 'Demo', isSameScan: true } })).toEqual({ outcome: 'checked_in_by_this_scan', checkedInAt });
+  });
+});
+
+describe('decideCheckIn: the words of a calendar denial', () => {
+  test('a ticket for other days names them', () => {
+    expect(decide({ ticket: { ...weekendPass, admittedDays: [2] }, day: 1 })).toMatchObject({ message: 'This ticket is for Day 2, Tue 24 Nov.' });
+    expect(decide({ ticket: { ...weekendPass, admittedDays: [1, 3] } })).toMatchObject({ message: 'This ticket is for Day 1, Mon 23 Nov and Day 3, Wed 25 Nov.' });
+  });
+
+  test("yesterday's day says which day today is", () => {
+    expect(decide({ day: 1 })).toMatchObject({ message: 'Day 1 (Opening Night) was Mon 23 Nov. Today is Day 2, Tue 24 Nov.' });
+  });
+
+  test('an event two weeks ahead says when it runs', () => {
+    const twoWeeksAhead = new Date('2026-11-10T12:00:00Z');
+    expect(decide({ now: twoWeeksAhead, day: 1 })).toMatchObject({
+      reason: 'not_event_day',
+      message: 'Day 1 (Opening Night) is Mon 23 Nov, not today. The event runs Mon 23 Nov to Wed 25 Nov.',
+    });
+  });
+});
+
+describe('the cut-off the next morning', () => {
+  test.each<[string, string, number, boolean]>([
+    ['Day 1 at 23:59 on its date', '2026-11-23T23:59:00Z', 1, true],
+    ['Day 1 at 05:59 the next morning (the night runs on)', '2026-11-24T05:59:00Z', 1, true],
+    ['Day 1 at 06:00 the next morning', '2026-11-24T06:00:00Z', 1, false],
+    ['Day 2 from 00:00 of its date, while Day 1 still runs', '2026-11-24T00:00:00Z', 2, true],
+    ['Day 2 at 23:59 the day before', '2026-11-23T23:59:00Z', 2, false],
+  ])('%s → %s', (_name, instant, day, isAdmitted) => {
+    const outcome = decide({ now: new Date(instant), day }).outcome;
+    expect(outcome === 'check_in').toBe(isAdmitted);
+  });
+
+  test("a cut-off of 00:00 ends the day at midnight; before the cut-off, 'today' is still the night before", () => {
+    const midnight = { ...festival, dayCutoff: '00:00' };
+    expect(decide({ event: midnight, now: new Date('2026-11-24T00:30:00Z'), day: 1 })).toMatchObject({ reason: 'not_event_day' });
+    expect(eventToday(festival, new Date('2026-11-24T05:59:00Z'))).toBe('2026-11-23');
+    expect(eventToday(festival, new Date('2026-11-24T06:00:00Z'))).toBe('2026-11-24');
+    expect(todaysEventDay(festival, new Date('2026-11-24T05:59:00Z'))?.day).toBe(1);
+  });
+
+  test('the rehearsal setting decides scans outside the days as if on the chosen day', () => {
+    const rehearsal = { ...festival, allowsScanningOutsideDays: true };
+    expect(decide({ event: rehearsal, now: new Date('2026-11-10T12:00:00Z'), day: 1 })).toEqual({ outcome: 'check_in' });
+    // The rest of the rules still hold.
+    expect(decide({ event: rehearsal, day: 1, ticket: { ...weekendPass, admittedDays: [2] } })).toMatchObject({ reason: 'not_valid_today' });
+  });
+});
+
+describe('time zones and daylight-saving changes (the server clock is UTC)', () => {
+  test('an event in Auckland is already on its day while it is still the day before in UTC', () => {
+    const auckland = { timeZone: 'Pacific/Auckland', dayCutoff: '06:00' };
+    // 2026-11-23 20:00 UTC = 2026-11-24 09:00 NZDT (UTC+13).
+    const instant = new Date('2026-11-23T20:00:00Z');
+    expect(isEventDayOpen(auckland, { date: '2026-11-24' }, instant)).toBe(true);
+    expect(isEventDayOpen(auckland, { date: '2026-11-23' }, instant)).toBe(false);
+  });
+
+  test('an event in Los Angeles is still on its day while it is the next day in UTC', () => {
+    const losAngeles = { timeZone: 'America/Los_Angeles', dayCutoff: '00:00' };
+    // 2026-11-25 05:00 UTC = 2026-11-24 21:00 PST.
+    expect(isEventDayOpen(losAngeles, { date: '2026-11-24' }, new Date('2026-11-25T05:00:00Z'))).toBe(true);
+    expect(isEventDayOpen(losAngeles, { date: '2026-11-25' }, new Date('2026-11-25T05:00:00Z'))).toBe(false);
+  });
+
+  test('the cut-off is wall-clock time on the night the clocks go forward (London, 29 Mar 2026)', () => {
+    const london = { timeZone: 'Europe/London', dayCutoff: '06:00' };
+    // Clocks go from 01:00 GMT to 02:00 BST. 04:59 UTC = 05:59 BST: still Saturday's night.
+    expect(isEventDayOpen(london, { date: '2026-03-28' }, new Date('2026-03-29T04:59:00Z'))).toBe(true);
+    // 05:00 UTC = 06:00 BST: the cut-off (a UTC-offset calculation from winter would say 05:00).
+    expect(isEventDayOpen(london, { date: '2026-03-28' }, new Date('2026-03-29T05:00:00Z'))).toBe(false);
+  });
+
+  test('the cut-off is wall-clock time on the night the clocks go back (London, 25 Oct 2026)', () => {
+    const london = { timeZone: 'Europe/London', dayCutoff: '06:00' };
+    // Clocks go from 02:00 BST back to 01:00 GMT. 05:59 UTC = 05:59 GMT: still Saturday's night.
+    expect(isEventDayOpen(london, { date: '2026-10-24' }, new Date('2026-10-25T05:59:00Z'))).toBe(true);
+    expect(isEventDayOpen(london, { date: '2026-10-24' }, new Date('2026-10-25T06:00:00Z'))).toBe(false);
+  });
+
+  test('event dates are written as the gate reads them', () => {
+    expect(formatEventDate('2026-11-28')).toBe('Sat 28 Nov');
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * The check-in decision as a pure function (SEAMS §2, issue 15 item 4; docs/decisions/020): the
+ * order of checks over plain rows — ticket, event with its calendar, selected day, existing check-in
+ * and the clock `now` — with no I/O. The server feeds it rows from SQL (and keeps the exactly-once
+ * `INSERT ... ON CONFLICT` in SQL); the device will feed it from its door list; the web reads the
+ * calendar half to say 'not today' before anyone scans. One rule, two callers.
+ *
+ * The calendar (docs/decisions/021): an event day admits from 00:00 of its date until the event's
+ * cut-off ('HH:MM', default 06:00) the next morning, on the wall clock of the event's IANA time zone,
+ * so a night that runs to 05:59 is still that day and 06:00 is not. Wall-clock reading and calendar
+ * arithmetic are done by date-fns + @date-fns/tz (DST included), never by hand-made offsets.
+ */
+import { tz } from '@date-fns/tz';
+import { addDays, format, parseISO } from 'date-fns';
+import { INACTIVE_EVENT_STATUSES, type EventStatus } from './organizations.ts';
+import type { DenialReason } from './tickets.ts';
+
+/** When an event's days are open: its time zone, day cut-off and the rehearsal setting. */
+export interface EventCalendar {
+  /** IANA time zone of the venue, e.g. 'Europe/London'. */
+  timeZone: string;
+  /** 'HH:MM' (24 h, event time zone): an event day still admits until this time the next morning. */
+  dayCutoff: string;
+  /** Rehearsals: scans outside the event's days are decided as if on the chosen day. */
+  allowsScanningOutsideDays: boolean;
+  /** The event's days (never empty: an event without configured days has day 1 on its date). */
+  days: readonly CalendarDay[];
+}
+
+/** One event day: number from 1, name, calendar date 'YYYY-MM-DD'. */
+export interface CalendarDay {
+  day: number;
+  name: string;
+  date: string;
+}
+
+/** The event as the decision reads it. */
+export interface CheckInEvent extends EventCalendar {
+  id: string;
+  organizationId: string;
+  status: EventStatus;
+}
+
+/** The scanned ticket as the decision reads it; null when no ticket has the scanned code. */
+export interface CheckInTicket {
+  eventId: string;
+  /** The organization of the ticket's event. */
+  organizationId: string;
+  isRevoked: boolean;
+  /** Day numbers the ticket admits; null = every day of its event. */
+  admittedDays: readonly number[] | null;
+}
+
+/** The ticket's check-in for the selected day, when there is one. */
+export interface ExistingCheckIn {
+  checkedInAt: Date;
+  /** Display name of the staff member who made it. */
+  checkedInBy: string;
+  /** It was made by this very scan (a retry with the same scanId by the same staff member). */
+  isSameScan: boolean;
+}
+
+/** Everything one decision needs. `now` is the clock (an instant). */
+export interface CheckInInput {
+  ticket: CheckInTicket | null;
+  event: CheckInEvent;
+  /** The day number the staff member chose. */
+  day: number;
+  existingCheckIn: ExistingCheckIn | null;
+  now: Date;
+}
+
+/**
+ * The outcome: `check_in` (admit and record it now), `checked_in_by_this_scan` (a retry: answer the
+ * original approval again) or `denied` with the reason and a plain message.
+ */
+export type CheckInDecision =
+  | { outcome: 'check_in' }
+  | { outcome: 'checked_in_by_this_scan'; checkedInAt: Date }
+  | { outcome: 'denied'; reason: DenialReason; message: string; checkedInAt?: Date; checkedInBy?: string };
+
+/** The gate's words for an event that admits no one, by status. */
+const INACTIVE_EVENT_MESSAGES: Partial<Record<EventStatus, string>> = {
+  draft: 'This event is not open yet: it is still a draft.',
+  completed: 'This event has ended.',
+  cancelled: 'This event was cancelled.',
+};
+
+/** The message for an unknown code, word for word also for another organization's ticket. */
+export const TICKET_NOT_FOUND_MESSAGE = 'No ticket with this code exists.';
+
+/**
+ * Decides one scan. Checks, in this order (docs/decisions/015, 020): `not_found` (no ticket, or a
+ * ticket of another organization's event: nothing leaks across organizations), `wrong_event`,
+ * `event_not_active` (draft, completed, cancelled), `revoked`, `not_valid_today` (the event has no
+ * such day, or the ticket does not admit it: 'This ticket is for Day 2, Sat 24 Nov'), `not_event_day`
+ * (the chosen day is not open at `now` on the event's calendar, unless the event allows scanning
+ * outside its days), then the existing check-in (`already_checked_in`, or the same scan retried).
+ * Pure: same input, same answer.
+ */
+export function decideCheckIn(input: CheckInInput): CheckInDecision {
+  const { ticket, event, day, existingCheckIn, now } = input;
+  if (!ticket || ticket.organizationId !== event.organizationId) return deny('not_found', TICKET_NOT_FOUND_MESSAGE);
+  if (ticket.eventId !== event.id) return deny('wrong_event', 'This ticket is for a different event.');
+  if (!isEventActive(event.status)) return deny('event_not_active', INACTIVE_EVENT_MESSAGES[event.status] ?? 'This event is not open for check-in.');
+  if (ticket.isRevoked) return deny('revoked', 'This ticket has been revoked.');
+  const selected = event.days.find((entry) => entry.day === day);
+  if (!selected) return deny('not_valid_today', `This event has no day ${day}.`);
+  if (ticket.admittedDays && !ticket.admittedDays.includes(day)) {
+    const admitted = event.days.filter((entry) => ticket.admittedDays?.includes(entry.day));
+    return deny('not_valid_today', admitted.length > 0 ? `This ticket is for ${joinWords(admitted.map(dayWithDate))}.` : `This ticket is not valid on day ${day}.`);
+  }
+  if (!event.allowsScanningOutsideDays && !isEventDayOpen(event, selected, now)) {
+    return deny('not_event_day', notEventDayMessage(event, selected, now));
+  }
+  if (existingCheckIn) {
+    if (existingCheckIn.isSameScan) return { outcome: 'checked_in_by_this_scan', checkedInAt: existingCheckIn.checkedInAt };
+    return {
+      outcome: 'denied',
+      reason: 'already_checked_in',
+      message: `This ticket was already checked in for day ${day} by ${existingCheckIn.checkedInBy}.`,
+      checkedInAt: existingCheckIn.checkedInAt,
+      checkedInBy: existingCheckIn.checkedInBy,
+    };
+  }
+  return { outcome: 'check_in' };
+}
+
+/** Whether tickets of an event with `status` may admit anyone (not draft, completed or cancelled). */
+export function isEventActive(status: string): boolean {
+  return !INACTIVE_EVENT_STATUSES.some((inactive) => inactive === status);
+}
+
+/**
+ * The event's "today" at `now`: the calendar date ('YYYY-MM-DD') on the event's wall clock, or the
+ * day before while it is earlier than the cut-off (the night is still running).
+ */
+export function eventToday(calendar: Pick<EventCalendar, 'timeZone' | 'dayCutoff'>, now: Date): string {
+  const zone = tz(calendar.timeZone);
+  const wallDate = format(now, 'yyyy-MM-dd', { in: zone });
+  const wallTime = format(now, 'HH:mm', { in: zone });
+  return wallTime < calendar.dayCutoff ? addCalendarDays(wallDate, -1) : wallDate;
+}
+
+/**
+ * Whether event day `day` admits at `now`: from 00:00 of its date until the cut-off the next morning,
+ * on the event's wall clock. Two days overlap between midnight and the cut-off; both admit then.
+ */
+export function isEventDayOpen(calendar: Pick<EventCalendar, 'timeZone' | 'dayCutoff'>, day: Pick<CalendarDay, 'date'>, now: Date): boolean {
+  const zone = tz(calendar.timeZone);
+  const wallDate = format(now, 'yyyy-MM-dd', { in: zone });
+  const date = day.date.slice(0, 10);
+  if (wallDate === date) return true;
+  return wallDate === addCalendarDays(date, 1) && format(now, 'HH:mm', { in: zone }) < calendar.dayCutoff;
+}
+
+/** The event day that is today at `now` (see `eventToday`), or null when none is. */
+export function todaysEventDay<Day extends CalendarDay>(calendar: Pick<EventCalendar, 'timeZone' | 'dayCutoff'> & { days: readonly Day[] }, now: Date): Day | null {
+  const today = eventToday(calendar, now);
+  return calendar.days.find((entry) => entry.date.slice(0, 10) === today) ?? null;
+}
+
+/**
+ * Why `day` does not admit at `now`, in the event's words: 'Day 1 (Opening Night) was Sun 22 Nov.
+ * Today is Day 2, Mon 23 Nov.' or 'Day 1 (Talks) is Mon 7 Dec, not today. The event runs Mon 7 Dec
+ * to Tue 8 Dec.'
+ */
+export function notEventDayMessage(calendar: EventCalendar, day: CalendarDay, now: Date): string {
+  const today = eventToday(calendar, now);
+  const date = day.date.slice(0, 10);
+  const opening = `Day ${day.day} (${day.name}) ${date < today ? 'was' : 'is'} ${formatEventDate(date)}${date < today ? '.' : ', not today.'}`;
+  const current = todaysEventDay(calendar, now);
+  if (current) return `${opening} Today is ${dayWithDate(current)}.`;
+  return `${opening} ${eventRunsText(calendar)}`;
+}
+
+/** 'The event is on Mon 7 Dec.' or 'The event runs Mon 7 Dec to Wed 9 Dec.' */
+export function eventRunsText(calendar: Pick<EventCalendar, 'days'>): string {
+  const dates = calendar.days.map((entry) => entry.date.slice(0, 10)).sort();
+  const first = dates[0];
+  const last = dates[dates.length - 1];
+  if (first === undefined || last === undefined) return '';
+  return first === last ? `The event is on ${formatEventDate(first)}.` : `The event runs ${formatEventDate(first)} to ${formatEventDate(last)}.`;
+}
+
+/** 'Sat 24 Nov' for '2026-11-24' (English, as the gate reads it). */
+export function formatEventDate(date: string): string {
+  return format(parseISO(date.slice(0, 10), { in: tz('UTC') }), 'EEE d MMM');
+}
+
+/** 'Day 2, Sat 24 Nov'. */
+function dayWithDate(day: CalendarDay): string {
+  return `Day ${day.day}, ${formatEventDate(day.date)}`;
+}
+
+/** `date` ('YYYY-MM-DD') moved by `days` calendar days (negative = back), as 'YYYY-MM-DD'. */
+export function addCalendarDays(date: string, days: number): string {
+  return format(addDays(parseISO(date, { in: tz('UTC') }), days), 'yyyy-MM-dd');
+}
+
+/** 'a', 'a and b', 'a, b and c'. */
+function joinWords(words: string[]): string {
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+function deny(reason: Exclude<DenialReason, 'already_checked_in'>, message: string): CheckInDecision {
+  return { outcome: 'denied', reason, message };
+}
