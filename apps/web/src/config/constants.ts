@@ -15,6 +15,25 @@ export const CAMERA_FACING_MODE = 'environment';
 /** Pause between a decode and the verify call, in ms (SPEC §4, §9 "Processing pause after a decode: 500 ms"). */
 export const DECODE_PAUSE_MS = 500;
 
+/**
+ * Continuous scanning (issue 10 item 1, our addition; SPEC §4's stop-after-decode stays the default):
+ * after a verdict the camera scanner takes new codes again after this many ms, with no tap.
+ */
+export const CONTINUOUS_RESUME_DELAY_MS = 1_500;
+/**
+ * A code seen again within this many ms of its last sighting is ignored, not re-sent (issue 10 items
+ * 1 and 7: continuous camera scanning and hardware scanners). The window slides: a ticket held in view
+ * keeps being "seen", so it is verified once however long it is held.
+ */
+export const REPEAT_CODE_WINDOW_MS = 3_000;
+/**
+ * Keyboard-wedge barcode scanners (issue 10 item 7) type a code as a burst: at most this many ms
+ * between two keys (a person typing takes 100 ms or more)…
+ */
+export const WEDGE_MAX_KEY_GAP_MS = 50;
+/** …of at least this many characters, ending in Enter. */
+export const WEDGE_MIN_CODE_CHARS = 4;
+
 /** Swipe-back must start within this many px of the left screen edge (SPEC §9). */
 export const SWIPE_EDGE_PX = 50;
 /** Swipe-back must move more than this many px to the right (SPEC §9). */

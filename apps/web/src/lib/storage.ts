@@ -24,12 +24,16 @@ export const STORAGE_FAILED_NOTICE = {
   scope: 'next-screen',
 } as const satisfies Notice;
 
-/** The SPEC §3 storage keys: the saved user and the three selections. */
+/**
+ * The SPEC §3 storage keys (the saved user and the three selections) and ours: `deviceSettings`,
+ * this device's scanner switches (lib/device-settings.ts, issue 10).
+ */
 export const storageKeys = {
   user: 'user',
   selectedOrganization: 'selectedOrganization',
   selectedEvent: 'selectedEvent',
   selectedDay: 'selectedDay',
+  deviceSettings: 'deviceSettings',
 } as const;
 
 export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];

@@ -37,6 +37,9 @@ afterEach(async () => {
   window.sessionStorage.clear();
   const { loadSelection } = await import('@/lib/selection.ts');
   await loadSelection();
+  // This device's switches, back to their defaults for the next test (storage was cleared above).
+  const { loadDeviceSettings } = await import('@/lib/device-settings.ts');
+  await loadDeviceSettings();
 });
 
 afterAll(async () => {

@@ -19,6 +19,8 @@ import { useBack } from '@/lib/use-back.ts';
 import { useNow } from '@/lib/use-now.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { CameraPanel } from '@/features/scanner/components/camera-panel.tsx';
+import { CameraPreview } from '@/features/scanner/components/camera-preview.tsx';
+import { SettingSwitch } from '@/features/scanner/components/setting-switch.tsx';
 import { ManualEntryForm } from '@/features/scanner/components/manual-entry-form.tsx';
 import { ScannerHeader } from '@/features/scanner/components/scanner-header.tsx';
 import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
@@ -64,12 +66,27 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
       {state.isScanning ? (
         <section aria-label="Scanner" className="flex flex-col gap-3">
           <CameraPanel
-            videoRef={scanner.videoRef}
+            preview={<CameraPreview kind={scanner.preview} videoRef={scanner.videoRef} />}
             camera={state.camera}
             isProcessing={state.isProcessing}
             detectedCode={state.detectedCode}
             onStart={() => void scanner.startCamera()}
             onStop={scanner.stopCamera}
+            controls={{
+              hasTorch: scanner.camera.hasTorch,
+              isTorchOn: scanner.camera.isTorchOn,
+              onToggleTorch: scanner.camera.toggleTorch,
+              canSwitch: scanner.camera.canSwitch,
+              onSwitchCamera: scanner.camera.switchCamera,
+            }}
+            settings={
+              <SettingSwitch
+                label="Continuous scanning"
+                hint="The camera stays on and reads ticket after ticket."
+                checked={scanner.isContinuous}
+                onCheckedChange={scanner.setContinuous}
+              />
+            }
           />
           {/* The scroll margin below keeps the field clear of the toasts (bottom of the screen). */}
           <div ref={checkInRef} className="flex scroll-mt-3 scroll-mb-36 flex-col gap-3">

@@ -53,7 +53,11 @@ export type ScannerEvent =
   | { type: 'cameraStarted' }
   | { type: 'cameraStopped' }
   | { type: 'cameraFailed' }
-  | { type: 'codeDetected'; code: string }
+  /**
+   * A code to verify came from a scan source. `keepsCamera`: the camera goes on running (continuous
+   * mode, or a hardware scanner's code); absent or false, a camera decode has stopped it (SPEC §4).
+   */
+  | { type: 'codeDetected'; code: string; keepsCamera?: boolean }
   | { type: 'manualCodeSubmitted' }
   | { type: 'verified'; result: ScanResult }
   | { type: 'verificationFailed' };
@@ -83,8 +87,9 @@ export function scannerReducer(state: ScannerState, event: ScannerEvent): Scanne
     case 'cameraFailed':
       return { ...state, camera: 'failed' };
     case 'codeDetected':
-      // A decode stops the camera and shows the code while it is processed (SPEC §4).
-      return { ...state, camera: 'inactive', isProcessing: true, detectedCode: event.code };
+      // A decode stops the camera and shows the code while it is processed (SPEC §4); in continuous
+      // mode, and for a hardware scanner's code, the camera stays as it is (issue 10).
+      return { ...state, camera: event.keepsCamera === true ? state.camera : 'inactive', isProcessing: true, detectedCode: event.code };
     case 'manualCodeSubmitted':
       return { ...state, isProcessing: true, detectedCode: null };
     case 'verified':

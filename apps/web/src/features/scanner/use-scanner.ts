@@ -3,11 +3,17 @@
  * scanner-logic.ts driven by the camera, the manual field and the verify mutation. The open panel and
  * the latest verdict survive a reload of the tab (scanner-memory.ts, decision 027).
  */
-import { useCallback, useEffect, useReducer, useRef } from 'react';
-import { DECODE_PAUSE_MS } from '@/config/constants.ts';
+import { useCallback, useEffect, useReducer, useRef, useState, type RefObject } from 'react';
+import { CAMERA_FACING_MODE, DECODE_PAUSE_MS } from '@/config/constants.ts';
+import { useDeviceSettings } from '@/lib/device-settings.ts';
 import type { EventDay } from '@/lib/entities.ts';
+import { createKeyboardWedgeSource } from '@/lib/scan-source/keyboard-wedge-source.ts';
+import type { ScanPreview } from '@/lib/scan-source/scan-source.ts';
 import { notify } from '@/lib/toast.ts';
 import { useVerifyTicketMutation } from './api.ts';
+import { chooseCameraSource, countDeviceCameras } from './choose-camera-source.ts';
+import { useQrDecoderFactory } from './qr-decoder-context.tsx';
+import { emptyScanGate, passCode, resumeAt } from './scan-gate.ts';
 import {
   manualTicketCode,
   scannerReducer,
@@ -16,31 +22,80 @@ import {
   type ScannerState,
 } from './scanner-logic.ts';
 import { keepScannerState, restoreScannerState } from './scanner-memory.ts';
-import { useCameraScanner, type CameraScanner } from './use-camera-scanner.ts';
+
+type Facing = 'environment' | 'user';
+
+/** The camera controls of issue 10 item 6, each offered only when the device has it. */
+export interface CameraControls {
+  /** The running camera has a torch ('Torch' is shown). */
+  hasTorch: boolean;
+  isTorchOn: boolean;
+  toggleTorch(): void;
+  /** The device has more than one camera ('Switch camera' is shown). */
+  canSwitch: boolean;
+  /** Restarts the camera facing the other way (rear is the default, SPEC §9). */
+  switchCamera(): void;
+}
 
 export interface Scanner {
   state: ScannerState;
-  videoRef: CameraScanner['videoRef'];
+  /** Attach to the preview `<video>` (used when `preview` is 'video-element'). */
+  videoRef: RefObject<HTMLVideoElement | null>;
+  /** How the camera shows its picture (see `ScanPreview`). */
+  preview: ScanPreview;
   startScanning(): void;
   stopScanning(): void;
   startCamera(): Promise<void>;
   stopCamera(): void;
   /** Verifies a typed ticket code; returns false (and does nothing) when it is empty or busy (SPEC §5). */
   submitManualCode(text: string): boolean;
+  /** Continuous scanning (issue 10 item 1), remembered on this device; off = SPEC §4. */
+  isContinuous: boolean;
+  setContinuous(on: boolean): void;
+  camera: CameraControls;
 }
+
+/** A monotonic clock in ms, for the repeat and resume rules of scan-gate.ts. */
+const now = () => performance.now();
 
 /**
  * @param eventId the selected event's id; null or '' makes every check fail with 'No selected
  *   event found.' (SPEC §5), shown as the verification error toast.
  * @param day the selected event day; its number is sent as `day`.
+ *
+ * Codes come from scan sources (SEAMS §1) and all take one path: 'QR Code Detected!' toast, 500 ms
+ * pause, verify (SPEC §4, §9). The camera (`chooseCameraSource`) in SPEC mode stops at its first
+ * code; in continuous mode it keeps running and its codes pass scan-gate.ts (repeats within 3 s
+ * ignored, 1.5 s rest after each verdict). A keyboard-wedge scanner is listened to while the screen
+ * is open, with the same repeat rule. The manual field is SPEC §5 and passes no gate.
  */
 export function useScanner(eventId: string | null, day: EventDay): Scanner {
   const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day }, restoreScannerState);
   const { isScanning, latestResult } = state;
   useEffect(() => keepScannerState({ eventId, day: day.day }, { isScanning, latestResult }), [eventId, day.day, isScanning, latestResult]);
   const { mutateAsync: verify } = useVerifyTicketMutation();
+  const { settings, update: updateSettings } = useDeviceSettings();
+  const isContinuous = settings.continuousScanning;
+  const isContinuousRef = useRef(isContinuous);
+  useEffect(() => {
+    isContinuousRef.current = isContinuous;
+  }, [isContinuous]);
+
+  // One camera source per screen: it creates the decoder on its first start and reuses it.
+  const createDecoder = useQrDecoderFactory();
+  const [cameraSource] = useState(() => chooseCameraSource(createDecoder));
+  const [wedgeSource] = useState(() => createKeyboardWedgeSource());
+  const videoRef = useRef<HTMLVideoElement | null>(null);
+  const [facing, setFacing] = useState<Facing>(CAMERA_FACING_MODE);
+  const [hasTorch, setHasTorch] = useState(false);
+  const [isTorchOn, setIsTorchOn] = useState(false);
+  const [cameraCount, setCameraCount] = useState(0);
+
   // Set synchronously, so a second Enter or decode before the next render cannot start a second check.
   const isBusyRef = useRef(false);
+  const gateRef = useRef(emptyScanGate);
+  /** Continuous mode: no camera code is taken before this time (1.5 s after the last verdict). */
+  const resumeAtRef = useRef(Number.NEGATIVE_INFINITY);
   const pauseTimerRef = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
     () => () => {
@@ -62,17 +117,17 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
         notify({ title: 'Verification Error', description: 'Could not verify ticket. Please try again.', variant: 'error' });
       } finally {
         isBusyRef.current = false;
+        resumeAtRef.current = resumeAt(now());
       }
     },
     [verify, eventId, day.day],
   );
 
-  const onCode = useCallback(
-    (code: string) => {
-      // The camera stopped itself on this decode; while another check runs the code is dropped.
-      if (isBusyRef.current) return;
+  /** The one path of every scanned code (SPEC §4): shown, toasted, verified after a 500 ms pause. */
+  const takeCode = useCallback(
+    (code: string, keepsCamera: boolean) => {
       isBusyRef.current = true;
-      dispatch({ type: 'codeDetected', code });
+      dispatch({ type: 'codeDetected', code, keepsCamera });
       notify({ title: 'QR Code Detected!', description: toastCodeText(code), variant: 'info' });
       // SPEC §4, §9: a 500 ms pause between the decode and the verify call.
       pauseTimerRef.current = setTimeout(() => {
@@ -83,30 +138,105 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
     [checkTicket],
   );
 
-  const camera = useCameraScanner(onCode);
-  const { start, stop } = camera;
+  const onCameraCode = useCallback(
+    (code: string) => {
+      if (!isContinuousRef.current) {
+        // SPEC §4: the first decode stops the camera; while another check runs the code is dropped.
+        if (isBusyRef.current) return;
+        void cameraSource.stop();
+        setHasTorch(false);
+        setIsTorchOn(false);
+        takeCode(code, false);
+        return;
+      }
+      const at = now();
+      const canTake = !isBusyRef.current && at >= resumeAtRef.current;
+      const passed = passCode(gateRef.current, code, at, canTake);
+      gateRef.current = passed.gate;
+      if (passed.isTaken) takeCode(code, true);
+    },
+    [cameraSource, takeCode],
+  );
 
-  const startCamera = useCallback(async () => {
-    dispatch({ type: 'cameraStarting' });
-    const outcome = await start();
-    if (outcome === 'active') dispatch({ type: 'cameraStarted' });
-    else if (outcome === 'failed') {
-      dispatch({ type: 'cameraFailed' });
-      notify({ title: 'Camera Error', variant: 'error' });
-    }
-  }, [start]);
+  const onWedgeCode = useCallback(
+    (code: string) => {
+      const passed = passCode(gateRef.current, code, now(), !isBusyRef.current);
+      gateRef.current = passed.gate;
+      if (passed.isTaken) takeCode(code, true);
+    },
+    [takeCode],
+  );
+
+  // The sources call the latest handlers through refs: they are started once, not per render.
+  const onCameraCodeRef = useRef(onCameraCode);
+  const onWedgeCodeRef = useRef(onWedgeCode);
+  useEffect(() => {
+    onCameraCodeRef.current = onCameraCode;
+    onWedgeCodeRef.current = onWedgeCode;
+  }, [onCameraCode, onWedgeCode]);
+
+  // Issue 10 item 7: a hardware scanner's burst is verified while this screen is open.
+  useEffect(() => {
+    void wedgeSource.start({ onCode: (code) => onWedgeCodeRef.current(code) });
+    return () => void wedgeSource.stop();
+  }, [wedgeSource]);
+
+  const stopSource = useCallback(() => {
+    void cameraSource.stop();
+    setHasTorch(false);
+    setIsTorchOn(false);
+  }, [cameraSource]);
+
+  const openCamera = useCallback(
+    async (towards: Facing) => {
+      dispatch({ type: 'cameraStarting' });
+      const outcome = await cameraSource.start({ onCode: (code) => onCameraCodeRef.current(code), video: videoRef.current, facing: towards });
+      if (outcome === 'active') {
+        dispatch({ type: 'cameraStarted' });
+        setHasTorch(cameraSource.hasTorch());
+        setIsTorchOn(false);
+        // Browsers list every camera only once one has been allowed.
+        void countDeviceCameras().then(setCameraCount);
+      } else if (outcome === 'failed' || outcome === 'denied') {
+        dispatch({ type: 'cameraFailed' });
+        notify({ title: 'Camera Error', variant: 'error' });
+      }
+    },
+    [cameraSource],
+  );
+
+  const startCamera = useCallback(() => openCamera(facing), [openCamera, facing]);
 
   const stopCamera = useCallback(() => {
-    stop();
+    stopSource();
     dispatch({ type: 'cameraStopped' });
-  }, [stop]);
+  }, [stopSource]);
+
+  // Release the camera when the screen goes away (SPEC: never leave the camera on).
+  useEffect(() => () => void cameraSource.stop(), [cameraSource]);
 
   const startScanning = useCallback(() => dispatch({ type: 'scanStarted' }), []);
 
   const stopScanning = useCallback(() => {
-    stop();
+    stopSource();
     dispatch({ type: 'scanStopped' });
-  }, [stop]);
+  }, [stopSource]);
+
+  const toggleTorch = useCallback(() => {
+    const next = !isTorchOn;
+    cameraSource.setTorch(next).then(
+      () => setIsTorchOn(next),
+      () => setHasTorch(cameraSource.hasTorch()),
+    );
+  }, [cameraSource, isTorchOn]);
+
+  const switchCamera = useCallback(() => {
+    const next: Facing = facing === 'environment' ? 'user' : 'environment';
+    setFacing(next);
+    if (state.camera === 'active') void openCamera(next);
+  }, [facing, openCamera, state.camera]);
+
+  const setContinuous = useCallback((on: boolean) => updateSettings({ continuousScanning: on }), [updateSettings]);
 
   const submitManualCode = useCallback(
     (text: string) => {
@@ -119,5 +249,17 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
     [checkTicket],
   );
 
-  return { state, videoRef: camera.videoRef, startScanning, stopScanning, startCamera, stopCamera, submitManualCode };
+  return {
+    state,
+    videoRef,
+    preview: cameraSource.preview,
+    startScanning,
+    stopScanning,
+    startCamera,
+    stopCamera,
+    submitManualCode,
+    isContinuous,
+    setContinuous,
+    camera: { hasTorch, isTorchOn, toggleTorch, canSwitch: cameraCount > 1, switchCamera },
+  };
 }

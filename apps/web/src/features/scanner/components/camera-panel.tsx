@@ -1,18 +1,31 @@
-import { Camera, CameraOff } from 'lucide-react';
-import type { RefObject } from 'react';
+import { Camera, CameraOff, Flashlight, FlashlightOff, SwitchCamera } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { resultCodeText, type ScannerState } from '../scanner-logic.ts';
 
 /** Icon beside the label from 400 px up, above it on narrower phones (the label never wraps). */
 const cameraButtonClasses = 'min-w-0 px-2 whitespace-nowrap max-[399px]:flex-col max-[399px]:gap-0.5 max-[399px]:py-1.5';
 
+/** 'Torch' and 'Switch camera' (issue 10 item 6): each shown only when the device has it. */
+export interface CameraPanelControls {
+  hasTorch: boolean;
+  isTorchOn: boolean;
+  onToggleTorch: () => void;
+  canSwitch: boolean;
+  onSwitchCamera: () => void;
+}
+
 interface CameraPanelProps {
-  videoRef: RefObject<HTMLVideoElement | null>;
+  /** The camera's picture: the slot a scan source's preview goes in (SEAMS §1), e.g. `<CameraPreview>`. */
+  preview: ReactNode;
   camera: ScannerState['camera'];
   isProcessing: boolean;
   detectedCode: string | null;
   onStart: () => void;
   onStop: () => void;
+  controls: CameraPanelControls;
+  /** Shown under the camera buttons, e.g. the 'Continuous scanning' switch. */
+  settings?: ReactNode;
 }
 
 /**
@@ -20,16 +33,22 @@ interface CameraPanelProps {
  * with the decoded code cut to 20 characters while it is processed (SPEC §4, §9 "last-scanned
  * banner at 20"), and the camera failure text (SPEC §8).
  *
+ * The picture comes in through the `preview` slot (the web camera's `<video>`, or the native camera's
+ * see-through area; SEAMS §1). Under the buttons: 'Torch' while the running camera has one and
+ * 'Switch camera' on devices with more than one camera (issue 10 item 6), then `settings`.
+ *
  * Sized for phones down to 320 px wide: the preview is at most a third of the screen height, so the
  * verdict and the manual field below it stay in view; below 400 px the camera buttons put their
  * icon above the label, so neither sticks out.
  */
-export function CameraPanel({ videoRef, camera, isProcessing, detectedCode, onStart, onStop }: CameraPanelProps) {
+export function CameraPanel({ preview, camera, isProcessing, detectedCode, onStart, onStop, controls, settings }: CameraPanelProps) {
   const isOn = camera === 'active' || camera === 'starting';
+  const showTorch = camera === 'active' && controls.hasTorch;
+  const showSwitch = camera === 'active' && controls.canSwitch;
   return (
     <div className="space-y-3">
       <div className="relative aspect-[4/3] max-h-[33dvh] w-full overflow-hidden rounded-2xl bg-slate-950">
-        <video ref={videoRef} aria-label="Camera preview" className="size-full object-cover" muted playsInline />
+        {preview}
         {!isOn && detectedCode === null && (
           <div className="absolute inset-0 flex items-center justify-center text-slate-300" aria-hidden="true">
             <CameraOff className="size-16" />
@@ -57,6 +76,23 @@ export function CameraPanel({ videoRef, camera, isProcessing, detectedCode, onSt
           Stop Camera
         </Button>
       </div>
+      {(showTorch || showSwitch) && (
+        <div className="grid grid-cols-2 gap-3">
+          {showTorch && (
+            <Button variant="secondary" className={cameraButtonClasses} aria-pressed={controls.isTorchOn} onClick={controls.onToggleTorch}>
+              {controls.isTorchOn ? <FlashlightOff aria-hidden="true" className="size-5 shrink-0" /> : <Flashlight aria-hidden="true" className="size-5 shrink-0" />}
+              Torch
+            </Button>
+          )}
+          {showSwitch && (
+            <Button variant="secondary" className={cameraButtonClasses} onClick={controls.onSwitchCamera}>
+              <SwitchCamera aria-hidden="true" className="size-5 shrink-0" />
+              Switch camera
+            </Button>
+          )}
+        </div>
+      )}
+      {settings}
     </div>
   );
 }
