@@ -11,7 +11,8 @@ import { createKeyboardWedgeSource } from '@/lib/scan-source/keyboard-wedge-sour
 import type { ScanPreview } from '@/lib/scan-source/scan-source.ts';
 import { notify } from '@/lib/toast.ts';
 import { useVerifyTicketMutation } from './api.ts';
-import { chooseCameraSource, countDeviceCameras } from './choose-camera-source.ts';
+import { useCameraSourceFactory } from './camera-source-context.tsx';
+import { countDeviceCameras } from './choose-camera-source.ts';
 import { useQrDecoderFactory } from './qr-decoder-context.tsx';
 import { emptyScanGate, passCode, resumeAt } from './scan-gate.ts';
 import {
@@ -64,7 +65,7 @@ const now = () => performance.now();
  * @param day the selected event day; its number is sent as `day`.
  *
  * Codes come from scan sources (SEAMS §1) and all take one path: 'QR Code Detected!' toast, 500 ms
- * pause, verify (SPEC §4, §9). The camera (`chooseCameraSource`) in SPEC mode stops at its first
+ * pause, verify (SPEC §4, §9). The camera (`chooseCameraSource`, or a test's source) in SPEC mode stops at its first
  * code; in continuous mode it keeps running and its codes pass scan-gate.ts (repeats within 3 s
  * ignored, 1.5 s rest after each verdict). A keyboard-wedge scanner is listened to while the screen
  * is open, with the same repeat rule. The manual field is SPEC §5 and passes no gate.
@@ -83,7 +84,8 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
 
   // One camera source per screen: it creates the decoder on its first start and reuses it.
   const createDecoder = useQrDecoderFactory();
-  const [cameraSource] = useState(() => chooseCameraSource(createDecoder));
+  const createCameraSource = useCameraSourceFactory();
+  const [cameraSource] = useState(() => createCameraSource(createDecoder));
   const [wedgeSource] = useState(() => createKeyboardWedgeSource());
   const videoRef = useRef<HTMLVideoElement | null>(null);
   const [facing, setFacing] = useState<Facing>(CAMERA_FACING_MODE);

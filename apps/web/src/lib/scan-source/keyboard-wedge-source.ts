@@ -30,7 +30,8 @@ const MODIFIER_KEYS = new Set(['Shift', 'Control', 'Alt', 'AltGraph', 'Meta', 'C
 /** Whether keys aimed at `target` are typed into a field (the field then handles them itself). */
 function isEditable(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable) return true;
+  // `closest` as well: not every DOM (jsdom) computes isContentEditable.
+  if (target.isContentEditable || target.closest('[contenteditable=""], [contenteditable="true"], [contenteditable="plaintext-only"]')) return true;
   return target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
 }
 
@@ -44,7 +45,7 @@ export function createKeyboardWedgeSource(options: KeyboardWedgeOptions = {}): S
   const { now = () => performance.now(), maxKeyGapMs = WEDGE_MAX_KEY_GAP_MS, minCodeChars = WEDGE_MIN_CODE_CHARS } = options;
   let removeListener: (() => void) | null = null;
 
-  const stop = async () => {
+  const detach = () => {
     removeListener?.();
     removeListener = null;
   };
@@ -52,8 +53,9 @@ export function createKeyboardWedgeSource(options: KeyboardWedgeOptions = {}): S
   return {
     kind: 'keyboard-wedge',
     preview: 'none',
-    async start({ onCode }) {
-      await stop();
+    // Listening begins before `start` returns (not after a microtask), so no key of a burst is missed.
+    start({ onCode }) {
+      detach();
       const target = options.target ?? window;
       let buffer = '';
       let lastKeyAt = Number.NEGATIVE_INFINITY;
@@ -82,9 +84,9 @@ export function createKeyboardWedgeSource(options: KeyboardWedgeOptions = {}): S
       };
       target.addEventListener('keydown', listener);
       removeListener = () => target.removeEventListener('keydown', listener);
-      return 'active';
+      return Promise.resolve('active');
     },
-    stop,
+    stop: async () => detach(),
     hasTorch: () => false,
     setTorch: async () => {
       throw new Error('A keyboard-wedge scanner has no torch.');

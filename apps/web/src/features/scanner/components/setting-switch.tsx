@@ -16,12 +16,14 @@ interface SettingSwitchProps {
  * Colour is not the only signal: the knob moves and the state reads 'On' / 'Off'.
  */
 export function SettingSwitch({ label, hint, checked, onCheckedChange }: SettingSwitchProps) {
+  const labelId = useId();
   const hintId = useId();
   return (
     <button
       type="button"
       role="switch"
       aria-checked={checked}
+      aria-labelledby={labelId}
       aria-describedby={hint === undefined ? undefined : hintId}
       onClick={() => onCheckedChange(!checked)}
       className={cn(
@@ -30,7 +32,9 @@ export function SettingSwitch({ label, hint, checked, onCheckedChange }: Setting
       )}
     >
       <span className="min-w-0 flex-1">
-        <span className="block text-base font-semibold text-slate-900">{label}</span>
+        <span id={labelId} className="block text-base font-semibold text-slate-900">
+          {label}
+        </span>
         {hint !== undefined && (
           <span id={hintId} className="block text-sm text-slate-700">
             {hint}
