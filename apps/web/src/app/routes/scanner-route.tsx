@@ -82,7 +82,6 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
             settings={
               <SettingSwitch
                 label="Continuous scanning"
-                hint="The camera stays on and reads ticket after ticket."
                 checked={scanner.isContinuous}
                 onCheckedChange={scanner.setContinuous}
               />
