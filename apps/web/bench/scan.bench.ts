@@ -49,21 +49,22 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-/** Records in the page when a result card naming `prefix` first shows: `window.__verdictAt[prefix]` (Date.now ms). */
-async function watchVerdicts(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const state = window as unknown as { __verdictAt: Record<string, number>; __expecting: string | null };
-    state.__verdictAt = {};
-    state.__expecting = null;
-    const check = () => {
-      const expecting = state.__expecting;
-      if (expecting === null || state.__verdictAt[expecting] !== undefined) return;
-      const text = document.querySelector('main [role="status"]')?.textContent ?? '';
-      if (/(Valid|Invalid) Ticket/.test(text) && text.includes(expecting)) state.__verdictAt[expecting] = Date.now();
-    };
-    new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true });
-  });
-}
+/**
+ * Records in the page when a result card naming `window.__expecting` (a code's first 20 characters)
+ * first shows: `window.__verdictAt[prefix]` (Date.now ms). A string, not a function: tsx would add
+ * helpers to a function's source that do not exist in the page.
+ */
+const WATCH_VERDICTS_SCRIPT = `
+  window.__verdictAt = {};
+  window.__expecting = null;
+  new MutationObserver(function () {
+    var expecting = window.__expecting;
+    if (expecting === null || window.__verdictAt[expecting] !== undefined) return;
+    var status = document.querySelector('main [role="status"]');
+    var text = status ? status.textContent : '';
+    if (/(Valid|Invalid) Ticket/.test(text) && text.indexOf(expecting) !== -1) window.__verdictAt[expecting] = Date.now();
+  }).observe(document.body, { subtree: true, childList: true, characterData: true });
+`;
 
 /** Median round trip of the verify endpoint from the page, in ms (unknown codes: denied, nothing checked in). */
 async function measureVerifyRoundTrip(page: Page, eventId: string, day: number): Promise<number> {
@@ -99,7 +100,7 @@ try {
   if ((await toggle.getAttribute('aria-checked')) !== 'true') await toggle.click();
   await page.getByRole('button', { name: 'Start Camera' }).click();
   await page.getByRole('button', { name: 'Stop Camera' }).and(page.locator(':enabled')).waitFor();
-  await watchVerdicts(page);
+  await page.evaluate(WATCH_VERDICTS_SCRIPT);
   const verifyMs = await measureVerifyRoundTrip(page, event._id, today);
   const measuredFloorMs = DECODE_INTERVAL_MS / 2 + DECODE_PAUSE_MS + verifyMs;
 
