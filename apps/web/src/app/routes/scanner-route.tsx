@@ -6,6 +6,10 @@
  * manual field, in a slot of constant height, so it is in view whichever way the ticket came in and
  * nothing moves when it lands; when a verdict lands partly out of view, the verdict and the field are
  * scrolled into view together, clear of the toasts at the bottom of the screen.
+ *
+ * Issue 10: the camera panel carries the 'Continuous scanning' switch (this device's setting, off =
+ * SPEC §4) and, when the device has them, 'Torch' and 'Switch camera'; a keyboard-wedge scanner is
+ * heard while this screen is open (features/scanner/use-scanner.ts, decisions 031 and 032).
  */
 import { ScanLine, Square } from 'lucide-react';
 import { useEffect, useRef } from 'react';

@@ -13,7 +13,8 @@ interface SettingSwitchProps {
 /**
  * An on/off switch (WAI-ARIA `role="switch"` on a button, `aria-checked`): the whole row, label
  * included, is one touch target at least 48 px tall; Space and Enter toggle it (a native button).
- * Colour is not the only signal: the knob moves and the state reads 'On' / 'Off'.
+ * Colour is not the only signal: the knob moves, and from 360 px up the state also reads 'On' / 'Off'
+ * (below, the label keeps one line).
  */
 export function SettingSwitch({ label, hint, checked, onCheckedChange }: SettingSwitchProps) {
   const labelId = useId();
@@ -41,12 +42,12 @@ export function SettingSwitch({ label, hint, checked, onCheckedChange }: Setting
           </span>
         )}
       </span>
-      <span aria-hidden="true" className="w-7 text-right text-sm font-semibold text-slate-800">
+      <span aria-hidden="true" className="w-7 text-right text-sm font-semibold text-slate-800 max-[359px]:hidden">
         {checked ? 'On' : 'Off'}
       </span>
       <span
         aria-hidden="true"
-        className={cn('relative h-8 w-14 shrink-0 rounded-full transition-colors', checked ? 'bg-blue-700' : 'bg-slate-400')}
+        className={cn('relative h-8 w-14 shrink-0 rounded-full transition-colors', checked ? 'bg-blue-700' : 'bg-slate-500')}
       >
         <span className={cn('absolute top-1 size-6 rounded-full bg-white shadow transition-[left]', checked ? 'left-7' : 'left-1')} />
       </span>
