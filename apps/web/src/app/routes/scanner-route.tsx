@@ -1,6 +1,7 @@
 /**
  * /scanner (SPEC §2): the event and day being scanned, 'Start Scanning' to reveal the camera and the
- * manual field, and the result card of the latest check. Behaviour lives in features/scanner.
+ * manual field, and the result card of the latest check; below, the day's 'Recent scans' (issue 10),
+ * collapsed. Behaviour lives in features/scanner.
  *
  * Laid out for one hand at a door (issue 15 item 14): the verdict sits between the camera and the
  * manual field, in a slot of constant height, so it is in view whichever way the ticket came in and
@@ -20,6 +21,7 @@ import { useNow } from '@/lib/use-now.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { CameraPanel } from '@/features/scanner/components/camera-panel.tsx';
 import { ManualEntryForm } from '@/features/scanner/components/manual-entry-form.tsx';
+import { RecentScansList } from '@/features/scanner/components/recent-scans-list.tsx';
 import { ScannerHeader } from '@/features/scanner/components/scanner-header.tsx';
 import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
@@ -90,6 +92,7 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
           </Button>
         </>
       )}
+      <RecentScansList eventId={event.id} day={day.day} />
     </main>
   );
 }
