@@ -5,13 +5,15 @@
  * the verdict and the manual field stay in view. Screenshots: e2e/artifacts/check-ins-*.png.
  */
 import type { Page } from '@playwright/test';
+import { axeViolations } from './support/axe.ts';
 import { admitsDay } from './support/demo-tickets.ts';
 import { todaysDayNumber } from './support/demo-scope.ts';
 import { expect, test } from './support/fixtures.ts';
 import { boxOf, isInViewport, sidewaysOverflow } from './support/layout.ts';
 import { expectVerdict, openScannerForDay, screen, startScanning, verifyByHand } from './support/main-job.ts';
 
-test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+// Reduced motion: axe judges settled toasts, not a half-faded frame (as accessibility.spec.ts).
+test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, reducedMotion: 'reduce' });
 
 /** The header's count as numbers, once it has loaded. */
 async function readCount(page: Page): Promise<{ checkedIn: number; validTickets: number }> {
@@ -57,6 +59,8 @@ test("an approval raises 'Checked in N / M' by one and lands in 'Recent scans', 
   await expect(list.getByRole('listitem').first()).toContainText(ticket.holderName);
   await expect(list.getByRole('listitem').first().locator('time')).toHaveText(/^\d{2}:\d{2}$/);
   expect(await sidewaysOverflow(page)).toBe(0);
+  // The count and the open list pass axe-core like every other screen (issue 3).
+  expect(await axeViolations(page, 'scanner with recent scans open')).toEqual([]);
   await saveScreen(page, 'check-ins-recent-open');
 
   // The same code again: denied, listed first; the count does not move.
