@@ -154,7 +154,7 @@ test('an unknown event is a 404', async () => {
 });
 
 test('a day that is not a whole number from 1 to 366 is a 400 naming params.day', async () => {
-  for (const day of ['0', '367', 'two', '1.5', '-1']) {
+  for (const day of ['0', '367', 'two', '1.5', '-1', '1e2', '0x2']) {
     const response = await getCounts(demoToken, doorEventId, day);
     expect(response.statusCode, day).toBe(400);
     expect(ApiErrorBody.parse(response.json()), day).toMatchObject({ code: 'validation_failed', field: 'params.day' });

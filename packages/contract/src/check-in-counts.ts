@@ -8,12 +8,16 @@ import { z } from 'zod';
 import { requestText } from './text.ts';
 
 /**
- * Path params: the event id and the day number (path text, read as an integer 1..366 like verify's
- * `day`; anything else is a 400 `validation_failed`).
+ * Path params: the event id and the day number (path text of digits, read as an integer 1..366 like
+ * verify's `day`; anything else — '0', '1.5', ' 2', '0x2', '1e2' — is a 400 `validation_failed`).
  */
 export const CheckInCountsParams = z.object({
   eventId: requestText().min(1).max(64),
-  day: z.coerce.number().int().min(1).max(366),
+  day: z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/, 'must be a day number from 1 to 366')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(366)),
 });
 export type CheckInCountsParams = z.infer<typeof CheckInCountsParams>;
 
