@@ -2,7 +2,7 @@
  * Every API endpoint × every kind of caller, with the status each must get. Access to organizations
  * and their events and tickets is by membership; the role (owner, admin, staff) does not matter.
  */
-import { apiPaths, OrganizationList, organizationEventsPath } from '@gatecheck/contract';
+import { apiPaths, checkInCountsPath, OrganizationList, organizationEventsPath } from '@gatecheck/contract';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -95,6 +95,21 @@ const MATRIX: Row[] = [
     endpoint: 'POST /tickets/verify (other event)',
     request: () => ({ method: 'POST', url: api(apiPaths.verifyTicket), payload: { eventId: other.eventId, qrCode: 'NO-SUCH-CODE', day: 1 } }),
     expected: { anonymous: 401, outsider: 200, member: 403, staffMember: 403 },
+  },
+  {
+    endpoint: 'GET /events/{demo event}/days/1/counts',
+    request: () => ({ method: 'GET', url: api(checkInCountsPath(ids.liveEventId, 1)) }),
+    expected: demoMembersOnly,
+  },
+  {
+    endpoint: 'GET /events/{other event}/days/1/counts',
+    request: () => ({ method: 'GET', url: api(checkInCountsPath(other.eventId, 1)) }),
+    expected: { anonymous: 401, outsider: 200, member: 403, staffMember: 403 },
+  },
+  {
+    endpoint: 'GET /events/{unknown event}/days/1/counts',
+    request: () => ({ method: 'GET', url: api(checkInCountsPath(UNKNOWN_ORGANIZATION_ID, 1)) }),
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404 },
   },
   {
     endpoint: 'POST /auth/change-password',

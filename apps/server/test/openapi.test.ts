@@ -141,8 +141,9 @@ function operations(): { method: string; path: string; operation: z.infer<typeof
 
 test('every operation has its own operationId', () => {
   const ids = operations().map(({ operation }) => operation.operationId);
-  // The SPEC §7 calls plus GET /auth/options (whether sign-up is offered, docs/decisions/018).
-  expect(ids.length).toBe(SPEC_CALLS.length + 1);
+  // The SPEC §7 calls plus GET /auth/options (whether sign-up is offered, docs/decisions/018) and
+  // GET /events/{eventId}/days/{day}/counts (live counts, docs/decisions/033).
+  expect(ids.length).toBe(SPEC_CALLS.length + 2);
   for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
   expect(new Set(ids).size).toBe(ids.length);
   expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.operationId).toBe('verifyTicket');
@@ -175,6 +176,20 @@ test('every error answer a route can give is declared, from what the route has (
   // Rate limits: 429; a wrong password: 401.
   expect(statuses('post', apiPaths.login)).toEqual(expect.arrayContaining(['401', '429']));
   expect(statuses('post', apiPaths.register)).toEqual(expect.arrayContaining(['409', '429']));
+});
+
+test('the live counts of an event day are documented: both path params, CheckInCounts, and the 401, 403 and 404 of verify', () => {
+  const operation = document.paths[openApiPath(apiPaths.checkInCounts)]?.get;
+  expect(operation?.operationId).toBe('getCheckInCounts');
+  expect(operation?.security).toEqual([{ bearerToken: [] }, { sessionCookie: [] }]);
+  expect(operation?.parameters).toEqual(
+    expect.arrayContaining([expect.objectContaining({ in: 'path', name: 'eventId' }), expect.objectContaining({ in: 'path', name: 'day' })]),
+  );
+  expect(operation?.responses['200']?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/CheckInCounts' });
+  expect(resolved(operation?.responses['200']?.content?.['application/json'].schema).required).toEqual(
+    expect.arrayContaining(['eventId', 'day', 'checkedIn', 'validTickets']),
+  );
+  expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['400', '401', '403', '404', '500']));
 });
 
 test('the login answer documents what the server sends: token and expiresAt, both required', () => {

@@ -18,11 +18,18 @@ export const apiPaths = {
   /** Fastify route pattern of an organization's events. */
   organizationEvents: '/organizations/membership/:organizationId',
   verifyTicket: '/tickets/verify',
+  /** Not in SPEC §7: live counts of an event day (issue 10, docs/decisions/033). Fastify route pattern. */
+  checkInCounts: '/events/:eventId/days/:day/counts',
 } as const;
 
 /** The concrete path of an organization's events list. */
 export function organizationEventsPath(organizationId: string): string {
   return `${apiPaths.organizations}/${encodeURIComponent(organizationId)}`;
+}
+
+/** The concrete path of an event day's live counts (`apiPaths.checkInCounts`). */
+export function checkInCountsPath(eventId: string, day: number): string {
+  return `/events/${encodeURIComponent(eventId)}/days/${day}/counts`;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * What a screen keeps across a reload of the same tab or app window: `sessionStorage`, which the
  * browser and the native WebView keep for the tab's life and drop when it closes (decision 027).
- * For state of the moment (the open scanner panel, the latest verdict), not for choices: those are
+ * For state of the moment (the open scanner panel, the latest verdict, the recent scans), not for choices: those are
  * in `storage.ts` (SPEC §3 keys).
  *
  * Everything here is forgotten when the selection moves to another event day, and at logout
@@ -13,6 +13,8 @@ import type { z } from 'zod';
 /** The keys in use, one per screen. */
 export const tabMemoryKeys = {
   scanner: 'gatecheck.scanner',
+  /** The scanner's 'Recent scans' of the selected event day (decision 034). */
+  recentScans: 'gatecheck.recentScans',
 } as const;
 
 type TabMemoryKey = (typeof tabMemoryKeys)[keyof typeof tabMemoryKeys];

@@ -9,6 +9,7 @@ import {
   VerifyTicketRequest,
   type ApiErrorBody,
   type AuthOptionsResponse,
+  type CheckInCounts,
   type EventList,
   type LoginResponse,
   type OrganizationList,
@@ -46,6 +47,10 @@ export const defaultHandlers = [
     if (!body.success) return errorResponse(400, { code: 'validation_failed', message: 'Invalid verify request' });
     return HttpResponse.json<VerifyTicketResponse>({ isValid: true, eventName: 'Harbour Sound 2026', holderName: 'Ada Lovelace', ticketType: 'VIP' });
   }),
+  // Live counts of an event day (issue 10): 12 of 340 checked in, unless a test says otherwise.
+  http.get(apiUrl(apiPaths.checkInCounts), ({ params }) =>
+    HttpResponse.json<CheckInCounts>({ eventId: String(params['eventId']), day: Number(params['day']), checkedIn: 12, validTickets: 340 }),
+  ),
 ];
 
 export const server = setupServer(...defaultHandlers);

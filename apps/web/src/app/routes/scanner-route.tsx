@@ -1,6 +1,7 @@
 /**
  * /scanner (SPEC §2): the event and day being scanned, 'Start Scanning' to reveal the camera and the
- * manual field, and the result card of the latest check. Behaviour lives in features/scanner.
+ * manual field, and the result card of the latest check; below, the day's 'Recent scans' (issue 10),
+ * collapsed. Behaviour lives in features/scanner.
  *
  * Laid out for one hand at a door (issue 15 item 14): the verdict sits between the camera and the
  * manual field, in a slot of constant height, so it is in view whichever way the ticket came in and
@@ -26,6 +27,7 @@ import { CameraPanel } from '@/features/scanner/components/camera-panel.tsx';
 import { CameraPreview } from '@/features/scanner/components/camera-preview.tsx';
 import { SettingSwitch } from '@/features/scanner/components/setting-switch.tsx';
 import { ManualEntryForm } from '@/features/scanner/components/manual-entry-form.tsx';
+import { RecentScansList } from '@/features/scanner/components/recent-scans-list.tsx';
 import { ScannerHeader } from '@/features/scanner/components/scanner-header.tsx';
 import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
@@ -110,6 +112,7 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
           </Button>
         </>
       )}
+      <RecentScansList eventId={event.id} day={day.day} />
     </main>
   );
 }

@@ -1,11 +1,13 @@
 /**
  * Ticket verification, POST tickets/verify (SPEC §7), as a TanStack mutation. The wire verdict is
- * mapped once, here, to the client's `Verdict`.
+ * mapped once, here, to the client's `Verdict`; every verdict goes into the day's recent scans and an
+ * approval refreshes the day's counts (check-in-queries.ts, SEAMS §6).
  */
 import { apiPaths, VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RETRY_BASE_DELAY_MS } from '@/config/constants.ts';
 import { ApiError, apiRequest } from '@/lib/api-client.ts';
+import { recordVerdict } from './check-in-queries.ts';
 import type { Verdict } from './scanner-logic.ts';
 
 /** SPEC §5: verification is refused when no selected event id is stored. */
@@ -49,10 +51,17 @@ function isNetworkFailure(error: unknown): boolean {
   return error instanceof ApiError && error.status === 0;
 }
 
-/** The verify mutation: `mutateAsync(check)` resolves to the verdict (see `verifyTicket`). */
+/**
+ * The verify mutation: `mutateAsync(check)` resolves to the verdict (see `verifyTicket`), after the
+ * verdict was put first in the day's recent scans (id = the check's `scanId`, time = now) and, for
+ * an approval, the day's counts were marked for a refetch.
+ */
 export function useVerifyTicketMutation() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (check: TicketCheck) => verifyTicket(check),
+    onSuccess: (verdict, check) =>
+      recordVerdict(queryClient, { eventId: check.eventId, day: check.day }, { id: check.scanId, ticketId: check.qrCode, timestamp: new Date().toISOString(), ...verdict }),
     retry: (failureCount, error) => isNetworkFailure(error) && failureCount < VERIFY_NETWORK_RETRIES,
     retryDelay: RETRY_BASE_DELAY_MS,
   });

@@ -3,10 +3,12 @@ import { Button } from '@/components/ui/button.tsx';
 import { DayWarning } from '@/components/day-warning.tsx';
 import { Tooltip } from '@/components/ui/tooltip.tsx';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
+import { CheckInCount } from './check-in-count.tsx';
 
 /**
  * 'Scanning For', the event title, the day name and number, the location (SPEC §2), and Back; plus
- * `dayWarning` (issue 15) when the chosen day is not today at the event, or null.
+ * the day's 'Checked in N / M' (issue 10) and `dayWarning` (issue 15) when the chosen day is not
+ * today at the event, or null.
  */
 export function ScannerHeader({ event, day, dayWarning, onBack }: { event: EventItem; day: EventDay; dayWarning: string | null; onBack: () => void }) {
   return (
@@ -28,6 +30,7 @@ export function ScannerHeader({ event, day, dayWarning, onBack }: { event: Event
             {event.location}
           </p>
         )}
+        <CheckInCount eventId={event.id} day={day.day} />
         {dayWarning && (
           <p className="mt-2">
             <DayWarning text={dayWarning} />

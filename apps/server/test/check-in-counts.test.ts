@@ -1,0 +1,162 @@
+/**
+ * GET /events/{eventId}/days/{day}/counts (issue 10 item 4): the sign-in and membership rules of
+ * verify, and the numbers — check-ins of the day and tickets valid that day — before and after real
+ * verify calls, on the real database (PGlite, or PostgreSQL under test:server:pg).
+ */
+import { randomUUID } from 'node:crypto';
+import { apiPaths, ApiErrorBody, CheckInCounts, checkInCountsPath, VerifyTicketResponse } from '@gatecheck/contract';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { eventDays, events, tickets } from '../src/db/schema.ts';
+import { DEMO_LIVE_EVENT_TITLE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
+import { createOutsider, demoIds, OUTSIDER } from './helpers/fixtures.ts';
+import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
+
+let t: TestApp;
+let demoToken: string;
+let outsiderToken: string;
+let ids: Awaited<ReturnType<typeof demoIds>>;
+let outsider: Awaited<ReturnType<typeof createOutsider>>;
+/** A two-day event of the demo organization with known tickets (see beforeAll). */
+let doorEventId: string;
+
+/** The door event's tickets: which days each admits (null = every day) and whether it is revoked. */
+const DOOR_TICKETS = [
+  { code: 'COUNT-ALL-1', admittedDays: null, revoked: false },
+  { code: 'COUNT-ALL-2', admittedDays: null, revoked: false },
+  { code: 'COUNT-DAY1', admittedDays: [1], revoked: false },
+  { code: 'COUNT-DAY2', admittedDays: [2], revoked: false },
+  { code: 'COUNT-REVOKED', admittedDays: null, revoked: true },
+] as const;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  outsider = await createOutsider(t.database.db);
+  ids = await demoIds(t.database.db);
+  demoToken = await login(t.app, DEMO_USER.email, DEMO_USER.password);
+  outsiderToken = await login(t.app, OUTSIDER.username, OUTSIDER.password);
+  // Rehearsal mode: verify decides as if on the chosen day, whatever the test machine's date.
+  const [event] = await t.database.db
+    .insert(events)
+    .values({ organizationId: ids.organizationId, title: 'Counting Night', date: '2026-06-01', status: 'live', allowsScanningOutsideDays: true })
+    .returning();
+  if (!event) throw new Error('no event');
+  doorEventId = event.id;
+  await t.database.db.insert(eventDays).values([
+    { eventId: doorEventId, day: 1, name: 'Friday', date: '2026-06-01' },
+    { eventId: doorEventId, day: 2, name: 'Saturday', date: '2026-06-02' },
+  ]);
+  await t.database.db.insert(tickets).values(
+    DOOR_TICKETS.map((ticket) => ({
+      code: ticket.code,
+      eventId: doorEventId,
+      holderName: `Holder ${ticket.code}`,
+      ticketType: 'General Admission',
+      admittedDays: ticket.admittedDays === null ? null : [...ticket.admittedDays],
+      revokedAt: ticket.revoked ? new Date() : null,
+    })),
+  );
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function getCounts(token: string | null, eventId: string, day: number | string) {
+  return t.app.inject({
+    method: 'GET',
+    url: api(typeof day === 'number' ? checkInCountsPath(eventId, day) : `/events/${eventId}/days/${day}/counts`),
+    headers: token === null ? {} : bearer(token),
+  });
+}
+
+async function counts(eventId: string, day: number): Promise<CheckInCounts> {
+  const response = await getCounts(demoToken, eventId, day);
+  expect(response.statusCode, response.body).toBe(200);
+  return CheckInCounts.parse(response.json());
+}
+
+async function scan(qrCode: string, day: number, eventId = doorEventId): Promise<VerifyTicketResponse> {
+  const response = await t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(demoToken), payload: { eventId, qrCode, day } });
+  expect(response.statusCode).toBe(200);
+  return VerifyTicketResponse.parse(response.json());
+}
+
+test(`counts check-ins of the day and tickets valid that day, before and after scans (${TEST_DATABASE_KIND})`, async () => {
+  // Day 1 admits the two all-days tickets and the day-1 ticket; the revoked one and the day-2 one do not count.
+  expect(await counts(doorEventId, 1)).toEqual({ eventId: doorEventId, day: 1, checkedIn: 0, validTickets: 3 });
+  expect(await counts(doorEventId, 2)).toEqual({ eventId: doorEventId, day: 2, checkedIn: 0, validTickets: 3 });
+
+  expect((await scan('COUNT-ALL-1', 1)).isValid).toBe(true);
+  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 1, validTickets: 3 });
+
+  // A re-scan (also in another letter case) is denied and does not count twice.
+  expect(await scan('count-all-1', 1)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+  // Denied scans add nothing: revoked, not valid that day, unknown.
+  expect(await scan('COUNT-REVOKED', 1)).toMatchObject({ isValid: false, reason: 'revoked' });
+  expect(await scan('COUNT-DAY2', 1)).toMatchObject({ isValid: false, reason: 'not_valid_today' });
+  expect(await scan('COUNT-NOPE', 1)).toMatchObject({ isValid: false, reason: 'not_found' });
+  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 1, validTickets: 3 });
+
+  expect((await scan('COUNT-DAY1', 1)).isValid).toBe(true);
+  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 2, validTickets: 3 });
+
+  // Another day's check-ins count on that day only.
+  expect(await counts(doorEventId, 2)).toMatchObject({ checkedIn: 0, validTickets: 3 });
+  expect((await scan('COUNT-ALL-1', 2)).isValid).toBe(true);
+  expect((await scan('COUNT-DAY2', 2)).isValid).toBe(true);
+  expect(await counts(doorEventId, 2)).toMatchObject({ checkedIn: 2, validTickets: 3 });
+  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 2, validTickets: 3 });
+});
+
+test('a day the event does not have counts nothing', async () => {
+  expect(await counts(doorEventId, 3)).toEqual({ eventId: doorEventId, day: 3, checkedIn: 0, validTickets: 0 });
+});
+
+test("the demo event's counts match its seeded tickets, and another event's check-ins do not count", async () => {
+  const liveTickets = (t.demo?.tickets ?? []).filter((ticket) => ticket.eventTitle === DEMO_LIVE_EVENT_TITLE);
+  const validToday = liveTickets.filter((ticket) => !ticket.isRevoked && (ticket.days === null || ticket.days.includes(DEMO_TODAY_DAY_NUMBER)));
+  expect(validToday.length).toBeGreaterThan(0);
+  // The door event's check-ins (previous test) are not the demo event's.
+  expect(await counts(ids.liveEventId, DEMO_TODAY_DAY_NUMBER)).toEqual({
+    eventId: ids.liveEventId,
+    day: DEMO_TODAY_DAY_NUMBER,
+    checkedIn: 0,
+    validTickets: validToday.length,
+  });
+  const [first] = validToday;
+  if (!first) throw new Error('no ticket');
+  expect((await scan(first.code, DEMO_TODAY_DAY_NUMBER, ids.liveEventId)).isValid).toBe(true);
+  expect(await counts(ids.liveEventId, DEMO_TODAY_DAY_NUMBER)).toMatchObject({ checkedIn: 1, validTickets: validToday.length });
+});
+
+test('without signing in the counts are a 401', async () => {
+  const response = await getCounts(null, doorEventId, 1);
+  expect(response.statusCode).toBe(401);
+  expect(ApiErrorBody.parse(response.json()).code).toBe('unauthenticated');
+});
+
+test("a member of another organization may not read this event's counts (403), and a member may not read theirs", async () => {
+  const refused = await getCounts(outsiderToken, doorEventId, 1);
+  expect(refused.statusCode).toBe(403);
+  expect(ApiErrorBody.parse(refused.json())).toEqual({ code: 'forbidden', message: 'You are not a member of this organization' });
+  expect((await getCounts(demoToken, outsider.eventId, 1)).statusCode).toBe(403);
+  // The outsider reads their own event: one valid ticket, none checked in.
+  const own = await getCounts(outsiderToken, outsider.eventId, 1);
+  expect(own.statusCode).toBe(200);
+  expect(CheckInCounts.parse(own.json())).toEqual({ eventId: outsider.eventId, day: 1, checkedIn: 0, validTickets: 1 });
+});
+
+test('an unknown event is a 404', async () => {
+  for (const eventId of [randomUUID(), 'nope']) {
+    const response = await getCounts(demoToken, eventId, 1);
+    expect(response.statusCode).toBe(404);
+    expect(ApiErrorBody.parse(response.json()).code).toBe('not_found');
+  }
+});
+
+test('a day that is not a whole number from 1 to 366 is a 400 naming params.day', async () => {
+  for (const day of ['0', '367', 'two', '1.5', '-1', '1e2', '0x2']) {
+    const response = await getCounts(demoToken, doorEventId, day);
+    expect(response.statusCode, day).toBe(400);
+    expect(ApiErrorBody.parse(response.json()), day).toMatchObject({ code: 'validation_failed', field: 'params.day' });
+  }
+});

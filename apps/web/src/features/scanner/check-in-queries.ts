@@ -1,0 +1,56 @@
+/**
+ * Check-in state as query data (SEAMS §6): the live counts of the selected event day (issue 10 item
+ * 4, from GET /events/{eventId}/days/{day}/counts) and its recent scans (item 5, kept on the device),
+ * under one key factory, so the verify mutation (api.ts) can refresh them after a verdict.
+ */
+import { CheckInCounts, checkInCountsPath } from '@gatecheck/contract';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client.ts';
+import type { ScanResult } from './scanner-logic.ts';
+import { keepRecentScans, readRecentScans, withRecentScan } from './recent-scans.ts';
+import type { ScannerScope } from './scanner-memory.ts';
+
+/** While the scanner is open the counts are fetched again at least this often, in ms (issue 10 item 4). */
+export const CHECK_IN_COUNTS_REFRESH_MS = 30_000;
+
+/** GET /events/{eventId}/days/{day}/counts. @throws {ApiError} on a network failure or an error answer. */
+export async function fetchCheckInCounts(eventId: string, day: number, signal?: AbortSignal): Promise<CheckInCounts> {
+  return apiRequest(checkInCountsPath(eventId, day), { schema: CheckInCounts, signal });
+}
+
+export const checkInQueries = {
+  all: () => ['check-ins'] as const,
+  /** Everything about one event day. */
+  day: (eventId: string | null, day: number) => [...checkInQueries.all(), eventId, day] as const,
+  /**
+   * 'Checked in N / M' of the day: refetched every `CHECK_IN_COUNTS_REFRESH_MS` while shown, and when
+   * a verify approves (api.ts). No error toast: the header keeps the last numbers it had.
+   */
+  counts: (eventId: string, day: number) =>
+    queryOptions({
+      queryKey: [...checkInQueries.day(eventId, day), 'counts'] as const,
+      queryFn: ({ signal }) => fetchCheckInCounts(eventId, day, signal),
+      refetchInterval: CHECK_IN_COUNTS_REFRESH_MS,
+      // No event id stored: nothing to count (verify refuses too, SPEC §5).
+      enabled: eventId !== '',
+    }),
+  /** The day's last verdicts on this device, newest first (recent-scans.ts); never stale, only added to. */
+  recent: (eventId: string | null, day: number) =>
+    queryOptions({
+      queryKey: [...checkInQueries.day(eventId, day), 'recent'] as const,
+      queryFn: () => readRecentScans({ eventId, day }),
+      staleTime: Infinity,
+    }),
+};
+
+/**
+ * After a verdict for `scope`: puts `result` first in the day's recent scans (kept in tab memory and
+ * in the query cache) and, for an approval, refetches the day's counts.
+ */
+export function recordVerdict(queryClient: QueryClient, scope: ScannerScope, result: ScanResult): void {
+  const recentKey = checkInQueries.recent(scope.eventId, scope.day).queryKey;
+  const scans = withRecentScan(queryClient.getQueryData(recentKey) ?? readRecentScans(scope), result);
+  keepRecentScans(scope, scans);
+  queryClient.setQueryData(recentKey, scans);
+  if (result.isValid && scope.eventId) void queryClient.invalidateQueries({ queryKey: checkInQueries.counts(scope.eventId, scope.day).queryKey });
+}

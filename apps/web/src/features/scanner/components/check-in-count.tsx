@@ -1,0 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
+import { Users } from 'lucide-react';
+import { checkInQueries } from '../check-in-queries.ts';
+
+/**
+ * 'Checked in N / M' for the selected event day (issue 10 item 4): N check-ins of the day, M tickets
+ * valid that day, from `checkInQueries.counts` (refetched every 30 s and after each approval). Shows
+ * nothing until the first answer, and keeps the last numbers when a later fetch fails, so the door
+ * never sees a made-up '0 / 0'.
+ */
+export function CheckInCount({ eventId, day }: { eventId: string; day: number }) {
+  const { data } = useQuery(checkInQueries.counts(eventId, day));
+  if (data === undefined) return null;
+  return (
+    <p className="flex items-center gap-1 text-base font-semibold text-slate-900 tabular-nums" data-testid="check-in-count">
+      <Users aria-hidden="true" className="size-4 shrink-0" />
+      Checked in {data.checkedIn} / {data.validTickets}
+    </p>
+  );
+}

@@ -1,0 +1,60 @@
+import { useQuery } from '@tanstack/react-query';
+import { ChevronRight, CircleCheck, CircleX } from 'lucide-react';
+import { useState } from 'react';
+import { cn } from '@/lib/cn.ts';
+import { checkInQueries } from '../check-in-queries.ts';
+import { recentScanTime } from '../recent-scans.ts';
+import { denialText, resultCodeText, type ScanResult } from '../scanner-logic.ts';
+
+/**
+ * 'Recent scans' (issue 10 item 5): the selected day's last 50 verdicts on this device, newest first,
+ * each with its time (HH:mm), APPROVED or DENIED with an icon, the code cut to 20 characters + '...'
+ * (SPEC §9), the holder and, for a denial, the reason in plain words. Collapsed by default behind a
+ * native disclosure (<details>), so the result card of SPEC §3 stays the one verdict on display and
+ * the verdict and the manual field stay in view on a small phone. The rows are rendered only while it
+ * is open (none in the page otherwise).
+ */
+export function RecentScansList({ eventId, day }: { eventId: string | null; day: number }) {
+  const { data: scans = [] } = useQuery(checkInQueries.recent(eventId, day));
+  const [isOpen, setOpen] = useState(false);
+  return (
+    <details className="group rounded-2xl border border-slate-300 bg-white" open={isOpen} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary className="flex min-h-12 cursor-pointer list-none items-center gap-2 px-3 py-2 text-lg font-semibold text-slate-950 [&::-webkit-details-marker]:hidden">
+        <ChevronRight aria-hidden="true" className="size-5 shrink-0 transition-transform group-open:rotate-90" />
+        Recent scans
+        <span className="ml-auto text-base font-normal text-slate-700 tabular-nums">({scans.length})</span>
+      </summary>
+      {!isOpen ? null : scans.length === 0 ? (
+        <p className="border-t border-slate-200 px-3 py-2 text-base text-slate-700">No scans yet for this day.</p>
+      ) : (
+        <ol aria-label="Recent scans" className="divide-y divide-slate-200 border-t border-slate-200">
+          {scans.map((scan) => (
+            <RecentScanRow key={scan.id} scan={scan} />
+          ))}
+        </ol>
+      )}
+    </details>
+  );
+}
+
+function RecentScanRow({ scan }: { scan: ScanResult }) {
+  const Icon = scan.isValid ? CircleCheck : CircleX;
+  const detail = scan.isValid ? scan.details.holderName : denialText(scan.denial);
+  return (
+    <li className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-2 px-3 py-2 text-base text-slate-900">
+      <time dateTime={scan.timestamp} className="font-mono tabular-nums">
+        {recentScanTime(scan.timestamp)}
+      </time>
+      <div className="min-w-0">
+        <p className="flex flex-wrap items-center gap-x-2">
+          <span className={cn('inline-flex items-center gap-1 font-bold', scan.isValid ? 'text-green-800' : 'text-red-800')}>
+            <Icon aria-hidden="true" className="size-4 shrink-0" strokeWidth={2.75} />
+            {scan.isValid ? 'APPROVED' : 'DENIED'}
+          </span>
+          <span className="font-mono break-all">{resultCodeText(scan.ticketId)}</span>
+        </p>
+        {detail && <p className={cn('break-words', scan.isValid ? 'text-slate-800' : 'text-red-900')}>{detail}</p>}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,43 @@
+import { expect, test } from 'vitest';
+import { keepRecentScans, readRecentScans, RECENT_SCANS_MAX, recentScanTime, withRecentScan } from './recent-scans.ts';
+import type { ScanResult } from './scanner-logic.ts';
+
+function approval(id: string): ScanResult {
+  return { id, ticketId: `GC-${id}`, timestamp: '2026-07-11T19:07:00.000Z', isValid: true, details: { holderName: `Holder ${id}` } };
+}
+
+test('a new verdict goes first and the list keeps the newest 50', () => {
+  let scans: ScanResult[] = [];
+  for (let index = 1; index <= RECENT_SCANS_MAX + 1; index += 1) scans = withRecentScan(scans, approval(String(index)));
+  expect(RECENT_SCANS_MAX).toBe(50);
+  expect(scans).toHaveLength(50);
+  expect(scans[0]?.id).toBe('51');
+  expect(scans.at(-1)?.id).toBe('2');
+});
+
+test('a verdict with an id already listed (a retried check) is listed once, first', () => {
+  const scans = withRecentScan(withRecentScan([approval('a'), approval('b')], approval('c')), approval('b'));
+  expect(scans.map((scan) => scan.id)).toEqual(['b', 'c', 'a']);
+});
+
+test('the list is read back for the same event day only', () => {
+  const denial: ScanResult = { id: 'd', ticketId: 'GC-X', timestamp: '2026-07-11T19:08:00.000Z', isValid: false, denial: { reason: 'revoked' } };
+  keepRecentScans({ eventId: 'event-1', day: 2 }, [denial, approval('a')]);
+  expect(readRecentScans({ eventId: 'event-1', day: 2 })).toEqual([denial, approval('a')]);
+  expect(readRecentScans({ eventId: 'event-1', day: 3 })).toEqual([]);
+  expect(readRecentScans({ eventId: 'event-2', day: 2 })).toEqual([]);
+});
+
+test('a tampered or outdated stored value reads as an empty list', () => {
+  sessionStorage.setItem('gatecheck.recentScans', JSON.stringify({ eventId: 'event-1', day: 2, scans: [{ id: 1 }] }));
+  expect(readRecentScans({ eventId: 'event-1', day: 2 })).toEqual([]);
+  sessionStorage.setItem('gatecheck.recentScans', '{not json');
+  expect(readRecentScans({ eventId: 'event-1', day: 2 })).toEqual([]);
+});
+
+test("a scan's time is HH:mm, 24-hour, on the device clock", () => {
+  const evening = new Date(2026, 6, 11, 21, 7, 30);
+  expect(recentScanTime(evening.toISOString())).toBe('21:07');
+  expect(recentScanTime(new Date(2026, 6, 11, 9, 5).toISOString())).toBe('09:05');
+  expect(recentScanTime('not a time')).toBe('');
+});

@@ -1,0 +1,68 @@
+/**
+ * The scanner's 'Recent scans' (issue 10 item 5, docs/decisions/034): the last 50 verdicts of the
+ * selected event day, newest first (SPEC §3 keeps results newest first). Kept in tab memory
+ * (sessionStorage via `lib/tab-memory.ts`) with the event id and day number they belong to, so they
+ * survive a reload of the tab on this device and are forgotten when the event day changes and at
+ * logout (`lib/selection.ts`), like the latest verdict of decision 027. Not in the SPEC §3 device
+ * storage, which holds just the user and the three selections.
+ */
+import { DenialReason } from '@gatecheck/contract';
+import { format } from 'date-fns';
+import { z } from 'zod';
+import { readTabMemory, tabMemoryKeys, writeTabMemory } from '@/lib/tab-memory.ts';
+import type { ScanResult } from './scanner-logic.ts';
+import type { ScannerScope } from './scanner-memory.ts';
+
+/** How many verdicts the list keeps; an older one drops off the end (issue 10 item 5). */
+export const RECENT_SCANS_MAX = 50;
+
+const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
+  z.object({ id: z.string(), ticketId: z.string(), timestamp: z.string() }),
+  z.discriminatedUnion('isValid', [
+    z.object({
+      isValid: z.literal(true),
+      details: z.object({ eventName: z.string().optional(), holderName: z.string().optional(), ticketType: z.string().optional() }),
+    }),
+    z.object({
+      isValid: z.literal(false),
+      denial: z.object({
+        reason: DenialReason.optional(),
+        checkedInAt: z.string().optional(),
+        checkedInBy: z.string().optional(),
+        message: z.string().optional(),
+      }),
+    }),
+  ]),
+);
+
+const StoredRecentScans = z.object({
+  eventId: z.string().nullable(),
+  day: z.number(),
+  scans: z.array(StoredScanResult).max(RECENT_SCANS_MAX),
+});
+
+/** The recent scans kept for `scope` (newest first), or [] when none are kept for that event day. */
+export function readRecentScans(scope: ScannerScope): ScanResult[] {
+  const stored = readTabMemory(tabMemoryKeys.recentScans, StoredRecentScans);
+  if (stored === null || stored.eventId !== scope.eventId || stored.day !== scope.day) return [];
+  return stored.scans;
+}
+
+/**
+ * `result` put first in `scans`, cut to the newest `RECENT_SCANS_MAX`. Pure. A result already in the
+ * list (same id: a retried check) is not listed twice.
+ */
+export function withRecentScan(scans: readonly ScanResult[], result: ScanResult): ScanResult[] {
+  return [result, ...scans.filter((scan) => scan.id !== result.id)].slice(0, RECENT_SCANS_MAX);
+}
+
+/** Keeps `scans` for `scope` in tab memory, replacing what was kept for any event day. */
+export function keepRecentScans(scope: ScannerScope, scans: readonly ScanResult[]): void {
+  writeTabMemory(tabMemoryKeys.recentScans, { eventId: scope.eventId, day: scope.day, scans });
+}
+
+/** A scan's time on the device's clock, 24-hour 'HH:mm' (date-fns); '' for an unreadable time. */
+export function recentScanTime(timestamp: string): string {
+  const date = new Date(timestamp);
+  return Number.isNaN(date.getTime()) ? '' : format(date, 'HH:mm');
+}

@@ -1,0 +1,37 @@
+/**
+ * Live counts of one event day (issue 10 item 4, docs/decisions/033): GET
+ * /events/{eventId}/days/{day}/counts answers how many tickets were checked in that day and how many
+ * tickets admit it, for the scanner header 'Checked in N / M'. Same sign-in and membership rules as
+ * POST /tickets/verify (401 signed out, 403 non-member, 404 unknown event).
+ */
+import { z } from 'zod';
+import { requestText } from './text.ts';
+
+/**
+ * Path params: the event id and the day number (path text of digits, read as an integer 1..366 like
+ * verify's `day`; anything else — '0', '1.5', ' 2', '0x2', '1e2' — is a 400 `validation_failed`).
+ */
+export const CheckInCountsParams = z.object({
+  eventId: requestText().min(1).max(64),
+  day: z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/, 'must be a day number from 1 to 366')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(366)),
+});
+export type CheckInCountsParams = z.infer<typeof CheckInCountsParams>;
+
+/**
+ * The counts of one event day. `checkedIn`: check-ins recorded for that day (one per ticket at most;
+ * a denied scan or a re-scan adds none). `validTickets`: tickets of the event that admit that day —
+ * not revoked, and either valid every day or listing that day; 0 for a day the event does not have.
+ */
+export const CheckInCounts = z
+  .object({
+    eventId: z.string(),
+    day: z.number().int(),
+    checkedIn: z.number().int().min(0),
+    validTickets: z.number().int().min(0),
+  })
+  .meta({ id: 'CheckInCounts' });
+export type CheckInCounts = z.infer<typeof CheckInCounts>;
