@@ -7,6 +7,8 @@ import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from '@/lib/query-client.ts';
+import { installBackButton } from '@/lib/native/back-button.ts';
+import { setUpStatusBar } from '@/lib/native/status-bar.ts';
 import { loadSelection } from '@/lib/selection.ts';
 import { loadServerAddress } from '@/lib/server-address.ts';
 import { AppProviders } from './providers.tsx';
@@ -14,8 +16,9 @@ import { createAppRouter } from './router.tsx';
 
 /** Renders the app into `container`; resolves to its React root once rendering has started. Never rejects on storage failures. */
 export async function startApp(container: HTMLElement): Promise<Root> {
-  // Native: the server chosen on the login screen, before any call (never rejects).
-  await loadServerAddress();
+  // Native: the server chosen on the login screen, before any call; the status bar; Android's back
+  // button (each screen registers its back). None of these rejects; all do nothing in a browser.
+  await Promise.all([loadServerAddress(), setUpStatusBar(), installBackButton()]);
   try {
     await loadSelection();
   } catch {

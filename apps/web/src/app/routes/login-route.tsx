@@ -20,6 +20,7 @@ import { SCANNER_NAME } from '@/config/constants.ts';
 import { paths } from '@/config/paths.ts';
 import { authOptionsQueries, useLoginMutation } from '@/features/auth/api.ts';
 import { furthestStep, loginFailureDescription, validateLogin } from '@/features/auth/auth-logic.ts';
+import { exitApp, useBackButton } from '@/lib/native/back-button.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
 import { useSelection } from '@/lib/selection.ts';
 import {
@@ -47,6 +48,8 @@ export function LoginRoute() {
   const [serverAddress, setServerAddress] = useState(serverAddressPrefill);
   const [serverError, setServerError] = useState<string | null>(null);
   const [isCheckingServer, setCheckingServer] = useState(false);
+  // Android's back button leaves the app from the first screen (issue 9 item 4).
+  useBackButton(exitApp);
 
   if (session.status === 'loading') return <FullScreenMessage>Loading...</FullScreenMessage>;
   if (session.status === 'authenticated') return <Navigate to={furthestStep(selection)} replace />;

@@ -2,8 +2,12 @@
  * The camera half of the scanner (SPEC §4, §9): opens the rear camera, shows it in a `<video>`,
  * draws a frame onto a canvas of at most 400 px twice per second, and hands each frame to the
  * `QrDecoder`. The first decoded text stops the camera and is reported once.
+ *
+ * On the native app (issue 9) the camera is ML Kit's (`createNativeCameraSource`, a `ScanSource`
+ * whose preview renders behind the WebView), never `getUserMedia`: the same rule applies, the first
+ * code the plugin reports stops it and is reported once, later frames of it are dropped.
  */
-import { useCallback, useEffect, useRef, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import {
   CAMERA_FACING_MODE,
   CAMERA_SCANS_PER_SECOND,
@@ -11,7 +15,10 @@ import {
   SCAN_LIBRARY_DECODE_TIMEOUT_MS,
   SCAN_LIBRARY_MAX_SCANS_PER_SECOND,
 } from '@/config/constants.ts';
+import { createNativeCameraSource } from '@/lib/native/native-camera-source.ts';
+import { isNativePlatform } from '@/lib/native/platform.ts';
 import type { QrDecoder } from '@/lib/qr/qr-decoder.ts';
+import type { ScanSource } from '@/lib/scan-source/scan-source.ts';
 import { useQrDecoderFactory } from './qr-decoder-context.tsx';
 
 export interface CameraScanner {
@@ -19,14 +26,19 @@ export interface CameraScanner {
   videoRef: RefObject<HTMLVideoElement | null>;
   /**
    * Opens the camera and starts decoding. Resolves to 'active' once frames are being decoded,
-   * 'failed' when the camera (or the decoder) cannot be opened, 'cancelled' when `stop` came first.
+   * 'failed' when the camera (or the decoder) cannot be opened, 'denied' when camera permission was
+   * refused (native), 'cancelled' when `stop` came first.
    */
-  start(): Promise<'active' | 'failed' | 'cancelled'>;
+  start(): Promise<'active' | 'failed' | 'denied' | 'cancelled'>;
+  /** Where the preview shows: in `videoRef` ('video-element') or behind the WebView (native). */
+  preview: 'video-element' | 'behind-webview';
   /** Stops decoding and releases the camera. Safe to call at any time. */
   stop(): void;
 }
 
 interface Session {
+  /** The native source while it runs (native app only). */
+  native: ScanSource | null;
   stream: MediaStream | null;
   timer: ReturnType<typeof setInterval> | null;
   isStopped: boolean;
@@ -79,6 +91,8 @@ export function useCameraScanner(onCode: (code: string) => void): CameraScanner 
   // One decoder per screen, reused for every frame and every camera start.
   const decoderRef = useRef<Promise<QrDecoder> | null>(null);
   const sessionRef = useRef<Session | null>(null);
+  // Native app: the ML Kit source, made once per screen.
+  const [nativeSource] = useState(() => (isNativePlatform() ? createNativeCameraSource() : null));
   const onCodeRef = useRef(onCode);
   useEffect(() => {
     onCodeRef.current = onCode;
@@ -90,6 +104,7 @@ export function useCameraScanner(onCode: (code: string) => void): CameraScanner 
     sessionRef.current = null;
     session.isStopped = true;
     if (session.timer !== null) clearInterval(session.timer);
+    void session.native?.stop();
     releaseStream(session.stream);
     const video = videoRef.current;
     if (video) {
@@ -98,10 +113,23 @@ export function useCameraScanner(onCode: (code: string) => void): CameraScanner 
     }
   }, []);
 
-  const start = useCallback(async (): Promise<'active' | 'failed' | 'cancelled'> => {
+  const start = useCallback(async (): Promise<'active' | 'failed' | 'denied' | 'cancelled'> => {
     stop();
-    const session: Session = { stream: null, timer: null, isStopped: false };
+    const session: Session = { native: nativeSource, stream: null, timer: null, isStopped: false };
     sessionRef.current = session;
+    if (nativeSource) {
+      const outcome = await nativeSource.start({
+        onCode: (code) => {
+          // The first code stops the camera; the frames after it (same code or not) are dropped.
+          if (session.isStopped) return;
+          stop();
+          onCodeRef.current(code);
+        },
+      });
+      if (session.isStopped) return 'cancelled';
+      if (outcome !== 'active') stop();
+      return outcome;
+    }
     if (!decoderRef.current) {
       const created = createDecoder();
       decoderRef.current = created;
@@ -153,10 +181,10 @@ export function useCameraScanner(onCode: (code: string) => void): CameraScanner 
     };
     session.timer = setInterval(() => void scanFrame(), SCAN_INTERVAL_MS);
     return 'active';
-  }, [createDecoder, stop]);
+  }, [createDecoder, nativeSource, stop]);
 
   // Release the camera when the screen goes away (SPEC: never leave the camera on).
   useEffect(() => stop, [stop]);
 
-  return { videoRef, start, stop };
+  return { videoRef, start, stop, preview: nativeSource ? 'behind-webview' : 'video-element' };
 }

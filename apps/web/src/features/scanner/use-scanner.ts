@@ -3,7 +3,7 @@
  * scanner-logic.ts driven by the camera, the manual field and the verify mutation. The open panel and
  * the latest verdict survive a reload of the tab (scanner-memory.ts, decision 027).
  */
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { DECODE_PAUSE_MS } from '@/config/constants.ts';
 import type { EventDay } from '@/lib/entities.ts';
 import { notify } from '@/lib/toast.ts';
@@ -21,6 +21,10 @@ import { useCameraScanner, type CameraScanner } from './use-camera-scanner.ts';
 export interface Scanner {
   state: ScannerState;
   videoRef: CameraScanner['videoRef'];
+  /** Where the camera preview shows (native: behind the WebView). */
+  cameraPreview: CameraScanner['preview'];
+  /** True after the last camera start was refused camera permission (native: offer the settings). */
+  isCameraDenied: boolean;
   startScanning(): void;
   stopScanning(): void;
   startCamera(): Promise<void>;
@@ -85,12 +89,14 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
 
   const camera = useCameraScanner(onCode);
   const { start, stop } = camera;
+  const [isCameraDenied, setCameraDenied] = useState(false);
 
   const startCamera = useCallback(async () => {
     dispatch({ type: 'cameraStarting' });
     const outcome = await start();
+    setCameraDenied(outcome === 'denied');
     if (outcome === 'active') dispatch({ type: 'cameraStarted' });
-    else if (outcome === 'failed') {
+    else if (outcome === 'failed' || outcome === 'denied') {
       dispatch({ type: 'cameraFailed' });
       notify({ title: 'Camera Error', variant: 'error' });
     }
@@ -119,5 +125,5 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
     [checkTicket],
   );
 
-  return { state, videoRef: camera.videoRef, startScanning, stopScanning, startCamera, stopCamera, submitManualCode };
+  return { state, videoRef: camera.videoRef, cameraPreview: camera.preview, isCameraDenied, startScanning, stopScanning, startCamera, stopCamera, submitManualCode };
 }
