@@ -68,8 +68,9 @@ test('a native scan goes through ML Kit: one code in view for many frames gives 
   expect(called('BarcodeScanner', 'stopScan').length).toBeGreaterThanOrEqual(1);
   expect(document.documentElement).not.toHaveClass(TRANSPARENT_WEBVIEW_CLASS);
   expect(getUserMedia).not.toHaveBeenCalled();
-  // Haptic feedback is played on native (lib/native/haptics.ts, through the bridge) where the verdict
-  // is wired to it; the screen stays on until the panel closes.
+  // The verdict is felt: the device's success haptic, through the bridge.
+  await waitFor(() => expect(called('Haptics', 'notification').map((call) => call.options)).toEqual([{ type: 'SUCCESS' }]));
+  // The screen stays on until the panel closes.
   await user.click(screen.getByRole('button', { name: 'Stop Scanning' }));
   await waitFor(() => expect(called('KeepAwake', 'allowSleep')).toHaveLength(1));
 });

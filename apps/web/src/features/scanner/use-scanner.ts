@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { DECODE_PAUSE_MS } from '@/config/constants.ts';
 import type { EventDay } from '@/lib/entities.ts';
+import { vibrateForVerdict } from '@/lib/native/haptics.ts';
 import { notify } from '@/lib/toast.ts';
 import { useVerifyTicketMutation } from './api.ts';
 import {
@@ -60,6 +61,8 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
         const verdict = await verify({ eventId, day: day.day, qrCode, scanId: crypto.randomUUID() });
         dispatch({ type: 'verified', result: { id: crypto.randomUUID(), ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });
         notify(verdictNotice(verdict));
+        // Felt as well as seen (issue 9 item 4): the device's success or error haptic on native.
+        void vibrateForVerdict(verdict.isValid);
       } catch {
         // SPEC §8: the server's error text is not shown; the same words for every failure.
         dispatch({ type: 'verificationFailed' });
