@@ -23,7 +23,7 @@ export const DEFAULT_STAND_IN_OPTIONS: CapacitorStandInOptions = {
 
 /** Installs the stand-in and Capacitor's Android bridge script; returns the stand-in. */
 export function installAndroidBridge(options: Partial<CapacitorStandInOptions> = {}): CapacitorStandIn {
-  const standIn = installCapacitorStandIn(globalThis, { options: { ...DEFAULT_STAND_IN_OPTIONS, ...options }, plugins: STAND_IN_PLUGINS });
+  const standIn = installCapacitorStandIn({ options: { ...DEFAULT_STAND_IN_OPTIONS, ...options }, plugins: STAND_IN_PLUGINS }, globalThis);
   const bridgePath = createRequire(import.meta.url).resolve('@capacitor/android/capacitor/src/main/assets/native-bridge.js');
   // Indirect eval: the script runs in the global scope, as the WebView runs it.
   (0, eval)(readFileSync(bridgePath, 'utf8'));

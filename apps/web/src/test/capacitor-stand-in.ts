@@ -5,7 +5,7 @@
  * exactly as the Java side does. `window.Capacitor.PluginHeaders` lists the plugins and their methods,
  * so `@capacitor/core`'s `registerPlugin` routes every call of the plugins' real JS to the bridge.
  *
- * Used by Vitest (`installCapacitorStandIn(globalThis, …)` then `loadNativeBridge()`, before any
+ * Used by Vitest (`installAndroidBridge()` of android-bridge.ts, before any
  * `@capacitor/*` module loads) and by Playwright (`page.addInitScript(installCapacitorStandIn, …)`
  * then the bridge file). The function is self-contained (no imports, no outer variables) so that
  * Playwright can serialise it into the page.
@@ -84,12 +84,13 @@ export const STAND_IN_PLUGINS = {
 } as const;
 
 /**
- * Installs the stand-in on `win` (a browser window, or jsdom's global in Vitest) and returns it.
+ * Installs the stand-in on `win` (default `globalThis`: the page's window, or jsdom's global in
+ * Vitest) and returns it. Playwright passes only the first argument.
  * Must run before Capacitor's native-bridge.js and before any `@capacitor/*` module.
  */
 export function installCapacitorStandIn(
-  win: typeof globalThis,
   { options, plugins }: { options: CapacitorStandInOptions; plugins: Record<string, readonly string[]> },
+  win: typeof globalThis = globalThis,
 ): CapacitorStandIn {
   type Listener = { callbackId: string; eventName: string };
   type Message = { callbackId: string; pluginId: string; methodName: string; options: Record<string, unknown> };
