@@ -18,7 +18,7 @@ const NATIVE_BRIDGE_PATH = createRequire(import.meta.url).resolve('@capacitor/an
 
 /** Makes every later load of `page` the native app on a device whose camera permission is `camera`. */
 export async function installNativeShell(page: Page, camera: CapacitorStandInOptions['camera'] = 'prompt'): Promise<void> {
-  const options: CapacitorStandInOptions = { camera, cameraOnRequest: 'granted', torch: false, startScanFails: false, prefsPrefix: NATIVE_PREFS_PREFIX };
+  const options: CapacitorStandInOptions = { camera, cameraOnRequest: 'granted', torch: false, startScanFails: false, preferencesFail: false, prefsPrefix: NATIVE_PREFS_PREFIX };
   await page.addInitScript(installCapacitorStandIn, { options, plugins: STAND_IN_PLUGINS });
   await page.addInitScript({ path: NATIVE_BRIDGE_PATH });
   await page.addInitScript(() => {

@@ -18,6 +18,7 @@ export const DEFAULT_STAND_IN_OPTIONS: CapacitorStandInOptions = {
   cameraOnRequest: 'granted',
   torch: true,
   startScanFails: false,
+  preferencesFail: false,
   prefsPrefix: 'standin-prefs:',
 };
 
@@ -34,3 +35,17 @@ export function installAndroidBridge(options: Partial<CapacitorStandInOptions> =
 export function flushBridge(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 5));
 }
+
+/**
+ * The device Preferences as the stand-in keeps them (localStorage under the default prefix), with a
+ * Map-like API for tests: what the app stored through the bridge, and what a test puts there first.
+ */
+export const devicePreferences = {
+  get: (key: string): string | null => localStorage.getItem(`${DEFAULT_STAND_IN_OPTIONS.prefsPrefix}${key}`),
+  set: (key: string, value: string): void => localStorage.setItem(`${DEFAULT_STAND_IN_OPTIONS.prefsPrefix}${key}`, value),
+  has: (key: string): boolean => localStorage.getItem(`${DEFAULT_STAND_IN_OPTIONS.prefsPrefix}${key}`) !== null,
+  /** How many keys are stored. */
+  get size(): number {
+    return Object.keys(localStorage).filter((key) => key.startsWith(DEFAULT_STAND_IN_OPTIONS.prefsPrefix)).length;
+  },
+};

@@ -12,7 +12,7 @@
  *
  * What the stand-in plays:
  * - Preferences: get/set/remove/keys/clear kept in `localStorage` under `prefsPrefix` (so a reload
- *   of the page, the "restart of the app", keeps them, as a device does).
+ *   of the page, the "restart of the app", keeps them, as a device does); all fail with `preferencesFail`.
  * - BarcodeScanner: permission state `camera` ('granted' | 'denied' | 'prompt'); `requestPermissions`
  *   turns 'prompt' into `cameraOnRequest`; startScan/stopScan/torch/openSettings are recorded.
  * - Haptics, App, KeepAwake, StatusBar, SplashScreen: recorded, answered with `{}` (or the plain result).
@@ -31,6 +31,8 @@ export interface CapacitorStandInOptions {
   torch: boolean;
   /** Whether `startScan` fails (a camera in use by another app, a broken camera). */
   startScanFails: boolean;
+  /** Whether every Preferences call fails (a broken device store). */
+  preferencesFail: boolean;
   /** localStorage prefix of the Preferences stand-in. */
   prefsPrefix: string;
 }
@@ -122,6 +124,7 @@ export function installCapacitorStandIn(
     const { pluginId, methodName, options: args } = message;
     const store = target.localStorage;
     if (pluginId === 'Preferences') {
+      if (options.preferencesFail) return { error: 'Preferences are unavailable.' };
       if (methodName === 'get') return { data: { value: store.getItem(prefKey(args.key)) } };
       if (methodName === 'set') {
         store.setItem(prefKey(args.key), String(args.value));
