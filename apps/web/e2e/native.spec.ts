@@ -5,7 +5,8 @@
  * day → scanner, an ML Kit scan → APPROVED (one verification for many frames), the same code →
  * DENIED, a restart resuming at /scanner from Preferences, and a refused camera → SPEC §8.
  */
-import { request as playwrightRequest } from '@playwright/test';
+import { request as playwrightRequest, type Page } from '@playwright/test';
+import { PNG } from 'pngjs';
 import { findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
 import { expect, test } from './support/fixtures.ts';
 import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, screen, startScanning } from './support/main-job.ts';
@@ -19,6 +20,13 @@ import {
   nativeScan,
   setNativeCameraPermission,
 } from './support/native-app.ts';
+
+/** Alpha (0–255) of the page's own paint at (x, y) in CSS px: 0 where the camera behind the WebView shows. */
+async function pageAlphaAt(page: Page, points: Array<{ x: number; y: number }>): Promise<number[]> {
+  const png = PNG.sync.read(await page.screenshot({ omitBackground: true, animations: 'disabled' }));
+  const scale = png.width / (page.viewportSize()?.width ?? png.width);
+  return points.map(({ x, y }) => png.data[(Math.round(y * scale) * png.width + Math.round(x * scale)) * 4 + 3] ?? -1);
+}
 
 test('the native app signs in to the chosen server with a bearer token, scans with ML Kit, resumes after a restart, and handles a refused camera', async ({
   page,
@@ -77,6 +85,16 @@ test('the native app signs in to the chosen server with a bearer token, scans wi
   // The camera shows through: the page is transparent while it runs.
   await expect(page.locator('html')).toHaveClass(/native-camera-behind/);
   expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgba(0, 0, 0, 0)');
+  // The camera shows inside the camera box only: the page paints nothing there, and everything around it.
+  const box = await page.locator('[data-camera-preview]').boundingBox();
+  if (!box) throw new Error('no camera box');
+  const header = await page.getByText('Scanning For').boundingBox();
+  const [insideBox, besideHeader, belowBox] = await pageAlphaAt(page, [
+    { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+    { x: (header?.x ?? 0) + (header?.width ?? 0) + 20, y: (header?.y ?? 0) + 2 },
+    { x: box.x + 4, y: box.y + box.height + 4 },
+  ]);
+  expect({ insideBox, besideHeader, belowBox }).toEqual({ insideBox: 0, besideHeader: 255, belowBox: 255 });
   await saveScreen(page, 'native-scanner-camera', { fullPage: false });
   expect(await nativeScan(page, ticket.code, 5)).toBe(5);
   await expectVerdict(page, { isValid: true, holderName: ticket.holderName });
