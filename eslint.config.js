@@ -26,7 +26,7 @@ const noApp = { group: ['@/app/*', '**/app/*'], message: 'Only the app layer imp
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/data/**', '**/test-results/**', '**/playwright-report/**', 'apps/server/drizzle/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'apps/web/android/**', 'apps/web/ios/**', '**/data/**', '**/test-results/**', '**/playwright-report/**', 'apps/server/drizzle/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

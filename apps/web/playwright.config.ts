@@ -1,7 +1,8 @@
 /**
  * End-to-end suite: Playwright on Debian's Chromium with a fake camera, against the real server
  * (one per worker, fresh data dir, embedded database). Run it with `npm run test:e2e` from the repo
- * root, which builds the web app first. Decisions: docs/decisions/009.
+ * root, which builds the web app first. Two projects: 'web' (every spec but native.spec.ts) and
+ * 'native' (native.spec.ts, issue 9). Decisions: docs/decisions/009, 030.
  */
 import { defineConfig } from '@playwright/test';
 import { findChromium } from './e2e/support/chromium.ts';
@@ -32,4 +33,10 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     video: 'off',
   },
+  projects: [
+    // The browser app, as every browser runs it.
+    { name: 'web', testIgnore: '**/native.spec.ts' },
+    // The native app's paths: the same build on Capacitor's real bridge with a stand-in of the Java side (docs/native.md).
+    { name: 'native', testMatch: '**/native.spec.ts' },
+  ],
 });

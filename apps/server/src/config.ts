@@ -16,6 +16,9 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** The origins the native app's WebView sends (iOS `capacitor://localhost`, Android `https://localhost` or `http://localhost`). */
+export const CAPACITOR_WEBVIEW_ORIGINS = ['capacitor://localhost', 'https://localhost', 'http://localhost'] as const;
+
 /** A comma-separated list of origins (`scheme://host[:port]`, no path), normalised, duplicates dropped. */
 const originList = z
   .string()
@@ -59,7 +62,8 @@ const EnvSchema = z.object({
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL')
     .transform((value) => value.replace(/\/+$/, ''))
     .optional(),
-  CORS_ORIGINS: originList.default([]),
+  // The Capacitor app's WebView origins (iOS; Android https and http schemes): decision 030.
+  CORS_ORIGINS: originList.default([...CAPACITOR_WEBVIEW_ORIGINS]),
   CSP_CONNECT_SRC: originList.default([]),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   RATE_LIMIT_IP_MAX: z.coerce.number().int().min(1).default(100),

@@ -155,6 +155,11 @@ test('form-encoded and text bodies, which a foreign page can send without CORS, 
   }
 });
 
+test('CORS_ORIGINS defaults to the native app WebView origins; a set value replaces them', () => {
+  expect(loadConfig({}).corsOrigins).toEqual(['capacitor://localhost', 'https://localhost', 'http://localhost']);
+  expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com' }).corsOrigins).toEqual(['https://app.example.com']);
+});
+
 test('CORS_ORIGINS must be origins; the Capacitor schemes are accepted', () => {
   expect(loadConfig({ CORS_ORIGINS: 'capacitor://localhost,https://localhost/,http://localhost' }).corsOrigins).toEqual([
     'capacitor://localhost',

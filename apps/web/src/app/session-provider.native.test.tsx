@@ -1,22 +1,13 @@
-/** The native session at app start (SPEC §4, §8), through the `lib/native` boundary only. */
+/** The native session at app start (SPEC §4, §8), on Capacitor's real Android bridge (src/test/android-bridge.ts). */
+import '@/test/android-bridge-install.ts';
 import { apiPaths } from '@gatecheck/contract';
 import { screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { beforeEach, expect, test, vi } from 'vitest';
+import { expect, test } from 'vitest';
+import { devicePreferences as preferences } from '@/test/android-bridge.ts';
 import { TEST_TOKEN, testUser, wireUser } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
 import { renderApp } from '@/test/render.tsx';
-
-const preferences = vi.hoisted(() => new Map<string, string>());
-
-vi.mock('@/lib/native/platform.ts', () => ({ isNativePlatform: () => true }));
-vi.mock('@/lib/native/preferences.ts', () => ({
-  preferencesGet: async (key: string) => preferences.get(key) ?? null,
-  preferencesSet: async (key: string, value: string) => void preferences.set(key, value),
-  preferencesRemove: async (key: string) => void preferences.delete(key),
-}));
-
-beforeEach(() => preferences.clear());
 
 test('a native app start with a stored user but no token signs out with No token available for native platform', async () => {
   const { token: _token, ...withoutToken } = testUser;

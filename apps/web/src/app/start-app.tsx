@@ -1,5 +1,5 @@
 /**
- * Starts the app in `container`: loads the stored selections (SPEC §3), then renders the providers
+ * Starts the app in `container`: loads the native app's server address and the stored selections (SPEC §3), then renders the providers
  * and the router. The app renders whatever storage does: selections that cannot be read start
  * empty (lib/storage.ts treats a failed read as absent; a failure here is caught as well).
  */
@@ -7,12 +7,18 @@ import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from '@/lib/query-client.ts';
+import { installBackButton } from '@/lib/native/back-button.ts';
+import { setUpStatusBar } from '@/lib/native/status-bar.ts';
 import { loadSelection } from '@/lib/selection.ts';
+import { loadServerAddress } from '@/lib/server-address.ts';
 import { AppProviders } from './providers.tsx';
 import { createAppRouter } from './router.tsx';
 
 /** Renders the app into `container`; resolves to its React root once rendering has started. Never rejects on storage failures. */
 export async function startApp(container: HTMLElement): Promise<Root> {
+  // Native: the server chosen on the login screen, before any call; the status bar; Android's back
+  // button (each screen registers its back). None of these rejects; all do nothing in a browser.
+  await Promise.all([loadServerAddress(), setUpStatusBar(), installBackButton()]);
   try {
     await loadSelection();
   } catch {

@@ -67,3 +67,6 @@ export const TOOLTIP_DELAY_MS = 700;
 
 /** Time allowed for the third-party IP-to-country lookup before sign-up, in ms (SPEC §7 "short" lookup). */
 export const IP_LOOKUP_TIMEOUT_MS = 3_000;
+
+/** Time allowed for a server to answer the native login screen's address check, in ms (issue 9 item 5: never a hang). */
+export const SERVER_CHECK_TIMEOUT_MS = 8_000;

@@ -1,12 +1,13 @@
 /**
- * The one HTTP client of the app (SPEC §7). Every call goes to `env.apiBaseUrl` + a path from
+ * The one HTTP client of the app (SPEC §7). Every call goes to the API base (`currentApiBaseUrl()`:
+ * the build's `VITE_API_BASE_URL` on the web, the server chosen on the login screen on native) + a path from
  * `apiPaths` of `@gatecheck/contract`, sends cookies (`credentials: 'include'`) and, when a session
  * token is stored, `Authorization: Bearer <token>`. Responses are parsed with the caller's contract
  * schema; nothing from the network is trusted unparsed.
  */
 import { ApiErrorBody } from '@gatecheck/contract';
 import type { z } from 'zod';
-import { env } from '@/config/env.ts';
+import { currentApiBaseUrl } from './server-address.ts';
 import { readStoredToken } from './stored-user.ts';
 
 /**
@@ -44,7 +45,7 @@ export interface ApiRequestOptions<S extends z.ZodType> {
 
 /** Absolute URL of an API path, resolving a relative base (default '/api') against the page origin. */
 export function apiUrl(path: string): string {
-  return new URL(`${env.apiBaseUrl}${path}`, window.location.origin).toString();
+  return new URL(`${currentApiBaseUrl()}${path}`, window.location.origin).toString();
 }
 
 /**

@@ -1,18 +1,22 @@
-/** A failing native Preferences bridge: reads are empty, writes keep the in-memory choice and say so. */
+/**
+ * A failing native Preferences store (on Capacitor's real Android bridge, the stand-in answering
+ * every Preferences call with an error): reads are empty, writes keep the in-memory choice and say so.
+ */
+import { standIn } from '@/test/android-bridge-install.ts';
 import { render, screen } from '@testing-library/react';
 import { createElement } from 'react';
 import { Toaster } from 'sonner';
-import { expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { testEvent, testOrganization } from '@/test/fixtures.ts';
 import { getSelection, loadSelection, selectEvent, selectOrganization } from './selection.ts';
 import { readStoredToken } from './stored-user.ts';
 
-vi.mock('@/lib/native/platform.ts', () => ({ isNativePlatform: () => true }));
-vi.mock('@/lib/native/preferences.ts', () => ({
-  preferencesGet: async () => Promise.reject(new Error('bridge unavailable')),
-  preferencesSet: async () => Promise.reject(new Error('bridge unavailable')),
-  preferencesRemove: async () => Promise.reject(new Error('bridge unavailable')),
-}));
+beforeAll(() => {
+  standIn().options.preferencesFail = true;
+});
+afterAll(() => {
+  standIn().options.preferencesFail = false;
+});
 
 test('native storage that cannot be read starts empty', async () => {
   await expect(loadSelection()).resolves.toBeUndefined();

@@ -2,7 +2,8 @@
  * Vitest setup for the web project: jest-dom matchers, MSW lifecycle, clean storage and toasts per test.
  *
  * App modules are imported lazily inside the hooks, after the test file has been collected, so a
- * test file's `vi.mock('@/lib/native/…')` also applies to the modules used here.
+ * test file that installs Capacitor's Android bridge first (`@/test/android-bridge-install.ts`) has
+ * it in place before `@capacitor/*` loads here too.
  */
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';

@@ -14,6 +14,7 @@ import { formatLongDate } from '@/lib/dates.ts';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 import { selectDay, useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
+import { useBackButton } from '@/lib/native/back-button.ts';
 import { useBack, useStepForward } from '@/lib/use-back.ts';
 import { useNow } from '@/lib/use-now.ts';
 
@@ -26,6 +27,7 @@ export function DaySelectRoute() {
 function DaySelect({ event }: { event: EventItem }) {
   const stepForward = useStepForward();
   const goBack = useBack(paths.eventSelect);
+  useBackButton(goBack);
   const now = useNow();
   const defaultDayWarning = event.eventDays.length === 0 ? notTodayWarning(event, defaultEventDay(event), now) : null;
 

@@ -14,6 +14,7 @@ import { formatShortDate } from '@/lib/dates.ts';
 import type { EventItem, OrganizationItem } from '@/lib/entities.ts';
 import { clearSelection, selectEvent, useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
+import { useBackButton } from '@/lib/native/back-button.ts';
 import { useBack, useStepForward } from '@/lib/use-back.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { AccountActions } from '../account-actions.tsx';
@@ -34,6 +35,7 @@ function EventSelect({ organization }: { organization: OrganizationItem }) {
   // The organization is cleared once this screen is left: cleared earlier, it would redirect this
   // screen (a history replace) before the history back lands.
   const goBack = useBack(paths.organizationSelect, clearOrganization);
+  useBackButton(goBack);
   useSwipeBack(goBack);
 
   const choose = async (event: EventItem) => {

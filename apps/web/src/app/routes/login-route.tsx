@@ -2,6 +2,10 @@
  * /login (SPEC §2): the sign-in form. Once signed in, the user is sent to the furthest step already
  * chosen (SPEC §2) — of the choices that belong to this user (see keep-own-selection.ts). Under the
  * form: 'Forgot password?', and 'Sign up' when the server allows it (docs/decisions/018).
+ *
+ * In the native app the form starts with 'Server' (issue 9 item 5, decision 030): the address is
+ * checked (https, or http on a private network; a Gatecheck server must answer within 8 s) and
+ * remembered on the device before signing in.
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -16,7 +20,16 @@ import { SCANNER_NAME } from '@/config/constants.ts';
 import { paths } from '@/config/paths.ts';
 import { authOptionsQueries, useLoginMutation } from '@/features/auth/api.ts';
 import { furthestStep, loginFailureDescription, validateLogin } from '@/features/auth/auth-logic.ts';
+import { exitApp, useBackButton } from '@/lib/native/back-button.ts';
+import { isNativePlatform } from '@/lib/native/platform.ts';
 import { useSelection } from '@/lib/selection.ts';
+import {
+  checkServerAddress,
+  parseServerAddress,
+  saveServerAddress,
+  SERVER_ADDRESS_MESSAGES,
+  serverAddressPrefill,
+} from '@/lib/server-address.ts';
 import { notify } from '@/lib/toast.ts';
 import { keepOnlyOwnSelection } from '../keep-own-selection.ts';
 import { useSession } from '../session-provider.tsx';
@@ -31,15 +44,45 @@ export function LoginRoute() {
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
   const [validationError, setValidationError] = useState<string | null>(null);
+  const [isNative] = useState(isNativePlatform);
+  const [serverAddress, setServerAddress] = useState(serverAddressPrefill);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [isCheckingServer, setCheckingServer] = useState(false);
+  // Android's back button leaves the app from the first screen (issue 9 item 4).
+  useBackButton(exitApp);
 
   if (session.status === 'loading') return <FullScreenMessage>Loading...</FullScreenMessage>;
   if (session.status === 'authenticated') return <Navigate to={furthestStep(selection)} replace />;
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  /** Native: checks and remembers the server; false (with the message shown) when it cannot be used. */
+  const confirmServer = async (): Promise<boolean> => {
+    const parsed = parseServerAddress(serverAddress);
+    if (parsed.problem) {
+      setServerError(SERVER_ADDRESS_MESSAGES[parsed.problem]);
+      return false;
+    }
+    setServerError(null);
+    setCheckingServer(true);
+    try {
+      const problem = await checkServerAddress(parsed.apiBaseUrl);
+      if (problem) {
+        setServerError(SERVER_ADDRESS_MESSAGES[problem]);
+        return false;
+      }
+      // A Preferences failure still leaves the server in use until the app closes.
+      await saveServerAddress(parsed.apiBaseUrl).catch(() => undefined);
+      return true;
+    } finally {
+      setCheckingServer(false);
+    }
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const problem = validateLogin(identifier, password);
     setValidationError(problem);
     if (problem) return;
+    if (isNative && !(await confirmServer())) return;
     login.mutate(
       { identifier, password },
       { onError: (error) => notify({ title: 'Login failed', description: loginFailureDescription(error), variant: 'error' }) },
@@ -56,7 +99,32 @@ export function LoginRoute() {
             {session.reason}
           </p>
         )}
-        <form noValidate onSubmit={submit} className="mt-6 flex flex-col gap-5">
+        <form noValidate onSubmit={(event) => void submit(event)} className="mt-6 flex flex-col gap-5">
+          {isNative && (
+            <div className="flex flex-col gap-2">
+              <Label htmlFor="login-server">Server</Label>
+              <Input
+                id="login-server"
+                name="server"
+                type="url"
+                inputMode="url"
+                autoComplete="url"
+                autoCapitalize="none"
+                autoCorrect="off"
+                spellCheck={false}
+                placeholder="https://gate.example.com"
+                value={serverAddress}
+                onChange={(event) => setServerAddress(event.target.value)}
+                aria-invalid={serverError !== null}
+                aria-describedby={serverError ? 'login-server-error' : undefined}
+              />
+              {serverError && (
+                <p id="login-server-error" role="alert" className="text-base font-semibold text-red-800">
+                  {serverError}
+                </p>
+              )}
+            </div>
+          )}
           <div className="flex flex-col gap-2">
             <Label htmlFor="login-identifier">Email or Username</Label>
             <Input
@@ -93,8 +161,8 @@ export function LoginRoute() {
               {validationError}
             </p>
           )}
-          <Button type="submit" size="large" disabled={login.isPending}>
-            {login.isPending ? 'Signing in...' : 'Sign In'}
+          <Button type="submit" size="large" disabled={login.isPending || isCheckingServer}>
+            {login.isPending || isCheckingServer ? 'Signing in...' : 'Sign In'}
           </Button>
         </form>
         <nav aria-label="Account" className="mt-4 flex flex-wrap items-center justify-between gap-x-4">

@@ -12,6 +12,7 @@ import { activeEventsLabel } from '@/features/organizations/organizations-logic.
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { selectOrganization } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
+import { useBackButton } from '@/lib/native/back-button.ts';
 import { useBack, useStepForward } from '@/lib/use-back.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { AccountActions } from '../account-actions.tsx';
@@ -20,6 +21,7 @@ export function OrganizationSelectRoute() {
   const stepForward = useStepForward();
   const organizations = useQuery(organizationQueries.list());
   const goBack = useBack(paths.login);
+  useBackButton(goBack);
   useSwipeBack(goBack);
 
   const choose = async (organization: OrganizationItem) => {

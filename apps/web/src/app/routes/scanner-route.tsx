@@ -20,6 +20,10 @@ import { paths } from '@/config/paths.ts';
 import { prefetchQrDecoder } from '@/lib/qr/prefetch-qr-decoder.ts';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 import { useSelection } from '@/lib/selection.ts';
+import { useBackButton } from '@/lib/native/back-button.ts';
+import { useKeepAwake } from '@/lib/native/keep-awake.ts';
+import { openCameraSettings } from '@/lib/native/native-camera-source.ts';
+import { useTransparentWebView } from '@/lib/native/use-transparent-webview.ts';
 import { useBack } from '@/lib/use-back.ts';
 import { useNow } from '@/lib/use-now.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
@@ -42,10 +46,17 @@ export function ScannerRoute() {
 
 function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
   const goBack = useBack(paths.daySelect);
+  useBackButton(goBack);
   useSwipeBack(goBack);
-  useEffect(prefetchQrDecoder, []);
   const scanner = useScanner(event.id, day);
+  // The web camera's decoder is fetched ahead; the native camera (ML Kit) needs none.
+  const isWebCamera = scanner.preview === 'video-element';
+  useEffect(() => (isWebCamera ? prefetchQrDecoder() : undefined), [isWebCamera]);
   const { state } = scanner;
+  // The screen stays on while the scanner panel is open (issue 9 item 4).
+  useKeepAwake(state.isScanning);
+  // The native camera renders behind the WebView: let it show through while it runs.
+  useTransparentWebView(scanner.preview === 'behind-webview' && state.isScanning && (state.camera === 'active' || state.camera === 'starting'));
   // A new verdict not wholly in view is scrolled into view: with the field when staff are typing
   // (the next code goes there), else alone (the camera buttons above it stay in view).
   const checkInRef = useRef<HTMLDivElement>(null);
@@ -92,6 +103,7 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
                 onCheckedChange={scanner.setContinuous}
               />
             }
+            onOpenSettings={scanner.isCameraDenied ? () => void openCameraSettings().catch(() => undefined) : undefined}
           />
           {/* The scroll margin below keeps the field clear of the toasts (bottom of the screen). */}
           <div ref={checkInRef} className="flex scroll-mt-3 scroll-mb-36 flex-col gap-3">

@@ -1,25 +1,16 @@
 /**
- * The native paths (SPEC §3, §4, §7), taken by mocking `lib/native` at its boundary: the platform
- * reports native and Preferences is an in-memory map.
+ * The native paths (SPEC §3, §4, §7) on Capacitor's real Android bridge (src/test/android-bridge.ts):
+ * the platform is android and Preferences are the stand-in's device store.
  */
+import '@/test/android-bridge-install.ts';
 import { apiPaths, type LoginRequest } from '@gatecheck/contract';
 import { http, HttpResponse } from 'msw';
-import { beforeEach, expect, test, vi } from 'vitest';
+import { expect, test } from 'vitest';
 import { selectOrganization } from '@/lib/selection.ts';
+import { devicePreferences as preferences } from '@/test/android-bridge.ts';
 import { TEST_TOKEN, testOrganization, testUser, wireUser } from '@/test/fixtures.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
 import { checkSession, login, logout } from './api.ts';
-
-const preferences = vi.hoisted(() => new Map<string, string>());
-
-vi.mock('@/lib/native/platform.ts', () => ({ isNativePlatform: () => true }));
-vi.mock('@/lib/native/preferences.ts', () => ({
-  preferencesGet: async (key: string) => preferences.get(key) ?? null,
-  preferencesSet: async (key: string, value: string) => void preferences.set(key, value),
-  preferencesRemove: async (key: string) => void preferences.delete(key),
-}));
-
-beforeEach(() => preferences.clear());
 
 test('native login does not ask for a cookie and stores the user in device preferences, not local storage', async () => {
   let body: LoginRequest | undefined;

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useReducer, useRef, useState, type RefObject } 
 import { CAMERA_FACING_MODE, DECODE_PAUSE_MS } from '@/config/constants.ts';
 import { useDeviceSettings } from '@/lib/device-settings.ts';
 import type { EventDay } from '@/lib/entities.ts';
+import { vibrateForVerdict } from '@/lib/native/haptics.ts';
 import { createKeyboardWedgeSource } from '@/lib/scan-source/keyboard-wedge-source.ts';
 import type { ScanPreview } from '@/lib/scan-source/scan-source.ts';
 import { notify } from '@/lib/toast.ts';
@@ -44,6 +45,8 @@ export interface Scanner {
   videoRef: RefObject<HTMLVideoElement | null>;
   /** How the camera shows its picture (see `ScanPreview`). */
   preview: ScanPreview;
+  /** True after the last camera start was refused camera permission (native: offer the settings). */
+  isCameraDenied: boolean;
   startScanning(): void;
   stopScanning(): void;
   startCamera(): Promise<void>;
@@ -113,6 +116,8 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
         const verdict = await verify({ eventId, day: day.day, qrCode, scanId: crypto.randomUUID() });
         dispatch({ type: 'verified', result: { id: crypto.randomUUID(), ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });
         notify(verdictNotice(verdict));
+        // Felt as well as seen (issue 9 item 4): the device's success or error haptic on native.
+        void vibrateForVerdict(verdict.isValid);
       } catch {
         // SPEC §8: the server's error text is not shown; the same words for every failure.
         dispatch({ type: 'verificationFailed' });
@@ -139,6 +144,8 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
     },
     [checkTicket],
   );
+
+  const [isCameraDenied, setCameraDenied] = useState(false);
 
   const onCameraCode = useCallback(
     (code: string) => {
@@ -193,6 +200,7 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
     async (towards: Facing) => {
       dispatch({ type: 'cameraStarting' });
       const outcome = await cameraSource.start({ onCode: (code) => onCameraCodeRef.current(code), video: videoRef.current, facing: towards });
+      setCameraDenied(outcome === 'denied');
       if (outcome === 'active') {
         dispatch({ type: 'cameraStarted' });
         setHasTorch(cameraSource.hasTorch());
@@ -255,6 +263,7 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
     state,
     videoRef,
     preview: cameraSource.preview,
+    isCameraDenied,
     startScanning,
     stopScanning,
     startCamera,

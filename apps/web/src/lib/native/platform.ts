@@ -1,6 +1,8 @@
 /**
  * Which platform the app runs on. The ONLY place (with its siblings in lib/native) that imports
- * `@capacitor/*` (STYLE: Boundaries); tests mock this module to take the native paths.
+ * `@capacitor/*` (STYLE: Boundaries). Tests take the native paths through Capacitor's real Android
+ * bridge (src/test/android-bridge.ts: `window.androidBridge` + `Capacitor.PluginHeaders`, answered
+ * by a stand-in of the Java side), not by mocking this module.
  */
 import { Capacitor } from '@capacitor/core';
 

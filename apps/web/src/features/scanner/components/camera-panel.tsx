@@ -1,4 +1,4 @@
-import { Camera, CameraOff, Flashlight, FlashlightOff, SwitchCamera } from 'lucide-react';
+import { Camera, CameraOff, Flashlight, FlashlightOff, Settings, SwitchCamera } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { resultCodeText, type ScannerState } from '../scanner-logic.ts';
@@ -26,6 +26,8 @@ interface CameraPanelProps {
   controls: CameraPanelControls;
   /** Shown under the camera buttons, e.g. the 'Continuous scanning' switch. */
   settings?: ReactNode;
+  /** Native app after a refused camera permission: shows 'Open settings' (the app's system settings). */
+  onOpenSettings?: () => void;
 }
 
 /**
@@ -40,14 +42,17 @@ interface CameraPanelProps {
  * Sized for phones down to 320 px wide: the preview is at most a third of the screen height, so the
  * verdict and the manual field below it stay in view; below 400 px the camera buttons put their
  * icon above the label, so neither sticks out.
+ *
+ * On the native app the camera renders behind the WebView: the box is marked `data-camera-preview`
+ * so it turns transparent while the camera runs (lib/native/use-transparent-webview.ts).
  */
-export function CameraPanel({ preview, camera, isProcessing, detectedCode, onStart, onStop, controls, settings }: CameraPanelProps) {
+export function CameraPanel({ preview, camera, isProcessing, detectedCode, onStart, onStop, controls, settings, onOpenSettings }: CameraPanelProps) {
   const isOn = camera === 'active' || camera === 'starting';
   const showTorch = camera === 'active' && controls.hasTorch;
   const showSwitch = camera === 'active' && controls.canSwitch;
   return (
     <div className="space-y-3">
-      <div className="relative aspect-[4/3] max-h-[33dvh] w-full overflow-hidden rounded-2xl bg-slate-950">
+      <div data-camera-preview className="relative aspect-[4/3] max-h-[33dvh] w-full overflow-hidden rounded-2xl bg-slate-950">
         {preview}
         {!isOn && detectedCode === null && (
           <div className="absolute inset-0 flex items-center justify-center text-slate-300" aria-hidden="true">
@@ -65,6 +70,12 @@ export function CameraPanel({ preview, camera, isProcessing, detectedCode, onSta
         <p role="alert" className="text-lg font-semibold text-red-800">
           Unable to access camera. Please check permissions.
         </p>
+      )}
+      {camera === 'failed' && onOpenSettings && (
+        <Button size="large" variant="secondary" className="w-full" onClick={onOpenSettings}>
+          <Settings aria-hidden="true" className="size-5 shrink-0" />
+          Open settings
+        </Button>
       )}
       <div className="grid grid-cols-2 gap-3">
         <Button size="large" className={cameraButtonClasses} onClick={onStart} disabled={isOn || isProcessing}>

@@ -1,0 +1,27 @@
+/**
+ * The screen stays on while the scanner panel is open (issue 9 item 4): staff at a door should not
+ * have to wake the phone between tickets. `@capacitor-community/keep-awake` on native; a browser is
+ * left to its own sleep settings.
+ */
+import { KeepAwake } from '@capacitor-community/keep-awake';
+import { useEffect } from 'react';
+import { isNativePlatform } from './platform.ts';
+
+/** Keeps the screen on (true) or lets it sleep again (false). Never rejects. */
+export async function setKeepAwake(isOn: boolean): Promise<void> {
+  if (!isNativePlatform()) return;
+  try {
+    await (isOn ? KeepAwake.keepAwake() : KeepAwake.allowSleep());
+  } catch {
+    // A device that cannot keep the screen on still scans.
+  }
+}
+
+/** While `isActive` (the scanner panel is open), the screen stays on; off or unmounted, it may sleep. */
+export function useKeepAwake(isActive: boolean): void {
+  useEffect(() => {
+    if (!isActive) return;
+    void setKeepAwake(true);
+    return () => void setKeepAwake(false);
+  }, [isActive]);
+}
