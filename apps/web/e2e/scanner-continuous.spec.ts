@@ -12,6 +12,7 @@ import { admitsDay } from './support/demo-tickets.ts';
 import { todaysDayNumber } from './support/demo-scope.ts';
 import { expect, test } from './support/fixtures.ts';
 import { expectVerdict, openScannerForDay, screen, startScanning } from './support/main-job.ts';
+import { scanWithKeyboardWedge } from './support/keyboard-wedge.ts';
 
 /** Every ticket code the page sends to the verify endpoint, in order. */
 function recordVerifies(page: Page): string[] {
@@ -91,12 +92,10 @@ test('a keyboard-wedge burst with nothing focused gets a verdict', async ({ page
   const ticket = ticketPool.take(`for "${event.title}" on day ${today}`, (candidate) => candidate.eventTitle === event.title && admitsDay(candidate, today));
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
-  await page.keyboard.type(ticket.code, { delay: 5 });
-  await page.keyboard.press('Enter');
+  await scanWithKeyboardWedge(page, ticket.code);
   await expectVerdict(page, { isValid: true, holderName: ticket.holderName });
   // The same scan again within 3 s is ignored.
-  await page.keyboard.type(ticket.code, { delay: 5 });
-  await page.keyboard.press('Enter');
+  await scanWithKeyboardWedge(page, ticket.code);
   await page.waitForTimeout(1_000);
   expect(verifies).toEqual([ticket.code]);
 });
