@@ -18,6 +18,19 @@ export const apiPaths = {
   /** Fastify route pattern of an organization's events. */
   organizationEvents: '/organizations/membership/:organizationId',
   verifyTicket: '/tickets/verify',
+  /** Issue 11, supervisor+ (Fastify route patterns; build concrete paths with supervisorPaths). */
+  attendeeSearch: '/events/:eventId/attendees',
+  manualCheckIn: '/events/:eventId/attendees/:ticketId/check-in',
+  undoCheckIn: '/events/:eventId/attendees/:ticketId/undo-check-in',
+  scanLog: '/events/:eventId/scan-log',
+} as const;
+
+/** The concrete paths of the supervisor calls (issue 11) for an event and ticket. */
+export const supervisorPaths = {
+  attendeeSearch: (eventId: string) => `/events/${encodeURIComponent(eventId)}/attendees`,
+  manualCheckIn: (eventId: string, ticketId: string) => `/events/${encodeURIComponent(eventId)}/attendees/${encodeURIComponent(ticketId)}/check-in`,
+  undoCheckIn: (eventId: string, ticketId: string) => `/events/${encodeURIComponent(eventId)}/attendees/${encodeURIComponent(ticketId)}/undo-check-in`,
+  scanLog: (eventId: string) => `/events/${encodeURIComponent(eventId)}/scan-log`,
 } as const;
 
 /** The concrete path of an organization's events list. */

@@ -3,11 +3,12 @@
  * SEAMS §3, docs/decisions/022): its onRequest hook signs the caller in before anything else of the
  * request is read, so a route registered here cannot be left open by a forgotten line, and an
  * anonymous caller gets 401 whatever the body (issue 15 item 16: authentication before validation).
- * Handlers read the user with `signedInUser(request)`. A role check (`requireRole`) goes in as a
- * preHandler of the routes that need it; the user is already there.
+ * Handlers read the user with `signedInUser(request)`. A role check (`requireRole`, require-role.ts)
+ * goes in as a preHandler of the routes that need it; the user is already there.
  */
 import type { FastifyInstance } from 'fastify';
 import { changePasswordRoutes } from './account/index.ts';
+import eventsRoutes from './events/index.ts';
 import organizationsRoutes from './organizations/index.ts';
 import ticketsRoutes from './tickets/index.ts';
 import usersRoutes from './users/index.ts';
@@ -24,6 +25,7 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   scope.addHook('onRoute', (route) => {
     route.config = { ...route.config, requiresSession: true };
   });
+  scope.decorateRequest('roleCheckedEvent', null);
   scope.addHook('onRequest', async (request) => {
     request.sessionUser = await scope.authenticate(request);
   });
@@ -31,4 +33,5 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   await scope.register(usersRoutes);
   await scope.register(organizationsRoutes);
   await scope.register(ticketsRoutes);
+  await scope.register(eventsRoutes);
 }
