@@ -17,6 +17,9 @@ import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, tickets, ticketSearchTerms, users } from '../db/schema.ts';
 import type { EventDetails } from './events.ts';
 
+/** Term rows one search reads at most (see searchAttendees). */
+const TERM_ROWS_READ = 4 * (ATTENDEE_SEARCH_LIMIT + 1);
+
 /** The highest code point: every text starting with a prefix sorts below prefix + this (bytewise, UTF-8). */
 const HIGHEST_CHARACTER = String.fromCodePoint(0x10ffff);
 
@@ -43,14 +46,19 @@ export function searchTermsOf(ticket: { code: string; holderName: string }): str
 /**
  * The tickets of `event` whose holder name has a word starting with `query`, or whose code starts
  * with it (case and accents ignored; `query` is plain text, already at least 3 characters — the
- * contract's AttendeeSearchQuery), by holder name then code, at most ATTENDEE_SEARCH_LIMIT, each
- * with its active check-in on `day` (when and by whom) and whether it is revoked.
+ * contract's AttendeeSearchQuery): the first ATTENDEE_SEARCH_LIMIT by matching term, shown by holder
+ * name then code, each with its active check-in on `day` (when and by whom) and whether it is
+ * revoked. `hasMore` when more may match (type more letters).
  */
 export async function searchAttendees(db: Db, event: EventDetails, query: string, day: number): Promise<AttendeeSearchResponse> {
   const folded = searchTerm(query);
   if (folded === '') return { attendees: [], hasMore: false };
+  // The first matching terms in index order (no sort of every match: a 3-letter start can match
+  // tens of thousands of terms at 1,000,000 tickets), then one entry per ticket. A ticket has one
+  // term per word of its name plus its code, so TERM_ROWS_READ rows hold more than LIMIT tickets
+  // unless names repeat a word start many times; then fewer come back, with hasMore.
   const matches = await db
-    .selectDistinct({ ticketId: ticketSearchTerms.ticketId })
+    .select({ ticketId: ticketSearchTerms.ticketId })
     .from(ticketSearchTerms)
     .where(
       and(
@@ -59,9 +67,11 @@ export async function searchAttendees(db: Db, event: EventDetails, query: string
         sql`${ticketSearchTerms.term} ~<~ ${folded + HIGHEST_CHARACTER}`,
       ),
     )
-    .limit(ATTENDEE_SEARCH_LIMIT + 1);
-  const hasMore = matches.length > ATTENDEE_SEARCH_LIMIT;
-  const ids = matches.slice(0, ATTENDEE_SEARCH_LIMIT).map((row) => row.ticketId);
+    .orderBy(sql`${ticketSearchTerms.term} using ~<~`)
+    .limit(TERM_ROWS_READ);
+  const distinct = [...new Set(matches.map((row) => row.ticketId))];
+  const hasMore = distinct.length > ATTENDEE_SEARCH_LIMIT || matches.length === TERM_ROWS_READ;
+  const ids = distinct.slice(0, ATTENDEE_SEARCH_LIMIT);
   if (ids.length === 0) return { attendees: [], hasMore: false };
   const rows = await db
     .select({

@@ -203,7 +203,7 @@ async function logAttempt(
  * which answers `already_checked_in` or, for the same scan retried, the original approval.
  */
 async function decide(tx: DbOrTx, context: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; now: Date }): Promise<VerifyTicketResponse> {
-  const { scanner, event, request, now } = context;
+  const { event, request, now } = context;
   // Ill-formed text (a lone surrogate, a NUL) is no ticket's code, and PostgreSQL cannot compare it:
   // the rule answers as for an unknown code, before any SQL.
   if (!isStorableText(request.qrCode)) {

@@ -14,7 +14,6 @@
  */
 import { parse } from 'csv-parse/sync';
 import type { Db } from '../db/client.ts';
-import { tickets } from '../db/schema.ts';
 import { findEvent, type EventDetails } from './events.ts';
 import { ServiceError } from './errors.ts';
 import { generateTicketCode, ticketCodeKey, ticketCodeProblem } from './ticket-codes.ts';

@@ -62,14 +62,18 @@ test('scanlog export writes every verify and undo as CSV, oldest first, filtered
   const [ticket] = await db.select({ id: tickets.id }).from(tickets).where(eq(tickets.code, 'HL-1'));
   await undoCheckIn(db, scanner, event, { ticketId: ticket?.id ?? '', day: 1, reason: 'Wrong guest, "oops", sorry' });
   await verifyTicket(db, scanner, { eventId, qrCode: 'NOPE', day: 1 }, NOON_ON_DAY_ONE);
+  // The undone check-in no longer counts.
+  expect(JSON.parse(await cli.ok('checkins', 'count', '--event', eventId, '--json')).days[0]).toMatchObject({ day: 1, checkedIn: 0, admitted: 2 });
+  await verifyTicket(db, scanner, { eventId, qrCode: 'HL-2', day: 1 }, NOON_ON_DAY_ONE);
 
-  expect(await cli.ok('scanlog', 'export', '--event', eventId, '--out', 'log.csv')).toMatch(/Wrote 4 scan log entries of "Harbour Lights" to .*log\.csv/);
+  expect(await cli.ok('scanlog', 'export', '--event', eventId, '--out', 'log.csv')).toMatch(/Wrote 5 scan log entries of "Harbour Lights" to .*log\.csv/);
   const rows = parse(await readFile(path.join(cli.dir, 'log.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
   expect(rows.map((row) => [row.code, row.verdict, row.reason, row.source, row.user, row.day])).toEqual([
     ['hl-1', 'approved', '', 'scan', 'Gale Gate', '1'],
     ['HL-1', 'denied', 'already_checked_in', 'scan', 'Gale Gate', '1'],
     ['HL-1', 'undone', 'Wrong guest, "oops", sorry', 'undo', 'Gale Gate', '1'],
     ['NOPE', 'denied', 'not_found', 'scan', 'Gale Gate', '1'],
+    ['HL-2', 'approved', '', 'scan', 'Gale Gate', '1'],
   ]);
   expect(Object.keys(rows[0] ?? {})).toEqual(['at', 'day', 'user', 'code', 'verdict', 'reason', 'source']);
   expect(rows.every((row) => !Number.isNaN(Date.parse(row.at ?? '')))).toBe(true);
