@@ -31,7 +31,8 @@ export const Organization = z.object({
   _id: z.string(),
   name: z.string(),
   description: z.string().nullish(),
-  role: MembershipRole,
+  /** Our server sends a MembershipRole; a client shows any string it gets (SPEC §6: displayed only). */
+  role: z.union([MembershipRole, z.string()]),
   activeEvents: z.array(ActiveEventSummary),
 }).meta({ id: 'Organization' });
 export type Organization = z.infer<typeof Organization>;
@@ -102,7 +103,8 @@ export const Event = z.object({
   date: z.string(),
   location: z.string().nullish(),
   ticketsSold: z.number().int().nullish(),
-  status: EventStatus,
+  /** Our server sends an EventStatus; a client shows any other string as upcoming (SPEC §4). */
+  status: z.union([EventStatus, z.string()]),
   eventDays: z.array(EventDay).nullish(),
   /**
    * Beside the SPEC fields (issue 15), so the client can say 'not today' as the server decides it:
