@@ -36,9 +36,13 @@ export function attendeeStatusText(attendee: Attendee): string {
   return 'Not checked in';
 }
 
-/** A scan log entry's verdict in words: 'Approved', 'Denied: already_checked_in', 'Undone: <reason>'. */
+/**
+ * A scan log entry's verdict in words: 'Approved', 'Approved (manual)', 'Denied: already checked in'
+ * (a denial reason code with spaces), 'Undone: <the supervisor's reason as typed>'.
+ */
 export function scanLogVerdictText(entry: ScanLogEntry): string {
   const verdict = entry.verdict === 'approved' ? 'Approved' : entry.verdict === 'denied' ? 'Denied' : 'Undone';
   const source = entry.source === 'manual' ? ' (manual)' : '';
-  return `${verdict}${source}${entry.reason ? `: ${entry.reason}` : ''}`;
+  const reason = entry.reason === null ? '' : entry.verdict === 'denied' ? entry.reason.replaceAll('_', ' ') : entry.reason;
+  return `${verdict}${source}${reason ? `: ${reason}` : ''}`;
 }
