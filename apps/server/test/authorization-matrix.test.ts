@@ -1,6 +1,7 @@
 /**
  * Every API endpoint × every kind of caller, with the status each must get. Access to organizations
- * and their events and tickets is by membership; the role (owner, admin, staff) does not matter.
+ * and their events and tickets is by membership; the role does not matter for these SPEC §7 calls
+ * (the supervisor calls of issue 11 have their own matrix: supervisor-authorization.test.ts).
  */
 import { apiPaths, checkInCountsPath, OrganizationList, organizationEventsPath } from '@gatecheck/contract';
 import { eq } from 'drizzle-orm';

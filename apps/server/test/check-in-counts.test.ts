@@ -4,7 +4,8 @@
  * verify calls, on the real database (PGlite, or PostgreSQL under test:server:pg).
  */
 import { randomUUID } from 'node:crypto';
-import { apiPaths, ApiErrorBody, CheckInCounts, checkInCountsPath, VerifyTicketResponse } from '@gatecheck/contract';
+import { apiPaths, ApiErrorBody, CheckInCounts, checkInCountsPath, supervisorPaths, VerifyTicketResponse } from '@gatecheck/contract';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { eventDays, events, tickets } from '../src/db/schema.ts';
 import { DEMO_LIVE_EVENT_TITLE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
@@ -105,6 +106,23 @@ test(`counts check-ins of the day and tickets valid that day, before and after s
   expect((await scan('COUNT-DAY2', 2)).isValid).toBe(true);
   expect(await counts(doorEventId, 2)).toMatchObject({ checkedIn: 2, validTickets: 3 });
   expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 2, validTickets: 3 });
+});
+
+test(`a check-in undone by a supervisor no longer counts, and the ticket admitted again counts once (${TEST_DATABASE_KIND})`, async () => {
+  const [ticket] = await t.database.db.select({ id: tickets.id }).from(tickets).where(eq(tickets.code, 'COUNT-ALL-2'));
+  if (!ticket) throw new Error('no ticket');
+  expect((await scan('COUNT-ALL-2', 2)).isValid).toBe(true);
+  const before = await counts(doorEventId, 2);
+  const undo = await t.app.inject({
+    method: 'POST',
+    url: api(supervisorPaths.undoCheckIn(doorEventId, ticket.id)),
+    headers: bearer(demoToken),
+    payload: { day: 2, reason: 'Scanned the wrong wristband' },
+  });
+  expect(undo.statusCode, undo.body).toBe(200);
+  expect(await counts(doorEventId, 2)).toMatchObject({ checkedIn: before.checkedIn - 1 });
+  expect((await scan('COUNT-ALL-2', 2)).isValid).toBe(true);
+  expect(await counts(doorEventId, 2)).toMatchObject({ checkedIn: before.checkedIn });
 });
 
 test('a day the event does not have counts nothing', async () => {

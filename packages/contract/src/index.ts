@@ -5,6 +5,7 @@ export * from './users.ts';
 export * from './organizations.ts';
 export * from './tickets.ts';
 export * from './check-in-counts.ts';
+export * from './supervisor.ts';
 export * from './check-in-rules.ts';
 export * from './paths.ts';
 export * from './text.ts';

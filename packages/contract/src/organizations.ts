@@ -6,9 +6,18 @@
 import { z } from 'zod';
 import { requestText } from './text.ts';
 
-/** Membership roles stored by the server; the client only displays them (SPEC §6). */
-export const MembershipRole = z.enum(['owner', 'admin', 'staff']);
+/**
+ * Membership roles, lowest first (issue 11, docs/decisions/037): `staff` scans and enters ticket
+ * ids; `supervisor` also searches attendees, checks in from search, undoes check-ins and reads the
+ * scan log; `admin` also manages memberships. SPEC §6: the client displays the role as a badge.
+ */
+export const MembershipRole = z.enum(['staff', 'supervisor', 'admin']).meta({ id: 'MembershipRole' });
 export type MembershipRole = z.infer<typeof MembershipRole>;
+
+/** Whether `role` grants what `needed` grants (staff < supervisor < admin). */
+export function hasRoleAtLeast(role: MembershipRole, needed: MembershipRole): boolean {
+  return MembershipRole.options.indexOf(role) >= MembershipRole.options.indexOf(needed);
+}
 
 /** An active event as listed inside an organization card (only its count is shown, SPEC §2). */
 export const ActiveEventSummary = z.object({
@@ -22,7 +31,8 @@ export const Organization = z.object({
   _id: z.string(),
   name: z.string(),
   description: z.string().nullish(),
-  role: z.string(),
+  /** Our server sends a MembershipRole; a client shows any string it gets (SPEC §6: displayed only). */
+  role: z.union([MembershipRole, z.string()]),
   activeEvents: z.array(ActiveEventSummary),
 }).meta({ id: 'Organization' });
 export type Organization = z.infer<typeof Organization>;
@@ -93,7 +103,8 @@ export const Event = z.object({
   date: z.string(),
   location: z.string().nullish(),
   ticketsSold: z.number().int().nullish(),
-  status: z.string(),
+  /** Our server sends an EventStatus; a client shows any other string as upcoming (SPEC §4). */
+  status: z.union([EventStatus, z.string()]),
   eventDays: z.array(EventDay).nullish(),
   /**
    * Beside the SPEC fields (issue 15), so the client can say 'not today' as the server decides it:

@@ -20,6 +20,19 @@ export const apiPaths = {
   verifyTicket: '/tickets/verify',
   /** Not in SPEC §7: live counts of an event day (issue 10, docs/decisions/033). Fastify route pattern. */
   checkInCounts: '/events/:eventId/days/:day/counts',
+  /** Issue 11, supervisor+ (Fastify route patterns; build concrete paths with supervisorPaths). */
+  attendeeSearch: '/events/:eventId/attendees',
+  manualCheckIn: '/events/:eventId/attendees/:ticketId/check-in',
+  undoCheckIn: '/events/:eventId/attendees/:ticketId/undo-check-in',
+  scanLog: '/events/:eventId/scan-log',
+} as const;
+
+/** The concrete paths of the supervisor calls (issue 11) for an event and ticket. */
+export const supervisorPaths = {
+  attendeeSearch: (eventId: string) => `/events/${encodeURIComponent(eventId)}/attendees`,
+  manualCheckIn: (eventId: string, ticketId: string) => `/events/${encodeURIComponent(eventId)}/attendees/${encodeURIComponent(ticketId)}/check-in`,
+  undoCheckIn: (eventId: string, ticketId: string) => `/events/${encodeURIComponent(eventId)}/attendees/${encodeURIComponent(ticketId)}/undo-check-in`,
+  scanLog: (eventId: string) => `/events/${encodeURIComponent(eventId)}/scan-log`,
 } as const;
 
 /** The concrete path of an organization's events list. */

@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCheckInCommands } from './commands/check-ins.ts';
 import { registerEventCommands } from './commands/events.ts';
 import { registerOrganizationCommands } from './commands/organizations.ts';
+import { registerScanLogCommands } from './commands/scan-log.ts';
 import { registerTicketCommands } from './commands/tickets.ts';
 import { registerUserCommands } from './commands/users.ts';
 import { createContext, type AdminContext, type AdminIo } from './context.ts';
@@ -23,6 +24,8 @@ const OVERVIEW_EXAMPLES = [
   '  npm run admin -- tickets import --event <event id> tickets.csv',
   '  npm run admin -- tickets export-qr --event <event id> --out ./qr --pdf tickets.pdf',
   '  npm run admin -- checkins count --event <event id> --day 1',
+  '  npm run admin -- org set-role --org "Northwind Live" --user sam --role supervisor',
+  '  npm run admin -- scanlog export --event <event id> --day 1 --out scans.csv',
   '',
   'Configuration: the same environment as the server. DATABASE_URL selects PostgreSQL; otherwise the',
   'embedded database in $DATA_DIR/pgdata (default ./data) is used. Stop the server before using the',
@@ -33,7 +36,7 @@ const OVERVIEW_EXAMPLES = [
 /** Builds the command tree; the actions use `context`. */
 function buildProgram(context: AdminContext): Command {
   const program = new Command('admin')
-    .description('Gatecheck administration: users, organizations, events, tickets and check-ins.')
+    .description('Gatecheck administration: users, organizations, events, tickets, check-ins and the scan log.')
     .usage('<command> <subcommand> [options]')
     .exitOverride()
     .configureOutput({
@@ -46,6 +49,7 @@ function buildProgram(context: AdminContext): Command {
   registerEventCommands(program, context);
   registerTicketCommands(program, context);
   registerCheckInCommands(program, context);
+  registerScanLogCommands(program, context);
   program.addHelpText('after', `\nAll commands:\n${listLeafCommands(program).join('\n')}\n\n${OVERVIEW_EXAMPLES}`);
   return program;
 }

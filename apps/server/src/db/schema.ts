@@ -23,14 +23,17 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
-/** Membership roles (contract `MembershipRole`). */
-export const membershipRole = pgEnum('membership_role', ['owner', 'admin', 'staff']);
+/** Membership roles, lowest first (contract `MembershipRole`, docs/decisions/037). */
+export const membershipRole = pgEnum('membership_role', ['staff', 'supervisor', 'admin']);
 
 /** Event statuses (contract `EventStatus`). Events other than draft/completed/cancelled are "active". */
 export const eventStatus = pgEnum('event_status', ['live', 'draft', 'upcoming', 'active', 'completed', 'cancelled']);
 
-/** Outcome of one verify attempt in the scan log. */
-export const scanVerdict = pgEnum('scan_verdict', ['approved', 'denied']);
+/** Outcome of one scan log entry: a verify approved or denied, or a check-in undone (contract `ScanLogVerdict`). */
+export const scanVerdict = pgEnum('scan_verdict', ['approved', 'denied', 'undone']);
+
+/** How a scan log entry came (contract `ScanLogSource`): a scan, a manual check-in from search, an undo. */
+export const scanSource = pgEnum('scan_source', ['scan', 'manual', 'undo']);
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -183,8 +186,11 @@ export const tickets = pgTable(
 );
 
 /**
- * Check-ins: exactly one per ticket per event day, enforced by UNIQUE (ticket_id, day). `scanId` is the
- * client's id of the scan that made it, so a retried request can be recognised.
+ * Check-ins: exactly one active check-in per ticket per event day, enforced by the partial unique
+ * index on (ticket_id, day) WHERE undone_at IS NULL. An undo (issue 11) sets `undone_at`,
+ * `undone_by` and `undo_reason` and never deletes the row, so the ticket can be checked in again
+ * while the history stays. `scanId` is the client's id of the scan that made it, so a retried
+ * request can be recognised.
  */
 export const checkIns = pgTable(
   'check_ins',
@@ -199,11 +205,45 @@ export const checkIns = pgTable(
       .notNull()
       .references(() => users.id),
     scanId: uuid('scan_id'),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+    undoneBy: uuid('undone_by').references(() => users.id),
+    undoReason: text('undo_reason'),
   },
-  (t) => [unique('check_ins_ticket_day_key').on(t.ticketId, t.day)],
+  (t) => [
+    uniqueIndex('check_ins_active_ticket_day_key').on(t.ticketId, t.day).where(sql`${t.undoneAt} is null`),
+    index('check_ins_ticket_id_idx').on(t.ticketId),
+  ],
 );
 
-/** Every verify attempt, approvals and denials alike. `code` is the text as scanned. */
+/**
+ * The search terms of a ticket (issue 11 attendee search): its code and every word-start suffix of
+ * its holder name ('Zoë van Dijk' → 'zoe van dijk', 'van dijk', 'dijk'), folded by
+ * `searchTerm` (services/attendee-search.ts: transliterated, lower case). A search is a prefix
+ * range on (event_id, term) with text_pattern_ops, so it uses the index at any size and needs no
+ * extension (PGlite and PostgreSQL alike; docs/decisions/038). Written with the ticket.
+ */
+export const ticketSearchTerms = pgTable(
+  'ticket_search_terms',
+  {
+    ticketId: uuid('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    term: text('term').notNull(),
+  },
+  (t) => [
+    index('ticket_search_terms_event_term_idx').on(t.eventId, t.term.op('text_pattern_ops')),
+    index('ticket_search_terms_ticket_id_idx').on(t.ticketId),
+  ],
+);
+
+/**
+ * Every verify attempt, approvals and denials alike, every manual check-in and every undo (issue
+ * 11). `code` is the text as scanned (the ticket's code for manual check-ins and undos); `reason`
+ * is the denial reason, or the undo's reason.
+ */
 export const scanLog = pgTable(
   'scan_log',
   {
@@ -219,7 +259,11 @@ export const scanLog = pgTable(
     verdict: scanVerdict('verdict').notNull(),
     reason: text('reason'),
     scanId: uuid('scan_id'),
+    source: scanSource('source').notNull().default('scan'),
     scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('scan_log_event_day_idx').on(t.eventId, t.day)],
+  (t) => [
+    index('scan_log_event_day_idx').on(t.eventId, t.day),
+    index('scan_log_event_time_idx').on(t.eventId, t.scannedAt, t.id),
+  ],
 );

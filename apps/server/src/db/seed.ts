@@ -1,5 +1,7 @@
 /**
- * Demo data for a first start (issue 2): the demo account, two organizations, a live 3-day event, a
+ * Demo data for a first start (issue 2): the demo account (admin of the demo organization, staff of
+ * the second one), a supervisor and a staff member of the demo organization (one user per role,
+ * issue 11), two organizations, a live 3-day event, a
  * single-day event without configured days, a draft event, and 220 tickets with realistic holders.
  * Optionally writes every ticket to `<ticketsDir>/tickets.csv` and one `<code>.png` QR per ticket, so
  * a person can scan them from a second screen.
@@ -15,9 +17,10 @@ import { stringify } from 'csv-stringify/sync';
 import { count } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db } from './client.ts';
-import { eventDays, events, memberships, organizations, tickets, users } from './schema.ts';
+import { eventDays, events, memberships, organizations, users } from './schema.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { generateTicketCode } from '../services/ticket-codes.ts';
+import { insertTickets } from '../services/tickets.ts';
 
 /** The demo account printed at startup and used by the end-to-end test. */
 export const DEMO_USER = {
@@ -25,6 +28,15 @@ export const DEMO_USER = {
   username: 'demo',
   password: 'demo-scanner',
   displayName: 'Demo Staff',
+  country: 'GB',
+} as const;
+
+/** The demo organization's supervisor (issue 11): attendee search, undo, scan log. */
+export const DEMO_SUPERVISOR = {
+  email: 'sam@example.com',
+  username: 'sam',
+  password: 'sam-supervisor',
+  displayName: 'Sam Rivers',
   country: 'GB',
 } as const;
 
@@ -85,18 +97,20 @@ export async function seedDemoData(db: Db, options: { ticketsDir?: string; today
   const today = options.today ?? new Date();
   const todayAtVenue = eventToday({ timeZone: DEMO_TIME_ZONE, dayCutoff: DEFAULT_DAY_CUTOFF }, today);
   const venueDate = (offsetDays: number) => addCalendarDays(todayAtVenue, offsetDays);
-  const [demoHash, colleagueHash] = await Promise.all([
+  const [demoHash, colleagueHash, supervisorHash] = await Promise.all([
     hashPassword(DEMO_USER.password),
     hashPassword(DEMO_COLLEAGUE.password),
+    hashPassword(DEMO_SUPERVISOR.password),
   ]);
   const plan = planTickets();
 
   await db.transaction(async (tx) => {
-    const [demo, colleague] = await tx
+    const [demo, colleague, supervisor] = await tx
       .insert(users)
       .values([
         { ...pickAccount(DEMO_USER), passwordHash: demoHash },
         { ...pickAccount(DEMO_COLLEAGUE), passwordHash: colleagueHash },
+        { ...pickAccount(DEMO_SUPERVISOR), passwordHash: supervisorHash },
       ])
       .returning({ id: users.id });
     const [northwind, eastside] = await tx
@@ -106,10 +120,11 @@ export async function seedDemoData(db: Db, options: { ticketsDir?: string; today
         { name: DEMO_EMPTY_ORGANIZATION_NAME, description: 'A volunteer-run theatre. No events scheduled yet.' },
       ])
       .returning({ id: organizations.id });
-    if (!demo || !colleague || !northwind || !eastside) throw new Error('demo seed: insert returned no row');
+    if (!demo || !colleague || !supervisor || !northwind || !eastside) throw new Error('demo seed: insert returned no row');
     await tx.insert(memberships).values([
       { userId: demo.id, organizationId: northwind.id, role: 'admin' },
       { userId: colleague.id, organizationId: northwind.id, role: 'staff' },
+      { userId: supervisor.id, organizationId: northwind.id, role: 'supervisor' },
       { userId: demo.id, organizationId: eastside.id, role: 'staff' },
     ]);
     const [live, single] = await tx
@@ -154,7 +169,8 @@ export async function seedDemoData(db: Db, options: { ticketsDir?: string; today
       [DEMO_LIVE_EVENT_TITLE, live.id],
       [DEMO_SINGLE_DAY_EVENT_TITLE, single.id],
     ]);
-    await tx.insert(tickets).values(
+    await insertTickets(
+      tx,
       plan.map((ticket) => ({
         code: ticket.code,
         eventId: eventIdOf.get(ticket.eventTitle) ?? live.id,
@@ -202,7 +218,7 @@ async function writeTicketFiles(dir: string, list: DemoTicket[]): Promise<void> 
   }
 }
 
-function pickAccount(account: typeof DEMO_USER | typeof DEMO_COLLEAGUE) {
+function pickAccount(account: typeof DEMO_USER | typeof DEMO_COLLEAGUE | typeof DEMO_SUPERVISOR) {
   return {
     email: account.email,
     username: account.username,

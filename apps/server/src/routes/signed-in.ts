@@ -3,8 +3,8 @@
  * SEAMS §3, docs/decisions/022): its onRequest hook signs the caller in before anything else of the
  * request is read, so a route registered here cannot be left open by a forgotten line, and an
  * anonymous caller gets 401 whatever the body (issue 15 item 16: authentication before validation).
- * Handlers read the user with `signedInUser(request)`. A role check (`requireRole`) goes in as a
- * preHandler of the routes that need it; the user is already there.
+ * Handlers read the user with `signedInUser(request)`. A role check (`requireRole`, require-role.ts)
+ * goes in as a preHandler of the routes that need it; the user is already there.
  */
 import type { FastifyInstance } from 'fastify';
 import { changePasswordRoutes } from './account/index.ts';
@@ -25,6 +25,7 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   scope.addHook('onRoute', (route) => {
     route.config = { ...route.config, requiresSession: true };
   });
+  scope.decorateRequest('roleCheckedEvent', null);
   scope.addHook('onRequest', async (request) => {
     request.sessionUser = await scope.authenticate(request);
   });

@@ -13,9 +13,9 @@ import { isMember } from './organizations.ts';
 
 /**
  * The counts of day `day` of event `eventId` for the signed-in `userId`:
- * `checkedIn` = check-ins of that day of the event's tickets (the check_ins table holds at most one
- * per ticket and day, so a re-scan or a denied scan never adds one; a check-in stays counted if its
- * ticket is revoked later), `validTickets` = the event's tickets not revoked that admit the day
+ * `checkedIn` = check-ins of that day of the event's tickets that were not undone (at most one
+ * active per ticket and day, so a re-scan or a denied scan never adds one; a check-in stays counted
+ * if its ticket is revoked later; an undo by a supervisor takes it away), `validTickets` = the event's tickets not revoked that admit the day
  * (`admitted_days` null = every day, else it lists the day), 0 for a day the event does not have
  * (verify denies every ticket on it with `not_valid_today`).
  *
@@ -29,12 +29,13 @@ export async function countCheckIns(db: DbOrTx, userId: string, eventId: string,
   const admitsDay = and(isNull(tickets.revokedAt), or(isNull(tickets.admittedDays), arrayContains(tickets.admittedDays, [day])));
   const [row] = await db
     .select({
-      // Each ticket joins at most one check-in of the day (UNIQUE (ticket_id, day)).
+      // Each ticket joins at most one active check-in of the day (the partial unique index on
+      // (ticket_id, day) where undone_at is null); an undone check-in (issue 11) does not count.
       checkedIn: count(checkIns.id),
       validTickets: count(sql`case when ${admitsDay} then 1 end`),
     })
     .from(tickets)
-    .leftJoin(checkIns, and(eq(checkIns.ticketId, tickets.id), eq(checkIns.day, day)))
+    .leftJoin(checkIns, and(eq(checkIns.ticketId, tickets.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
     .where(eq(tickets.eventId, event.id));
   return {
     eventId: event.id,

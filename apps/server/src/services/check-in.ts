@@ -1,8 +1,14 @@
 /**
  * Ticket verification (SPEC §7 POST /tickets/verify): the rule that a ticket is checked in exactly
- * once per event day. The database enforces it — `INSERT ... ON CONFLICT (ticket_id, day) DO NOTHING
- * RETURNING` on the check_ins unique key, never a read-then-write in JS — and the check-in and its
- * scan-log row are written in one transaction, so a crash leaves neither or both.
+ * once per event day. The database enforces it — `INSERT ... ON CONFLICT (ticket_id, day) WHERE
+ * undone_at IS NULL DO NOTHING RETURNING` on the partial unique index of the active check-ins, never
+ * a read-then-write in JS — and the check-in and its scan-log row are written in one transaction, so
+ * a crash leaves neither or both.
+ *
+ * Issue 11 (docs/decisions/039): a supervisor's manual check-in from a search result goes through
+ * the same decision and the same INSERT (`manualCheckIn`, logged with source `manual`), and an undo
+ * (`undoCheckIn`) marks the active check-in undone — who, when, why — so the ticket can be checked
+ * in again; no row is ever deleted.
  *
  * A denial is a verdict (`isValid: false` with a `reason` and a plain-English `message`), not an
  * error; only "unknown event" (404) and "not a member of the event's organization" (403) throw.
@@ -18,10 +24,10 @@ import {
   type VerifyTicketRequest,
   type VerifyTicketResponse,
 } from '@gatecheck/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, scanLog, tickets, users } from '../db/schema.ts';
-import { ServiceError } from './errors.ts';
+import { isId, ServiceError } from './errors.ts';
 import { type EventDetails, findEvent } from './events.ts';
 import { isMember } from './organizations.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
@@ -38,6 +44,9 @@ type TicketRow = typeof tickets.$inferSelect;
  * caller who is not a member of the event's organization (answered 403, not with a verdict).
  */
 type ScanLogReason = DenialReason | 'forbidden';
+
+/** The active check-in of a ticket on a day (not undone): the partial unique index's predicate. */
+const isActiveCheckIn = isNull(checkIns.undoneAt);
 
 /**
  * Verifies `request.qrCode` (any letter case) for `request.day` of event `request.eventId` and, when
@@ -68,9 +77,103 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
   }
   return db.transaction(async (tx) => {
     const verdict = await decide(tx, { scanner, event, request, now });
-    await logAttempt(tx, { scanner, event, request, reason: verdict.isValid ? null : (verdict.reason ?? null) });
+    await logAttempt(tx, { scanner, event, request, reason: verdict.isValid ? null : (verdict.reason ?? null), source: 'scan' });
     return verdict;
   });
+}
+
+/**
+ * A supervisor's check-in of ticket `ticketId` of `event` from a search result (issue 11): the same
+ * decision as a scan (`decideCheckIn`) and the same exactly-once INSERT, logged with source
+ * `manual` and the ticket's code. The caller's role has been checked (routes/require-role.ts).
+ * @returns the verdict, as verify answers it.
+ * @throws ServiceError `not_found` when the ticket is not one of `event`'s (another event's or
+ *   organization's ticket is not found either: nothing leaks).
+ */
+export async function manualCheckIn(
+  db: Db,
+  scanner: Scanner,
+  event: EventDetails,
+  request: { ticketId: string; day: number; scanId?: string | undefined },
+  now: Date,
+): Promise<VerifyTicketResponse> {
+  const ticket = await findEventTicket(db, event, request.ticketId);
+  const verifyRequest: VerifyTicketRequest = { eventId: event.id, qrCode: ticket.code, day: request.day, scanId: request.scanId };
+  return db.transaction(async (tx) => {
+    const verdict = await decideFor(tx, { scanner, event, request: verifyRequest, now }, { ticket, organizationId: event.organizationId });
+    await logAttempt(tx, { scanner, event, request: verifyRequest, reason: verdict.isValid ? null : (verdict.reason ?? null), source: 'manual' });
+    return verdict;
+  });
+}
+
+/** What an undo recorded (UndoCheckInResponse on the wire). */
+export interface UndoneCheckIn {
+  ticketId: string;
+  day: number;
+  checkedInAt: Date;
+  undoneAt: Date;
+  /** Display name of the supervisor who undid it. */
+  undoneBy: string;
+  reason: string;
+}
+
+/**
+ * Undoes the active check-in of ticket `ticketId` of `event` on `day` (issue 11): sets
+ * `undone_at` (the database clock), `undone_by` and `undo_reason` on it in one UPDATE guarded by
+ * `undone_at IS NULL`, and logs the undo (verdict `undone`, source `undo`, the reason) in the same
+ * transaction. The row stays; the ticket can be checked in again on that day. Of two concurrent
+ * undos one wins, the other gets the 409.
+ * @throws ServiceError `not_found` when the ticket is not one of `event`'s; `conflict` when it has
+ *   no active check-in on `day`.
+ */
+export async function undoCheckIn(
+  db: Db,
+  supervisor: Scanner,
+  event: EventDetails,
+  request: { ticketId: string; day: number; reason: string },
+): Promise<UndoneCheckIn> {
+  const ticket = await findEventTicket(db, event, request.ticketId);
+  return db.transaction(async (tx) => {
+    const [undone] = await tx
+      .update(checkIns)
+      .set({ undoneAt: sql`now()`, undoneBy: supervisor.userId, undoReason: request.reason })
+      .where(and(eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day), isActiveCheckIn))
+      .returning({ checkedInAt: checkIns.checkedInAt, undoneAt: checkIns.undoneAt });
+    if (!undone?.undoneAt) {
+      throw new ServiceError('conflict', `This ticket is not checked in on day ${request.day}, so there is nothing to undo.`);
+    }
+    await tx.insert(scanLog).values({
+      userId: supervisor.userId,
+      eventId: event.id,
+      day: request.day,
+      code: ticket.code,
+      verdict: 'undone',
+      reason: request.reason,
+      source: 'undo',
+      scannedAt: undone.undoneAt,
+    });
+    const [user] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, supervisor.userId));
+    return {
+      ticketId: ticket.id,
+      day: request.day,
+      checkedInAt: undone.checkedInAt,
+      undoneAt: undone.undoneAt,
+      undoneBy: user?.name ?? '',
+      reason: request.reason,
+    };
+  });
+}
+
+/**
+ * The ticket `ticketId` when it belongs to `event`.
+ * @throws ServiceError `not_found` otherwise (an unknown id, not a UUID, another event's ticket).
+ */
+async function findEventTicket(db: DbOrTx, event: EventDetails, ticketId: string): Promise<TicketRow> {
+  const [ticket] = isId(ticketId)
+    ? await db.select().from(tickets).where(and(eq(tickets.id, ticketId), eq(tickets.eventId, event.id))).limit(1)
+    : [];
+  if (!ticket) throw new ServiceError('not_found', 'No ticket with this id in this event.');
+  return ticket;
 }
 
 /**
@@ -80,7 +183,7 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
  */
 async function logAttempt(
   db: DbOrTx,
-  attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; reason: ScanLogReason | null },
+  attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; reason: ScanLogReason | null; source?: 'scan' | 'manual' },
 ): Promise<void> {
   await db.insert(scanLog).values({
     userId: attempt.scanner.userId,
@@ -90,6 +193,7 @@ async function logAttempt(
     verdict: attempt.reason === null ? 'approved' : 'denied',
     reason: attempt.reason,
     scanId: attempt.request.scanId ?? null,
+    source: attempt.source ?? 'scan',
   });
 }
 
@@ -99,7 +203,7 @@ async function logAttempt(
  * which answers `already_checked_in` or, for the same scan retried, the original approval.
  */
 async function decide(tx: DbOrTx, context: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; now: Date }): Promise<VerifyTicketResponse> {
-  const { scanner, event, request, now } = context;
+  const { event, request, now } = context;
   // Ill-formed text (a lone surrogate, a NUL) is no ticket's code, and PostgreSQL cannot compare it:
   // the rule answers as for an unknown code, before any SQL.
   if (!isStorableText(request.qrCode)) {
@@ -111,6 +215,19 @@ async function decide(tx: DbOrTx, context: { scanner: Scanner; event: EventDetai
     .innerJoin(events, eq(events.id, tickets.eventId))
     .where(ticketCodeMatches(request.qrCode))
     .limit(1);
+  return decideFor(tx, context, found);
+}
+
+/**
+ * The decision for the ticket `found` (undefined: no ticket has the code), and, when the rule says
+ * check in, the exactly-once INSERT. Shared by verify and the manual check-in.
+ */
+async function decideFor(
+  tx: DbOrTx,
+  context: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; now: Date },
+  found: { ticket: TicketRow; organizationId: string } | undefined,
+): Promise<VerifyTicketResponse> {
+  const { scanner, event, request, now } = context;
   const ticket = found?.ticket;
   const input: CheckInInput = {
     ticket: found
@@ -124,29 +241,37 @@ async function decide(tx: DbOrTx, context: { scanner: Scanner; event: EventDetai
   const decision = decideCheckIn(input);
   if (decision.outcome !== 'check_in' || !ticket) return toVerdict(decision, event, ticket);
 
-  const [inserted] = await tx
-    .insert(checkIns)
-    .values({ ticketId: ticket.id, day: request.day, staffUserId: scanner.userId, scanId: request.scanId ?? null })
-    .onConflictDoNothing({ target: [checkIns.ticketId, checkIns.day] })
-    .returning({ checkedInAt: checkIns.checkedInAt });
-  if (inserted) return approve(event, ticket, inserted.checkedInAt);
+  // An undo committing between the conflict and the read of the active check-in leaves none to read
+  // (READ COMMITTED): then the INSERT is tried again, so the ticket is admitted as if scanned later.
+  for (let attempt = 0; attempt < MAX_CHECK_IN_ATTEMPTS; attempt++) {
+    const [inserted] = await tx
+      .insert(checkIns)
+      .values({ ticketId: ticket.id, day: request.day, staffUserId: scanner.userId, scanId: request.scanId ?? null })
+      .onConflictDoNothing({ target: [checkIns.ticketId, checkIns.day], where: isActiveCheckIn })
+      .returning({ checkedInAt: checkIns.checkedInAt });
+    if (inserted) return approve(event, ticket, inserted.checkedInAt);
 
-  const [first] = await tx
-    .select({
-      checkedInAt: checkIns.checkedInAt,
-      scanId: checkIns.scanId,
-      staffUserId: checkIns.staffUserId,
-      staffName: users.displayName,
-    })
-    .from(checkIns)
-    .innerJoin(users, eq(users.id, checkIns.staffUserId))
-    .where(and(eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day)))
-    .limit(1);
-  if (!first) throw new Error('check-in conflict without a check-in row');
-  const isSameScan = request.scanId !== undefined && first.scanId === request.scanId && first.staffUserId === scanner.userId;
-  const existingCheckIn = { checkedInAt: first.checkedInAt, checkedInBy: first.staffName, isSameScan };
-  return toVerdict(decideCheckIn({ ...input, existingCheckIn }), event, ticket);
+    const [first] = await tx
+      .select({
+        checkedInAt: checkIns.checkedInAt,
+        scanId: checkIns.scanId,
+        staffUserId: checkIns.staffUserId,
+        staffName: users.displayName,
+      })
+      .from(checkIns)
+      .innerJoin(users, eq(users.id, checkIns.staffUserId))
+      .where(and(eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day), isActiveCheckIn))
+      .limit(1);
+    if (!first) continue;
+    const isSameScan = request.scanId !== undefined && first.scanId === request.scanId && first.staffUserId === scanner.userId;
+    const existingCheckIn = { checkedInAt: first.checkedInAt, checkedInBy: first.staffName, isSameScan };
+    return toVerdict(decideCheckIn({ ...input, existingCheckIn }), event, ticket);
+  }
+  throw new Error('check-in conflict without an active check-in row');
 }
+
+/** How often the check-in INSERT is tried when undos keep removing the conflicting row. */
+const MAX_CHECK_IN_ATTEMPTS = 3;
 
 /** The wire verdict for a decision that records nothing new. */
 function toVerdict(decision: CheckInDecision, event: EventDetails, ticket: TicketRow | undefined): VerifyTicketResponse {

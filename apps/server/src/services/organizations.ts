@@ -2,12 +2,12 @@
  * Organizations and their events as the scanning flow reads them (SPEC §3, §7). Access is by
  * membership: a user sees only the organizations they belong to and only those organizations' events.
  */
-import { type Event, type EventDay, INACTIVE_EVENT_STATUSES, type Organization } from '@gatecheck/contract';
+import { type Event, type EventDay, hasRoleAtLeast, INACTIVE_EVENT_STATUSES, type MembershipRole, type Organization } from '@gatecheck/contract';
 import { and, asc, count, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { eventDays, events, memberships, organizations, tickets } from '../db/schema.ts';
 import { isId, ServiceError } from './errors.ts';
-import { toDayCutoff } from './events.ts';
+import { type EventDetails, findEvent, toDayCutoff } from './events.ts';
 
 /** The organizations `userId` belongs to, each with the user's role and its active events, by name. */
 export async function listMemberships(db: DbOrTx, userId: string): Promise<Organization[]> {
@@ -55,6 +55,31 @@ export async function isMember(db: DbOrTx, userId: string, organizationId: strin
     .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)))
     .limit(1);
   return membership !== undefined;
+}
+
+/** `userId`'s role in `organizationId`, or null when they are not a member. */
+export async function roleOf(db: DbOrTx, userId: string, organizationId: string): Promise<MembershipRole | null> {
+  const [membership] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)))
+    .limit(1);
+  return membership?.role ?? null;
+}
+
+/**
+ * The event `eventId` when `userId` has at least role `needed` in its organization (issue 11,
+ * docs/decisions/037): the one check behind every supervisor call (routes/require-role.ts).
+ * @throws ServiceError `not_found` for an unknown event and for an event of an organization the
+ *   user is not a member of (no existence leak across organizations); `forbidden` for a member
+ *   whose role is lower than `needed`.
+ */
+export async function eventForRole(db: DbOrTx, userId: string, eventId: string, needed: MembershipRole): Promise<EventDetails> {
+  const event = await findEvent(db, eventId);
+  const role = await roleOf(db, userId, event.organizationId);
+  if (role === null) throw new ServiceError('not_found', `No event with id "${eventId}"`);
+  if (!hasRoleAtLeast(role, needed)) throw new ServiceError('forbidden', `This needs the ${needed} role in ${event.organizationName}; yours is ${role}.`);
+  return event;
 }
 
 /**

@@ -14,10 +14,10 @@
  */
 import { parse } from 'csv-parse/sync';
 import type { Db } from '../db/client.ts';
-import { tickets } from '../db/schema.ts';
 import { findEvent, type EventDetails } from './events.ts';
 import { ServiceError } from './errors.ts';
 import { generateTicketCode, ticketCodeKey, ticketCodeProblem } from './ticket-codes.ts';
+import { insertTickets } from './tickets.ts';
 
 /** Rows per insert transaction. */
 export const DEFAULT_IMPORT_BATCH_SIZE = 500;
@@ -246,12 +246,11 @@ function parseDays(text: string, event: EventDetails): number[] | null | string 
  */
 async function insertBatch(db: Db, eventId: string, batch: ValidRow[]): Promise<Set<string>> {
   return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(tickets)
-      .values(batch.map((row) => ({ code: row.code, eventId, holderName: row.holderName, ticketType: row.ticketType, admittedDays: row.days })))
-      // No target: Drizzle takes only columns there; the one unique key besides the random id is upper(code).
-      .onConflictDoNothing()
-      .returning({ code: tickets.code });
+    const inserted = await insertTickets(
+      tx,
+      batch.map((row) => ({ code: row.code, eventId, holderName: row.holderName, ticketType: row.ticketType, admittedDays: row.days })),
+      { skipTakenCodes: true },
+    );
     return new Set(inserted.map((row) => row.code));
   });
 }

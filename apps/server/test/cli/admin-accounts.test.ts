@@ -65,7 +65,7 @@ test('org create, then add-member by organization name and username or email, wi
   const orgId = idIn(await cli.ok('org', 'create', '--name', 'Northwind Live', '--description', 'Festivals'));
   expect(await cli.ok('org', 'add-member', '--org', 'northwind live', '--user', 'sam', '--role', 'admin')).toMatch(/Added sam to "Northwind Live" as admin/);
   expect(await cli.ok('org', 'add-member', '--org', orgId, '--user', 'kim@example.com')).toMatch(/as staff/);
-  expect(await cli.ok('org', 'add-member', '--org', orgId, '--user', 'kim', '--role', 'owner')).toMatch(/from staff to owner/);
+  expect(await cli.ok('org', 'add-member', '--org', orgId, '--user', 'kim', '--role', 'supervisor')).toMatch(/from staff to supervisor/);
   const rows = await cli.database.db
     .select({ role: memberships.role, username: users.username })
     .from(memberships)
@@ -73,7 +73,7 @@ test('org create, then add-member by organization name and username or email, wi
     .where(eq(memberships.organizationId, orgId))
     .orderBy(users.username);
   expect(rows).toEqual([
-    { role: 'owner', username: 'kim' },
+    { role: 'supervisor', username: 'kim' },
     { role: 'admin', username: 'sam' },
   ]);
   expect(await cli.ok('org', 'list')).toMatch(new RegExp(`${orgId}\\s+Northwind Live\\s+2\\s+0`));
@@ -91,7 +91,7 @@ test('add-member names the unknown organization, user or role', async () => {
   const user = await cli.run('org', 'add-member', '--org', 'Northwind Live', '--user', 'ghost');
   expectOneLineError(user.stderr, /^error: No user with email or username "ghost"/);
   const role = await cli.run('org', 'add-member', '--org', 'Northwind Live', '--user', 'sam', '--role', 'boss');
-  expectOneLineError(role.stderr, /Allowed choices are owner, admin, staff/);
+  expectOneLineError(role.stderr, /Allowed choices are staff, supervisor, admin/);
   expect([org.exitCode, user.exitCode, role.exitCode]).toEqual([1, 1, 1]);
 });
 

@@ -4,30 +4,32 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
-import { events, memberships, organizations, tickets } from '../../src/db/schema.ts';
+import { events, memberships, organizations } from '../../src/db/schema.ts';
 import { DEMO_LIVE_EVENT_TITLE, DEMO_ORGANIZATION_NAME, DEMO_SINGLE_DAY_EVENT_TITLE, type DemoTicket } from '../../src/db/seed.ts';
+import { insertTickets } from '../../src/services/tickets.ts';
 import { createUser } from '../../src/services/users.ts';
 
 /** The outsider's credentials. */
 export const OUTSIDER = { email: 'outsider@example.org', username: 'outsider', password: 'outsider-pass' } as const;
 
 /**
- * Creates the outsider: a staff member of "Other Org", which has one live event with one ticket.
+ * Creates the outsider: the admin of "Other Org", which has one live event with one ticket.
  * @returns the ids and the ticket code.
  */
 export async function createOutsider(db: Db) {
   const userId = await createUser(db, { ...OUTSIDER, displayName: 'Olive Outsider', country: 'IE' });
   const [organization] = await db.insert(organizations).values({ name: 'Other Org' }).returning();
   if (!organization) throw new Error('no organization');
-  await db.insert(memberships).values({ userId, organizationId: organization.id, role: 'owner' });
+  await db.insert(memberships).values({ userId, organizationId: organization.id, role: 'admin' });
   const [event] = await db
     .insert(events)
     .values({ organizationId: organization.id, title: 'Other Event', date: '2026-11-21', status: 'live' })
     .returning();
   if (!event) throw new Error('no event');
   const code = 'OTHER-TICKET-1';
-  await db.insert(tickets).values({ code, eventId: event.id, holderName: 'Otto Other', ticketType: 'General Admission' });
-  return { userId, organizationId: organization.id, eventId: event.id, ticketCode: code };
+  const [ticket] = await insertTickets(db, [{ code, eventId: event.id, holderName: 'Otto Other', ticketType: 'General Admission' }]);
+  if (!ticket) throw new Error('no ticket');
+  return { userId, organizationId: organization.id, eventId: event.id, ticketCode: code, ticketId: ticket.id };
 }
 
 /** Ids of the demo organization and its live and single-day events. */

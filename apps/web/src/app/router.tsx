@@ -19,6 +19,7 @@ import { ChangePasswordRoute } from './routes/change-password-route.tsx';
 import { ForgotPasswordRoute } from './routes/forgot-password-route.tsx';
 import { ResetPasswordRoute } from './routes/reset-password-route.tsx';
 import { SignUpRoute } from './routes/sign-up-route.tsx';
+import { SupervisorRoute } from './routes/supervisor-route.tsx';
 
 export const routes: RouteObject[] = [
   {
@@ -38,6 +39,7 @@ export const routes: RouteObject[] = [
           { path: paths.daySelect, element: <DaySelectRoute /> },
           { path: paths.scanner, element: <ScannerRoute /> },
           { path: paths.changePassword, element: <ChangePasswordRoute /> },
+          { path: paths.supervisor, element: <SupervisorRoute /> },
         ],
       },
       { path: '*', element: <NotFoundRoute /> },

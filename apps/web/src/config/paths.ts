@@ -16,6 +16,8 @@ export const paths = {
   resetPassword: RESET_PASSWORD_LINK.path,
   signUp: '/sign-up',
   changePassword: '/change-password',
+  /** Issue 11: attendee search, undo and the scan log, for supervisors and admins. */
+  supervisor: '/supervisor',
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];

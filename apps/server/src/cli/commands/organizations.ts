@@ -1,9 +1,10 @@
 /**
- * `org create`, `org list`, `org add-member`: organizations and who belongs to them, with a role.
+ * `org create`, `org list`, `org add-member`, `org set-role`: organizations and who belongs to them,
+ * with a role (staff, supervisor, admin: docs/decisions/037).
  */
 import { MembershipRole } from '@gatecheck/contract';
 import { Option, type Command } from 'commander';
-import { addMember, createOrganization, findOrganization, listOrganizations } from '../../services/admin/organizations.ts';
+import { addMember, createOrganization, findOrganization, listOrganizations, setMemberRole } from '../../services/admin/organizations.ts';
 import { findUser } from '../../services/admin/users.ts';
 import type { AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';
@@ -53,6 +54,23 @@ export function registerOrganizationCommands(program: Command, context: AdminCon
       const { previousRole } = await addMember(db, { organizationId: organization.id, userId: user.id, role });
       if (previousRole === null) context.print(`Added ${user.username} to "${organization.name}" as ${role}`);
       else if (previousRole === role) context.print(`${user.username} is already ${role} of "${organization.name}"`);
+      else context.print(`Changed ${user.username}'s role in "${organization.name}" from ${previousRole} to ${role}`);
+    });
+
+  org
+    .command('set-role')
+    .description("change a member's role (staff: scans; supervisor: also search, undo, scan log; admin: also memberships)")
+    .requiredOption('--org <id|name>', 'organization id or name')
+    .requiredOption('--user <email|username>', 'the member')
+    .addOption(new Option('--role <role>', 'the new role').choices(MembershipRole.options).makeOptionMandatory())
+    .addHelpText('after', '\nExample:\n  npm run admin -- org set-role --org "Northwind Live" --user sam --role supervisor')
+    .action(async (options: { org: string; user: string; role: string }) => {
+      const role = MembershipRole.parse(options.role);
+      const db = await context.db();
+      const organization = await findOrganization(db, options.org);
+      const user = await findUser(db, options.user);
+      const { previousRole } = await setMemberRole(db, { organizationId: organization.id, userId: user.id, role });
+      if (previousRole === role) context.print(`${user.username} is already ${role} of "${organization.name}"`);
       else context.print(`Changed ${user.username}'s role in "${organization.name}" from ${previousRole} to ${role}`);
     });
 }

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { revokeTicket } from '../../services/admin/tickets.ts';
+import { reindexSearchTerms } from '../../services/attendee-search.ts';
 import { countNeedingUnicodeFont, listPrintableTickets, writeTicketPngs, writeTicketsPdf } from '../../services/qr-export.ts';
 import { DEFAULT_IMPORT_BATCH_SIZE, importTicketsCsv } from '../../services/tickets-import.ts';
 import { parsePositiveInteger } from '../arguments.ts';
@@ -17,6 +18,14 @@ const MAX_REJECTIONS_SHOWN = 200;
 /** Adds the `tickets` commands to `program`. */
 export function registerTicketCommands(program: Command, context: AdminContext): void {
   const tickets = program.command('tickets').description('import, revoke and print tickets');
+
+  tickets
+    .command('reindex-search')
+    .description('rewrite the attendee-search terms of every ticket (after upgrading a database with tickets)')
+    .action(async () => {
+      const count = await reindexSearchTerms(await context.db());
+      context.print(`Reindexed the search terms of ${count} tickets`);
+    });
 
   tickets
     .command('import')

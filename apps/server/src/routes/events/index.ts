@@ -1,19 +1,112 @@
 /**
+ * Calls on one event beyond SPEC §7.
+ *
  * GET /events/:eventId/days/:day/counts (issue 10 item 4, docs/decisions/033): the scanner header's
  * 'Checked in N / M'. Signed in (the signed-in scope); 403 for a non-member of the event's
  * organization, 404 for an unknown event — as POST /tickets/verify.
+ *
+ * Supervisor tools on an event (issue 11), every route behind `requireRole('supervisor')`:
+ * GET /events/{eventId}/attendees (search), POST .../attendees/{ticketId}/check-in (manual
+ * check-in, the same rule as verify), POST .../attendees/{ticketId}/undo-check-in (with a reason;
+ * 409 when not checked in), GET /events/{eventId}/scan-log (paginated).
  */
-import { apiPaths, CheckInCounts, CheckInCountsParams } from '@gatecheck/contract';
+import {
+  apiPaths,
+  AttendeeSearchQuery,
+  AttendeeSearchResponse,
+  CheckInCounts,
+  CheckInCountsParams,
+  EventParams,
+  EventTicketParams,
+  ManualCheckInRequest,
+  ManualCheckInResponse,
+  ScanLogPage,
+  ScanLogQuery,
+  UndoCheckInRequest,
+  UndoCheckInResponse,
+} from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
+import { searchAttendees } from '../../services/attendee-search.ts';
 import { countCheckIns } from '../../services/check-in-counts.ts';
+import { manualCheckIn, undoCheckIn } from '../../services/check-in.ts';
+import { readScanLog } from '../../services/scan-log.ts';
+import { eventOf, requireRole } from '../require-role.ts';
 
 const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     apiPaths.checkInCounts,
     { schema: { operationId: 'getCheckInCounts', params: CheckInCountsParams, response: { 200: CheckInCounts, ...ruleErrors('forbidden', 'not_found') } } },
     async (request) => countCheckIns(app.db, signedInUser(request).userId, request.params.eventId, request.params.day),
+  );
+
+  const supervisorOnly = requireRole('supervisor');
+
+  app.get(
+    apiPaths.attendeeSearch,
+    {
+      preHandler: supervisorOnly,
+      schema: {
+        operationId: 'searchAttendees',
+        params: EventParams,
+        querystring: AttendeeSearchQuery,
+        response: { 200: AttendeeSearchResponse, ...ruleErrors('forbidden', 'not_found') },
+      },
+    },
+    async (request) => searchAttendees(app.db, eventOf(request), request.query.q, request.query.day),
+  );
+
+  app.post(
+    apiPaths.manualCheckIn,
+    {
+      preHandler: supervisorOnly,
+      schema: {
+        operationId: 'manualCheckIn',
+        params: EventTicketParams,
+        body: ManualCheckInRequest,
+        response: { 200: ManualCheckInResponse, ...ruleErrors('forbidden', 'not_found') },
+      },
+    },
+    async (request) =>
+      manualCheckIn(app.db, { userId: signedInUser(request).userId }, eventOf(request), { ticketId: request.params.ticketId, ...request.body }, app.clock()),
+  );
+
+  app.post(
+    apiPaths.undoCheckIn,
+    {
+      preHandler: supervisorOnly,
+      schema: {
+        operationId: 'undoCheckIn',
+        params: EventTicketParams,
+        body: UndoCheckInRequest,
+        response: { 200: UndoCheckInResponse, ...ruleErrors('forbidden', 'not_found', 'conflict') },
+      },
+    },
+    async (request) => {
+      const undone = await undoCheckIn(app.db, { userId: signedInUser(request).userId }, eventOf(request), {
+        ticketId: request.params.ticketId,
+        ...request.body,
+      });
+      return { ...undone, checkedInAt: undone.checkedInAt.toISOString(), undoneAt: undone.undoneAt.toISOString() };
+    },
+  );
+
+  app.get(
+    apiPaths.scanLog,
+    {
+      preHandler: supervisorOnly,
+      schema: {
+        operationId: 'readScanLog',
+        params: EventParams,
+        querystring: ScanLogQuery,
+        response: { 200: ScanLogPage, ...ruleErrors('forbidden', 'not_found') },
+      },
+    },
+    async (request) => {
+      const { day, verdict, limit, cursor } = request.query;
+      return readScanLog(app.db, eventOf(request).id, { day, verdict }, { limit, cursor });
+    },
   );
 };
 

@@ -148,7 +148,8 @@ export async function countCheckIns(db: DbOrTx, eventId: string, day?: number): 
     .select({ day: checkIns.day, value: count() })
     .from(checkIns)
     .innerJoin(tickets, eq(tickets.id, checkIns.ticketId))
-    .where(eq(tickets.eventId, event.id))
+    // Active check-ins only: an undone one (issue 11, docs/decisions/039) no longer admits.
+    .where(and(eq(tickets.eventId, event.id), isNull(checkIns.undoneAt)))
     .groupBy(checkIns.day);
   const result: DayCheckInCount[] = [];
   for (const entry of days) {

@@ -101,3 +101,26 @@ export async function addMember(
     return { previousRole: existing?.role ?? null };
   });
 }
+
+/**
+ * Changes the role of `userId`, who must already be a member of `organizationId` (issue 11: `org
+ * set-role`; `addMember` also adds).
+ * @returns the role the member had before.
+ * @throws ServiceError `not_found` when the user is not a member.
+ */
+export async function setMemberRole(
+  db: DbOrTx,
+  input: { organizationId: string; userId: string; role: MembershipRole },
+): Promise<{ previousRole: MembershipRole }> {
+  const [previous] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.userId, input.userId), eq(memberships.organizationId, input.organizationId)));
+  const [updated] = await db
+    .update(memberships)
+    .set({ role: input.role })
+    .where(and(eq(memberships.userId, input.userId), eq(memberships.organizationId, input.organizationId)))
+    .returning({ id: memberships.id });
+  if (!previous || !updated) throw new ServiceError('not_found', 'This user is not a member of this organization (add them: org add-member)');
+  return { previousRole: previous.role };
+}

@@ -1,6 +1,6 @@
 /** /day-select (SPEC §2): choose the event day to scan for. */
 import { CalendarDays, MapPin } from 'lucide-react';
-import { Navigate } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -10,6 +10,7 @@ import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
 import { DayWarning } from '@/components/day-warning.tsx';
 import { dayLabel, defaultEventDay, isToday, notTodayWarning } from '@/features/days/days-logic.ts';
+import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
 import { formatLongDate } from '@/lib/dates.ts';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 import { selectDay, useSelection } from '@/lib/selection.ts';
@@ -25,6 +26,7 @@ export function DaySelectRoute() {
 }
 
 function DaySelect({ event }: { event: EventItem }) {
+  const { organization, day: selectedDay } = useSelection();
   const stepForward = useStepForward();
   const goBack = useBack(paths.eventSelect);
   useBackButton(goBack);
@@ -72,6 +74,12 @@ function DaySelect({ event }: { event: EventItem }) {
             );
           })}
         </ChoiceList>
+      )}
+      {selectedDay && organization && canUseSupervisorTools(organization.role) && (
+        // Issue 11: supervisors and admins reach their tools for the chosen day from here.
+        <Button asChild variant="secondary" size="large">
+          <Link to={paths.supervisor}>Supervisor tools ({dayLabel(selectedDay.day)})</Link>
+        </Button>
       )}
     </PageShell>
   );

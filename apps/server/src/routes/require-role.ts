@@ -1,0 +1,44 @@
+/**
+ * The one role check of the API (SEAMS §3, issue 11, docs/decisions/037): `requireRole(role)` is a
+ * preHandler for routes of the signed-in scope (signed-in.ts) under `/events/:eventId/...`. It
+ * loads the event and checks the caller's role in the event's organization before the handler
+ * runs, and hands the event to the handler (`eventOf(request)`), so a handler cannot forget it.
+ *
+ * Answers: 404 `not_found` for an unknown event or one of an organization the caller is not a
+ * member of (nothing leaks across organizations), 403 `forbidden` `{ code, message }` for a member
+ * with a lower role. The route must declare them: `ruleErrors('forbidden', 'not_found')`.
+ */
+import type { MembershipRole } from '@gatecheck/contract';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { signedInUser } from '../plugins/auth.ts';
+import type { EventDetails } from '../services/events.ts';
+import { eventForRole } from '../services/organizations.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The event of a `requireRole` route, set once the caller's role has been checked; null elsewhere. */
+    roleCheckedEvent: EventDetails | null;
+  }
+}
+
+/**
+ * A preHandler that lets through callers with at least `role` in the organization of the event
+ * `request.params.eventId`.
+ * @throws ServiceError `not_found` / `forbidden` as above; `unauthenticated` outside the signed-in scope.
+ */
+export function requireRole(role: MembershipRole): preHandlerAsyncHookHandler {
+  return async function checkRole(request) {
+    const { eventId } = request.params as { eventId?: unknown };
+    if (typeof eventId !== 'string') throw new Error('requireRole is for routes with an :eventId parameter');
+    request.roleCheckedEvent = await eventForRole(request.server.db, signedInUser(request).userId, eventId, role);
+  };
+}
+
+/**
+ * The event whose role check `requireRole` passed for this request.
+ * @throws Error when the route has no `requireRole` preHandler (a programming error: fails closed, 500).
+ */
+export function eventOf(request: FastifyRequest): EventDetails {
+  if (!request.roleCheckedEvent) throw new Error('eventOf needs the requireRole preHandler on this route');
+  return request.roleCheckedEvent;
+}

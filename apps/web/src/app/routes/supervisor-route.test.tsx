@@ -1,0 +1,103 @@
+/**
+ * Issue 11, web: the supervisor screen against a contract-shaped fake server (msw): the link shows
+ * only for supervisors and admins, nothing is searched under 3 characters, a found attendee is
+ * checked in, the check-in is undone with a reason, and the scan log lists both.
+ */
+import {
+  type ApiErrorBody,
+  type Attendee,
+  AttendeeSearchResponse,
+  ManualCheckInRequest,
+  type ScanLogEntry,
+  ScanLogPage,
+  UndoCheckInRequest,
+  type UndoCheckInResponse,
+  type VerifyTicketResponse,
+} from '@gatecheck/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { beforeEach, describe, expect, test } from 'vitest';
+import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
+import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
+import { renderApp } from '@/test/render.tsx';
+
+const supervisorOrganization = { ...testOrganization, role: 'supervisor' };
+const searches: string[] = [];
+let attendee: Attendee;
+let log: ScanLogEntry[];
+const undoBodies: UndoCheckInRequest[] = [];
+
+beforeEach(() => {
+  searches.length = 0;
+  undoBodies.length = 0;
+  log = [];
+  attendee = { ticketId: 'ticket-1', code: 'GC-ZOE', holderName: 'Zoë Ångström', ticketType: 'VIP', admittedDays: null, revokedAt: null, day: testDay.day, checkIn: null };
+  const base = `/events/${testEvent.id}`;
+  server.use(
+    http.get(apiUrl(`${base}/attendees`), ({ request }) => {
+      const q = new URL(request.url).searchParams.get('q') ?? '';
+      searches.push(q);
+      const matches = attendee.holderName.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().startsWith(q.toLowerCase()) ? [attendee] : [];
+      return HttpResponse.json<AttendeeSearchResponse>({ attendees: matches, hasMore: false });
+    }),
+    http.post(apiUrl(`${base}/attendees/:ticketId/check-in`), async ({ request }) => {
+      const body = ManualCheckInRequest.parse(await request.json());
+      attendee = { ...attendee, checkIn: { checkedInAt: '2026-07-11T12:05:00.000Z', checkedInBy: 'Sam Rivers' } };
+      log.unshift({ id: `log-${log.length}`, at: '2026-07-11T12:05:00.000Z', day: body.day, userName: 'Sam Rivers', code: attendee.code, verdict: 'approved', reason: null, source: 'manual' });
+      return HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: attendee.holderName });
+    }),
+    http.post<never, never, UndoCheckInResponse | ApiErrorBody>(apiUrl(`${base}/attendees/:ticketId/undo-check-in`), async ({ request }) => {
+      const body = UndoCheckInRequest.parse(await request.json());
+      undoBodies.push(body);
+      if (!attendee.checkIn) return errorResponse(409, { code: 'conflict', message: 'Not checked in' });
+      const checkedInAt = attendee.checkIn.checkedInAt;
+      attendee = { ...attendee, checkIn: null };
+      log.unshift({ id: `log-${log.length}`, at: '2026-07-11T12:07:00.000Z', day: body.day, userName: 'Sam Rivers', code: attendee.code, verdict: 'undone', reason: body.reason, source: 'undo' });
+      return HttpResponse.json<UndoCheckInResponse>({ ticketId: attendee.ticketId, day: body.day, checkedInAt, undoneAt: '2026-07-11T12:07:00.000Z', undoneBy: 'Sam Rivers', reason: body.reason });
+    }),
+    http.get(apiUrl(`${base}/scan-log`), () => HttpResponse.json<ScanLogPage>({ entries: log, nextCursor: null })),
+  );
+});
+
+describe('supervisor tools (issue 11)', () => {
+  test('staff see no link on the day screen and are sent to the scanner from /supervisor', async () => {
+    renderApp({ route: '/day-select', selection: { organization: testOrganization, event: testEvent, day: testDay } });
+    expect(screen.queryByRole('link', { name: /Supervisor tools/ })).not.toBeInTheDocument();
+    const { router } = renderApp({ route: '/supervisor', selection: { organization: testOrganization, event: testEvent, day: testDay } });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/scanner'));
+  });
+
+  test('a supervisor finds an attendee by name without accents, checks them in, undoes it with a reason, and reads the log', async () => {
+    const { user, router } = renderApp({ route: '/day-select', selection: { organization: supervisorOrganization, event: testEvent, day: testDay } });
+    await user.click(screen.getByRole('link', { name: 'Supervisor tools (Day 2)' }));
+    expect(router.state.location.pathname).toBe('/supervisor');
+    expect(screen.getByRole('heading', { level: 1, name: 'Supervisor tools' })).toBeInTheDocument();
+
+    const input = screen.getByLabelText('Name or ticket code');
+    await user.type(input, 'zo');
+    expect(screen.getByText('Type at least 3 characters of a name or ticket code.')).toBeInTheDocument();
+    expect(searches).toEqual([]);
+    await user.type(input, 'e');
+    const row = await screen.findByRole('listitem', { name: 'Zoë Ångström' });
+    expect(searches).toEqual(['zoe']);
+    expect(within(row).getByText('Not checked in')).toBeInTheDocument();
+    expect(within(row).getByText(/VIP · All days/)).toBeInTheDocument();
+
+    await user.click(within(row).getByRole('button', { name: 'Check in' }));
+    expect(await screen.findByText('Zoë Ångström checked in')).toBeInTheDocument();
+    expect(await within(row).findByText(/^Checked in at \d\d:\d\d by Sam Rivers$/)).toBeInTheDocument();
+
+    await user.click(within(row).getByRole('button', { name: 'Undo check-in' }));
+    const confirm = within(row).getByRole('button', { name: 'Confirm undo' });
+    expect(confirm).toBeDisabled();
+    await user.type(within(row).getByLabelText('Reason'), 'Wrong wristband');
+    await user.click(confirm);
+    expect(await within(row).findByText('Not checked in')).toBeInTheDocument();
+    expect(undoBodies).toEqual([{ day: testDay.day, reason: 'Wrong wristband' }]);
+
+    const entries = await screen.findByRole('list', { name: 'Scan log entries' });
+    await waitFor(() => expect(within(entries).getAllByRole('listitem')).toHaveLength(2));
+    expect(within(entries).getByText(/Undone: Wrong wristband/)).toBeInTheDocument();
+    expect(within(entries).getByText(/Approved \(manual\)/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * The supervisor calls (issue 11) as TanStack queries and mutations: attendee search, manual
+ * check-in, undo with a reason, and the scan log a page at a time. Paths and shapes from the
+ * contract.
+ */
+import {
+  AttendeeSearchResponse,
+  ManualCheckInResponse,
+  ScanLogPage,
+  type ScanLogVerdict,
+  supervisorPaths,
+  UndoCheckInResponse,
+} from '@gatecheck/contract';
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client.ts';
+import { isSearchable } from './supervisor-logic.ts';
+
+export const supervisorQueries = {
+  all: () => ['supervisor'] as const,
+  /** GET …/attendees?q=&day= (only when `text` is searchable). @throws {ApiError} */
+  search: (eventId: string, day: number, text: string) =>
+    queryOptions({
+      queryKey: [...supervisorQueries.all(), 'search', eventId, day, text.trim()] as const,
+      queryFn: ({ signal }) =>
+        apiRequest(`${supervisorPaths.attendeeSearch(eventId)}?${new URLSearchParams({ q: text.trim(), day: String(day) })}`, {
+          schema: AttendeeSearchResponse,
+          signal,
+        }),
+      enabled: isSearchable(text),
+    }),
+  /** GET …/scan-log?day=&verdict=&cursor=, newest first, 50 a page. @throws {ApiError} */
+  scanLog: (eventId: string, day: number, verdict: ScanLogVerdict | 'all') =>
+    infiniteQueryOptions({
+      queryKey: [...supervisorQueries.all(), 'scan-log', eventId, day, verdict] as const,
+      queryFn: ({ signal, pageParam }) => {
+        const query = new URLSearchParams({ day: String(day), ...(verdict === 'all' ? {} : { verdict }), ...(pageParam ? { cursor: pageParam } : {}) });
+        return apiRequest(`${supervisorPaths.scanLog(eventId)}?${query}`, { schema: ScanLogPage, signal });
+      },
+      initialPageParam: '',
+      getNextPageParam: (page) => page.nextCursor ?? undefined,
+    }),
+};
+
+/** POST …/attendees/{ticketId}/check-in for the selected day; refreshes the search and the log. */
+export function useManualCheckIn(eventId: string, day: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (ticketId: string) =>
+      apiRequest(supervisorPaths.manualCheckIn(eventId, ticketId), { method: 'POST', body: { day, scanId: crypto.randomUUID() }, schema: ManualCheckInResponse }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: supervisorQueries.all() }),
+  });
+}
+
+/** POST …/attendees/{ticketId}/undo-check-in with a reason; refreshes the search and the log. */
+export function useUndoCheckIn(eventId: string, day: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ticketId, reason }: { ticketId: string; reason: string }) =>
+      apiRequest(supervisorPaths.undoCheckIn(eventId, ticketId), { method: 'POST', body: { day, reason }, schema: UndoCheckInResponse }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: supervisorQueries.all() }),
+  });
+}

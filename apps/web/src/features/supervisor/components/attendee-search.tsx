@@ -1,0 +1,109 @@
+/**
+ * 'Find attendee' (issue 11): search the selected event by name or code (3+ characters; nothing is
+ * listed before that), see each ticket's status for the selected day, check in, or undo a check-in
+ * with a reason.
+ */
+import type { Attendee } from '@gatecheck/contract';
+import { useQuery } from '@tanstack/react-query';
+import { useDeferredValue, useId, useState, type FormEvent } from 'react';
+import { FormNotice } from '@/components/form-notice.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { supervisorQueries, useManualCheckIn, useUndoCheckIn } from '../api.ts';
+import { admittedDaysText, attendeeStatusText, isSearchable } from '../supervisor-logic.ts';
+
+export function AttendeeSearch({ eventId, day }: { eventId: string; day: number }) {
+  const inputId = useId();
+  const [text, setText] = useState('');
+  const deferred = useDeferredValue(text);
+  const search = useQuery(supervisorQueries.search(eventId, day, deferred));
+  const checkIn = useManualCheckIn(eventId, day);
+  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+
+  const onCheckIn = async (attendee: Attendee) => {
+    try {
+      const verdict = await checkIn.mutateAsync(attendee.ticketId);
+      setNotice(verdict.isValid ? { tone: 'success', text: `${attendee.holderName} checked in` } : { tone: 'error', text: verdict.message ?? 'Denied' });
+    } catch (error) {
+      setNotice({ tone: 'error', text: error instanceof Error ? error.message : 'Check-in failed' });
+    }
+  };
+
+  return (
+    <section aria-labelledby={`${inputId}-heading`} className="flex flex-col gap-3">
+      <h2 id={`${inputId}-heading`} className="text-xl font-bold text-slate-900">
+        Find attendee
+      </h2>
+      <Label htmlFor={inputId}>Name or ticket code</Label>
+      <Input id={inputId} value={text} onChange={(event) => setText(event.target.value)} autoComplete="off" placeholder="At least 3 characters" />
+      {notice && <FormNotice variant={notice.tone} title={notice.text} />}
+      {!isSearchable(text) ? (
+        <p className="text-base text-slate-700">Type at least 3 characters of a name or ticket code.</p>
+      ) : search.isError ? (
+        <FormNotice variant="error" title={search.error.message} />
+      ) : search.data && search.data.attendees.length === 0 ? (
+        <p className="text-base text-slate-700">No attendee found.</p>
+      ) : (
+        <ul className="flex flex-col gap-3" aria-label="Attendees">
+          {search.data?.attendees.map((attendee) => (
+            <AttendeeRow key={attendee.ticketId} attendee={attendee} eventId={eventId} day={day} onCheckIn={onCheckIn} isBusy={checkIn.isPending} />
+          ))}
+        </ul>
+      )}
+      {search.data?.hasMore && <p className="text-base text-slate-700">More attendees match: type more of the name.</p>}
+    </section>
+  );
+}
+
+function AttendeeRow({ attendee, eventId, day, onCheckIn, isBusy }: { attendee: Attendee; eventId: string; day: number; onCheckIn: (attendee: Attendee) => void; isBusy: boolean }) {
+  const reasonId = useId();
+  const [isUndoing, setIsUndoing] = useState(false);
+  const [reason, setReason] = useState('');
+  const undo = useUndoCheckIn(eventId, day);
+
+  const submitUndo = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!reason.trim()) return;
+    await undo.mutateAsync({ ticketId: attendee.ticketId, reason: reason.trim() }).catch(() => undefined);
+    setIsUndoing(false);
+    setReason('');
+  };
+
+  return (
+    <li className="rounded-xl border-2 border-slate-200 bg-white p-4" aria-label={attendee.holderName}>
+      <p className="text-lg font-bold text-slate-900">{attendee.holderName}</p>
+      <p className="text-base text-slate-800">
+        {attendee.ticketType} · {admittedDaysText(attendee.admittedDays)} · <span className="font-mono">{attendee.code}</span>
+      </p>
+      <p className="text-base font-semibold text-slate-900">{attendeeStatusText(attendee)}</p>
+      {undo.isError && <FormNotice variant="error" title={undo.error.message} />}
+      <div className="mt-2 flex flex-wrap gap-2">
+        {!attendee.checkIn && !attendee.revokedAt && (
+          <Button onClick={() => onCheckIn(attendee)} disabled={isBusy}>
+            Check in
+          </Button>
+        )}
+        {attendee.checkIn && !isUndoing && (
+          <Button variant="secondary" onClick={() => setIsUndoing(true)}>
+            Undo check-in
+          </Button>
+        )}
+      </div>
+      {isUndoing && (
+        <form className="mt-2 flex flex-col gap-2" onSubmit={(event) => void submitUndo(event)}>
+          <Label htmlFor={reasonId}>Reason</Label>
+          <Input id={reasonId} value={reason} onChange={(event) => setReason(event.target.value)} required maxLength={500} />
+          <div className="flex gap-2">
+            <Button type="submit" variant="danger" disabled={!reason.trim() || undo.isPending}>
+              Confirm undo
+            </Button>
+            <Button type="button" variant="ghost" onClick={() => setIsUndoing(false)}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      )}
+    </li>
+  );
+}

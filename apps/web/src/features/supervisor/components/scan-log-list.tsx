@@ -1,0 +1,66 @@
+/**
+ * The scan log of the selected event day (issue 11): every scan, manual check-in and undo, newest
+ * first, filterable by verdict, 50 at a time with 'Load more'.
+ */
+import { type ScanLogVerdict } from '@gatecheck/contract';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { FormNotice } from '@/components/form-notice.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { supervisorQueries } from '../api.ts';
+import { formatTime, scanLogVerdictText } from '../supervisor-logic.ts';
+
+const FILTERS: Array<{ value: ScanLogVerdict | 'all'; label: string }> = [
+  { value: 'all', label: 'All' },
+  { value: 'approved', label: 'Approved' },
+  { value: 'denied', label: 'Denied' },
+  { value: 'undone', label: 'Undone' },
+];
+
+export function ScanLogList({ eventId, day }: { eventId: string; day: number }) {
+  const filterId = useId();
+  const [verdict, setVerdict] = useState<ScanLogVerdict | 'all'>('all');
+  const log = useInfiniteQuery(supervisorQueries.scanLog(eventId, day, verdict));
+  const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
+
+  return (
+    <section aria-labelledby={`${filterId}-heading`} className="flex flex-col gap-3">
+      <h2 id={`${filterId}-heading`} className="text-xl font-bold text-slate-900">
+        Scan log
+      </h2>
+      <Label htmlFor={filterId}>Verdict</Label>
+      <select
+        id={filterId}
+        className="min-h-12 rounded-xl border-2 border-slate-400 bg-white px-4 text-base"
+        value={verdict}
+        onChange={(event) => setVerdict(FILTERS.find((filter) => filter.value === event.target.value)?.value ?? 'all')}
+      >
+        {FILTERS.map((filter) => (
+          <option key={filter.value} value={filter.value}>
+            {filter.label}
+          </option>
+        ))}
+      </select>
+      {log.isError && <FormNotice variant="error" title={log.error.message} />}
+      {log.isSuccess && entries.length === 0 && <p className="text-base text-slate-700">No scans yet.</p>}
+      <ol className="flex flex-col gap-2" aria-label="Scan log entries">
+        {entries.map((entry) => (
+          <li key={entry.id} className="rounded-xl border-2 border-slate-200 bg-white p-3">
+            <p className="text-base font-semibold text-slate-900">
+              {formatTime(entry.at)} · {scanLogVerdictText(entry)}
+            </p>
+            <p className="text-base text-slate-800">
+              <span className="font-mono">{entry.code}</span> · {entry.userName}
+            </p>
+          </li>
+        ))}
+      </ol>
+      {log.hasNextPage && (
+        <Button variant="secondary" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+          Load more
+        </Button>
+      )}
+    </section>
+  );
+}

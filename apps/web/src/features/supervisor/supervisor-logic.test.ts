@@ -1,0 +1,38 @@
+import type { Attendee, ScanLogEntry } from '@gatecheck/contract';
+import { expect, test } from 'vitest';
+import { admittedDaysText, attendeeStatusText, canUseSupervisorTools, isSearchable, scanLogVerdictText } from './supervisor-logic.ts';
+
+test('only supervisors and admins see the supervisor tools; unknown roles do not (issue 11)', () => {
+  expect(canUseSupervisorTools('supervisor')).toBe(true);
+  expect(canUseSupervisorTools('admin')).toBe(true);
+  expect(canUseSupervisorTools('staff')).toBe(false);
+  expect(canUseSupervisorTools('guest')).toBe(false);
+  expect(canUseSupervisorTools('')).toBe(false);
+});
+
+test('a search needs 3 characters after trimming', () => {
+  expect(isSearchable('zo')).toBe(false);
+  expect(isSearchable('  zo  ')).toBe(false);
+  expect(isSearchable('zoe')).toBe(true);
+  expect(isSearchable('%%%')).toBe(true);
+});
+
+const attendee: Attendee = { ticketId: 't', code: 'C', holderName: 'H', ticketType: 'VIP', admittedDays: null, revokedAt: null, day: 2, checkIn: null };
+
+test("an attendee's days and status for the selected day in words", () => {
+  expect(admittedDaysText(null)).toBe('All days');
+  expect(admittedDaysText([2])).toBe('Day 2');
+  expect(admittedDaysText([1, 3])).toBe('Days 1, 3');
+  expect(attendeeStatusText(attendee)).toBe('Not checked in');
+  expect(attendeeStatusText({ ...attendee, revokedAt: '2026-07-11T10:00:00Z', checkIn: { checkedInAt: '2026-07-11T10:00:00Z', checkedInBy: 'A' } })).toBe('Revoked');
+  expect(attendeeStatusText({ ...attendee, checkIn: { checkedInAt: '2026-07-11T10:00:00Z', checkedInBy: 'Alex Morgan' } })).toMatch(/^Checked in at \d\d:\d\d by Alex Morgan$/);
+});
+
+const entry: ScanLogEntry = { id: 'l', at: '2026-07-11T10:00:00Z', day: 2, userName: 'U', code: 'C', verdict: 'approved', reason: null, source: 'scan' };
+
+test('scan log verdicts in words: denial codes with spaces, undo reasons as typed', () => {
+  expect(scanLogVerdictText(entry)).toBe('Approved');
+  expect(scanLogVerdictText({ ...entry, source: 'manual' })).toBe('Approved (manual)');
+  expect(scanLogVerdictText({ ...entry, verdict: 'denied', reason: 'already_checked_in' })).toBe('Denied: already checked in');
+  expect(scanLogVerdictText({ ...entry, verdict: 'undone', reason: 'Wrong_band', source: 'undo' })).toBe('Undone: Wrong_band');
+});

@@ -1,0 +1,48 @@
+/**
+ * What the supervisor screen shows, as pure functions (issue 11): who may see it, and an attendee's
+ * status for the selected day in words. The server enforces the role; this only hides what a role
+ * cannot do.
+ */
+import { type Attendee, ATTENDEE_SEARCH_MIN_LENGTH, hasRoleAtLeast, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
+
+/** Whether a membership `role` (as the server sent it; unknown values count as staff) may use the supervisor tools. */
+export function canUseSupervisorTools(role: string): boolean {
+  const parsed = MembershipRole.safeParse(role);
+  return parsed.success && hasRoleAtLeast(parsed.data, 'supervisor');
+}
+
+/** Whether `text` is long enough to search (trimmed, at least 3 characters; fewer lists nobody). */
+export function isSearchable(text: string): boolean {
+  return text.trim().length >= ATTENDEE_SEARCH_MIN_LENGTH;
+}
+
+/** 'HH:MM' in the device's clock for an ISO 8601 time. */
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+}
+
+/** 'All days' or 'Days 1, 3' for an attendee's admitted days. */
+export function admittedDaysText(admittedDays: readonly number[] | null): string {
+  if (admittedDays === null) return 'All days';
+  return `${admittedDays.length === 1 ? 'Day' : 'Days'} ${admittedDays.join(', ')}`;
+}
+
+/** The attendee's status on the selected day: 'Revoked', 'Checked in at 14:05 by Alex Morgan' or 'Not checked in'. */
+export function attendeeStatusText(attendee: Attendee): string {
+  if (attendee.revokedAt) return 'Revoked';
+  if (attendee.checkIn) return `Checked in at ${formatTime(attendee.checkIn.checkedInAt)} by ${attendee.checkIn.checkedInBy}`;
+  return 'Not checked in';
+}
+
+/**
+ * A scan log entry's verdict in words: 'Approved', 'Approved (manual)', 'Denied: already checked in'
+ * (a denial reason code with spaces), 'Undone: <the supervisor's reason as typed>'.
+ */
+export function scanLogVerdictText(entry: ScanLogEntry): string {
+  const verdict = entry.verdict === 'approved' ? 'Approved' : entry.verdict === 'denied' ? 'Denied' : 'Undone';
+  const source = entry.source === 'manual' ? ' (manual)' : '';
+  const reason = entry.reason === null ? '' : entry.verdict === 'denied' ? entry.reason.replaceAll('_', ' ') : entry.reason;
+  return `${verdict}${source}${reason ? `: ${reason}` : ''}`;
+}
