@@ -8,11 +8,14 @@ import { createRoot, type Root } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from '@/lib/query-client.ts';
 import { loadSelection } from '@/lib/selection.ts';
+import { followTheme } from '@/lib/theme.ts';
 import { AppProviders } from './providers.tsx';
 import { createAppRouter } from './router.tsx';
 
 /** Renders the app into `container`; resolves to its React root once rendering has started. Never rejects on storage failures. */
 export async function startApp(container: HTMLElement): Promise<Root> {
+  // Before the first paint: the device's (or the chosen) theme from the first frame (issue 10 item 8).
+  followTheme();
   try {
     await loadSelection();
   } catch {

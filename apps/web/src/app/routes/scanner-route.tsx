@@ -10,6 +10,7 @@
 import { ScanLine, Square } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Navigate } from 'react-router';
+import { ThemeToggle } from '@/components/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { prefetchQrDecoder } from '@/lib/qr/prefetch-qr-decoder.ts';
@@ -19,10 +20,13 @@ import { useBack } from '@/lib/use-back.ts';
 import { useNow } from '@/lib/use-now.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { CameraPanel } from '@/features/scanner/components/camera-panel.tsx';
+import { FeedbackSwitches } from '@/features/scanner/components/feedback-switches.tsx';
 import { ManualEntryForm } from '@/features/scanner/components/manual-entry-form.tsx';
 import { ScannerHeader } from '@/features/scanner/components/scanner-header.tsx';
+import { VerdictFlash } from '@/features/scanner/components/verdict-flash.tsx';
 import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
+import { useVerdictFeedback } from '@/features/scanner/use-verdict-feedback.ts';
 import { notTodayWarning } from '@/features/days/days-logic.ts';
 
 /** The scanner screen; sends the user to /event-select when no event or day is chosen. */
@@ -38,6 +42,8 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
   useEffect(prefetchQrDecoder, []);
   const scanner = useScanner(event.id, day);
   const { state } = scanner;
+  // Issue 10 items 2-3: the full-screen flash, tone and vibration of each new verdict.
+  const feedback = useVerdictFeedback(state.latestResult);
   // A new verdict not wholly in view is scrolled into view: with the field when staff are typing
   // (the next code goes there), else alone (the camera buttons above it stay in view).
   const checkInRef = useRef<HTMLDivElement>(null);
@@ -80,6 +86,7 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
             <Square aria-hidden="true" className="size-5" />
             Stop Scanning
           </Button>
+          <FeedbackSwitches />
         </section>
       ) : (
         <>
@@ -90,6 +97,8 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
           </Button>
         </>
       )}
+      <ThemeToggle className="mt-auto pt-4" />
+      <VerdictFlash result={feedback.flash} onDismiss={feedback.dismissFlash} />
     </main>
   );
 }
