@@ -22,21 +22,22 @@ interface CameraPanelProps {
  *
  * Sized for phones down to 320 px wide: the preview is at most a third of the screen height, so the
  * verdict and the manual field below it stay in view; below 400 px the camera buttons put their
- * icon above the label, so neither sticks out.
+ * icon above the label, so neither sticks out. In the dark theme the preview stays black (the dark
+ * palette would turn slate-950 light, docs/decisions/036).
  */
 export function CameraPanel({ videoRef, camera, isProcessing, detectedCode, onStart, onStop }: CameraPanelProps) {
   const isOn = camera === 'active' || camera === 'starting';
   return (
     <div className="space-y-3">
-      <div className="relative aspect-[4/3] max-h-[33dvh] w-full overflow-hidden rounded-2xl bg-slate-950">
+      <div className="relative aspect-[4/3] max-h-[33dvh] w-full overflow-hidden rounded-2xl bg-slate-950 dark:bg-black">
         <video ref={videoRef} aria-label="Camera preview" className="size-full object-cover" muted playsInline />
         {!isOn && detectedCode === null && (
-          <div className="absolute inset-0 flex items-center justify-center text-slate-300" aria-hidden="true">
+          <div className="absolute inset-0 flex items-center justify-center text-slate-300 dark:text-slate-600" aria-hidden="true">
             <CameraOff className="size-16" />
           </div>
         )}
         {isProcessing && detectedCode !== null && (
-          <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-slate-950/85 p-4 text-center text-white">
+          <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-slate-950/85 p-4 text-center text-white dark:bg-black/85 dark:text-slate-950">
             <p className="text-2xl font-bold">QR Code Detected!</p>
             <p className="font-mono text-lg break-all">{resultCodeText(detectedCode)}</p>
           </div>

@@ -47,7 +47,7 @@ export function VerdictFlash({ result, onDismiss }: { result: ScanResult | null;
           )}
         >
           <Icon aria-hidden="true" className="size-32 shrink-0" strokeWidth={2.5} />
-          <p className="text-5xl font-black tracking-wide min-[360px]:text-6xl">{content.word}</p>
+          <p className="text-4xl font-black tracking-wide min-[360px]:text-5xl sm:text-7xl">{content.word}</p>
           {content.reason !== null && <p className="max-w-md text-2xl leading-snug font-bold break-words">{content.reason}</p>}
         </div>
       )}
