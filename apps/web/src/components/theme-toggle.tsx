@@ -25,7 +25,7 @@ export function ThemeToggle({ className }: { className?: string }) {
           <label
             key={value}
             className={cn(
-              'flex min-h-11 cursor-pointer items-center gap-1.5 rounded-lg px-3 text-base font-semibold has-[:focus-visible]:outline-4 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-blue-600',
+              'relative flex min-h-11 cursor-pointer items-center gap-1.5 rounded-lg px-3 text-base font-semibold has-[:focus-visible]:outline-4 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-blue-600',
               preference === value ? 'bg-slate-900 text-white' : 'text-slate-800 hover:bg-slate-100',
             )}
           >
@@ -35,7 +35,8 @@ export function ThemeToggle({ className }: { className?: string }) {
               value={value}
               checked={preference === value}
               onChange={() => themePreference.write(value)}
-              className="sr-only"
+              // Laid over the whole label: the tap target is the 44 px segment, not a 1 px dot.
+              className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg opacity-0"
             />
             <Icon aria-hidden="true" className="size-4 shrink-0" />
             {label}
