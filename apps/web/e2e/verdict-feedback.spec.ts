@@ -16,7 +16,7 @@ function flash(page: Page, verdict: 'approved' | 'denied') {
   return page.locator(`[data-verdict="${verdict}"]`);
 }
 
-test('a typed ticket flashes APPROVED, then DENIED with the reason; sounds and vibrations differ; Sound off plays nothing', async ({ page, ticketPool }) => {
+test('a typed ticket flashes APPROVED, then DENIED with the reason; sounds and vibrations differ; Sound off plays nothing', async ({ page, ticketPool, saveScreen }) => {
   await recordFeedback(page);
   const { event } = await openScannerForDay(page, 'today');
   await startScanning(page);
@@ -27,6 +27,7 @@ test('a typed ticket flashes APPROVED, then DENIED with the reason; sounds and v
   await expect(approved).toBeVisible();
   await expect(approved).toContainText('APPROVED');
   await expect(approved.locator('svg.lucide-circle-check')).toBeVisible();
+  await saveScreen(page, 'flash-approved', { fullPage: false });
   // Announced once, by the flash's live region (the card is not live; the verdict toast is hidden from screen readers).
   await expect(page.locator('[aria-live="assertive"]')).toHaveText('APPROVED');
   // With motion allowed, it fades in.
@@ -70,6 +71,7 @@ test('a typed ticket flashes APPROVED, then DENIED with the reason; sounds and v
   await expect(flash(page, 'denied')).toBeVisible();
   // Reduced motion: shown, without animation.
   expect(await flash(page, 'denied').evaluate((element) => getComputedStyle(element).animationName)).toBe('none');
+  await saveScreen(page, 'flash-denied', { fullPage: false });
   const afterSoundOff = await recordedFeedback(page);
   expect(afterSoundOff.notes).toHaveLength(afterDenial.notes.length);
   expect(afterSoundOff.vibrations).toHaveLength(3);
