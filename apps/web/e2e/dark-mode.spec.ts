@@ -4,9 +4,17 @@
  * e2e/artifacts/dark-*.png to be looked at. The theme follows the device until a choice is made on
  * the device, and that choice is kept across a reload. (Contrast in both themes: accessibility.spec.ts.)
  */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures.ts';
 import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, signIn, startScanning, verifyByHand } from './support/main-job.ts';
 import { findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
+
+/** axe's colour-contrast rule on the flash on screen now: its violations, and how many nodes it checked. */
+async function flashContrast(page: Page): Promise<{ violations: unknown[]; checked: number }> {
+  const result = await new AxeBuilder({ page }).include('[data-verdict]').withRules(['color-contrast']).analyze();
+  return { violations: result.violations, checked: result.passes.flatMap((rule) => rule.nodes).length };
+}
 
 test.use({ viewport: { width: 360, height: 740 }, colorScheme: 'dark', hasTouch: true });
 
@@ -28,14 +36,22 @@ test('a device that prefers dark gets the dark theme on every screen, flashes in
   const ticket = ticketPool.take(`for "${event.title}" on all days`, (candidate) => candidate.eventTitle === event.title && candidate.days === 'all');
   await verifyByHand(page, ticket.code);
   await expect(page.locator('[data-verdict="approved"]')).toBeVisible();
+  // Within the flash's second: the check first, then the picture.
+  const approvedContrast = await flashContrast(page);
   await saveScreen(page, 'dark-flash-approved', { fullPage: false });
+  expect(approvedContrast.violations).toEqual([]);
+  expect(approvedContrast.checked).toBeGreaterThan(0);
   await expect(page.locator('[data-verdict]')).toHaveCount(0, { timeout: 3_000 });
   await expectVerdict(page, { isValid: true, holderName: ticket.holderName });
   await saveScreen(page, 'dark-scanner-approved', { fullPage: false });
 
   await verifyByHand(page, ticket.code);
   await expect(page.locator('[data-verdict="denied"]')).toBeVisible();
+  // Within the flash's second: the check first, then the picture.
+  const deniedContrast = await flashContrast(page);
   await saveScreen(page, 'dark-flash-denied', { fullPage: false });
+  expect(deniedContrast.violations).toEqual([]);
+  expect(deniedContrast.checked).toBeGreaterThan(0);
   await expect(page.locator('[data-verdict]')).toHaveCount(0, { timeout: 3_000 });
   await expectVerdict(page, { isValid: false, because: /^Already checked in/ });
   await saveScreen(page, 'dark-scanner-denied', { fullPage: false });

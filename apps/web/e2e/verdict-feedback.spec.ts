@@ -5,6 +5,7 @@
  * two verdicts differently; with 'Sound' off nothing is played. The flash shows without animation
  * when the device asks for reduced motion, and no toast covers the event header.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { boxOf, overlaps, toastBoxes } from './support/layout.ts';
 import { recordFeedback, recordedFeedback } from './support/feedback-recorder.ts';
@@ -27,11 +28,11 @@ test('a typed ticket flashes APPROVED, then DENIED with the reason; sounds and v
   await expect(approved).toBeVisible();
   await expect(approved).toContainText('APPROVED');
   await expect(approved.locator('svg.lucide-circle-check')).toBeVisible();
-  await saveScreen(page, 'flash-approved', { fullPage: false });
   // Announced once, by the flash's live region (the card is not live; the verdict toast is hidden from screen readers).
   await expect(page.locator('[aria-live="assertive"]')).toHaveText('APPROVED');
   // With motion allowed, it fades in.
   expect(await approved.evaluate((element) => getComputedStyle(element).animationName)).toBe('verdict-flash');
+  await saveScreen(page, 'flash-approved', { fullPage: false });
   // No toast over the event header while the verdict is up.
   const header = await boxOf(page.locator('header').first());
   for (const toast of await toastBoxes(page)) expect(overlaps(toast, header), `toast ${JSON.stringify(toast)} covers the header`).toBe(false);
@@ -71,6 +72,10 @@ test('a typed ticket flashes APPROVED, then DENIED with the reason; sounds and v
   await expect(flash(page, 'denied')).toBeVisible();
   // Reduced motion: shown, without animation.
   expect(await flash(page, 'denied').evaluate((element) => getComputedStyle(element).animationName)).toBe('none');
+  // Its words pass AA contrast on its colour (axe, scoped to the flash while it is up).
+  const contrast = await new AxeBuilder({ page }).include('[data-verdict]').withRules(['color-contrast']).analyze();
+  expect(contrast.violations).toEqual([]);
+  expect(contrast.passes.flatMap((rule) => rule.nodes).length).toBeGreaterThan(0);
   await saveScreen(page, 'flash-denied', { fullPage: false });
   const afterSoundOff = await recordedFeedback(page);
   expect(afterSoundOff.notes).toHaveLength(afterDenial.notes.length);
