@@ -2,10 +2,12 @@
  * Issue 10 item 8: the dark theme on a 360x740 phone whose device prefers dark — login, day select,
  * the scanner with the APPROVED and DENIED flashes and the result cards after them — saved as
  * e2e/artifacts/dark-*.png to be looked at. The theme follows the device until a choice is made on
- * the device, and that choice is kept across a reload. (Contrast in both themes: accessibility.spec.ts.)
+ * the device, and that choice is kept across a reload. Axe in the dark theme on the screens that
+ * accessibility.spec.ts does not walk (account screens) and on both flashes.
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { axeViolations } from './support/axe.ts';
 import { expect, test } from './support/fixtures.ts';
 import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, signIn, startScanning, verifyByHand } from './support/main-job.ts';
 import { findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
@@ -65,4 +67,27 @@ test('a device that prefers dark gets the dark theme on every screen, flashes in
   await expect(html).not.toHaveClass(/\bdark\b/);
   await expect(page.getByRole('radio', { name: 'Light' })).toBeChecked();
   await saveScreen(page, 'light-scanner-chosen', { fullPage: false });
+});
+
+test('in the dark theme the account screens and the organization and event lists pass axe-core with no violations', async ({ page }) => {
+  const found: string[] = [];
+  await openApp(page);
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  found.push(...(await axeViolations(page, 'dark forgot-password')));
+
+  await openApp(page);
+  await signIn(page);
+  found.push(...(await axeViolations(page, 'dark organization-select')));
+  const { organization } = await findLiveThreeDayEvent(page.request);
+  await chooseOrganization(page, organization.name);
+  found.push(...(await axeViolations(page, 'dark event-select')));
+
+  await page.getByRole('link', { name: 'Change password' }).click();
+  await expect(page.getByRole('heading', { name: 'Change password' })).toBeVisible();
+  found.push(...(await axeViolations(page, 'dark change-password')));
+  await expect(page.getByRole('radio', { name: 'System' })).toBeChecked();
+
+  expect(found).toEqual([]);
 });
