@@ -11,11 +11,14 @@ import { installBackButton } from '@/lib/native/back-button.ts';
 import { setUpStatusBar } from '@/lib/native/status-bar.ts';
 import { loadSelection } from '@/lib/selection.ts';
 import { loadServerAddress } from '@/lib/server-address.ts';
+import { followTheme } from '@/lib/theme.ts';
 import { AppProviders } from './providers.tsx';
 import { createAppRouter } from './router.tsx';
 
 /** Renders the app into `container`; resolves to its React root once rendering has started. Never rejects on storage failures. */
 export async function startApp(container: HTMLElement): Promise<Root> {
+  // Before the first paint: the device's (or the chosen) theme from the first frame (issue 10 item 8).
+  followTheme();
   // Native: the server chosen on the login screen, before any call; the status bar; Android's back
   // button (each screen registers its back). None of these rejects; all do nothing in a browser.
   await Promise.all([loadServerAddress(), setUpStatusBar(), installBackButton()]);

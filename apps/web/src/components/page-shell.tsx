@@ -1,5 +1,6 @@
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { ThemeToggle } from '@/components/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Tooltip } from '@/components/ui/tooltip.tsx';
 
@@ -15,7 +16,10 @@ export interface PageShellProps {
   children: ReactNode;
 }
 
-/** The frame of a flow screen: a header with back button, heading and actions, then the content. */
+/**
+ * The frame of a flow screen: a header with back button, heading and actions, then the content, and
+ * a footer with the theme choice (issue 10 item 8).
+ */
 export function PageShell({ title, subtitle, onBack, actions, children }: PageShellProps) {
   return (
     <div className="mx-auto flex min-h-dvh w-full max-w-2xl flex-col">
@@ -36,6 +40,9 @@ export function PageShell({ title, subtitle, onBack, actions, children }: PageSh
         </div>
         {children}
       </main>
+      <footer className="border-t-2 border-slate-200 px-4 py-3">
+        <ThemeToggle />
+      </footer>
     </div>
   );
 }

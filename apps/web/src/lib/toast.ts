@@ -8,6 +8,7 @@
  * A toast that announces the step to the next screen ('Organization Selected', …) is raised with
  * `scope: 'next-screen'` and stays through that step.
  */
+import { createElement, type ReactNode } from 'react';
 import { toast } from 'sonner';
 
 /** How long a brief toast stays, in ms (sonner's default, 4 s, for the others). */
@@ -27,6 +28,11 @@ export interface Notice {
   scope?: 'screen' | 'next-screen';
   /** Stays 2 s instead of 4 s: a confirmation staff need not read to go on. */
   isBrief?: boolean;
+  /**
+   * false: shown but not read out by screen readers (the toaster is a live region), for a toast
+   * whose news another live region already announces, such as the verdict (decision 035). Default true.
+   */
+  isAnnounced?: boolean;
 }
 
 type ToastId = string | number;
@@ -35,13 +41,14 @@ let screenToasts = new Set<ToastId>();
 let nextScreenToasts = new Set<ToastId>();
 
 /** Shows a toast with a title and an optional description. */
-export function notify({ title, description, variant = 'info', id, scope = 'screen', isBrief = false }: Notice): void {
+export function notify({ title, description, variant = 'info', id, scope = 'screen', isBrief = false, isAnnounced = true }: Notice): void {
+  const text = (words: string): ReactNode => (isAnnounced ? words : createElement('span', { 'aria-hidden': true }, words));
   const options = {
-    ...(description === undefined ? {} : { description }),
+    ...(description === undefined ? {} : { description: text(description) }),
     ...(id === undefined ? {} : { id }),
     ...(isBrief ? { duration: BRIEF_TOAST_MS } : {}),
   };
-  const shown = variant === 'success' ? toast.success(title, options) : variant === 'error' ? toast.error(title, options) : toast(title, options);
+  const shown = variant === 'success' ? toast.success(text(title), options) : variant === 'error' ? toast.error(text(title), options) : toast(text(title), options);
   (scope === 'screen' ? screenToasts : nextScreenToasts).add(shown);
 }
 

@@ -12,6 +12,7 @@ import { useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { TextLink } from '@/components/text-link.tsx';
+import { ThemeToggle } from '@/components/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { Input } from '@/components/ui/input.tsx';
@@ -90,7 +91,7 @@ export function LoginRoute() {
   };
 
   return (
-    <main className="flex min-h-dvh items-center justify-center px-4 py-10">
+    <main className="flex min-h-dvh flex-col items-center justify-center gap-6 px-4 py-10">
       <Card className="w-full max-w-md p-6 sm:p-8">
         <h1 className="text-3xl font-bold text-slate-900">{SCANNER_NAME}</h1>
         <p className="mt-2 text-lg text-slate-700">Sign in to start scanning tickets</p>
@@ -170,6 +171,7 @@ export function LoginRoute() {
           {authOptions.data?.isSignUpAllowed && <TextLink to={paths.signUp}>Sign up</TextLink>}
         </nav>
       </Card>
+      <ThemeToggle />
     </main>
   );
 }

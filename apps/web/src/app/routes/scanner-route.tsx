@@ -15,6 +15,7 @@
 import { ScanLine, Square } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Navigate } from 'react-router';
+import { ThemeToggle } from '@/components/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { prefetchQrDecoder } from '@/lib/qr/prefetch-qr-decoder.ts';
@@ -30,11 +31,14 @@ import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { CameraPanel } from '@/features/scanner/components/camera-panel.tsx';
 import { CameraPreview } from '@/features/scanner/components/camera-preview.tsx';
 import { SettingSwitch } from '@/features/scanner/components/setting-switch.tsx';
+import { FeedbackSwitches } from '@/features/scanner/components/feedback-switches.tsx';
 import { ManualEntryForm } from '@/features/scanner/components/manual-entry-form.tsx';
 import { RecentScansList } from '@/features/scanner/components/recent-scans-list.tsx';
 import { ScannerHeader } from '@/features/scanner/components/scanner-header.tsx';
+import { VerdictFlash } from '@/features/scanner/components/verdict-flash.tsx';
 import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
+import { useVerdictFeedback } from '@/features/scanner/use-verdict-feedback.ts';
 import { notTodayWarning } from '@/features/days/days-logic.ts';
 
 /** The scanner screen; sends the user to /event-select when no event or day is chosen. */
@@ -57,6 +61,8 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
   useKeepAwake(state.isScanning);
   // The native camera renders behind the WebView: let it show through while it runs.
   useTransparentWebView(scanner.preview === 'behind-webview' && state.isScanning && (state.camera === 'active' || state.camera === 'starting'));
+  // Issue 10 items 2-3: the full-screen flash, tone and vibration of each new verdict.
+  const feedback = useVerdictFeedback(state.latestResult);
   // A new verdict not wholly in view is scrolled into view: with the field when staff are typing
   // (the next code goes there), else alone (the camera buttons above it stay in view).
   const checkInRef = useRef<HTMLDivElement>(null);
@@ -114,6 +120,7 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
             <Square aria-hidden="true" className="size-5" />
             Stop Scanning
           </Button>
+          <FeedbackSwitches />
         </section>
       ) : (
         <>
@@ -125,6 +132,8 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
         </>
       )}
       <RecentScansList eventId={event.id} day={day.day} />
+      <ThemeToggle className="mt-auto pt-4" />
+      <VerdictFlash result={feedback.flash} onDismiss={feedback.dismissFlash} />
     </main>
   );
 }

@@ -115,6 +115,6 @@ test("calendar denials show the server's words, which name the right day (issue 
 });
 
 test('verdict toasts say Valid Ticket / Access granted and Invalid Ticket / Access denied', () => {
-  expect(verdictNotice({ isValid: true, details: {} })).toEqual({ title: 'Valid Ticket', description: 'Access granted', variant: 'success' });
-  expect(verdictNotice({ isValid: false, denial: {} })).toEqual({ title: 'Invalid Ticket', description: 'Access denied', variant: 'error' });
+  expect(verdictNotice({ isValid: true, details: {} })).toEqual({ title: 'Valid Ticket', description: 'Access granted', variant: 'success', isAnnounced: false });
+  expect(verdictNotice({ isValid: false, denial: {} })).toEqual({ title: 'Invalid Ticket', description: 'Access denied', variant: 'error', isAnnounced: false });
 });

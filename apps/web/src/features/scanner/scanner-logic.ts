@@ -162,9 +162,12 @@ export function denialText(denial: Denial): string | null {
   }
 }
 
-/** The toast for a verdict (SPEC §8). */
-export function verdictNotice(verdict: Verdict): { title: string; description: string; variant: 'success' | 'error' } {
+/**
+ * The toast for a verdict (SPEC §8). Not read out by screen readers: the verdict flash announces the
+ * verdict once, with its reason (issue 10 item 2, decision 035).
+ */
+export function verdictNotice(verdict: Verdict): { title: string; description: string; variant: 'success' | 'error'; isAnnounced: false } {
   return verdict.isValid
-    ? { title: 'Valid Ticket', description: 'Access granted', variant: 'success' }
-    : { title: 'Invalid Ticket', description: 'Access denied', variant: 'error' };
+    ? { title: 'Valid Ticket', description: 'Access granted', variant: 'success', isAnnounced: false }
+    : { title: 'Invalid Ticket', description: 'Access denied', variant: 'error', isAnnounced: false };
 }

@@ -41,7 +41,8 @@ interface CameraPanelProps {
  *
  * Sized for phones down to 320 px wide: the preview is at most a third of the screen height, so the
  * verdict and the manual field below it stay in view; below 400 px the camera buttons put their
- * icon above the label, so neither sticks out.
+ * icon above the label, so neither sticks out. In the dark theme the preview stays black (the dark
+ * palette would turn slate-950 light, docs/decisions/036).
  *
  * On the native app the camera renders behind the WebView: the box is marked `data-camera-preview`
  * so it turns transparent while the camera runs (lib/native/use-transparent-webview.ts).
@@ -52,15 +53,15 @@ export function CameraPanel({ preview, camera, isProcessing, detectedCode, onSta
   const showSwitch = camera === 'active' && controls.canSwitch;
   return (
     <div className="space-y-3">
-      <div data-camera-preview className="relative aspect-[4/3] max-h-[33dvh] w-full overflow-hidden rounded-2xl bg-slate-950">
+      <div data-camera-preview className="relative aspect-[4/3] max-h-[33dvh] w-full overflow-hidden rounded-2xl bg-slate-950 dark:bg-black">
         {preview}
         {!isOn && detectedCode === null && (
-          <div className="absolute inset-0 flex items-center justify-center text-slate-300" aria-hidden="true">
+          <div className="absolute inset-0 flex items-center justify-center text-slate-300 dark:text-slate-600" aria-hidden="true">
             <CameraOff className="size-16" />
           </div>
         )}
         {isProcessing && detectedCode !== null && (
-          <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-slate-950/85 p-4 text-center text-white">
+          <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-slate-950/85 p-4 text-center text-white dark:bg-black/85 dark:text-slate-950">
             <p className="text-2xl font-bold">QR Code Detected!</p>
             <p className="font-mono text-lg break-all">{resultCodeText(detectedCode)}</p>
           </div>

@@ -1,0 +1,56 @@
+import { CircleCheck, CircleX } from 'lucide-react';
+import { useEffect } from 'react';
+import { cn } from '@/lib/cn.ts';
+import type { ScanResult } from '../scanner-logic.ts';
+import { verdictFlashContent } from '../verdict-flash-logic.ts';
+
+/**
+ * The verdict nobody can miss (issue 10 item 2): while `result` is set, the whole screen turns the
+ * verdict's colour with its icon, the word APPROVED or DENIED and, for a denial, the reason in plain
+ * words (colour is never the only signal). A tap on it, or Escape, calls `onDismiss`; the caller
+ * ends it after `VERDICT_FLASH_MS` anyway (use-verdict-feedback.ts). It fades in unless the device
+ * asks for reduced motion, where it simply appears.
+ *
+ * Screen readers hear each verdict once, from this component's always-present live region (the
+ * result card below is not live, and the verdict toast is hidden from them, decision 035). The region
+ * is emptied when the flash ends, so the same words for the next ticket are read again.
+ *
+ * The flash takes no focus: the manual field keeps it, so the next code can be typed at once.
+ */
+export function VerdictFlash({ result, onDismiss }: { result: ScanResult | null; onDismiss: () => void }) {
+  const content = result === null ? null : verdictFlashContent(result);
+  const isShown = content !== null;
+
+  useEffect(() => {
+    if (!isShown) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onDismiss();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [isShown, onDismiss]);
+
+  const Icon = content?.isApproved ? CircleCheck : CircleX;
+  return (
+    <>
+      <div aria-live="assertive" aria-atomic="true" className="sr-only">
+        {content?.announcement ?? ''}
+      </div>
+      {content && (
+        // A pointer-only shortcut: keyboards have Escape, and the flash ends by itself in a second.
+        <div
+          data-verdict={content.isApproved ? 'approved' : 'denied'}
+          onClick={onDismiss}
+          className={cn(
+            'fixed inset-0 z-50 flex cursor-pointer flex-col items-center justify-center gap-4 p-6 text-center text-white select-none motion-safe:animate-verdict-flash',
+            content.isApproved ? 'bg-green-700' : 'bg-red-700',
+          )}
+        >
+          <Icon aria-hidden="true" className="size-32 shrink-0" strokeWidth={2.5} />
+          <p className="text-4xl font-black tracking-wide min-[360px]:text-5xl sm:text-7xl">{content.word}</p>
+          {content.reason !== null && <p className="max-w-md text-2xl leading-snug font-bold break-words">{content.reason}</p>}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * Seeing, hearing and feeling each verdict (issue 10 items 2 and 3): for every new result of the
+ * scanner, the full-screen flash for `VERDICT_FLASH_MS`, the verdict's tone (when 'Sound' is on)
+ * and its vibration (when 'Vibration' is on).
+ *
+ * It follows the scanner state's latest result, not a particular scan source, so the camera, the
+ * manual field and any later source all get the same feedback. A verdict restored after a reload
+ * (decision 027) is shown on the card but not replayed.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { feedbackSettings } from '@/lib/feedback-settings.ts';
+import { vibrateForVerdict } from '@/lib/native/haptics.ts';
+import { verdictSound } from '@/lib/verdict-sound.ts';
+import type { ScanResult } from './scanner-logic.ts';
+import { VERDICT_FLASH_MS } from './verdict-flash-logic.ts';
+
+export interface VerdictFeedback {
+  /** The result the flash shows now, or null. */
+  flash: ScanResult | null;
+  /** Ends the flash early (a tap on it, Escape). */
+  dismissFlash(): void;
+}
+
+/** @param latestResult the scanner's latest result (SPEC §3), null when none is on display. */
+export function useVerdictFeedback(latestResult: ScanResult | null): VerdictFeedback {
+  // The result on display when the screen opened (restored from the tab's memory): not replayed.
+  const [restoredId] = useState(latestResult?.id ?? null);
+  const [endedId, setEndedId] = useState<string | null>(null);
+  const newResult = latestResult !== null && latestResult.id !== restoredId ? latestResult : null;
+  const flash = newResult !== null && newResult.id !== endedId ? newResult : null;
+
+  // The AudioContext may only start inside a user gesture (autoplay policy).
+  useEffect(() => verdictSound.listenForFirstGesture(), []);
+
+  const newResultId = newResult?.id;
+  const isApproved = newResult?.isValid;
+  useEffect(() => {
+    if (newResultId === undefined || isApproved === undefined) return;
+    verdictSound.play(isApproved);
+    if (feedbackSettings.read().isVibrationOn) void vibrateForVerdict(isApproved);
+  }, [newResultId, isApproved]);
+
+  const flashId = flash?.id;
+  useEffect(() => {
+    if (flashId === undefined) return;
+    const timer = setTimeout(() => setEndedId(flashId), VERDICT_FLASH_MS);
+    return () => clearTimeout(timer);
+  }, [flashId]);
+
+  const dismissFlash = useCallback(() => {
+    if (flashId !== undefined) setEndedId(flashId);
+  }, [flashId]);
+
+  return { flash, dismissFlash };
+}

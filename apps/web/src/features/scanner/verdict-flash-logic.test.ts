@@ -1,0 +1,39 @@
+import { expect, test } from 'vitest';
+import { formatClockTime, type ScanResult } from './scanner-logic.ts';
+import { verdictFlashContent, VERDICT_FLASH_MS } from './verdict-flash-logic.ts';
+
+const base = { id: 'r1', ticketId: 'GC-1001', timestamp: '2026-07-11T10:45:00.000Z' };
+const denied = (denial: Extract<ScanResult, { isValid: false }>['denial']): ScanResult => ({ ...base, isValid: false, denial });
+
+test('an approval flashes APPROVED with no reason', () => {
+  expect(verdictFlashContent({ ...base, isValid: true, details: { holderName: 'Ada' } })).toEqual({
+    isApproved: true,
+    word: 'APPROVED',
+    reason: null,
+    announcement: 'APPROVED',
+  });
+});
+
+test('a denial flashes DENIED with the reason in plain words, and announces both', () => {
+  const checkedInAt = '2026-07-11T10:42:00.000Z';
+  const time = formatClockTime(checkedInAt);
+  const cases: Array<[ScanResult, string]> = [
+    [denied({ reason: 'already_checked_in', checkedInAt, checkedInBy: 'Demo Staff' }), `Already checked in at ${time} by Demo Staff`],
+    [denied({ reason: 'revoked' }), 'Ticket revoked'],
+    [denied({ reason: 'wrong_event' }), 'Ticket for another event'],
+    [denied({ reason: 'not_valid_today', message: 'This ticket is for Day 2, Sat 24 Nov.' }), 'This ticket is for Day 2, Sat 24 Nov.'],
+    [denied({ reason: 'not_valid_today' }), 'Not valid today'],
+    [denied({ reason: 'not_found' }), 'Ticket not found'],
+  ];
+  for (const [result, reason] of cases) {
+    expect(verdictFlashContent(result)).toEqual({ isApproved: false, word: 'DENIED', reason, announcement: `DENIED. ${reason}` });
+  }
+});
+
+test('a denial without a reason flashes DENIED alone', () => {
+  expect(verdictFlashContent(denied({}))).toEqual({ isApproved: false, word: 'DENIED', reason: null, announcement: 'DENIED' });
+});
+
+test('the flash lasts about a second', () => {
+  expect(VERDICT_FLASH_MS).toBe(1_000);
+});

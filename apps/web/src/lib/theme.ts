@@ -1,0 +1,76 @@
+/**
+ * Light and dark themes (issue 10 item 8): the device's setting (`prefers-color-scheme`) by default,
+ * or a choice made on this device (System / Light / Dark, remembered). The resolved theme is the
+ * class `dark` on <html> (Tailwind's `dark` variant and the dark palette in index.css key on it,
+ * docs/decisions/036) and the page's `color-scheme` (form controls, scrollbars).
+ */
+import { useSyncExternalStore } from 'react';
+import { z } from 'zod';
+import { createDeviceSetting, useDeviceSetting } from './device-setting.ts';
+
+/** 'system' follows the device; 'light' and 'dark' hold whatever the device says. */
+export const ThemePreference = z.enum(['system', 'light', 'dark']);
+export type ThemePreference = z.infer<typeof ThemePreference>;
+export type Theme = 'light' | 'dark';
+
+/** Stored under 'gatecheck.theme' in localStorage; 'system' until a choice is made. */
+export const themePreference = createDeviceSetting('gatecheck.theme', ThemePreference, 'system');
+
+const DARK_SCHEME_QUERY = '(prefers-color-scheme: dark)';
+
+/** The device's dark-scheme media query, or null where there is none (old WebViews, jsdom). */
+function darkSchemeQuery(): MediaQueryList | null {
+  return typeof window.matchMedia === 'function' ? window.matchMedia(DARK_SCHEME_QUERY) : null;
+}
+
+/** Whether the device asks for a dark scheme now. */
+export function prefersDarkScheme(): boolean {
+  return darkSchemeQuery()?.matches ?? false;
+}
+
+/** The theme to show for `preference` on a device that does (or does not) prefer dark. */
+export function resolveTheme(preference: ThemePreference, isDevicePreferringDark: boolean): Theme {
+  if (preference === 'system') return isDevicePreferringDark ? 'dark' : 'light';
+  return preference;
+}
+
+/** The theme to show now, from the stored choice and the device. */
+export function currentTheme(): Theme {
+  return resolveTheme(themePreference.read(), prefersDarkScheme());
+}
+
+/** Sets `theme` on `root`: the `dark` class and `color-scheme`. */
+export function applyTheme(theme: Theme, root: HTMLElement = document.documentElement): void {
+  root.classList.toggle('dark', theme === 'dark');
+  root.style.colorScheme = theme;
+}
+
+/** Calls `onChange` when the stored choice or the device's scheme changes; returns the unsubscribe. */
+function subscribeToTheme(onChange: () => void): () => void {
+  const query = darkSchemeQuery();
+  query?.addEventListener('change', onChange);
+  const unsubscribe = themePreference.subscribe(onChange);
+  return () => {
+    query?.removeEventListener('change', onChange);
+    unsubscribe();
+  };
+}
+
+/**
+ * Applies the current theme to <html> now and whenever the choice or the device's scheme changes.
+ * Call once at start, before the first render. Returns the function that stops following.
+ */
+export function followTheme(root: HTMLElement = document.documentElement): () => void {
+  applyTheme(currentTheme(), root);
+  return subscribeToTheme(() => applyTheme(currentTheme(), root));
+}
+
+/** The theme shown now, in a component (re-renders when it changes). */
+export function useTheme(): Theme {
+  return useSyncExternalStore(subscribeToTheme, currentTheme, currentTheme);
+}
+
+/** The stored choice, in a component. */
+export function useThemePreference(): ThemePreference {
+  return useDeviceSetting(themePreference);
+}
