@@ -7,7 +7,6 @@ import { useCallback, useEffect, useReducer, useRef, useState, type RefObject } 
 import { CAMERA_FACING_MODE, DECODE_PAUSE_MS } from '@/config/constants.ts';
 import { useDeviceSettings } from '@/lib/device-settings.ts';
 import type { EventDay } from '@/lib/entities.ts';
-import { vibrateForVerdict } from '@/lib/native/haptics.ts';
 import { createKeyboardWedgeSource } from '@/lib/scan-source/keyboard-wedge-source.ts';
 import type { ScanPreview } from '@/lib/scan-source/scan-source.ts';
 import { notify } from '@/lib/toast.ts';
@@ -116,8 +115,6 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
         const verdict = await verify({ eventId, day: day.day, qrCode, scanId: crypto.randomUUID() });
         dispatch({ type: 'verified', result: { id: crypto.randomUUID(), ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });
         notify(verdictNotice(verdict));
-        // Felt as well as seen (issue 9 item 4): the device's success or error haptic on native.
-        void vibrateForVerdict(verdict.isValid);
       } catch {
         // SPEC §8: the server's error text is not shown; the same words for every failure.
         dispatch({ type: 'verificationFailed' });
