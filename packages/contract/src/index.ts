@@ -7,5 +7,7 @@ export * from './tickets.ts';
 export * from './check-in-counts.ts';
 export * from './supervisor.ts';
 export * from './check-in-rules.ts';
+export * from './door-list.ts';
+export * from './offline-scans.ts';
 export * from './paths.ts';
 export * from './text.ts';

@@ -27,6 +27,7 @@ import {
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, scanLog, tickets, users } from '../db/schema.ts';
+import { changeStamp } from './door-list.ts';
 import { isId, ServiceError } from './errors.ts';
 import { type EventDetails, findEvent } from './events.ts';
 import { isMember } from './organizations.ts';
@@ -136,7 +137,7 @@ export async function undoCheckIn(
   return db.transaction(async (tx) => {
     const [undone] = await tx
       .update(checkIns)
-      .set({ undoneAt: sql`now()`, undoneBy: supervisor.userId, undoReason: request.reason })
+      .set({ undoneAt: sql`now()`, undoneBy: supervisor.userId, undoReason: request.reason, changedXid: changeStamp() })
       .where(and(eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day), isActiveCheckIn))
       .returning({ checkedInAt: checkIns.checkedInAt, undoneAt: checkIns.undoneAt });
     if (!undone?.undoneAt) {
