@@ -5,11 +5,10 @@ import {
   type DoorListEntry,
   doorListCheckInInput,
   doorListLookupKey,
-  fromBase64Url,
   openHolderName,
   sealHolderName,
-  toBase64Url,
 } from './door-list.ts';
+import { fromBase64Url, toBase64Url } from './bytes.ts';
 
 const list: Pick<DoorList, 'event'> = {
   event: {

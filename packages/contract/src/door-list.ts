@@ -16,7 +16,9 @@
  */
 import { z } from 'zod';
 import type { CheckInEvent, CheckInInput, ExistingCheckIn } from './check-in-rules.ts';
+import { fromBase64Url, fromUtf8, globalCrypto, subtle, toBase64Url, utf8 } from './bytes.ts';
 import { EventStatus } from './organizations.ts';
+import { ticketCodeOfQrText } from './signed-ticket.ts';
 
 /** Path params of the door list, its conflicts and the offline batch: an event and a day number. */
 export const EventDayParams = z.object({
@@ -81,12 +83,13 @@ export const DoorList = z.object({
 export type DoorList = z.infer<typeof DoorList>;
 
 /**
- * The key under which two scanned codes are the same ticket, as the server's case-insensitive
- * match (`upper(code)`, migration 0001): upper case. Ticket codes are ASCII (services/ticket-codes.ts),
- * so JavaScript's and PostgreSQL's upper case agree on every real code.
+ * The key under which two scanned texts are the same ticket, as the server's case-insensitive
+ * match (`upper(code)`, migration 0001): the ticket code (out of a signed QR text, signed-ticket.ts,
+ * when it is one), trimmed, in upper case. Ticket codes are ASCII (services/ticket-codes.ts), so
+ * JavaScript's and PostgreSQL's upper case agree on every real code.
  */
-export function normalizeTicketCode(code: string): string {
-  return code.trim().toUpperCase();
+export function normalizeTicketCode(scanned: string): string {
+  return ticketCodeOfQrText(scanned.trim()).toUpperCase();
 }
 
 /**
@@ -119,7 +122,7 @@ export async function sealHolderName(eventId: string, code: string, holderName: 
 export async function openHolderName(eventId: string, code: string, sealed: SealedText): Promise<string> {
   const key = await holderNameKey(eventId, code, ['decrypt']);
   const plain = await subtle().decrypt({ name: 'AES-GCM', iv: fromBase64Url(sealed.iv) }, key, fromBase64Url(sealed.data));
-  return new TextDecoder().decode(plain);
+  return fromUtf8(new Uint8Array(plain));
 }
 
 /**
@@ -167,69 +170,3 @@ async function holderNameKey(eventId: string, code: string, usages: string[]): P
   );
 }
 
-/** The part of WebCrypto used here (the contract is built without DOM types). */
-interface MinimalSubtle {
-  digest(algorithm: string, data: Uint8Array): Promise<ArrayBuffer>;
-  importKey(format: 'raw', key: Uint8Array, algorithm: string, extractable: boolean, usages: string[]): Promise<unknown>;
-  deriveKey(algorithm: object, base: unknown, derived: object, extractable: boolean, usages: string[]): Promise<unknown>;
-  encrypt(algorithm: object, key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
-  decrypt(algorithm: object, key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
-}
-interface MinimalCrypto {
-  subtle: MinimalSubtle;
-  getRandomValues(array: Uint8Array): Uint8Array;
-}
-declare const TextDecoder: { new (): { decode(data: ArrayBuffer): string } };
-declare const TextEncoder: { new (): { encode(text: string): Uint8Array } };
-
-function globalCrypto(): MinimalCrypto {
-  const found = (globalThis as { crypto?: MinimalCrypto }).crypto;
-  if (!found?.subtle) throw new Error('WebCrypto (crypto.subtle) is not available');
-  return found;
-}
-function subtle(): MinimalSubtle {
-  return globalCrypto().subtle;
-}
-function utf8(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
-}
-
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/** Bytes as unpadded base64url (RFC 4648 §5). */
-export function toBase64Url(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const a = bytes[i] ?? 0;
-    const b = bytes[i + 1] ?? 0;
-    const c = bytes[i + 2] ?? 0;
-    const n = (a << 16) | (b << 8) | c;
-    const chars = Math.min(4, Math.ceil(((bytes.length - i) * 8) / 6));
-    for (let j = 0; j < chars; j++) out += BASE64URL[(n >> (18 - 6 * j)) & 63];
-  }
-  return out;
-}
-
-/**
- * Unpadded (or padded) base64url text as bytes.
- * @throws Error on a character outside the base64url alphabet or an impossible length.
- */
-export function fromBase64Url(text: string): Uint8Array {
-  const clean = text.replace(/=+$/, '');
-  if (clean.length % 4 === 1) throw new Error('not base64url: impossible length');
-  const out = new Uint8Array(Math.floor((clean.length * 6) / 8));
-  let buffer = 0;
-  let bits = 0;
-  let index = 0;
-  for (const char of clean) {
-    const value = BASE64URL.indexOf(char);
-    if (value < 0) throw new Error('not base64url: bad character');
-    buffer = (buffer << 6) | value;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[index++] = (buffer >> bits) & 0xff;
-    }
-  }
-  return out;
-}
