@@ -29,6 +29,8 @@ export const apiPaths = {
   doorList: '/events/:eventId/days/:day/door-list',
   offlineScans: '/events/:eventId/days/:day/offline-scans',
   offlineConflicts: '/events/:eventId/days/:day/conflicts',
+  /** Issue 12: the event's public Ed25519 keys for signed tickets (docs/decisions/043). */
+  signingKeys: '/events/:eventId/signing-keys',
 } as const;
 
 /** The concrete paths of the offline check-in calls (issue 12) for an event day. */
@@ -36,6 +38,7 @@ export const offlinePaths = {
   doorList: (eventId: string, day: number) => `/events/${encodeURIComponent(eventId)}/days/${day}/door-list`,
   offlineScans: (eventId: string, day: number) => `/events/${encodeURIComponent(eventId)}/days/${day}/offline-scans`,
   offlineConflicts: (eventId: string, day: number) => `/events/${encodeURIComponent(eventId)}/days/${day}/conflicts`,
+  signingKeys: (eventId: string) => `/events/${encodeURIComponent(eventId)}/signing-keys`,
 } as const;
 
 /** The concrete paths of the supervisor calls (issue 11) for an event and ticket. */

@@ -327,3 +327,28 @@ export const offlineScans = pgTable(
   },
   (t) => [index('offline_scans_event_day_status_idx').on(t.eventId, t.day, t.status)],
 );
+
+/**
+ * Ed25519 key pairs that sign an event's tickets (issue 12 item 6, docs/decisions/043). Several per
+ * event during a rotation; at most one active (`retired_at` null), the one new QR texts are signed
+ * with. `public_key` is the raw 32-byte key, base64url; `private_key` the PKCS#8 DER, base64url —
+ * stored on the server only, never sent. `key_id` names the key in a signed QR text.
+ */
+export const eventSigningKeys = pgTable(
+  'event_signing_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    keyId: text('key_id').notNull(),
+    publicKey: text('public_key').notNull(),
+    privateKey: text('private_key').notNull(),
+    createdAt: createdAt(),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+  },
+  (t) => [
+    unique('event_signing_keys_event_key_id_key').on(t.eventId, t.keyId),
+    uniqueIndex('event_signing_keys_one_active_key').on(t.eventId).where(sql`${t.retiredAt} is null`),
+  ],
+);

@@ -31,6 +31,7 @@ import { changeStamp } from './door-list.ts';
 import { isId, ServiceError } from './errors.ts';
 import { type EventDetails, findEvent } from './events.ts';
 import { isMember } from './organizations.ts';
+import { codeOfScannedText } from './signing-keys.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
 
 /** The staff member scanning. */
@@ -50,7 +51,7 @@ type ScanLogReason = DenialReason | 'forbidden';
 const isActiveCheckIn = isNull(checkIns.undoneAt);
 
 /**
- * Verifies `request.qrCode` (any letter case) for `request.day` of event `request.eventId` and, when
+ * Verifies `request.qrCode` (any letter case; or a signed ticket's QR text, docs/decisions/043) for `request.day` of event `request.eventId` and, when
  * it is valid and not yet used that day, records the check-in. Every call on a known event writes one
  * scan_log row.
  *
@@ -206,15 +207,17 @@ async function logAttempt(
 async function decide(tx: DbOrTx, context: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; now: Date }): Promise<VerifyTicketResponse> {
   const { event, request, now } = context;
   // Ill-formed text (a lone surrogate, a NUL) is no ticket's code, and PostgreSQL cannot compare it:
-  // the rule answers as for an unknown code, before any SQL.
-  if (!isStorableText(request.qrCode)) {
+  // the rule answers as for an unknown code, before any SQL. So does a signed QR text whose
+  // signature does not verify (issue 12, docs/decisions/043); a genuine one stands for its code.
+  const code = isStorableText(request.qrCode) ? await codeOfScannedText(tx, request.qrCode) : null;
+  if (code === null) {
     return toVerdict(decideCheckIn({ ticket: null, event, day: request.day, existingCheckIn: null, now }), event, undefined);
   }
   const [found] = await tx
     .select({ ticket: tickets, organizationId: events.organizationId })
     .from(tickets)
     .innerJoin(events, eq(events.id, tickets.eventId))
-    .where(ticketCodeMatches(request.qrCode))
+    .where(ticketCodeMatches(code))
     .limit(1);
   return decideFor(tx, context, found);
 }

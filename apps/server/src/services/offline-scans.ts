@@ -32,6 +32,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, offlineScans, scanLog, tickets, users } from '../db/schema.ts';
 import type { EventDetails } from './events.ts';
+import { codeOfScannedText } from './signing-keys.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
 
 /** The signed-in staff member uploading. */
@@ -161,12 +162,14 @@ async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, d
   if (scannedAt.getTime() > now.getTime() + OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS) {
     return { answer: reject(scan.scanId, 'scanned_in_future', 'The scan time is ahead of the server clock.'), ticketId: null, conflictingCheckInId: null, log: null };
   }
-  const [found] = isStorableText(scan.code)
+  // A signed QR text stands for its code when the signature verifies; a forged one for no ticket.
+  const code = isStorableText(scan.code) ? await codeOfScannedText(tx, scan.code) : null;
+  const [found] = code !== null
     ? await tx
         .select({ ticket: tickets, organizationId: events.organizationId })
         .from(tickets)
         .innerJoin(events, eq(events.id, tickets.eventId))
-        .where(ticketCodeMatches(scan.code))
+        .where(ticketCodeMatches(code))
         .limit(1)
     : [];
   const ticketId = found && found.ticket.eventId === event.id ? found.ticket.id : null;

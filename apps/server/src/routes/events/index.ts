@@ -20,6 +20,7 @@ import {
   DoorListQuery,
   EventDayParams,
   EventParams,
+  EventSigningKeys,
   EventTicketParams,
   ManualCheckInRequest,
   ManualCheckInResponse,
@@ -39,6 +40,7 @@ import { countCheckIns } from '../../services/check-in-counts.ts';
 import { manualCheckIn, undoCheckIn } from '../../services/check-in.ts';
 import { readDoorList } from '../../services/door-list.ts';
 import { listConflicts, recordOfflineScans } from '../../services/offline-scans.ts';
+import { listSigningKeys } from '../../services/signing-keys.ts';
 import { readScanLog } from '../../services/scan-log.ts';
 import { eventOf, requireRole } from '../require-role.ts';
 
@@ -165,6 +167,22 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({ conflicts: await listConflicts(app.db, eventOf(request).id, request.params.day) }),
+  );
+
+  app.get(
+    apiPaths.signingKeys,
+    {
+      preHandler: anyMember,
+      schema: {
+        operationId: 'listSigningKeys',
+        params: EventParams,
+        response: { 200: EventSigningKeys, ...ruleErrors('forbidden', 'not_found') },
+      },
+    },
+    async (request) => {
+      const event = eventOf(request);
+      return { eventId: event.id, keys: await listSigningKeys(app.db, event.id) };
+    },
   );
 };
 
