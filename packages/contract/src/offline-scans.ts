@@ -52,7 +52,9 @@ export type OfflineScan = z.infer<typeof OfflineScan>;
  * `OfflineScan`; an item that is not is rejected on its own (`invalid_item`), not the batch.
  */
 export const OfflineScanBatch = z.object({
-  scans: z.array(z.unknown().meta({ description: 'An OfflineScan (see its schema); validated item by item.' })).max(OFFLINE_BATCH_MAX_ITEMS),
+  // `OfflineScan` or anything: the document shows the item's shape, the server validates each item
+  // on its own (an invalid one is rejected alone, the batch is not).
+  scans: z.array(z.union([OfflineScan, z.unknown()]).meta({ description: 'An OfflineScan; validated item by item, an invalid item is rejected alone.' })).max(OFFLINE_BATCH_MAX_ITEMS),
 }).meta({ id: 'OfflineScanBatch' });
 export type OfflineScanBatch = z.infer<typeof OfflineScanBatch>;
 
