@@ -126,6 +126,24 @@ export async function openHolderName(eventId: string, code: string, sealed: Seal
 }
 
 /**
+ * The device's list after a download (issue 12 item 2): a full list (`isComplete`) replaces
+ * `previous`; changes replace the entries with the same lookup key and add new ones, and take the
+ * new `cursor`, `event` and `generatedAt`. A change may arrive twice (decision 044): applying it
+ * again changes nothing. Changes for another event or day than `previous` are refused.
+ * @throws Error when `changes` is a change list for another event or day.
+ */
+export function mergeDoorList(previous: DoorList | null, changes: DoorList): DoorList {
+  if (changes.isComplete || previous === null) {
+    if (!changes.isComplete) throw new Error('a change list needs a full list to apply to');
+    return changes;
+  }
+  if (previous.event.id !== changes.event.id || previous.day !== changes.day) throw new Error('changes for another event or day');
+  const byKey = new Map(previous.tickets.map((entry) => [entry.lookupKey, entry]));
+  for (const entry of changes.tickets) byKey.set(entry.lookupKey, entry);
+  return { ...changes, isComplete: true, tickets: [...byKey.values()] };
+}
+
+/**
  * A device's own check-in of a ticket not yet in the downloaded list (its outbox): the time it was
  * admitted and by whom, so the same ticket scanned again offline is denied `already_checked_in`.
  */
