@@ -21,7 +21,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { users } from '../src/db/schema.ts';
+import { scanLog, users } from '../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { activeSigningKey, rotateSigningKey, signedQrText, signWith } from '../src/services/signing-keys.ts';
@@ -109,6 +109,8 @@ describe('verify takes both forms', () => {
     const text = await signedQrText(t.database.db, { eventId, code, days: null });
     expect(text.startsWith('GC1.')).toBe(true);
     expect(await verify(text)).toMatchObject({ isValid: true, holderName: 'Signed Sam' });
+    // The scan log shows the code, not the long signed text.
+    expect(await t.database.db.select({ code: scanLog.code, verdict: scanLog.verdict }).from(scanLog).where(eq(scanLog.code, code))).toEqual([{ code, verdict: 'approved' }]);
     expect(await verify(code.toLowerCase())).toMatchObject({ isValid: false, reason: 'already_checked_in' });
     expect(await verify(text)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
   });
@@ -148,5 +150,6 @@ test('the offline upload and the door list take a signed text like its code', as
     payload: { scans: [{ scanId, code: text, scannedAt: new Date().toISOString(), deviceId: 'gate-s', verdict: 'approved' }] },
   });
   expect(OfflineScanBatchResponse.parse(response.json()).results[0]).toMatchObject({ scanId, status: 'recorded' });
+  expect(await t.database.db.select({ code: scanLog.code, source: scanLog.source }).from(scanLog).where(eq(scanLog.scanId, scanId))).toEqual([{ code, source: 'offline' }]);
   expect(await verify(code)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
 });

@@ -78,8 +78,11 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
     throw new ServiceError('forbidden', 'You are not a member of this organization');
   }
   return db.transaction(async (tx) => {
-    const verdict = await decide(tx, { scanner, event, request, now });
-    await logAttempt(tx, { scanner, event, request, reason: verdict.isValid ? null : (verdict.reason ?? null), source: 'scan' });
+    // A genuine signed QR text is decided and logged as its code (docs/decisions/043).
+    const code = isStorableText(request.qrCode) ? await codeOfScannedText(tx, request.qrCode) : null;
+    const scanned = code !== null && code !== request.qrCode ? { ...request, qrCode: code } : request;
+    const verdict = await decide(tx, { scanner, event, request: scanned, now });
+    await logAttempt(tx, { scanner, event, request: scanned, reason: verdict.isValid ? null : (verdict.reason ?? null), source: 'scan' });
     return verdict;
   });
 }

@@ -86,7 +86,7 @@ async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: n
           day,
           userId: uploader.userId,
           deviceId: scan.deviceId,
-          code: renderTextSafely(scan.code),
+          code: renderTextSafely(outcome.code),
           ticketId: outcome.ticketId,
           offlineVerdict: scan.verdict,
           scannedAt: new Date(scan.scannedAt),
@@ -106,7 +106,7 @@ async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: n
           userId: uploader.userId,
           eventId: event.id,
           day,
-          code: renderTextSafely(scan.code),
+          code: renderTextSafely(outcome.code),
           verdict: outcome.log.verdict,
           reason: outcome.log.reason,
           scanId: scan.scanId,
@@ -148,6 +148,8 @@ function replay(row: StoredRow, uploader: Uploader, event: EventDetails, day: nu
 
 interface ItemOutcome {
   answer: ItemAnswer;
+  /** The code to store and log: a genuine signed text's code, else the text as scanned. */
+  code: string;
   ticketId: string | null;
   conflictingCheckInId: string | null;
   /** The scan log row to write (null: nothing new happened, e.g. a duplicate). */
@@ -160,7 +162,7 @@ const MAX_CHECK_IN_ATTEMPTS = 3;
 async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemOutcome> {
   const scannedAt = new Date(scan.scannedAt);
   if (scannedAt.getTime() > now.getTime() + OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS) {
-    return { answer: reject(scan.scanId, 'scanned_in_future', 'The scan time is ahead of the server clock.'), ticketId: null, conflictingCheckInId: null, log: null };
+    return { answer: reject(scan.scanId, 'scanned_in_future', 'The scan time is ahead of the server clock.'), code: scan.code, ticketId: null, conflictingCheckInId: null, log: null };
   }
   // A signed QR text stands for its code when the signature verifies; a forged one for no ticket.
   const code = isStorableText(scan.code) ? await codeOfScannedText(tx, scan.code) : null;
@@ -173,9 +175,10 @@ async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, d
         .limit(1)
     : [];
   const ticketId = found && found.ticket.eventId === event.id ? found.ticket.id : null;
+  const logged = code ?? scan.code;
 
   if (scan.verdict === 'denied') {
-    return { answer: { scanId: scan.scanId, status: 'recorded' }, ticketId, conflictingCheckInId: null, log: { verdict: 'denied', reason: scan.reason ?? null } };
+    return { answer: { scanId: scan.scanId, status: 'recorded' }, code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'denied', reason: scan.reason ?? null } };
   }
 
   // The device's online verify may have reached the server before the device gave up on it.
@@ -187,7 +190,7 @@ async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, d
       .where(and(eq(checkIns.ticketId, ticketId), eq(checkIns.day, day), eq(checkIns.scanId, scan.scanId)))
       .limit(1);
     if (same) {
-      return { answer: withCheckIn(scan.scanId, 'duplicate', same), ticketId, conflictingCheckInId: null, log: null };
+      return { answer: withCheckIn(scan.scanId, 'duplicate', same), code: logged, ticketId, conflictingCheckInId: null, log: null };
     }
   }
 
@@ -201,7 +204,7 @@ async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, d
   if (decision.outcome === 'denied') {
     // The gate let the person in; the server's rule says no: answered as rejected, logged as the
     // admission it was with the server's reason, so a supervisor sees it.
-    return { answer: reject(scan.scanId, decision.reason, decision.message), ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: decision.reason } };
+    return { answer: reject(scan.scanId, decision.reason, decision.message), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: decision.reason } };
   }
   if (!ticketId) throw new Error('a check-in decision without a ticket');
 
@@ -213,7 +216,7 @@ async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, d
       .returning({ checkedInAt: checkIns.checkedInAt });
     if (inserted) {
       const [me] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, uploader.userId));
-      return { answer: withCheckIn(scan.scanId, 'recorded', { checkedInAt: inserted.checkedInAt, checkedInBy: me?.name ?? '' }), ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: null } };
+      return { answer: withCheckIn(scan.scanId, 'recorded', { checkedInAt: inserted.checkedInAt, checkedInBy: me?.name ?? '' }), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: null } };
     }
     const [first] = await tx
       .select({ id: checkIns.id, checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName })
@@ -224,6 +227,7 @@ async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, d
     if (!first) continue;
     return {
       answer: { ...withCheckIn(scan.scanId, 'conflict', first), message: `This ticket was already checked in for day ${day} by ${first.checkedInBy}.` },
+      code: logged,
       ticketId,
       conflictingCheckInId: first.id,
       log: { verdict: 'approved', reason: 'conflict' },
