@@ -20,6 +20,7 @@ const SPEC_CALLS = [
 
 /** The supervisor calls of issue 11 (not in SPEC §7). */
 const SUPERVISOR_OPERATION_IDS = ['searchAttendees', 'manualCheckIn', 'undoCheckIn', 'readScanLog'] as const;
+const OFFLINE_OPERATION_IDS = ['getDoorList', 'uploadOfflineScans', 'listOfflineConflicts', 'listSigningKeys'] as const;
 
 const JsonSchema = z.looseObject({ type: z.union([z.string(), z.array(z.string())]).optional() });
 const Operation = z.looseObject({
@@ -146,9 +147,10 @@ test('every operation has its own operationId', () => {
   const ids = operations().map(({ operation }) => operation.operationId);
   // The SPEC §7 calls plus GET /auth/options (whether sign-up is offered, docs/decisions/018) and
   // GET /events/{eventId}/days/{day}/counts (live counts, docs/decisions/033) and the four
-  // supervisor calls of issue 11 (docs/decisions/037).
-  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length);
-  for (const id of SUPERVISOR_OPERATION_IDS) expect(ids).toContain(id);
+  // supervisor calls of issue 11 (docs/decisions/037) and the four offline check-in calls of
+  // issue 12 (docs/decisions/043–045).
+  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length);
+  for (const id of [...SUPERVISOR_OPERATION_IDS, ...OFFLINE_OPERATION_IDS]) expect(ids).toContain(id);
   for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
   expect(new Set(ids).size).toBe(ids.length);
   expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.operationId).toBe('verifyTicket');

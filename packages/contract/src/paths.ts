@@ -25,6 +25,20 @@ export const apiPaths = {
   manualCheckIn: '/events/:eventId/attendees/:ticketId/check-in',
   undoCheckIn: '/events/:eventId/attendees/:ticketId/undo-check-in',
   scanLog: '/events/:eventId/scan-log',
+  /** Issue 12, offline check-in (docs/decisions/044, 045), any member of the event's organization. */
+  doorList: '/events/:eventId/days/:day/door-list',
+  offlineScans: '/events/:eventId/days/:day/offline-scans',
+  offlineConflicts: '/events/:eventId/days/:day/conflicts',
+  /** Issue 12: the event's public Ed25519 keys for signed tickets (docs/decisions/043). */
+  signingKeys: '/events/:eventId/signing-keys',
+} as const;
+
+/** The concrete paths of the offline check-in calls (issue 12) for an event day. */
+export const offlinePaths = {
+  doorList: (eventId: string, day: number) => `/events/${encodeURIComponent(eventId)}/days/${day}/door-list`,
+  offlineScans: (eventId: string, day: number) => `/events/${encodeURIComponent(eventId)}/days/${day}/offline-scans`,
+  offlineConflicts: (eventId: string, day: number) => `/events/${encodeURIComponent(eventId)}/days/${day}/conflicts`,
+  signingKeys: (eventId: string) => `/events/${encodeURIComponent(eventId)}/signing-keys`,
 } as const;
 
 /** The concrete paths of the supervisor calls (issue 11) for an event and ticket. */

@@ -119,8 +119,11 @@ export type UndoCheckInResponse = z.infer<typeof UndoCheckInResponse>;
 export const ScanLogVerdict = z.enum(['approved', 'denied', 'undone']).meta({ id: 'ScanLogVerdict' });
 export type ScanLogVerdict = z.infer<typeof ScanLogVerdict>;
 
-/** How a scan log entry came: a scan (camera or typed code), a manual check-in from search, an undo. */
-export const ScanLogSource = z.enum(['scan', 'manual', 'undo']).meta({ id: 'ScanLogSource' });
+/**
+ * How a scan log entry came: a scan (camera or typed code), a manual check-in from search, an undo,
+ * or a scan decided offline on a device and uploaded later (issue 12, docs/decisions/045).
+ */
+export const ScanLogSource = z.enum(['scan', 'manual', 'undo', 'offline']).meta({ id: 'ScanLogSource' });
 export type ScanLogSource = z.infer<typeof ScanLogSource>;
 
 /**

@@ -9,6 +9,7 @@
 import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE } from '@gatecheck/contract';
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   date,
   index,
@@ -33,7 +34,21 @@ export const eventStatus = pgEnum('event_status', ['live', 'draft', 'upcoming', 
 export const scanVerdict = pgEnum('scan_verdict', ['approved', 'denied', 'undone']);
 
 /** How a scan log entry came (contract `ScanLogSource`): a scan, a manual check-in from search, an undo. */
-export const scanSource = pgEnum('scan_source', ['scan', 'manual', 'undo']);
+export const scanSource = pgEnum('scan_source', ['scan', 'manual', 'undo', 'offline']);
+
+/** What the server made of one uploaded offline scan (contract `OfflineScanStatus`, docs/decisions/045). */
+export const offlineScanStatus = pgEnum('offline_scan_status', ['recorded', 'duplicate', 'conflict', 'rejected']);
+
+/**
+ * The door-list change stamp (docs/decisions/044): the 64-bit id of the transaction that last wrote
+ * the row (`pg_current_xact_id()`, epoch-extended, never wraps), as bigint. Set by the default on
+ * insert; every UPDATE that changes what a door list shows sets it again (`changeStamp()` in
+ * services/door-list.ts).
+ */
+const changedXid = () =>
+  bigint('changed_xid', { mode: 'bigint' })
+    .notNull()
+    .default(sql`(pg_current_xact_id()::text)::bigint`);
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -181,8 +196,13 @@ export const tickets = pgTable(
     admittedDays: integer('admitted_days').array(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: createdAt(),
+    changedXid: changedXid(),
   },
-  (t) => [index('tickets_event_id_idx').on(t.eventId), uniqueIndex('tickets_code_upper_key').on(sql`upper(${t.code})`)],
+  (t) => [
+    index('tickets_event_id_idx').on(t.eventId),
+    uniqueIndex('tickets_code_upper_key').on(sql`upper(${t.code})`),
+    index('tickets_event_changed_xid_idx').on(t.eventId, t.changedXid),
+  ],
 );
 
 /**
@@ -208,10 +228,16 @@ export const checkIns = pgTable(
     undoneAt: timestamp('undone_at', { withTimezone: true }),
     undoneBy: uuid('undone_by').references(() => users.id),
     undoReason: text('undo_reason'),
+    /** Issue 12: when the server received an offline check-in (`checkedInAt` is the device's scan time); null when online. */
+    receivedAt: timestamp('received_at', { withTimezone: true }),
+    /** Issue 12: the device that admitted the ticket offline; null when online. */
+    deviceId: text('device_id'),
+    changedXid: changedXid(),
   },
   (t) => [
     uniqueIndex('check_ins_active_ticket_day_key').on(t.ticketId, t.day).where(sql`${t.undoneAt} is null`),
     index('check_ins_ticket_id_idx').on(t.ticketId),
+    index('check_ins_day_changed_xid_idx').on(t.day, t.changedXid),
   ],
 );
 
@@ -265,5 +291,64 @@ export const scanLog = pgTable(
   (t) => [
     index('scan_log_event_day_idx').on(t.eventId, t.day),
     index('scan_log_event_time_idx').on(t.eventId, t.scannedAt, t.id),
+  ],
+);
+
+/**
+ * Every scan uploaded from a device's offline outbox (issue 12, docs/decisions/045), one row per
+ * `scan_id` (the primary key makes the upload idempotent: a re-sent item finds its row and answers
+ * what it answered the first time). `scanned_at` is the device clock at the scan, `received_at` the
+ * server's. `status`/`reason`/`message` are the answer given; for a conflict,
+ * `conflicting_check_in_id` is the check-in the server already had.
+ */
+export const offlineScans = pgTable(
+  'offline_scans',
+  {
+    scanId: uuid('scan_id').primaryKey(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    day: integer('day').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    deviceId: text('device_id').notNull(),
+    code: text('code').notNull(),
+    ticketId: uuid('ticket_id').references(() => tickets.id, { onDelete: 'cascade' }),
+    offlineVerdict: scanVerdict('offline_verdict').notNull(),
+    scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    status: offlineScanStatus('status').notNull(),
+    reason: text('reason'),
+    message: text('message'),
+    checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
+    checkedInBy: text('checked_in_by'),
+    conflictingCheckInId: uuid('conflicting_check_in_id').references(() => checkIns.id),
+  },
+  (t) => [index('offline_scans_event_day_status_idx').on(t.eventId, t.day, t.status)],
+);
+
+/**
+ * Ed25519 key pairs that sign an event's tickets (issue 12 item 6, docs/decisions/043). Several per
+ * event during a rotation; at most one active (`retired_at` null), the one new QR texts are signed
+ * with. `public_key` is the raw 32-byte key, base64url; `private_key` the PKCS#8 DER, base64url —
+ * stored on the server only, never sent. `key_id` names the key in a signed QR text.
+ */
+export const eventSigningKeys = pgTable(
+  'event_signing_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    keyId: text('key_id').notNull(),
+    publicKey: text('public_key').notNull(),
+    privateKey: text('private_key').notNull(),
+    createdAt: createdAt(),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+  },
+  (t) => [
+    unique('event_signing_keys_event_key_id_key').on(t.eventId, t.keyId),
+    uniqueIndex('event_signing_keys_one_active_key').on(t.eventId).where(sql`${t.retiredAt} is null`),
   ],
 );

@@ -27,9 +27,11 @@ import {
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, scanLog, tickets, users } from '../db/schema.ts';
+import { changeStamp } from './door-list.ts';
 import { isId, ServiceError } from './errors.ts';
 import { type EventDetails, findEvent } from './events.ts';
 import { isMember } from './organizations.ts';
+import { codeOfScannedText } from './signing-keys.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
 
 /** The staff member scanning. */
@@ -49,7 +51,7 @@ type ScanLogReason = DenialReason | 'forbidden';
 const isActiveCheckIn = isNull(checkIns.undoneAt);
 
 /**
- * Verifies `request.qrCode` (any letter case) for `request.day` of event `request.eventId` and, when
+ * Verifies `request.qrCode` (any letter case; or a signed ticket's QR text, docs/decisions/043) for `request.day` of event `request.eventId` and, when
  * it is valid and not yet used that day, records the check-in. Every call on a known event writes one
  * scan_log row.
  *
@@ -76,8 +78,11 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
     throw new ServiceError('forbidden', 'You are not a member of this organization');
   }
   return db.transaction(async (tx) => {
-    const verdict = await decide(tx, { scanner, event, request, now });
-    await logAttempt(tx, { scanner, event, request, reason: verdict.isValid ? null : (verdict.reason ?? null), source: 'scan' });
+    // A genuine signed QR text is decided and logged as its code (docs/decisions/043).
+    const code = isStorableText(request.qrCode) ? await codeOfScannedText(tx, request.qrCode) : null;
+    const scanned = code !== null && code !== request.qrCode ? { ...request, qrCode: code } : request;
+    const verdict = await decide(tx, { scanner, event, request: scanned, now });
+    await logAttempt(tx, { scanner, event, request: scanned, reason: verdict.isValid ? null : (verdict.reason ?? null), source: 'scan' });
     return verdict;
   });
 }
@@ -136,7 +141,7 @@ export async function undoCheckIn(
   return db.transaction(async (tx) => {
     const [undone] = await tx
       .update(checkIns)
-      .set({ undoneAt: sql`now()`, undoneBy: supervisor.userId, undoReason: request.reason })
+      .set({ undoneAt: sql`now()`, undoneBy: supervisor.userId, undoReason: request.reason, changedXid: changeStamp() })
       .where(and(eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day), isActiveCheckIn))
       .returning({ checkedInAt: checkIns.checkedInAt, undoneAt: checkIns.undoneAt });
     if (!undone?.undoneAt) {
@@ -205,15 +210,17 @@ async function logAttempt(
 async function decide(tx: DbOrTx, context: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; now: Date }): Promise<VerifyTicketResponse> {
   const { event, request, now } = context;
   // Ill-formed text (a lone surrogate, a NUL) is no ticket's code, and PostgreSQL cannot compare it:
-  // the rule answers as for an unknown code, before any SQL.
-  if (!isStorableText(request.qrCode)) {
+  // the rule answers as for an unknown code, before any SQL. So does a signed QR text whose
+  // signature does not verify (issue 12, docs/decisions/043); a genuine one stands for its code.
+  const code = isStorableText(request.qrCode) ? await codeOfScannedText(tx, request.qrCode) : null;
+  if (code === null) {
     return toVerdict(decideCheckIn({ ticket: null, event, day: request.day, existingCheckIn: null, now }), event, undefined);
   }
   const [found] = await tx
     .select({ ticket: tickets, organizationId: events.organizationId })
     .from(tickets)
     .innerJoin(events, eq(events.id, tickets.eventId))
-    .where(ticketCodeMatches(request.qrCode))
+    .where(ticketCodeMatches(code))
     .limit(1);
   return decideFor(tx, context, found);
 }

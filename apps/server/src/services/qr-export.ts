@@ -22,9 +22,13 @@ import { findEvent, type EventDetails } from './events.ts';
 /** Side of an exported PNG, in px (quiet zone included). */
 const QR_PNG_WIDTH_PX = 512;
 
-/** One ticket to print. `days` null = every day of the event. */
+/**
+ * One ticket to print. `days` null = every day of the event. `qrText`: the text the QR code
+ * carries — a signed ticket's `GC1.` text (docs/decisions/043) — when not the plain code.
+ */
 export interface PrintableTicket {
   code: string;
+  qrText?: string;
   holderName: string;
   ticketType: string;
   days: number[] | null;
@@ -67,7 +71,7 @@ export async function writeTicketPngs(
   const written: string[] = [];
   for (const ticket of list) {
     const file = path.join(dir, pngFileNameOf(ticket.code));
-    await QRCode.toFile(file, ticket.code, { errorCorrectionLevel: 'M', margin: 4, width: QR_PNG_WIDTH_PX });
+    await QRCode.toFile(file, ticket.qrText ?? ticket.code, { errorCorrectionLevel: 'M', margin: 4, width: QR_PNG_WIDTH_PX });
     written.push(file);
     onProgress?.(written.length, list.length);
   }
@@ -167,7 +171,7 @@ async function drawTicket(
 ): Promise<void> {
   const { ticket, event, fonts } = content;
   doc.save().lineWidth(0.5).dash(3, { space: 3 }).strokeColor('#999999').rect(box.x, box.y, box.width, box.height).stroke().restore();
-  const png = await QRCode.toBuffer(ticket.code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 360 });
+  const png = await QRCode.toBuffer(ticket.qrText ?? ticket.code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 360 });
   doc.image(png, box.x + (box.width - QR_SIDE_PT) / 2, box.y + CELL_PADDING, { width: QR_SIDE_PT, height: QR_SIDE_PT });
 
   const textX = box.x + CELL_PADDING;

@@ -1,6 +1,6 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
+import { apiPaths, parseSignedTicket, VerifyTicketResponse } from '@gatecheck/contract';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import jsQR from 'jsqr';
@@ -222,6 +222,19 @@ test('export-qr writes one PNG per ticket that decodes to its code, and a printa
   expect(pdf.subarray(-6).toString('latin1')).toMatch(/%%EOF/);
   const pageCount = pdf.toString('latin1').match(/\/Type \/Page\b/g)?.length;
   expect(pageCount).toBe(2);
+});
+
+test('export-qr --signed prints signed QR texts (issue 12) that verify at the gate like the code', async () => {
+  await cli.ok('tickets', 'import', await writeCsv('signed.csv', ['code,holder_name,ticket_type,days', 'SIGNED-1,Sig Nedda,General Admission,all']), '--event', oneDayId);
+  const result = await cli.run('tickets', 'export-qr', '--event', oneDayId, '--out', 'qr-signed', '--signed');
+  expect(result.exitCode).toBe(0);
+  const [ticket] = await cli.database.db.select().from(tickets).where(eq(tickets.code, 'SIGNED-1'));
+  if (!ticket) throw new Error('not imported');
+  const image = PNG.sync.read(await readFile(path.join(cli.dir, 'qr-signed', `${ticket.code}.png`)));
+  const text = jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? '';
+  expect(parseSignedTicket(text)).toMatchObject({ eventId: oneDayId, code: ticket.code });
+  expect(await verify(oneDayId, text, 1)).toMatchObject({ isValid: true, holderName: ticket.holderName });
+  expect(await verify(oneDayId, ticket.code, 1)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
 });
 
 test('export-qr names an unknown event and a missing font', async () => {

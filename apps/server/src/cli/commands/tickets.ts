@@ -6,7 +6,9 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { revokeTicket } from '../../services/admin/tickets.ts';
 import { reindexSearchTerms } from '../../services/attendee-search.ts';
-import { countNeedingUnicodeFont, listPrintableTickets, writeTicketPngs, writeTicketsPdf } from '../../services/qr-export.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { countNeedingUnicodeFont, listPrintableTickets, type PrintableTicket, writeTicketPngs, writeTicketsPdf } from '../../services/qr-export.ts';
+import { activeSigningKey, signedQrText } from '../../services/signing-keys.ts';
 import { DEFAULT_IMPORT_BATCH_SIZE, importTicketsCsv } from '../../services/tickets-import.ts';
 import { parsePositiveInteger } from '../arguments.ts';
 import { CliError, type AdminContext } from '../context.ts';
@@ -89,6 +91,7 @@ export function registerTicketCommands(program: Command, context: AdminContext):
     .requiredOption('--out <dir>', 'folder for the PNG files (created if missing)')
     .option('--pdf <file.pdf>', 'also write a printable PDF: 12 tickets per A4 page with holder, type, code and event')
     .option('--font <file.ttf>', 'TrueType/OpenType font for the PDF, for names beyond Western European letters')
+    .option('--signed', "print signed QR texts (GC1.…, Ed25519 with the event's key: a device can check them without a door list)")
     .addHelpText(
       'after',
       [
@@ -99,8 +102,11 @@ export function registerTicketCommands(program: Command, context: AdminContext):
         '    --font /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
       ].join('\n'),
     )
-    .action(async (options: { event: string; out: string; pdf?: string; font?: string }) => {
-      const { event, tickets: list } = await listPrintableTickets(await context.db(), options.event);
+    .action(async (options: { event: string; out: string; pdf?: string; font?: string; signed?: boolean }) => {
+      const db = await context.db();
+      const printable = await listPrintableTickets(db, options.event);
+      const event = printable.event;
+      const list = options.signed ? await withSignedQrTexts(db, event.id, printable.tickets) : printable.tickets;
       const outDir = context.resolvePath(options.out);
       const pngProgress = startProgress(context.io.stderr, 'Writing QR codes');
       await writeTicketPngs(outDir, list, (done, total) => pngProgress.update(done, total)).finally(() => pngProgress.stop());
@@ -122,6 +128,12 @@ export function registerTicketCommands(program: Command, context: AdminContext):
         }
       }
     });
+}
+
+/** `list` with each ticket's signed QR text under the event's active key (created on first use). */
+async function withSignedQrTexts(db: DbOrTx, eventId: string, list: PrintableTicket[]): Promise<PrintableTicket[]> {
+  const key = await activeSigningKey(db, eventId);
+  return Promise.all(list.map(async (ticket) => ({ ...ticket, qrText: await signedQrText(db, { eventId, code: ticket.code, days: ticket.days }, key) })));
 }
 
 async function readInput(file: string): Promise<Buffer> {

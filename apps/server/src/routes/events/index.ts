@@ -16,10 +16,17 @@ import {
   AttendeeSearchResponse,
   CheckInCounts,
   CheckInCountsParams,
+  DoorList,
+  DoorListQuery,
+  EventDayParams,
   EventParams,
+  EventSigningKeys,
   EventTicketParams,
   ManualCheckInRequest,
   ManualCheckInResponse,
+  OfflineConflictList,
+  OfflineScanBatch,
+  OfflineScanBatchResponse,
   ScanLogPage,
   ScanLogQuery,
   UndoCheckInRequest,
@@ -31,8 +38,14 @@ import { ruleErrors } from '../../plugins/error-responses.ts';
 import { searchAttendees } from '../../services/attendee-search.ts';
 import { countCheckIns } from '../../services/check-in-counts.ts';
 import { manualCheckIn, undoCheckIn } from '../../services/check-in.ts';
+import { readDoorList } from '../../services/door-list.ts';
+import { listConflicts, recordOfflineScans } from '../../services/offline-scans.ts';
+import { listSigningKeys } from '../../services/signing-keys.ts';
 import { readScanLog } from '../../services/scan-log.ts';
 import { eventOf, requireRole } from '../require-role.ts';
+
+/** Largest outbox upload accepted, in bytes (512 KiB); bigger bodies get 413. */
+export const OFFLINE_BATCH_BODY_LIMIT_BYTES = 512 * 1024;
 
 const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -106,6 +119,69 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { day, verdict, limit, cursor } = request.query;
       return readScanLog(app.db, eventOf(request).id, { day, verdict }, { limit, cursor });
+    },
+  );
+
+  const anyMember = requireRole('staff');
+
+  app.get(
+    apiPaths.doorList,
+    {
+      preHandler: anyMember,
+      schema: {
+        operationId: 'getDoorList',
+        params: EventDayParams,
+        querystring: DoorListQuery,
+        response: { 200: DoorList, ...ruleErrors('forbidden', 'not_found') },
+      },
+    },
+    async (request) => readDoorList(app.db, eventOf(request), request.params.day, request.query.since, app.clock()),
+  );
+
+  app.post(
+    apiPaths.offlineScans,
+    {
+      preHandler: anyMember,
+      // 500 items of up to ~1 KiB each (a 512-character code, the ids, the time): more than the
+      // app-wide 64 KiB, still bounded.
+      bodyLimit: OFFLINE_BATCH_BODY_LIMIT_BYTES,
+      schema: {
+        operationId: 'uploadOfflineScans',
+        params: EventDayParams,
+        body: OfflineScanBatch,
+        response: { 200: OfflineScanBatchResponse, ...ruleErrors('forbidden', 'not_found') },
+      },
+    },
+    async (request) =>
+      recordOfflineScans(app.db, { userId: signedInUser(request).userId }, eventOf(request), request.params.day, request.body.scans, app.clock()),
+  );
+
+  app.get(
+    apiPaths.offlineConflicts,
+    {
+      preHandler: anyMember,
+      schema: {
+        operationId: 'listOfflineConflicts',
+        params: EventDayParams,
+        response: { 200: OfflineConflictList, ...ruleErrors('forbidden', 'not_found') },
+      },
+    },
+    async (request) => ({ conflicts: await listConflicts(app.db, eventOf(request).id, request.params.day) }),
+  );
+
+  app.get(
+    apiPaths.signingKeys,
+    {
+      preHandler: anyMember,
+      schema: {
+        operationId: 'listSigningKeys',
+        params: EventParams,
+        response: { 200: EventSigningKeys, ...ruleErrors('forbidden', 'not_found') },
+      },
+    },
+    async (request) => {
+      const event = eventOf(request);
+      return { eventId: event.id, keys: await listSigningKeys(app.db, event.id) };
     },
   );
 };

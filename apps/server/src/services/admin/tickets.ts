@@ -5,6 +5,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { events, tickets } from '../../db/schema.ts';
+import { changeStamp } from '../door-list.ts';
 import { ServiceError } from '../errors.ts';
 import { ticketCodeMatches } from '../ticket-codes.ts';
 
@@ -26,7 +27,7 @@ export interface RevokedTicket {
 export async function revokeTicket(db: DbOrTx, code: string): Promise<RevokedTicket> {
   const [updated] = await db
     .update(tickets)
-    .set({ revokedAt: new Date() })
+    .set({ revokedAt: new Date(), changedXid: changeStamp() })
     .where(and(ticketCodeMatches(code), isNull(tickets.revokedAt)))
     .returning({ revokedAt: tickets.revokedAt });
   const [ticket] = await db

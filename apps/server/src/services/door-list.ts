@@ -1,0 +1,100 @@
+/**
+ * The door list of an event day (issue 12 item 2, docs/decisions/044): every ticket of the event as
+ * a device needs it to decide offline with `decideCheckIn` — lookup key (hash of the code), type,
+ * admitted days, revoked, the holder name sealed with a key derived from the code, and the active
+ * check-in of the day — and a cursor for "changes since".
+ *
+ * The cursor is a transaction-id watermark: every row a door list shows carries `changed_xid`, the
+ * id of the transaction that last wrote it. A download first reads `pg_snapshot_xmin` of the current
+ * snapshot — every transaction with a smaller id has finished — then the rows; the next download
+ * with `since` = that xmin returns every ticket whose row or day check-in has `changed_xid >= since`.
+ * A write that commits after the first download began has an id >= that xmin (it was running, or
+ * had not started), so it is never skipped, whatever the commit order; a change can come twice,
+ * which is harmless because an entry is the ticket's whole state.
+ */
+import {
+  type DoorList,
+  type DoorListEntry,
+  doorListLookupKey,
+  sealHolderName,
+} from '@gatecheck/contract';
+import { and, eq, gte, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { checkIns, events, tickets, users } from '../db/schema.ts';
+import type { EventDetails } from './events.ts';
+
+/**
+ * The SQL value that stamps a row as changed by the current transaction: `SET changed_xid =
+ * changeStamp()` in every UPDATE of tickets or check-ins that a door list shows (revoke, undo).
+ */
+export function changeStamp(): SQL {
+  return sql`(pg_current_xact_id()::text)::bigint`;
+}
+
+/**
+ * The door list of `event` for `day`: all tickets (`since` undefined, `isComplete: true`) or only
+ * those changed since the cursor `since` (a previous answer's `cursor`). `now` is the server clock
+ * (`generatedAt`). The caller has checked the caller's membership (requireRole).
+ */
+export async function readDoorList(db: DbOrTx, event: EventDetails, day: number, since: string | undefined, now: Date): Promise<DoorList> {
+  // The watermark first, the rows after: see the module comment.
+  const [watermark] = await db
+    .select({ xmin: sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text` })
+    .from(events)
+    .where(eq(events.id, event.id));
+  const cursor = watermark?.xmin;
+  if (!cursor) throw new Error('no snapshot xmin');
+
+  const dayCheckIn = and(eq(checkIns.ticketId, tickets.id), eq(checkIns.day, day), isNull(checkIns.undoneAt));
+  const changedSince =
+    since === undefined
+      ? undefined
+      : or(
+          gte(tickets.changedXid, BigInt(since)),
+          sql`exists (select 1 from ${checkIns} where ${checkIns.ticketId} = ${tickets.id} and ${checkIns.day} = ${day} and ${checkIns.changedXid} >= ${BigInt(since)})`,
+        );
+  const rows = await db
+    .select({
+      code: tickets.code,
+      holderName: tickets.holderName,
+      ticketType: tickets.ticketType,
+      admittedDays: tickets.admittedDays,
+      revokedAt: tickets.revokedAt,
+      checkedInAt: checkIns.checkedInAt,
+      checkedInBy: users.displayName,
+    })
+    .from(tickets)
+    .leftJoin(checkIns, dayCheckIn)
+    .leftJoin(users, eq(users.id, checkIns.staffUserId))
+    .where(changedSince ? and(eq(tickets.eventId, event.id), changedSince) : eq(tickets.eventId, event.id))
+    .orderBy(tickets.id);
+
+  const entries: DoorListEntry[] = [];
+  for (const row of rows) {
+    entries.push({
+      lookupKey: await doorListLookupKey(event.id, row.code),
+      ticketType: row.ticketType,
+      admittedDays: row.admittedDays,
+      isRevoked: row.revokedAt !== null,
+      holderName: await sealHolderName(event.id, row.code, row.holderName),
+      checkIn: row.checkedInAt ? { checkedInAt: row.checkedInAt.toISOString(), checkedInBy: row.checkedInBy ?? '' } : null,
+    });
+  }
+  return {
+    event: {
+      id: event.id,
+      organizationId: event.organizationId,
+      name: event.title,
+      status: event.status,
+      timeZone: event.timeZone,
+      dayCutoff: event.dayCutoff,
+      allowsScanningOutsideDays: event.allowsScanningOutsideDays,
+      days: event.days.map((entry) => ({ day: entry.day, name: entry.name, date: entry.date })),
+    },
+    day,
+    isComplete: since === undefined,
+    cursor,
+    generatedAt: now.toISOString(),
+    tickets: entries,
+  };
+}

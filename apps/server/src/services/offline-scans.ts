@@ -1,0 +1,286 @@
+/**
+ * The outbox upload (issue 12 items 4–5, docs/decisions/045): scans a device decided offline,
+ * recorded exactly once each. Items are handled one by one in the order sent (scan order), each in
+ * its own transaction, so a bad item never undoes the others.
+ *
+ * Per item, an offline approval goes through the same rule as verify (`decideCheckIn`, with the
+ * device's scan time as `now`, so the event-day check is the one at the gate) and the same
+ * exactly-once INSERT on the partial unique index of active check-ins; the check-in keeps the
+ * device's scan time as `checked_in_at` and the server's `received_at`. An admission the server
+ * already had (another gate) is a conflict: stored in offline_scans with the check-in it collides
+ * with, and logged, so both admissions are in the scan log. An offline denial is logged only.
+ *
+ * Idempotent on `scanId`: every answered item is stored in offline_scans (primary key scan_id) and a
+ * re-sent item answers what it answered first. Two uploads of the same item at once: the second
+ * INSERT into offline_scans waits for the first and conflicts, its transaction is rolled back (its
+ * check-in attempt too) and it answers the stored row.
+ */
+import {
+  decideCheckIn,
+  isStorableText,
+  OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS,
+  type OfflineConflict,
+  type OfflineRejection,
+  OfflineScan,
+  type OfflineScanBatchResponse,
+  type OfflineScanResult,
+  type OfflineScanStatus,
+  renderTextSafely,
+} from '@gatecheck/contract';
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db, DbOrTx } from '../db/client.ts';
+import { checkIns, events, offlineScans, scanLog, tickets, users } from '../db/schema.ts';
+import type { EventDetails } from './events.ts';
+import { codeOfScannedText } from './signing-keys.ts';
+import { ticketCodeMatches } from './ticket-codes.ts';
+
+/** The signed-in staff member uploading. */
+export interface Uploader {
+  userId: string;
+}
+
+/** What is stored and answered for one item (its `index` is added per batch). */
+type ItemAnswer = Omit<OfflineScanResult, 'index'>;
+
+/** Thrown inside an item's transaction when another upload stored the same scanId first. */
+class AlreadyStored extends Error {}
+
+/**
+ * Records `scans` (raw items, in scan order) for `event` day `day` by `uploader`; `now` is the
+ * server clock (the receive time). The caller has checked membership (requireRole) and the batch
+ * size (contract `OfflineScanBatch`).
+ * @returns one result per item, same order (see contract offline-scans.ts for the statuses).
+ */
+export async function recordOfflineScans(db: Db, uploader: Uploader, event: EventDetails, day: number, scans: readonly unknown[], now: Date): Promise<OfflineScanBatchResponse> {
+  const results: OfflineScanResult[] = [];
+  for (const [index, raw] of scans.entries()) {
+    const parsed = OfflineScan.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      results.push({
+        index,
+        scanId: scanIdOf(raw),
+        status: 'rejected',
+        reason: 'invalid_item',
+        message: issue ? `${issue.path.join('.') || 'item'}: ${issue.message}` : 'invalid item',
+      });
+      continue;
+    }
+    results.push({ index, ...(await recordOne(db, uploader, event, day, parsed.data, now)) });
+  }
+  return { receivedAt: now.toISOString(), results };
+}
+
+async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemAnswer> {
+  const stored = await findStored(db, scan.scanId);
+  if (stored) return replay(stored, uploader, event, day);
+  try {
+    return await db.transaction(async (tx) => {
+      const outcome = await decideItem(tx, uploader, event, day, scan, now);
+      const [inserted] = await tx
+        .insert(offlineScans)
+        .values({
+          scanId: scan.scanId,
+          eventId: event.id,
+          day,
+          userId: uploader.userId,
+          deviceId: scan.deviceId,
+          code: renderTextSafely(outcome.code),
+          ticketId: outcome.ticketId,
+          offlineVerdict: scan.verdict,
+          scannedAt: new Date(scan.scannedAt),
+          receivedAt: now,
+          status: outcome.answer.status,
+          reason: outcome.answer.reason ?? null,
+          message: outcome.answer.message ?? null,
+          checkedInAt: outcome.answer.checkedInAt ? new Date(outcome.answer.checkedInAt) : null,
+          checkedInBy: outcome.answer.checkedInBy ?? null,
+          conflictingCheckInId: outcome.conflictingCheckInId,
+        })
+        .onConflictDoNothing({ target: offlineScans.scanId })
+        .returning({ scanId: offlineScans.scanId });
+      if (!inserted) throw new AlreadyStored();
+      if (outcome.log) {
+        await tx.insert(scanLog).values({
+          userId: uploader.userId,
+          eventId: event.id,
+          day,
+          code: renderTextSafely(outcome.code),
+          verdict: outcome.log.verdict,
+          reason: outcome.log.reason,
+          scanId: scan.scanId,
+          source: 'offline',
+          scannedAt: new Date(scan.scannedAt),
+        });
+      }
+      return outcome.answer;
+    });
+  } catch (error) {
+    if (!(error instanceof AlreadyStored)) throw error;
+    const winner = await findStored(db, scan.scanId);
+    if (!winner) throw new Error('offline scan vanished after a conflicting insert');
+    return replay(winner, uploader, event, day);
+  }
+}
+
+type StoredRow = typeof offlineScans.$inferSelect;
+
+async function findStored(db: DbOrTx, scanId: string): Promise<StoredRow | undefined> {
+  const [row] = await db.select().from(offlineScans).where(eq(offlineScans.scanId, scanId)).limit(1);
+  return row;
+}
+
+/** The stored answer of an item sent before; a scanId of another user, event or day is refused. */
+function replay(row: StoredRow, uploader: Uploader, event: EventDetails, day: number): ItemAnswer {
+  if (row.userId !== uploader.userId || row.eventId !== event.id || row.day !== day) {
+    return reject(row.scanId, 'scan_id_taken', 'This scanId was already used for another scan.');
+  }
+  return {
+    scanId: row.scanId,
+    status: row.status,
+    ...(row.reason ? { reason: row.reason as OfflineRejection } : {}),
+    ...(row.message ? { message: row.message } : {}),
+    ...(row.checkedInAt ? { checkedInAt: row.checkedInAt.toISOString() } : {}),
+    ...(row.checkedInBy ? { checkedInBy: row.checkedInBy } : {}),
+  };
+}
+
+interface ItemOutcome {
+  answer: ItemAnswer;
+  /** The code to store and log: a genuine signed text's code, else the text as scanned. */
+  code: string;
+  ticketId: string | null;
+  conflictingCheckInId: string | null;
+  /** The scan log row to write (null: nothing new happened, e.g. a duplicate). */
+  log: { verdict: 'approved' | 'denied'; reason: string | null } | null;
+}
+
+/** How often the check-in INSERT is tried when undos keep removing the conflicting row (as verify). */
+const MAX_CHECK_IN_ATTEMPTS = 3;
+
+async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemOutcome> {
+  const scannedAt = new Date(scan.scannedAt);
+  if (scannedAt.getTime() > now.getTime() + OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS) {
+    return { answer: reject(scan.scanId, 'scanned_in_future', 'The scan time is ahead of the server clock.'), code: scan.code, ticketId: null, conflictingCheckInId: null, log: null };
+  }
+  // A signed QR text stands for its code when the signature verifies; a forged one for no ticket.
+  const code = isStorableText(scan.code) ? await codeOfScannedText(tx, scan.code) : null;
+  const [found] = code !== null
+    ? await tx
+        .select({ ticket: tickets, organizationId: events.organizationId })
+        .from(tickets)
+        .innerJoin(events, eq(events.id, tickets.eventId))
+        .where(ticketCodeMatches(code))
+        .limit(1)
+    : [];
+  const ticketId = found && found.ticket.eventId === event.id ? found.ticket.id : null;
+  const logged = code ?? scan.code;
+
+  if (scan.verdict === 'denied') {
+    return { answer: { scanId: scan.scanId, status: 'recorded' }, code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'denied', reason: scan.reason ?? null } };
+  }
+
+  // The device's online verify may have reached the server before the device gave up on it.
+  if (ticketId) {
+    const [same] = await tx
+      .select({ checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName })
+      .from(checkIns)
+      .innerJoin(users, eq(users.id, checkIns.staffUserId))
+      .where(and(eq(checkIns.ticketId, ticketId), eq(checkIns.day, day), eq(checkIns.scanId, scan.scanId)))
+      .limit(1);
+    if (same) {
+      return { answer: withCheckIn(scan.scanId, 'duplicate', same), code: logged, ticketId, conflictingCheckInId: null, log: null };
+    }
+  }
+
+  const decision = decideCheckIn({
+    ticket: found ? { eventId: found.ticket.eventId, organizationId: found.organizationId, isRevoked: found.ticket.revokedAt !== null, admittedDays: found.ticket.admittedDays } : null,
+    event,
+    day,
+    existingCheckIn: null,
+    now: scannedAt,
+  });
+  if (decision.outcome === 'denied') {
+    // The gate let the person in; the server's rule says no: answered as rejected, logged as the
+    // admission it was with the server's reason, so a supervisor sees it.
+    return { answer: reject(scan.scanId, decision.reason, decision.message), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: decision.reason } };
+  }
+  if (!ticketId) throw new Error('a check-in decision without a ticket');
+
+  for (let attempt = 0; attempt < MAX_CHECK_IN_ATTEMPTS; attempt++) {
+    const [inserted] = await tx
+      .insert(checkIns)
+      .values({ ticketId, day, staffUserId: uploader.userId, scanId: scan.scanId, checkedInAt: scannedAt, receivedAt: now, deviceId: scan.deviceId })
+      .onConflictDoNothing({ target: [checkIns.ticketId, checkIns.day], where: isNull(checkIns.undoneAt) })
+      .returning({ checkedInAt: checkIns.checkedInAt });
+    if (inserted) {
+      const [me] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, uploader.userId));
+      return { answer: withCheckIn(scan.scanId, 'recorded', { checkedInAt: inserted.checkedInAt, checkedInBy: me?.name ?? '' }), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: null } };
+    }
+    const [first] = await tx
+      .select({ id: checkIns.id, checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName })
+      .from(checkIns)
+      .innerJoin(users, eq(users.id, checkIns.staffUserId))
+      .where(and(eq(checkIns.ticketId, ticketId), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
+      .limit(1);
+    if (!first) continue;
+    return {
+      answer: { ...withCheckIn(scan.scanId, 'conflict', first), message: `This ticket was already checked in for day ${day} by ${first.checkedInBy}.` },
+      code: logged,
+      ticketId,
+      conflictingCheckInId: first.id,
+      log: { verdict: 'approved', reason: 'conflict' },
+    };
+  }
+  throw new Error('offline check-in conflict without an active check-in row');
+}
+
+function withCheckIn(scanId: string, status: OfflineScanStatus, checkIn: { checkedInAt: Date; checkedInBy: string }): ItemAnswer {
+  return { scanId, status, checkedInAt: checkIn.checkedInAt.toISOString(), checkedInBy: checkIn.checkedInBy };
+}
+
+function reject(scanId: string, reason: OfflineRejection, message: string): ItemAnswer {
+  return { scanId, status: 'rejected', reason, message };
+}
+
+/** The `scanId` of an item that failed validation, when it has a well-formed one. */
+function scanIdOf(raw: unknown): string | null {
+  const candidate = typeof raw === 'object' && raw !== null ? (raw as { scanId?: unknown }).scanId : undefined;
+  return typeof candidate === 'string' && OfflineScan.shape.scanId.safeParse(candidate).success ? candidate : null;
+}
+
+/**
+ * The conflicts of `eventId` on `day` (issue 12 item 5), oldest scan first: each offline admission
+ * of a ticket the server already had as checked in, with both gates and times.
+ */
+export async function listConflicts(db: DbOrTx, eventId: string, day: number): Promise<OfflineConflict[]> {
+  const offlineStaff = alias(users, 'offline_staff');
+  const existingStaff = alias(users, 'existing_staff');
+  const rows = await db
+    .select({
+      scanId: offlineScans.scanId,
+      code: tickets.code,
+      holderName: tickets.holderName,
+      scannedAt: offlineScans.scannedAt,
+      receivedAt: offlineScans.receivedAt,
+      deviceId: offlineScans.deviceId,
+      staffName: offlineStaff.displayName,
+      existingAt: checkIns.checkedInAt,
+      existingBy: existingStaff.displayName,
+    })
+    .from(offlineScans)
+    .innerJoin(tickets, eq(tickets.id, offlineScans.ticketId))
+    .innerJoin(offlineStaff, eq(offlineStaff.id, offlineScans.userId))
+    .innerJoin(checkIns, eq(checkIns.id, offlineScans.conflictingCheckInId))
+    .innerJoin(existingStaff, eq(existingStaff.id, checkIns.staffUserId))
+    .where(and(eq(offlineScans.eventId, eventId), eq(offlineScans.day, day), eq(offlineScans.status, 'conflict')))
+    .orderBy(asc(offlineScans.scannedAt), asc(offlineScans.scanId));
+  return rows.map((row) => ({
+    scanId: row.scanId,
+    code: row.code,
+    holderName: row.holderName,
+    offline: { scannedAt: row.scannedAt.toISOString(), receivedAt: row.receivedAt.toISOString(), deviceId: row.deviceId, staffName: row.staffName },
+    existing: { checkedInAt: row.existingAt.toISOString(), checkedInBy: row.existingBy },
+  }));
+}

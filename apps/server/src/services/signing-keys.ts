@@ -1,0 +1,111 @@
+/**
+ * Signed tickets on the server (issue 12 item 6, docs/decisions/043): each event's Ed25519 key
+ * pairs (node:crypto), signing a ticket's QR text in the contract's format
+ * (`GC1.<payload>.<signature>`, packages/contract/src/signed-ticket.ts), and reading a scanned
+ * text back into a ticket code for verify and the offline upload.
+ *
+ * The database stays the only truth: a signed text only says which code was scanned. Its signature
+ * must verify under a key of the event its payload names (else the scan is an unknown code); then
+ * the code is looked up and decided like a plain one (revocation, days, check-ins from the rows).
+ */
+import {
+  type EventSigningKey,
+  formatSignedTicket,
+  parseSignedTicket,
+  signedTicketPayloadBytes,
+  signingKeyId,
+  toBase64Url,
+  verifySignedTicket,
+} from '@gatecheck/contract';
+import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.ts';
+import { eventSigningKeys } from '../db/schema.ts';
+import { isId } from './errors.ts';
+
+type KeyRow = typeof eventSigningKeys.$inferSelect;
+
+/** A fresh Ed25519 key pair as stored: raw public key and PKCS#8 private key, both base64url, and its key id. */
+export async function generateSigningKey(): Promise<{ keyId: string; publicKey: string; privateKey: string }> {
+  const pair = generateKeyPairSync('ed25519');
+  // SPKI DER of an Ed25519 key is a fixed 12-byte header and the raw 32-byte key.
+  const raw = new Uint8Array(pair.publicKey.export({ format: 'der', type: 'spki' }).subarray(12));
+  const pkcs8 = new Uint8Array(pair.privateKey.export({ format: 'der', type: 'pkcs8' }));
+  return { keyId: await signingKeyId(raw), publicKey: toBase64Url(raw), privateKey: toBase64Url(pkcs8) };
+}
+
+/**
+ * The active signing key of `eventId`, created on first use. Two callers at once get the same key
+ * (the partial unique index allows one active key per event; the loser reads the winner's).
+ */
+export async function activeSigningKey(db: DbOrTx, eventId: string): Promise<KeyRow> {
+  const existing = await findActive(db, eventId);
+  if (existing) return existing;
+  await db
+    .insert(eventSigningKeys)
+    .values({ eventId, ...(await generateSigningKey()) })
+    .onConflictDoNothing({ target: eventSigningKeys.eventId, where: isNull(eventSigningKeys.retiredAt) });
+  const created = await findActive(db, eventId);
+  if (!created) throw new Error('no active signing key after creating one');
+  return created;
+}
+
+/**
+ * Rotation: retires the active key of `eventId` (it still verifies the tickets it signed) and
+ * makes a new one active. Run it in a transaction.
+ * @returns the new key.
+ */
+export async function rotateSigningKey(db: DbOrTx, eventId: string): Promise<KeyRow> {
+  await db.update(eventSigningKeys).set({ retiredAt: sql`now()` }).where(and(eq(eventSigningKeys.eventId, eventId), isNull(eventSigningKeys.retiredAt)));
+  return activeSigningKey(db, eventId);
+}
+
+/** Every key of `eventId`: the active one first (PostgreSQL sorts null first when descending), then the retired ones, latest retired first; as GET /events/{eventId}/signing-keys answers (public halves only). */
+export async function listSigningKeys(db: DbOrTx, eventId: string): Promise<EventSigningKey[]> {
+  const rows = await db.select().from(eventSigningKeys).where(eq(eventSigningKeys.eventId, eventId)).orderBy(desc(eventSigningKeys.retiredAt), desc(eventSigningKeys.createdAt));
+  return rows.map((row) => ({
+    keyId: row.keyId,
+    algorithm: 'Ed25519' as const,
+    publicKey: row.publicKey,
+    createdAt: row.createdAt.toISOString(),
+    retiredAt: row.retiredAt?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * The signed QR text of a ticket (`code`, `days` null = every day) of `eventId`, under `key`
+ * (default: the event's active key). Ed25519 is deterministic: the same ticket and key give the
+ * same text.
+ */
+export async function signedQrText(db: DbOrTx, ticket: { eventId: string; code: string; days: readonly number[] | null }, key?: Pick<KeyRow, 'keyId' | 'privateKey'>): Promise<string> {
+  const signer = key ?? (await activeSigningKey(db, ticket.eventId));
+  return signWith(signer, ticket);
+}
+
+/** Signs with a given key (no database): used by `signedQrText` and the test vectors. */
+export function signWith(key: Pick<KeyRow, 'keyId' | 'privateKey'>, ticket: { eventId: string; code: string; days: readonly number[] | null }): string {
+  const payload = signedTicketPayloadBytes({ keyId: key.keyId, eventId: ticket.eventId, code: ticket.code, days: ticket.days });
+  const privateKey = createPrivateKey({ key: Buffer.from(key.privateKey, 'base64url'), format: 'der', type: 'pkcs8' });
+  return formatSignedTicket(payload, new Uint8Array(sign(null, payload, privateKey)));
+}
+
+/**
+ * The ticket code a scanned `text` stands for: `text` itself when it is not a signed text; the
+ * payload's code when its signature verifies under a key of the payload's event; null when it looks
+ * signed but does not verify (a forged or damaged text: an unknown code).
+ */
+export async function codeOfScannedText(db: DbOrTx, text: string): Promise<string | null> {
+  const parsed = parseSignedTicket(text);
+  if (!parsed) return text;
+  if (!isId(parsed.eventId)) return null;
+  const keys = await db
+    .select({ keyId: eventSigningKeys.keyId, publicKey: eventSigningKeys.publicKey })
+    .from(eventSigningKeys)
+    .where(and(eq(eventSigningKeys.eventId, parsed.eventId), eq(eventSigningKeys.keyId, parsed.keyId)));
+  return (await verifySignedTicket(parsed, keys)) ? parsed.code : null;
+}
+
+async function findActive(db: DbOrTx, eventId: string): Promise<KeyRow | undefined> {
+  const [row] = await db.select().from(eventSigningKeys).where(and(eq(eventSigningKeys.eventId, eventId), isNull(eventSigningKeys.retiredAt))).limit(1);
+  return row;
+}

@@ -1,0 +1,190 @@
+/**
+ * The door list of an event day (issue 12 item 2, docs/decisions/044): what a device downloads so it
+ * can decide a scan with the network down, with the same rule as the server (`decideCheckIn`,
+ * check-in-rules.ts, SEAMS §2 — one rule, two callers).
+ *
+ * GET /events/{eventId}/days/{day}/door-list[?since=<cursor>]: the event (every field
+ * `decideCheckIn` reads), one entry per ticket of the event, and a `cursor`. With `since`, only the
+ * tickets that changed since that cursor (the ticket itself, or its check-in of the day added or
+ * undone), each with its whole current state: the device replaces its entry by lookup key.
+ *
+ * No guest list on the device: an entry is found by `lookupKey` (a hash of the code, as scanned,
+ * normalised like the server's case-insensitive match), and the holder name is AES-GCM encrypted
+ * with a key derived from the code (HKDF-SHA-256), so only a device holding the ticket's code can read
+ * it. WebCrypto only (`crypto.subtle`): the same functions run on the server (Node 24) and in the
+ * browser / WebView.
+ */
+import { z } from 'zod';
+import type { CheckInEvent, CheckInInput, ExistingCheckIn } from './check-in-rules.ts';
+import { fromBase64Url, fromUtf8, globalCrypto, subtle, toBase64Url, utf8 } from './bytes.ts';
+import { EventStatus } from './organizations.ts';
+import { ticketCodeOfQrText } from './signed-ticket.ts';
+
+/** Path params of the door list, its conflicts and the offline batch: an event and a day number. */
+export const EventDayParams = z.object({
+  eventId: z.string().min(1).max(64),
+  day: z.coerce.number().int().min(1).max(366),
+});
+export type EventDayParams = z.infer<typeof EventDayParams>;
+
+/** `?since=`: the `cursor` of the previous door list download (opaque text). */
+export const DoorListQuery = z.object({
+  since: z.string().regex(/^[0-9]{1,20}$/, 'a cursor from a previous door list').optional(),
+});
+export type DoorListQuery = z.infer<typeof DoorListQuery>;
+
+/** The event as `decideCheckIn` reads it (CheckInEvent), on the wire. */
+export const DoorListEvent = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  name: z.string(),
+  status: EventStatus,
+  timeZone: z.string(),
+  dayCutoff: z.string(),
+  allowsScanningOutsideDays: z.boolean(),
+  days: z.array(z.object({ day: z.number().int(), name: z.string(), date: z.string() })),
+}).meta({ id: 'DoorListEvent' });
+export type DoorListEvent = z.infer<typeof DoorListEvent>;
+
+/** AES-GCM ciphertext: `iv` (12 bytes) and `data` (ciphertext + 16-byte tag), both base64url. */
+export const SealedText = z.object({
+  iv: z.string(),
+  data: z.string(),
+}).meta({ id: 'SealedText' });
+export type SealedText = z.infer<typeof SealedText>;
+
+/**
+ * One ticket of the door list. `admittedDays` null = every day of the event. `checkIn` is the
+ * ticket's active (not undone) check-in on the list's day, or null: when (ISO 8601) and by whom
+ * (display name).
+ */
+export const DoorListEntry = z.object({
+  lookupKey: z.string(),
+  ticketType: z.string(),
+  admittedDays: z.array(z.number().int()).nullable(),
+  isRevoked: z.boolean(),
+  holderName: SealedText,
+  checkIn: z.object({ checkedInAt: z.string(), checkedInBy: z.string() }).nullable(),
+}).meta({ id: 'DoorListEntry' });
+export type DoorListEntry = z.infer<typeof DoorListEntry>;
+
+/**
+ * The answer. `isComplete`: true for a full list (no `since`), false for changes only. `cursor`:
+ * send it back as `since` next time. `generatedAt`: the server's clock (ISO 8601), for 'Last synced'.
+ */
+export const DoorList = z.object({
+  event: DoorListEvent,
+  day: z.number().int(),
+  isComplete: z.boolean(),
+  cursor: z.string(),
+  generatedAt: z.string(),
+  tickets: z.array(DoorListEntry),
+}).meta({ id: 'DoorList' });
+export type DoorList = z.infer<typeof DoorList>;
+
+/**
+ * The key under which two scanned texts are the same ticket, as the server's case-insensitive
+ * match (`upper(code)`, migration 0001): the ticket code (out of a signed QR text, signed-ticket.ts,
+ * when it is one), trimmed, in upper case. Ticket codes are ASCII (services/ticket-codes.ts), so
+ * JavaScript's and PostgreSQL's upper case agree on every real code.
+ */
+export function normalizeTicketCode(scanned: string): string {
+  return ticketCodeOfQrText(scanned.trim()).toUpperCase();
+}
+
+/**
+ * The lookup key of a code in event `eventId`'s door list: base64url(SHA-256(UTF-8 of
+ * `gatecheck-door-list-v1\n` + eventId + `\n` + normalised code)). Salted by the event, so keys of
+ * two events never match and no table precomputed for one event serves another.
+ */
+export async function doorListLookupKey(eventId: string, code: string): Promise<string> {
+  const digest = await subtle().digest('SHA-256', utf8(`${LOOKUP_PREFIX}${eventId}\n${normalizeTicketCode(code)}`));
+  return toBase64Url(new Uint8Array(digest));
+}
+
+/**
+ * Encrypts `holderName` for the door list of `eventId`: AES-256-GCM under a key HKDF-SHA-256 derives
+ * from the normalised code (salt: the event id, info: `gatecheck-holder-name-v1`), a fresh random
+ * 12-byte IV each time.
+ */
+export async function sealHolderName(eventId: string, code: string, holderName: string): Promise<SealedText> {
+  const key = await holderNameKey(eventId, code, ['encrypt']);
+  const iv = new Uint8Array(12);
+  globalCrypto().getRandomValues(iv);
+  const data = await subtle().encrypt({ name: 'AES-GCM', iv }, key, utf8(holderName));
+  return { iv: toBase64Url(iv), data: toBase64Url(new Uint8Array(data)) };
+}
+
+/**
+ * Decrypts a door-list holder name with the scanned `code`.
+ * @throws Error (WebCrypto's OperationError) when `code` is not the ticket's code or the text was altered.
+ */
+export async function openHolderName(eventId: string, code: string, sealed: SealedText): Promise<string> {
+  const key = await holderNameKey(eventId, code, ['decrypt']);
+  const plain = await subtle().decrypt({ name: 'AES-GCM', iv: fromBase64Url(sealed.iv) }, key, fromBase64Url(sealed.data));
+  return fromUtf8(new Uint8Array(plain));
+}
+
+/**
+ * The device's list after a download (issue 12 item 2): a full list (`isComplete`) replaces
+ * `previous`; changes replace the entries with the same lookup key and add new ones, and take the
+ * new `cursor`, `event` and `generatedAt`. A change may arrive twice (decision 044): applying it
+ * again changes nothing. Changes for another event or day than `previous` are refused.
+ * @throws Error when `changes` is a change list for another event or day.
+ */
+export function mergeDoorList(previous: DoorList | null, changes: DoorList): DoorList {
+  if (changes.isComplete || previous === null) {
+    if (!changes.isComplete) throw new Error('a change list needs a full list to apply to');
+    return changes;
+  }
+  if (previous.event.id !== changes.event.id || previous.day !== changes.day) throw new Error('changes for another event or day');
+  const byKey = new Map(previous.tickets.map((entry) => [entry.lookupKey, entry]));
+  for (const entry of changes.tickets) byKey.set(entry.lookupKey, entry);
+  return { ...changes, isComplete: true, tickets: [...byKey.values()] };
+}
+
+/**
+ * A device's own check-in of a ticket not yet in the downloaded list (its outbox): the time it was
+ * admitted and by whom, so the same ticket scanned again offline is denied `already_checked_in`.
+ */
+export interface LocalCheckIn {
+  checkedInAt: Date;
+  checkedInBy: string;
+}
+
+/**
+ * The `decideCheckIn` input for a scan decided from the door list (issue 12 item 3, SEAMS §2):
+ * `entry` is the list's entry under the scanned code's lookup key (null: no such ticket in this
+ * event — offline, another event's ticket is `not_found`), `localCheckIn` the device's own check-in
+ * of it on this day, if any (it wins over the list's, which may be older). `now` is the device clock.
+ */
+export function doorListCheckInInput(list: Pick<DoorList, 'event'>, day: number, entry: DoorListEntry | null, now: Date, localCheckIn: LocalCheckIn | null = null): CheckInInput {
+  const event: CheckInEvent = list.event;
+  const listed = entry?.checkIn ? { checkedInAt: new Date(entry.checkIn.checkedInAt), checkedInBy: entry.checkIn.checkedInBy } : null;
+  const existing = localCheckIn ?? listed;
+  const existingCheckIn: ExistingCheckIn | null = existing ? { ...existing, isSameScan: false } : null;
+  return {
+    ticket: entry
+      ? { eventId: event.id, organizationId: event.organizationId, isRevoked: entry.isRevoked, admittedDays: entry.admittedDays }
+      : null,
+    event,
+    day,
+    existingCheckIn,
+    now,
+  };
+}
+
+const LOOKUP_PREFIX = 'gatecheck-door-list-v1\n';
+const HOLDER_NAME_INFO = 'gatecheck-holder-name-v1';
+
+async function holderNameKey(eventId: string, code: string, usages: string[]): Promise<unknown> {
+  const material = await subtle().importKey('raw', utf8(normalizeTicketCode(code)), 'HKDF', false, ['deriveKey']);
+  return subtle().deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: utf8(eventId), info: utf8(HOLDER_NAME_INFO) },
+    material,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    usages,
+  );
+}
+

@@ -1,0 +1,109 @@
+/**
+ * The outbox upload (issue 12 item 4–5, docs/decisions/045): a device sends the scans it decided
+ * offline, batched in scan order, to POST /events/{eventId}/days/{day}/offline-scans. The server
+ * records each exactly once (idempotent on `scanId`), keeps the device's `scannedAt` as the
+ * check-in time, records its own receive time, and answers per item:
+ *
+ * - `recorded`: an offline approval became the ticket's check-in, or an offline denial was logged.
+ * - `duplicate`: the server already had this very scan's check-in (the device's online verify
+ *   reached the server before it gave up and decided offline): nothing new is recorded.
+ * - `conflict`: the device admitted a ticket the server already had as checked in that day (another
+ *   gate): kept as a conflict, both admissions in the scan log, listed by GET .../conflicts.
+ * - `rejected`: the item is ill-formed, its scanId belongs to another scan, or the server's rule
+ *   denies the ticket (revoked, not valid that day, unknown…): `reason` and `message` say why. The
+ *   device keeps rejected items aside with the reason; it does not send them again.
+ *
+ * Sending the same batch again changes nothing and answers the same (each item's first answer is
+ * stored). A bad item never fails the batch; only an ill-formed envelope (not a list, more than
+ * OFFLINE_BATCH_MAX_ITEMS items) is a 400.
+ */
+import { z } from 'zod';
+import { DenialReason } from './tickets.ts';
+import { QR_CODE_MAX_LENGTH } from './tickets.ts';
+
+/** Most items one upload may carry. */
+export const OFFLINE_BATCH_MAX_ITEMS = 500;
+/** Longest device id, in characters. */
+export const DEVICE_ID_MAX_LENGTH = 100;
+/** How far a device's scan time may be ahead of the server's clock before the item is rejected (ms). */
+export const OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS = 5 * 60 * 1000;
+
+/** The verdict the device gave offline. */
+export const OfflineVerdict = z.enum(['approved', 'denied']).meta({ id: 'OfflineVerdict' });
+export type OfflineVerdict = z.infer<typeof OfflineVerdict>;
+
+/**
+ * One offline scan. `scanId`: client-generated UUID (the verify `scanId`). `code`: the text as
+ * scanned. `scannedAt`: the device clock at the scan (ISO 8601 with offset). `deviceId`: the
+ * device's stable id. `verdict`/`reason`: what the device decided offline.
+ */
+export const OfflineScan = z.object({
+  scanId: z.uuid(),
+  code: z.string().trim().min(1).max(QR_CODE_MAX_LENGTH),
+  scannedAt: z.iso.datetime({ offset: true }),
+  deviceId: z.string().trim().min(1).max(DEVICE_ID_MAX_LENGTH),
+  verdict: OfflineVerdict,
+  reason: DenialReason.optional(),
+}).meta({ id: 'OfflineScan' });
+export type OfflineScan = z.infer<typeof OfflineScan>;
+
+/**
+ * The body: `scans` in scan order, at most OFFLINE_BATCH_MAX_ITEMS. Each item should be an
+ * `OfflineScan`; an item that is not is rejected on its own (`invalid_item`), not the batch.
+ */
+export const OfflineScanBatch = z.object({
+  // `OfflineScan` or anything: the document shows the item's shape, the server validates each item
+  // on its own (an invalid one is rejected alone, the batch is not).
+  scans: z.array(z.union([OfflineScan, z.unknown()]).meta({ description: 'An OfflineScan; validated item by item, an invalid item is rejected alone.' })).max(OFFLINE_BATCH_MAX_ITEMS),
+}).meta({ id: 'OfflineScanBatch' });
+export type OfflineScanBatch = z.infer<typeof OfflineScanBatch>;
+
+/** Per-item outcome (see the module comment). */
+export const OfflineScanStatus = z.enum(['recorded', 'duplicate', 'conflict', 'rejected']).meta({ id: 'OfflineScanStatus' });
+export type OfflineScanStatus = z.infer<typeof OfflineScanStatus>;
+
+/** Why an item was rejected: a denial reason of the rule, or a problem with the item itself. */
+export const OfflineRejection = z.enum([...DenialReason.options, 'invalid_item', 'scan_id_taken', 'scanned_in_future']).meta({ id: 'OfflineRejection' });
+export type OfflineRejection = z.infer<typeof OfflineRejection>;
+
+/**
+ * One item's answer, in the order sent. `scanId` is null only for an item too broken to carry one.
+ * `checkedInAt` (ISO 8601): the ticket's check-in this item made (`recorded`, the device's scan
+ * time), or the one already there (`duplicate`, `conflict`). `checkedInBy`: who made that one.
+ */
+export const OfflineScanResult = z.object({
+  index: z.number().int(),
+  scanId: z.string().nullable(),
+  status: OfflineScanStatus,
+  reason: OfflineRejection.optional(),
+  message: z.string().optional(),
+  checkedInAt: z.string().optional(),
+  checkedInBy: z.string().optional(),
+}).meta({ id: 'OfflineScanResult' });
+export type OfflineScanResult = z.infer<typeof OfflineScanResult>;
+
+/** The answer: one result per item sent, same order; `receivedAt` is the server's clock. */
+export const OfflineScanBatchResponse = z.object({
+  receivedAt: z.string(),
+  results: z.array(OfflineScanResult),
+}).meta({ id: 'OfflineScanBatchResponse' });
+export type OfflineScanBatchResponse = z.infer<typeof OfflineScanBatchResponse>;
+
+/**
+ * One conflict of the day (GET /events/{eventId}/days/{day}/conflicts): the ticket (code, holder
+ * name), the offline admission (device, staff member, scan time, when the server received it) and
+ * the admission the server already had (when, by whom).
+ */
+export const OfflineConflict = z.object({
+  scanId: z.string(),
+  code: z.string(),
+  holderName: z.string(),
+  offline: z.object({ scannedAt: z.string(), receivedAt: z.string(), deviceId: z.string(), staffName: z.string() }),
+  existing: z.object({ checkedInAt: z.string(), checkedInBy: z.string() }),
+}).meta({ id: 'OfflineConflict' });
+export type OfflineConflict = z.infer<typeof OfflineConflict>;
+
+export const OfflineConflictList = z.object({
+  conflicts: z.array(OfflineConflict),
+}).meta({ id: 'OfflineConflictList' });
+export type OfflineConflictList = z.infer<typeof OfflineConflictList>;
