@@ -17,7 +17,8 @@ import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, scr
 const DEMO_SUPERVISOR = { email: 'sam@example.com', password: 'sam-supervisor' } as const;
 const DEMO_STAFF = { email: 'alex@example.com', password: 'alex-scanner' } as const;
 
-test.use({ viewport: { width: 360, height: 740 } });
+// A phone; axe judges the settled page (no half-faded toast mistaken for a contrast failure).
+test.use({ viewport: { width: 360, height: 740 }, reducedMotion: 'reduce' });
 
 /** Signs in as `account` and walks to the scanner of the live 3-day event for today; returns the event. */
 async function openTodaysScannerAs(page: Page, account: { email: string; password: string }) {
@@ -51,12 +52,24 @@ test('on the scanner a supervisor finds a guest by name, checks them in, undoes 
   await expect(result.getByText('Not checked in')).toBeVisible();
   await saveScreen(page, 'scanner-find-attendee', { fullPage: false });
   expect(await axeViolations(page, 'find attendee sheet')).toEqual([]);
+  // The device's dark theme (theme 'System'): the sheet follows it and stays readable.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await saveScreen(page, 'scanner-find-attendee-dark', { fullPage: false });
+  expect(await axeViolations(page, 'find attendee sheet, dark')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
   await result.getByRole('button', { name: 'Check in' }).click();
 
   // The sheet closes and the manual check-in shows as a scan's verdict.
   await expect(sheet).toHaveCount(0);
   await expectVerdict(page, { isValid: true, holderName: ticket.holderName });
+  await saveScreen(page, 'scanner-manual-check-in-flash', { fullPage: false });
+  // The full-screen flash ends by itself; then the result card is on the screen as after a scan.
+  await expect(page.getByText('APPROVED', { exact: true })).toHaveCount(1);
   await saveScreen(page, 'scanner-manual-check-in', { fullPage: false });
+  const counted = /Checked in (\d+) \/ (\d+)/.exec((await screen(page).getByText(/^Checked in \d+ \/ \d+$/).textContent()) ?? '');
+  expect(counted).not.toBeNull();
+  const [, checkedIn = '', validTickets = ''] = counted ?? [];
 
   // Undo it from 'Recent scans', with a reason.
   await screen(page).locator('summary', { hasText: 'Recent scans' }).click();
@@ -70,6 +83,8 @@ test('on the scanner a supervisor finds a guest by name, checks them in, undoes 
   await row.getByRole('button', { name: 'Confirm undo' }).click();
   await expect(row.getByText(/^Check-in undone at \d\d:\d\d: Admitted the wrong guest$/)).toBeVisible();
   await expect(row.getByRole('button', { name: 'Undo check-in' })).toHaveCount(0);
+  // The counts leave the undone check-in out.
+  await expect(screen(page).getByText(`Checked in ${Number(checkedIn) - 1} / ${validTickets}`, { exact: true })).toBeVisible();
   await saveScreen(page, 'scanner-undone', { fullPage: false });
 
   // Typed at the gate again: admitted once more, then denied as already checked in.

@@ -1,8 +1,8 @@
 /**
  * A phone-sized sheet over the screen (Radix Dialog): modal, focus kept inside, Escape or the close
- * button dismisses it, focus returns to what opened it. It rises from the bottom on a phone and sits
- * centred, at most 36 rem wide, on a larger screen; its body scrolls when it is taller than the
- * screen (dvh, so the browser's bars are left out).
+ * button dismisses it, focus returns to what opened it. On a phone it rises from the bottom to 88% of
+ * the screen height (dvh, so the browser's bars are left out), leaving the screen's top in sight; on
+ * a larger screen it sits centred, at most 36 rem wide. Its body scrolls.
  */
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
@@ -27,7 +27,7 @@ export function Sheet({ open, onOpenChange, title, closeLabel, children }: Sheet
         <DialogPrimitive.Content
           // The search fields say what to do; no separate description.
           aria-describedby={undefined}
-          className="fixed inset-x-0 bottom-0 z-50 mx-auto flex max-h-[92dvh] w-full max-w-xl flex-col rounded-t-2xl bg-slate-50 text-slate-900 shadow-xl sm:bottom-auto sm:top-1/2 sm:-translate-y-1/2 sm:rounded-2xl"
+          className="fixed inset-x-0 bottom-0 z-50 mx-auto flex h-[88dvh] w-full max-w-xl flex-col rounded-t-2xl border-t-2 border-slate-300 bg-slate-50 text-slate-900 shadow-xl sm:bottom-auto sm:top-1/2 sm:h-auto sm:max-h-[88dvh] sm:-translate-y-1/2 sm:rounded-2xl"
         >
           <div className="flex items-center gap-2 border-b border-slate-300 px-4 py-2">
             <DialogPrimitive.Title className="text-xl font-bold text-slate-900">{title}</DialogPrimitive.Title>
@@ -37,7 +37,8 @@ export function Sheet({ open, onOpenChange, title, closeLabel, children }: Sheet
               </Button>
             </DialogPrimitive.Close>
           </div>
-          <div className="overflow-y-auto overscroll-contain p-4">{children}</div>
+          {/* The bottom padding lets the last rows scroll clear of the toasts (bottom of the screen, 9 rem). */}
+          <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain p-4 pb-40">{children}</div>
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
     </DialogPrimitive.Root>
