@@ -190,3 +190,42 @@ test('staff see no Find attendee and no Undo check-in on the scanner', async () 
   expect(screen.queryByRole('button', { name: 'Find attendee' })).not.toBeInTheDocument();
   expect(door.searches).toEqual([]);
 });
+
+test('the sheet is a modal dialog: Escape and Close shut it and focus goes back to Find attendee', async () => {
+  const { user } = renderScanner('supervisor');
+  const open = await screen.findByRole('button', { name: 'Find attendee' });
+  await user.click(open);
+  const sheet = screen.getByRole('dialog', { name: 'Find attendee' });
+  expect(within(sheet).getByText('Type at least 3 characters of a name or ticket code.')).toBeInTheDocument();
+  await user.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  await waitFor(() => expect(open).toHaveFocus());
+  await user.click(open);
+  await user.click(within(screen.getByRole('dialog', { name: 'Find attendee' })).getByRole('button', { name: 'Close' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  await waitFor(() => expect(open).toHaveFocus());
+});
+
+test('an undo from the sheet marks the approval in Recent scans and refreshes the count', async () => {
+  const { user } = renderScanner('supervisor');
+  await screen.findByText('Checked in 12 / 340');
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GC-ZOE-0007', 'Valid Ticket');
+  await screen.findByText('Checked in 13 / 340');
+
+  await user.click(screen.getByRole('button', { name: 'Find attendee' }));
+  const sheet = screen.getByRole('dialog', { name: 'Find attendee' });
+  await user.type(within(sheet).getByLabelText('Name or ticket code'), 'GC-ZOE');
+  const result = await within(sheet).findByRole('listitem', { name: 'Zoë Ångström' });
+  await user.click(await within(result).findByRole('button', { name: 'Undo check-in' }));
+  await user.type(within(result).getByLabelText('Reason'), 'Scanned the wrong wristband');
+  await user.click(within(result).getByRole('button', { name: 'Confirm undo' }));
+  expect(await within(result).findByText('Not checked in')).toBeInTheDocument();
+  expect(door.undos).toEqual([{ ticketId: 'ticket-7', body: { day: testDay.day, reason: 'Scanned the wrong wristband' } }]);
+  await user.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+  expect(await screen.findByText('Checked in 12 / 340')).toBeInTheDocument();
+  const row = within(await openRecentScans(user)).getByRole('listitem');
+  expect(within(row).getByText(/^Check-in undone at \d\d:\d\d: Scanned the wrong wristband$/)).toBeInTheDocument();
+}, 15_000);

@@ -16,12 +16,15 @@ export interface SheetProps {
   title: string;
   /** The close button's accessible name. */
   closeLabel: string;
+  /** The button that opens the sheet (one element); focus goes back to it when the sheet closes. */
+  trigger: ReactNode;
   children: ReactNode;
 }
 
-export function Sheet({ open, onOpenChange, title, closeLabel, children }: SheetProps) {
+export function Sheet({ open, onOpenChange, title, closeLabel, trigger, children }: SheetProps) {
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <DialogPrimitive.Trigger asChild>{trigger}</DialogPrimitive.Trigger>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/60" />
         <DialogPrimitive.Content

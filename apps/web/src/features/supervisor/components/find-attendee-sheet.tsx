@@ -24,17 +24,23 @@ export interface FindAttendeeSheetProps {
 export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone }: FindAttendeeSheetProps) {
   const queryClient = useQueryClient();
   const [isOpen, setOpen] = useState(false);
-  const open = () => {
-    void queryClient.invalidateQueries({ queryKey: supervisorQueries.all() });
-    setOpen(true);
+  const onOpenChange = (open: boolean) => {
+    if (open) void queryClient.invalidateQueries({ queryKey: supervisorQueries.all() });
+    setOpen(open);
   };
   return (
-    <>
-      <Button variant="secondary" size="large" className="w-full" onClick={open}>
-        <UserSearch aria-hidden="true" className="size-6" />
-        Find attendee
-      </Button>
-      <Sheet open={isOpen} onOpenChange={setOpen} title="Find attendee" closeLabel="Close">
+    <Sheet
+      open={isOpen}
+      onOpenChange={onOpenChange}
+      title="Find attendee"
+      closeLabel="Close"
+      trigger={
+        <Button variant="secondary" size="large" className="w-full">
+          <UserSearch aria-hidden="true" className="size-6" />
+          Find attendee
+        </Button>
+      }
+    >
         <AttendeeSearch
           eventId={eventId}
           day={day}
@@ -45,7 +51,6 @@ export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone }: FindA
           }}
           onUndone={onUndone}
         />
-      </Sheet>
-    </>
+    </Sheet>
   );
 }
