@@ -11,7 +11,12 @@
  * Issue 10: the camera panel carries the 'Continuous scanning' switch (this device's setting, off =
  * SPEC §4) and, when the device has them, 'Torch' and 'Switch camera'; a keyboard-wedge scanner is
  * heard while this screen is open (features/scanner/use-scanner.ts, decisions 031 and 032).
+ *
+ * Issue 11, for supervisors and admins only: 'Find attendee' (features/supervisor) checks a guest in
+ * by hand, shown here as a scan's verdict, and approvals in 'Recent scans' get 'Undo check-in'.
  */
+import type { UndoCheckInResponse } from '@gatecheck/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { ScanLine, Square } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Navigate } from 'react-router';
@@ -37,18 +42,22 @@ import { RecentScansList } from '@/features/scanner/components/recent-scans-list
 import { ScannerHeader } from '@/features/scanner/components/scanner-header.tsx';
 import { VerdictFlash } from '@/features/scanner/components/verdict-flash.tsx';
 import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
+import { recordUndo } from '@/features/scanner/check-in-queries.ts';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
 import { useVerdictFeedback } from '@/features/scanner/use-verdict-feedback.ts';
 import { notTodayWarning } from '@/features/days/days-logic.ts';
+import { FindAttendeeSheet } from '@/features/supervisor/components/find-attendee-sheet.tsx';
+import { UndoCheckInAction } from '@/features/supervisor/components/undo-check-in-action.tsx';
+import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
 
 /** The scanner screen; sends the user to /event-select when no event or day is chosen. */
 export function ScannerRoute() {
-  const { event, day } = useSelection();
+  const { organization, event, day } = useSelection();
   if (!event || !day) return <Navigate to={paths.eventSelect} replace />;
-  return <ScannerScreen event={event} day={day} />;
+  return <ScannerScreen event={event} day={day} canSupervise={organization !== null && canUseSupervisorTools(organization.role)} />;
 }
 
-function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
+function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: EventDay; canSupervise: boolean }) {
   const goBack = useBack(paths.daySelect);
   useBackButton(goBack);
   useSwipeBack(goBack);
@@ -80,6 +89,9 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
   );
 
   const dayWarning = notTodayWarning(event, day, useNow());
+  // Issue 11: an undo marks the approval in the recent scans and refreshes the counts.
+  const queryClient = useQueryClient();
+  const onUndone = (code: string, undo: UndoCheckInResponse) => recordUndo(queryClient, { eventId: event.id, day: day.day }, code, { at: undo.undoneAt, reason: undo.reason });
 
   return (
     // The bottom padding lets the field scroll clear of the toasts (bottom of the screen, 9 rem).
@@ -131,7 +143,19 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
           </Button>
         </>
       )}
-      <RecentScansList eventId={event.id} day={day.day} />
+      {canSupervise && (
+        <FindAttendeeSheet
+          eventId={event.id}
+          day={day.day}
+          onCheckedIn={(attendee, verdict) => scanner.showVerdict(attendee.code, verdict)}
+          onUndone={(attendee, undo) => onUndone(attendee.code, undo)}
+        />
+      )}
+      <RecentScansList
+        eventId={event.id}
+        day={day.day}
+        undoAction={canSupervise ? (scan) => <UndoCheckInAction eventId={event.id} day={day.day} code={scan.ticketId} onUndone={(undo) => onUndone(scan.ticketId, undo)} /> : undefined}
+      />
       <ThemeToggle className="mt-auto pt-4" />
       <VerdictFlash result={feedback.flash} onDismiss={feedback.dismissFlash} />
     </main>

@@ -37,7 +37,14 @@ export interface TicketCheck {
 export async function verifyTicket(check: TicketCheck, signal?: AbortSignal): Promise<Verdict> {
   if (!check.eventId) throw new Error(NO_SELECTED_EVENT_MESSAGE);
   const body: VerifyTicketRequest = { eventId: check.eventId, qrCode: check.qrCode, day: check.day, scanId: check.scanId };
-  const response = await apiRequest(apiPaths.verifyTicket, { method: 'POST', body, schema: VerifyTicketResponse, signal });
+  return toVerdict(await apiRequest(apiPaths.verifyTicket, { method: 'POST', body, schema: VerifyTicketResponse, signal }));
+}
+
+/**
+ * The client's `Verdict` for a wire verdict (SPEC §7 verify, and issue 11's manual check-in, which
+ * answers the same shape).
+ */
+export function toVerdict(response: VerifyTicketResponse): Verdict {
   if (response.isValid) {
     const { eventName, holderName, ticketType } = response;
     return { isValid: true, details: { eventName, holderName, ticketType } };

@@ -6,8 +6,8 @@
 import { CheckInCounts, checkInCountsPath } from '@gatecheck/contract';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
-import type { ScanResult } from './scanner-logic.ts';
-import { keepRecentScans, readRecentScans, withRecentScan } from './recent-scans.ts';
+import type { ScanResult, UndoneCheckIn } from './scanner-logic.ts';
+import { keepRecentScans, readRecentScans, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
 import type { ScannerScope } from './scanner-memory.ts';
 
 /** While the scanner is open the counts are fetched again at least this often, in ms (issue 10 item 4). */
@@ -53,4 +53,17 @@ export function recordVerdict(queryClient: QueryClient, scope: ScannerScope, res
   keepRecentScans(scope, scans);
   queryClient.setQueryData(recentKey, scans);
   if (result.isValid && scope.eventId) void queryClient.invalidateQueries({ queryKey: checkInQueries.counts(scope.eventId, scope.day).queryKey });
+}
+
+/**
+ * After a supervisor undid the check-in of ticket `code` for `scope` (issue 11): marks its approval
+ * in the day's recent scans as `undone` (tab memory and query cache; see `withUndoneCheckIn`) and
+ * refetches the day's counts, which leave undone check-ins out.
+ */
+export function recordUndo(queryClient: QueryClient, scope: ScannerScope, code: string, undone: UndoneCheckIn): void {
+  const recentKey = checkInQueries.recent(scope.eventId, scope.day).queryKey;
+  const scans = withUndoneCheckIn(queryClient.getQueryData(recentKey) ?? readRecentScans(scope), code, undone);
+  keepRecentScans(scope, scans);
+  queryClient.setQueryData(recentKey, scans);
+  if (scope.eventId) void queryClient.invalidateQueries({ queryKey: checkInQueries.counts(scope.eventId, scope.day).queryKey });
 }

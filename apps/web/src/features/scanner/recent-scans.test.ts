@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { keepRecentScans, readRecentScans, RECENT_SCANS_MAX, recentScanTime, withRecentScan } from './recent-scans.ts';
+import { keepRecentScans, readRecentScans, RECENT_SCANS_MAX, recentScanTime, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
 import type { ScanResult } from './scanner-logic.ts';
 
 function approval(id: string): ScanResult {
@@ -40,4 +40,17 @@ test("a scan's time is HH:mm, 24-hour, on the device clock", () => {
   expect(recentScanTime(evening.toISOString())).toBe('21:07');
   expect(recentScanTime(new Date(2026, 6, 11, 9, 5).toISOString())).toBe('09:05');
   expect(recentScanTime('not a time')).toBe('');
+});
+
+test('an undo marks the newest approval of the code still standing, letter case ignored, and is kept in tab memory (issue 11)', () => {
+  const undone = { at: '2026-07-11T19:09:00.000Z', reason: 'Wrong guest' };
+  const denial: ScanResult = { id: 'd', ticketId: 'GC-a', timestamp: '2026-07-11T19:08:00.000Z', isValid: false, denial: { reason: 'already_checked_in' } };
+  const earlier: ScanResult = { ...approval('a'), id: 'a0', undone: { at: '2026-07-11T18:00:00.000Z', reason: 'Earlier undo' } };
+  const scans = [denial, approval('b'), approval('a'), earlier];
+  const marked = withUndoneCheckIn(scans, ' gc-A ', undone);
+  expect(marked.map((scan) => scan.undone ?? null)).toEqual([null, null, undone, earlier.undone]);
+  expect(scans[2]?.undone).toBeUndefined();
+  expect(withUndoneCheckIn(scans, 'GC-none', undone)).toEqual(scans);
+  keepRecentScans({ eventId: 'event-1', day: 2 }, marked);
+  expect(readRecentScans({ eventId: 'event-1', day: 2 })[2]?.undone).toEqual(undone);
 });

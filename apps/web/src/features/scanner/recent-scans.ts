@@ -10,14 +10,14 @@ import { DenialReason } from '@gatecheck/contract';
 import { format } from 'date-fns';
 import { z } from 'zod';
 import { readTabMemory, tabMemoryKeys, writeTabMemory } from '@/lib/tab-memory.ts';
-import type { ScanResult } from './scanner-logic.ts';
+import type { ScanResult, UndoneCheckIn } from './scanner-logic.ts';
 import type { ScannerScope } from './scanner-memory.ts';
 
 /** How many verdicts the list keeps; an older one drops off the end (issue 10 item 5). */
 export const RECENT_SCANS_MAX = 50;
 
 const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
-  z.object({ id: z.string(), ticketId: z.string(), timestamp: z.string() }),
+  z.object({ id: z.string(), ticketId: z.string(), timestamp: z.string(), undone: z.object({ at: z.string(), reason: z.string() }).optional() }),
   z.discriminatedUnion('isValid', [
     z.object({
       isValid: z.literal(true),
@@ -54,6 +54,18 @@ export function readRecentScans(scope: ScannerScope): ScanResult[] {
  */
 export function withRecentScan(scans: readonly ScanResult[], result: ScanResult): ScanResult[] {
   return [result, ...scans.filter((scan) => scan.id !== result.id)].slice(0, RECENT_SCANS_MAX);
+}
+
+/**
+ * `scans` with the check-in of ticket `code` marked `undone` (issue 11): the newest approved scan of
+ * that code (letter case ignored, as verify does) not yet undone; the same list when there is none.
+ * Pure. Only one approval of a code per day can still stand, so that is the one the undo removed.
+ */
+export function withUndoneCheckIn(scans: readonly ScanResult[], code: string, undone: UndoneCheckIn): ScanResult[] {
+  const wanted = code.trim().toLowerCase();
+  const index = scans.findIndex((scan) => scan.isValid && scan.undone === undefined && scan.ticketId.trim().toLowerCase() === wanted);
+  if (index === -1) return [...scans];
+  return scans.map((scan, at) => (at === index ? { ...scan, undone } : scan));
 }
 
 /** Keeps `scans` for `scope` in tab memory, replacing what was kept for any event day. */

@@ -29,8 +29,17 @@ export interface Denial {
 /** A verdict as the client keeps it: approved with details, or denied with the reason. */
 export type Verdict = { isValid: true; details: TicketDetails } | { isValid: false; denial: Denial };
 
-/** One ticket check (SPEC §3 "Scan result"): the scanned text, the verdict, when (ISO 8601). */
-export type ScanResult = { id: string; ticketId: string; timestamp: string } & Verdict;
+/** A supervisor's undo of an approved check-in (issue 11): when (ISO 8601) and why. */
+export interface UndoneCheckIn {
+  at: string;
+  reason: string;
+}
+
+/**
+ * One ticket check (SPEC §3 "Scan result"): the scanned text, the verdict, when (ISO 8601); `undone`
+ * when a supervisor has since undone this approval (issue 11).
+ */
+export type ScanResult = { id: string; ticketId: string; timestamp: string; undone?: UndoneCheckIn } & Verdict;
 
 /** Scanner screen state (SPEC §4): idle or scanning (panel shown); camera; processing. */
 export interface ScannerState {

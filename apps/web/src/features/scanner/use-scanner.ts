@@ -3,6 +3,8 @@
  * scanner-logic.ts driven by the camera, the manual field and the verify mutation. The open panel and
  * the latest verdict survive a reload of the tab (scanner-memory.ts, decision 027).
  */
+import type { VerifyTicketResponse } from '@gatecheck/contract';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef, useState, type RefObject } from 'react';
 import { CAMERA_FACING_MODE, DECODE_PAUSE_MS } from '@/config/constants.ts';
 import { useDeviceSettings } from '@/lib/device-settings.ts';
@@ -10,7 +12,8 @@ import type { EventDay } from '@/lib/entities.ts';
 import { createKeyboardWedgeSource } from '@/lib/scan-source/keyboard-wedge-source.ts';
 import type { ScanPreview } from '@/lib/scan-source/scan-source.ts';
 import { notify } from '@/lib/toast.ts';
-import { useVerifyTicketMutation } from './api.ts';
+import { toVerdict, useVerifyTicketMutation } from './api.ts';
+import { recordVerdict } from './check-in-queries.ts';
 import { useCameraSourceFactory } from './camera-source-context.tsx';
 import { countDeviceCameras } from './choose-camera-source.ts';
 import { useQrDecoderFactory } from './qr-decoder-context.tsx';
@@ -20,6 +23,7 @@ import {
   scannerReducer,
   toastCodeText,
   verdictNotice,
+  type ScanResult,
   type ScannerState,
 } from './scanner-logic.ts';
 import { keepScannerState, restoreScannerState } from './scanner-memory.ts';
@@ -52,6 +56,12 @@ export interface Scanner {
   stopCamera(): void;
   /** Verifies a typed ticket code; returns false (and does nothing) when it is empty or busy (SPEC §5). */
   submitManualCode(text: string): boolean;
+  /**
+   * Shows a verdict reached elsewhere on this screen (issue 11: a supervisor's manual check-in of
+   * ticket `code` from 'Find attendee') as a scan's: result card, toast, flash, recent scans and,
+   * for an approval, refreshed counts.
+   */
+  showVerdict(code: string, response: VerifyTicketResponse): void;
   /** Continuous scanning (issue 10 item 1), remembered on this device; off = SPEC §4. */
   isContinuous: boolean;
   setContinuous(on: boolean): void;
@@ -256,8 +266,20 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
     [checkTicket],
   );
 
+  const queryClient = useQueryClient();
+  const showVerdict = useCallback(
+    (code: string, response: VerifyTicketResponse) => {
+      const result: ScanResult = { id: crypto.randomUUID(), ticketId: code, timestamp: new Date().toISOString(), ...toVerdict(response) };
+      recordVerdict(queryClient, { eventId, day: day.day }, result);
+      dispatch({ type: 'verified', result });
+      notify(verdictNotice(result));
+    },
+    [queryClient, eventId, day.day],
+  );
+
   return {
     state,
+    showVerdict,
     videoRef,
     preview: cameraSource.preview,
     isCameraDenied,

@@ -60,3 +60,25 @@ export function useUndoCheckIn(eventId: string, day: number) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: supervisorQueries.all() }),
   });
 }
+
+/**
+ * Undo by ticket code (issue 11), for a check-in known only by the code that was scanned (the
+ * scanner's recent scans): finds the selected event's ticket with exactly that code (letter case
+ * ignored, as verify does) through the attendee search, then POSTs …/undo-check-in with `reason`.
+ * Refreshes the search and the log.
+ * @throws {ApiError} from either call (409 when the ticket is not checked in that day);
+ * @throws {Error} 'Ticket not found' when no ticket of the event has the code.
+ */
+export function useUndoCheckInByCode(eventId: string, day: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ code, reason }: { code: string; reason: string }) => {
+      const wanted = code.trim().toLowerCase();
+      const found = isSearchable(code) ? await queryClient.fetchQuery({ ...supervisorQueries.search(eventId, day, code), staleTime: 0 }) : null;
+      const attendee = found?.attendees.find((candidate) => candidate.code.toLowerCase() === wanted);
+      if (!attendee) throw new Error('Ticket not found');
+      return apiRequest(supervisorPaths.undoCheckIn(eventId, attendee.ticketId), { method: 'POST', body: { day, reason }, schema: UndoCheckInResponse });
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: supervisorQueries.all() }),
+  });
+}

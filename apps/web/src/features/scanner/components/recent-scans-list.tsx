@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { ChevronRight, CircleCheck, CircleX } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { cn } from '@/lib/cn.ts';
 import { checkInQueries } from '../check-in-queries.ts';
 import { recentScanTime } from '../recent-scans.ts';
@@ -13,8 +13,12 @@ import { denialText, resultCodeText, type ScanResult } from '../scanner-logic.ts
  * native disclosure (<details>), so the result card of SPEC §3 stays the one verdict on display and
  * the verdict and the manual field stay in view on a small phone. The rows are rendered only while it
  * is open (none in the page otherwise).
+ *
+ * Issue 11: an approval a supervisor has undone says so, with the reason; `undoAction`, when given
+ * (supervisors and admins), is shown under each approval still standing (the screen passes the
+ * supervisor feature's 'Undo check-in').
  */
-export function RecentScansList({ eventId, day }: { eventId: string | null; day: number }) {
+export function RecentScansList({ eventId, day, undoAction }: { eventId: string | null; day: number; undoAction?: (scan: ScanResult) => ReactNode }) {
   const { data: scans = [] } = useQuery(checkInQueries.recent(eventId, day));
   const [isOpen, setOpen] = useState(false);
   return (
@@ -29,7 +33,7 @@ export function RecentScansList({ eventId, day }: { eventId: string | null; day:
       ) : (
         <ol aria-label="Recent scans" className="divide-y divide-slate-200 border-t border-slate-200">
           {scans.map((scan) => (
-            <RecentScanRow key={scan.id} scan={scan} />
+            <RecentScanRow key={scan.id} scan={scan} undoAction={undoAction} />
           ))}
         </ol>
       )}
@@ -37,7 +41,7 @@ export function RecentScansList({ eventId, day }: { eventId: string | null; day:
   );
 }
 
-function RecentScanRow({ scan }: { scan: ScanResult }) {
+function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (scan: ScanResult) => ReactNode }) {
   const Icon = scan.isValid ? CircleCheck : CircleX;
   const detail = scan.isValid ? scan.details.holderName : denialText(scan.denial);
   return (
@@ -54,6 +58,13 @@ function RecentScanRow({ scan }: { scan: ScanResult }) {
           <span className="font-mono break-all">{resultCodeText(scan.ticketId)}</span>
         </p>
         {detail && <p className={cn('break-words', scan.isValid ? 'text-slate-800' : 'text-red-900')}>{detail}</p>}
+        {scan.undone ? (
+          <p className="font-semibold break-words text-amber-900">
+            Check-in undone at {recentScanTime(scan.undone.at)}: {scan.undone.reason}
+          </p>
+        ) : (
+          scan.isValid && undoAction?.(scan)
+        )}
       </div>
     </li>
   );

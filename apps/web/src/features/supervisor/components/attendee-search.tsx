@@ -2,8 +2,11 @@
  * 'Find attendee' (issue 11): search the selected event by name or code (3+ characters; nothing is
  * listed before that), see each ticket's status for the selected day, check in, or undo a check-in
  * with a reason.
+ *
+ * On the scanner screen (issue 11) it sits in a sheet that has its own heading (`hasHeading` false),
+ * and `onCheckedIn` / `onUndone` hand each outcome to the screen (verdict card, recent scans, counts).
  */
-import type { Attendee } from '@gatecheck/contract';
+import type { Attendee, UndoCheckInResponse, VerifyTicketResponse } from '@gatecheck/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState, type FormEvent } from 'react';
 import { FormNotice } from '@/components/form-notice.tsx';
@@ -13,7 +16,18 @@ import { Label } from '@/components/ui/label.tsx';
 import { supervisorQueries, useManualCheckIn, useUndoCheckIn } from '../api.ts';
 import { admittedDaysText, attendeeStatusText, isSearchable } from '../supervisor-logic.ts';
 
-export function AttendeeSearch({ eventId, day }: { eventId: string; day: number }) {
+export interface AttendeeSearchProps {
+  eventId: string;
+  day: number;
+  /** Shows the 'Find attendee' heading (default true). */
+  hasHeading?: boolean;
+  /** After a manual check-in answered, approved or denied. */
+  onCheckedIn?: (attendee: Attendee, verdict: VerifyTicketResponse) => void;
+  /** After a check-in was undone. */
+  onUndone?: (attendee: Attendee, undo: UndoCheckInResponse) => void;
+}
+
+export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, onUndone }: AttendeeSearchProps) {
   const inputId = useId();
   const [text, setText] = useState('');
   const deferred = useDeferredValue(text);
@@ -25,16 +39,19 @@ export function AttendeeSearch({ eventId, day }: { eventId: string; day: number 
     try {
       const verdict = await checkIn.mutateAsync(attendee.ticketId);
       setNotice(verdict.isValid ? { tone: 'success', text: `${attendee.holderName} checked in` } : { tone: 'error', text: verdict.message ?? 'Denied' });
+      onCheckedIn?.(attendee, verdict);
     } catch (error) {
       setNotice({ tone: 'error', text: error instanceof Error ? error.message : 'Check-in failed' });
     }
   };
 
   return (
-    <section aria-labelledby={`${inputId}-heading`} className="flex flex-col gap-3">
-      <h2 id={`${inputId}-heading`} className="text-xl font-bold text-slate-900">
-        Find attendee
-      </h2>
+    <section aria-labelledby={hasHeading ? `${inputId}-heading` : undefined} aria-label={hasHeading ? undefined : 'Find attendee'} className="flex flex-col gap-3">
+      {hasHeading && (
+        <h2 id={`${inputId}-heading`} className="text-xl font-bold text-slate-900">
+          Find attendee
+        </h2>
+      )}
       <Label htmlFor={inputId}>Name or ticket code</Label>
       <Input id={inputId} value={text} onChange={(event) => setText(event.target.value)} autoComplete="off" placeholder="At least 3 characters" />
       {notice && <FormNotice variant={notice.tone} title={notice.text} />}
@@ -47,7 +64,7 @@ export function AttendeeSearch({ eventId, day }: { eventId: string; day: number 
       ) : (
         <ul className="flex flex-col gap-3" aria-label="Attendees">
           {search.data?.attendees.map((attendee) => (
-            <AttendeeRow key={attendee.ticketId} attendee={attendee} eventId={eventId} day={day} onCheckIn={onCheckIn} isBusy={checkIn.isPending} />
+            <AttendeeRow key={attendee.ticketId} attendee={attendee} eventId={eventId} day={day} onCheckIn={onCheckIn} onUndone={onUndone} isBusy={checkIn.isPending} />
           ))}
         </ul>
       )}
@@ -56,7 +73,21 @@ export function AttendeeSearch({ eventId, day }: { eventId: string; day: number 
   );
 }
 
-function AttendeeRow({ attendee, eventId, day, onCheckIn, isBusy }: { attendee: Attendee; eventId: string; day: number; onCheckIn: (attendee: Attendee) => void; isBusy: boolean }) {
+function AttendeeRow({
+  attendee,
+  eventId,
+  day,
+  onCheckIn,
+  onUndone,
+  isBusy,
+}: {
+  attendee: Attendee;
+  eventId: string;
+  day: number;
+  onCheckIn: (attendee: Attendee) => void;
+  onUndone?: (attendee: Attendee, undo: UndoCheckInResponse) => void;
+  isBusy: boolean;
+}) {
   const reasonId = useId();
   const [isUndoing, setIsUndoing] = useState(false);
   const [reason, setReason] = useState('');
@@ -65,7 +96,8 @@ function AttendeeRow({ attendee, eventId, day, onCheckIn, isBusy }: { attendee: 
   const submitUndo = async (event: FormEvent) => {
     event.preventDefault();
     if (!reason.trim()) return;
-    await undo.mutateAsync({ ticketId: attendee.ticketId, reason: reason.trim() }).catch(() => undefined);
+    const undone = await undo.mutateAsync({ ticketId: attendee.ticketId, reason: reason.trim() }).catch(() => undefined);
+    if (undone) onUndone?.(attendee, undone);
     setIsUndoing(false);
     setReason('');
   };

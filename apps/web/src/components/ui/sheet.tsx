@@ -1,0 +1,49 @@
+/**
+ * A phone-sized sheet over the screen (Radix Dialog): modal, focus kept inside, Escape or the close
+ * button dismisses it, focus returns to what opened it. On a phone it rises from the bottom to 88% of
+ * the screen height (dvh, so the browser's bars are left out), leaving the screen's top in sight; on
+ * a larger screen it sits centred, at most 36 rem wide. Its body scrolls.
+ */
+import * as DialogPrimitive from '@radix-ui/react-dialog';
+import { X } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+
+export interface SheetProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  /** The sheet's heading (its accessible name). */
+  title: string;
+  /** The close button's accessible name. */
+  closeLabel: string;
+  /** The button that opens the sheet (one element); focus goes back to it when the sheet closes. */
+  trigger: ReactNode;
+  children: ReactNode;
+}
+
+export function Sheet({ open, onOpenChange, title, closeLabel, trigger, children }: SheetProps) {
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <DialogPrimitive.Trigger asChild>{trigger}</DialogPrimitive.Trigger>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/60" />
+        <DialogPrimitive.Content
+          // The search fields say what to do; no separate description.
+          aria-describedby={undefined}
+          className="fixed inset-x-0 bottom-0 z-50 mx-auto flex h-[88dvh] w-full max-w-xl flex-col rounded-t-2xl border-t-2 border-slate-300 bg-slate-50 text-slate-900 shadow-xl sm:bottom-auto sm:top-1/2 sm:h-auto sm:max-h-[88dvh] sm:-translate-y-1/2 sm:rounded-2xl"
+        >
+          <div className="flex items-center gap-2 border-b border-slate-300 px-4 py-2">
+            <DialogPrimitive.Title className="text-xl font-bold text-slate-900">{title}</DialogPrimitive.Title>
+            <DialogPrimitive.Close asChild>
+              <Button variant="ghost" size="icon" className="ml-auto" aria-label={closeLabel}>
+                <X aria-hidden="true" className="size-6" />
+              </Button>
+            </DialogPrimitive.Close>
+          </div>
+          {/* The bottom padding lets the last rows scroll clear of the toasts (bottom of the screen, 9 rem). */}
+          <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain p-4 pb-40">{children}</div>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * 'Find attendee' on the scanner screen (issue 11, supervisors and admins; the screen leaves it out
+ * for staff): a button that opens the attendee search in a phone-sized sheet. A manual check-in
+ * closes the sheet and hands the verdict to `onCheckedIn`, so the screen shows it as a scan's; an
+ * undo from a result goes to `onUndone`. The search is refetched on each opening, so statuses
+ * changed by scans since the last search are current.
+ */
+import type { Attendee, UndoCheckInResponse, VerifyTicketResponse } from '@gatecheck/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { UserSearch } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import { Sheet } from '@/components/ui/sheet.tsx';
+import { supervisorQueries } from '../api.ts';
+import { AttendeeSearch } from './attendee-search.tsx';
+
+export interface FindAttendeeSheetProps {
+  eventId: string;
+  day: number;
+  onCheckedIn: (attendee: Attendee, verdict: VerifyTicketResponse) => void;
+  onUndone: (attendee: Attendee, undo: UndoCheckInResponse) => void;
+}
+
+export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone }: FindAttendeeSheetProps) {
+  const queryClient = useQueryClient();
+  const [isOpen, setOpen] = useState(false);
+  const onOpenChange = (open: boolean) => {
+    if (open) void queryClient.invalidateQueries({ queryKey: supervisorQueries.all() });
+    setOpen(open);
+  };
+  return (
+    <Sheet
+      open={isOpen}
+      onOpenChange={onOpenChange}
+      title="Find attendee"
+      closeLabel="Close"
+      trigger={
+        <Button variant="secondary" size="large" className="w-full">
+          <UserSearch aria-hidden="true" className="size-6" />
+          Find attendee
+        </Button>
+      }
+    >
+        <AttendeeSearch
+          eventId={eventId}
+          day={day}
+          hasHeading={false}
+          onCheckedIn={(attendee, verdict) => {
+            setOpen(false);
+            onCheckedIn(attendee, verdict);
+          }}
+          onUndone={onUndone}
+        />
+    </Sheet>
+  );
+}
