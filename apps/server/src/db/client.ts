@@ -19,8 +19,11 @@ import * as schema from './schema.ts';
 /** The Drizzle database both drivers provide; services take this type. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** An open transaction (the callback's argument of `db.transaction`; see ./transactions.ts). */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
 /** A transaction or the database itself: anything queries can run on. */
-export type DbOrTx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
+export type DbOrTx = Tx | Db;
 
 /** An open database and how to close it. */
 export interface DatabaseHandle {
