@@ -7,5 +7,6 @@ export * from './tickets.ts';
 export * from './check-in-counts.ts';
 export * from './supervisor.ts';
 export * from './check-in-rules.ts';
+export * from './operations.ts';
 export * from './paths.ts';
 export * from './text.ts';
