@@ -16,7 +16,10 @@ import { API_PREFIX, apiPaths } from '@gatecheck/contract';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { databaseLimiters, RequestLimit, SignInLimit } from '../services/rate-limits.ts';
+import { databaseLimiters, deleteExpiredLimits, RequestLimit, SignInLimit } from '../services/rate-limits.ts';
+
+/** How often long-expired counter rows are deleted (ms). */
+const CLEAN_UP_EVERY_MS = 5 * 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -51,6 +54,13 @@ async function rateLimitsPlugin(app: FastifyInstance): Promise<void> {
   // In the database: every instance serving it shares the counters (docs/decisions/040).
   const createLimiter = databaseLimiters(app.db);
   app.decorate('signInLimit', new SignInLimit(limits, createLimiter));
+
+  // Long-expired counters go every few minutes (every instance does it; the DELETE is idempotent).
+  const cleanUp = setInterval(() => {
+    deleteExpiredLimits(app.db, new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'deleting expired rate-limit counters failed'));
+  }, CLEAN_UP_EVERY_MS);
+  cleanUp.unref();
+  app.addHook('onClose', async () => clearInterval(cleanUp));
 
   const perIp = new RequestLimit({ keyPrefix: 'requests-ip', points: limits.ipMax, durationSeconds }, createLimiter);
   const perEmail = new RequestLimit({ keyPrefix: 'requests-email', points: limits.accountMax, durationSeconds }, createLimiter);

@@ -14,6 +14,7 @@
  * limits: two instances behind a load balancer do not double the allowed attempts (issue 14). Each
  * count is one atomic `INSERT … ON CONFLICT DO UPDATE … RETURNING`, on PGlite and PostgreSQL alike.
  */
+import { lt } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db } from '../db/client.ts';
 import { rateLimits } from '../db/schema.ts';
@@ -30,12 +31,28 @@ export interface LimiterOptions {
 export type LimiterFactory = (options: LimiterOptions) => RateLimiterAbstract;
 
 /**
- * Counters in the `rate_limits` table of `db`, shared by every process on that database. Rows
- * expired for an hour are deleted by the library every 5 minutes (an unref'd timer).
+ * Counters in the `rate_limits` table of `db`, shared by every process on that database. The
+ * library's own clean-up timer is off (it would outlive the app and query a closed database);
+ * `deleteExpiredLimits` does that job.
  */
 export function databaseLimiters(db: Db): LimiterFactory {
   return ({ keyPrefix, points, durationSeconds }) =>
-    new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, points, duration: durationSeconds });
+    new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, points, duration: durationSeconds, clearExpiredByTimeout: false });
+}
+
+/** How long a counter row is kept after its window ended before `deleteExpiredLimits` removes it (ms). */
+export const EXPIRED_LIMIT_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes counter rows whose window ended more than `EXPIRED_LIMIT_GRACE_MS` before `now`.
+ * @returns how many rows were deleted.
+ */
+export async function deleteExpiredLimits(db: Db, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(rateLimits)
+    .where(lt(rateLimits.expire, new Date(now.getTime() - EXPIRED_LIMIT_GRACE_MS)))
+    .returning({ key: rateLimits.key });
+  return deleted.length;
 }
 
 /** The limits, per window: see the module comment. */
