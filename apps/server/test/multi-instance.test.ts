@@ -228,6 +228,8 @@ if (!process.env.DATABASE_URL) {
       // A client whose request got no answer retries it on another instance with the same scan id: it
       // gets the approval (the original one again, if the dead instance had committed it).
       const failed = attempts.filter((attempt) => attempt.error !== undefined);
+      // Scans sent to the dead instance after the kill got no answer; no other scan failed.
+      expect(failed.length).toBeGreaterThan(0);
       expect(failed.every((attempt) => attempt.instance === 0)).toBe(true);
       for (const attempt of failed) {
         const response = await verify(survivors[0] ?? '', attempt.code, attempt.scanId);
