@@ -79,6 +79,20 @@ export default tseslint.config(
     rules: restrict(noWebInServer, noContractInternals),
   },
   {
+    // Every transaction retries serialization failures and deadlocks (docs/decisions/042).
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/db/transactions.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='transaction']",
+          message: 'Use inTransaction(db, work) from src/db/transactions.ts: it retries SQLSTATE 40001/40P01 (docs/decisions/042).',
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/e2e/**/*.ts', 'apps/web/bench/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },

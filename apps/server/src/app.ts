@@ -13,12 +13,14 @@ import authPlugin from './plugins/auth.ts';
 import dbPlugin from './plugins/db.ts';
 import errorsPlugin, { answerFrameworkError } from './plugins/errors.ts';
 import mailerPlugin from './plugins/mailer.ts';
+import metricsPlugin, { type PoolStats } from './plugins/metrics.ts';
 import openapiPlugin from './plugins/openapi.ts';
 import rateLimitsPlugin from './plugins/rate-limits.ts';
 import securityPlugin, { securityHeadersSetter } from './plugins/security.ts';
 import webPlugin from './plugins/web.ts';
 import accountRoutes from './routes/account/index.ts';
 import authRoutes from './routes/auth/index.ts';
+import operationsRoutes from './routes/operations/index.ts';
 import signedInRoutes from './routes/signed-in.ts';
 import { ServiceError } from './services/errors.ts';
 
@@ -30,6 +32,8 @@ declare module 'fastify' {
     config: Config;
     /** The clock check-ins are decided by (event days, cut-offs); `() => new Date()` unless a test sets it. */
     clock: () => Date;
+    /** Set by server.ts when a graceful shutdown begins: GET /api/ready answers 503 from then on. */
+    lifecycle: { isStopping: boolean };
   }
 }
 
@@ -43,7 +47,12 @@ export interface BuildAppOptions {
   tls?: { cert: string; key: string };
   /** The clock for check-in decisions (default: the system clock). Tests put the door on a given day. */
   clock?: () => Date;
+  /** The `pg` pool's connections, for the metrics (DatabaseHandle.poolStats; PostgreSQL only). */
+  poolStats?: (() => PoolStats) | undefined;
 }
+
+/** Where secrets could sit in a logged request or answer; pino writes `[Redacted]` instead (never logged today: defence in depth). */
+const REDACTED_LOG_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'req.body', 'res.body'];
 
 /**
  * How a request appears in the log: method, path, host and client address. The query string is left
@@ -77,7 +86,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, serializers: { req: requestLogValue }, ...(options.logStream ? { stream: options.logStream } : {}) },
+        : {
+            level: config.logLevel,
+            serializers: { req: requestLogValue },
+            redact: REDACTED_LOG_PATHS,
+            // A stream given by a test wins; otherwise pino-pretty on a developer's terminal (config.logFormat).
+            ...(options.logStream
+              ? { stream: options.logStream }
+              : config.logFormat === 'pretty'
+                ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } }
+                : {}),
+          },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     // While stopping, a request that still reaches us on an open connection is finished like any
@@ -97,6 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('clock', options.clock ?? (() => new Date()));
+  app.decorate('lifecycle', { isStopping: false });
   // The API speaks JSON only: without Fastify's text/plain parser, other bodies get 415.
   app.removeContentTypeParser('text/plain');
 
@@ -108,9 +128,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Both hook into route registration (rate limits, the OpenAPI document): before any route.
   await app.register(rateLimitsPlugin);
   await app.register(openapiPlugin);
+  await app.register(metricsPlugin, { poolStats: options.poolStats });
   await app.register(
     async (api) => {
-      // Open to everyone: signing in and out, signing up, account recovery.
+      // Open to everyone: signing in and out, signing up, account recovery; health and readiness probes.
+      await api.register(operationsRoutes);
       await api.register(authRoutes);
       await api.register(accountRoutes);
       // Everything else needs a session, checked by one hook before the request is validated.

@@ -71,3 +71,22 @@ test('a TLS certificate without its key, or without HTTPS=true, is refused', () 
   expect(() => loadConfig({ TLS_CERT: '/etc/gate.pem', TLS_KEY: '/etc/gate.key' })).toThrow(/HTTPS: TLS_CERT and TLS_KEY are used only with HTTPS=true/);
   expect(() => loadConfig({ HTTPS: 'sure' })).toThrow(/HTTPS/);
 });
+
+test('operations settings (issue 14): migrate on start, metrics token, log format, shutdown delay', () => {
+  const defaults = loadConfig({}, false);
+  expect(defaults).toMatchObject({ migrateOnStart: true, metricsToken: undefined, logFormat: 'json', shutdownDelayMs: 0 });
+  expect(loadConfig({}, true).logFormat).toBe('pretty');
+  expect(loadConfig({ NODE_ENV: 'production' }, true).logFormat).toBe('json');
+  expect(loadConfig({ LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+  expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+  const set = loadConfig({ MIGRATE_ON_START: 'false', METRICS_TOKEN: 'a-long-scrape-token-1234', SHUTDOWN_DELAY_SECONDS: '5' });
+  expect(set).toMatchObject({ migrateOnStart: false, metricsToken: 'a-long-scrape-token-1234', shutdownDelayMs: 5000 });
+});
+
+test('invalid operations settings are refused by name', () => {
+  expect(() => loadConfig({ MIGRATE_ON_START: 'sometimes' })).toThrow(/MIGRATE_ON_START/);
+  expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+  expect(() => loadConfig({ METRICS_TOKEN: 'has a space in it, sixteen+' })).toThrow(/METRICS_TOKEN/);
+  expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  expect(() => loadConfig({ SHUTDOWN_DELAY_SECONDS: '-1' })).toThrow(/SHUTDOWN_DELAY_SECONDS/);
+});

@@ -69,6 +69,12 @@ const EnvSchema = z.object({
   RATE_LIMIT_IP_MAX: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().min(1).default(10),
   ALLOW_SIGNUP: booleanFlag.default(false),
+  MIGRATE_ON_START: booleanFlag.default(true),
+  // A shared secret for Prometheus; short ones are refused (a scraper's config holds it, nobody types it).
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  NODE_ENV: z.string().optional(),
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
 })
   .refine((env) => (env.TLS_CERT === undefined) === (env.TLS_KEY === undefined), {
     message: 'set both TLS_CERT and TLS_KEY, or neither (HTTPS=true alone generates a self-signed certificate)',
@@ -127,15 +133,35 @@ export interface Config {
   rateLimit: { windowMs: number; ipMax: number; accountMax: number };
   /** Whether anyone may create an account with POST /auth/register (`ALLOW_SIGNUP`, default off: a staff tool). */
   allowSignup: boolean;
+  /**
+   * `MIGRATE_ON_START` (default true): the server applies pending migrations at start, under the
+   * migration lock (docs/decisions/041). False: a release step runs `npm run db:migrate`; until it
+   * has, GET /api/ready answers 503.
+   */
+  migrateOnStart: boolean;
+  /** `METRICS_TOKEN`: GET /metrics answers Prometheus text to `Authorization: Bearer <it>`; unset: /metrics is 404. */
+  metricsToken: string | undefined;
+  /**
+   * How log lines look: `pretty` (pino-pretty, for a developer's terminal) or `json` (one object a
+   * line). `LOG_FORMAT=auto` (default) is pretty when stdout is a terminal and NODE_ENV is not
+   * `production`, JSON otherwise.
+   */
+  logFormat: 'json' | 'pretty';
+  /**
+   * `SHUTDOWN_DELAY_SECONDS` (default 0), in ms: on SIGTERM, how long GET /api/ready answers 503 while
+   * requests are still served, before draining starts, so a load balancer stops sending new ones first.
+   */
+  shutdownDelayMs: number;
 }
 
 /**
  * Reads the configuration from `env`. Relative `DATA_DIR` and `WEB_DIST_DIR` are resolved against
  * `INIT_CWD` (the folder where the user typed `npm start`; npm runs workspace scripts inside
- * apps/server) or else the current directory.
+ * apps/server) or else the current directory. `stdoutIsTerminal` decides `LOG_FORMAT=auto`
+ * (default: whether this process's stdout is a TTY).
  * @throws Error naming every invalid variable.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTerminal: boolean = process.stdout.isTTY === true): Config {
   // An empty variable (`DATABASE_URL=`) means "not set", as in most shells' .env habits.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = EnvSchema.safeParse(present);
@@ -169,6 +195,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accountMax: values.RATE_LIMIT_ACCOUNT_MAX,
     },
     allowSignup: values.ALLOW_SIGNUP,
+    migrateOnStart: values.MIGRATE_ON_START,
+    metricsToken: values.METRICS_TOKEN,
+    logFormat: values.LOG_FORMAT === 'auto' ? (values.NODE_ENV !== 'production' && stdoutIsTerminal ? 'pretty' : 'json') : values.LOG_FORMAT,
+    shutdownDelayMs: values.SHUTDOWN_DELAY_SECONDS * 1000,
   };
 }
 

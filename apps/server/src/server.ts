@@ -1,13 +1,17 @@
 /**
- * Starts Gatecheck: reads the configuration, opens (and migrates) the database, seeds the demo data
- * on an empty database, serves the web app and the API (over https with `HTTPS=true`, src/tls.ts),
- * and prints where to go. SIGTERM/SIGINT stop it gracefully: no new connections, in-flight requests
- * finish, then the database closes.
+ * Starts Gatecheck: reads the configuration, opens the database, migrates it (unless
+ * `MIGRATE_ON_START=false`) and seeds the demo data on an empty database — both while holding the
+ * migration lock, so N instances started together on one PostgreSQL migrate and seed once
+ * (docs/decisions/041) — serves the web app and the API (over https with `HTTPS=true`, src/tls.ts),
+ * and prints where to go. SIGTERM/SIGINT stop it gracefully: GET /api/ready answers 503 at once (for
+ * `SHUTDOWN_DELAY_SECONDS` while requests are still served), then no new connections, in-flight
+ * requests finish, then the database closes.
  */
 import { buildApp } from './app.ts';
 import { demoTicketsDirOf, loadConfig, type Config } from './config.ts';
+import { checkDatabaseReadiness } from './db/client.ts';
 import { describeDatabase, openConfiguredDatabase } from './db/open-configured.ts';
-import { DEMO_USER, seedDemoIfEmpty } from './db/seed.ts';
+import { DEMO_USER, seedDemoIfEmpty, type DemoSeedSummary } from './db/seed.ts';
 import { lanAddresses, loadTlsMaterial, type TlsMaterial } from './tls.ts';
 
 let config: Config;
@@ -25,10 +29,33 @@ try {
   process.stderr.write(`HTTPS: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
-const database = await openConfiguredDatabase(config);
+const database = await openConfiguredDatabase(config, { migrate: false });
 const ticketsDir = demoTicketsDirOf(config);
-const seeded = config.seedDemo ? await seedDemoIfEmpty(database.db, { ticketsDir }) : null;
-const app = await buildApp({ config, db: database.db, ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}) });
+/** Migrates (unless MIGRATE_ON_START=false) and seeds an empty database, under the migration lock. */
+function prepareDatabase(): Promise<{ applied: number; seeded: DemoSeedSummary | null }> {
+  return database.exclusively(async () => {
+    const applied = config.migrateOnStart ? await database.migrate() : 0;
+    // Seeding needs the tables: with MIGRATE_ON_START=false, only once the release step has migrated.
+    const canSeed = config.migrateOnStart || (await checkDatabaseReadiness(database.db)) === 'ready';
+    const seeded = config.seedDemo && canSeed ? await seedDemoIfEmpty(database.db, { ticketsDir }) : null;
+    return { applied, seeded };
+  });
+}
+let prepared: Awaited<ReturnType<typeof prepareDatabase>>;
+try {
+  prepared = await prepareDatabase();
+} catch (error) {
+  process.stderr.write(`Preparing the database failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  await database.close();
+  process.exit(1);
+}
+const { applied, seeded } = prepared;
+const app = await buildApp({
+  config,
+  db: database.db,
+  poolStats: database.poolStats,
+  ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
+});
 
 let stopping = false;
 /** How often idle connections are closed while draining (ms). */
@@ -50,6 +77,12 @@ async function stop(signal: string): Promise<void> {
   // repeat must not cut the drain short.
   if (stopping) return;
   stopping = true;
+  // Readiness first: a load balancer polling GET /api/ready takes this instance out of rotation.
+  app.lifecycle.isStopping = true;
+  if (config.shutdownDelayMs > 0) {
+    app.log.info(`${signal} received: not ready; serving for ${config.shutdownDelayMs} ms more before draining`);
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+  }
   app.log.info(`${signal} received: finishing in-flight requests`);
   // app.close() waits for every connection to end, and Node closes idle keep-alive connections only
   // once, when it starts. A request in flight at that moment leaves its connection idle afterwards;
@@ -102,11 +135,11 @@ const lines = [
         `  covers: ${tls.subjectAltName}`,
       ]
     : []),
-  `Database: ${describeDatabase(config)}`,
+  `Database: ${describeDatabase(config)}${applied > 0 ? ` (applied ${applied} migration${applied === 1 ? '' : 's'})` : ''}${config.migrateOnStart ? '' : ' (MIGRATE_ON_START=false: run npm run db:migrate)'}`,
   ...(config.seedDemo
     ? [
         `Demo login: ${DEMO_USER.email} (or username "${DEMO_USER.username}") / password "${DEMO_USER.password}"`,
-        `Demo tickets (tickets.csv + one QR PNG each): ${ticketsDir}${seeded ? ` (${seeded.tickets.length} tickets)` : ''}`,
+        `Demo tickets (tickets.csv + one QR PNG each): ${ticketsDir}${seeded ? ` (seeded now: ${seeded.tickets.length} tickets)` : ''}`,
       ]
     : []),
   'Press Ctrl-C to stop.',

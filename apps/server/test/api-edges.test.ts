@@ -83,7 +83,7 @@ test('without a session, every signed-in route answers 401 before looking at the
 
 const Document = z.object({ paths: z.record(z.string(), z.record(z.string(), z.looseObject({ security: z.array(z.unknown()).optional() }))) });
 
-test('sign-in is the default: every route except signing in, signing up and account recovery needs a session', async () => {
+test('sign-in is the default: every route except signing in, signing up, account recovery and the health probes needs a session', async () => {
   const document = Document.parse((await t.app.inject({ method: 'GET', url: api('/docs/json') })).json());
   const open: string[] = [];
   for (const [route, methods] of Object.entries(document.paths)) {
@@ -100,6 +100,8 @@ test('sign-in is the default: every route except signing in, signing up and acco
   expect(open.sort()).toEqual(
     [
       `get ${api(apiPaths.authOptions)}`,
+      `get ${api(apiPaths.health)}`,
+      `get ${api(apiPaths.ready)}`,
       ...[apiPaths.forgotPassword, apiPaths.login, apiPaths.logout, apiPaths.register, apiPaths.resetPassword].map((pathname) => `post ${api(pathname)}`),
     ].sort(),
   );

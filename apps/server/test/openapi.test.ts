@@ -147,9 +147,11 @@ test('every operation has its own operationId', () => {
   const ids = operations().map(({ operation }) => operation.operationId);
   // The SPEC §7 calls plus GET /auth/options (whether sign-up is offered, docs/decisions/018) and
   // GET /events/{eventId}/days/{day}/counts (live counts, docs/decisions/033) and the four
-  // supervisor calls of issue 11 (docs/decisions/037) and the four offline check-in calls of
-  // issue 12 (docs/decisions/043–045).
-  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length);
+  // supervisor calls of issue 11 (docs/decisions/037), the four offline check-in calls of issue 12
+  // (docs/decisions/043–045) and the health and readiness probes of issue 14 (docs/decisions/041).
+  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2);
+  expect(ids).toContain('getHealth');
+  expect(ids).toContain('getReadiness');
   for (const id of [...SUPERVISOR_OPERATION_IDS, ...OFFLINE_OPERATION_IDS]) expect(ids).toContain(id);
   for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
   expect(new Set(ids).size).toBe(ids.length);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { and, count, eq, like } from 'drizzle-orm';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { checkIns, scanLog, tickets } from '../src/db/schema.ts';
 import { prepareDoorDatabase } from './helpers/door-database.ts';
@@ -239,3 +239,27 @@ for (const kind of KINDS) {
     expect(await restarted.exited).toEqual({ code: 0, signal: null });
   }, 180_000);
 }
+
+test('SIGTERM flips readiness to 503 first: for SHUTDOWN_DELAY_SECONDS the server still verifies and answers health, then drains and exits 0', async () => {
+  const prepared = await prepare('pglite');
+  const server = start({ ...prepared.env, SHUTDOWN_DELAY_SECONDS: '3' });
+  const base = await server.url;
+  expect((await fetch(`${base}/api${apiPaths.ready}`)).status).toBe(200);
+  server.child.kill('SIGTERM');
+  const notReady = await vi.waitFor(
+    async () => {
+      const response = await fetch(`${base}/api${apiPaths.ready}`);
+      expect(response.status).toBe(503);
+      return response.json();
+    },
+    { timeout: 2_500, interval: 20 },
+  );
+  expect(notReady).toEqual({ code: 'not_ready', message: 'This server is shutting down.' });
+  // Still serving while the load balancer takes it out of rotation.
+  expect((await fetch(`${base}/api${apiPaths.health}`)).status).toBe(200);
+  const response = await verify(base, prepared, prepared.spareCode, randomUUID());
+  expect(response.status).toBe(200);
+  expect(VerifyTicketResponse.parse(await response.json()).isValid).toBe(true);
+  expect(server.child.exitCode).toBeNull();
+  expect(await server.exited, server.output()).toEqual({ code: 0, signal: null });
+}, 120_000);

@@ -17,6 +17,7 @@ export const ErrorCode = z.enum([
   'rate_limited',
   'csrf_failed',
   'internal_error',
+  'not_ready',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -25,6 +25,10 @@ export const apiPaths = {
   manualCheckIn: '/events/:eventId/attendees/:ticketId/check-in',
   undoCheckIn: '/events/:eventId/attendees/:ticketId/undo-check-in',
   scanLog: '/events/:eventId/scan-log',
+  /** Not in SPEC §7: the process is up (issue 14, docs/decisions/041). Public, for load balancers. */
+  health: '/health',
+  /** Not in SPEC §7: the database is reachable and migrated, and the server is not stopping (issue 14). Public. */
+  ready: '/ready',
   /** Issue 12, offline check-in (docs/decisions/044, 045), any member of the event's organization. */
   doorList: '/events/:eventId/days/:day/door-list',
   offlineScans: '/events/:eventId/days/:day/offline-scans',

@@ -3,16 +3,17 @@
  * embedded PGlite database in `$DATA_DIR/pgdata`. Used by the server and the admin CLI.
  */
 import { pgliteDirOf, type Config } from '../config.ts';
-import { openDatabase, type DatabaseHandle } from './client.ts';
+import { openDatabase, type DatabaseHandle, type OpenOptions } from './client.ts';
 
 /**
- * Opens and migrates the configured database.
+ * Opens the configured database and, unless `options.migrate` is false, migrates it under the
+ * migration lock (client.ts `openDatabase`).
  * @throws when it cannot be reached or migrated.
  */
-export function openConfiguredDatabase(config: Config): Promise<DatabaseHandle> {
+export function openConfiguredDatabase(config: Config, options: OpenOptions = {}): Promise<DatabaseHandle> {
   return config.databaseUrl
-    ? openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize })
-    : openDatabase({ pgliteDir: pgliteDirOf(config) });
+    ? openDatabase({ databaseUrl: config.databaseUrl, poolSize: config.databasePoolSize }, options)
+    : openDatabase({ pgliteDir: pgliteDirOf(config) }, options);
 }
 
 /** A description of where the data lives, for logs (the connection string without its password). */

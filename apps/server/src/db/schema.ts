@@ -352,3 +352,16 @@ export const eventSigningKeys = pgTable(
     uniqueIndex('event_signing_keys_one_active_key').on(t.eventId).where(sql`${t.retiredAt} is null`),
   ],
 );
+
+/**
+ * Rate-limit counters shared by every server instance on this database (docs/decisions/040):
+ * rate-limiter-flexible's RateLimiterDrizzle store. `key` is the limiter's prefix and key
+ * (`sign-in-failures-account:user:<id>`), `points` what was consumed in the window that ends at
+ * `expire` (null: never). Rows are upserted atomically (INSERT … ON CONFLICT DO UPDATE); the
+ * library deletes rows an hour past `expire`.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: timestamp('expire', { withTimezone: true, mode: 'date' }),
+});

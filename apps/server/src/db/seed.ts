@@ -17,6 +17,7 @@ import { stringify } from 'csv-stringify/sync';
 import { count } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db } from './client.ts';
+import { inTransaction } from './transactions.ts';
 import { eventDays, events, memberships, organizations, users } from './schema.ts';
 import { hashPassword } from '../services/passwords.ts';
 import { generateTicketCode } from '../services/ticket-codes.ts';
@@ -104,7 +105,7 @@ export async function seedDemoData(db: Db, options: { ticketsDir?: string; today
   ]);
   const plan = planTickets();
 
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const [demo, colleague, supervisor] = await tx
       .insert(users)
       .values([

@@ -21,6 +21,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
+  not_ready: 503,
 };
 
 /** What a route has that decides which error answers it can give. */

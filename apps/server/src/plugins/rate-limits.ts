@@ -9,13 +9,17 @@
  *
  * Over a limit: 429 `{ code: 'rate_limited', message }` with Retry-After (services/errors.ts
  * RateLimitedError, answered by plugins/errors.ts). `request.ip` follows X-Forwarded-For only with
- * TRUST_PROXY=true. Register before the routes.
+ * TRUST_PROXY=true. The counters live in the database (`rate_limits`), shared by every instance on
+ * it (docs/decisions/040). Register after the db plugin and before the routes.
  */
 import { API_PREFIX, apiPaths } from '@gatecheck/contract';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { RequestLimit, SignInLimit } from '../services/rate-limits.ts';
+import { databaseLimiters, deleteExpiredLimits, RequestLimit, SignInLimit } from '../services/rate-limits.ts';
+
+/** How often long-expired counter rows are deleted (ms). */
+const CLEAN_UP_EVERY_MS = 5 * 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,10 +51,19 @@ type Hook = (request: FastifyRequest) => Promise<void>;
 async function rateLimitsPlugin(app: FastifyInstance): Promise<void> {
   const limits = app.config.rateLimit;
   const durationSeconds = Math.ceil(limits.windowMs / 1000);
-  app.decorate('signInLimit', new SignInLimit(limits));
+  // In the database: every instance serving it shares the counters (docs/decisions/040).
+  const createLimiter = databaseLimiters(app.db);
+  app.decorate('signInLimit', new SignInLimit(limits, createLimiter));
 
-  const perIp = new RequestLimit({ keyPrefix: 'requests-ip', points: limits.ipMax, durationSeconds });
-  const perEmail = new RequestLimit({ keyPrefix: 'requests-email', points: limits.accountMax, durationSeconds });
+  // Long-expired counters go every few minutes (every instance does it; the DELETE is idempotent).
+  const cleanUp = setInterval(() => {
+    deleteExpiredLimits(app.db, new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'deleting expired rate-limit counters failed'));
+  }, CLEAN_UP_EVERY_MS);
+  cleanUp.unref();
+  app.addHook('onClose', async () => clearInterval(cleanUp));
+
+  const perIp = new RequestLimit({ keyPrefix: 'requests-ip', points: limits.ipMax, durationSeconds }, createLimiter);
+  const perEmail = new RequestLimit({ keyPrefix: 'requests-email', points: limits.accountMax, durationSeconds }, createLimiter);
 
   // onRequest: before the body is read, so malformed requests count too.
   const limitIp: Hook = (request) => perIp.consume(`${request.routeOptions.url ?? ''} ${request.ip}`);
@@ -73,4 +86,4 @@ function appendHook(route: RouteOptions, name: 'onRequest' | 'preValidation', ho
 }
 
 /** Registers the rate limits; see the module comment. */
-export default fp(rateLimitsPlugin, { name: 'rate-limits', dependencies: ['errors'] });
+export default fp(rateLimitsPlugin, { name: 'rate-limits', dependencies: ['errors', 'db'] });

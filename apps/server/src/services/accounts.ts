@@ -10,6 +10,7 @@
 import { RESET_PASSWORD_LINK, type ChangePasswordRequest, type RegisterRequest, type ResetPasswordRequest } from '@gatecheck/contract';
 import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
+import { inTransaction } from '../db/transactions.ts';
 import { passwordResetTokens, sessions, users } from '../db/schema.ts';
 import { ServiceError } from './errors.ts';
 import type { MailMessage, Mailer } from './mailer.ts';
@@ -104,7 +105,7 @@ export async function changePassword(db: Db, session: AccountSession, request: C
     throw new ServiceError('bad_request', ACCOUNT_MESSAGES.wrongCurrentPassword);
   }
   const passwordHash = await hashPassword(request.newPassword);
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.update(users).set({ passwordHash }).where(eq(users.id, session.userId));
     await tx
       .update(sessions)
@@ -181,7 +182,7 @@ export async function resetPassword(db: Db, request: ResetPasswordRequest): Prom
   const [candidate] = await db.select({ id: passwordResetTokens.id }).from(passwordResetTokens).where(isLive).limit(1);
   if (!candidate) throw new ServiceError('bad_request', ACCOUNT_MESSAGES.invalidResetToken);
   const passwordHash = await hashPassword(request.newPassword);
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const [used] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: new Date() })

@@ -13,7 +13,8 @@ import type { Attendee, AttendeeSearchResponse } from '@gatecheck/contract';
 import { ATTENDEE_SEARCH_LIMIT } from '@gatecheck/contract';
 import transliterate from '@sindresorhus/transliterate';
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
+import { inTransaction } from '../db/transactions.ts';
 import { checkIns, tickets, ticketSearchTerms, users } from '../db/schema.ts';
 import type { EventDetails } from './events.ts';
 
@@ -117,7 +118,7 @@ export async function reindexSearchTerms(db: Db, batchSize = 2_000): Promise<num
       .orderBy(asc(tickets.id))
       .limit(batchSize);
     if (batch.length === 0) return done;
-    await db.transaction(async (tx: DbOrTx) => {
+    await inTransaction(db, async (tx) => {
       await tx.delete(ticketSearchTerms).where(inArray(ticketSearchTerms.ticketId, batch.map((ticket) => ticket.id)));
       const rows = batch.flatMap((ticket) => searchTermsOf(ticket).map((term) => ({ ticketId: ticket.id, eventId: ticket.eventId, term })));
       if (rows.length > 0) await tx.insert(ticketSearchTerms).values(rows);

@@ -26,6 +26,7 @@ import {
 } from '@gatecheck/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
+import { inTransaction } from '../db/transactions.ts';
 import { checkIns, events, scanLog, tickets, users } from '../db/schema.ts';
 import { changeStamp } from './door-list.ts';
 import { isId, ServiceError } from './errors.ts';
@@ -77,7 +78,7 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
     await logAttempt(db, { scanner, event, request, reason: 'forbidden' });
     throw new ServiceError('forbidden', 'You are not a member of this organization');
   }
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     // A genuine signed QR text is decided and logged as its code (docs/decisions/043).
     const code = isStorableText(request.qrCode) ? await codeOfScannedText(tx, request.qrCode) : null;
     const scanned = code !== null && code !== request.qrCode ? { ...request, qrCode: code } : request;
@@ -104,7 +105,7 @@ export async function manualCheckIn(
 ): Promise<VerifyTicketResponse> {
   const ticket = await findEventTicket(db, event, request.ticketId);
   const verifyRequest: VerifyTicketRequest = { eventId: event.id, qrCode: ticket.code, day: request.day, scanId: request.scanId };
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const verdict = await decideFor(tx, { scanner, event, request: verifyRequest, now }, { ticket, organizationId: event.organizationId });
     await logAttempt(tx, { scanner, event, request: verifyRequest, reason: verdict.isValid ? null : (verdict.reason ?? null), source: 'manual' });
     return verdict;
@@ -138,7 +139,7 @@ export async function undoCheckIn(
   request: { ticketId: string; day: number; reason: string },
 ): Promise<UndoneCheckIn> {
   const ticket = await findEventTicket(db, event, request.ticketId);
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [undone] = await tx
       .update(checkIns)
       .set({ undoneAt: sql`now()`, undoneBy: supervisor.userId, undoReason: request.reason, changedXid: changeStamp() })

@@ -31,6 +31,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, offlineScans, scanLog, tickets, users } from '../db/schema.ts';
+import { inTransaction } from '../db/transactions.ts';
 import type { EventDetails } from './events.ts';
 import { codeOfScannedText } from './signing-keys.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
@@ -76,7 +77,7 @@ async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: n
   const stored = await findStored(db, scan.scanId);
   if (stored) return replay(stored, uploader, event, day);
   try {
-    return await db.transaction(async (tx) => {
+    return await inTransaction(db, async (tx) => {
       const outcome = await decideItem(tx, uploader, event, day, scan, now);
       const [inserted] = await tx
         .insert(offlineScans)

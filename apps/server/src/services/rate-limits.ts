@@ -9,11 +9,15 @@
  * - Register, forgot-password and change-password count every request (`RequestLimit`): they cost
  *   an e-mail or an argon2 hash whatever their outcome.
  *
- * Counters live in memory (one server process). The store is chosen in one place,
- * `createMemoryLimiter`; a shared store (rate-limiter-flexible's RateLimiterPostgres or
- * RateLimiterDrizzle) replaces it when several processes serve one database.
+ * Counters live in the database (table `rate_limits`, rate-limiter-flexible's RateLimiterDrizzle
+ * store, docs/decisions/040), so every server instance on one database counts against the same
+ * limits: two instances behind a load balancer do not double the allowed attempts (issue 14). Each
+ * count is one atomic `INSERT … ON CONFLICT DO UPDATE … RETURNING`, on PGlite and PostgreSQL alike.
  */
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { lt } from 'drizzle-orm';
+import { RateLimiterDrizzle, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Db } from '../db/client.ts';
+import { rateLimits } from '../db/schema.ts';
 import { RateLimitedError } from './errors.ts';
 
 /** What a limiter counts: `points` per `durationSeconds`, under `keyPrefix`. */
@@ -23,12 +27,33 @@ export interface LimiterOptions {
   durationSeconds: number;
 }
 
-/** Makes one counter store; the only line that changes for a shared store. */
+/** Makes one counter store. */
 export type LimiterFactory = (options: LimiterOptions) => RateLimiterAbstract;
 
-/** In-process counters (rate-limiter-flexible's RateLimiterMemory). */
-export const createMemoryLimiter: LimiterFactory = ({ keyPrefix, points, durationSeconds }) =>
-  new RateLimiterMemory({ keyPrefix, points, duration: durationSeconds });
+/**
+ * Counters in the `rate_limits` table of `db`, shared by every process on that database. The
+ * library's own clean-up timer is off (it would outlive the app and query a closed database);
+ * `deleteExpiredLimits` does that job.
+ */
+export function databaseLimiters(db: Db): LimiterFactory {
+  return ({ keyPrefix, points, durationSeconds }) =>
+    new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix, points, duration: durationSeconds, clearExpiredByTimeout: false });
+}
+
+/** How long a counter row is kept after its window ended before `deleteExpiredLimits` removes it (ms). */
+export const EXPIRED_LIMIT_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes counter rows whose window ended more than `EXPIRED_LIMIT_GRACE_MS` before `now`.
+ * @returns how many rows were deleted.
+ */
+export async function deleteExpiredLimits(db: Db, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(rateLimits)
+    .where(lt(rateLimits.expire, new Date(now.getTime() - EXPIRED_LIMIT_GRACE_MS)))
+    .returning({ key: rateLimits.key });
+  return deleted.length;
+}
 
 /** The limits, per window: see the module comment. */
 export interface RateLimits {
@@ -60,7 +85,7 @@ export class SignInLimit {
   readonly #byAccount: RateLimiterAbstract;
   readonly #byIp: RateLimiterAbstract;
 
-  constructor(limits: RateLimits, createLimiter: LimiterFactory = createMemoryLimiter) {
+  constructor(limits: RateLimits, createLimiter: LimiterFactory) {
     const durationSeconds = Math.ceil(limits.windowMs / 1000);
     this.#byAccount = createLimiter({ keyPrefix: 'sign-in-failures-account', points: limits.accountMax, durationSeconds });
     this.#byIp = createLimiter({ keyPrefix: 'sign-in-failures-ip', points: limits.ipMax, durationSeconds });
@@ -98,7 +123,7 @@ export class SignInLimit {
 export class RequestLimit {
   readonly #limiter: RateLimiterAbstract;
 
-  constructor(options: LimiterOptions, createLimiter: LimiterFactory = createMemoryLimiter) {
+  constructor(options: LimiterOptions, createLimiter: LimiterFactory) {
     this.#limiter = createLimiter(options);
   }
 

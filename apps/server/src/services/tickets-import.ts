@@ -14,6 +14,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import type { Db } from '../db/client.ts';
+import { inTransaction } from '../db/transactions.ts';
 import { findEvent, type EventDetails } from './events.ts';
 import { ServiceError } from './errors.ts';
 import { generateTicketCode, ticketCodeKey, ticketCodeProblem } from './ticket-codes.ts';
@@ -245,7 +246,7 @@ function parseDays(text: string, event: EventDetails): number[] | null | string 
  * @returns the codes inserted.
  */
 async function insertBatch(db: Db, eventId: string, batch: ValidRow[]): Promise<Set<string>> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const inserted = await insertTickets(
       tx,
       batch.map((row) => ({ code: row.code, eventId, holderName: row.holderName, ticketType: row.ticketType, admittedDays: row.days })),

@@ -81,8 +81,12 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ManualCheckInResponse, ...ruleErrors('forbidden', 'not_found') },
       },
     },
-    async (request) =>
-      manualCheckIn(app.db, { userId: signedInUser(request).userId }, eventOf(request), { ticketId: request.params.ticketId, ...request.body }, app.clock()),
+    async (request) => {
+      const event = eventOf(request);
+      const verdict = await manualCheckIn(app.db, { userId: signedInUser(request).userId }, event, { ticketId: request.params.ticketId, ...request.body }, app.clock());
+      app.metrics.countVerdict({ source: 'manual', eventId: event.id, day: request.body.day, isValid: verdict.isValid, reason: verdict.isValid ? undefined : verdict.reason });
+      return verdict;
+    },
   );
 
   app.post(

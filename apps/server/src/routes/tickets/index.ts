@@ -18,7 +18,11 @@ const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: VerifyTicketResponse, ...ruleErrors('forbidden', 'not_found') },
       },
     },
-    async (request) => verifyTicket(app.db, { userId: signedInUser(request).userId }, request.body, app.clock()),
+    async (request) => {
+      const verdict = await verifyTicket(app.db, { userId: signedInUser(request).userId }, request.body, app.clock());
+      app.metrics.countVerdict({ source: 'scan', eventId: request.body.eventId, day: request.body.day, isValid: verdict.isValid, reason: verdict.isValid ? undefined : verdict.reason });
+      return verdict;
+    },
   );
 };
 

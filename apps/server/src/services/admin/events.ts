@@ -6,6 +6,7 @@
 import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE, type EventStatus } from '@gatecheck/contract';
 import { and, asc, count, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { inTransaction } from '../../db/transactions.ts';
 import { checkIns, eventDays, events, organizations, tickets } from '../../db/schema.ts';
 import { ServiceError } from '../errors.ts';
 import { type EventDayInfo, type EventDetails, findEvent } from '../events.ts';
@@ -38,7 +39,7 @@ export interface NewEvent {
  * @returns the new event's id.
  */
 export async function createEvent(db: Db, input: NewEvent): Promise<string> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [event] = await tx
       .insert(events)
       .values({

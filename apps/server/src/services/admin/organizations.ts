@@ -6,6 +6,7 @@
 import type { MembershipRole } from '@gatecheck/contract';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { inTransaction } from '../../db/transactions.ts';
 import { events, memberships, organizations } from '../../db/schema.ts';
 import { isId, ServiceError } from '../errors.ts';
 
@@ -89,7 +90,7 @@ export async function addMember(
   db: Db,
   input: { organizationId: string; userId: string; role: MembershipRole },
 ): Promise<{ previousRole: MembershipRole | null }> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [existing] = await tx
       .select({ role: memberships.role })
       .from(memberships)
