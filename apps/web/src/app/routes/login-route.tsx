@@ -12,6 +12,7 @@ import { useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { TextLink } from '@/components/text-link.tsx';
+import { LanguageToggle } from '@/components/language-toggle.tsx';
 import { ThemeToggle } from '@/components/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card } from '@/components/ui/card.tsx';
@@ -172,6 +173,7 @@ export function LoginRoute() {
         </nav>
       </Card>
       <ThemeToggle />
+      <LanguageToggle />
     </main>
   );
 }

@@ -15,6 +15,7 @@
 import { ScanLine, Square } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Navigate } from 'react-router';
+import { LanguageToggle } from '@/components/language-toggle.tsx';
 import { ThemeToggle } from '@/components/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
@@ -133,6 +134,7 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
       )}
       <RecentScansList eventId={event.id} day={day.day} />
       <ThemeToggle className="mt-auto pt-4" />
+      <LanguageToggle />
       <VerdictFlash result={feedback.flash} onDismiss={feedback.dismissFlash} />
     </main>
   );
