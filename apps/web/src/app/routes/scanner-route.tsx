@@ -41,6 +41,7 @@ import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
 import { useVerdictFeedback } from '@/features/scanner/use-verdict-feedback.ts';
 import { notTodayWarning } from '@/features/days/days-logic.ts';
+import { useTranslation } from 'react-i18next';
 
 /** The scanner screen; sends the user to /event-select when no event or day is chosen. */
 export function ScannerRoute() {
@@ -50,6 +51,7 @@ export function ScannerRoute() {
 }
 
 function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
+  const { t } = useTranslation();
   const goBack = useBack(paths.daySelect);
   useBackButton(goBack);
   useSwipeBack(goBack);
@@ -88,7 +90,7 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
       <ScannerHeader event={event} day={day} dayWarning={dayWarning} onBack={goBack} />
 
       {state.isScanning ? (
-        <section aria-label="Scanner" className="flex flex-col gap-3">
+        <section aria-label={t('scanner.scannerRegion')} className="flex flex-col gap-3">
           <CameraPanel
             preview={<CameraPreview kind={scanner.preview} videoRef={scanner.videoRef} />}
             camera={state.camera}
@@ -105,7 +107,7 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
             }}
             settings={
               <SettingSwitch
-                label="Continuous scanning"
+                label={t('scanner.continuous')}
                 checked={scanner.isContinuous}
                 onCheckedChange={scanner.setContinuous}
               />
@@ -119,7 +121,7 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
           </div>
           <Button size="large" variant="secondary" className="w-full" onClick={scanner.stopScanning}>
             <Square aria-hidden="true" className="size-5" />
-            Stop Scanning
+            {t('scanner.stopScanning')}
           </Button>
           <FeedbackSwitches />
         </section>
@@ -128,7 +130,7 @@ function ScannerScreen({ event, day }: { event: EventItem; day: EventDay }) {
           {state.latestResult && verdict}
           <Button size="large" className="min-h-16 w-full text-xl" onClick={scanner.startScanning}>
             <ScanLine aria-hidden="true" className="size-7" />
-            Start Scanning
+            {t('scanner.startScanning')}
           </Button>
         </>
       )}
