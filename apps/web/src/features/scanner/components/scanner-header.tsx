@@ -21,7 +21,7 @@ export function ScannerHeader({ event, day, dayWarning, onBack }: { event: Event
         </Button>
       </Tooltip>
       <div className="min-w-0 flex-1">
-        <p className="text-sm font-semibold tracking-wide text-slate-700 uppercase">Scanning For</p>
+        <p className="text-sm font-semibold tracking-wide text-slate-700 uppercase">{t('scanner.scanningFor')}</p>
         <h1 className="text-2xl font-bold break-words text-slate-950">{event.name}</h1>
         <p className="text-lg text-slate-900">
           {t('scanner.dayLine', { name: day.name, day: day.day })}
