@@ -45,9 +45,14 @@ const lazyResources: BackendModule = {
 /** The app's i18next instance (also the one react-i18next's `useTranslation` uses). */
 export const i18n = i18next.createInstance();
 
-/** Puts `language` on <html lang> (screen readers pick their voice from it). */
+/** Puts the app language of `language` ('de-DE' → 'de') on <html lang> (screen readers pick their voice from it). */
 function applyDocumentLanguage(language: string): void {
-  if (typeof document !== 'undefined') document.documentElement.lang = language;
+  if (typeof document !== 'undefined') document.documentElement.lang = toAppLanguage(language);
+}
+
+/** 'de', 'de-AT' → 'de'; anything else → 'en' (the fallback). */
+function toAppLanguage(language: string | undefined): Language {
+  return language?.toLowerCase().startsWith('de') ? 'de' : 'en';
 }
 
 i18n.on('languageChanged', applyDocumentLanguage);
@@ -79,8 +84,7 @@ export const i18nReady: Promise<unknown> = i18n
 
 /** The active language, reduced to one the app speaks ('de-AT' → 'de'; anything else → 'en'). */
 export function activeLanguage(): Language {
-  const resolved = i18n.resolvedLanguage ?? i18n.language;
-  return resolved?.startsWith('de') ? 'de' : 'en';
+  return toAppLanguage(i18n.resolvedLanguage ?? i18n.language);
 }
 
 /**
