@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract';
 /**
  * /change-password (docs/decisions/018; a signed-in screen, not a SPEC §2 route), reached from the
  * 'Change password' link next to Logout. SPEC §7 change-password; texts per SPEC §8: 'Password
@@ -11,7 +12,7 @@ import { FormNotice } from '@/components/form-notice.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useChangePasswordMutation } from '@/features/auth/api.ts';
-import { furthestStep, NEW_PASSWORD_RULE, validateNewPassword } from '@/features/auth/auth-logic.ts';
+import { furthestStep, validateNewPassword } from '@/features/auth/auth-logic.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -59,7 +60,7 @@ export function ChangePasswordRoute() {
             name="new-password"
             autoComplete="new-password"
             required
-            hint={NEW_PASSWORD_RULE}
+            hint={t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH })}
             value={newPassword}
             onChange={(event) => setNewPassword(event.target.value)}
           />

@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract';
 /**
  * /reset-password?token=… (docs/decisions/018; not a SPEC §2 route): the screen the mailed reset link
  * opens. A new password twice (the server's policy shown before submit), then SPEC §7 reset-password
@@ -14,7 +15,7 @@ import { TextLink } from '@/components/text-link.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { useResetPasswordMutation } from '@/features/auth/api.ts';
-import { NEW_PASSWORD_RULE, validateNewPassword } from '@/features/auth/auth-logic.ts';
+import { validateNewPassword } from '@/features/auth/auth-logic.ts';
 import { useTranslation } from 'react-i18next';
 
 /** Shown when the link lost its token (cut off by a mail program, typed by hand). */
@@ -63,7 +64,7 @@ export function ResetPasswordRoute() {
             name="new-password"
             autoComplete="new-password"
             required
-            hint={NEW_PASSWORD_RULE}
+            hint={t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH })}
             value={newPassword}
             onChange={(event) => setNewPassword(event.target.value)}
           />

@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract';
 /**
  * /sign-up (docs/decisions/018; not a SPEC §2 route): creates an account with SPEC §7 register, only
  * when the server allows self-registration (GET /auth/options); otherwise the visitor is sent to
@@ -16,7 +17,7 @@ import { TextLink } from '@/components/text-link.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { authOptionsQueries, useRegisterMutation } from '@/features/auth/api.ts';
-import { NEW_PASSWORD_RULE, USERNAME_RULE, validateSignUp, type SignUpInput } from '@/features/auth/auth-logic.ts';
+import { validateSignUp, type SignUpInput } from '@/features/auth/auth-logic.ts';
 import { notify } from '@/lib/toast.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -69,11 +70,11 @@ export function SignUpRoute() {
           autoCorrect="off"
           spellCheck={false}
           required
-          hint={USERNAME_RULE}
+          hint={t('auth.usernameRule')}
           {...field('username')}
         />
         <FormField id="sign-up-email" label={t('accountScreens.email')} type="email" autoComplete="email" autoCapitalize="none" spellCheck={false} required {...field('email')} />
-        <FormField id="sign-up-password" label={t('accountScreens.password')} type="password" autoComplete="new-password" required hint={NEW_PASSWORD_RULE} {...field('password')} />
+        <FormField id="sign-up-password" label={t('accountScreens.password')} type="password" autoComplete="new-password" required hint={t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH })} {...field('password')} />
         {failure && <FormNotice variant="error" title={failure} />}
         <Button type="submit" size="large" disabled={register.isPending}>
           {register.isPending ? t('accountScreens.signingUp') : t('accountScreens.signUp')}
