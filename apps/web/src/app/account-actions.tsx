@@ -3,19 +3,21 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { LogoutButton } from './logout-button.tsx';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The signed-in header's account controls: 'Change password' (docs/decisions/018), where a steward
  * looks for account things, next to 'Logout' (SPEC §2).
  */
 export function AccountActions() {
+  const { t } = useTranslation();
   return (
     <>
       {/* Short on screen so it fits beside Logout on a phone; the name holds the visible word. */}
       <Button asChild variant="secondary" className="whitespace-nowrap">
-        <Link to={paths.changePassword} aria-label="Change password">
+        <Link to={paths.changePassword} aria-label={t('account.changePassword')}>
           <KeyRound aria-hidden="true" className="size-5" />
-          Password
+          {t('account.password')}
         </Link>
       </Button>
       <LogoutButton />

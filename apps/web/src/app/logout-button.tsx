@@ -1,6 +1,7 @@
 import { LogOut } from 'lucide-react';
 import { Button } from '@/components/ui/button.tsx';
 import { useLogoutMutation } from '@/features/auth/api.ts';
+import { useTranslation } from 'react-i18next';
 
 /**
  * 'Logout' (SPEC §2, §4): logs out, clearing the user and every selection whatever the server says.
@@ -8,11 +9,12 @@ import { useLogoutMutation } from '@/features/auth/api.ts';
  * would race the session update and could bounce a still-signed-in /login on to the next step.
  */
 export function LogoutButton() {
+  const { t } = useTranslation();
   const logout = useLogoutMutation();
   return (
     <Button variant="secondary" disabled={logout.isPending} onClick={() => logout.mutate()}>
       <LogOut aria-hidden="true" className="size-5" />
-      Logout
+      {t('account.logout')}
     </Button>
   );
 }

@@ -6,10 +6,12 @@ import { Navigate, Outlet } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { paths } from '@/config/paths.ts';
 import { useSession } from './session-provider.tsx';
+import { useTranslation } from 'react-i18next';
 
 export function RequireAuth({ redirectTo = paths.login }: { redirectTo?: string }) {
+  const { t } = useTranslation();
   const session = useSession();
-  if (session.status === 'loading') return <FullScreenMessage>Loading...</FullScreenMessage>;
+  if (session.status === 'loading') return <FullScreenMessage>{t('common.loading')}</FullScreenMessage>;
   if (session.status === 'unauthenticated') return <Navigate to={redirectTo} replace />;
   return <Outlet />;
 }

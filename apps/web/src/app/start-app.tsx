@@ -6,6 +6,7 @@
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { i18nReady } from '@/lib/i18n/index.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
 import { installBackButton } from '@/lib/native/back-button.ts';
 import { setUpStatusBar } from '@/lib/native/status-bar.ts';
@@ -20,8 +21,9 @@ export async function startApp(container: HTMLElement): Promise<Root> {
   // Before the first paint: the device's (or the chosen) theme from the first frame (issue 10 item 8).
   followTheme();
   // Native: the server chosen on the login screen, before any call; the status bar; Android's back
-  // button (each screen registers its back). None of these rejects; all do nothing in a browser.
-  await Promise.all([loadServerAddress(), setUpStatusBar(), installBackButton()]);
+  // button (each screen registers its back); the language's texts (German: its chunk, issue 10 item 9).
+  // None of these rejects; the native ones do nothing in a browser.
+  await Promise.all([loadServerAddress(), setUpStatusBar(), installBackButton(), i18nReady.catch(() => undefined)]);
   try {
     await loadSelection();
   } catch {

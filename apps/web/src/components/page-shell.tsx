@@ -1,5 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LanguageToggle } from '@/components/language-toggle.tsx';
 import { ThemeToggle } from '@/components/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Tooltip } from '@/components/ui/tooltip.tsx';
@@ -18,15 +20,16 @@ export interface PageShellProps {
 
 /**
  * The frame of a flow screen: a header with back button, heading and actions, then the content, and
- * a footer with the theme choice (issue 10 item 8).
+ * a footer with the theme and language choices (issue 10 items 8 and 9).
  */
 export function PageShell({ title, subtitle, onBack, actions, children }: PageShellProps) {
+  const { t } = useTranslation();
   return (
     <div className="mx-auto flex min-h-dvh w-full max-w-2xl flex-col">
       <header className="flex items-center gap-2 border-b-2 border-slate-200 bg-white px-3 py-3">
         {onBack && (
-          <Tooltip label="Back">
-            <Button variant="ghost" size="icon" onClick={onBack} aria-label="Back">
+          <Tooltip label={t('common.back')}>
+            <Button variant="ghost" size="icon" onClick={onBack} aria-label={t('common.back')}>
               <ArrowLeft aria-hidden="true" className="size-6" />
             </Button>
           </Tooltip>
@@ -40,8 +43,9 @@ export function PageShell({ title, subtitle, onBack, actions, children }: PageSh
         </div>
         {children}
       </main>
-      <footer className="border-t-2 border-slate-200 px-4 py-3">
+      <footer className="flex flex-col gap-2 border-t-2 border-slate-200 px-4 py-3">
         <ThemeToggle />
+        <LanguageToggle />
       </footer>
     </div>
   );

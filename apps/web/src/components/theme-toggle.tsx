@@ -1,12 +1,13 @@
 import { Monitor, Moon, Sun, type LucideIcon } from 'lucide-react';
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/cn.ts';
 import { themePreference, useThemePreference, type ThemePreference } from '@/lib/theme.ts';
 
-const choices: Array<{ value: ThemePreference; label: string; icon: LucideIcon }> = [
-  { value: 'system', label: 'System', icon: Monitor },
-  { value: 'light', label: 'Light', icon: Sun },
-  { value: 'dark', label: 'Dark', icon: Moon },
+const choices: Array<{ value: ThemePreference; labelKey: 'theme.system' | 'theme.light' | 'theme.dark'; icon: LucideIcon }> = [
+  { value: 'system', labelKey: 'theme.system', icon: Monitor },
+  { value: 'light', labelKey: 'theme.light', icon: Sun },
+  { value: 'dark', labelKey: 'theme.dark', icon: Moon },
 ];
 
 /**
@@ -15,13 +16,14 @@ const choices: Array<{ value: ThemePreference; label: string; icon: LucideIcon }
  * Shown at the foot of the login screen and of every signed-in screen.
  */
 export function ThemeToggle({ className }: { className?: string }) {
+  const { t } = useTranslation();
   const preference = useThemePreference();
   const name = useId();
   return (
     <fieldset className={cn('flex flex-wrap items-center justify-center gap-x-3 gap-y-1', className)}>
-      <legend className="float-left text-base font-semibold text-slate-800">Theme</legend>
+      <legend className="float-left text-base font-semibold text-slate-800">{t('theme.legend')}</legend>
       <div className="flex rounded-xl border-2 border-slate-300 bg-white p-0.5">
-        {choices.map(({ value, label, icon: Icon }) => (
+        {choices.map(({ value, labelKey, icon: Icon }) => (
           <label
             key={value}
             className={cn(
@@ -39,7 +41,7 @@ export function ThemeToggle({ className }: { className?: string }) {
               className="absolute inset-0 size-full cursor-pointer appearance-none rounded-lg opacity-0"
             />
             <Icon aria-hidden="true" className="size-4 shrink-0" />
-            {label}
+            {t(labelKey)}
           </label>
         ))}
       </div>

@@ -1,5 +1,6 @@
 /**
- * Vitest setup for the web project: jest-dom matchers, MSW lifecycle, clean storage and toasts per test.
+ * Vitest setup for the web project: jest-dom matchers, MSW lifecycle, clean storage and toasts per
+ * test, English as the language of every test.
  *
  * App modules are imported lazily inside the hooks, after the test file has been collected, so a
  * test file that installs Capacitor's Android bridge first (`@/test/android-bridge-install.ts`) has
@@ -8,7 +9,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { i18n } from '@/lib/i18n/index.ts';
 
 // The suite shares two cores with other workspaces' suites; findBy*/waitFor wait up to 5 s, not 1 s.
 configure({ asyncUtilTimeout: 5_000 });
@@ -22,6 +24,11 @@ class NoLayoutResizeObserver {
 globalThis.ResizeObserver ??= NoLayoutResizeObserver;
 // Nor scrolling: the scanner scrolls a new verdict into view (proven in the e2e suite).
 Element.prototype.scrollIntoView ??= function scrollIntoView(): void {};
+
+// Every test starts in English (the SPEC texts), whatever the machine's locale or an earlier test chose.
+beforeEach(async () => {
+  if (i18n.language !== 'en') await i18n.changeLanguage('en');
+});
 
 const loadServer = async () => (await import('./msw-server.ts')).server;
 

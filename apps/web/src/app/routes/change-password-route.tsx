@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract';
 /**
  * /change-password (docs/decisions/018; a signed-in screen, not a SPEC §2 route), reached from the
  * 'Change password' link next to Logout. SPEC §7 change-password; texts per SPEC §8: 'Password
@@ -11,10 +12,12 @@ import { FormNotice } from '@/components/form-notice.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useChangePasswordMutation } from '@/features/auth/api.ts';
-import { furthestStep, NEW_PASSWORD_RULE, validateNewPassword } from '@/features/auth/auth-logic.ts';
+import { furthestStep, validateNewPassword } from '@/features/auth/auth-logic.ts';
 import { useSelection } from '@/lib/selection.ts';
+import { useTranslation } from 'react-i18next';
 
 export function ChangePasswordRoute() {
+  const { t } = useTranslation();
   const navigate = useNavigate();
   const selection = useSelection();
   const change = useChangePasswordMutation();
@@ -26,23 +29,23 @@ export function ChangePasswordRoute() {
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const found = currentPassword === '' ? 'Enter your current password.' : validateNewPassword(newPassword, confirmation);
+    const found = currentPassword === '' ? t('accountScreens.enterCurrent') : validateNewPassword(newPassword, confirmation);
     setProblem(found);
     if (!found) change.mutate({ currentPassword, newPassword });
   };
 
   const failure = problem ?? (outcome && !outcome.success ? outcome.message : null);
   return (
-    <PageShell title="Change password" onBack={() => void navigate(furthestStep(selection))}>
+    <PageShell title={t('account.changePassword')} onBack={() => void navigate(furthestStep(selection))}>
       {outcome?.success ? (
         <FormNotice variant="success" title={outcome.message}>
-          Other devices signed in with this account have been signed out; this one stays signed in.
+          {t('accountScreens.otherDevicesSignedOut')}
         </FormNotice>
       ) : (
         <form noValidate onSubmit={submit} className="flex flex-col gap-5">
           <FormField
             id="change-current-password"
-            label="Current password"
+            label={t('accountScreens.currentPassword')}
             type="password"
             name="current-password"
             autoComplete="current-password"
@@ -52,18 +55,18 @@ export function ChangePasswordRoute() {
           />
           <FormField
             id="change-new-password"
-            label="New password"
+            label={t('accountScreens.newPassword')}
             type="password"
             name="new-password"
             autoComplete="new-password"
             required
-            hint={NEW_PASSWORD_RULE}
+            hint={t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH })}
             value={newPassword}
             onChange={(event) => setNewPassword(event.target.value)}
           />
           <FormField
             id="change-confirm-password"
-            label="Confirm new password"
+            label={t('accountScreens.confirmPassword')}
             type="password"
             name="confirm-password"
             autoComplete="new-password"
@@ -73,7 +76,7 @@ export function ChangePasswordRoute() {
           />
           {failure && <FormNotice variant="error" title={failure} />}
           <Button type="submit" size="large" disabled={change.isPending}>
-            {change.isPending ? 'Changing...' : 'Change password'}
+            {change.isPending ? t('accountScreens.changing') : t('account.changePassword')}
           </Button>
         </form>
       )}

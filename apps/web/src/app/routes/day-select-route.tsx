@@ -18,6 +18,7 @@ import { notify } from '@/lib/toast.ts';
 import { useBackButton } from '@/lib/native/back-button.ts';
 import { useBack, useStepForward } from '@/lib/use-back.ts';
 import { useNow } from '@/lib/use-now.ts';
+import { useTranslation } from 'react-i18next';
 
 export function DaySelectRoute() {
   const { event } = useSelection();
@@ -26,6 +27,7 @@ export function DaySelectRoute() {
 }
 
 function DaySelect({ event }: { event: EventItem }) {
+  const { t } = useTranslation();
   const { organization, day: selectedDay } = useSelection();
   const stepForward = useStepForward();
   const goBack = useBack(paths.eventSelect);
@@ -35,12 +37,12 @@ function DaySelect({ event }: { event: EventItem }) {
 
   const choose = async (day: EventDay) => {
     await selectDay(day);
-    notify({ title: 'Day Selected', description: `${dayLabel(day.day)}: ${day.name}`, variant: 'success', scope: 'next-screen', isBrief: true });
+    notify({ title: t('days.selected'), description: `${dayLabel(day.day)}: ${day.name}`, variant: 'success', scope: 'next-screen', isBrief: true });
     await stepForward(paths.scanner);
   };
 
   return (
-    <PageShell title="Select Event Day" subtitle="Choose which day you want to scan tickets for" onBack={goBack}>
+    <PageShell title={t('days.title')} subtitle={t('days.subtitle')} onBack={goBack}>
       <Card>
         <p className="text-xl font-bold text-slate-900">{event.name}</p>
         {event.location && (
@@ -51,10 +53,10 @@ function DaySelect({ event }: { event: EventItem }) {
         )}
       </Card>
       {event.eventDays.length === 0 ? (
-        <EmptyState title="No Event Days" description="This event doesn't have specific days configured.">
+        <EmptyState title={t('days.emptyTitle')} description={t('days.emptyDescription')}>
           {defaultDayWarning && <DayWarning text={defaultDayWarning} />}
           <Button size="large" onClick={() => void choose(defaultEventDay(event))}>
-            Continue to Scanner
+            {t('days.continue')}
           </Button>
         </EmptyState>
       ) : (
@@ -65,7 +67,7 @@ function DaySelect({ event }: { event: EventItem }) {
               <ChoiceCard key={day.day} icon={CalendarDays} onChoose={() => void choose(day)}>
                 <span className="flex flex-wrap items-center gap-2">
                   <span className="text-xl font-bold text-slate-900">{day.name}</span>
-                  {isToday(event, day, now) && <Badge className="border-green-800 bg-green-800 text-white">Today</Badge>}
+                  {isToday(event, day, now) && <Badge className="border-green-800 bg-green-800 text-white">{t('days.today')}</Badge>}
                 </span>
                 <span className="text-base font-semibold text-blue-900">{dayLabel(day.day)}</span>
                 <span className="text-base text-slate-800">{formatLongDate(day.date)}</span>
@@ -78,7 +80,7 @@ function DaySelect({ event }: { event: EventItem }) {
       {selectedDay && organization && canUseSupervisorTools(organization.role) && (
         // Issue 11: supervisors and admins reach their tools for the chosen day from here.
         <Button asChild variant="secondary" size="large">
-          <Link to={paths.supervisor}>Supervisor tools ({dayLabel(selectedDay.day)})</Link>
+          <Link to={paths.supervisor}>{t('days.supervisorTools', { day: dayLabel(selectedDay.day) })}</Link>
         </Button>
       )}
     </PageShell>

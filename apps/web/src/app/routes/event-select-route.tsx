@@ -18,6 +18,7 @@ import { useBackButton } from '@/lib/native/back-button.ts';
 import { useBack, useStepForward } from '@/lib/use-back.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { AccountActions } from '../account-actions.tsx';
+import { useTranslation } from 'react-i18next';
 
 export function EventSelectRoute() {
   const { organization } = useSelection();
@@ -30,6 +31,7 @@ function clearOrganization(): void {
 }
 
 function EventSelect({ organization }: { organization: OrganizationItem }) {
+  const { t } = useTranslation();
   const stepForward = useStepForward();
   const events = useQuery(eventQueries.list(organization.id));
   // The organization is cleared once this screen is left: cleared earlier, it would redirect this
@@ -40,19 +42,19 @@ function EventSelect({ organization }: { organization: OrganizationItem }) {
 
   const choose = async (event: EventItem) => {
     await selectEvent(event);
-    notify({ title: 'Event Selected', description: event.name, variant: 'success', scope: 'next-screen', isBrief: true });
+    notify({ title: t('events.selected'), description: event.name, variant: 'success', scope: 'next-screen', isBrief: true });
     await stepForward(paths.daySelect);
   };
 
   return (
-    <PageShell title="Choose Your Event" subtitle={organization.name} onBack={goBack} actions={<AccountActions />}>
-      {events.isPending && <p role="status" className="text-lg text-slate-700">Loading events...</p>}
+    <PageShell title={t('events.title')} subtitle={organization.name} onBack={goBack} actions={<AccountActions />}>
+      {events.isPending && <p role="status" className="text-lg text-slate-700">{t('events.loading')}</p>}
       {events.isError && (
         <Button variant="secondary" onClick={() => void events.refetch()}>
-          Try again
+          {t('common.tryAgain')}
         </Button>
       )}
-      {events.data?.length === 0 && <EmptyState title="No Events Found" description="No events are available for this organization." />}
+      {events.data?.length === 0 && <EmptyState title={t('events.emptyTitle')} description={t('events.emptyDescription')} />}
       {events.data && events.data.length > 0 && (
         <ChoiceList>
           {events.data.map((event) => (

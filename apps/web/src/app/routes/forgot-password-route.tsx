@@ -11,8 +11,10 @@ import { TextLink } from '@/components/text-link.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { useForgotPasswordMutation } from '@/features/auth/api.ts';
+import { useTranslation } from 'react-i18next';
 
 export function ForgotPasswordRoute() {
+  const { t } = useTranslation();
   const forgot = useForgotPasswordMutation();
   const [email, setEmail] = useState('');
   const outcome = forgot.data;
@@ -23,7 +25,7 @@ export function ForgotPasswordRoute() {
   };
 
   return (
-    <CenteredCard title="Forgot password?" subtitle="Enter the email of your account and we will send you a link to choose a new password.">
+    <CenteredCard title={t('accountScreens.forgotTitle')} subtitle={t('accountScreens.forgotSubtitle')}>
       {outcome?.success ? (
         <FormNotice variant="success" title={outcome.message}>
           If an account exists for {email.trim()}, an e-mail with the link is on its way. The link works for one hour.
@@ -32,7 +34,7 @@ export function ForgotPasswordRoute() {
         <form onSubmit={submit} className="flex flex-col gap-5">
           <FormField
             id="forgot-email"
-            label="Email"
+            label={t('accountScreens.email')}
             type="email"
             name="email"
             autoComplete="email"
@@ -44,11 +46,11 @@ export function ForgotPasswordRoute() {
           />
           {outcome && <FormNotice variant="error" title={outcome.message} />}
           <Button type="submit" size="large" disabled={forgot.isPending}>
-            {forgot.isPending ? 'Sending...' : 'Send reset link'}
+            {forgot.isPending ? t('accountScreens.sending') : t('accountScreens.sendLink')}
           </Button>
         </form>
       )}
-      <TextLink to={paths.login}>Back to sign in</TextLink>
+      <TextLink to={paths.login}>{t('accountScreens.backToSignIn')}</TextLink>
     </CenteredCard>
   );
 }

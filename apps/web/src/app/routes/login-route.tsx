@@ -12,6 +12,7 @@ import { useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { TextLink } from '@/components/text-link.tsx';
+import { LanguageToggle } from '@/components/language-toggle.tsx';
 import { ThemeToggle } from '@/components/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card } from '@/components/ui/card.tsx';
@@ -34,8 +35,10 @@ import {
 import { notify } from '@/lib/toast.ts';
 import { keepOnlyOwnSelection } from '../keep-own-selection.ts';
 import { useSession } from '../session-provider.tsx';
+import { useTranslation } from 'react-i18next';
 
 export function LoginRoute() {
+  const { t } = useTranslation();
   const session = useSession();
   const selection = useSelection();
   const queryClient = useQueryClient();
@@ -52,7 +55,7 @@ export function LoginRoute() {
   // Android's back button leaves the app from the first screen (issue 9 item 4).
   useBackButton(exitApp);
 
-  if (session.status === 'loading') return <FullScreenMessage>Loading...</FullScreenMessage>;
+  if (session.status === 'loading') return <FullScreenMessage>{t('common.loading')}</FullScreenMessage>;
   if (session.status === 'authenticated') return <Navigate to={furthestStep(selection)} replace />;
 
   /** Native: checks and remembers the server; false (with the message shown) when it cannot be used. */
@@ -86,7 +89,7 @@ export function LoginRoute() {
     if (isNative && !(await confirmServer())) return;
     login.mutate(
       { identifier, password },
-      { onError: (error) => notify({ title: 'Login failed', description: loginFailureDescription(error), variant: 'error' }) },
+      { onError: (error) => notify({ title: t('login.failed'), description: loginFailureDescription(error), variant: 'error' }) },
     );
   };
 
@@ -94,7 +97,7 @@ export function LoginRoute() {
     <main className="flex min-h-dvh flex-col items-center justify-center gap-6 px-4 py-10">
       <Card className="w-full max-w-md p-6 sm:p-8">
         <h1 className="text-3xl font-bold text-slate-900">{SCANNER_NAME}</h1>
-        <p className="mt-2 text-lg text-slate-700">Sign in to start scanning tickets</p>
+        <p className="mt-2 text-lg text-slate-700">{t('login.subtitle')}</p>
         {session.reason && (
           <p role="status" className="mt-4 rounded-xl border-2 border-amber-700 bg-amber-50 px-4 py-3 text-base font-semibold text-amber-900">
             {session.reason}
@@ -103,7 +106,7 @@ export function LoginRoute() {
         <form noValidate onSubmit={(event) => void submit(event)} className="mt-6 flex flex-col gap-5">
           {isNative && (
             <div className="flex flex-col gap-2">
-              <Label htmlFor="login-server">Server</Label>
+              <Label htmlFor="login-server">{t('login.server')}</Label>
               <Input
                 id="login-server"
                 name="server"
@@ -127,7 +130,7 @@ export function LoginRoute() {
             </div>
           )}
           <div className="flex flex-col gap-2">
-            <Label htmlFor="login-identifier">Email or Username</Label>
+            <Label htmlFor="login-identifier">{t('login.identifier')}</Label>
             <Input
               id="login-identifier"
               name="identifier"
@@ -144,7 +147,7 @@ export function LoginRoute() {
             />
           </div>
           <div className="flex flex-col gap-2">
-            <Label htmlFor="login-password">Password</Label>
+            <Label htmlFor="login-password">{t('login.password')}</Label>
             <Input
               id="login-password"
               name="password"
@@ -163,15 +166,16 @@ export function LoginRoute() {
             </p>
           )}
           <Button type="submit" size="large" disabled={login.isPending || isCheckingServer}>
-            {login.isPending || isCheckingServer ? 'Signing in...' : 'Sign In'}
+            {login.isPending || isCheckingServer ? t('login.signingIn') : t('login.signIn')}
           </Button>
         </form>
-        <nav aria-label="Account" className="mt-4 flex flex-wrap items-center justify-between gap-x-4">
-          <TextLink to={paths.forgotPassword}>Forgot password?</TextLink>
-          {authOptions.data?.isSignUpAllowed && <TextLink to={paths.signUp}>Sign up</TextLink>}
+        <nav aria-label={t('login.accountNav')} className="mt-4 flex flex-wrap items-center justify-between gap-x-4">
+          <TextLink to={paths.forgotPassword}>{t('login.forgotPassword')}</TextLink>
+          {authOptions.data?.isSignUpAllowed && <TextLink to={paths.signUp}>{t('login.signUp')}</TextLink>}
         </nav>
       </Card>
       <ThemeToggle />
+      <LanguageToggle />
     </main>
   );
 }

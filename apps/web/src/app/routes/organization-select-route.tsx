@@ -16,8 +16,10 @@ import { useBackButton } from '@/lib/native/back-button.ts';
 import { useBack, useStepForward } from '@/lib/use-back.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { AccountActions } from '../account-actions.tsx';
+import { useTranslation } from 'react-i18next';
 
 export function OrganizationSelectRoute() {
+  const { t } = useTranslation();
   const stepForward = useStepForward();
   const organizations = useQuery(organizationQueries.list());
   const goBack = useBack(paths.login);
@@ -26,20 +28,20 @@ export function OrganizationSelectRoute() {
 
   const choose = async (organization: OrganizationItem) => {
     await selectOrganization(organization);
-    notify({ title: 'Organization Selected', description: organization.name, variant: 'success', scope: 'next-screen', isBrief: true });
+    notify({ title: t('organizations.selected'), description: organization.name, variant: 'success', scope: 'next-screen', isBrief: true });
     await stepForward(paths.eventSelect);
   };
 
   return (
-    <PageShell title="Choose Your Organization" onBack={goBack} actions={<AccountActions />}>
-      {organizations.isPending && <p role="status" className="text-lg text-slate-700">Loading organizations...</p>}
+    <PageShell title={t('organizations.title')} onBack={goBack} actions={<AccountActions />}>
+      {organizations.isPending && <p role="status" className="text-lg text-slate-700">{t('organizations.loading')}</p>}
       {organizations.isError && (
         <Button variant="secondary" onClick={() => void organizations.refetch()}>
-          Try again
+          {t('common.tryAgain')}
         </Button>
       )}
       {organizations.data?.length === 0 && (
-        <EmptyState title="No Organizations Found" description="Contact your administrator to get access to organizations." />
+        <EmptyState title={t('organizations.emptyTitle')} description={t('organizations.emptyDescription')} />
       )}
       {organizations.data && organizations.data.length > 0 && (
         <ChoiceList>

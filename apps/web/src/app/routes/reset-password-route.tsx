@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract';
 /**
  * /reset-password?token=… (docs/decisions/018; not a SPEC §2 route): the screen the mailed reset link
  * opens. A new password twice (the server's policy shown before submit), then SPEC §7 reset-password
@@ -14,12 +15,14 @@ import { TextLink } from '@/components/text-link.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { useResetPasswordMutation } from '@/features/auth/api.ts';
-import { NEW_PASSWORD_RULE, validateNewPassword } from '@/features/auth/auth-logic.ts';
+import { validateNewPassword } from '@/features/auth/auth-logic.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Shown when the link lost its token (cut off by a mail program, typed by hand). */
 const INCOMPLETE_LINK = 'This reset link is incomplete. Open the link from the e-mail again, or ask for a new one.';
 
 export function ResetPasswordRoute() {
+  const { t } = useTranslation();
   const [searchParams] = useSearchParams();
   const token = searchParams.get(RESET_PASSWORD_LINK.tokenParam) ?? '';
   const reset = useResetPasswordMutation();
@@ -37,12 +40,12 @@ export function ResetPasswordRoute() {
 
   if (outcome?.success) {
     return (
-      <CenteredCard title="Choose a new password">
+      <CenteredCard title={t('accountScreens.resetTitle')}>
         <FormNotice variant="success" title={outcome.message}>
-          You can now sign in with your new password.
+          {t('accountScreens.resetDone')}
         </FormNotice>
         <Button asChild size="large">
-          <Link to={paths.login}>Sign in</Link>
+          <Link to={paths.login}>{t('accountScreens.signIn')}</Link>
         </Button>
       </CenteredCard>
     );
@@ -51,23 +54,23 @@ export function ResetPasswordRoute() {
   const hasToken = token !== '';
   const failure = problem ?? (outcome && !outcome.success ? outcome.message : undefined);
   return (
-    <CenteredCard title="Choose a new password">
+    <CenteredCard title={t('accountScreens.resetTitle')}>
       {hasToken ? (
         <form noValidate onSubmit={submit} className="flex flex-col gap-5">
           <FormField
             id="reset-new-password"
-            label="New password"
+            label={t('accountScreens.newPassword')}
             type="password"
             name="new-password"
             autoComplete="new-password"
             required
-            hint={NEW_PASSWORD_RULE}
+            hint={t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH })}
             value={newPassword}
             onChange={(event) => setNewPassword(event.target.value)}
           />
           <FormField
             id="reset-confirm-password"
-            label="Confirm new password"
+            label={t('accountScreens.confirmPassword')}
             type="password"
             name="confirm-password"
             autoComplete="new-password"
@@ -77,14 +80,14 @@ export function ResetPasswordRoute() {
           />
           {failure && <FormNotice variant="error" title={failure} />}
           <Button type="submit" size="large" disabled={reset.isPending}>
-            {reset.isPending ? 'Updating...' : 'Update password'}
+            {reset.isPending ? t('accountScreens.updating') : t('accountScreens.updatePassword')}
           </Button>
         </form>
       ) : (
         <FormNotice variant="error" title={INCOMPLETE_LINK} />
       )}
-      {(!hasToken || outcome?.success === false) && <TextLink to={paths.forgotPassword}>Ask for a new link</TextLink>}
-      <TextLink to={paths.login}>Back to sign in</TextLink>
+      {(!hasToken || outcome?.success === false) && <TextLink to={paths.forgotPassword}>{t('accountScreens.askNewLink')}</TextLink>}
+      <TextLink to={paths.login}>{t('accountScreens.backToSignIn')}</TextLink>
     </CenteredCard>
   );
 }

@@ -20,6 +20,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ScanLine, Square } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Navigate } from 'react-router';
+import { LanguageToggle } from '@/components/language-toggle.tsx';
 import { ThemeToggle } from '@/components/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
@@ -49,6 +50,7 @@ import { notTodayWarning } from '@/features/days/days-logic.ts';
 import { FindAttendeeSheet } from '@/features/supervisor/components/find-attendee-sheet.tsx';
 import { UndoCheckInAction } from '@/features/supervisor/components/undo-check-in-action.tsx';
 import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
+import { useTranslation } from 'react-i18next';
 
 /** The scanner screen; sends the user to /event-select when no event or day is chosen. */
 export function ScannerRoute() {
@@ -58,6 +60,7 @@ export function ScannerRoute() {
 }
 
 function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: EventDay; canSupervise: boolean }) {
+  const { t } = useTranslation();
   const goBack = useBack(paths.daySelect);
   useBackButton(goBack);
   useSwipeBack(goBack);
@@ -99,7 +102,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
       <ScannerHeader event={event} day={day} dayWarning={dayWarning} onBack={goBack} />
 
       {state.isScanning ? (
-        <section aria-label="Scanner" className="flex flex-col gap-3">
+        <section aria-label={t('scanner.scannerRegion')} className="flex flex-col gap-3">
           <CameraPanel
             preview={<CameraPreview kind={scanner.preview} videoRef={scanner.videoRef} />}
             camera={state.camera}
@@ -116,7 +119,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
             }}
             settings={
               <SettingSwitch
-                label="Continuous scanning"
+                label={t('scanner.continuous')}
                 checked={scanner.isContinuous}
                 onCheckedChange={scanner.setContinuous}
               />
@@ -130,7 +133,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
           </div>
           <Button size="large" variant="secondary" className="w-full" onClick={scanner.stopScanning}>
             <Square aria-hidden="true" className="size-5" />
-            Stop Scanning
+            {t('scanner.stopScanning')}
           </Button>
           <FeedbackSwitches />
         </section>
@@ -139,7 +142,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
           {state.latestResult && verdict}
           <Button size="large" className="min-h-16 w-full text-xl" onClick={scanner.startScanning}>
             <ScanLine aria-hidden="true" className="size-7" />
-            Start Scanning
+            {t('scanner.startScanning')}
           </Button>
         </>
       )}
@@ -157,6 +160,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
         undoAction={canSupervise ? (scan) => <UndoCheckInAction eventId={event.id} day={day.day} code={scan.ticketId} onUndone={(undo) => onUndone(scan.ticketId, undo)} /> : undefined}
       />
       <ThemeToggle className="mt-auto pt-4" />
+      <LanguageToggle />
       <VerdictFlash result={feedback.flash} onDismiss={feedback.dismissFlash} />
     </main>
   );

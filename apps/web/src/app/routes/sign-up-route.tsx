@@ -1,3 +1,4 @@
+import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract';
 /**
  * /sign-up (docs/decisions/018; not a SPEC §2 route): creates an account with SPEC §7 register, only
  * when the server allows self-registration (GET /auth/options); otherwise the visitor is sent to
@@ -16,19 +17,21 @@ import { TextLink } from '@/components/text-link.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { authOptionsQueries, useRegisterMutation } from '@/features/auth/api.ts';
-import { NEW_PASSWORD_RULE, USERNAME_RULE, validateSignUp, type SignUpInput } from '@/features/auth/auth-logic.ts';
+import { validateSignUp, type SignUpInput } from '@/features/auth/auth-logic.ts';
 import { notify } from '@/lib/toast.ts';
+import { useTranslation } from 'react-i18next';
 
 const EMPTY_FORM: SignUpInput = { name: '', username: '', email: '', password: '' };
 
 export function SignUpRoute() {
+  const { t } = useTranslation();
   const options = useQuery(authOptionsQueries.current());
   const register = useRegisterMutation();
   const navigate = useNavigate();
   const [form, setForm] = useState<SignUpInput>(EMPTY_FORM);
   const [problem, setProblem] = useState<string | null>(null);
 
-  if (options.isPending) return <FullScreenMessage>Loading...</FullScreenMessage>;
+  if (options.isPending) return <FullScreenMessage>{t('common.loading')}</FullScreenMessage>;
   if (!options.data?.isSignUpAllowed) return <Navigate to={paths.login} replace />;
 
   const field = (name: keyof SignUpInput) => ({
@@ -55,29 +58,29 @@ export function SignUpRoute() {
 
   const failure = problem ?? (register.error ? register.error.message : null);
   return (
-    <CenteredCard title="Create an account" subtitle="Sign up to scan tickets with your own account.">
+    <CenteredCard title={t('accountScreens.signUpTitle')} subtitle={t('accountScreens.signUpSubtitle')}>
       <form noValidate onSubmit={submit} className="flex flex-col gap-5">
-        <FormField id="sign-up-name" label="Name" type="text" autoComplete="name" required {...field('name')} />
+        <FormField id="sign-up-name" label={t('accountScreens.name')} type="text" autoComplete="name" required {...field('name')} />
         <FormField
           id="sign-up-username"
-          label="Username"
+          label={t('accountScreens.username')}
           type="text"
           autoComplete="username"
           autoCapitalize="none"
           autoCorrect="off"
           spellCheck={false}
           required
-          hint={USERNAME_RULE}
+          hint={t('auth.usernameRule')}
           {...field('username')}
         />
-        <FormField id="sign-up-email" label="Email" type="email" autoComplete="email" autoCapitalize="none" spellCheck={false} required {...field('email')} />
-        <FormField id="sign-up-password" label="Password" type="password" autoComplete="new-password" required hint={NEW_PASSWORD_RULE} {...field('password')} />
+        <FormField id="sign-up-email" label={t('accountScreens.email')} type="email" autoComplete="email" autoCapitalize="none" spellCheck={false} required {...field('email')} />
+        <FormField id="sign-up-password" label={t('accountScreens.password')} type="password" autoComplete="new-password" required hint={t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH })} {...field('password')} />
         {failure && <FormNotice variant="error" title={failure} />}
         <Button type="submit" size="large" disabled={register.isPending}>
-          {register.isPending ? 'Signing up...' : 'Sign up'}
+          {register.isPending ? t('accountScreens.signingUp') : t('accountScreens.signUp')}
         </Button>
       </form>
-      <TextLink to={paths.login}>Back to sign in</TextLink>
+      <TextLink to={paths.login}>{t('accountScreens.backToSignIn')}</TextLink>
     </CenteredCard>
   );
 }

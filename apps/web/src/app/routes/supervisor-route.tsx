@@ -12,14 +12,16 @@ import { ScanLogList } from '@/features/supervisor/components/scan-log-list.tsx'
 import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { useBack } from '@/lib/use-back.ts';
+import { useTranslation } from 'react-i18next';
 
 export function SupervisorRoute() {
+  const { t } = useTranslation();
   const { organization, event, day } = useSelection();
   const goBack = useBack(paths.daySelect);
   if (!organization || !event || !day) return <Navigate to={paths.daySelect} replace />;
   if (!canUseSupervisorTools(organization.role)) return <Navigate to={paths.scanner} replace />;
   return (
-    <PageShell title="Supervisor tools" subtitle={`${event.name} · ${dayLabel(day.day)}: ${day.name}`} onBack={goBack}>
+    <PageShell title={t('supervisor.title')} subtitle={`${event.name} · ${dayLabel(day.day)}: ${day.name}`} onBack={goBack}>
       <AttendeeSearch eventId={event.id} day={day.day} />
       <ScanLogList eventId={event.id} day={day.day} />
     </PageShell>

@@ -7,13 +7,11 @@ import { paths, type AppPath } from '@/config/paths.ts';
 import { ApiError } from '@/lib/api-client.ts';
 import type { User, UserSettings } from '@/lib/entities.ts';
 import type { Selection } from '@/lib/selection.ts';
-
-/** SPEC §5 login validation message. */
-const LOGIN_REQUIRED_MESSAGE = 'Email/username and password are required.';
+import { t } from '@/lib/i18n/index.ts';
 
 /** The SPEC §5 message when an identifier or the password is missing, else null. */
 export function validateLogin(identifier: string, password: string): string | null {
-  return identifier.trim() === '' || password === '' ? LOGIN_REQUIRED_MESSAGE : null;
+  return identifier.trim() === '' || password === '' ? t('auth.loginRequired') : null;
 }
 
 /**
@@ -35,7 +33,7 @@ export function isEmailIdentifier(identifier: string): boolean {
 /** The description of the 'Login failed' toast: the server's message, else 'Please check your credentials' (SPEC §8). */
 export function loginFailureDescription(error: unknown): string {
   const isServerMessage = error instanceof ApiError && error.status > 0 && error.code !== 'http_error' && error.code !== 'invalid_response';
-  return isServerMessage && error.message ? error.message : 'Please check your credentials';
+  return isServerMessage && error.message ? error.message : t('auth.checkCredentials');
 }
 
 /** SPEC §3 settings defaults. */
@@ -80,6 +78,7 @@ export function furthestStep(selection: Selection): AppPath {
 }
 
 /** The server's password policy, shown beside every new-password field before submit (contract PASSWORD_MIN_LENGTH). */
+/** The English rule (SPEC texts; tests compare with it); screens show `t('auth.newPasswordRule')`. */
 export const NEW_PASSWORD_RULE = `At least ${PASSWORD_MIN_LENGTH} characters.`;
 
 /** The username rule of sign-up, in words (contract RegisterRequest.username). */
@@ -95,8 +94,8 @@ export const PASSWORDS_DIFFER = 'The two passwords do not match.';
  */
 export function validateNewPassword(newPassword: string, confirmation: string): string | null {
   const rule = RegisterRequest.shape.password.safeParse(newPassword);
-  if (!rule.success) return rule.error.issues[0]?.message ?? NEW_PASSWORD_RULE;
-  return newPassword === confirmation ? null : PASSWORDS_DIFFER;
+  if (!rule.success) return rule.error.issues[0]?.message ?? t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH });
+  return newPassword === confirmation ? null : t('auth.passwordsDiffer');
 }
 
 /** The sign-up form's fields (SPEC §7 register, country aside). */
@@ -113,9 +112,9 @@ export interface SignUpInput {
  */
 export function validateSignUp(input: SignUpInput): string | null {
   const fields = RegisterRequest.shape;
-  if (!fields.name.safeParse(input.name).success) return 'Enter your name.';
-  if (!fields.username.safeParse(input.username).success) return `Username: ${USERNAME_RULE}`;
-  if (!fields.email.safeParse(input.email).success) return 'Enter a valid email address.';
+  if (!fields.name.safeParse(input.name).success) return t('auth.enterName');
+  if (!fields.username.safeParse(input.username).success) return t('auth.usernameProblem', { rule: t('auth.usernameRule') });
+  if (!fields.email.safeParse(input.email).success) return t('auth.enterEmail');
   const password = fields.password.safeParse(input.password);
-  return password.success ? null : (password.error.issues[0]?.message ?? NEW_PASSWORD_RULE);
+  return password.success ? null : (password.error.issues[0]?.message ?? t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH }));
 }

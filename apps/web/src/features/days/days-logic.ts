@@ -1,6 +1,7 @@
 /** Plain rules of the event-day step (SPEC §2 /day-select) and its calendar (issue 15). */
 import { DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER, type EventCalendar, isEventDayOpen, notEventDayMessage, todaysEventDay } from '@gatecheck/contract';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
+import { t } from '@/lib/i18n/index.ts';
 
 /** The day used when an event has no days configured: day 1, the event date, 'Main Event' (SPEC §2). */
 export function defaultEventDay(event: EventItem): EventDay {
@@ -36,11 +37,11 @@ export function notTodayWarning(event: EventItem, day: EventDay, now: Date): str
   if (isEventDayOpen(calendar, day, now)) return null;
   const why = notEventDayMessage(calendar, day, now);
   return calendar.allowsScanningOutsideDays
-    ? `Not today — ${why} Rehearsal: this event admits outside its days.`
-    : `Not today — ${why} Tickets will be denied.`;
+    ? t('days.notTodayRehearsal', { why })
+    : t('days.notTodayDenied', { why });
 }
 
 /** 'Day 2' (SPEC §2). */
 export function dayLabel(day: number): string {
-  return `Day ${day}`;
+  return t('days.dayLabel', { day });
 }

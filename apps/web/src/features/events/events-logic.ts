@@ -1,6 +1,7 @@
 /** Plain rules of the event step (SPEC §3, §4). */
 import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE, type Event, isEventActive } from '@gatecheck/contract';
 import type { DisplayEventStatus, EventItem } from '@/lib/entities.ts';
+import { t } from '@/lib/i18n/index.ts';
 
 /** SPEC §4: live and draft are shown as such; any other server status is shown as upcoming. */
 export function toDisplayStatus(status: string): DisplayEventStatus {
@@ -62,5 +63,5 @@ export function toEventItem(event: Event): EventItem {
 
 /** '1 attendee', '250 attendees'. */
 export function attendeesLabel(count: number): string {
-  return `${count} ${count === 1 ? 'attendee' : 'attendees'}`;
+  return t('events.attendees', { count });
 }

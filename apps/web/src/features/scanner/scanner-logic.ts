@@ -4,6 +4,7 @@
  */
 import type { DenialReason } from '@gatecheck/contract';
 import { RESULT_CODE_MAX_CHARS, TOAST_CODE_MAX_CHARS } from '@/config/constants.ts';
+import { formattingLocale, t } from '@/lib/i18n/index.ts';
 
 /** Details of an approved ticket, each present only when the server sent it (SPEC §3, §8). */
 interface TicketDetails {
@@ -139,7 +140,7 @@ export function canSubmitManualCode(text: string, isProcessing: boolean): boolea
 export function formatClockTime(iso: string): string | null {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return date.toLocaleTimeString(formattingLocale(undefined), { hour: '2-digit', minute: '2-digit' });
 }
 
 /**
@@ -150,22 +151,24 @@ export function denialText(denial: Denial): string | null {
   switch (denial.reason) {
     case 'already_checked_in': {
       const time = denial.checkedInAt === undefined ? null : formatClockTime(denial.checkedInAt);
-      const at = time === null ? '' : ` at ${time}`;
-      const by = denial.checkedInBy ? ` by ${denial.checkedInBy}` : '';
-      return `Already checked in${at}${by}`;
+      const name = denial.checkedInBy;
+      if (time !== null && name) return t('scanner.alreadyCheckedInAtBy', { time, name });
+      if (time !== null) return t('scanner.alreadyCheckedInAt', { time });
+      if (name) return t('scanner.alreadyCheckedInBy', { name });
+      return t('scanner.alreadyCheckedIn');
     }
     case 'not_valid_today':
-      return denial.message ?? 'Not valid today';
+      return denial.message ?? t('scanner.notValidToday');
     case 'not_event_day':
-      return denial.message ?? 'Not an event day today';
+      return denial.message ?? t('scanner.notEventDay');
     case 'revoked':
-      return 'Ticket revoked';
+      return t('scanner.revoked');
     case 'not_found':
-      return 'Ticket not found';
+      return t('scanner.notFound');
     case 'wrong_event':
-      return 'Ticket for another event';
+      return t('scanner.wrongEvent');
     case 'event_not_active':
-      return 'Event not open for entry';
+      return t('scanner.eventNotActive');
     case undefined:
       return null;
   }
@@ -177,6 +180,6 @@ export function denialText(denial: Denial): string | null {
  */
 export function verdictNotice(verdict: Verdict): { title: string; description: string; variant: 'success' | 'error'; isAnnounced: false } {
   return verdict.isValid
-    ? { title: 'Valid Ticket', description: 'Access granted', variant: 'success', isAnnounced: false }
-    : { title: 'Invalid Ticket', description: 'Access denied', variant: 'error', isAnnounced: false };
+    ? { title: t('scanner.validTicket'), description: t('scanner.accessGranted'), variant: 'success', isAnnounced: false }
+    : { title: t('scanner.invalidTicket'), description: t('scanner.accessDenied'), variant: 'error', isAnnounced: false };
 }

@@ -27,6 +27,7 @@ import {
   type ScannerState,
 } from './scanner-logic.ts';
 import { keepScannerState, restoreScannerState } from './scanner-memory.ts';
+import { t } from '@/lib/i18n/index.ts';
 
 type Facing = 'environment' | 'user';
 
@@ -128,7 +129,7 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
       } catch {
         // SPEC §8: the server's error text is not shown; the same words for every failure.
         dispatch({ type: 'verificationFailed' });
-        notify({ title: 'Verification Error', description: 'Could not verify ticket. Please try again.', variant: 'error' });
+        notify({ title: t('scanner.verificationError'), description: t('scanner.verificationErrorDescription'), variant: 'error' });
       } finally {
         isBusyRef.current = false;
         resumeAtRef.current = resumeAt(now());
@@ -142,7 +143,7 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
     (code: string, keepsCamera: boolean) => {
       isBusyRef.current = true;
       dispatch({ type: 'codeDetected', code, keepsCamera });
-      notify({ title: 'QR Code Detected!', description: toastCodeText(code), variant: 'info' });
+      notify({ title: t('scanner.qrDetected'), description: toastCodeText(code), variant: 'info' });
       // SPEC §4, §9: a 500 ms pause between the decode and the verify call.
       pauseTimerRef.current = setTimeout(() => {
         pauseTimerRef.current = null;
@@ -216,7 +217,7 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
         void countDeviceCameras().then(setCameraCount);
       } else if (outcome === 'failed' || outcome === 'denied') {
         dispatch({ type: 'cameraFailed' });
-        notify({ title: 'Camera Error', variant: 'error' });
+        notify({ title: t('scanner.cameraError'), variant: 'error' });
       }
     },
     [cameraSource],

@@ -3,6 +3,7 @@
  * plain words for a denial, and the one sentence announced to screen readers. No React, no I/O.
  */
 import { denialText, type ScanResult } from './scanner-logic.ts';
+import { t } from '@/lib/i18n/index.ts';
 
 /** How long the flash stays on screen, in ms (issue 10 item 2: "a full-screen flash (≈1 s)"). */
 export const VERDICT_FLASH_MS = 1_000;
@@ -10,7 +11,8 @@ export const VERDICT_FLASH_MS = 1_000;
 /** The flash's content; `reason` is null for approvals and for denials the server gave no reason for. */
 export interface VerdictFlashContent {
   isApproved: boolean;
-  word: 'APPROVED' | 'DENIED';
+  /** 'APPROVED' / 'DENIED' in English (SPEC §8), in the active language otherwise. */
+  word: string;
   reason: string | null;
   /** Read out once through the flash's live region, e.g. "DENIED. Ticket revoked". */
   announcement: string;
@@ -23,7 +25,7 @@ export interface VerdictFlashContent {
  * and the card never disagree.
  */
 export function verdictFlashContent(result: ScanResult): VerdictFlashContent {
-  if (result.isValid) return { isApproved: true, word: 'APPROVED', reason: null, announcement: 'APPROVED' };
+  if (result.isValid) return { isApproved: true, word: t('scanner.approved'), reason: null, announcement: t('scanner.approved') };
   const reason = denialText(result.denial);
-  return { isApproved: false, word: 'DENIED', reason, announcement: reason === null ? 'DENIED' : `DENIED. ${reason}` };
+  return { isApproved: false, word: t('scanner.denied'), reason, announcement: reason === null ? t('scanner.denied') : t('scanner.deniedWithReason', { reason }) };
 }

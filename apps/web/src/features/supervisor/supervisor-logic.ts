@@ -4,6 +4,7 @@
  * cannot do.
  */
 import { type Attendee, ATTENDEE_SEARCH_MIN_LENGTH, hasRoleAtLeast, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
+import { formattingLocale, t } from '@/lib/i18n/index.ts';
 
 /** Whether a membership `role` (as the server sent it; unknown values count as staff) may use the supervisor tools. */
 export function canUseSupervisorTools(role: string): boolean {
@@ -20,20 +21,20 @@ export function isSearchable(text: string): boolean {
 export function formatTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+  return date.toLocaleTimeString(formattingLocale('en-GB'), { hour: '2-digit', minute: '2-digit' });
 }
 
 /** 'All days' or 'Days 1, 3' for an attendee's admitted days. */
 export function admittedDaysText(admittedDays: readonly number[] | null): string {
-  if (admittedDays === null) return 'All days';
-  return `${admittedDays.length === 1 ? 'Day' : 'Days'} ${admittedDays.join(', ')}`;
+  if (admittedDays === null) return t('supervisor.allDays');
+  return t('supervisor.days', { count: admittedDays.length, days: admittedDays.join(', ') });
 }
 
 /** The attendee's status on the selected day: 'Revoked', 'Checked in at 14:05 by Alex Morgan' or 'Not checked in'. */
 export function attendeeStatusText(attendee: Attendee): string {
-  if (attendee.revokedAt) return 'Revoked';
-  if (attendee.checkIn) return `Checked in at ${formatTime(attendee.checkIn.checkedInAt)} by ${attendee.checkIn.checkedInBy}`;
-  return 'Not checked in';
+  if (attendee.revokedAt) return t('supervisor.revoked');
+  if (attendee.checkIn) return t('supervisor.checkedInAtBy', { time: formatTime(attendee.checkIn.checkedInAt), name: attendee.checkIn.checkedInBy });
+  return t('supervisor.notCheckedIn');
 }
 
 /**
@@ -41,8 +42,8 @@ export function attendeeStatusText(attendee: Attendee): string {
  * (a denial reason code with spaces), 'Undone: <the supervisor's reason as typed>'.
  */
 export function scanLogVerdictText(entry: ScanLogEntry): string {
-  const verdict = entry.verdict === 'approved' ? 'Approved' : entry.verdict === 'denied' ? 'Denied' : 'Undone';
-  const source = entry.source === 'manual' ? ' (manual)' : '';
+  const verdict = entry.verdict === 'approved' ? t('supervisor.filterApproved') : entry.verdict === 'denied' ? t('supervisor.filterDenied') : t('supervisor.filterUndone');
+  const source = entry.source === 'manual' ? t('supervisor.manualSuffix') : '';
   const reason = entry.reason === null ? '' : entry.verdict === 'denied' ? entry.reason.replaceAll('_', ' ') : entry.reason;
   return `${verdict}${source}${reason ? `: ${reason}` : ''}`;
 }

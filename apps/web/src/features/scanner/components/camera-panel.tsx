@@ -2,6 +2,7 @@ import { Camera, CameraOff, Flashlight, FlashlightOff, Settings, SwitchCamera } 
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { resultCodeText, type ScannerState } from '../scanner-logic.ts';
+import { useTranslation } from 'react-i18next';
 
 /** Icon beside the label from 400 px up, above it on narrower phones (the label never wraps). */
 const cameraButtonClasses = 'min-w-0 px-2 whitespace-nowrap max-[399px]:flex-col max-[399px]:gap-0.5 max-[399px]:py-1.5';
@@ -48,6 +49,7 @@ interface CameraPanelProps {
  * so it turns transparent while the camera runs (lib/native/use-transparent-webview.ts).
  */
 export function CameraPanel({ preview, camera, isProcessing, detectedCode, onStart, onStop, controls, settings, onOpenSettings }: CameraPanelProps) {
+  const { t } = useTranslation();
   const isOn = camera === 'active' || camera === 'starting';
   const showTorch = camera === 'active' && controls.hasTorch;
   const showSwitch = camera === 'active' && controls.canSwitch;
@@ -62,30 +64,30 @@ export function CameraPanel({ preview, camera, isProcessing, detectedCode, onSta
         )}
         {isProcessing && detectedCode !== null && (
           <div className="absolute inset-0 flex flex-col items-center justify-center gap-2 bg-slate-950/85 p-4 text-center text-white dark:bg-black/85 dark:text-slate-950">
-            <p className="text-2xl font-bold">QR Code Detected!</p>
+            <p className="text-2xl font-bold">{t('scanner.qrDetected')}</p>
             <p className="font-mono text-lg break-all">{resultCodeText(detectedCode)}</p>
           </div>
         )}
       </div>
       {camera === 'failed' && (
         <p role="alert" className="text-lg font-semibold text-red-800">
-          Unable to access camera. Please check permissions.
+          {t('scanner.cameraFailed')}
         </p>
       )}
       {camera === 'failed' && onOpenSettings && (
         <Button size="large" variant="secondary" className="w-full" onClick={onOpenSettings}>
           <Settings aria-hidden="true" className="size-5 shrink-0" />
-          Open settings
+          {t('scanner.openSettings')}
         </Button>
       )}
       <div className="grid grid-cols-2 gap-3">
         <Button size="large" className={cameraButtonClasses} onClick={onStart} disabled={isOn || isProcessing}>
           <Camera aria-hidden="true" className="size-6 shrink-0" />
-          Start Camera
+          {t('scanner.startCamera')}
         </Button>
         <Button size="large" variant="secondary" className={cameraButtonClasses} onClick={onStop} disabled={!isOn}>
           <CameraOff aria-hidden="true" className="size-6 shrink-0" />
-          Stop Camera
+          {t('scanner.stopCamera')}
         </Button>
       </div>
       {(showTorch || showSwitch) && (
@@ -93,13 +95,13 @@ export function CameraPanel({ preview, camera, isProcessing, detectedCode, onSta
           {showTorch && (
             <Button variant="secondary" className={cameraButtonClasses} aria-pressed={controls.isTorchOn} onClick={controls.onToggleTorch}>
               {controls.isTorchOn ? <FlashlightOff aria-hidden="true" className="size-5 shrink-0" /> : <Flashlight aria-hidden="true" className="size-5 shrink-0" />}
-              Torch
+              {t('scanner.torch')}
             </Button>
           )}
           {showSwitch && (
             <Button variant="secondary" className={cameraButtonClasses} onClick={controls.onSwitchCamera}>
               <SwitchCamera aria-hidden="true" className="size-5 shrink-0" />
-              Switch camera
+              {t('scanner.switchCamera')}
             </Button>
           )}
         </div>

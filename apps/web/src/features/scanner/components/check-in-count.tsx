@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Users } from 'lucide-react';
 import { checkInQueries } from '../check-in-queries.ts';
+import { useTranslation } from 'react-i18next';
 
 /**
  * 'Checked in N / M' for the selected event day (issue 10 item 4): N check-ins of the day, M tickets
@@ -9,12 +10,13 @@ import { checkInQueries } from '../check-in-queries.ts';
  * never sees a made-up '0 / 0'.
  */
 export function CheckInCount({ eventId, day }: { eventId: string; day: number }) {
+  const { t } = useTranslation();
   const { data } = useQuery(checkInQueries.counts(eventId, day));
   if (data === undefined) return null;
   return (
     <p className="flex items-center gap-1 text-base font-semibold text-slate-900 tabular-nums" data-testid="check-in-count">
       <Users aria-hidden="true" className="size-4 shrink-0" />
-      Checked in {data.checkedIn} / {data.validTickets}
+      {t('scanner.checkedIn', { checkedIn: data.checkedIn, validTickets: data.validTickets })}
     </p>
   );
 }

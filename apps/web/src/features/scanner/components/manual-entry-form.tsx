@@ -3,6 +3,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { canSubmitManualCode } from '../scanner-logic.ts';
+import { useTranslation } from 'react-i18next';
 
 /**
  * Manual ticket entry (SPEC §2, §5): 'Or enter ticket ID manually:' with a 'Verify' button, disabled
@@ -17,6 +18,7 @@ import { canSubmitManualCode } from '../scanner-logic.ts';
  * @param onSubmit returns true when the code was accepted for verification.
  */
 export function ManualEntryForm({ isProcessing, onSubmit }: { isProcessing: boolean; onSubmit: (text: string) => boolean }) {
+  const { t } = useTranslation();
   const [text, setText] = useState('');
   const inputId = useId();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -31,7 +33,7 @@ export function ManualEntryForm({ isProcessing, onSubmit }: { isProcessing: bool
 
   return (
     <form onSubmit={submit} className="space-y-2">
-      <Label htmlFor={inputId}>Or enter ticket ID manually:</Label>
+      <Label htmlFor={inputId}>{t('scanner.manualLabel')}</Label>
       <div className="flex flex-wrap gap-2">
         <Input
           ref={inputRef}
@@ -52,7 +54,7 @@ export function ManualEntryForm({ isProcessing, onSubmit }: { isProcessing: bool
           // A tap would move the focus to the button and close the phone's keyboard.
           onMouseDown={(event) => event.preventDefault()}
         >
-          Verify
+          {t('scanner.verify')}
         </Button>
       </div>
     </form>

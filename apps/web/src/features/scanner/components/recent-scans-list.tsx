@@ -5,6 +5,7 @@ import { cn } from '@/lib/cn.ts';
 import { checkInQueries } from '../check-in-queries.ts';
 import { recentScanTime } from '../recent-scans.ts';
 import { denialText, resultCodeText, type ScanResult } from '../scanner-logic.ts';
+import { useTranslation } from 'react-i18next';
 
 /**
  * 'Recent scans' (issue 10 item 5): the selected day's last 50 verdicts on this device, newest first,
@@ -19,19 +20,20 @@ import { denialText, resultCodeText, type ScanResult } from '../scanner-logic.ts
  * supervisor feature's 'Undo check-in').
  */
 export function RecentScansList({ eventId, day, undoAction }: { eventId: string | null; day: number; undoAction?: (scan: ScanResult) => ReactNode }) {
+  const { t } = useTranslation();
   const { data: scans = [] } = useQuery(checkInQueries.recent(eventId, day));
   const [isOpen, setOpen] = useState(false);
   return (
     <details className="group rounded-2xl border border-slate-300 bg-white" open={isOpen} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary className="flex min-h-12 cursor-pointer list-none items-center gap-2 px-3 py-2 text-lg font-semibold text-slate-950 [&::-webkit-details-marker]:hidden">
         <ChevronRight aria-hidden="true" className="size-5 shrink-0 transition-transform group-open:rotate-90" />
-        Recent scans
+        {t('scanner.recentScans')}
         <span className="ml-auto text-base font-normal text-slate-700 tabular-nums">({scans.length})</span>
       </summary>
       {!isOpen ? null : scans.length === 0 ? (
-        <p className="border-t border-slate-200 px-3 py-2 text-base text-slate-700">No scans yet for this day.</p>
+        <p className="border-t border-slate-200 px-3 py-2 text-base text-slate-700">{t('scanner.noScansYet')}</p>
       ) : (
-        <ol aria-label="Recent scans" className="divide-y divide-slate-200 border-t border-slate-200">
+        <ol aria-label={t('scanner.recentScans')} className="divide-y divide-slate-200 border-t border-slate-200">
           {scans.map((scan) => (
             <RecentScanRow key={scan.id} scan={scan} undoAction={undoAction} />
           ))}
@@ -42,6 +44,7 @@ export function RecentScansList({ eventId, day, undoAction }: { eventId: string 
 }
 
 function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (scan: ScanResult) => ReactNode }) {
+  const { t } = useTranslation();
   const Icon = scan.isValid ? CircleCheck : CircleX;
   const detail = scan.isValid ? scan.details.holderName : denialText(scan.denial);
   return (
@@ -53,7 +56,7 @@ function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (s
         <p className="flex flex-wrap items-center gap-x-2">
           <span className={cn('inline-flex items-center gap-1 font-bold', scan.isValid ? 'text-green-800' : 'text-red-800')}>
             <Icon aria-hidden="true" className="size-4 shrink-0" strokeWidth={2.75} />
-            {scan.isValid ? 'APPROVED' : 'DENIED'}
+            {scan.isValid ? t('scanner.approved') : t('scanner.denied')}
           </span>
           <span className="font-mono break-all">{resultCodeText(scan.ticketId)}</span>
         </p>

@@ -2,7 +2,9 @@ import { CircleCheck, CircleX } from 'lucide-react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { cn } from '@/lib/cn.ts';
+import { formattingLocale } from '@/lib/i18n/index.ts';
 import { denialText, resultCodeText, type ScanResult } from '../scanner-logic.ts';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The verdict of one check (SPEC §8): 'Valid Ticket' + APPROVED (green) or 'Invalid Ticket' +
@@ -15,9 +17,10 @@ import { denialText, resultCodeText, type ScanResult } from '../scanner-logic.ts
  * `VerdictSlot`, which keeps the same space for every verdict (no layout shift, issue 15 item 14).
  */
 export function ResultCard({ result }: { result: ScanResult }) {
+  const { t } = useTranslation();
   const Icon = result.isValid ? CircleCheck : CircleX;
   const reason = result.isValid ? null : denialText(result.denial);
-  const time = new Date(result.timestamp).toLocaleTimeString();
+  const time = new Date(result.timestamp).toLocaleTimeString(formattingLocale(undefined));
   return (
     <Card
       aria-labelledby={`verdict-${result.id}`}
@@ -26,11 +29,11 @@ export function ResultCard({ result }: { result: ScanResult }) {
     >
       <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
         <h2 id={`verdict-${result.id}`} className="text-lg font-bold text-slate-950 min-[360px]:text-xl">
-          {result.isValid ? 'Valid Ticket' : 'Invalid Ticket'}
+          {result.isValid ? t('scanner.validTicket') : t('scanner.invalidTicket')}
         </h2>
         <Badge className={cn('gap-1 px-2.5 py-0.5 text-base tracking-wide text-white max-[359px]:text-sm max-[359px]:tracking-normal', result.isValid ? 'border-green-800 bg-green-700' : 'border-red-800 bg-red-700')}>
           <Icon aria-hidden="true" className="size-5 shrink-0" strokeWidth={2.75} />
-          {result.isValid ? 'APPROVED' : 'DENIED'}
+          {result.isValid ? t('scanner.approved') : t('scanner.denied')}
         </Badge>
       </div>
       {reason !== null && <p className="mt-2 text-lg leading-snug font-semibold text-red-900">{reason}</p>}
@@ -38,19 +41,19 @@ export function ResultCard({ result }: { result: ScanResult }) {
         <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-base text-slate-900">
           {result.details.holderName && (
             <>
-              <dt className="font-semibold">Holder</dt>
+              <dt className="font-semibold">{t('scanner.holder')}</dt>
               <dd className="line-clamp-2 break-words">{result.details.holderName}</dd>
             </>
           )}
           {result.details.ticketType && (
             <>
-              <dt className="font-semibold">Ticket type</dt>
+              <dt className="font-semibold">{t('scanner.ticketType')}</dt>
               <dd className="truncate">{result.details.ticketType}</dd>
             </>
           )}
           {result.details.eventName && (
             <>
-              <dt className="font-semibold">Event</dt>
+              <dt className="font-semibold">{t('scanner.event')}</dt>
               <dd className="truncate">{result.details.eventName}</dd>
             </>
           )}

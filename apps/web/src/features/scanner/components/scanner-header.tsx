@@ -4,6 +4,7 @@ import { DayWarning } from '@/components/day-warning.tsx';
 import { Tooltip } from '@/components/ui/tooltip.tsx';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 import { CheckInCount } from './check-in-count.tsx';
+import { useTranslation } from 'react-i18next';
 
 /**
  * 'Scanning For', the event title, the day name and number, the location (SPEC §2), and Back; plus
@@ -11,18 +12,19 @@ import { CheckInCount } from './check-in-count.tsx';
  * today at the event, or null.
  */
 export function ScannerHeader({ event, day, dayWarning, onBack }: { event: EventItem; day: EventDay; dayWarning: string | null; onBack: () => void }) {
+  const { t } = useTranslation();
   return (
     <header className="flex items-start gap-3">
-      <Tooltip label="Back">
-        <Button variant="ghost" size="icon" onClick={onBack} aria-label="Back">
+      <Tooltip label={t('common.back')}>
+        <Button variant="ghost" size="icon" onClick={onBack} aria-label={t('common.back')}>
           <ArrowLeft aria-hidden="true" className="size-7" />
         </Button>
       </Tooltip>
       <div className="min-w-0 flex-1">
-        <p className="text-sm font-semibold tracking-wide text-slate-700 uppercase">Scanning For</p>
+        <p className="text-sm font-semibold tracking-wide text-slate-700 uppercase">{t('scanner.scanningFor')}</p>
         <h1 className="text-2xl font-bold break-words text-slate-950">{event.name}</h1>
         <p className="text-lg text-slate-900">
-          {day.name} · Day {day.day}
+          {t('scanner.dayLine', { name: day.name, day: day.day })}
         </p>
         {event.location && (
           <p className="flex items-center gap-1 text-base text-slate-800">

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { cn } from '@/lib/cn.ts';
+import { useTranslation } from 'react-i18next';
 
 interface SettingSwitchProps {
   /** The visible label, also the switch's accessible name. */
@@ -17,6 +18,7 @@ interface SettingSwitchProps {
  * (below, the label keeps one line).
  */
 export function SettingSwitch({ label, hint, checked, onCheckedChange }: SettingSwitchProps) {
+  const { t } = useTranslation();
   const labelId = useId();
   const hintId = useId();
   return (
@@ -43,7 +45,7 @@ export function SettingSwitch({ label, hint, checked, onCheckedChange }: Setting
         )}
       </span>
       <span aria-hidden="true" className="w-7 text-right text-sm font-semibold text-slate-800 max-[359px]:hidden">
-        {checked ? 'On' : 'Off'}
+        {checked ? t('common.on') : t('common.off')}
       </span>
       <span
         aria-hidden="true"

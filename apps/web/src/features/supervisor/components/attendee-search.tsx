@@ -15,6 +15,7 @@ import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { supervisorQueries, useManualCheckIn, useUndoCheckIn } from '../api.ts';
 import { admittedDaysText, attendeeStatusText, isSearchable } from '../supervisor-logic.ts';
+import { useTranslation } from 'react-i18next';
 
 export interface AttendeeSearchProps {
   eventId: string;
@@ -28,6 +29,7 @@ export interface AttendeeSearchProps {
 }
 
 export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, onUndone }: AttendeeSearchProps) {
+  const { t } = useTranslation();
   const inputId = useId();
   const [text, setText] = useState('');
   const deferred = useDeferredValue(text);
@@ -38,37 +40,37 @@ export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, o
   const onCheckIn = async (attendee: Attendee) => {
     try {
       const verdict = await checkIn.mutateAsync(attendee.ticketId);
-      setNotice(verdict.isValid ? { tone: 'success', text: `${attendee.holderName} checked in` } : { tone: 'error', text: verdict.message ?? 'Denied' });
+      setNotice(verdict.isValid ? { tone: 'success', text: t('supervisor.checkedInNotice', { name: attendee.holderName }) } : { tone: 'error', text: verdict.message ?? t('supervisor.denied') });
       onCheckedIn?.(attendee, verdict);
     } catch (error) {
-      setNotice({ tone: 'error', text: error instanceof Error ? error.message : 'Check-in failed' });
+      setNotice({ tone: 'error', text: error instanceof Error ? error.message : t('supervisor.checkInFailed') });
     }
   };
 
   return (
-    <section aria-labelledby={hasHeading ? `${inputId}-heading` : undefined} aria-label={hasHeading ? undefined : 'Find attendee'} className="flex flex-col gap-3">
+    <section aria-labelledby={hasHeading ? `${inputId}-heading` : undefined} aria-label={hasHeading ? undefined : t('supervisor.findAttendee')} className="flex flex-col gap-3">
       {hasHeading && (
         <h2 id={`${inputId}-heading`} className="text-xl font-bold text-slate-900">
-          Find attendee
+          {t('supervisor.findAttendee')}
         </h2>
       )}
-      <Label htmlFor={inputId}>Name or ticket code</Label>
-      <Input id={inputId} value={text} onChange={(event) => setText(event.target.value)} autoComplete="off" placeholder="At least 3 characters" />
+      <Label htmlFor={inputId}>{t('supervisor.searchLabel')}</Label>
+      <Input id={inputId} value={text} onChange={(event) => setText(event.target.value)} autoComplete="off" placeholder={t('supervisor.searchPlaceholder')} />
       {notice && <FormNotice variant={notice.tone} title={notice.text} />}
       {!isSearchable(text) ? (
-        <p className="text-base text-slate-700">Type at least 3 characters of a name or ticket code.</p>
+        <p className="text-base text-slate-700">{t('supervisor.searchHint')}</p>
       ) : search.isError ? (
         <FormNotice variant="error" title={search.error.message} />
       ) : search.data && search.data.attendees.length === 0 ? (
-        <p className="text-base text-slate-700">No attendee found.</p>
+        <p className="text-base text-slate-700">{t('supervisor.noAttendee')}</p>
       ) : (
-        <ul className="flex flex-col gap-3" aria-label="Attendees">
+        <ul className="flex flex-col gap-3" aria-label={t('supervisor.attendees')}>
           {search.data?.attendees.map((attendee) => (
             <AttendeeRow key={attendee.ticketId} attendee={attendee} eventId={eventId} day={day} onCheckIn={onCheckIn} onUndone={onUndone} isBusy={checkIn.isPending} />
           ))}
         </ul>
       )}
-      {search.data?.hasMore && <p className="text-base text-slate-700">More attendees match: type more of the name.</p>}
+      {search.data?.hasMore && <p className="text-base text-slate-700">{t('supervisor.moreMatch')}</p>}
     </section>
   );
 }
@@ -88,6 +90,7 @@ function AttendeeRow({
   onUndone?: (attendee: Attendee, undo: UndoCheckInResponse) => void;
   isBusy: boolean;
 }) {
+  const { t } = useTranslation();
   const reasonId = useId();
   const [isUndoing, setIsUndoing] = useState(false);
   const [reason, setReason] = useState('');
@@ -113,25 +116,25 @@ function AttendeeRow({
       <div className="mt-2 flex flex-wrap gap-2">
         {!attendee.checkIn && !attendee.revokedAt && (
           <Button onClick={() => onCheckIn(attendee)} disabled={isBusy}>
-            Check in
+            {t('supervisor.checkIn')}
           </Button>
         )}
         {attendee.checkIn && !isUndoing && (
           <Button variant="secondary" onClick={() => setIsUndoing(true)}>
-            Undo check-in
+            {t('supervisor.undoCheckIn')}
           </Button>
         )}
       </div>
       {isUndoing && (
         <form className="mt-2 flex flex-col gap-2" onSubmit={(event) => void submitUndo(event)}>
-          <Label htmlFor={reasonId}>Reason</Label>
+          <Label htmlFor={reasonId}>{t('supervisor.reason')}</Label>
           <Input id={reasonId} value={reason} onChange={(event) => setReason(event.target.value)} required maxLength={500} />
           <div className="flex gap-2">
             <Button type="submit" variant="danger" disabled={!reason.trim() || undo.isPending}>
-              Confirm undo
+              {t('supervisor.confirmUndo')}
             </Button>
             <Button type="button" variant="ghost" onClick={() => setIsUndoing(false)}>
-              Cancel
+              {t('supervisor.cancel')}
             </Button>
           </div>
         </form>

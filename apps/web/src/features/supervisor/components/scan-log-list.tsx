@@ -10,15 +10,17 @@ import { Button } from '@/components/ui/button.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { supervisorQueries } from '../api.ts';
 import { formatTime, scanLogVerdictText } from '../supervisor-logic.ts';
+import { useTranslation } from 'react-i18next';
 
-const FILTERS: Array<{ value: ScanLogVerdict | 'all'; label: string }> = [
-  { value: 'all', label: 'All' },
-  { value: 'approved', label: 'Approved' },
-  { value: 'denied', label: 'Denied' },
-  { value: 'undone', label: 'Undone' },
+const FILTERS: Array<{ value: ScanLogVerdict | 'all'; labelKey: 'supervisor.filterAll' | 'supervisor.filterApproved' | 'supervisor.filterDenied' | 'supervisor.filterUndone' }> = [
+  { value: 'all', labelKey: 'supervisor.filterAll' },
+  { value: 'approved', labelKey: 'supervisor.filterApproved' },
+  { value: 'denied', labelKey: 'supervisor.filterDenied' },
+  { value: 'undone', labelKey: 'supervisor.filterUndone' },
 ];
 
 export function ScanLogList({ eventId, day }: { eventId: string; day: number }) {
+  const { t } = useTranslation();
   const filterId = useId();
   const [verdict, setVerdict] = useState<ScanLogVerdict | 'all'>('all');
   const log = useInfiniteQuery(supervisorQueries.scanLog(eventId, day, verdict));
@@ -27,9 +29,9 @@ export function ScanLogList({ eventId, day }: { eventId: string; day: number }) 
   return (
     <section aria-labelledby={`${filterId}-heading`} className="flex flex-col gap-3">
       <h2 id={`${filterId}-heading`} className="text-xl font-bold text-slate-900">
-        Scan log
+        {t('supervisor.scanLog')}
       </h2>
-      <Label htmlFor={filterId}>Verdict</Label>
+      <Label htmlFor={filterId}>{t('supervisor.verdict')}</Label>
       <select
         id={filterId}
         className="min-h-12 rounded-xl border-2 border-slate-400 bg-white px-4 text-base"
@@ -38,13 +40,13 @@ export function ScanLogList({ eventId, day }: { eventId: string; day: number }) 
       >
         {FILTERS.map((filter) => (
           <option key={filter.value} value={filter.value}>
-            {filter.label}
+            {t(filter.labelKey)}
           </option>
         ))}
       </select>
       {log.isError && <FormNotice variant="error" title={log.error.message} />}
-      {log.isSuccess && entries.length === 0 && <p className="text-base text-slate-700">No scans yet.</p>}
-      <ol className="flex flex-col gap-2" aria-label="Scan log entries">
+      {log.isSuccess && entries.length === 0 && <p className="text-base text-slate-700">{t('supervisor.noScans')}</p>}
+      <ol className="flex flex-col gap-2" aria-label={t('supervisor.scanLogEntries')}>
         {entries.map((entry) => (
           <li key={entry.id} className="rounded-xl border-2 border-slate-200 bg-white p-3">
             <p className="text-base font-semibold text-slate-900">
@@ -58,7 +60,7 @@ export function ScanLogList({ eventId, day }: { eventId: string; day: number }) 
       </ol>
       {log.hasNextPage && (
         <Button variant="secondary" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
-          Load more
+          {t('supervisor.loadMore')}
         </Button>
       )}
     </section>

@@ -1,0 +1,82 @@
+/**
+ * Issue 10 item 9: a phone whose language is German (locale de-DE, 360x740) gets the app in German —
+ * login, day select (dates in German), the scanner with a verdict — saved as e2e/artifacts/de-*.png
+ * to be looked at, each with axe 0 violations. The switch (English / Deutsch) changes the language
+ * and the choice survives a reload. The steps use the German words: that they are found proves the
+ * screens are translated.
+ */
+import { axeViolations } from './support/axe.ts';
+import { DEMO_USER, findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
+import { expect, test } from './support/fixtures.ts';
+
+test.use({ viewport: { width: 360, height: 740 }, locale: 'de-DE', hasTouch: true });
+
+test('a German device gets German screens (login, day select, scanner with a verdict) with no axe violations', async ({ page, ticketPool, saveScreen }) => {
+  const found: string[] = [];
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText('Melde dich an, um Tickets zu scannen')).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.getByRole('radio', { name: 'Deutsch' })).toBeChecked();
+  await saveScreen(page, 'de-login', { fullPage: false });
+  found.push(...(await axeViolations(page, 'de login')));
+
+  await page.getByLabel('E-Mail oder Benutzername').fill(DEMO_USER.email);
+  await page.getByLabel('Passwort', { exact: true }).fill(DEMO_USER.password);
+  await page.getByRole('button', { name: 'Anmelden' }).click();
+  await expect(page.getByRole('heading', { name: 'Organisation wählen' })).toBeVisible();
+  const { organization, event } = await findLiveThreeDayEvent(page.request);
+  await page.getByRole('main').getByRole('button', { name: organization.name }).click();
+  await expect(page.getByRole('heading', { name: 'Veranstaltung wählen' })).toBeVisible();
+  await page.getByRole('main').getByRole('button', { name: event.title }).click();
+  await expect(page.getByRole('heading', { name: 'Tag wählen' })).toBeVisible();
+  // Long-form dates in German: a weekday name such as 'Samstag, 11. Juli 2026'.
+  await expect(page.getByText(/^(Montag|Dienstag|Mittwoch|Donnerstag|Freitag|Samstag|Sonntag), \d{1,2}\. \S+ \d{4}$/).first()).toBeVisible();
+  await saveScreen(page, 'de-day-select', { fullPage: false });
+  found.push(...(await axeViolations(page, 'de day select')));
+
+  const day = todaysDayNumber(event);
+  await page.getByRole('button', { name: new RegExp(`Tag ${day}\\b`) }).first().click();
+  await expect(page.getByText('Scannen für')).toBeVisible();
+  await page.getByRole('button', { name: 'Scannen starten' }).click();
+  const ticket = ticketPool.take(`for "${event.title}" on all days`, (candidate) => candidate.eventTitle === event.title && candidate.days === 'all');
+  await page.getByLabel('Oder Ticket-ID eingeben:').fill(ticket.code);
+  await page.getByRole('button', { name: 'Prüfen' }).click();
+  await expect(page.locator('[data-verdict="approved"]')).toContainText('EINLASS');
+  await saveScreen(page, 'de-flash-approved', { fullPage: false });
+  await expect(page.locator('[data-verdict]')).toHaveCount(0, { timeout: 3_000 });
+  const card = page.getByRole('group', { name: 'Gültiges Ticket' });
+  await expect(card).toContainText('EINLASS');
+  await expect(card).toContainText(ticket.holderName);
+  await saveScreen(page, 'de-scanner-approved', { fullPage: false });
+  found.push(...(await axeViolations(page, 'de scanner approved')));
+
+  await page.getByLabel('Oder Ticket-ID eingeben:').fill(ticket.code);
+  await page.getByRole('button', { name: 'Prüfen' }).click();
+  await expect(page.locator('[data-verdict="denied"]')).toContainText('ABGELEHNT');
+  await expect(page.locator('[data-verdict]')).toHaveCount(0, { timeout: 3_000 });
+  await expect(page.getByRole('group', { name: 'Ungültiges Ticket' })).toContainText(/Bereits eingecheckt/);
+  await saveScreen(page, 'de-scanner-denied', { fullPage: false });
+  found.push(...(await axeViolations(page, 'de scanner denied')));
+  expect(found).toEqual([]);
+});
+
+test('the language switch changes the language, <html lang> follows, and the choice survives a reload', async ({ page }) => {
+  await page.goto('/');
+  const html = page.locator('html');
+  await expect(page.getByText('Melde dich an, um Tickets zu scannen')).toBeVisible();
+  await page.getByText('English', { exact: true }).click();
+  await expect(page.getByText('Sign in to start scanning tickets')).toBeVisible();
+  await expect(html).toHaveAttribute('lang', 'en');
+  await page.reload();
+  await expect(page.getByText('Sign in to start scanning tickets')).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'English' })).toBeChecked();
+  await expect(html).toHaveAttribute('lang', 'en');
+
+  await page.getByText('Deutsch', { exact: true }).click();
+  await expect(page.getByText('Melde dich an, um Tickets zu scannen')).toBeVisible();
+  await expect(html).toHaveAttribute('lang', 'de');
+  await page.reload();
+  await expect(page.getByText('Melde dich an, um Tickets zu scannen')).toBeVisible();
+  await expect(page.getByRole('radio', { name: 'Deutsch' })).toBeChecked();
+});
