@@ -1,7 +1,8 @@
 /**
  * Starts Gatecheck: reads the configuration, opens (and migrates) the database, seeds the demo data
  * on an empty database, serves the web app and the API (over https with `HTTPS=true`, src/tls.ts),
- * and prints where to go. SIGTERM/SIGINT stop it gracefully: no new connections, in-flight requests
+ * and prints where to go and how long starting took (ms since the process started). `npm start`
+ * runs it compiled (dist/server.js, see build.ts; issue 13 item 3). SIGTERM/SIGINT stop it gracefully: no new connections, in-flight requests
  * finish, then the database closes.
  */
 import { buildApp } from './app.ts';
@@ -109,6 +110,8 @@ const lines = [
         `Demo tickets (tickets.csv + one QR PNG each): ${ticketsDir}${seeded ? ` (${seeded.tickets.length} tickets)` : ''}`,
       ]
     : []),
+  // Since the process started (Node's performance.timeOrigin), in ms: module loading, migration, seeding, listen.
+  `Started in ${Math.round(performance.now())} ms.`,
   'Press Ctrl-C to stop.',
   '',
 ];
