@@ -63,11 +63,13 @@ test('the sign-in page and the QR decoder arrive brotli-compressed and cached fo
   expect(bundles.map((bundle) => bundle.url)).toContainEqual(expect.stringMatching(/^\/assets\/.+\.js$/));
   for (const bundle of bundles) {
     expect(bundle, `${bundle.url} is sent in brotli`).toMatchObject({ encoding: 'br', cacheControl: 'public, max-age=31536000, immutable' });
-    // Brotli shrinks the bundles to about a quarter: a third is a generous bound.
-    expect(bundle.wireBytes, `${bundle.url} over the wire`).toBeLessThan(bundle.decodedBytes / 3);
+    expect(bundle.wireBytes, `${bundle.url} over the wire`).toBeLessThan(bundle.decodedBytes);
   }
   const signInWire = bundles.reduce((sum, bundle) => sum + bundle.wireBytes, 0);
   const signInDecoded = bundles.reduce((sum, bundle) => sum + bundle.decodedBytes, 0);
+  // Brotli shrinks the first load to about a quarter: a third is a generous bound. (Over the whole
+  // load: since the screens are split into chunks (issue 13), a 1.6 kB chunk of it shrinks less.)
+  expect(signInWire, 'the sign-in page over the wire').toBeLessThan(signInDecoded / 3);
 
   // The decoder is prefetched once signed in (issue 13 item 2), before anyone presses 'Start Camera'.
   const decoderLoad = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('.wasm'));
