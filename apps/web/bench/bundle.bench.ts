@@ -60,21 +60,27 @@ function printTable(header: string[], rows: string[][]): void {
   for (const row of rows) console.log(line(row));
 }
 
-/** Files index.html makes the browser fetch up front: module scripts, module preloads, stylesheets. */
-function filesNamedByIndexHtml(html: string): { scripts: Set<string>; styles: Set<string> } {
+/**
+ * Files index.html makes the browser fetch up front: module scripts and module preloads (the
+ * bundle's graph), classic scripts (from public/, outside the graph) and stylesheets.
+ */
+function filesNamedByIndexHtml(html: string): { scripts: Set<string>; classicScripts: Set<string>; styles: Set<string> } {
   const scripts = new Set<string>();
+  const classicScripts = new Set<string>();
   const styles = new Set<string>();
   const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
   for (const [tag] of html.matchAll(/<(?:script|link)\b[^>]*>/g)) {
-    const isModuleScript = tag.startsWith('<script') && attribute(tag, 'type') === 'module';
+    const isScript = tag.startsWith('<script');
+    const isModuleScript = isScript && attribute(tag, 'type') === 'module';
     const rel = attribute(tag, 'rel');
-    const url = isModuleScript ? attribute(tag, 'src') : attribute(tag, 'href');
-    if (!url?.startsWith('/assets/')) continue;
+    const url = isScript ? attribute(tag, 'src') : attribute(tag, 'href');
+    if (!url?.startsWith('/') || url.startsWith('//')) continue;
     const file = url.slice(1);
     if (isModuleScript || rel === 'modulepreload') scripts.add(file);
+    else if (isScript) classicScripts.add(file);
     else if (rel === 'stylesheet') styles.add(file);
   }
-  return { scripts, styles };
+  return { scripts, classicScripts, styles };
 }
 
 /** The entry chunk and its static import graph: the JavaScript and CSS files loaded before the app runs. */
@@ -115,7 +121,7 @@ if (!sameSet(fromHtml.scripts, fromManifest.scripts) || !sameSet(fromHtml.styles
   process.exit(1);
 }
 
-const scripts = [...fromManifest.scripts].map(measure).sort((a, b) => b.gzipBytes - a.gzipBytes);
+const scripts = [...fromManifest.scripts, ...fromHtml.classicScripts].map(measure).sort((a, b) => b.gzipBytes - a.gzipBytes);
 const styles = [...fromManifest.styles].map(measure);
 const lazy = [...fromManifest.lazy].map(measure).sort((a, b) => b.gzipBytes - a.gzipBytes);
 const sum = (assets: Asset[], key: 'rawBytes' | 'gzipBytes') => assets.reduce((total, asset) => total + asset[key], 0);

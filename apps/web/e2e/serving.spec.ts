@@ -61,7 +61,8 @@ test('the sign-in page and the QR decoder arrive brotli-compressed and cached fo
     signInLoad.filter((response) => ['script', 'stylesheet'].includes(response.request().resourceType())).map(transferOf),
   );
   expect(bundles.map((bundle) => bundle.url)).toContainEqual(expect.stringMatching(/^\/assets\/.+\.js$/));
-  for (const bundle of bundles) {
+  // The hashed bundles; public/zod-jitless.js (0.5 kB, below the 1 kB compression threshold, not hashed) is counted in the totals only.
+  for (const bundle of bundles.filter((candidate) => candidate.url.startsWith('/assets/'))) {
     expect(bundle, `${bundle.url} is sent in brotli`).toMatchObject({ encoding: 'br', cacheControl: 'public, max-age=31536000, immutable' });
     expect(bundle.wireBytes, `${bundle.url} over the wire`).toBeLessThan(bundle.decodedBytes);
   }
