@@ -60,9 +60,12 @@ const WATCH_VERDICTS_SCRIPT = `
   new MutationObserver(function () {
     var expecting = window.__expecting;
     if (expecting === null || window.__verdictAt[expecting] !== undefined) return;
-    var status = document.querySelector('main [role="status"]');
-    var text = status ? status.textContent : '';
-    if (/(Valid|Invalid) Ticket/.test(text) && text.indexOf(expecting) !== -1) window.__verdictAt[expecting] = Date.now();
+    // The result card: a group named after the verdict (SPEC §8), holding the ticket's code.
+    var cards = document.querySelectorAll('main [role="group"][aria-labelledby^="verdict-"]');
+    for (var index = 0; index < cards.length; index++) {
+      var text = cards[index].textContent || '';
+      if (/(Valid|Invalid) Ticket/.test(text) && text.indexOf(expecting) !== -1) window.__verdictAt[expecting] = Date.now();
+    }
   }).observe(document.body, { subtree: true, childList: true, characterData: true });
 `;
 
