@@ -65,8 +65,9 @@ function headline(output: string): { figure: string; ratio: string } {
       // Not JSON: fall through to the ratio lines.
     }
   }
-  const ratioLines = lines.filter((line) => /ratio|×/i.test(line) && !line.startsWith(RESULT_PREFIX));
-  return { figure: ratioLines.slice(-2).map(cut).join('\n') || '(no ratio printed)', ratio: '' };
+  // Table borders and headers (console.table, cli-table) say nothing on their own.
+  const ratioLines = lines.filter((line) => /ratio|×/i.test(line) && !line.startsWith(RESULT_PREFIX) && !/^[│┌├└|+-]/.test(line));
+  return { figure: ratioLines.slice(-2).map(cut).join('\n') || '(no headline: see its output above)', ratio: '' };
 }
 
 const requested = process.argv.slice(2);
