@@ -1,6 +1,7 @@
 import { fileURLToPath, URL } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
@@ -29,6 +30,15 @@ export default defineConfig({
       algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
       logLevel: 'silent',
     }),
+    // Size report of every chunk and the modules in it (raw, gzip, brotli): open
+    // apps/web/build-report/bundle.html after a build. Outside dist, so the server never serves it.
+    visualizer({
+      filename: fileURLToPath(new URL('./build-report/bundle.html', import.meta.url)),
+      template: 'treemap',
+      gzipSize: true,
+      brotliSize: true,
+      title: 'Gatecheck web app: bundle sizes',
+    }),
   ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
@@ -40,5 +50,7 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    // dist/.vite/manifest.json: the chunk graph `npm run bench:bundle` reads to find the first load.
+    manifest: true,
   },
 });

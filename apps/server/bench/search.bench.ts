@@ -113,6 +113,15 @@ async function main(): Promise<void> {
       sql`explain select ticket_id from ticket_search_terms where event_id = ${large.id} and term ~>=~ 'mar' and term ~<~ ${`mar${String.fromCodePoint(0x10ffff)}`} order by term using ~<~ limit 204`,
     );
     console.log(`\nPlan on the large event:\n${planLines(plan).join('\n')}`);
+    // The headline for `npm run bench` (scripts/bench.ts): the worst large / small ratio.
+    const worst = rows.reduce((top, row) => (Number.parseFloat(row[5] ?? '0') > Number.parseFloat(top[5] ?? '0') ? row : top));
+    console.log(
+      `BENCH_RESULT ${JSON.stringify({
+        name: 'bench:search',
+        figure: `${SEARCHES.length} searches, 1,000 vs ${LARGE.toLocaleString('en')} tickets; slowest large median ${worst[3]} ms (${worst[0]})`,
+        ratio: `worst large/small ${worst[5]}`,
+      })}`,
+    );
   } finally {
     await handle.close();
     await postgres?.drop();

@@ -3,7 +3,8 @@
  * `MIGRATE_ON_START=false`) and seeds the demo data on an empty database — both while holding the
  * migration lock, so N instances started together on one PostgreSQL migrate and seed once
  * (docs/decisions/041) — serves the web app and the API (over https with `HTTPS=true`, src/tls.ts),
- * and prints where to go. SIGTERM/SIGINT stop it gracefully: GET /api/ready answers 503 at once (for
+ * and prints where to go and how long starting took (ms since the process started). `npm start`
+ * runs it compiled (dist/server.js, see build.ts; issue 13 item 3). SIGTERM/SIGINT stop it gracefully: GET /api/ready answers 503 at once (for
  * `SHUTDOWN_DELAY_SECONDS` while requests are still served), then no new connections, in-flight
  * requests finish, then the database closes.
  */
@@ -142,6 +143,8 @@ const lines = [
         `Demo tickets (tickets.csv + one QR PNG each): ${ticketsDir}${seeded ? ` (seeded now: ${seeded.tickets.length} tickets)` : ''}`,
       ]
     : []),
+  // Since the process started (Node's performance.timeOrigin), in ms: module loading, migration, seeding, listen.
+  `Started in ${Math.round(performance.now())} ms.`,
   'Press Ctrl-C to stop.',
   '',
 ];

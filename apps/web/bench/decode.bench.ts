@@ -82,3 +82,11 @@ if (oursPassed < REQUIRED_PASSES) {
 } else {
   console.log(`\nOK: ${ours.name} passed ${oursPassed}/${decodeCount} (required ≥ ${REQUIRED_PASSES}).`);
 }
+// The headline for `npm run bench` (scripts/bench.ts).
+console.log(
+  `BENCH_RESULT ${JSON.stringify({
+    name: 'bench:decode',
+    figure: `zxing-wasm ${oursPassed}/${decodeCount} decoded, median ${median(ours.durationsMs).toFixed(2)} ms/decode`,
+    ratio: `${(oursPassed / total(reference)).toFixed(2)}× jsQR's passes, ${(median(reference.durationsMs) / median(ours.durationsMs)).toFixed(1)}× its speed`,
+  })}`,
+);

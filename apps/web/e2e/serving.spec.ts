@@ -47,7 +47,7 @@ function kilobytes(bytes: number): string {
   return `${(bytes / 1000).toFixed(1)} kB`;
 }
 
-test('the sign-in page and the QR decoder arrive brotli-compressed and cached for good, and the decoder is fetched once, when the scanner opens', async ({
+test('the sign-in page and the QR decoder arrive brotli-compressed and cached for good, and the decoder is fetched once, ahead of the scanner', async ({
   page,
   fakeCamera,
   ticketPool,
@@ -61,25 +61,27 @@ test('the sign-in page and the QR decoder arrive brotli-compressed and cached fo
     signInLoad.filter((response) => ['script', 'stylesheet'].includes(response.request().resourceType())).map(transferOf),
   );
   expect(bundles.map((bundle) => bundle.url)).toContainEqual(expect.stringMatching(/^\/assets\/.+\.js$/));
-  for (const bundle of bundles) {
+  // The hashed bundles; public/zod-jitless.js (0.5 kB, below the 1 kB compression threshold, not hashed) is counted in the totals only.
+  for (const bundle of bundles.filter((candidate) => candidate.url.startsWith('/assets/'))) {
     expect(bundle, `${bundle.url} is sent in brotli`).toMatchObject({ encoding: 'br', cacheControl: 'public, max-age=31536000, immutable' });
-    // Brotli shrinks the bundles to about a quarter: a third is a generous bound.
-    expect(bundle.wireBytes, `${bundle.url} over the wire`).toBeLessThan(bundle.decodedBytes / 3);
+    expect(bundle.wireBytes, `${bundle.url} over the wire`).toBeLessThan(bundle.decodedBytes);
   }
   const signInWire = bundles.reduce((sum, bundle) => sum + bundle.wireBytes, 0);
   const signInDecoded = bundles.reduce((sum, bundle) => sum + bundle.decodedBytes, 0);
+  // Brotli shrinks the first load to about a quarter: a third is a generous bound. (Over the whole
+  // load: since the screens are split into chunks (issue 13), a 1.6 kB chunk of it shrinks less.)
+  expect(signInWire, 'the sign-in page over the wire').toBeLessThan(signInDecoded / 3);
 
-  await signIn(page);
-  const { organization, event } = await findLiveThreeDayEvent(page.request);
-  await chooseOrganization(page, organization.name);
-  await chooseEvent(page, event.title);
-
-  // The decoder is loaded as the scanner screen opens, before anyone presses 'Start Camera'.
+  // The decoder is prefetched once signed in (issue 13 item 2), before anyone presses 'Start Camera'.
   const decoderLoad = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('.wasm'));
   const wasmRequests: string[] = [];
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.endsWith('.wasm')) wasmRequests.push(request.url());
   });
+  await signIn(page);
+  const { organization, event } = await findLiveThreeDayEvent(page.request);
+  await chooseOrganization(page, organization.name);
+  await chooseEvent(page, event.title);
   await chooseDay(page, todaysDayNumber(event));
   const wasmResponse = await decoderLoad;
   const wasm = await transferOf(wasmResponse);

@@ -1,12 +1,10 @@
 /**
- * App-wide providers: server-state cache (SPEC §9 policy), tooltips (SPEC §9 700 ms delay), the
- * session (SPEC §4) and the toaster.
+ * App-wide providers: server-state cache (SPEC §9 policy), the session (SPEC §4) and the toaster.
+ * Tooltips bring their own provider (components/ui/tooltip.tsx).
  */
-import * as Tooltip from '@radix-ui/react-tooltip';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Toaster } from 'sonner';
-import { TOOLTIP_DELAY_MS } from '@/config/constants.ts';
 import { useTheme } from '@/lib/theme.ts';
 import { SessionProvider } from './session-provider.tsx';
 
@@ -14,11 +12,9 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
   const theme = useTheme();
   return (
     <QueryClientProvider client={queryClient}>
-      <Tooltip.Provider delayDuration={TOOLTIP_DELAY_MS}>
-        <SessionProvider>{children}</SessionProvider>
-        {/* Bottom, at most two stacked: a toast never covers the header or the verdict (issue 15 item 14, decision 028). */}
-        <Toaster theme={theme} position="bottom-center" visibleToasts={2} richColors closeButton />
-      </Tooltip.Provider>
+      <SessionProvider>{children}</SessionProvider>
+      {/* Bottom, at most two stacked: a toast never covers the header or the verdict (issue 15 item 14, decision 028). */}
+      <Toaster theme={theme} position="bottom-center" visibleToasts={2} richColors closeButton />
     </QueryClientProvider>
   );
 }

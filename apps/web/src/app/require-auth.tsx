@@ -1,16 +1,23 @@
 /**
  * The route guard of SPEC §2/§6: 'Loading...' full-screen while the session is checked; visitors who
- * are not signed in go to `redirectTo` (default /login).
+ * are not signed in go to `redirectTo` (default /login). Once the user is signed in, the screens of
+ * the main job and the QR decoder are prefetched (issue 13 item 2, lazy-screens.ts).
  */
+import { useEffect } from 'react';
 import { Navigate, Outlet } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { paths } from '@/config/paths.ts';
+import { prefetchSignedInScreens } from './lazy-screens.ts';
 import { useSession } from './session-provider.tsx';
 import { useTranslation } from 'react-i18next';
 
 export function RequireAuth({ redirectTo = paths.login }: { redirectTo?: string }) {
   const { t } = useTranslation();
   const session = useSession();
+  const isSignedIn = session.status === 'authenticated';
+  useEffect(() => {
+    if (isSignedIn) prefetchSignedInScreens();
+  }, [isSignedIn]);
   if (session.status === 'loading') return <FullScreenMessage>{t('common.loading')}</FullScreenMessage>;
   if (session.status === 'unauthenticated') return <Navigate to={redirectTo} replace />;
   return <Outlet />;

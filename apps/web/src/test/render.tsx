@@ -84,7 +84,31 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
   );
 }
 
-/** Renders the whole app (the real routes) at `options.route`. */
+/**
+ * The app's routes with every lazy screen already loaded (issue 13 item 2): the same tree and the
+ * same components, each `lazy.Component` resolved once here, so a screen test can find its screen
+ * right after rendering, as a browser does once the prefetch after sign-in has run. The lazy
+ * loading itself is covered by router.test.tsx and the end-to-end suite.
+ */
+async function withLazyScreensLoaded(routeObjects: RouteObject[]): Promise<RouteObject[]> {
+  return Promise.all(
+    routeObjects.map(async (route) => {
+      const { lazy, children, ...rest } = route;
+      const loaded: RouteObject = { ...rest } as RouteObject;
+      if (lazy && typeof lazy === 'object' && typeof lazy.Component === 'function') {
+        loaded.Component = await lazy.Component();
+      } else if (lazy) {
+        throw new Error('render.tsx resolves only `lazy: { Component }` routes');
+      }
+      if (children) loaded.children = await withLazyScreensLoaded(children);
+      return loaded;
+    }),
+  );
+}
+
+const loadedRoutes = await withLazyScreensLoaded(routes);
+
+/** Renders the whole app (the real routes, lazy screens loaded) at `options.route`. */
 export function renderApp(options: RenderOptions = {}) {
-  return renderRouter(routes, options);
+  return renderRouter(loadedRoutes, options);
 }
