@@ -12,7 +12,7 @@
  * TRUST_PROXY=true. The counters live in the database (`rate_limits`), shared by every instance on
  * it (docs/decisions/040). Register after the db plugin and before the routes.
  */
-import { API_PREFIX, apiPaths } from '@gatecheck/contract';
+import { API_PREFIX, apiPaths, requestText } from '@gatecheck/contract';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
@@ -36,7 +36,9 @@ const PER_IP_URLS: readonly string[] = [apiPaths.register, apiPaths.forgotPasswo
 const PER_EMAIL_URLS: readonly string[] = [apiPaths.register, apiPaths.forgotPassword].map((pathname) => `${API_PREFIX}${pathname}`);
 
 /** The email a limited request is about: trimmed and lower-cased, so case tricks share one counter. */
-const EmailField = z.object({ email: z.string().trim().toLowerCase().min(1).max(254) });
+// Only text the database can store becomes part of a counter's key (a NUL or a lone surrogate would
+// fail the counter's INSERT with a 500); such a body still counts per IP, then fails validation (400).
+const EmailField = z.object({ email: requestText().trim().toLowerCase().min(1).max(254) });
 
 /**
  * Whether the route `method` `url` (full URL, `/api/...`) is rate limited: sign-in (failed attempts)
