@@ -63,7 +63,7 @@ function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (s
         {detail && <p className={cn('break-words', scan.isValid ? 'text-slate-800' : 'text-red-900')}>{detail}</p>}
         {scan.undone ? (
           <p className="font-semibold break-words text-amber-900">
-            Check-in undone at {recentScanTime(scan.undone.at)}: {scan.undone.reason}
+            {t('scanner.checkInUndone', { time: recentScanTime(scan.undone.at), reason: scan.undone.reason })}
           </p>
         ) : (
           scan.isValid && undoAction?.(scan)

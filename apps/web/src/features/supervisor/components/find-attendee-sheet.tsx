@@ -13,6 +13,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Sheet } from '@/components/ui/sheet.tsx';
 import { supervisorQueries } from '../api.ts';
 import { AttendeeSearch } from './attendee-search.tsx';
+import { useTranslation } from 'react-i18next';
 
 export interface FindAttendeeSheetProps {
   eventId: string;
@@ -22,6 +23,7 @@ export interface FindAttendeeSheetProps {
 }
 
 export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone }: FindAttendeeSheetProps) {
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [isOpen, setOpen] = useState(false);
   const onOpenChange = (open: boolean) => {
@@ -32,12 +34,12 @@ export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone }: FindA
     <Sheet
       open={isOpen}
       onOpenChange={onOpenChange}
-      title="Find attendee"
-      closeLabel="Close"
+      title={t('supervisor.findAttendee')}
+      closeLabel={t('common.close')}
       trigger={
         <Button variant="secondary" size="large" className="w-full">
           <UserSearch aria-hidden="true" className="size-6" />
-          Find attendee
+          {t('supervisor.findAttendee')}
         </Button>
       }
     >

@@ -12,6 +12,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { useUndoCheckInByCode } from '../api.ts';
+import { useTranslation } from 'react-i18next';
 
 export interface UndoCheckInActionProps {
   eventId: string;
@@ -22,6 +23,7 @@ export interface UndoCheckInActionProps {
 }
 
 export function UndoCheckInAction({ eventId, day, code, onUndone }: UndoCheckInActionProps) {
+  const { t } = useTranslation();
   const reasonId = useId();
   const [isOpen, setOpen] = useState(false);
   const [reason, setReason] = useState('');
@@ -37,18 +39,18 @@ export function UndoCheckInAction({ eventId, day, code, onUndone }: UndoCheckInA
   if (!isOpen) {
     return (
       <Button variant="secondary" className="mt-2" onClick={() => setOpen(true)}>
-        Undo check-in
+        {t('supervisor.undoCheckIn')}
       </Button>
     );
   }
   return (
     <form className="mt-2 flex flex-col gap-2" onSubmit={submit}>
-      <Label htmlFor={reasonId}>Reason</Label>
+      <Label htmlFor={reasonId}>{t('supervisor.reason')}</Label>
       <Input id={reasonId} value={reason} onChange={(event) => setReason(event.target.value)} required maxLength={UNDO_REASON_MAX_LENGTH} autoComplete="off" />
       {undo.isError && <FormNotice variant="error" title={undo.error.message} />}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" variant="danger" disabled={!reason.trim() || undo.isPending}>
-          Confirm undo
+          {t('supervisor.confirmUndo')}
         </Button>
         <Button
           type="button"
@@ -58,7 +60,7 @@ export function UndoCheckInAction({ eventId, day, code, onUndone }: UndoCheckInA
             undo.reset();
           }}
         >
-          Cancel
+          {t('supervisor.cancel')}
         </Button>
       </div>
     </form>
