@@ -1,4 +1,3 @@
-import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract';
 /**
  * /change-password (docs/decisions/018; a signed-in screen, not a SPEC §2 route), reached from the
  * 'Change password' link next to Logout. SPEC §7 change-password; texts per SPEC §8: 'Password
@@ -9,6 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { FormField } from '@/components/form-field.tsx';
 import { FormNotice } from '@/components/form-notice.tsx';
+import { NewPasswordFields } from '@/components/new-password-fields.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useChangePasswordMutation } from '@/features/auth/api.ts';
@@ -53,26 +53,12 @@ export function ChangePasswordRoute() {
             value={currentPassword}
             onChange={(event) => setCurrentPassword(event.target.value)}
           />
-          <FormField
-            id="change-new-password"
-            label={t('accountScreens.newPassword')}
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            required
-            hint={t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH })}
-            value={newPassword}
-            onChange={(event) => setNewPassword(event.target.value)}
-          />
-          <FormField
-            id="change-confirm-password"
-            label={t('accountScreens.confirmPassword')}
-            type="password"
-            name="confirm-password"
-            autoComplete="new-password"
-            required
-            value={confirmation}
-            onChange={(event) => setConfirmation(event.target.value)}
+          <NewPasswordFields
+            idPrefix="change"
+            newPassword={newPassword}
+            confirmation={confirmation}
+            onNewPasswordChange={setNewPassword}
+            onConfirmationChange={setConfirmation}
           />
           {failure && <FormNotice variant="error" title={failure} />}
           <Button type="submit" size="large" disabled={change.isPending}>

@@ -1,4 +1,3 @@
-import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract';
 /**
  * /reset-password?token=… (docs/decisions/018; not a SPEC §2 route): the screen the mailed reset link
  * opens. A new password twice (the server's policy shown before submit), then SPEC §7 reset-password
@@ -9,8 +8,8 @@ import { RESET_PASSWORD_LINK } from '@gatecheck/contract';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CenteredCard } from '@/components/centered-card.tsx';
-import { FormField } from '@/components/form-field.tsx';
 import { FormNotice } from '@/components/form-notice.tsx';
+import { NewPasswordFields } from '@/components/new-password-fields.tsx';
 import { TextLink } from '@/components/text-link.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
@@ -57,26 +56,12 @@ export function ResetPasswordRoute() {
     <CenteredCard title={t('accountScreens.resetTitle')}>
       {hasToken ? (
         <form noValidate onSubmit={submit} className="flex flex-col gap-5">
-          <FormField
-            id="reset-new-password"
-            label={t('accountScreens.newPassword')}
-            type="password"
-            name="new-password"
-            autoComplete="new-password"
-            required
-            hint={t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH })}
-            value={newPassword}
-            onChange={(event) => setNewPassword(event.target.value)}
-          />
-          <FormField
-            id="reset-confirm-password"
-            label={t('accountScreens.confirmPassword')}
-            type="password"
-            name="confirm-password"
-            autoComplete="new-password"
-            required
-            value={confirmation}
-            onChange={(event) => setConfirmation(event.target.value)}
+          <NewPasswordFields
+            idPrefix="reset"
+            newPassword={newPassword}
+            confirmation={confirmation}
+            onNewPasswordChange={setNewPassword}
+            onConfirmationChange={setConfirmation}
           />
           {failure && <FormNotice variant="error" title={failure} />}
           <Button type="submit" size="large" disabled={reset.isPending}>
