@@ -1,13 +1,10 @@
 /**
- * Authentication calls of SPEC §7 (`/auth/*`). Wire names follow the spec word for word.
+ * Authentication calls of SPEC §7 (`/auth/*`). Wire names follow the spec word for word. What the
+ * sign-in screen reads (the login answer, GET /auth/options, the password lengths) is in sign-in.ts.
  */
 import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './sign-in.ts';
 import { requestText } from './text.ts';
-
-/** Longest password accepted, in characters (bounds hashing work per request). */
-export const PASSWORD_MAX_LENGTH = 256;
-/** Shortest password accepted for new passwords (register, change, reset), in characters. */
-export const PASSWORD_MIN_LENGTH = 8;
 
 const identifier = requestText().trim().min(1, 'Email/username and password are required.').max(254);
 const password = requestText().min(1, 'Email/username and password are required.').max(PASSWORD_MAX_LENGTH);
@@ -31,17 +28,6 @@ export const LoginResponse = z
   })
   .meta({ id: 'LoginResponse' });
 export type LoginResponse = z.infer<typeof LoginResponse>;
-
-/**
- * A login answer as the client reads it (SPEC §7: "sessionToken or token"): either name, so the
- * client also works against a server that answers `sessionToken`. Not part of our API document.
- */
-export const LoginAnswer = z.object({
-  token: z.string().optional(),
-  sessionToken: z.string().optional(),
-  expiresAt: z.string().optional(),
-});
-export type LoginAnswer = z.infer<typeof LoginAnswer>;
 
 /** POST /auth/register (SPEC §7): name, username, email, password, country (ISO code or empty). */
 export const RegisterRequest = z.object({
@@ -93,13 +79,3 @@ export const ResetPasswordRequest = z.object({
   newPassword,
 }).meta({ id: 'ResetPasswordRequest' });
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequest>;
-
-/**
- * GET /auth/options: what the sign-in screen may offer (not in SPEC §7; docs/decisions/018). Public,
- * no session. `isSignUpAllowed` follows the server's `ALLOW_SIGNUP` setting (off by default): the web
- * shows 'Sign up' only when it is true, and POST /auth/register answers 403 otherwise.
- */
-export const AuthOptionsResponse = z.object({
-  isSignUpAllowed: z.boolean(),
-}).meta({ id: 'AuthOptionsResponse' });
-export type AuthOptionsResponse = z.infer<typeof AuthOptionsResponse>;

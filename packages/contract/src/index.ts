@@ -1,6 +1,7 @@
 /** The only barrel in the repo: the contract's public surface (see ../../shared/STYLE.md). */
 export * from './errors.ts';
 export * from './auth.ts';
+export * from './sign-in.ts';
 export * from './users.ts';
 export * from './organizations.ts';
 export * from './tickets.ts';

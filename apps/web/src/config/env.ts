@@ -1,5 +1,6 @@
 /**
- * The web app's configuration, read from Vite's `import.meta.env` once and validated with zod.
+ * The web app's configuration, read from Vite's `import.meta.env` once and validated with zod
+ * (`zod/mini`: this runs on the first load, issue 13).
  * Nothing else reads `import.meta.env`.
  *
  * - `VITE_API_BASE_URL`: the API base ({host} of SPEC §7). Default '/api' (same origin as the app);
@@ -9,20 +10,16 @@
  *
  * @throws {z.ZodError} at import time when a variable is malformed (for example a non-URL lookup URL).
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 const EnvSchema = z.object({
-  VITE_API_BASE_URL: z
-    .string()
-    .trim()
-    .min(1)
-    .default('/api')
-    .refine((value) => value.startsWith('/') || URL.canParse(value), 'must be a path or an absolute URL')
-    .transform((value) => value.replace(/\/+$/, '')),
-  VITE_IP_LOOKUP_URL: z
-    .url()
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  VITE_API_BASE_URL: z.pipe(
+    z._default(z.string().check(z.trim(), z.minLength(1)), '/api').check(
+      z.refine((value: string) => value.startsWith('/') || URL.canParse(value), 'must be a path or an absolute URL'),
+    ),
+    z.transform((value: string) => value.replace(/\/+$/, '')),
+  ),
+  VITE_IP_LOOKUP_URL: z.union([z.optional(z.url()), z.pipe(z.literal(''), z.transform(() => undefined))]),
 });
 
 export interface Env {
@@ -34,7 +31,7 @@ export interface Env {
 
 /** Validates raw `VITE_*` variables. @throws {z.ZodError} naming the malformed variable */
 export function parseEnv(raw: Record<string, unknown>): Env {
-  const parsed = EnvSchema.parse(raw);
+  const parsed = z.parse(EnvSchema, raw);
   return { apiBaseUrl: parsed.VITE_API_BASE_URL, ipLookupUrl: parsed.VITE_IP_LOOKUP_URL };
 }
 

@@ -13,6 +13,6 @@
  * option on zod's global configuration before any module runs (docs/decisions/048). This module
  * keeps it for the dev server and the tests.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 z.config({ jitless: true });

@@ -3,10 +3,11 @@
  * the build's `VITE_API_BASE_URL` on the web, the server chosen on the login screen on native) + a path from
  * `apiPaths` of `@gatecheck/contract`, sends cookies (`credentials: 'include'`) and, when a session
  * token is stored, `Authorization: Bearer <token>`. Responses are parsed with the caller's contract
- * schema; nothing from the network is trusted unparsed.
+ * schema; nothing from the network is trusted unparsed. A schema may be classic zod or `zod/mini`
+ * (the sign-in screen's, issue 13): both are parsed through zod's shared core.
  */
 import { ApiErrorBody } from '@gatecheck/contract';
-import type { z } from 'zod';
+import { safeParse, type core, type output } from 'zod/mini';
 import { currentApiBaseUrl } from './server-address.ts';
 import { readStoredToken } from './stored-user.ts';
 
@@ -29,7 +30,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface ApiRequestOptions<S extends z.ZodType> {
+export interface ApiRequestOptions<S extends core.$ZodType> {
   method?: 'GET' | 'POST';
   /** Sent as JSON. */
   body?: unknown;
@@ -54,7 +55,7 @@ export function apiUrl(path: string): string {
  * @param path an `apiPaths` value (or `organizationEventsPath(id)`), e.g. '/users/me'
  * @throws {ApiError} on network failure, a non-2xx status, or a body not matching `schema`
  */
-export async function apiRequest<S extends z.ZodType>(path: string, options: ApiRequestOptions<S>): Promise<z.output<S>> {
+export async function apiRequest<S extends core.$ZodType>(path: string, options: ApiRequestOptions<S>): Promise<output<S>> {
   const token = options.token === undefined ? await readStoredToken() : options.token;
   const headers = new Headers({ Accept: 'application/json' });
   if (options.body !== undefined) headers.set('Content-Type', 'application/json');
@@ -76,12 +77,12 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Api
   const payload = await readJsonBody(response);
 
   if (!response.ok) {
-    const errorBody = ApiErrorBody.safeParse(payload);
+    const errorBody = safeParse(ApiErrorBody, payload);
     if (errorBody.success) throw new ApiError(response.status, errorBody.data.code, errorBody.data.message);
     throw new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
   }
 
-  const parsed = options.schema.safeParse(payload);
+  const parsed = safeParse(options.schema, payload);
   if (!parsed.success) throw new ApiError(response.status, 'invalid_response', 'The server answered in an unexpected format.');
   return parsed.data;
 }

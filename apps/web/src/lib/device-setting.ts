@@ -8,7 +8,7 @@
  * preferences of this issue, under `gatecheck.*` keys (docs/decisions/035).
  */
 import { useSyncExternalStore } from 'react';
-import type { z } from 'zod';
+import { safeParse, type core, type output } from 'zod/mini';
 
 /** A remembered choice: read it, change it, and follow its changes (same tab and other tabs). */
 export interface DeviceSetting<T> {
@@ -27,8 +27,8 @@ export interface DeviceSetting<T> {
  * @param schema zod schema of the stored JSON value.
  * @param defaultValue the value while nothing valid is stored.
  */
-export function createDeviceSetting<S extends z.ZodType>(key: string, schema: S, defaultValue: z.output<S>): DeviceSetting<z.output<S>> {
-  type T = z.output<S>;
+export function createDeviceSetting<S extends core.$ZodType>(key: string, schema: S, defaultValue: output<S>): DeviceSetting<output<S>> {
+  type T = output<S>;
   const listeners = new Set<() => void>();
   // The last value read or written; also what applies when storage is blocked.
   let cached: { raw: string | null; value: T } | null = null;
@@ -48,7 +48,7 @@ export function createDeviceSetting<S extends z.ZodType>(key: string, schema: S,
     let value: T = defaultValue;
     if (raw !== null) {
       try {
-        const parsed = schema.safeParse(JSON.parse(raw));
+        const parsed = safeParse(schema, JSON.parse(raw));
         if (parsed.success) value = parsed.data;
       } catch {
         // Not JSON: the default applies.

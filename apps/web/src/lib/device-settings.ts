@@ -4,22 +4,22 @@
  * switch defaults to the SPEC behaviour: `continuousScanning` false = SPEC §4 (the camera stops after
  * each decode).
  *
- * Add a switch by adding a field with `.catch(default)`: a stored value that is missing, corrupt or
+ * Add a switch by adding a field wrapped in `z.catch(schema, default)`: a stored value that is missing, corrupt or
  * from an older version reads as the default, field by field, so one bad field never resets the others.
  */
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { readJson, storageKeys, writeJson } from './storage.ts';
 
 /** The stored shape; every field falls back to its default. */
 export const DeviceSettings = z.object({
   /** Issue 10 item 1: the camera keeps running and verifies code after code. Off = SPEC §4. */
-  continuousScanning: z.boolean().catch(false),
+  continuousScanning: z.catch(z.boolean(), false),
 });
 export type DeviceSettings = z.infer<typeof DeviceSettings>;
 
 /** Every switch at its default (the SPEC behaviour). */
-export const defaultDeviceSettings: DeviceSettings = DeviceSettings.parse({});
+export const defaultDeviceSettings: DeviceSettings = z.parse(DeviceSettings, {});
 
 let current: DeviceSettings = defaultDeviceSettings;
 /** Bumped by every change, so a slow read from storage never overwrites a newer choice. */

@@ -4,7 +4,7 @@
  * storage, where they are parsed rather than trusted.
  */
 import { UserSettings } from '@gatecheck/contract';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** Notification settings with SPEC §3 defaults applied: the contract's shape, every flag present. */
 export { UserSettings };
@@ -17,7 +17,7 @@ export const User = z.object({
   email: z.string(),
   country: z.string(),
   joinedAt: z.string(),
-  token: z.string().optional(),
+  token: z.optional(z.string()),
   settings: UserSettings,
 });
 export type User = z.infer<typeof User>;
@@ -28,7 +28,7 @@ export const OrganizationItem = z.object({
   name: z.string(),
   description: z.string(),
   role: z.string(),
-  activeEventCount: z.number().int().min(0),
+  activeEventCount: z.int().check(z.nonnegative()),
 });
 export type OrganizationItem = z.infer<typeof OrganizationItem>;
 
@@ -38,7 +38,7 @@ export type DisplayEventStatus = z.infer<typeof DisplayEventStatus>;
 
 /** One event day: day number (1-based), name, date (ISO 8601 date or date-time). */
 export const EventDay = z.object({
-  day: z.number().int().min(1),
+  day: z.int().check(z.minimum(1)),
   name: z.string(),
   date: z.string(),
 });
@@ -55,12 +55,12 @@ export const EventItem = z.object({
   description: z.string(),
   date: z.string(),
   location: z.string(),
-  attendeeCount: z.number().int().min(0),
+  attendeeCount: z.int().check(z.nonnegative()),
   status: DisplayEventStatus,
   eventDays: z.array(EventDay),
   timeZone: z.string(),
   dayCutoff: z.string(),
   allowsScanningOutsideDays: z.boolean(),
-  closedReason: z.string().nullable(),
+  closedReason: z.nullable(z.string()),
 });
 export type EventItem = z.infer<typeof EventItem>;

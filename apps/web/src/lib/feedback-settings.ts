@@ -2,7 +2,7 @@
  * The scanner's 'Sound' and 'Vibration' switches (issue 10 item 3), remembered per device, both on
  * by default. Read when a verdict lands, so a change applies to the next verdict at once.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { createDeviceSetting, useDeviceSetting } from './device-setting.ts';
 
 /** isSoundOn: play the verdict's tone; isVibrationOn: play its vibration / haptic pattern. */

@@ -9,7 +9,7 @@
  * the toast `STORAGE_FAILED_NOTICE` (the in-memory state, kept by the callers, still applies until
  * the app is closed). These functions never throw.
  */
-import type { z } from 'zod';
+import { safeParse, type core, type output } from 'zod/mini';
 import { isNativePlatform } from './native/platform.ts';
 import { preferencesGet, preferencesRemove, preferencesSet } from './native/preferences.ts';
 import { notify, type Notice } from './toast.ts';
@@ -68,11 +68,11 @@ export async function removeItem(key: StorageKey): Promise<void> {
 }
 
 /** The JSON value under `key` parsed with `schema`; null when absent, not JSON, or not matching. */
-export async function readJson<S extends z.ZodType>(key: StorageKey, schema: S): Promise<z.output<S> | null> {
+export async function readJson<S extends core.$ZodType>(key: StorageKey, schema: S): Promise<output<S> | null> {
   const raw = await readItem(key);
   if (raw === null) return null;
   try {
-    const result = schema.safeParse(JSON.parse(raw));
+    const result = safeParse(schema, JSON.parse(raw));
     return result.success ? result.data : null;
   } catch {
     return null;

@@ -8,7 +8,7 @@
  * (`selection.ts` calls `forgetTabMemory`). Like `storage.ts`, nothing here throws: storage that is
  * blocked or full reads as empty and does not keep the value.
  */
-import type { z } from 'zod';
+import { safeParse, type core, type output } from 'zod/mini';
 
 /** The keys in use, one per screen. */
 export const tabMemoryKeys = {
@@ -20,11 +20,11 @@ export const tabMemoryKeys = {
 type TabMemoryKey = (typeof tabMemoryKeys)[keyof typeof tabMemoryKeys];
 
 /** The value under `key` parsed with `schema`; null when absent, unreadable or not matching. */
-export function readTabMemory<S extends z.ZodType>(key: TabMemoryKey, schema: S): z.output<S> | null {
+export function readTabMemory<S extends core.$ZodType>(key: TabMemoryKey, schema: S): output<S> | null {
   try {
     const raw = window.sessionStorage.getItem(key);
     if (raw === null) return null;
-    const result = schema.safeParse(JSON.parse(raw));
+    const result = safeParse(schema, JSON.parse(raw));
     return result.success ? result.data : null;
   } catch {
     return null;

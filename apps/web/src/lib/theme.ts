@@ -5,7 +5,7 @@
  * docs/decisions/036) and the page's `color-scheme` (form controls, scrollbars).
  */
 import { useSyncExternalStore } from 'react';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { createDeviceSetting, useDeviceSetting } from './device-setting.ts';
 
 /** 'system' follows the device; 'light' and 'dark' hold whatever the device says. */

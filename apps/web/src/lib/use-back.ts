@@ -7,7 +7,7 @@
  */
 import { useCallback, useEffect, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { AppPath } from '@/config/paths.ts';
 
 /** The history entry's state written by a step forward: the path of the screen it came from. */
@@ -36,7 +36,7 @@ export function useBack(target: AppPath, onLeft?: () => void): () => void {
   }, [onLeft]);
 
   return useCallback(() => {
-    const step = StepState.safeParse(state);
+    const step = z.safeParse(StepState, state);
     const leave = () => onLeftRef.current?.();
     if (step.success && step.data.cameFrom === target) {
       window.addEventListener('popstate', leave, { once: true });

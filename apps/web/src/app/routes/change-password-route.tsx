@@ -11,8 +11,9 @@ import { FormNotice } from '@/components/form-notice.tsx';
 import { NewPasswordFields } from '@/components/new-password-fields.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import { useChangePasswordMutation } from '@/features/auth/api.ts';
-import { furthestStep, validateNewPassword } from '@/features/auth/auth-logic.ts';
+import { useChangePasswordMutation } from '@/features/auth/account-api.ts';
+import { validateNewPassword } from '@/features/auth/account-rules.ts';
+import { furthestStep } from '@/features/auth/auth-logic.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { useTranslation } from 'react-i18next';
 

@@ -10,7 +10,7 @@ import { FormNotice } from '@/components/form-notice.tsx';
 import { TextLink } from '@/components/text-link.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
-import { useForgotPasswordMutation } from '@/features/auth/api.ts';
+import { useForgotPasswordMutation } from '@/features/auth/account-api.ts';
 import { useTranslation } from 'react-i18next';
 
 export function ForgotPasswordRoute() {

@@ -7,8 +7,8 @@
  * checked (https, or http on a private network; a Gatecheck server must answer within 8 s) and
  * remembered on the device before signing in.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { TextLink } from '@/components/text-link.tsx';
@@ -24,7 +24,7 @@ import { authOptionsQueries, useLoginMutation } from '@/features/auth/api.ts';
 import { furthestStep, loginFailureDescription, validateLogin } from '@/features/auth/auth-logic.ts';
 import { exitApp, useBackButton } from '@/lib/native/back-button.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
-import { useSelection } from '@/lib/selection.ts';
+import { clearSelection, getSelection, useSelection } from '@/lib/selection.ts';
 import {
   checkServerAddress,
   parseServerAddress,
@@ -33,9 +33,31 @@ import {
   serverAddressPrefill,
 } from '@/lib/server-address.ts';
 import { notify } from '@/lib/toast.ts';
-import { keepOnlyOwnSelection } from '../keep-own-selection.ts';
 import { useSession } from '../session-provider.tsx';
 import { useTranslation } from 'react-i18next';
+
+/**
+ * The check of the stored organization against the new user's memberships (keep-own-selection.ts).
+ * Loaded on demand: it brings the organization list's call and schema (classic zod), which the
+ * sign-in form does not need to be usable (issue 13, docs/decisions/061). The screen starts the load
+ * once it is shown when an organization is stored, so signing in does not wait for it.
+ */
+const loadSelectionCheck = () => import('../keep-own-selection.ts');
+
+/**
+ * Before the furthest-step redirect: keeps the stored organization, event and day only when they are
+ * the signed-in user's (SPEC §2). When the check itself cannot be loaded, the choices are cleared,
+ * as keep-own-selection.ts does when the memberships cannot be loaded. Never throws.
+ */
+async function keepOwnSelection(queryClient: QueryClient): Promise<void> {
+  if (!getSelection().organization) return;
+  try {
+    const { keepOnlyOwnSelection } = await loadSelectionCheck();
+    await keepOnlyOwnSelection(queryClient);
+  } catch {
+    await clearSelection('organization');
+  }
+}
 
 export function LoginRoute() {
   const { t } = useTranslation();
@@ -43,7 +65,11 @@ export function LoginRoute() {
   const selection = useSelection();
   const queryClient = useQueryClient();
   // The previous user's organization, event and day are dropped before the furthest-step redirect.
-  const login = useLoginMutation({ beforeSignIn: () => keepOnlyOwnSelection(queryClient) });
+  const login = useLoginMutation({ beforeSignIn: () => keepOwnSelection(queryClient) });
+  const hasStoredOrganization = Boolean(selection.organization);
+  useEffect(() => {
+    if (hasStoredOrganization) void loadSelectionCheck().catch(() => undefined);
+  }, [hasStoredOrganization]);
   const authOptions = useQuery(authOptionsQueries.current());
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');

@@ -13,8 +13,8 @@ import { NewPasswordFields } from '@/components/new-password-fields.tsx';
 import { TextLink } from '@/components/text-link.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
-import { useResetPasswordMutation } from '@/features/auth/api.ts';
-import { validateNewPassword } from '@/features/auth/auth-logic.ts';
+import { useResetPasswordMutation } from '@/features/auth/account-api.ts';
+import { validateNewPassword } from '@/features/auth/account-rules.ts';
 import { useTranslation } from 'react-i18next';
 
 /** Shown when the link lost its token (cut off by a mail program, typed by hand). */

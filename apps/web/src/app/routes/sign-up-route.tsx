@@ -16,8 +16,9 @@ import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { TextLink } from '@/components/text-link.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
-import { authOptionsQueries, useRegisterMutation } from '@/features/auth/api.ts';
-import { validateSignUp, type SignUpInput } from '@/features/auth/auth-logic.ts';
+import { useRegisterMutation } from '@/features/auth/account-api.ts';
+import { authOptionsQueries } from '@/features/auth/api.ts';
+import { validateSignUp, type SignUpInput } from '@/features/auth/account-rules.ts';
 import { notify } from '@/lib/toast.ts';
 import { useTranslation } from 'react-i18next';
 

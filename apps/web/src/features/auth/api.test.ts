@@ -5,7 +5,8 @@ import { selectDay, selectEvent, selectOrganization, getSelection } from '@/lib/
 import { readStoredUser, writeStoredUser } from '@/lib/stored-user.ts';
 import { TEST_TOKEN, testDay, testEvent, testOrganization, testUser, wireUser } from '@/test/fixtures.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
-import { changePassword, checkSession, forgotPassword, login, logout, lookupCountryCode, register, resetPassword } from './api.ts';
+import { changePassword, forgotPassword, lookupCountryCode, register, resetPassword } from './account-api.ts';
+import { checkSession, login, logout } from './api.ts';
 
 describe('login (SPEC §4, §7)', () => {
   test('posts the identifier as email with useCookie on the web, then reads the user with the bearer token', async () => {

@@ -5,21 +5,11 @@
  * `{ user: null, reason? }` when not. Login and logout write it directly.
  *
  * The account screens (docs/decisions/018) use `authOptionsQueries` (is sign-up offered?) and the
- * mutations at the end of this file.
+ * calls of account-api.ts (apart, so the sign-in screen's first load does without them; issue 13).
  */
-import {
-  apiPaths,
-  AuthOptionsResponse,
-  FlagMessageResponse,
-  LoginAnswer,
-  UserMe,
-  type ChangePasswordRequest,
-  type ResetPasswordRequest,
-} from '@gatecheck/contract';
+import { apiPaths, AuthOptionsResponse, LoginAnswer, UserMe } from '@gatecheck/contract';
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { IP_LOOKUP_TIMEOUT_MS } from '@/config/constants.ts';
-import { env } from '@/config/env.ts';
+import { z } from 'zod/mini';
 import { ApiError, apiRequest } from '@/lib/api-client.ts';
 import type { User } from '@/lib/entities.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
@@ -184,123 +174,6 @@ export function useLogoutMutation() {
   });
 }
 
-/** The server's message of a failed call, or undefined when there is none (network failure, bad body). */
-function serverMessage(error: unknown): string | undefined {
-  if (error instanceof ApiError && error.status > 0 && error.code !== 'http_error' && error.code !== 'invalid_response') {
-    return error.message || undefined;
-  }
-  return undefined;
-}
-
-const IpLookupAnswer = z.object({
-  country_code: z.string().optional(),
-  countryCode: z.string().optional(),
-  country: z.string().optional(),
-});
-
-/**
- * Two-letter country code of the visitor from a third-party IP lookup (SPEC §7), for sign-up.
- * Accepts answers with `country_code`, `countryCode` or `country`. '' when the lookup is off
- * (`url` undefined, the default unless `VITE_IP_LOOKUP_URL` is set), fails, times out after
- * `timeoutMs` (default 3000 ms) or answers anything else.
- */
-export async function lookupCountryCode(url: string | undefined = env.ipLookupUrl, timeoutMs: number = IP_LOOKUP_TIMEOUT_MS): Promise<string> {
-  if (!url) return '';
-  try {
-    const response = await fetch(url, { credentials: 'omit', signal: AbortSignal.timeout(timeoutMs) });
-    if (!response.ok) return '';
-    const answer = IpLookupAnswer.safeParse(await response.json());
-    if (!answer.success) return '';
-    const code = [answer.data.country_code, answer.data.countryCode, answer.data.country].find((value) => value && /^[A-Za-z]{2}$/.test(value));
-    return code ? code.toUpperCase() : '';
-  } catch {
-    return '';
-  }
-}
-
-/**
- * SPEC §7 sign-up: POST /auth/register with name, username, email, password and the country code
- * from `lookupCountryCode` ('' when unknown).
- *
- * @throws {Error} with the server's message, otherwise 'Signup failed' (SPEC §8)
- */
-export async function register(
-  input: { name: string; username: string; email: string; password: string },
-  options: { ipLookupUrl?: string } = {},
-): Promise<FlagMessageResponse> {
-  const country = await lookupCountryCode(options.ipLookupUrl ?? env.ipLookupUrl);
-  try {
-    const answer = await apiRequest(apiPaths.register, { method: 'POST', body: { ...input, country }, schema: FlagMessageResponse, token: null });
-    if (!answer.success) throw new ApiError(200, 'rejected', answer.message);
-    return answer;
-  } catch (error) {
-    throw new Error(serverMessage(error) ?? 'Signup failed');
-  }
-}
-
-/** The outcome of a password call: a success flag and the SPEC §8 message to show. */
-export interface PasswordOutcome {
-  success: boolean;
-  message: string;
-}
-
-const OptionalFlagMessage = FlagMessageResponse.partial().optional();
-
-/**
- * SPEC §7 change password (bearer token). Messages (SPEC §8): 'Password changed successfully'; on
- * failure the server's message, otherwise 'Failed to change password'. Never throws.
- */
-export async function changePassword(input: ChangePasswordRequest): Promise<PasswordOutcome> {
-  try {
-    const answer = await apiRequest(apiPaths.changePassword, { method: 'POST', body: input, schema: OptionalFlagMessage });
-    if (answer?.success === false) return { success: false, message: answer.message || 'Failed to change password' };
-    return { success: true, message: 'Password changed successfully' };
-  } catch (error) {
-    return { success: false, message: serverMessage(error) ?? 'Failed to change password' };
-  }
-}
-
-/**
- * SPEC §7 forgot password. Messages (SPEC §8): 'Reset link sent'; on failure the response text,
- * otherwise 'Failed to send reset email.' (the server refused without a text) or 'Unable to send
- * reset email.' (no answer). Never throws.
- */
-export async function forgotPassword(email: string): Promise<PasswordOutcome> {
-  return flagMessageCall(apiPaths.forgotPassword, { email }, {
-    success: 'Reset link sent',
-    refused: 'Failed to send reset email.',
-    unreachable: 'Unable to send reset email.',
-  });
-}
-
-/**
- * SPEC §7 reset password with the emailed token. Messages (SPEC §8): 'Password updated
- * successfully'; on failure the response text, otherwise 'Password reset failed' (refused without a
- * text) or 'Unable to reset password' (no answer). Never throws.
- */
-export async function resetPassword(input: ResetPasswordRequest): Promise<PasswordOutcome> {
-  return flagMessageCall(apiPaths.resetPassword, input, {
-    success: 'Password updated successfully',
-    refused: 'Password reset failed',
-    unreachable: 'Unable to reset password',
-  });
-}
-
-async function flagMessageCall(
-  path: string,
-  body: unknown,
-  messages: { success: string; refused: string; unreachable: string },
-): Promise<PasswordOutcome> {
-  try {
-    const answer = await apiRequest(path, { method: 'POST', body, schema: OptionalFlagMessage, token: null });
-    if (answer?.success === false) return { success: false, message: answer.message || messages.refused };
-    return { success: true, message: messages.success };
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 0) return { success: false, message: messages.unreachable };
-    return { success: false, message: serverMessage(error) ?? messages.refused };
-  }
-}
-
 /** How long the server's sign-up setting is trusted before it is asked again, in ms. */
 const AUTH_OPTIONS_STALE_MS = 5 * 60 * 1000;
 
@@ -317,23 +190,3 @@ export const authOptionsQueries = {
       staleTime: AUTH_OPTIONS_STALE_MS,
     }),
 };
-
-/** Sign-up (SPEC §7 register); its error's message is the SPEC §8 text to show. */
-export function useRegisterMutation() {
-  return useMutation({ mutationFn: (input: { name: string; username: string; email: string; password: string }) => register(input) });
-}
-
-/** Forgot password (SPEC §7); the outcome carries the SPEC §8 text. */
-export function useForgotPasswordMutation() {
-  return useMutation({ mutationFn: forgotPassword });
-}
-
-/** Reset password with the mailed token (SPEC §7); the outcome carries the SPEC §8 text. */
-export function useResetPasswordMutation() {
-  return useMutation({ mutationFn: resetPassword });
-}
-
-/** Change password while signed in (SPEC §7); the outcome carries the SPEC §8 text. */
-export function useChangePasswordMutation() {
-  return useMutation({ mutationFn: changePassword });
-}

@@ -5,15 +5,11 @@ import {
   furthestStep,
   isEmailIdentifier,
   loginFailureDescription,
-  NEW_PASSWORD_RULE,
-  PASSWORDS_DIFFER,
   toLoginRequest,
   toUser,
-  USERNAME_RULE,
   validateLogin,
-  validateNewPassword,
-  validateSignUp,
 } from './auth-logic.ts';
+import { NEW_PASSWORD_RULE, PASSWORDS_DIFFER, USERNAME_RULE, validateNewPassword, validateSignUp } from './account-rules.ts';
 
 describe('login validation (SPEC §5)', () => {
   test('staff must give both an identifier and a password', () => {

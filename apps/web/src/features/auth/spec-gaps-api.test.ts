@@ -5,7 +5,7 @@ import { expect, test } from 'vitest';
 import { writeStoredUser } from '@/lib/stored-user.ts';
 import { TEST_TOKEN, testUser } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
-import { changePassword } from './api.ts';
+import { changePassword } from './account-api.ts';
 
 test('change password posts currentPassword and newPassword with the bearer token', async () => {
   await writeStoredUser(testUser);

@@ -1,0 +1,50 @@
+/**
+ * Rules of the account screens (sign-up, reset and change password; docs/decisions/018), kept free
+ * of React and HTTP so they are tested directly. Apart from auth-logic.ts because they parse with the
+ * contract's RegisterRequest (classic zod), which the sign-in screen's first load does without
+ * (issue 13, docs/decisions/061).
+ */
+import { PASSWORD_MIN_LENGTH, RegisterRequest } from '@gatecheck/contract';
+import { t } from '@/lib/i18n/index.ts';
+
+/** The server's password policy, shown beside every new-password field before submit (contract PASSWORD_MIN_LENGTH). */
+/** The English rule (SPEC texts; tests compare with it); screens show `t('auth.newPasswordRule')`. */
+export const NEW_PASSWORD_RULE = `At least ${PASSWORD_MIN_LENGTH} characters.`;
+
+/** The username rule of sign-up, in words (contract RegisterRequest.username). */
+export const USERNAME_RULE = '3 to 40 letters, digits, dots, dashes or underscores.';
+
+/** The message when the two new-password fields differ. */
+export const PASSWORDS_DIFFER = 'The two passwords do not match.';
+
+/**
+ * Checks a new password and its confirmation before they are sent (reset, change): the contract's
+ * rule (its message, e.g. 'Password must be at least 8 characters.'), then that both match.
+ * @returns the message to show, or null when both are fine.
+ */
+export function validateNewPassword(newPassword: string, confirmation: string): string | null {
+  const rule = RegisterRequest.shape.password.safeParse(newPassword);
+  if (!rule.success) return rule.error.issues[0]?.message ?? t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH });
+  return newPassword === confirmation ? null : t('auth.passwordsDiffer');
+}
+
+/** The sign-up form's fields (SPEC §7 register, country aside). */
+export interface SignUpInput {
+  name: string;
+  username: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * Checks the sign-up form against the contract's RegisterRequest rules, in plain words.
+ * @returns the first problem to show, or null.
+ */
+export function validateSignUp(input: SignUpInput): string | null {
+  const fields = RegisterRequest.shape;
+  if (!fields.name.safeParse(input.name).success) return t('auth.enterName');
+  if (!fields.username.safeParse(input.username).success) return t('auth.usernameProblem', { rule: t('auth.usernameRule') });
+  if (!fields.email.safeParse(input.email).success) return t('auth.enterEmail');
+  const password = fields.password.safeParse(input.password);
+  return password.success ? null : (password.error.issues[0]?.message ?? t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH }));
+}
