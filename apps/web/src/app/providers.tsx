@@ -1,20 +1,23 @@
 /**
  * App-wide providers: server-state cache (SPEC §9 policy), the session (SPEC §4) and the toaster.
- * Tooltips bring their own provider (components/ui/tooltip.tsx).
+ * Tooltips bring their own provider (components/ui/tooltip.tsx). The toaster mounts once sonner has
+ * loaded, after the first screen is shown (lib/toast.ts, issue 13).
  */
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Toaster } from 'sonner';
 import { useTheme } from '@/lib/theme.ts';
+import { useToastLibrary } from '@/lib/toast.ts';
 import { SessionProvider } from './session-provider.tsx';
 
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
   const theme = useTheme();
+  // sonner loads after the first screen is shown (issue 13, lib/toast.ts).
+  const toastLibrary = useToastLibrary();
   return (
     <QueryClientProvider client={queryClient}>
       <SessionProvider>{children}</SessionProvider>
       {/* Bottom, at most two stacked: a toast never covers the header or the verdict (issue 15 item 14, decision 028). */}
-      <Toaster theme={theme} position="bottom-center" visibleToasts={2} richColors closeButton />
+      {toastLibrary && <toastLibrary.Toaster theme={theme} position="bottom-center" visibleToasts={2} richColors closeButton />}
     </QueryClientProvider>
   );
 }

@@ -7,9 +7,12 @@
  * change), so a 'Login failed' never hangs over the screen a later sign-in opened (issue 15 item 7).
  * A toast that announces the step to the next screen ('Organization Selected', …) is raised with
  * `scope: 'next-screen'` and stays through that step.
+ *
+ * sonner is not part of the first load (issue 13, docs/decisions/061): `useToastLibrary` starts
+ * loading it once the app is shown, and `notify` waits for it when a toast comes earlier. A toast
+ * dismissed before sonner arrived is never shown.
  */
-import { createElement, type ReactNode } from 'react';
-import { toast } from 'sonner';
+import { createElement, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 
 /** How long a brief toast stays, in ms (sonner's default, 4 s, for the others). */
 const BRIEF_TOAST_MS = 2_000;
@@ -36,20 +39,82 @@ export interface Notice {
 }
 
 type ToastId = string | number;
+type ToastLibrary = typeof import('sonner');
 
 let screenToasts = new Set<ToastId>();
 let nextScreenToasts = new Set<ToastId>();
+/** Ids of toasts raised without an id of their own: `notify-1`, `notify-2`, … */
+let nextToastNumber = 1;
 
-/** Shows a toast with a title and an optional description. */
+let library: ToastLibrary | null = null;
+let libraryLoad: Promise<ToastLibrary> | null = null;
+const libraryListeners = new Set<() => void>();
+
+/**
+ * Loads sonner once (its chunk, about 7 kB gzip). Resolves to the module; a failed load rejects and
+ * the next call tries again.
+ */
+function loadToastLibrary(): Promise<ToastLibrary> {
+  libraryLoad ??= import('sonner').then(
+    (module) => {
+      library = module;
+      for (const listener of libraryListeners) listener();
+      return module;
+    },
+    (error: unknown) => {
+      libraryLoad = null;
+      throw error;
+    },
+  );
+  return libraryLoad;
+}
+
+/**
+ * sonner, once loaded (null until then), for mounting its `<Toaster />`. The first component to use
+ * it starts the load after it is shown, so the first toast rarely waits.
+ */
+export function useToastLibrary(): ToastLibrary | null {
+  const loaded = useSyncExternalStore(
+    (listener) => {
+      libraryListeners.add(listener);
+      return () => libraryListeners.delete(listener);
+    },
+    () => library,
+  );
+  useEffect(() => {
+    // A failed load is tried again by the next toast.
+    loadToastLibrary().catch(() => undefined);
+  }, []);
+  return loaded;
+}
+
+/** True while the toast `id` belongs to the current or the next screen (not dismissed yet). */
+function isPending(id: ToastId): boolean {
+  return screenToasts.has(id) || nextScreenToasts.has(id);
+}
+
+/** Shows a toast with a title and an optional description (once sonner is loaded: at once, usually). */
 export function notify({ title, description, variant = 'info', id, scope = 'screen', isBrief = false, isAnnounced = true }: Notice): void {
   const text = (words: string): ReactNode => (isAnnounced ? words : createElement('span', { 'aria-hidden': true }, words));
+  const toastId = id ?? `notify-${nextToastNumber++}`;
   const options = {
     ...(description === undefined ? {} : { description: text(description) }),
-    ...(id === undefined ? {} : { id }),
+    id: toastId,
     ...(isBrief ? { duration: BRIEF_TOAST_MS } : {}),
   };
-  const shown = variant === 'success' ? toast.success(text(title), options) : variant === 'error' ? toast.error(text(title), options) : toast(text(title), options);
-  (scope === 'screen' ? screenToasts : nextScreenToasts).add(shown);
+  const show = ({ toast }: ToastLibrary) => {
+    // Dismissed (its screen was left) before sonner arrived: never shown.
+    if (!isPending(toastId)) return;
+    if (variant === 'success') toast.success(text(title), options);
+    else if (variant === 'error') toast.error(text(title), options);
+    else toast(text(title), options);
+  };
+  (scope === 'screen' ? screenToasts : nextScreenToasts).add(toastId);
+  if (library) show(library);
+  else
+    loadToastLibrary().then(show, () => {
+      // sonner could not be loaded (no network): the toast is lost, the screen itself still works.
+    });
 }
 
 /**
@@ -57,7 +122,7 @@ export function notify({ title, description, variant = 'info', id, scope = 'scre
  * until the next screen change. Call once per screen change.
  */
 export function dismissScreenToasts(): void {
-  for (const id of screenToasts) toast.dismiss(id);
+  if (library) for (const id of screenToasts) library.toast.dismiss(id);
   screenToasts = nextScreenToasts;
   nextScreenToasts = new Set();
 }

@@ -1,0 +1,35 @@
+/**
+ * sonner is loaded after the first screen (issue 13, docs/decisions/061): toasts raised before it
+ * arrives are shown once it does, unless their screen was left first (lib/toast.ts).
+ */
+import { render, screen, waitFor } from '@testing-library/react';
+import { expect, test } from 'vitest';
+import { dismissScreenToasts, notify, useToastLibrary } from './toast.ts';
+
+/** Mounts sonner's toaster once lib/toast.ts has loaded it, as the app's providers do. */
+function LazyToaster() {
+  const library = useToastLibrary();
+  return library ? <library.Toaster /> : <p>No toaster yet</p>;
+}
+
+/** Toast titles on screen now, leaving out those on their way out. */
+function toastTitles(): string[] {
+  return Array.from(document.querySelectorAll('[data-sonner-toast][data-removed="false"] [data-title]'), (title) => title.textContent ?? '');
+}
+
+test('a toast raised before sonner is loaded shows once it is; one whose screen was left before never shows', async () => {
+  notify({ title: 'Left behind', variant: 'error' });
+  dismissScreenToasts();
+  notify({ title: 'Login failed', description: 'Please check your credentials', variant: 'error' });
+  render(<LazyToaster />);
+  // The toaster is not there on the first render: sonner is still loading.
+  expect(screen.getByText('No toaster yet')).toBeInTheDocument();
+  await waitFor(() => expect(toastTitles()).toEqual(['Login failed']));
+  expect(screen.queryByText('Left behind')).not.toBeInTheDocument();
+
+  // Once loaded, a toast shows at once and a screen change dismisses it.
+  notify({ title: 'Event Selected', variant: 'success' });
+  await waitFor(() => expect(toastTitles()).toContain('Event Selected'));
+  dismissScreenToasts();
+  await waitFor(() => expect(toastTitles()).toEqual([]));
+});
