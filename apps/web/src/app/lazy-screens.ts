@@ -1,15 +1,15 @@
 /**
  * The lazily loaded screens (issue 13 item 2, docs/decisions/048) and their prefetch after sign-in.
- * Each entry loads its route module and resolves to the route's component (for React Router's
- * `lazy.Component`); the bundler makes each a chunk of its own, outside the first load.
+ * Each entry loads its route module and resolves to the route's component (router.tsx wraps it in
+ * `React.lazy`); the bundler makes each a chunk of its own, outside the first load.
  */
 import { isNativePlatform } from '@/lib/native/platform.ts';
 
 /**
  * Every screen but sign-in loads on demand (issue 13 item 2, docs/decisions/048): the first load
- * carries only the shell (root, guard, error screen) and /login. Each `lazy` resolves to its
- * route's Component; React Router loads it before it renders the route, so a screen never shows
- * half-loaded. `prefetchSignedInScreens` loads the screens that follow sign-in ahead of
+ * carries only the shell (root, guard, error screen) and /login. Each entry resolves to its
+ * route's component; the router moves to a screen in a transition, so the screen left stays until
+ * the next has loaded and a screen never shows half-loaded. `prefetchSignedInScreens` loads the screens that follow sign-in ahead of
  * time, so moving on from /login does not wait for the network.
  */
 export const lazyScreens = {

@@ -1,34 +1,65 @@
-/** The lazy routes (issue 13 item 2, docs/decisions/048): only sign-in and the shell are eager. */
+/** The lazy routes (issue 13 item 2, docs/decisions/048 and 061): only sign-in and the shell are eager. */
 import { render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
-import { expect, test } from 'vitest';
+import { isValidElement } from 'react';
+import { MemoryRouter, type RouteObject } from 'react-router';
+import { expect, test, vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client.ts';
 import { sessionQueries } from '@/features/auth/api.ts';
 import { writeStoredUser } from '@/lib/stored-user.ts';
 import { testUser } from '@/test/fixtures.ts';
 import { AppProviders } from './providers.tsx';
-import { routes } from './router.tsx';
+import { AppRoutes, routes } from './router.tsx';
 
 function flatten(routeObjects: RouteObject[]): RouteObject[] {
   return routeObjects.flatMap((route) => [route, ...flatten(route.children ?? [])]);
 }
 
+/** True when the route's element is a `React.lazy` component (its code loads on first render). */
+function isLazy(route: RouteObject): boolean {
+  const element = route.element;
+  return isValidElement(element) && (element.type as { $$typeof?: symbol }).$$typeof === Symbol.for('react.lazy');
+}
+
+function renderAt(path: string) {
+  const queryClient = createQueryClient({ retry: false });
+  queryClient.setQueryData(sessionQueries.current().queryKey, { user: testUser });
+  return render(
+    <AppProviders queryClient={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
 test('every screen with a path but /login and / is loaded on demand', () => {
   const withPath = flatten(routes).filter((route) => route.path !== undefined);
-  const eager = withPath.filter((route) => route.lazy === undefined).map((route) => route.path);
+  const eager = withPath.filter((route) => !isLazy(route)).map((route) => route.path);
   expect(eager.sort()).toEqual(['/', '/login']);
   expect(withPath.length).toBeGreaterThan(8);
 });
 
 test('a lazy screen is loaded and shown when its path is opened', async () => {
-  const queryClient = createQueryClient({ retry: false });
   await writeStoredUser(testUser);
-  queryClient.setQueryData(sessionQueries.current().queryKey, { user: testUser });
-  const router = createMemoryRouter(routes, { initialEntries: ['/organization-select'] });
+  renderAt('/organization-select');
+  expect(await screen.findByRole('heading', { level: 1, name: 'Choose Your Organization' })).toBeInTheDocument();
+});
+
+test('a screen that fails to render shows the error screen under the app\'s root, not a blank page', async () => {
+  // React reports the caught render error on the console; it is the expected outcome here.
+  const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+  await writeStoredUser(testUser);
+  function Broken(): never {
+    throw new Error('render defect');
+  }
+  const root = routes[0];
   render(
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+    <AppProviders queryClient={createQueryClient({ retry: false })}>
+      <MemoryRouter initialEntries={['/broken']}>
+        <AppRoutes routeObjects={[{ element: root?.element, children: [{ path: '/broken', element: <Broken /> }] }]} />
+      </MemoryRouter>
     </AppProviders>,
   );
-  expect(await screen.findByRole('heading', { level: 1, name: 'Choose Your Organization' })).toBeInTheDocument();
+  expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
+  quiet.mockRestore();
 });

@@ -5,7 +5,6 @@
  */
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
 import { i18nReady } from '@/lib/i18n/index.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
 import { installBackButton } from '@/lib/native/back-button.ts';
@@ -14,7 +13,7 @@ import { loadSelection } from '@/lib/selection.ts';
 import { loadServerAddress } from '@/lib/server-address.ts';
 import { followTheme } from '@/lib/theme.ts';
 import { AppProviders } from './providers.tsx';
-import { createAppRouter } from './router.tsx';
+import { AppRouter } from './router.tsx';
 
 /** Renders the app into `container`; resolves to its React root once rendering has started. Never rejects on storage failures. */
 export async function startApp(container: HTMLElement): Promise<Root> {
@@ -33,7 +32,7 @@ export async function startApp(container: HTMLElement): Promise<Root> {
   root.render(
     <StrictMode>
       <AppProviders queryClient={createQueryClient()}>
-        <RouterProvider router={createAppRouter()} />
+        <AppRouter />
       </AppProviders>
     </StrictMode>,
   );

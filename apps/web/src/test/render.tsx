@@ -13,10 +13,11 @@
 import { render } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { QueryClient } from '@tanstack/react-query';
-import type { ReactElement } from 'react';
-import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
+import { createElement, type ComponentType, type ReactElement } from 'react';
+import { UNSAFE_createMemoryHistory, unstable_HistoryRouter as HistoryRouter, useLocation, type RouteObject } from 'react-router';
 import { AppProviders } from '@/app/providers.tsx';
-import { routes } from '@/app/router.tsx';
+import { lazyScreens } from '@/app/lazy-screens.ts';
+import { AppRoutes, createRoutes, ScreenErrorBoundary, type LazyScreenName } from '@/app/router.tsx';
 import { sessionQueries } from '@/features/auth/api.ts';
 import type { EventDay, EventItem, OrganizationItem, User } from '@/lib/entities.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
@@ -35,7 +36,7 @@ export interface RenderOptions {
   selection?: { organization?: OrganizationItem; event?: EventItem; day?: EventDay };
   /** Defaults to a fresh client with retries off. */
   queryClient?: QueryClient;
-  /** renderWithProviders only: the route's errorElement. */
+  /** renderWithProviders only: shown when `ui` fails to render (as the app's error screen is). */
   errorElement?: ReactElement;
 }
 
@@ -58,15 +59,30 @@ function renderRouter(routeObjects: RouteObject[], options: RenderOptions) {
   if (selection.event) void selectEvent(selection.event);
   if (selection.day) void selectDay(selection.day);
 
-  const router = createMemoryRouter(routeObjects, { initialEntries: [route] });
-  const visited: string[] = [router.state.location.pathname];
-  router.subscribe((state) => {
-    if (visited.at(-1) !== state.location.pathname) visited.push(state.location.pathname);
-  });
+  const history = UNSAFE_createMemoryHistory({ initialEntries: [route], v5Compat: true });
+  const visited: string[] = [history.location.pathname];
+  // A memory history takes one listener (the router's): each change is recorded on its way there.
+  const listen = history.listen.bind(history);
+  history.listen = (listener) =>
+    listen((update) => {
+      if (visited.at(-1) !== update.location.pathname) visited.push(update.location.pathname);
+      listener(update);
+    });
+  /** The router as tests see it: where it is, and a way to go elsewhere. */
+  const router = {
+    get state() {
+      return { location: history.location };
+    },
+    navigate: (to: string) => {
+      history.push(to);
+    },
+  };
 
   const result = render(
     <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
+      <HistoryRouter history={history}>
+        <AppRoutes routeObjects={routeObjects} />
+      </HistoryRouter>
     </AppProviders>,
   );
   return { ...result, router, queryClient, visited, user: userEvent.setup() };
@@ -77,7 +93,7 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
   const pathname = new URL(options.route ?? '/', 'http://test.local').pathname;
   return renderRouter(
     [
-      { path: pathname, element: ui, errorElement: options.errorElement },
+      { path: pathname, element: options.errorElement ? <ScreenErrorBoundary fallback={options.errorElement}>{ui}</ScreenErrorBoundary> : ui },
       { path: '*', element: <TestPage /> },
     ],
     options,
@@ -86,27 +102,19 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
 
 /**
  * The app's routes with every lazy screen already loaded (issue 13 item 2): the same tree and the
- * same components, each `lazy.Component` resolved once here, so a screen test can find its screen
+ * same components, each lazy screen's module loaded once here, so a screen test can find its screen
  * right after rendering, as a browser does once the prefetch after sign-in has run. The lazy
  * loading itself is covered by router.test.tsx and the end-to-end suite.
  */
-async function withLazyScreensLoaded(routeObjects: RouteObject[]): Promise<RouteObject[]> {
-  return Promise.all(
-    routeObjects.map(async (route) => {
-      const { lazy, children, ...rest } = route;
-      const loaded: RouteObject = { ...rest } as RouteObject;
-      if (lazy && typeof lazy === 'object' && typeof lazy.Component === 'function') {
-        loaded.Component = await lazy.Component();
-      } else if (lazy) {
-        throw new Error('render.tsx resolves only `lazy: { Component }` routes');
-      }
-      if (children) loaded.children = await withLazyScreensLoaded(children);
-      return loaded;
-    }),
+async function loadLazyScreens(): Promise<RouteObject[]> {
+  const names = Object.keys(lazyScreens) as LazyScreenName[];
+  const screens = new Map<LazyScreenName, ComponentType>(
+    await Promise.all(names.map(async (name): Promise<[LazyScreenName, ComponentType]> => [name, await lazyScreens[name]()])),
   );
+  return createRoutes((name) => createElement(screens.get(name) as ComponentType));
 }
 
-const loadedRoutes = await withLazyScreensLoaded(routes);
+const loadedRoutes = await loadLazyScreens();
 
 /** Renders the whole app (the real routes, lazy screens loaded) at `options.route`. */
 export function renderApp(options: RenderOptions = {}) {
