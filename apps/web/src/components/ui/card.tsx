@@ -1,7 +1,10 @@
 import type { ComponentProps } from 'react';
-import { cn } from '@/lib/cn.ts';
+import { clsx } from 'clsx';
 
-/** A white surface with a strong border, readable in bright light. */
+/**
+ * A white surface with a strong border, readable in bright light.
+ * Base classes: `.ui-card` in index.css (components layer), so a caller's `className` utilities win.
+ */
 export function Card({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cn('rounded-2xl border-2 border-slate-200 bg-white p-5 text-slate-900 shadow-sm', className)} {...props} />;
+  return <div className={clsx('ui-card', className)} {...props} />;
 }

@@ -1,7 +1,10 @@
 import type { ComponentProps } from 'react';
-import { cn } from '@/lib/cn.ts';
+import { clsx } from 'clsx';
 
-/** A form label in strong, readable text. */
+/**
+ * A form label in strong, readable text.
+ * Base classes: `.ui-label` in index.css (components layer), so a caller's `className` utilities win.
+ */
 export function Label({ className, ...props }: ComponentProps<'label'>) {
-  return <label className={cn('block text-base font-semibold text-slate-900', className)} {...props} />;
+  return <label className={clsx('ui-label', className)} {...props} />;
 }

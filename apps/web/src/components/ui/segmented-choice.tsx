@@ -1,6 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import { useId } from 'react';
-import { cn } from '@/lib/cn.ts';
+import { clsx } from 'clsx';
 
 /** One segment: its value, its visible label, an optional icon before it and the label's language. */
 export interface SegmentedOption<T extends string> {
@@ -30,14 +30,14 @@ export function SegmentedChoice<T extends string>({
 }) {
   const name = useId();
   return (
-    <fieldset className={cn('flex flex-wrap items-center justify-center gap-x-3 gap-y-1', className)}>
+    <fieldset className={clsx('flex flex-wrap items-center justify-center gap-x-3 gap-y-1', className)}>
       <legend className="float-left text-base font-semibold text-slate-800">{legend}</legend>
       <div className="flex rounded-xl border-2 border-slate-300 bg-white p-0.5">
         {options.map(({ value: option, label, icon: Icon, lang }) => (
           <label
             key={option}
             lang={lang}
-            className={cn(
+            className={clsx(
               'relative flex min-h-11 cursor-pointer items-center gap-1.5 rounded-lg px-3 text-base font-semibold has-[:focus-visible]:outline-4 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-blue-600',
               value === option ? 'bg-slate-900 text-white' : 'text-slate-800 hover:bg-slate-100',
             )}
