@@ -81,7 +81,8 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
 
   // The page's one connection (reopened after a close); null when IndexedDB is unavailable, and then
   // the scanner simply behaves as SPEC §7 (no door list, no offline decisions).
-  const db = useCallback((): Promise<OfflineDb | null> => openOfflineDb().catch(() => null), []);
+  // No selected event id (SPEC §5 refuses every check): nothing to download or decide either.
+  const db = useCallback((): Promise<OfflineDb | null> => (eventId === '' ? Promise.resolve(null) : openOfflineDb().catch(() => null)), [eventId]);
 
   const refreshSummary = useCallback(async () => {
     const open = await db();
