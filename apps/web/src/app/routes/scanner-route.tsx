@@ -12,7 +12,7 @@
  * SPEC §4) and, when the device has them, 'Torch' and 'Switch camera'; a keyboard-wedge scanner is
  * heard while this screen is open (features/scanner/use-scanner.ts, decisions 031 and 032).
  *
- * Issue 12: under the header, the day's offline line ('Last synced HH:MM', scans waiting to be sent,
+ * Issue 12: below the scanning controls, the day's offline line ('Last synced HH:MM', scans waiting to be sent,
  * 'Sync now'); with the server out of reach the scanner decides from the door list (verdicts marked
  * 'Offline'); below 'Recent scans', the day's 'Conflicts' (every member, decision 045).
  *
@@ -111,7 +111,6 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
     // The bottom padding lets the field scroll clear of the toasts (bottom of the screen, 9 rem).
     <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 p-3 pb-40 text-slate-900 sm:gap-5 sm:p-4 sm:pb-40">
       <ScannerHeader event={event} day={day} dayWarning={dayWarning} onBack={goBack} />
-      <OfflineStatus door={offlineDoor} />
 
       {state.isScanning ? (
         <section aria-label={t('scanner.scannerRegion')} className="flex flex-col gap-3">
@@ -158,6 +157,8 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
           </Button>
         </>
       )}
+      {/* Below the scanning controls, so the camera, the verdict and the field keep their place (issue 15 item 14). */}
+      <OfflineStatus door={offlineDoor} />
       {canSupervise && (
         <FindAttendeeSheet
           eventId={event.id}
