@@ -5,7 +5,9 @@
  * sealed names; IndexedDB is fake-indexeddb (a library, src/test/setup.ts).
  */
 import {
+  SIGNED_TICKET_VECTOR,
   apiPaths,
+  type EventSigningKeys,
   OfflineScanBatch,
   OfflineScan,
   VerifyTicketRequest,
@@ -14,11 +16,12 @@ import {
   type OfflineScanBatchResponse,
   type VerifyTicketResponse,
 } from '@gatecheck/contract';
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { CameraSourceProvider } from '@/features/scanner/camera-source-context.tsx';
 import { makeDoorList } from '@/test/door-list-fixtures.ts';
+import { chooseLanguage } from '@/lib/i18n/index.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
 import { renderWithProviders } from '@/test/render.tsx';
@@ -27,13 +30,13 @@ import { ScannerRoute } from './scanner-route.tsx';
 
 const selection = { organization: testOrganization, event: testEvent, day: testDay };
 
-function renderScanner() {
+function renderScanner(options: { selection?: typeof selection } = {}) {
   const camera = createScriptedScanSource();
   return renderWithProviders(
     <CameraSourceProvider createSource={() => camera}>
       <ScannerRoute />
     </CameraSourceProvider>,
-    { route: '/scanner', selection },
+    { route: '/scanner', selection: options.selection ?? selection },
   );
 }
 
@@ -213,4 +216,43 @@ test("'Conflicts' lists the day's conflicts with both gates and times", async ()
   expect(row).toHaveTextContent('Grace Hopper');
   expect(row).toHaveTextContent(/Offline at \d{2}:\d{2} by Dana Demo \(device abcdef12\)/);
   expect(row).toHaveTextContent(/Already checked in at \d{2}:\d{2} by Gate B Staff/);
+});
+
+test('a device without a door list approves a genuine signed ticket of this event and day from its signature, and denies the same again', { timeout: 30_000 }, async () => {
+  const vector = SIGNED_TICKET_VECTOR;
+  // The RFC 8032 test key is this event's signing key; the day is one the payload admits (1).
+  server.use(
+    http.get(apiUrl(apiPaths.signingKeys), () =>
+      HttpResponse.json<EventSigningKeys>({ eventId: vector.eventId, keys: [{ keyId: vector.keyId, algorithm: 'Ed25519', publicKey: vector.publicKey, createdAt: '2026-01-01T00:00:00.000Z', retiredAt: null }] }),
+    ),
+  );
+  const verified = serveVerify(() => HttpResponse.error());
+  const signingKeys = new Promise<void>((resolve) => server.events.on('response:mocked', ({ request }) => (request.url.includes('/signing-keys') ? resolve() : undefined)));
+  const signedEvent = { ...testEvent, id: vector.eventId, allowsScanningOutsideDays: true };
+  const { user } = renderScanner({ selection: { organization: testOrganization, event: signedEvent, day: { day: 1, name: 'Opening Friday', date: '2026-07-10' } } });
+  expect(await screen.findByText('Door list not downloaded yet')).toBeInTheDocument();
+  await signingKeys;
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+
+  await typeCode(user, vector.qrText);
+  const card = await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 });
+  expect(within(card).getByText('Offline')).toBeInTheDocument();
+  await typeCode(user, vector.qrText);
+  const denied = await screen.findByRole('group', { name: 'Invalid Ticket' }, { timeout: 6_000 });
+  expect(within(denied).getByText(/^Already checked in/)).toBeInTheDocument();
+  // A forged signature is an unknown code, as on the server.
+  await typeCode(user, `${vector.qrText.slice(0, -2)}${vector.qrText.endsWith('AA') ? 'BA' : 'AA'}`);
+  await waitFor(() => expect(within(screen.getByRole('group', { name: 'Invalid Ticket' })).getByText('Ticket not found')).toBeInTheDocument(), { timeout: 6_000 });
+  expect(verified.length).toBeGreaterThanOrEqual(2);
+  server.events.removeAllListeners();
+});
+
+test('the offline line speaks German when German is chosen', async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  renderScanner();
+  await act(() => chooseLanguage('de'));
+  expect(await screen.findByText(/^Zuletzt synchronisiert /)).toBeInTheDocument();
+  expect(screen.getByTestId('waiting-count')).toHaveTextContent('0 Scans warten auf das Senden');
+  expect(screen.getByRole('button', { name: 'Jetzt synchronisieren' })).toBeInTheDocument();
+  expect(screen.getByText('Konflikte')).toBeInTheDocument();
 });
