@@ -16,22 +16,11 @@ import { type DemoTicket, TicketPool, admitsDay, readDemoTickets } from './suppo
 import { expect, test } from './support/fixtures.ts';
 import { captureFlashes, clearFrozenFlashes, freezeNextFlash, frozenFlash } from './support/flash-capture.ts';
 import { expectVerdict, openScannerForDay, screen, startScanning, verifyByHand } from './support/main-job.ts';
-import { type GatecheckServer, startGatecheckServer } from './support/server.ts';
+import { testWithOwnServer } from './support/own-server.ts';
+import { startGatecheckServer } from './support/server.ts';
 
 /** A server of this test's own, which the test stops and starts again on the same port and data. */
-const withOwnServer = test.extend<{ ownServer: { current: GatecheckServer } }>({
-  ownServer: async ({}, use) => {
-    const holder = { current: await startGatecheckServer('offline') };
-    try {
-      await use(holder);
-    } finally {
-      await holder.current.stop();
-    }
-  },
-  baseURL: async ({ ownServer }, use) => {
-    await use(ownServer.current.url);
-  },
-});
+const withOwnServer = testWithOwnServer('offline');
 
 withOwnServer.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
 
