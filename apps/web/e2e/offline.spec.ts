@@ -3,8 +3,8 @@
  * group killed, not network emulation) while the page stays open, and started again on the same
  * port and data: the scanner decides from the door list it downloaded — a valid ticket is APPROVED
  * marked 'Offline', the same again DENIED, an unknown code DENIED, a ticket another gate checked in
- * before the last download DENIED — and queues each decision; after the restart every one reaches
- * the server within 60 s with its scan time (read back through the API), and a ticket another gate
+ * before the last download DENIED — and queues each decision; the queue survives a reload; after the
+ * restart every one reaches the server within 60 s with its scan time (read back through the API), and a ticket another gate
  * checked in after the last download is flagged 'Conflict' and listed under 'Conflicts'.
  * Screenshots: e2e/artifacts/offline-*.png.
  */
@@ -98,9 +98,20 @@ withOwnServer(
     await page.getByTestId('waiting-count').scrollIntoViewIfNeeded();
     await saveScreen(page, 'offline-waiting', { fullPage: false });
 
-    // The server is back (same port and data): the outbox goes out within 60 s.
+    // The server is back (same port and data), but this device's uploads do not get through yet:
+    // the queue survives a reload of the page (IndexedDB), the last verdict still says 'Offline'.
+    const uploadPath = `**${API_PREFIX}${offlinePaths.offlineScans(event._id, day)}`;
+    await page.route(uploadPath, (route) => route.abort());
     ownServer.current = await startGatecheckServer('offline', { dataDir, port: Number(new URL(url).port) });
     const restartedAt = Date.now();
+    await page.reload();
+    await expect(page.getByText('Scanning For')).toBeVisible();
+    await expect(page.getByTestId('last-synced')).toHaveText(/^Last synced \d{1,2}:\d{2}/);
+    await expect(page.getByTestId('waiting-count')).toHaveText('5 scans waiting to be sent');
+    await expect(verdictCard(page).getByText('Offline', { exact: true })).toBeVisible();
+
+    // Uploads get through again: the outbox goes out within 60 s.
+    await page.unroute(uploadPath);
     await expect(page.getByTestId('waiting-count')).toHaveText('0 scans waiting to be sent', { timeout: 60_000 });
     await expect(page.getByText('Offline mode: tickets are checked on this device')).toHaveCount(0);
 

@@ -66,14 +66,14 @@ function serveVerify(answer: () => Promise<Response> | Response) {
 }
 
 /** The upload endpoint: records each batch (validated by the contract) and answers per item. */
-function serveUpload(status: (scan: OfflineScan) => OfflineScanBatchResponse['results'][number]['status'] = () => 'recorded') {
+function serveUpload(status: (scan: OfflineScan) => OfflineScanBatchResponse['results'][number]['status'] = () => 'recorded', rejection?: Pick<OfflineScanBatchResponse['results'][number], 'reason' | 'message'>) {
   const batches: OfflineScan[][] = [];
   server.use(
     http.post(apiUrl(apiPaths.offlineScans), async ({ request }) => {
       const body = OfflineScanBatch.parse(await request.json());
       const scans = body.scans.map((scan) => OfflineScan.parse(scan));
       batches.push(scans);
-      return HttpResponse.json<OfflineScanBatchResponse>({ receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: status(scan) })) });
+      return HttpResponse.json<OfflineScanBatchResponse>({ receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: status(scan), ...(status(scan) === 'rejected' ? rejection : {}) })) });
     }),
   );
   return batches;
@@ -255,4 +255,29 @@ test('the offline line speaks German when German is chosen', async () => {
   expect(screen.getByTestId('waiting-count')).toHaveTextContent('0 Scans warten auf das Senden');
   expect(screen.getByRole('button', { name: 'Jetzt synchronisieren' })).toBeInTheDocument();
   expect(screen.getByText('Konflikte')).toBeInTheDocument();
+});
+
+test("a scan the server rejects is kept aside with its reason, visible until dismissed, and not sent again", { timeout: 30_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  let isServerDown = true;
+  serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true })));
+  const uploads = serveUpload(() => 'rejected', { reason: 'revoked', message: 'This ticket has been revoked.' });
+  const { user } = renderScanner();
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GOOD-1');
+  await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 })).findByText('Offline');
+  expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
+
+  isServerDown = false;
+  await user.click(screen.getByRole('button', { name: 'Sync now' }));
+  const aside = await screen.findByRole('list', { name: 'Not accepted by the server' });
+  expect(within(aside).getByRole('listitem')).toHaveTextContent(/GOOD-1\.\.\.: This ticket has been revoked\./);
+  expect(screen.getByTestId('waiting-count')).toHaveTextContent('0 scans waiting to be sent');
+  await user.click(screen.getByRole('button', { name: 'Sync now' }));
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Sync now' })).toBeEnabled());
+  expect(uploads).toHaveLength(1);
+
+  await user.click(within(aside).getByRole('button', { name: 'Dismiss' }));
+  await waitFor(() => expect(screen.queryByRole('list', { name: 'Not accepted by the server' })).not.toBeInTheDocument());
 });
