@@ -5,7 +5,6 @@
  * @noble/ed25519 where it does not (older Android WebViews, Safari before 17).
  */
 import { EventSigningKeys, fromBase64Url, verifySignedTicket, type EventSigningKey, type ParsedSignedTicket } from '@gatecheck/contract';
-import { verifyAsync } from '@noble/ed25519';
 import type { OfflineDb } from './offline-db.ts';
 
 type KeyPart = Pick<EventSigningKey, 'keyId' | 'publicKey'>;
@@ -62,6 +61,8 @@ export async function verifyTicketSignature(ticket: ParsedSignedTicket, keys: re
   const key = keys.find((candidate) => candidate.keyId === ticket.keyId);
   if (!key) return false;
   try {
+    // Loaded only on platforms without WebCrypto Ed25519: the others never download it.
+    const { verifyAsync } = await import('@noble/ed25519');
     return await verifyAsync(ticket.signature, ticket.signedBytes, fromBase64Url(key.publicKey));
   } catch {
     return false;
