@@ -95,7 +95,8 @@ withOwnServer(
     await expect(page.getByTestId('waiting-count')).toHaveText('5 scans waiting to be sent');
     const outageEndedAt = Date.now();
     await expect(page.locator('[data-verdict]')).toHaveCount(0);
-    await page.getByTestId('waiting-count').scrollIntoViewIfNeeded();
+    // The offline line at the top of the viewport, clear of the toasts at the bottom.
+    await page.getByRole('region', { name: 'Offline check-in' }).evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await saveScreen(page, 'offline-waiting', { fullPage: false });
 
     // The server is back (same port and data), but this device's uploads do not get through yet:
