@@ -48,16 +48,8 @@ const POOL_SIZE = 10;
 
 type Kind = 'approve' | 'deny' | 'http';
 
-/** What one round of a case measured. */
-interface RoundResult {
-  /** Expected answers (approvals, or already-checked-in denials; any 200 for the bare route). */
-  count: number;
-  seconds: number;
-  p50Ms: number;
-  p99Ms: number;
-  failures: number;
-  firstFailure: string;
-}
+/** What one round of a case measured: `count` expected answers (approvals, already-checked-in denials; any 200 for the bare route). */
+type RoundResult = SqlLoadResult;
 
 /** A started target: runs one round of a kind of load at a number of connections. */
 interface Running {
@@ -181,6 +173,12 @@ function postgresPreparer(databaseUrl: string): Preparer {
   return () => (prepared ??= prepare(() => openDatabase({ databaseUrl }), ['SRV-', 'REF-']));
 }
 
+/** A fresh temp folder for target `name`, and its database prepared by `preparer`. */
+async function preparedDataDir(name: string, preparer: Preparer): Promise<{ dataDir: string; door: DoorSetup }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `gatecheck-bench-${name}-`));
+  return { dataDir, door: await preparer(dataDir) };
+}
+
 /** The compiled server on a fresh database: PGlite in its own data folder, or the PostgreSQL at `databaseUrl`. */
 function serverTarget(name: string, description: string, databaseUrl: string | undefined, preparer: Preparer): Target {
   return {
@@ -188,8 +186,7 @@ function serverTarget(name: string, description: string, databaseUrl: string | u
     description,
     kinds: ['approve', 'deny'],
     async start() {
-      const dataDir = await mkdtemp(path.join(tmpdir(), `gatecheck-bench-${name}-`));
-      const door = await preparer(dataDir);
+      const { dataDir, door } = await preparedDataDir(name, preparer);
       // The server as a user starts it (default log level, JSON lines into a file), minus the demo seed.
       const { child, log, exited } = await spawnLogged(name, ['--enable-source-maps', 'dist/server.js'], {
         DATA_DIR: dataDir,
@@ -211,9 +208,8 @@ function sqlTarget(name: string, description: string, databaseUrl: string | unde
     description,
     kinds: ['approve', 'deny'],
     async start() {
-      const dataDir = await mkdtemp(path.join(tmpdir(), `gatecheck-bench-${name}-`));
+      const { dataDir, door } = await preparedDataDir(name, preparer);
       const pgliteDir = path.join(dataDir, 'pgdata');
-      const door = await preparer(dataDir);
       const setup: SqlSetup = { token: door.token, eventId: door.eventId, day: DEMO_TODAY_DAY_NUMBER, approve: { prefix: 'REF-', count: APPROVE_TICKETS }, deny: { prefix: 'DENY-', count: DENY_TICKETS } };
       const { child, log, exited } = await spawnLogged(name, ['--import', 'tsx', 'bench/verify-references.ts', 'sql'], {
         BENCH_SETUP: JSON.stringify(setup),

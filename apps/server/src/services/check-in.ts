@@ -31,7 +31,7 @@ import { inTransaction, retrying } from '../db/transactions.ts';
 import { checkIns, eventDays, events, memberships, organizations, scanLog, tickets, users } from '../db/schema.ts';
 import { changeStamp } from './door-list.ts';
 import { isId, ServiceError } from './errors.ts';
-import { daysOrDefault, type EventDayInfo, type EventDetails, toDayCutoff } from './events.ts';
+import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from './events.ts';
 import { codeOfScannedText } from './signing-keys.ts';
 
 /** The staff member scanning. */
@@ -133,16 +133,7 @@ function prepareScanRead(db: Db) {
   const day = sql.placeholder('day');
   return db
     .select({
-      id: events.id,
-      title: events.title,
-      date: events.date,
-      location: events.location,
-      status: events.status,
-      organizationId: events.organizationId,
-      organizationName: organizations.name,
-      timeZone: events.timeZone,
-      dayCutoff: events.dayCutoff,
-      allowsScanningOutsideDays: events.allowsScanningOutsideDays,
+      ...eventDetailsColumns,
       days: sql<EventDayInfo[]>`(select coalesce(json_agg(json_build_object('day', ${eventDays.day}, 'name', ${eventDays.name}, 'date', ${eventDays.date}) order by ${eventDays.day}), '[]'::json) from ${eventDays} where ${eventDays.eventId} = ${events.id})`,
       isMember: sql<boolean>`exists (select 1 from ${memberships} where ${memberships.userId} = ${sql.placeholder('userId')} and ${memberships.organizationId} = ${events.organizationId})`,
       ticket: tickets,
