@@ -1,7 +1,7 @@
 /**
  * Runs one command against a throwaway PostgreSQL cluster.
  *
- * Usage: `tsx scripts/with-postgres.ts [--] <command> [args...]`
+ * Usage: `tsx scripts/with-postgres.ts [--durable] [--] <command> [args...]`
  *
  * Creates a cluster with `initdb` in a fresh temp dir, starts it with `pg_ctl` on a free port of
  * 127.0.0.1 (Unix socket in the same temp dir), creates the role and database `gatecheck` with a
@@ -13,7 +13,9 @@
  * PostgreSQL refuses to run as root, so as root the server binaries run as the `postgres` user
  * through `runuser`. Binaries are looked up in `/usr/lib/postgresql/<version>/bin` (newest version
  * first), then on PATH. Durability is switched off (`fsync=off` and friends): the cluster lives
- * for one test run and concurrency semantics are unchanged.
+ * for one test run and concurrency semantics are unchanged. `--durable` keeps PostgreSQL's durable
+ * defaults (fsync, synchronous_commit, full_page_writes on), as a production server runs: for
+ * benchmarks (`npm run bench:verify`), whose commits must cost what they cost in production.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -92,7 +94,7 @@ function serverUserIds(): { uid: number; gid: number } {
 }
 
 /** initdb + pg_ctl start + role and database. Mutates `cluster.isStarted` so cleanup knows what to stop. */
-async function startCluster(cluster: Cluster, password: string): Promise<void> {
+async function startCluster(cluster: Cluster, password: string, isDurable: boolean): Promise<void> {
   if (isRoot) {
     const { uid, gid } = serverUserIds();
     chownSync(cluster.rootDir, uid, gid);
@@ -110,9 +112,7 @@ async function startCluster(cluster: Cluster, password: string): Promise<void> {
     `-p ${cluster.port}`,
     `-k ${cluster.socketDir}`,
     '-c listen_addresses=127.0.0.1',
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
+    ...(isDurable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     '-c max_connections=200',
   ].join(' ');
   cluster.isStarted = true;
@@ -152,10 +152,12 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
 }
 
 async function main(argv: string[]): Promise<number> {
-  const commandLine = argv[0] === '--' ? argv.slice(1) : argv;
+  const isDurable = argv[0] === '--durable';
+  const options = isDurable ? argv.slice(1) : argv;
+  const commandLine = options[0] === '--' ? options.slice(1) : options;
   const [command, ...args] = commandLine;
   if (!command) {
-    console.error('Usage: tsx scripts/with-postgres.ts [--] <command> [args...]');
+    console.error('Usage: tsx scripts/with-postgres.ts [--durable] [--] <command> [args...]');
     return 2;
   }
 
@@ -188,9 +190,11 @@ async function main(argv: string[]): Promise<number> {
 
   try {
     const password = randomBytes(18).toString('hex');
-    await startCluster(cluster, password);
+    await startCluster(cluster, password, isDurable);
     const databaseUrl = `postgres://${ROLE_NAME}:${password}@127.0.0.1:${cluster.port}/${DATABASE_NAME}`;
-    console.log(`with-postgres: PostgreSQL (${binDir}) on 127.0.0.1:${cluster.port}, database ${DATABASE_NAME}; running: ${commandLine.join(' ')}`);
+    console.log(
+      `with-postgres: PostgreSQL (${binDir}) on 127.0.0.1:${cluster.port}, database ${DATABASE_NAME}${isDurable ? ', durable (fsync on)' : ''}; running: ${commandLine.join(' ')}`,
+    );
 
     const running = spawn(command, args, { stdio: 'inherit', env: { ...process.env, DATABASE_URL: databaseUrl } });
     child = running;

@@ -1,193 +1,283 @@
 /**
- * `npm run bench:verify`: throughput and latency of `POST /api/tickets/verify` approving distinct
- * tickets, measured with autocannon against real server processes, each target against its
- * reference in the same run (the machine is shared, so only ratios from one run compare).
+ * `npm run bench:verify` (issue 13 item 1): throughput and p50/p99 latency of `POST
+ * /api/tickets/verify` — approvals of distinct tickets, and repeated denials (tickets already
+ * checked in, scanned again) — at 1, 50 and 200 concurrent connections, with autocannon, against
+ * the real compiled server (`node dist/server.js`, built by build.ts) on the embedded PGlite
+ * database and on a throwaway PostgreSQL (`DATABASE_URL`; the npm script starts and stops one with
+ * `scripts/with-postgres.ts --durable`: fsync on, as in production). Two references measured in the
+ * same run:
  *
- * Today: the embedded database durable at commit (docs/decisions/026) against the same server with
- * PGlite's old non-durable defaults, at 1 and 50 connections. Targets and cases are data: a new
- * target (PostgreSQL, a bare Fastify route, raw SQL) is one more entry in TARGETS, a new load one
- * more entry in CASES, a new ratio one more entry in COMPARISONS.
+ * - `http-bare`: a bare Fastify route (bench/verify-references.ts `http`): the HTTP stack's limit.
+ * - `sql-pglite`, `sql-postgres`: the SQL one check-in needs (verify-references.ts `CHECK_IN_SQL`)
+ *   straight through the driver at the same concurrency (PostgreSQL: through a pool as large as the
+ *   server's, DATABASE_POOL_SIZE's default 10): the database's limit.
  *
- * Every answer must be a 200 approval; anything else (a denial because the tickets ran out, an
- * error) is reported and the run exits 1, since it would not measure approvals.
+ * Every target runs in a process of its own, started once; each case (target, kind, connections)
+ * runs ROUNDS times for ROUND_SECONDS, the targets taking turns (every other round backwards) so
+ * that load from elsewhere on the shared machine falls on all alike, after WARMUP_SECONDS of
+ * unrecorded load. Prints a table, the verify/reference ratios and a `BENCH_RESULT {json}` line
+ * (scripts/bench.ts). Without DATABASE_URL the PostgreSQL targets are skipped (said so).
+ *
+ * Every answer must be the expected one (an approval; an `already_checked_in` denial); anything
+ * else is reported and the run exits 1. Timings never fail it.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
-import { prepareDoorDatabase } from '../test/helpers/door-database.ts';
 import { DEMO_TODAY_DAY_NUMBER } from '../src/db/seed.ts';
+import { type DoorSetup, prepareDoorDatabase } from '../test/helpers/door-database.ts';
+import { codesOf, type SqlLoad, type SqlLoadResult, type SqlSetup } from './verify-references.ts';
 
-/**
- * Every target is started first; then each case runs ROUNDS times for ROUND_SECONDS, the targets
- * taking turns, so that load from elsewhere on the machine falls on all of them alike. Each case
- * has WARMUP_SECONDS of unrecorded load first.
- */
-const ROUNDS = 3;
+const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+const ROUNDS = 2;
 const ROUND_SECONDS = 2;
 const WARMUP_SECONDS = 1;
-/** Fresh tickets per target: enough for its cases and warm-ups at up to 1,000 approvals/s. */
-const TICKETS_PER_TARGET = 12_000;
+const CONNECTIONS = [1, 50, 200] as const;
+/** Unused tickets per target for approvals: enough for its cases and warm-ups at up to ~4,000 approvals/s. */
+const APPROVE_TICKETS = 60_000;
+/** Tickets checked in before the run, scanned again and again for the denial cases. */
+const DENY_TICKETS = 1_000;
+/** The server's `pg` pool (DATABASE_POOL_SIZE's default); the SQL reference uses as many connections. */
+const POOL_SIZE = 10;
 
-/** A server to measure, started fresh (own data folder, own process) for its cases. */
-interface Target {
-  name: string;
-  description: string;
-  /** Opens the target's database (in its fresh `dataDir`) to prepare it: demo data, tickets, a session. */
-  openDatabase(dataDir: string): Promise<DatabaseHandle>;
-  /** The entry and arguments run with `node --import tsx` from apps/server, with DATA_DIR = `dataDir`. */
-  args: string[];
-}
+type Kind = 'approve' | 'deny' | 'http';
 
-/** The embedded database of a target's data folder, opened without syncs: preparing it is not measured. */
-const openPgliteOf = (dataDir: string) => openDatabase({ pgliteDir: path.join(dataDir, 'pgdata'), isDurable: false });
+/** What one round of a case measured: `count` expected answers (approvals, already-checked-in denials; any 200 for the bare route). */
+type RoundResult = SqlLoadResult;
 
-/** One measured load: a target at a number of concurrent connections. */
-interface BenchCase {
-  target: string;
-  connections: number;
-}
-
-/** A ratio to print: `subject` over `reference`, both at the same connections. */
-interface Comparison {
-  name: string;
-  subject: string;
-  reference: string;
-}
-
-const TARGETS: Target[] = [
-  {
-    name: 'pglite-non-durable',
-    description: 'embedded PGlite, fsync off (before decision 026)',
-    openDatabase: openPgliteOf,
-    args: ['bench/verify-server.ts', 'non-durable'],
-  },
-  {
-    name: 'pglite-durable',
-    description: 'embedded PGlite, WAL fsynced at commit (decision 026)',
-    openDatabase: openPgliteOf,
-    args: ['bench/verify-server.ts', 'durable'],
-  },
-];
-
-const CASES: BenchCase[] = [1, 50].flatMap((connections) => TARGETS.map((target) => ({ target: target.name, connections })));
-
-const COMPARISONS: Comparison[] = [{ name: 'durable / non-durable', subject: 'pglite-durable', reference: 'pglite-non-durable' }];
-
-/** What one round of a case measured. */
-interface RoundResult {
-  approvals: number;
-  /** Seconds the round lasted. */
-  seconds: number;
-  p50Ms: number;
-  p99Ms: number;
-  /** Answers that were not 200 approvals, and connection errors or timeouts. */
-  failures: number;
-  firstFailure: string;
-}
-
-/** What a case measured over its rounds: approvals per second overall, the median round's latencies. */
-interface Measurement {
-  target: string;
-  connections: number;
-  approvals: number;
-  throughput: number;
-  p50Ms: number;
-  p99Ms: number;
-  failures: number;
-  firstFailure: string;
-}
-
-/** A started target: its URL, a bearer token and the codes it has not approved yet. */
-interface RunningTarget {
-  url: string;
-  token: string;
-  eventId: string;
-  codes: string[];
+/** A started target: runs one round of a kind of load at a number of connections. */
+interface Running {
+  run(kind: Kind, connections: number, seconds: number): Promise<RoundResult>;
   stop(): Promise<void>;
 }
 
-async function startTarget(target: Target): Promise<RunningTarget> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), `gatecheck-bench-${target.name}-`));
-  const codes = Array.from({ length: TICKETS_PER_TARGET }, (_, i) => `BENCH-${String(i).padStart(6, '0')}`);
-  const door = await prepareDoorDatabase(() => target.openDatabase(dataDir), codes);
-  const child = spawn(process.execPath, ['--import', 'tsx', ...target.args], {
-    cwd: path.resolve(import.meta.dirname, '..'),
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO: 'false' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+interface Target {
+  name: string;
+  description: string;
+  kinds: Kind[];
+  start(): Promise<Running>;
+}
+
+const denyCodes = codesOf('DENY-', DENY_TICKETS);
+
+/** A fresh database with the demo data, APPROVE_TICKETS unused tickets per prefix and the checked-in DENY tickets. */
+function prepare(open: () => Promise<DatabaseHandle>, approvePrefixes: string[]): Promise<DoorSetup> {
+  const codes = [...approvePrefixes.flatMap((prefix) => codesOf(prefix, APPROVE_TICKETS)), ...denyCodes];
+  return prepareDoorDatabase(open, codes, { checkedInCodes: denyCodes });
+}
+
+/** Waits until `file` (a child's stdout) contains `pattern`; rejects when the child exits first. */
+function waitForLine(file: string, pattern: RegExp, exited: Promise<unknown>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let isDone = false;
+    void exited.then(() => {
+      if (!isDone) reject(new Error(`exited before printing ${pattern}:\n${readFileSync(file, 'utf8').slice(-2000)}`));
+      isDone = true;
+    });
+    const poll = () => {
+      if (isDone) return;
+      const match = pattern.exec(readFileSync(file, 'utf8'));
+      if (match?.[1]) {
+        isDone = true;
+        resolve(match[1]);
+      } else setTimeout(poll, 50);
+    };
+    poll();
   });
+}
+
+/** Spawns `args` with node in apps/server, its output into a log file (as a deployment logs to a file). */
+async function spawnLogged(name: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; log: string; exited: Promise<void> }> {
+  const log = path.join(await mkdtemp(path.join(tmpdir(), `gatecheck-bench-${name}-log-`)), 'output.log');
+  const fd = openSync(log, 'w');
+  const child = spawn(process.execPath, args, { cwd: SERVER_DIR, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd, 'ipc'] });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const url = await listeningUrl(child, exited);
-  return {
-    url,
-    ...door,
-    codes,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-      await rm(dataDir, { recursive: true, force: true });
-    },
+  return { child, log, exited };
+}
+
+function stopper(child: ChildProcess, exited: Promise<void>, cleanup: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    await cleanup();
   };
 }
 
-function listeningUrl(child: ChildProcess, exited: Promise<void>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening at (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    void exited.then(() => reject(new Error(`the target exited before listening:\n${output}`)));
-  });
-}
-
-function isApproval(status: number, body: string): boolean {
+function isExpected(kind: Kind, status: number, body: string): boolean {
   if (status !== 200) return false;
+  if (kind === 'http') return true;
   try {
     const verdict = VerifyTicketResponse.safeParse(JSON.parse(body));
-    return verdict.success && verdict.data.isValid;
+    if (!verdict.success) return false;
+    return kind === 'approve' ? verdict.data.isValid : !verdict.data.isValid && verdict.data.reason === 'already_checked_in';
   } catch {
     return false;
   }
 }
 
-/** Runs autocannon for `seconds` at `connections`, each request approving the next unused ticket. */
-async function load(target: RunningTarget, connections: number, seconds: number): Promise<RoundResult> {
-  let failures = 0;
-  let firstFailure = '';
-  let approvals = 0;
-  const result = await autocannon({
-    url: target.url,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        path: `/api${apiPaths.verifyTicket}`,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
-        setupRequest: (request) => ({
-          ...request,
-          body: JSON.stringify({ eventId: target.eventId, qrCode: target.codes.shift() ?? 'NO-TICKETS-LEFT', day: DEMO_TODAY_DAY_NUMBER, scanId: randomUUID() }),
-        }),
-        onResponse: (status, body) => {
-          if (isApproval(status, body)) {
-            approvals += 1;
-          } else {
-            failures += 1;
-            firstFailure ||= `${status} ${body.slice(0, 200)}`;
-          }
+/** autocannon against `url`: each request scans the next unused code (approve) or the next checked-in one (deny). */
+function httpRunning(url: string, door: DoorSetup, approveCodes: string[], stop: () => Promise<void>): Running {
+  let denyIndex = 0;
+  return {
+    stop,
+    async run(kind, connections, seconds) {
+      let failures = 0;
+      let firstFailure = '';
+      let count = 0;
+      const result = await autocannon({
+        url,
+        connections,
+        duration: seconds,
+        requests: [
+          {
+            method: 'POST',
+            path: `/api${apiPaths.verifyTicket}`,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${door.token}` },
+            setupRequest: (request) => {
+              const qrCode = kind === 'deny' ? denyCodes[denyIndex++ % denyCodes.length] : (approveCodes.shift() ?? 'NO-TICKETS-LEFT');
+              return { ...request, body: JSON.stringify({ eventId: door.eventId, qrCode, day: DEMO_TODAY_DAY_NUMBER, scanId: randomUUID() }) };
+            },
+            onResponse: (status, body) => {
+              if (isExpected(kind, status, body)) count += 1;
+              else {
+                failures += 1;
+                firstFailure ||= `${status} ${body.slice(0, 200)}`;
+              }
+            },
+          },
+        ],
+      });
+      failures += result.errors;
+      if (result.errors > 0) firstFailure ||= `${result.errors} connection errors (${result.timeouts} timeouts)`;
+      return { count, seconds: result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99, failures, firstFailure };
+    },
+  };
+}
+
+/** Prepares a target's database: PGlite in `dataDir`, or the shared PostgreSQL (prepared once for both of its targets). */
+type Preparer = (dataDir: string) => Promise<DoorSetup>;
+
+const pglitePreparer =
+  (prefix: string): Preparer =>
+  (dataDir) =>
+    prepare(() => openDatabase({ pgliteDir: path.join(dataDir, 'pgdata'), isDurable: false }), [prefix]);
+
+function postgresPreparer(databaseUrl: string): Preparer {
+  let prepared: Promise<DoorSetup> | undefined;
+  return () => (prepared ??= prepare(() => openDatabase({ databaseUrl }), ['SRV-', 'REF-']));
+}
+
+/** A fresh temp folder for target `name`, and its database prepared by `preparer`. */
+async function preparedDataDir(name: string, preparer: Preparer): Promise<{ dataDir: string; door: DoorSetup }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), `gatecheck-bench-${name}-`));
+  return { dataDir, door: await preparer(dataDir) };
+}
+
+/** The compiled server on a fresh database: PGlite in its own data folder, or the PostgreSQL at `databaseUrl`. */
+function serverTarget(name: string, description: string, databaseUrl: string | undefined, preparer: Preparer): Target {
+  return {
+    name,
+    description,
+    kinds: ['approve', 'deny'],
+    async start() {
+      const { dataDir, door } = await preparedDataDir(name, preparer);
+      // The server as a user starts it (default log level, JSON lines into a file), minus the demo seed.
+      const { child, log, exited } = await spawnLogged(name, ['--enable-source-maps', 'dist/server.js'], {
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl ?? '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SEED_DEMO: 'false',
+      });
+      const url = await waitForLine(log, /running at (http:\/\/\S+)/, exited);
+      return httpRunning(url, door, codesOf('SRV-', APPROVE_TICKETS), stopper(child, exited, () => rm(dataDir, { recursive: true, force: true })));
+    },
+  };
+}
+
+/** The SQL reference on PGlite (its own data folder, prepared like the server's) or on the PostgreSQL at `databaseUrl`. */
+function sqlTarget(name: string, description: string, databaseUrl: string | undefined, preparer: Preparer): Target {
+  return {
+    name,
+    description,
+    kinds: ['approve', 'deny'],
+    async start() {
+      const { dataDir, door } = await preparedDataDir(name, preparer);
+      const pgliteDir = path.join(dataDir, 'pgdata');
+      const setup: SqlSetup = { token: door.token, eventId: door.eventId, day: DEMO_TODAY_DAY_NUMBER, approve: { prefix: 'REF-', count: APPROVE_TICKETS }, deny: { prefix: 'DENY-', count: DENY_TICKETS } };
+      const { child, log, exited } = await spawnLogged(name, ['--import', 'tsx', 'bench/verify-references.ts', 'sql'], {
+        BENCH_SETUP: JSON.stringify(setup),
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl, POOL_SIZE: String(POOL_SIZE) } : { DATABASE_URL: '', PGLITE_DIR: pgliteDir }),
+      });
+      const reply = <T>() =>
+        new Promise<T>((resolve, reject) => {
+          child.once('message', (message) => resolve(message as T));
+          void exited.then(() => reject(new Error(`${name} exited:\n${readFileSync(log, 'utf8').slice(-2000)}`)));
+        });
+      await reply<{ ready: true }>();
+      return {
+        stop: stopper(child, exited, () => rm(dataDir, { recursive: true, force: true })),
+        async run(kind, connections, seconds) {
+          const answer = reply<SqlLoadResult>();
+          child.send({ kind: kind === 'deny' ? 'deny' : 'approve', connections, seconds } satisfies SqlLoad);
+          return answer;
         },
-      },
-    ],
-  });
-  failures += result.errors;
-  if (result.errors > 0) firstFailure ||= `${result.errors} connection errors (${result.timeouts} timeouts)`;
-  return { approvals, seconds: result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99, failures, firstFailure };
+      };
+    },
+  };
+}
+
+const bareTarget: Target = {
+  name: 'http-bare',
+  description: 'a bare Fastify POST route, no database (the HTTP stack limit)',
+  kinds: ['http'],
+  async start() {
+    const { child, log, exited } = await spawnLogged('http-bare', ['--import', 'tsx', 'bench/verify-references.ts', 'http'], {});
+    const url = await waitForLine(log, /listening at (http:\/\/\S+)/, exited);
+    const door: DoorSetup = { token: 'none', eventId: randomUUID(), userId: randomUUID() };
+    return httpRunning(url, door, [], stopper(child, exited, async () => undefined));
+  },
+};
+
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const postgresDoor = databaseUrl ? postgresPreparer(databaseUrl) : undefined;
+const TARGETS: Target[] = [
+  serverTarget('verify-pglite', 'the compiled server on PGlite (durable at commit, decision 026)', undefined, pglitePreparer('SRV-')),
+  sqlTarget('sql-pglite', 'the SQL one check-in needs, straight through PGlite (durable)', undefined, pglitePreparer('REF-')),
+  ...(databaseUrl && postgresDoor
+    ? [
+        serverTarget('verify-postgres', 'the compiled server on PostgreSQL (pool of 10)', databaseUrl, postgresDoor),
+        sqlTarget('sql-postgres', 'the SQL one check-in needs, straight through pg (pool of 10, prepared)', databaseUrl, postgresDoor),
+      ]
+    : []),
+  bareTarget,
+];
+
+interface BenchCase {
+  target: Target;
+  kind: Kind;
+  connections: number;
+}
+
+const CASES: BenchCase[] = CONNECTIONS.flatMap((connections) => TARGETS.flatMap((target) => target.kinds.map((kind) => ({ target, kind, connections }))));
+
+/** A case over its rounds: expected answers per second overall, the median round's latencies. */
+interface Measurement {
+  target: string;
+  kind: Kind;
+  connections: number;
+  count: number;
+  throughput: number;
+  p50Ms: number;
+  p99Ms: number;
+  failures: number;
+  firstFailure: string;
 }
 
 function median(values: number[]): number {
@@ -196,11 +286,13 @@ function median(values: number[]): number {
 }
 
 function summarize(benchCase: BenchCase, rounds: RoundResult[]): Measurement {
-  const approvals = rounds.reduce((sum, round) => sum + round.approvals, 0);
+  const count = rounds.reduce((sum, round) => sum + round.count, 0);
   return {
-    ...benchCase,
-    approvals,
-    throughput: approvals / rounds.reduce((sum, round) => sum + round.seconds, 0),
+    target: benchCase.target.name,
+    kind: benchCase.kind,
+    connections: benchCase.connections,
+    count,
+    throughput: count / rounds.reduce((sum, round) => sum + round.seconds, 0),
     p50Ms: median(rounds.map((round) => round.p50Ms)),
     p99Ms: median(rounds.map((round) => round.p99Ms)),
     failures: rounds.reduce((sum, round) => sum + round.failures, 0),
@@ -208,67 +300,88 @@ function summarize(benchCase: BenchCase, rounds: RoundResult[]): Measurement {
   };
 }
 
-/** The machine's 1-minute load average, to judge how much the figures of this run can be trusted. */
 const load1 = () => (loadavg()[0] ?? 0).toFixed(1);
-console.log(`verify benchmark: ${ROUNDS} rounds of ${ROUND_SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, ${cpus().length} cores, Node ${process.version}, load ${load1()}`);
-const running = new Map<string, RunningTarget>();
+console.log(
+  `verify benchmark: ${ROUNDS} rounds of ${ROUND_SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, connections ${CONNECTIONS.join('/')}, ${cpus().length} cores, Node ${process.version}, load ${load1()}`,
+);
+if (!databaseUrl) console.log('DATABASE_URL is not set: the PostgreSQL targets are skipped (npm run bench:verify starts a throwaway PostgreSQL).');
+const build = spawnSync(process.execPath, ['build.ts'], { cwd: SERVER_DIR, stdio: 'inherit' });
+if (build.status !== 0) throw new Error('building the server failed');
+
+const running = new Map<Target, Running>();
 let measurements: Measurement[];
 try {
   for (const target of TARGETS) {
     console.log(`- ${target.name}: ${target.description}`);
-    running.set(target.name, await startTarget(target));
+    running.set(target, await target.start());
   }
-  const targetOf = (benchCase: BenchCase): RunningTarget => {
+  const runOf = (benchCase: BenchCase, seconds: number) => {
     const target = running.get(benchCase.target);
-    if (!target) throw new Error(`no target ${benchCase.target}`);
-    return target;
+    if (!target) throw new Error(`${benchCase.target.name} is not running`);
+    return target.run(benchCase.kind, benchCase.connections, seconds);
   };
-  for (const benchCase of CASES) await load(targetOf(benchCase), benchCase.connections, WARMUP_SECONDS);
+  for (const benchCase of CASES) await runOf(benchCase, WARMUP_SECONDS);
   const rounds = new Map<BenchCase, RoundResult[]>(CASES.map((benchCase) => [benchCase, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    // Every other round backwards, so that no target always runs right after another.
-    for (const benchCase of round % 2 === 0 ? CASES : [...CASES].reverse()) {
-      rounds.get(benchCase)?.push(await load(targetOf(benchCase), benchCase.connections, ROUND_SECONDS));
-    }
+    for (const benchCase of round % 2 === 0 ? CASES : [...CASES].reverse()) rounds.get(benchCase)?.push(await runOf(benchCase, ROUND_SECONDS));
   }
   measurements = CASES.map((benchCase) => summarize(benchCase, rounds.get(benchCase) ?? []));
 } finally {
   for (const target of running.values()) await target.stop();
 }
 
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
 console.table(
-  measurements.map((measurement) => ({
-    target: measurement.target,
-    connections: measurement.connections,
-    approvals: measurement.approvals,
-    'approvals/s': Math.round(measurement.throughput),
-    'p50 ms': measurement.p50Ms,
-    'p99 ms': measurement.p99Ms,
-    failures: measurement.failures,
+  measurements.map((m) => ({
+    target: m.target,
+    kind: m.kind,
+    connections: m.connections,
+    answers: m.count,
+    'per s': Math.round(m.throughput),
+    'p50 ms': fixed(m.p50Ms),
+    'p99 ms': fixed(m.p99Ms),
+    failures: m.failures,
   })),
 );
 
-const ratios = COMPARISONS.flatMap((comparison) =>
-  [...new Set(CASES.map((benchCase) => benchCase.connections))].flatMap((connections) => {
-    const subject = measurements.find((measurement) => measurement.target === comparison.subject && measurement.connections === connections);
-    const reference = measurements.find((measurement) => measurement.target === comparison.reference && measurement.connections === connections);
-    if (!subject || !reference) return [];
-    return [
-      {
-        ratio: comparison.name,
-        connections,
-        throughput: (subject.throughput / reference.throughput).toFixed(2),
-        p50: (subject.p50Ms / reference.p50Ms).toFixed(2),
-        p99: (subject.p99Ms / reference.p99Ms).toFixed(2),
-      },
-    ];
-  }),
+const find = (target: string, kind: Kind, connections: number) => measurements.find((m) => m.target === target && m.kind === kind && m.connections === connections);
+const ratios = CONNECTIONS.flatMap((connections) =>
+  (['pglite', 'postgres'] as const).flatMap((database) =>
+    (['approve', 'deny'] as const).flatMap((kind) => {
+      const verify = find(`verify-${database}`, kind, connections);
+      const sqlReference = find(`sql-${database}`, kind, connections);
+      const bare = find('http-bare', 'http', connections);
+      if (!verify || !sqlReference || !bare) return [];
+      return [
+        {
+          database,
+          kind,
+          connections,
+          'verify/s': Math.round(verify.throughput),
+          'verify / SQL (throughput)': fixed(verify.throughput / sqlReference.throughput, 2),
+          'verify / SQL (p99)': fixed(verify.p99Ms / sqlReference.p99Ms, 2),
+          'verify / bare HTTP (throughput)': fixed(verify.throughput / bare.throughput, 2),
+        },
+      ];
+    }),
+  ),
 );
 console.table(ratios);
 console.log(`load average at the end: ${load1()} (on ${cpus().length} cores; a load far above the core count makes single figures noisy, the ratios less so)`);
 
-const failed = measurements.filter((measurement) => measurement.failures > 0);
-for (const measurement of failed) {
-  console.error(`${measurement.target} at ${measurement.connections} connections: ${measurement.failures} answers were not approvals, e.g. ${measurement.firstFailure}`);
-}
+const at50 = (database: string) => ratios.find((row) => row.database === database && row.kind === 'approve' && row.connections === 50);
+const pg50 = find('verify-postgres', 'approve', 50);
+const headline = {
+  name: 'bench:verify',
+  figure: [
+    `PGlite ${at50('pglite')?.['verify/s'] ?? '-'}/s`,
+    ...(pg50 ? [`PostgreSQL ${Math.round(pg50.throughput)}/s (p99 ${fixed(pg50.p99Ms)} ms)`] : []),
+    'approvals at 50 conn.',
+  ].join(', '),
+  ratio: [`verify / SQL at 50 conn.: PGlite ${at50('pglite')?.['verify / SQL (throughput)'] ?? '-'}`, ...(pg50 ? [`PostgreSQL ${at50('postgres')?.['verify / SQL (throughput)'] ?? '-'}`] : [])].join(', '),
+};
+console.log(`BENCH_RESULT ${JSON.stringify(headline)}`);
+
+const failed = measurements.filter((m) => m.failures > 0);
+for (const m of failed) console.error(`${m.target} ${m.kind} at ${m.connections} connections: ${m.failures} unexpected answers, e.g. ${m.firstFailure}`);
 process.exitCode = failed.length > 0 ? 1 : 0;

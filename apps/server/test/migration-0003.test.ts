@@ -2,7 +2,8 @@
  * Migration 0003 (issue 11) on a database that already has data, on PGlite and PostgreSQL: the old
  * `owner` role becomes `admin` (staff and admin stay), existing tickets get search terms (code and
  * word-start suffixes of the holder name, lower case), existing check-ins stay active and the new
- * partial unique index still allows one active check-in per ticket and day.
+ * partial unique index still allows one active check-in per ticket and day. Migrations 0006–0010
+ * (issue 14 item 6) give the existing check-in its ticket's event id, now part of that index.
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,12 +63,13 @@ async function expectMigratedData(query: Query): Promise<void> {
     'mary jane watson',
     'watson',
   ]);
-  expect(await query('select undone_at from check_ins')).toEqual([{ undone_at: null }]);
-  await expect(
-    query(`insert into check_ins (ticket_id, day, staff_user_id) values ('00000000-0000-4000-8000-0000000000f1', 1, '00000000-0000-4000-8000-000000000003')`),
-  ).rejects.toThrow();
+  // Migration 0007 gave the existing check-in its ticket's event (issue 14 item 6).
+  expect(await query('select undone_at, event_id from check_ins')).toEqual([{ undone_at: null, event_id: '00000000-0000-4000-8000-0000000000e1' }]);
+  const secondCheckIn = `insert into check_ins (event_id, ticket_id, day, staff_user_id) values
+    ('00000000-0000-4000-8000-0000000000e1', '00000000-0000-4000-8000-0000000000f1', 1, '00000000-0000-4000-8000-000000000003')`;
+  await expect(query(secondCheckIn)).rejects.toThrow(/check_ins_active_event_ticket_day_key/);
   await query(`update check_ins set undone_at = now(), undo_reason = 'test'`);
-  await query(`insert into check_ins (ticket_id, day, staff_user_id) values ('00000000-0000-4000-8000-0000000000f1', 1, '00000000-0000-4000-8000-000000000003')`);
+  await query(secondCheckIn);
   expect(await query('select count(*)::int as n from check_ins')).toEqual([{ n: 2 }]);
 }
 

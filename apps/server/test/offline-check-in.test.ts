@@ -218,7 +218,7 @@ describe('door list: the change cursor', () => {
   test('a check-in on another day is not a change of this day', async () => {
     const ticket = await newTicket();
     const before = await readList();
-    await t.database.db.insert(checkIns).values({ ticketId: ticket.id, day: DAY + 1, staffUserId: await userId(DEMO_USER.username) });
+    await t.database.db.insert(checkIns).values({ eventId, ticketId: ticket.id, day: DAY + 1, staffUserId: await userId(DEMO_USER.username) });
     expect((await readList(before.cursor)).tickets).toEqual([]);
   });
 
@@ -229,7 +229,7 @@ describe('door list: the change cursor', () => {
       // One connection: the list is read inside the writing transaction, before it commits; its
       // cursor must still be at or below the writer's transaction id.
       const inside = await t.database.db.transaction(async (tx) => {
-        await tx.insert(checkIns).values({ ticketId: ticket.id, day: DAY, staffUserId: staffId });
+        await tx.insert(checkIns).values({ eventId, ticketId: ticket.id, day: DAY, staffUserId: staffId });
         return readDoorList(tx, await findEvent(tx, eventId), DAY, undefined, new Date());
       });
       expect(await entryOf(await readList(inside.cursor), ticket.code)).toMatchObject({ checkIn: { checkedInBy: DEMO_USER.displayName } });
@@ -241,7 +241,7 @@ describe('door list: the change cursor', () => {
     let signalWritten: () => void = () => undefined;
     const written = new Promise<void>((resolve) => (signalWritten = resolve));
     const writer = t.database.db.transaction(async (tx) => {
-      await tx.insert(checkIns).values({ ticketId: ticket.id, day: DAY, staffUserId: staffId });
+      await tx.insert(checkIns).values({ eventId, ticketId: ticket.id, day: DAY, staffUserId: staffId });
       signalWritten();
       await gate;
     });

@@ -12,10 +12,12 @@ import {
   bigint,
   boolean,
   date,
+  foreignKey,
   index,
   integer,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   time,
   timestamp,
@@ -207,15 +209,20 @@ export const tickets = pgTable(
 
 /**
  * Check-ins: exactly one active check-in per ticket per event day, enforced by the partial unique
- * index on (ticket_id, day) WHERE undone_at IS NULL. An undo (issue 11) sets `undone_at`,
+ * index on (event_id, ticket_id, day) WHERE undone_at IS NULL. An undo (issue 11) sets `undone_at`,
  * `undone_by` and `undo_reason` and never deletes the row, so the ticket can be checked in again
  * while the history stays. `scanId` is the client's id of the scan that made it, so a retried
- * request can be recognised.
+ * request can be recognised. `eventId` is the ticket's event (issue 14 item 6): the primary key and
+ * the unique key include it, so the table can be distributed by event on Citus
+ * (docs/deployment.md, docs/decisions/058).
  */
 export const checkIns = pgTable(
   'check_ins',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
     ticketId: uuid('ticket_id')
       .notNull()
       .references(() => tickets.id, { onDelete: 'cascade' }),
@@ -235,7 +242,8 @@ export const checkIns = pgTable(
     changedXid: changedXid(),
   },
   (t) => [
-    uniqueIndex('check_ins_active_ticket_day_key').on(t.ticketId, t.day).where(sql`${t.undoneAt} is null`),
+    primaryKey({ name: 'check_ins_pkey', columns: [t.eventId, t.id] }),
+    uniqueIndex('check_ins_active_event_ticket_day_key').on(t.eventId, t.ticketId, t.day).where(sql`${t.undoneAt} is null`),
     index('check_ins_ticket_id_idx').on(t.ticketId),
     index('check_ins_day_changed_xid_idx').on(t.day, t.changedXid),
   ],
@@ -268,12 +276,13 @@ export const ticketSearchTerms = pgTable(
 /**
  * Every verify attempt, approvals and denials alike, every manual check-in and every undo (issue
  * 11). `code` is the text as scanned (the ticket's code for manual check-ins and undos); `reason`
- * is the denial reason, or the undo's reason.
+ * is the denial reason, or the undo's reason. Primary key (event_id, id): distributable by event
+ * (docs/decisions/058).
  */
 export const scanLog = pgTable(
   'scan_log',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
@@ -289,6 +298,7 @@ export const scanLog = pgTable(
     scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    primaryKey({ name: 'scan_log_pkey', columns: [t.eventId, t.id] }),
     index('scan_log_event_day_idx').on(t.eventId, t.day),
     index('scan_log_event_time_idx').on(t.eventId, t.scannedAt, t.id),
   ],
@@ -296,15 +306,16 @@ export const scanLog = pgTable(
 
 /**
  * Every scan uploaded from a device's offline outbox (issue 12, docs/decisions/045), one row per
- * `scan_id` (the primary key makes the upload idempotent: a re-sent item finds its row and answers
- * what it answered the first time). `scanned_at` is the device clock at the scan, `received_at` the
+ * event and `scan_id` (the primary key (event_id, scan_id) makes the upload idempotent: a re-sent
+ * item finds its row and answers what it answered the first time; the event id leads it so the table
+ * can be distributed by event, docs/decisions/058). `scanned_at` is the device clock at the scan, `received_at` the
  * server's. `status`/`reason`/`message` are the answer given; for a conflict,
  * `conflicting_check_in_id` is the check-in the server already had.
  */
 export const offlineScans = pgTable(
   'offline_scans',
   {
-    scanId: uuid('scan_id').primaryKey(),
+    scanId: uuid('scan_id').notNull(),
     eventId: uuid('event_id')
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
@@ -323,9 +334,17 @@ export const offlineScans = pgTable(
     message: text('message'),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     checkedInBy: text('checked_in_by'),
-    conflictingCheckInId: uuid('conflicting_check_in_id').references(() => checkIns.id),
+    conflictingCheckInId: uuid('conflicting_check_in_id'),
   },
-  (t) => [index('offline_scans_event_day_status_idx').on(t.eventId, t.day, t.status)],
+  (t) => [
+    primaryKey({ name: 'offline_scans_pkey', columns: [t.eventId, t.scanId] }),
+    foreignKey({
+      name: 'offline_scans_conflicting_check_in_fk',
+      columns: [t.eventId, t.conflictingCheckInId],
+      foreignColumns: [checkIns.eventId, checkIns.id],
+    }),
+    index('offline_scans_event_day_status_idx').on(t.eventId, t.day, t.status),
+  ],
 );
 
 /**

@@ -7,7 +7,8 @@
  * retry. So the same code runs on all of them.
  *
  * The callback may run more than once: it must do nothing but database work on `tx` (no mail sent, no
- * file written) before it returns.
+ * file written) before it returns. A single statement outside a transaction (its own implicit
+ * transaction) goes through `retrying`, the same loop without BEGIN/COMMIT.
  */
 import type { Db, Tx } from './client.ts';
 
@@ -46,13 +47,24 @@ export function sqlStateOf(error: unknown): string | undefined {
  * @throws whatever `work` or the commit throws when it is not retryable, or the last retryable
  *   error once the attempts are used up.
  */
-export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options: RetryOptions = {}): Promise<T> {
+export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  return retrying(() => db.transaction(work), options);
+}
+
+/**
+ * Runs `work` — one transaction: a `db.transaction`, or a single statement, which PostgreSQL runs as
+ * a transaction of its own — and runs it again on SQLSTATE 40001 / 40P01, with the backoff of
+ * `options`, up to `maxAttempts` runs. The hot check-in path uses it for its one-statement write
+ * (services/check-in.ts), which needs no BEGIN/COMMIT round trips (docs/decisions/057).
+ * @throws as `inTransaction`.
+ */
+export async function retrying<T>(work: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const maxAttempts = options.maxAttempts ?? 5;
   const baseDelayMs = options.baseDelayMs ?? 10;
   const maxDelayMs = options.maxDelayMs ?? 500;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await db.transaction(work);
+      return await work();
     } catch (error) {
       const sqlState = sqlStateOf(error);
       if (sqlState === undefined || !RETRYABLE_SQLSTATES.has(sqlState) || attempt >= maxAttempts) throw error;

@@ -25,15 +25,14 @@ import {
   type VerifyTicketResponse,
 } from '@gatecheck/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { inTransaction } from '../db/transactions.ts';
-import { checkIns, events, scanLog, tickets, users } from '../db/schema.ts';
+import { inTransaction, retrying } from '../db/transactions.ts';
+import { checkIns, eventDays, events, memberships, organizations, scanLog, tickets, users } from '../db/schema.ts';
 import { changeStamp } from './door-list.ts';
 import { isId, ServiceError } from './errors.ts';
-import { type EventDetails, findEvent } from './events.ts';
-import { isMember } from './organizations.ts';
+import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from './events.ts';
 import { codeOfScannedText } from './signing-keys.ts';
-import { ticketCodeMatches } from './ticket-codes.ts';
 
 /** The staff member scanning. */
 export interface Scanner {
@@ -73,19 +72,172 @@ const isActiveCheckIn = isNull(checkIns.undoneAt);
  *   denied with reason `forbidden`).
  */
 export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTicketRequest, now: Date): Promise<VerifyTicketResponse> {
-  const event = await findEvent(db, request.eventId);
-  if (!(await isMember(db, scanner.userId, event.organizationId))) {
+  // A genuine signed QR text is decided and logged as its code (docs/decisions/043); ill-formed text
+  // (a lone surrogate, a NUL) is no ticket's code and PostgreSQL cannot compare it: no look-up.
+  const code = isStorableText(request.qrCode) ? await codeOfScannedText(db, request.qrCode) : null;
+  const scanned = code !== null && code !== request.qrCode ? { ...request, qrCode: code } : request;
+  const read = await readScan(db, scanner, request, code);
+  const { event } = read;
+  if (!read.isMember) {
     await logAttempt(db, { scanner, event, request, reason: 'forbidden' });
     throw new ServiceError('forbidden', 'You are not a member of this organization');
   }
+  const context = { scanner, event, request: scanned, now };
+  const decision = decideCheckIn({ ...checkInInput(context, read.found), existingCheckIn: read.existingCheckIn });
+  const ticket = read.found?.ticket;
+  if (decision.outcome !== 'check_in' || !ticket) {
+    const verdict = toVerdict(decision, event, ticket);
+    await logAttempt(db, { scanner, event, request: scanned, reason: verdict.isValid ? null : (verdict.reason ?? null), source: 'scan' });
+    return verdict;
+  }
+  const checkedInAt = await insertCheckInAndLog(db, { scanner, event, request: scanned, ticketId: ticket.id });
+  if (checkedInAt) return approve(event, ticket, checkedInAt);
+  // Another scan of this ticket committed its check-in between the read and the INSERT (or an undo
+  // and a new check-in did): decide again from the row that won, in one transaction as a manual
+  // check-in does (rare: concurrent scans of one ticket).
   return inTransaction(db, async (tx) => {
-    // A genuine signed QR text is decided and logged as its code (docs/decisions/043).
-    const code = isStorableText(request.qrCode) ? await codeOfScannedText(tx, request.qrCode) : null;
-    const scanned = code !== null && code !== request.qrCode ? { ...request, qrCode: code } : request;
-    const verdict = await decide(tx, { scanner, event, request: scanned, now });
+    const verdict = await decideFor(tx, context, read.found);
     await logAttempt(tx, { scanner, event, request: scanned, reason: verdict.isValid ? null : (verdict.reason ?? null), source: 'scan' });
     return verdict;
   });
+}
+
+/** A ticket as the rule needs it, with its event's organization. */
+interface FoundTicket {
+  ticket: TicketRow;
+  organizationId: string;
+}
+
+/** What one scan needs to know, from one read (`readScan`). */
+interface ScanRead {
+  event: EventDetails;
+  isMember: boolean;
+  /** The ticket with the scanned code (any event, any organization), if any. */
+  found: FoundTicket | undefined;
+  /** The ticket's active check-in on the scanned day, as the rule takes it. */
+  existingCheckIn: CheckInInput['existingCheckIn'];
+}
+
+/** The tickets' own event, joined a second time (a ticket may belong to another event than the scanned one). */
+const ticketEvents = alias(events, 'ticket_events');
+/** The staff member of the active check-in. */
+const checkInStaff = alias(users, 'check_in_staff');
+
+/**
+ * The one read of a scan (docs/decisions/057), prepared once per database (a named prepared
+ * statement on PostgreSQL): the event with its organization and days, whether the scanner is a
+ * member, the ticket by code (case-insensitive, tickets_code_upper_key) with its event's
+ * organization, and its active check-in of the day with the staff member's name.
+ */
+function prepareScanRead(db: Db) {
+  const day = sql.placeholder('day');
+  return db
+    .select({
+      ...eventDetailsColumns,
+      days: sql<EventDayInfo[]>`(select coalesce(json_agg(json_build_object('day', ${eventDays.day}, 'name', ${eventDays.name}, 'date', ${eventDays.date}) order by ${eventDays.day}), '[]'::json) from ${eventDays} where ${eventDays.eventId} = ${events.id})`,
+      isMember: sql<boolean>`exists (select 1 from ${memberships} where ${memberships.userId} = ${sql.placeholder('userId')} and ${memberships.organizationId} = ${events.organizationId})`,
+      ticket: tickets,
+      ticketOrganizationId: ticketEvents.organizationId,
+      checkedInAt: checkIns.checkedInAt,
+      checkInScanId: checkIns.scanId,
+      checkInStaffUserId: checkIns.staffUserId,
+      checkInStaffName: checkInStaff.displayName,
+    })
+    .from(events)
+    .innerJoin(organizations, eq(organizations.id, events.organizationId))
+    .leftJoin(tickets, sql`upper(${tickets.code}) = upper(${sql.placeholder('code')})`)
+    .leftJoin(ticketEvents, eq(ticketEvents.id, tickets.eventId))
+    .leftJoin(checkIns, and(eq(checkIns.eventId, tickets.eventId), eq(checkIns.ticketId, tickets.id), eq(checkIns.day, day), isActiveCheckIn))
+    .leftJoin(checkInStaff, eq(checkInStaff.id, checkIns.staffUserId))
+    .where(eq(events.id, sql.placeholder('eventId')))
+    .limit(1)
+    .prepare('gatecheck_scan_read');
+}
+
+const scanReads = new WeakMap<Db, ReturnType<typeof prepareScanRead>>();
+
+/**
+ * Reads what a scan of `code` (null: no ticket can have it) needs, in one round trip.
+ * @throws ServiceError `not_found` for an unknown event (or an id that is not a UUID).
+ */
+async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, code: string | null): Promise<ScanRead> {
+  if (!isId(request.eventId)) throw new ServiceError('not_found', `No event with id "${request.eventId}"`);
+  let prepared = scanReads.get(db);
+  if (!prepared) {
+    prepared = prepareScanRead(db);
+    scanReads.set(db, prepared);
+  }
+  // An empty code matches no ticket: codes are 1–128 characters (ticket-codes.ts).
+  const [row] = await prepared.execute({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day });
+  if (!row) throw new ServiceError('not_found', `No event with id "${request.eventId}"`);
+  const event: EventDetails = {
+    id: row.id,
+    title: row.title,
+    date: row.date,
+    location: row.location,
+    status: row.status,
+    organizationId: row.organizationId,
+    organizationName: row.organizationName,
+    timeZone: row.timeZone,
+    dayCutoff: toDayCutoff(row.dayCutoff),
+    allowsScanningOutsideDays: row.allowsScanningOutsideDays,
+    days: daysOrDefault(row.days.map((entry) => ({ day: entry.day, name: entry.name, date: String(entry.date).slice(0, 10) })), row.date),
+  };
+  const found = code !== null && row.ticket && row.ticketOrganizationId ? { ticket: row.ticket, organizationId: row.ticketOrganizationId } : undefined;
+  const existingCheckIn =
+    found && row.checkedInAt
+      ? {
+          checkedInAt: row.checkedInAt,
+          checkedInBy: row.checkInStaffName ?? '',
+          isSameScan: request.scanId !== undefined && row.checkInScanId === request.scanId && row.checkInStaffUserId === scanner.userId,
+        }
+      : null;
+  return { event, isMember: row.isMember, found, existingCheckIn };
+}
+
+/**
+ * The exactly-once INSERT of the check-in and, when it inserted, its scan-log row (approved), in one
+ * statement — one implicit transaction, so a crash leaves neither or both — retried on 40001/40P01
+ * (`retrying`). ON CONFLICT on the active check-in's unique key (event_id, ticket_id, day) DO NOTHING.
+ * @returns when the check-in was made, or null when an active one already existed.
+ */
+async function insertCheckInAndLog(
+  db: Db,
+  attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; ticketId: string },
+): Promise<Date | null> {
+  const { scanner, event, request, ticketId } = attempt;
+  const scanId = request.scanId ?? null;
+  const result = await retrying(() =>
+    db.execute(sql`
+      with inserted as (
+        insert into ${checkIns} (event_id, ticket_id, day, staff_user_id, scan_id)
+        values (${event.id}, ${ticketId}, ${request.day}, ${scanner.userId}, ${scanId})
+        on conflict (event_id, ticket_id, day) where undone_at is null do nothing
+        returning checked_in_at
+      ), logged as (
+        insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source)
+        select ${scanner.userId}::uuid, ${event.id}::uuid, ${request.day}::integer, ${renderTextSafely(request.qrCode)}::text, 'approved'::scan_verdict, null, ${scanId}::uuid, 'scan'::scan_source
+        from inserted
+      )
+      select checked_in_at from inserted`),
+  );
+  // Both drivers answer `{ rows }`; the timestamp is a Date from either (or text, parsed here).
+  const [row] = (result as unknown as { rows: Array<{ checked_in_at: Date | string }> }).rows;
+  return row ? new Date(row.checked_in_at) : null;
+}
+
+/** The rule's input for a scan of `found` (undefined: no ticket has the code), without the existing check-in. */
+function checkInInput(context: { event: EventDetails; request: VerifyTicketRequest; now: Date }, found: FoundTicket | undefined): CheckInInput {
+  const { event, request, now } = context;
+  return {
+    ticket: found
+      ? { eventId: found.ticket.eventId, organizationId: found.organizationId, isRevoked: found.ticket.revokedAt !== null, admittedDays: found.ticket.admittedDays }
+      : null,
+    event,
+    day: request.day,
+    existingCheckIn: null,
+    now,
+  };
 }
 
 /**
@@ -143,7 +295,7 @@ export async function undoCheckIn(
     const [undone] = await tx
       .update(checkIns)
       .set({ undoneAt: sql`now()`, undoneBy: supervisor.userId, undoReason: request.reason, changedXid: changeStamp() })
-      .where(and(eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day), isActiveCheckIn))
+      .where(and(eq(checkIns.eventId, event.id), eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day), isActiveCheckIn))
       .returning({ checkedInAt: checkIns.checkedInAt, undoneAt: checkIns.undoneAt });
     if (!undone?.undoneAt) {
       throw new ServiceError('conflict', `This ticket is not checked in on day ${request.day}, so there is nothing to undo.`);
@@ -204,48 +356,17 @@ async function logAttempt(
 }
 
 /**
- * Feeds the pure rule (`decideCheckIn`, contract) the rows from SQL: the ticket, and, when the rule
- * says check in, the exactly-once INSERT; on a conflict the existing check-in goes back to the rule,
- * which answers `already_checked_in` or, for the same scan retried, the original approval.
- */
-async function decide(tx: DbOrTx, context: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; now: Date }): Promise<VerifyTicketResponse> {
-  const { event, request, now } = context;
-  // Ill-formed text (a lone surrogate, a NUL) is no ticket's code, and PostgreSQL cannot compare it:
-  // the rule answers as for an unknown code, before any SQL. So does a signed QR text whose
-  // signature does not verify (issue 12, docs/decisions/043); a genuine one stands for its code.
-  const code = isStorableText(request.qrCode) ? await codeOfScannedText(tx, request.qrCode) : null;
-  if (code === null) {
-    return toVerdict(decideCheckIn({ ticket: null, event, day: request.day, existingCheckIn: null, now }), event, undefined);
-  }
-  const [found] = await tx
-    .select({ ticket: tickets, organizationId: events.organizationId })
-    .from(tickets)
-    .innerJoin(events, eq(events.id, tickets.eventId))
-    .where(ticketCodeMatches(code))
-    .limit(1);
-  return decideFor(tx, context, found);
-}
-
-/**
  * The decision for the ticket `found` (undefined: no ticket has the code), and, when the rule says
  * check in, the exactly-once INSERT. Shared by verify and the manual check-in.
  */
 async function decideFor(
   tx: DbOrTx,
   context: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; now: Date },
-  found: { ticket: TicketRow; organizationId: string } | undefined,
+  found: FoundTicket | undefined,
 ): Promise<VerifyTicketResponse> {
-  const { scanner, event, request, now } = context;
+  const { scanner, event, request } = context;
   const ticket = found?.ticket;
-  const input: CheckInInput = {
-    ticket: found
-      ? { eventId: found.ticket.eventId, organizationId: found.organizationId, isRevoked: found.ticket.revokedAt !== null, admittedDays: found.ticket.admittedDays }
-      : null,
-    event,
-    day: request.day,
-    existingCheckIn: null,
-    now,
-  };
+  const input = checkInInput(context, found);
   const decision = decideCheckIn(input);
   if (decision.outcome !== 'check_in' || !ticket) return toVerdict(decision, event, ticket);
 
@@ -254,8 +375,8 @@ async function decideFor(
   for (let attempt = 0; attempt < MAX_CHECK_IN_ATTEMPTS; attempt++) {
     const [inserted] = await tx
       .insert(checkIns)
-      .values({ ticketId: ticket.id, day: request.day, staffUserId: scanner.userId, scanId: request.scanId ?? null })
-      .onConflictDoNothing({ target: [checkIns.ticketId, checkIns.day], where: isActiveCheckIn })
+      .values({ eventId: ticket.eventId, ticketId: ticket.id, day: request.day, staffUserId: scanner.userId, scanId: request.scanId ?? null })
+      .onConflictDoNothing({ target: [checkIns.eventId, checkIns.ticketId, checkIns.day], where: isActiveCheckIn })
       .returning({ checkedInAt: checkIns.checkedInAt });
     if (inserted) return approve(event, ticket, inserted.checkedInAt);
 
@@ -268,7 +389,7 @@ async function decideFor(
       })
       .from(checkIns)
       .innerJoin(users, eq(users.id, checkIns.staffUserId))
-      .where(and(eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day), isActiveCheckIn))
+      .where(and(eq(checkIns.eventId, ticket.eventId), eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day), isActiveCheckIn))
       .limit(1);
     if (!first) continue;
     const isSameScan = request.scanId !== undefined && first.scanId === request.scanId && first.staffUserId === scanner.userId;

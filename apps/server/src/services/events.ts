@@ -40,6 +40,23 @@ export interface EventDetails {
 }
 
 /**
+ * The columns of an `EventDetails` read with `events` joined to `organizations` (days apart; the
+ * time column as read back, 'HH:MM:SS': `toDayCutoff`). Shared by `findEvent` and verify's one read.
+ */
+export const eventDetailsColumns = {
+  id: events.id,
+  title: events.title,
+  date: events.date,
+  location: events.location,
+  status: events.status,
+  organizationId: events.organizationId,
+  organizationName: organizations.name,
+  timeZone: events.timeZone,
+  dayCutoff: events.dayCutoff,
+  allowsScanningOutsideDays: events.allowsScanningOutsideDays,
+};
+
+/**
  * The event `eventId` with its organization and days (ordered by day number; the implicit day 1
  * when none are configured).
  * @throws ServiceError `not_found` for an unknown id (or one that is not a UUID).
@@ -47,18 +64,7 @@ export interface EventDetails {
 export async function findEvent(db: DbOrTx, eventId: string): Promise<EventDetails> {
   const [event] = isId(eventId)
     ? await db
-        .select({
-          id: events.id,
-          title: events.title,
-          date: events.date,
-          location: events.location,
-          status: events.status,
-          organizationId: events.organizationId,
-          organizationName: organizations.name,
-          timeZone: events.timeZone,
-          dayCutoff: events.dayCutoff,
-          allowsScanningOutsideDays: events.allowsScanningOutsideDays,
-        })
+        .select(eventDetailsColumns)
         .from(events)
         .innerJoin(organizations, eq(organizations.id, events.organizationId))
         .where(eq(events.id, eventId))

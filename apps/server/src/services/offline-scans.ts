@@ -99,7 +99,7 @@ async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: n
           checkedInBy: outcome.answer.checkedInBy ?? null,
           conflictingCheckInId: outcome.conflictingCheckInId,
         })
-        .onConflictDoNothing({ target: offlineScans.scanId })
+        .onConflictDoNothing({ target: [offlineScans.eventId, offlineScans.scanId] })
         .returning({ scanId: offlineScans.scanId });
       if (!inserted) throw new AlreadyStored();
       if (outcome.log) {
@@ -212,8 +212,8 @@ async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, d
   for (let attempt = 0; attempt < MAX_CHECK_IN_ATTEMPTS; attempt++) {
     const [inserted] = await tx
       .insert(checkIns)
-      .values({ ticketId, day, staffUserId: uploader.userId, scanId: scan.scanId, checkedInAt: scannedAt, receivedAt: now, deviceId: scan.deviceId })
-      .onConflictDoNothing({ target: [checkIns.ticketId, checkIns.day], where: isNull(checkIns.undoneAt) })
+      .values({ eventId: event.id, ticketId, day, staffUserId: uploader.userId, scanId: scan.scanId, checkedInAt: scannedAt, receivedAt: now, deviceId: scan.deviceId })
+      .onConflictDoNothing({ target: [checkIns.eventId, checkIns.ticketId, checkIns.day], where: isNull(checkIns.undoneAt) })
       .returning({ checkedInAt: checkIns.checkedInAt });
     if (inserted) {
       const [me] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, uploader.userId));
@@ -223,7 +223,7 @@ async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, d
       .select({ id: checkIns.id, checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName })
       .from(checkIns)
       .innerJoin(users, eq(users.id, checkIns.staffUserId))
-      .where(and(eq(checkIns.ticketId, ticketId), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
+      .where(and(eq(checkIns.eventId, event.id), eq(checkIns.ticketId, ticketId), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
       .limit(1);
     if (!first) continue;
     return {
@@ -273,7 +273,7 @@ export async function listConflicts(db: DbOrTx, eventId: string, day: number): P
     .from(offlineScans)
     .innerJoin(tickets, eq(tickets.id, offlineScans.ticketId))
     .innerJoin(offlineStaff, eq(offlineStaff.id, offlineScans.userId))
-    .innerJoin(checkIns, eq(checkIns.id, offlineScans.conflictingCheckInId))
+    .innerJoin(checkIns, and(eq(checkIns.eventId, offlineScans.eventId), eq(checkIns.id, offlineScans.conflictingCheckInId)))
     .innerJoin(existingStaff, eq(existingStaff.id, checkIns.staffUserId))
     .where(and(eq(offlineScans.eventId, eventId), eq(offlineScans.day, day), eq(offlineScans.status, 'conflict')))
     .orderBy(asc(offlineScans.scannedAt), asc(offlineScans.scanId));

@@ -3,7 +3,7 @@
  * the database keeps only its SHA-256 hash (hex), so a leaked database does not leak live sessions.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { sessions, users } from '../db/schema.ts';
 
@@ -38,17 +38,30 @@ export interface SessionUser {
   displayName: string;
 }
 
+/** The session look-up of every signed-in request, built once per database (a named prepared statement on PostgreSQL). */
+function prepareSessionUser(db: DbOrTx) {
+  return db
+    .select({ sessionId: sessions.id, userId: users.id, displayName: users.displayName })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .limit(1)
+    .prepare('gatecheck_session_user');
+}
+
+const sessionUserQueries = new WeakMap<DbOrTx, ReturnType<typeof prepareSessionUser>>();
+
 /**
  * Finds the live session (not revoked, not expired) for `token`.
  * @returns the session's user, or null for an unknown, revoked or expired token.
  */
 export async function findSessionUser(db: DbOrTx, token: string): Promise<SessionUser | null> {
-  const rows = await db
-    .select({ sessionId: sessions.id, userId: users.id, displayName: users.displayName })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
-    .limit(1);
+  let query = sessionUserQueries.get(db);
+  if (!query) {
+    query = prepareSessionUser(db);
+    sessionUserQueries.set(db, query);
+  }
+  const rows = await query.execute({ tokenHash: hashToken(token), now: new Date() });
   return rows[0] ?? null;
 }
 

@@ -3,10 +3,10 @@
  * benchmark): the demo data, fresh tickets of the demo's live event that admit every day, and a
  * session of the demo user to send as a bearer token.
  */
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../src/db/client.ts';
-import { tickets, users } from '../../src/db/schema.ts';
-import { DEMO_USER, seedDemoData } from '../../src/db/seed.ts';
+import { checkIns, tickets, users } from '../../src/db/schema.ts';
+import { DEMO_TODAY_DAY_NUMBER, DEMO_USER, seedDemoData } from '../../src/db/seed.ts';
 import { createSession } from '../../src/services/sessions.ts';
 import { demoIds } from './fixtures.ts';
 
@@ -16,6 +16,8 @@ export interface DoorSetup {
   token: string;
   /** The demo's live event, which the tickets belong to. */
   eventId: string;
+  /** The demo user's id (the session's user). */
+  userId: string;
 }
 
 /** Rows per INSERT, well under PostgreSQL's 65,535 bind parameters. */
@@ -23,9 +25,15 @@ const INSERT_BATCH = 1_000;
 
 /**
  * Seeds the demo data into the database `open` opens, adds one ticket per code of `codes` (holder
- * "Holder <code>"), creates a session, and closes the database again.
+ * "Holder <code>"), checks the tickets of `options.checkedInCodes` (a subset of `codes`) in on the
+ * demo's today (DEMO_TODAY_DAY_NUMBER) as the demo user, creates a session, and closes the
+ * database again.
  */
-export async function prepareDoorDatabase(open: () => Promise<DatabaseHandle>, codes: readonly string[]): Promise<DoorSetup> {
+export async function prepareDoorDatabase(
+  open: () => Promise<DatabaseHandle>,
+  codes: readonly string[],
+  options: { checkedInCodes?: readonly string[] } = {},
+): Promise<DoorSetup> {
   const handle = await open();
   try {
     await seedDemoData(handle.db);
@@ -37,8 +45,16 @@ export async function prepareDoorDatabase(open: () => Promise<DatabaseHandle>, c
     }
     const [demoUser] = await handle.db.select({ id: users.id }).from(users).where(eq(users.username, DEMO_USER.username));
     if (!demoUser) throw new Error('demo user missing');
+    const checkedIn = options.checkedInCodes ?? [];
+    for (let start = 0; start < checkedIn.length; start += INSERT_BATCH) {
+      const batch = await handle.db
+        .select({ id: tickets.id, eventId: tickets.eventId })
+        .from(tickets)
+        .where(inArray(tickets.code, checkedIn.slice(start, start + INSERT_BATCH)));
+      await handle.db.insert(checkIns).values(batch.map((ticket) => ({ eventId: ticket.eventId, ticketId: ticket.id, day: DEMO_TODAY_DAY_NUMBER, staffUserId: demoUser.id })));
+    }
     const { token } = await createSession(handle.db, demoUser.id, 3_600_000);
-    return { token, eventId: liveEventId };
+    return { token, eventId: liveEventId, userId: demoUser.id };
   } finally {
     await handle.close();
   }

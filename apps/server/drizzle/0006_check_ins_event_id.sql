@@ -1,0 +1,2 @@
+ALTER TABLE "check_ins" ADD COLUMN "event_id" uuid;--> statement-breakpoint
+ALTER TABLE "check_ins" ADD CONSTRAINT "check_ins_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;
