@@ -17,6 +17,7 @@ import { TextLink } from '@/components/text-link.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { authOptionsQueries, useRegisterMutation } from '@/features/auth/api.ts';
+import { accountCreatedText } from '@/features/auth/auth-messages.ts';
 import { validateSignUp, type SignUpInput } from '@/features/auth/auth-logic.ts';
 import { notify } from '@/lib/toast.ts';
 import { useTranslation } from 'react-i18next';
@@ -49,7 +50,7 @@ export function SignUpRoute() {
       { ...form, name: form.name.trim(), username: form.username.trim(), email: form.email.trim() },
       {
         onSuccess: (answer) => {
-          notify({ title: answer.message, variant: 'success' });
+          notify({ title: accountCreatedText(answer.message), variant: 'success' });
           void navigate(paths.login);
         },
       },

@@ -25,20 +25,21 @@ import type { User } from '@/lib/entities.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
 import { clearSelection } from '@/lib/selection.ts';
 import { readStoredUser, removeStoredUser, writeStoredUser } from '@/lib/stored-user.ts';
+import { activeLanguage, t } from '@/lib/i18n/index.ts';
 import { toLoginRequest, toUser } from './auth-logic.ts';
+import { serverRefusalText, type AccountCall, type SessionEndReason } from './auth-messages.ts';
 
-/** SPEC §8 session check failures. */
-export const SESSION_EXPIRED = 'Session expired';
-const NO_NATIVE_TOKEN = 'No token available for native platform';
-
-/** The session: a signed-in user, or none with the reason the last check failed. */
-export type Session = { user: User; reason?: undefined } | { user: null; reason?: string };
+/**
+ * The session: a signed-in user, or none with the reason the last check failed (SPEC §8 'Session
+ * expired' / 'No token available for native platform', worded by `sessionEndText`).
+ */
+export type Session = { user: User; reason?: undefined } | { user: null; reason?: SessionEndReason };
 
 /**
  * SPEC §4 session check. Reads the stored user; none → signed out without a call. On native a token
- * is required ('No token available for native platform'); the web checks GET /users/me with its
- * cookie, native with the bearer token. A 4xx answer → 'Session expired'. In both cases the stored
- * user is deleted.
+ * is required (reason 'no_native_token': 'No token available for native platform'); the web checks
+ * GET /users/me with its cookie, native with the bearer token. A 4xx answer → 'session_expired'
+ * ('Session expired'). In both cases the stored user is deleted.
  *
  * @throws {ApiError} on a network failure or 5xx, so the query retries (SPEC §9); the session
  *   provider deletes the stored user when the retries are exhausted.
@@ -49,7 +50,7 @@ export async function checkSession(signal?: AbortSignal): Promise<Session> {
   const isNative = isNativePlatform();
   if (isNative && !stored.token) {
     await removeStoredUser();
-    return { user: null, reason: NO_NATIVE_TOKEN };
+    return { user: null, reason: 'no_native_token' };
   }
   try {
     const me = await apiRequest(apiPaths.usersMe, { schema: UserMe, token: isNative ? stored.token : null, signal });
@@ -57,7 +58,7 @@ export async function checkSession(signal?: AbortSignal): Promise<Session> {
   } catch (error) {
     if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
       await removeStoredUser();
-      return { user: null, reason: SESSION_EXPIRED };
+      return { user: null, reason: 'session_expired' };
     }
     throw error;
   }
@@ -126,7 +127,7 @@ export function forgetCachedData(queryClient: QueryClient): void {
 }
 
 /** Marks the session signed out (with `reason`, shown on /login) and forgets the cached data. */
-function setSignedOut(queryClient: QueryClient, reason?: string): void {
+function setSignedOut(queryClient: QueryClient, reason?: SessionEndReason): void {
   queryClient.setQueryData<Session>(sessionQueries.current().queryKey, reason === undefined ? { user: null } : { user: null, reason });
   forgetCachedData(queryClient);
 }
@@ -151,7 +152,7 @@ export function isSessionEndedError(error: unknown): boolean {
  * user's next sign-in returns to the furthest step (SPEC §2).
  */
 export async function expireSession(queryClient: QueryClient): Promise<void> {
-  setSignedOut(queryClient, SESSION_EXPIRED);
+  setSignedOut(queryClient, 'session_expired');
   await removeStoredUser();
 }
 
@@ -184,13 +185,6 @@ export function useLogoutMutation() {
   });
 }
 
-/** The server's message of a failed call, or undefined when there is none (network failure, bad body). */
-function serverMessage(error: unknown): string | undefined {
-  if (error instanceof ApiError && error.status > 0 && error.code !== 'http_error' && error.code !== 'invalid_response') {
-    return error.message || undefined;
-  }
-  return undefined;
-}
 
 const IpLookupAnswer = z.object({
   country_code: z.string().optional(),
@@ -222,7 +216,8 @@ export async function lookupCountryCode(url: string | undefined = env.ipLookupUr
  * SPEC §7 sign-up: POST /auth/register with name, username, email, password and the country code
  * from `lookupCountryCode` ('' when unknown).
  *
- * @throws {Error} with the server's message, otherwise 'Signup failed' (SPEC §8)
+ * @throws {Error} with the server's message (in another language: our words for its code),
+ *   otherwise 'Signup failed' (SPEC §8), in the active language
  */
 export async function register(
   input: { name: string; username: string; email: string; password: string },
@@ -234,11 +229,11 @@ export async function register(
     if (!answer.success) throw new ApiError(200, 'rejected', answer.message);
     return answer;
   } catch (error) {
-    throw new Error(serverMessage(error) ?? 'Signup failed');
+    throw new Error(serverRefusalText(error, 'register') ?? t('authMessages.signupFailed'));
   }
 }
 
-/** The outcome of a password call: a success flag and the SPEC §8 message to show. */
+/** The outcome of a password call: a success flag and the SPEC §8 message to show, in the active language. */
 export interface PasswordOutcome {
   success: boolean;
   message: string;
@@ -253,10 +248,10 @@ const OptionalFlagMessage = FlagMessageResponse.partial().optional();
 export async function changePassword(input: ChangePasswordRequest): Promise<PasswordOutcome> {
   try {
     const answer = await apiRequest(apiPaths.changePassword, { method: 'POST', body: input, schema: OptionalFlagMessage });
-    if (answer?.success === false) return { success: false, message: answer.message || 'Failed to change password' };
-    return { success: true, message: 'Password changed successfully' };
+    if (answer?.success === false) return { success: false, message: flagRefusalText(answer.message) ?? t('authMessages.changeFailed') };
+    return { success: true, message: t('authMessages.passwordChanged') };
   } catch (error) {
-    return { success: false, message: serverMessage(error) ?? 'Failed to change password' };
+    return { success: false, message: serverRefusalText(error, 'changePassword') ?? t('authMessages.changeFailed') };
   }
 }
 
@@ -266,10 +261,10 @@ export async function changePassword(input: ChangePasswordRequest): Promise<Pass
  * reset email.' (no answer). Never throws.
  */
 export async function forgotPassword(email: string): Promise<PasswordOutcome> {
-  return flagMessageCall(apiPaths.forgotPassword, { email }, {
-    success: 'Reset link sent',
-    refused: 'Failed to send reset email.',
-    unreachable: 'Unable to send reset email.',
+  return flagMessageCall(apiPaths.forgotPassword, { email }, 'forgotPassword', {
+    success: t('authMessages.resetLinkSent'),
+    refused: t('authMessages.resetEmailFailed'),
+    unreachable: t('authMessages.resetEmailUnreachable'),
   });
 }
 
@@ -279,26 +274,36 @@ export async function forgotPassword(email: string): Promise<PasswordOutcome> {
  * text) or 'Unable to reset password' (no answer). Never throws.
  */
 export async function resetPassword(input: ResetPasswordRequest): Promise<PasswordOutcome> {
-  return flagMessageCall(apiPaths.resetPassword, input, {
-    success: 'Password updated successfully',
-    refused: 'Password reset failed',
-    unreachable: 'Unable to reset password',
+  return flagMessageCall(apiPaths.resetPassword, input, 'resetPassword', {
+    success: t('authMessages.passwordUpdated'),
+    refused: t('authMessages.resetFailed'),
+    unreachable: t('authMessages.resetUnreachable'),
   });
 }
 
 async function flagMessageCall(
   path: string,
   body: unknown,
+  call: AccountCall,
   messages: { success: string; refused: string; unreachable: string },
 ): Promise<PasswordOutcome> {
   try {
     const answer = await apiRequest(path, { method: 'POST', body, schema: OptionalFlagMessage, token: null });
-    if (answer?.success === false) return { success: false, message: answer.message || messages.refused };
+    if (answer?.success === false) return { success: false, message: flagRefusalText(answer.message) ?? messages.refused };
     return { success: true, message: messages.success };
   } catch (error) {
     if (error instanceof ApiError && error.status === 0) return { success: false, message: messages.unreachable };
-    return { success: false, message: serverMessage(error) ?? messages.refused };
+    return { success: false, message: serverRefusalText(error, call) ?? messages.refused };
   }
+}
+
+/**
+ * The text of a 2xx `{ success: false, message }` answer (a server other than ours): shown as sent
+ * in English (SPEC §8 "the response text"); it has no code to word it by, so other languages show
+ * the call's fallback.
+ */
+function flagRefusalText(message: string | undefined): string | undefined {
+  return message && activeLanguage() === 'en' ? message : undefined;
 }
 
 /** How long the server's sign-up setting is trusted before it is asked again, in ms. */

@@ -2,12 +2,13 @@
  * Plain rules of signing in (SPEC §2, §3, §5, §8), kept free of React and HTTP so they are tested
  * directly.
  */
-import { PASSWORD_MIN_LENGTH, RegisterRequest, type LoginRequest, type UserMe } from '@gatecheck/contract';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, RegisterRequest, type LoginRequest, type UserMe } from '@gatecheck/contract';
+import type { z } from 'zod';
 import { paths, type AppPath } from '@/config/paths.ts';
-import { ApiError } from '@/lib/api-client.ts';
 import type { User, UserSettings } from '@/lib/entities.ts';
 import type { Selection } from '@/lib/selection.ts';
 import { t } from '@/lib/i18n/index.ts';
+import { serverRefusalText } from './auth-messages.ts';
 
 /** The SPEC §5 message when an identifier or the password is missing, else null. */
 export function validateLogin(identifier: string, password: string): string | null {
@@ -30,10 +31,12 @@ export function isEmailIdentifier(identifier: string): boolean {
   return identifier.includes('@');
 }
 
-/** The description of the 'Login failed' toast: the server's message, else 'Please check your credentials' (SPEC §8). */
+/**
+ * The description of the 'Login failed' toast: the server's message, else 'Please check your
+ * credentials' (SPEC §8); in another language our words for the server's error code (auth-messages.ts).
+ */
 export function loginFailureDescription(error: unknown): string {
-  const isServerMessage = error instanceof ApiError && error.status > 0 && error.code !== 'http_error' && error.code !== 'invalid_response';
-  return isServerMessage && error.message ? error.message : t('auth.checkCredentials');
+  return serverRefusalText(error, 'login') ?? t('auth.checkCredentials');
 }
 
 /** SPEC §3 settings defaults. */
@@ -88,13 +91,30 @@ export const USERNAME_RULE = '3 to 40 letters, digits, dots, dashes or underscor
 export const PASSWORDS_DIFFER = 'The two passwords do not match.';
 
 /**
+ * A new password's problem under the contract's rule (RegisterRequest.password), in the active
+ * language, or null when it is fine. The contract's zod messages are English ('Password must be at
+ * least 8 characters.'); the screen words the issue's kind instead: too short (PASSWORD_MIN_LENGTH),
+ * too long (PASSWORD_MAX_LENGTH), else unusable (ill-formed text).
+ */
+export function newPasswordProblem(password: string): string | null {
+  const rule = RegisterRequest.shape.password.safeParse(password);
+  return rule.success ? null : passwordIssueText(rule.error.issues[0]);
+}
+
+function passwordIssueText(issue: z.core.$ZodIssue | undefined): string {
+  if (issue?.code === 'too_small') return t('auth.passwordTooShort', { min: PASSWORD_MIN_LENGTH });
+  if (issue?.code === 'too_big') return t('auth.passwordTooLong', { max: PASSWORD_MAX_LENGTH });
+  return t('auth.passwordUnusable');
+}
+
+/**
  * Checks a new password and its confirmation before they are sent (reset, change): the contract's
- * rule (its message, e.g. 'Password must be at least 8 characters.'), then that both match.
+ * rule (`newPasswordProblem`, e.g. 'Password must be at least 8 characters.'), then that both match.
  * @returns the message to show, or null when both are fine.
  */
 export function validateNewPassword(newPassword: string, confirmation: string): string | null {
-  const rule = RegisterRequest.shape.password.safeParse(newPassword);
-  if (!rule.success) return rule.error.issues[0]?.message ?? t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH });
+  const problem = newPasswordProblem(newPassword);
+  if (problem !== null) return problem;
   return newPassword === confirmation ? null : t('auth.passwordsDiffer');
 }
 
@@ -115,6 +135,5 @@ export function validateSignUp(input: SignUpInput): string | null {
   if (!fields.name.safeParse(input.name).success) return t('auth.enterName');
   if (!fields.username.safeParse(input.username).success) return t('auth.usernameProblem', { rule: t('auth.usernameRule') });
   if (!fields.email.safeParse(input.email).success) return t('auth.enterEmail');
-  const password = fields.password.safeParse(input.password);
-  return password.success ? null : (password.error.issues[0]?.message ?? t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH }));
+  return newPasswordProblem(input.password);
 }

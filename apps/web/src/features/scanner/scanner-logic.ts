@@ -2,8 +2,9 @@
  * The scanner's rules as plain functions (SPEC §3 scan result, §4 scanner states, §5 manual entry,
  * §8 result card texts, §9 cuts). No React, no I/O: the screen and its hooks call these.
  */
-import type { DenialReason } from '@gatecheck/contract';
+import type { DayDenial, DenialReason } from '@gatecheck/contract';
 import { RESULT_CODE_MAX_CHARS, TOAST_CODE_MAX_CHARS } from '@/config/constants.ts';
+import { dayDenialText } from '@/lib/day-denial.ts';
 import { formattingLocale, t } from '@/lib/i18n/index.ts';
 
 /** Details of an approved ticket, each present only when the server sent it (SPEC §3, §8). */
@@ -21,10 +22,10 @@ export interface Denial {
   /** Name of the staff member who made the earlier check-in. */
   checkedInBy?: string;
   /**
-   * The server's plain words, shown for the calendar reasons only (`not_valid_today`,
-   * `not_event_day`), where they name the right day: 'This ticket is for Day 2, Sat 24 Nov.'
+   * The facts behind a calendar reason (`not_valid_today`, `not_event_day`), worded in the active
+   * language where they name the right day: 'This ticket is for Day 2, Sat 24 Nov.' (lib/day-denial.ts).
    */
-  message?: string;
+  dayDenial?: DayDenial;
 }
 
 /** A verdict as the client keeps it: approved with details, or denied with the reason. */
@@ -158,9 +159,9 @@ export function denialText(denial: Denial): string | null {
       return t('scanner.alreadyCheckedIn');
     }
     case 'not_valid_today':
-      return denial.message ?? t('scanner.notValidToday');
+      return denial.dayDenial ? dayDenialText(denial.dayDenial) : t('scanner.notValidToday');
     case 'not_event_day':
-      return denial.message ?? t('scanner.notEventDay');
+      return denial.dayDenial ? dayDenialText(denial.dayDenial) : t('scanner.notEventDay');
     case 'revoked':
       return t('scanner.revoked');
     case 'not_found':
