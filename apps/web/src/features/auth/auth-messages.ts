@@ -8,8 +8,8 @@
  * (`serverMessages.*`), e.g. `conflict` on sign-up → 'E-Mail oder Benutzername ist schon vergeben.';
  * a code with no words of ours falls back to the call's SPEC §8 fallback text, translated.
  */
-import { ApiError } from '@/lib/api-client.ts';
 import { activeLanguage, t } from '@/lib/i18n/index.ts';
+import { serverMessageText, type ServerMessageKey } from '@/lib/server-messages.ts';
 
 /** Why a session ended without a sign-out (SPEC §8): the session check was refused, or native had no token. */
 export type SessionEndReason = 'session_expired' | 'no_native_token';
@@ -22,19 +22,13 @@ export function sessionEndText(reason: SessionEndReason): string {
 /** The account call a server message answers. */
 export type AccountCall = 'login' | 'register' | 'changePassword' | 'forgotPassword' | 'resetPassword';
 
-type ServerMessageKey = `serverMessages.${'invalidCredentials' | 'rateLimited' | 'invalidInput' | 'accountTaken' | 'signUpClosed' | 'wrongCurrentPassword' | 'invalidResetLink' | 'forbidden'}`;
-
-/** Our words for a server error code, per call first, then for any call. */
-const WORDS_BY_CODE: Partial<Record<AccountCall, Partial<Record<string, ServerMessageKey>>>> & { any: Partial<Record<string, ServerMessageKey>> } = {
+/** Our words for a server error code on an account call (the codes for any call are in lib/server-messages.ts). */
+const WORDS_BY_CALL: Record<AccountCall, Partial<Record<string, ServerMessageKey>>> = {
+  login: {},
   register: { conflict: 'serverMessages.accountTaken', forbidden: 'serverMessages.signUpClosed' },
   changePassword: { bad_request: 'serverMessages.wrongCurrentPassword' },
+  forgotPassword: {},
   resetPassword: { bad_request: 'serverMessages.invalidResetLink' },
-  any: {
-    invalid_credentials: 'serverMessages.invalidCredentials',
-    rate_limited: 'serverMessages.rateLimited',
-    validation_failed: 'serverMessages.invalidInput',
-    forbidden: 'serverMessages.forbidden',
-  },
 };
 
 /**
@@ -44,12 +38,7 @@ const WORDS_BY_CODE: Partial<Record<AccountCall, Partial<Record<string, ServerMe
  * undefined when we have none (the fallback, translated, is better than English).
  */
 export function serverRefusalText(error: unknown, call: AccountCall): string | undefined {
-  if (!(error instanceof ApiError) || error.status <= 0 || error.code === 'http_error' || error.code === 'invalid_response' || !error.message) {
-    return undefined;
-  }
-  if (activeLanguage() === 'en') return error.message;
-  const key = WORDS_BY_CODE[call]?.[error.code] ?? WORDS_BY_CODE.any[error.code];
-  return key === undefined ? undefined : t(key);
+  return serverMessageText(error, WORDS_BY_CALL[call]);
 }
 
 /** A server's success message (sign-up: 'Account created. You can now sign in.'): as sent in English, our words otherwise. */

@@ -1,6 +1,6 @@
 import { type DayDenial, dayDenialMessage } from '@gatecheck/contract';
 import { afterEach, expect, test } from 'vitest';
-import { dayDenialText, eventDayDate } from './day-denial.ts';
+import { dayDenialText, eventDayDate } from './denial-text.ts';
 import { chooseLanguage } from './i18n/index.ts';
 
 afterEach(async () => {
