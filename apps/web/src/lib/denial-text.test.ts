@@ -1,7 +1,7 @@
 import { type DayDenial, dayDenialMessage } from '@gatecheck/contract';
 import { afterEach, expect, test } from 'vitest';
 import { dayDenialText, eventDayDate } from './denial-text.ts';
-import { chooseLanguage } from './i18n/index.ts';
+import { chooseLanguage } from './i18n/choice.ts';
 
 afterEach(async () => {
   await chooseLanguage('en');

@@ -10,7 +10,7 @@
  * the app is closed). These functions never throw.
  */
 import type { z } from 'zod';
-import { t } from './i18n/index.ts';
+import { t } from './i18n/instance.ts';
 import { isNativePlatform } from './native/platform.ts';
 import { preferencesGet, preferencesRemove, preferencesSet } from './native/preferences.ts';
 import { notify, type Notice } from './toast.ts';

@@ -9,7 +9,7 @@ import { apiPaths, type VerifyTicketResponse } from '@gatecheck/contract';
 import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
-import { chooseLanguage } from '@/lib/i18n/index.ts';
+import { chooseLanguage } from '@/lib/i18n/choice.ts';
 import de from '@/lib/i18n/locales/de.json';
 import en from '@/lib/i18n/locales/en.json';
 import { writeStoredUser } from '@/lib/stored-user.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { wireEvents } from '@/test/fixtures.ts';
-import { chooseLanguage } from '@/lib/i18n/index.ts';
+import { chooseLanguage } from '@/lib/i18n/choice.ts';
 import { attendeesLabel, closedReason, statusBadgeClasses, statusText, toDisplayStatus, toEventItem } from './events-logic.ts';
 
 describe('event status shown (SPEC §4)', () => {
