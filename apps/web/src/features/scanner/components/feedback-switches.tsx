@@ -13,13 +13,13 @@ export function FeedbackSwitches() {
   const { isSoundOn, isVibrationOn } = settings;
   return (
     <div role="group" aria-label={t('scanner.verdictFeedback')} className="grid gap-2 sm:grid-cols-2">
-      <Switch isOn={isSoundOn} onChange={(isOn) => update({ isSoundOn: isOn })}>
+      <Switch checked={isSoundOn} onCheckedChange={(isOn) => update({ isSoundOn: isOn })}>
         <span className="flex items-center gap-2">
           <Volume2 aria-hidden="true" className="size-5 shrink-0" />
           {t('scanner.sound')}
         </span>
       </Switch>
-      <Switch isOn={isVibrationOn} onChange={(isOn) => update({ isVibrationOn: isOn })}>
+      <Switch checked={isVibrationOn} onCheckedChange={(isOn) => update({ isVibrationOn: isOn })}>
         <span className="flex items-center gap-2">
           <Vibrate aria-hidden="true" className="size-5 shrink-0" />
           {t('scanner.vibration')}
