@@ -131,5 +131,5 @@ export function createVerdictSound({ isEnabled }: { isEnabled: () => boolean }):
   };
 }
 
-/** The app's player, following the 'Sound' switch (lib/feedback-settings.ts). */
+/** The app's player, following the 'Sound' switch (the `isSoundOn` field of lib/device-settings.ts). */
 export const verdictSound = createVerdictSound({ isEnabled: () => readDeviceSettings().isSoundOn });
