@@ -168,6 +168,8 @@ test('a day the event does not have is denied as not valid today', async () => {
   expect(await verdict(demoToken, { eventId: ids.liveEventId, qrCode: ticket.code, day: 4 })).toMatchObject({
     isValid: false,
     reason: 'not_valid_today',
+    message: 'This event has no day 4.',
+    dayDenial: { kind: 'no_such_day', day: 4 },
   });
 });
 
@@ -207,6 +209,8 @@ test("yesterday's day admits until the cut-off the next morning and is denied fr
     isValid: false,
     reason: 'not_event_day',
     message: 'Day 1 (Night One) was Tue 1 Dec. Today is Day 2, Wed 2 Dec.',
+    // The facts, for a client that words them in its own language (issue 10 item 9).
+    dayDenial: { kind: 'not_event_day', selected: { day: 1, name: 'Night One', date: '2026-12-01' }, isPast: true, today: { day: 2, date: '2026-12-02' } },
   });
   expect((await verdict(demoToken, { eventId, qrCode: late, day: 2 })).isValid).toBe(true);
 });

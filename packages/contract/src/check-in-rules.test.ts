@@ -5,6 +5,7 @@ import {
   type CheckInTicket,
   decideCheckIn,
   eventToday,
+  dayDenialMessage,
   formatEventDate,
   isEventDayOpen,
   todaysEventDay,
@@ -72,6 +73,25 @@ describe('decideCheckIn: the words of a calendar denial', () => {
     expect(decide({ now: twoWeeksAhead, day: 1 })).toMatchObject({
       reason: 'not_event_day',
       message: 'Day 1 (Opening Night) is Mon 23 Nov, not today. The event runs Mon 23 Nov to Wed 25 Nov.',
+    });
+  });
+
+  test('the words come with their facts, so a client can word them in its own language (issue 10 item 9)', () => {
+    expect(decide({ ticket: { ...weekendPass, admittedDays: [2] }, day: 1 })).toMatchObject({
+      dayDenial: { kind: 'ticket_days', day: 1, admitted: [{ day: 2, name: expect.any(String), date: '2026-11-24' }] },
+    });
+    expect(decide({ ticket: { ...weekendPass, admittedDays: [9] }, day: 1 })).toMatchObject({
+      message: 'This ticket is not valid on day 1.',
+      dayDenial: { kind: 'ticket_days', day: 1, admitted: [] },
+    });
+    expect(decide({ day: 4 })).toMatchObject({ message: 'This event has no day 4.', dayDenial: { kind: 'no_such_day', day: 4 } });
+    const yesterday = decide({ day: 1 });
+    expect(yesterday).toMatchObject({
+      dayDenial: { kind: 'not_event_day', selected: { day: 1, name: 'Opening Night', date: '2026-11-23' }, isPast: true, today: { day: 2, date: '2026-11-24' } },
+    });
+    expect(yesterday.outcome === 'denied' && yesterday.dayDenial && dayDenialMessage(yesterday.dayDenial)).toBe(yesterday.outcome === 'denied' && yesterday.message);
+    expect(decide({ now: new Date('2026-11-10T12:00:00Z'), day: 1 })).toMatchObject({
+      dayDenial: { kind: 'not_event_day', isPast: false, today: null, firstDate: '2026-11-23', lastDate: '2026-11-25' },
     });
   });
 });

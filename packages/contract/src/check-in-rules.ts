@@ -13,7 +13,7 @@
 import { tz } from '@date-fns/tz';
 import { addDays, format, parseISO } from 'date-fns';
 import { INACTIVE_EVENT_STATUSES, type EventStatus } from './organizations.ts';
-import type { DenialReason } from './tickets.ts';
+import type { DayDenial, DenialReason } from './tickets.ts';
 
 /** When an event's days are open: its time zone, day cut-off and the rehearsal setting. */
 export interface EventCalendar {
@@ -77,7 +77,7 @@ export interface CheckInInput {
 export type CheckInDecision =
   | { outcome: 'check_in' }
   | { outcome: 'checked_in_by_this_scan'; checkedInAt: Date }
-  | { outcome: 'denied'; reason: DenialReason; message: string; checkedInAt?: Date; checkedInBy?: string };
+  | { outcome: 'denied'; reason: DenialReason; message: string; dayDenial?: DayDenial; checkedInAt?: Date; checkedInBy?: string };
 
 /** The gate's words for an event that admits no one, by status. */
 const INACTIVE_EVENT_MESSAGES: Partial<Record<EventStatus, string>> = {
@@ -105,13 +105,13 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
   if (!isEventActive(event.status)) return deny('event_not_active', INACTIVE_EVENT_MESSAGES[event.status] ?? 'This event is not open for check-in.');
   if (ticket.isRevoked) return deny('revoked', 'This ticket has been revoked.');
   const selected = event.days.find((entry) => entry.day === day);
-  if (!selected) return deny('not_valid_today', `This event has no day ${day}.`);
+  if (!selected) return denyDay('not_valid_today', { kind: 'no_such_day', day });
   if (ticket.admittedDays && !ticket.admittedDays.includes(day)) {
-    const admitted = event.days.filter((entry) => ticket.admittedDays?.includes(entry.day));
-    return deny('not_valid_today', admitted.length > 0 ? `This ticket is for ${joinWords(admitted.map(dayWithDate))}.` : `This ticket is not valid on day ${day}.`);
+    const admitted = event.days.filter((entry) => ticket.admittedDays?.includes(entry.day)).map(namedDay);
+    return denyDay('not_valid_today', { kind: 'ticket_days', day, admitted });
   }
   if (!event.allowsScanningOutsideDays && !isEventDayOpen(event, selected, now)) {
-    return deny('not_event_day', notEventDayMessage(event, selected, now));
+    return denyDay('not_event_day', notEventDayFacts(event, selected, now));
   }
   if (existingCheckIn) {
     if (existingCheckIn.isSameScan) return { outcome: 'checked_in_by_this_scan', checkedInAt: existingCheckIn.checkedInAt };
@@ -161,17 +161,53 @@ export function todaysEventDay<Day extends CalendarDay>(calendar: Pick<EventCale
 }
 
 /**
+ * The facts of why `day` does not admit at `now` (a `not_event_day` DayDenial): whether its date is
+ * past, the event day that is today (or null) and the event's first and last dates. A client words
+ * them (the web in English or German); `dayDenialMessage` words them in English.
+ */
+export function notEventDayFacts(calendar: EventCalendar, day: CalendarDay, now: Date): Extract<DayDenial, { kind: 'not_event_day' }> {
+  const today = eventToday(calendar, now);
+  const current = todaysEventDay(calendar, now);
+  const dates = calendar.days.map((entry) => entry.date.slice(0, 10)).sort();
+  const date = day.date.slice(0, 10);
+  return {
+    kind: 'not_event_day',
+    selected: namedDay(day),
+    isPast: date < today,
+    today: current ? namedDay(current) : null,
+    firstDate: dates[0] ?? date,
+    lastDate: dates[dates.length - 1] ?? date,
+  };
+}
+
+/**
  * Why `day` does not admit at `now`, in the event's words: 'Day 1 (Opening Night) was Sun 22 Nov.
  * Today is Day 2, Mon 23 Nov.' or 'Day 1 (Talks) is Mon 7 Dec, not today. The event runs Mon 7 Dec
  * to Tue 8 Dec.'
  */
 export function notEventDayMessage(calendar: EventCalendar, day: CalendarDay, now: Date): string {
-  const today = eventToday(calendar, now);
-  const date = day.date.slice(0, 10);
-  const opening = `Day ${day.day} (${day.name}) ${date < today ? 'was' : 'is'} ${formatEventDate(date)}${date < today ? '.' : ', not today.'}`;
-  const current = todaysEventDay(calendar, now);
-  if (current) return `${opening} Today is ${dayWithDate(current)}.`;
-  return `${opening} ${eventRunsText(calendar)}`;
+  return dayDenialMessage(notEventDayFacts(calendar, day, now));
+}
+
+/**
+ * A calendar denial in English words (the verdict's `message`): 'This event has no day 4.', 'This
+ * ticket is for Day 1, Mon 23 Nov and Day 3, Wed 25 Nov.', 'This ticket is not valid on day 1.',
+ * 'Day 1 (Opening Night) was Sun 22 Nov. Today is Day 2, Mon 23 Nov.', 'Day 1 (Talks) is Mon 7 Dec,
+ * not today. The event is on Mon 7 Dec.'
+ */
+export function dayDenialMessage(facts: DayDenial): string {
+  switch (facts.kind) {
+    case 'no_such_day':
+      return `This event has no day ${facts.day}.`;
+    case 'ticket_days':
+      return facts.admitted.length > 0 ? `This ticket is for ${joinWords(facts.admitted.map(dayWithDate))}.` : `This ticket is not valid on day ${facts.day}.`;
+    case 'not_event_day': {
+      const { selected, isPast } = facts;
+      const opening = `Day ${selected.day} (${selected.name}) ${isPast ? 'was' : 'is'} ${formatEventDate(selected.date)}${isPast ? '.' : ', not today.'}`;
+      if (facts.today) return `${opening} Today is ${dayWithDate(facts.today)}.`;
+      return `${opening} ${eventRunsWords(facts.firstDate, facts.lastDate)}`;
+    }
+  }
 }
 
 /** 'The event is on Mon 7 Dec.' or 'The event runs Mon 7 Dec to Wed 9 Dec.' */
@@ -180,6 +216,10 @@ export function eventRunsText(calendar: Pick<EventCalendar, 'days'>): string {
   const first = dates[0];
   const last = dates[dates.length - 1];
   if (first === undefined || last === undefined) return '';
+  return eventRunsWords(first, last);
+}
+
+function eventRunsWords(first: string, last: string): string {
   return first === last ? `The event is on ${formatEventDate(first)}.` : `The event runs ${formatEventDate(first)} to ${formatEventDate(last)}.`;
 }
 
@@ -189,7 +229,7 @@ export function formatEventDate(date: string): string {
 }
 
 /** 'Day 2, Sat 24 Nov'. */
-function dayWithDate(day: CalendarDay): string {
+function dayWithDate(day: Pick<CalendarDay, 'day' | 'date'>): string {
   return `Day ${day.day}, ${formatEventDate(day.date)}`;
 }
 
@@ -206,4 +246,14 @@ function joinWords(words: string[]): string {
 
 function deny(reason: Exclude<DenialReason, 'already_checked_in'>, message: string): CheckInDecision {
   return { outcome: 'denied', reason, message };
+}
+
+/** A calendar denial: the facts and their English words. */
+function denyDay(reason: 'not_valid_today' | 'not_event_day', dayDenial: DayDenial): CheckInDecision {
+  return { outcome: 'denied', reason, message: dayDenialMessage(dayDenial), dayDenial };
+}
+
+/** The day's number, name and date ('YYYY-MM-DD'), without any other field it carries. */
+function namedDay(day: CalendarDay): CalendarDay {
+  return { day: day.day, name: day.name, date: day.date.slice(0, 10) };
 }

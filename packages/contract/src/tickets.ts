@@ -51,11 +51,44 @@ export const ApprovedVerdict = z.object({
 }).meta({ id: 'ApprovedVerdict' });
 export type ApprovedVerdict = z.infer<typeof ApprovedVerdict>;
 
-/** DENIED, with the reason; for `already_checked_in`, when and by whom the first check-in was made. */
+/** An event day as a day denial names it: number from 1, name, calendar date 'YYYY-MM-DD'. */
+const NamedDay = z.object({ day: z.number().int(), name: z.string(), date: z.string() });
+
+/**
+ * The facts behind a calendar denial (`not_valid_today`, `not_event_day`), so that a client words
+ * them in its own language (issue 10 item 9) instead of showing the English `message`:
+ * - `no_such_day`: the event has no day `day` ('This event has no day 4.').
+ * - `ticket_days`: the ticket does not admit day `day`; `admitted` are the event days it does admit
+ *   ('This ticket is for Day 2, Sat 24 Nov.'; empty: 'This ticket is not valid on day 1.').
+ * - `not_event_day`: day `selected` is not open now on the event's calendar; `isPast` when its date
+ *   is before the event's today, `today` the event day that is today (null when none is), and
+ *   `firstDate`/`lastDate` the event's first and last day dates ('Day 1 (Talks) is Mon 7 Dec, not
+ *   today. The event runs Mon 7 Dec to Tue 8 Dec.').
+ */
+export const DayDenial = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('no_such_day'), day: z.number().int() }),
+  z.object({ kind: z.literal('ticket_days'), day: z.number().int(), admitted: z.array(NamedDay) }),
+  z.object({
+    kind: z.literal('not_event_day'),
+    selected: NamedDay,
+    isPast: z.boolean(),
+    today: NamedDay.nullable(),
+    firstDate: z.string(),
+    lastDate: z.string(),
+  }),
+]).meta({ id: 'DayDenial' });
+export type DayDenial = z.infer<typeof DayDenial>;
+
+/**
+ * DENIED, with the reason; for `already_checked_in`, when and by whom the first check-in was made.
+ * `message`: the reason in English words; `dayDenial`: the facts behind a calendar reason, for a
+ * client that words them itself.
+ */
 export const DeniedVerdict = z.object({
   isValid: z.literal(false),
   reason: DenialReason.optional(),
   message: z.string().optional(),
+  dayDenial: DayDenial.optional(),
   checkedInAt: z.string().optional(),
   checkedInBy: z.string().optional(),
 }).meta({ id: 'DeniedVerdict' });

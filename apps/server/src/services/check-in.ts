@@ -409,6 +409,7 @@ function toVerdict(decision: CheckInDecision, event: EventDetails, ticket: Ticke
       isValid: false,
       reason: decision.reason,
       message: decision.message,
+      ...(decision.dayDenial ? { dayDenial: decision.dayDenial } : {}),
       ...(decision.checkedInAt ? { checkedInAt: decision.checkedInAt.toISOString() } : {}),
       ...(decision.checkedInBy ? { checkedInBy: decision.checkedInBy } : {}),
     };

@@ -13,10 +13,11 @@ export function AccountActions() {
   const { t } = useTranslation();
   return (
     <>
-      {/* Short on screen so it fits beside Logout on a phone; the name holds the visible word. */}
+      {/* Short on screen so it fits beside Logout on a phone (the key icon only from 380 px: German's
+          'Abmelden' is wider than 'Logout'); the name holds the visible word. */}
       <Button asChild variant="secondary" className="whitespace-nowrap">
         <Link to={paths.changePassword} aria-label={t('account.changePassword')}>
-          <KeyRound aria-hidden="true" className="size-5" />
+          <KeyRound aria-hidden="true" className="size-5 max-[379px]:hidden" />
           {t('account.password')}
         </Link>
       </Button>

@@ -9,14 +9,15 @@
  */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, use, useEffect, type ReactNode } from 'react';
-import { expireSession, isSessionEndedError, isSignedIn, SESSION_EXPIRED, sessionQueries } from '@/features/auth/api.ts';
+import { expireSession, isSessionEndedError, isSignedIn, sessionQueries } from '@/features/auth/api.ts';
+import type { SessionEndReason } from '@/features/auth/auth-messages.ts';
 import type { User } from '@/lib/entities.ts';
 import { removeStoredUser } from '@/lib/stored-user.ts';
 
 export type SessionState =
   | { status: 'loading'; user: null; reason?: undefined }
   | { status: 'authenticated'; user: User; reason?: undefined }
-  | { status: 'unauthenticated'; user: null; reason?: string };
+  | { status: 'unauthenticated'; user: null; reason?: SessionEndReason };
 
 const SessionContext = createContext<SessionState | null>(null);
 
@@ -54,7 +55,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   let state: SessionState;
   if (query.isPending) state = { status: 'loading', user: null };
-  else if (query.isError) state = { status: 'unauthenticated', user: null, reason: SESSION_EXPIRED };
+  else if (query.isError) state = { status: 'unauthenticated', user: null, reason: 'session_expired' };
   else if (query.data.user) state = { status: 'authenticated', user: query.data.user };
   else state = { status: 'unauthenticated', user: null, reason: query.data.reason };
 

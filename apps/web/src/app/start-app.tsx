@@ -5,7 +5,9 @@
  */
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { loadDeviceSettings } from '@/lib/device-settings.ts';
 import { i18nReady } from '@/lib/i18n/index.ts';
+import { applyChosenLanguage } from '@/lib/i18n/choice.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
 import { installBackButton } from '@/lib/native/back-button.ts';
 import { setUpStatusBar } from '@/lib/native/status-bar.ts';
@@ -17,12 +19,15 @@ import { AppRouter } from './router.tsx';
 
 /** Renders the app into `container`; resolves to its React root once rendering has started. Never rejects on storage failures. */
 export async function startApp(container: HTMLElement): Promise<Root> {
-  // Before the first paint: the device's (or the chosen) theme from the first frame (issue 10 item 8).
+  // Before the first paint: the device's (or the chosen) theme from the first frame (issue 10 item 8);
+  // on native the choices are read from Preferences first (lib/device-settings.ts, decision 051).
   followTheme();
   // Native: the server chosen on the login screen, before any call; the status bar; Android's back
-  // button (each screen registers its back); the language's texts (German: its chunk, issue 10 item 9).
-  // None of these rejects; the native ones do nothing in a browser.
-  await Promise.all([loadServerAddress(), setUpStatusBar(), installBackButton(), i18nReady.catch(() => undefined)]);
+  // button (each screen registers its back); this device's choices; the language's texts (German:
+  // its chunk, issue 10 item 9). None of these rejects; the native ones do nothing in a browser.
+  await Promise.all([loadServerAddress(), setUpStatusBar(), installBackButton(), loadDeviceSettings(), i18nReady.catch(() => undefined)]);
+  // The language chosen on this device, now that native's Preferences have been read.
+  await applyChosenLanguage().catch(() => undefined);
   try {
     await loadSelection();
   } catch {

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { activeLanguage, chooseLanguage, type Language } from '@/lib/i18n/index.ts';
+import { activeLanguage, type Language } from '@/lib/i18n/index.ts';
+import { chooseLanguage } from '@/lib/i18n/choice.ts';
 import { SegmentedChoice, type SegmentedOption } from './ui/segmented-choice.tsx';
 
 /** Each language named in its own words, so a visitor finds theirs whatever is shown now. */

@@ -1,6 +1,6 @@
 import { Monitor, Moon, Sun } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { themePreference, useThemePreference, type ThemePreference } from '@/lib/theme.ts';
+import { chooseTheme, useThemePreference, type ThemePreference } from '@/lib/theme.ts';
 import { SegmentedChoice } from './ui/segmented-choice.tsx';
 
 /**
@@ -15,5 +15,5 @@ export function ThemeToggle({ className }: { className?: string }) {
     { value: 'light' as ThemePreference, label: t('theme.light'), icon: Sun },
     { value: 'dark' as ThemePreference, label: t('theme.dark'), icon: Moon },
   ];
-  return <SegmentedChoice legend={t('theme.legend')} options={options} value={preference} onChange={(value) => themePreference.write(value)} className={className} />;
+  return <SegmentedChoice legend={t('theme.legend')} options={options} value={preference} onChange={chooseTheme} className={className} />;
 }

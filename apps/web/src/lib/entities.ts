@@ -47,7 +47,10 @@ export type EventDay = z.infer<typeof EventDay>;
 /**
  * An event (SPEC §3): `name` from title, `attendeeCount` from ticketsSold (default 0); plus its
  * calendar (issue 15: IANA `timeZone`, `dayCutoff` 'HH:MM', `allowsScanningOutsideDays`) and
- * `closedReason`, the words saying why it cannot be scanned (draft, completed, cancelled) or null.
+ * `closedStatus`, why it cannot be scanned (its server status draft, completed, cancelled; 'closed'
+ * for any other inactive one) or null; screens word it in the active language (decision 050). A
+ * selection stored before had `closedReason` (English words) instead: read as null, since only an
+ * open event can be chosen.
  */
 export const EventItem = z.object({
   id: z.string(),
@@ -61,6 +64,6 @@ export const EventItem = z.object({
   timeZone: z.string(),
   dayCutoff: z.string(),
   allowsScanningOutsideDays: z.boolean(),
-  closedReason: z.nullable(z.string()),
+  closedStatus: z._default(z.nullable(z.enum(['draft', 'completed', 'cancelled', 'closed'])), null),
 });
 export type EventItem = z.infer<typeof EventItem>;

@@ -10,7 +10,7 @@ import {
   isPrivateHost,
   loadServerAddress,
   parseServerAddress,
-  SERVER_ADDRESS_MESSAGES,
+  serverAddressMessage,
 } from './server-address.ts';
 
 test('https anywhere is accepted; the API base ends in /api whether or not it was typed', () => {
@@ -36,7 +36,7 @@ test('an empty or unusable address says what is wrong', () => {
   expect(parseServerAddress('ftp://gate.example.com')).toEqual({ problem: 'invalid' });
   expect(parseServerAddress('https://gate example.com')).toEqual({ problem: 'invalid' });
   expect(parseServerAddress('https://gate.example.com/?next=1')).toEqual({ problem: 'invalid' });
-  expect(SERVER_ADDRESS_MESSAGES.insecure).toMatch(/private network/);
+  expect(serverAddressMessage('insecure')).toMatch(/private network/);
 });
 
 test('private hosts: loopback, RFC 1918, link-local, unique-local IPv6, .local', () => {
@@ -68,7 +68,7 @@ test('a server that never answers is given up on after the timeout', async () =>
     }),
   );
   await expect(checkServerAddress('https://slow.example.com/api', 50)).resolves.toBe('timeout');
-  expect(SERVER_ADDRESS_MESSAGES.timeout).toBe('The server did not answer within 8 seconds. Check the address and the network.');
+  expect(serverAddressMessage('timeout')).toBe('The server did not answer within 8 seconds. Check the address and the network.');
 });
 
 test('in a browser the API base is the build one, whatever is stored', async () => {

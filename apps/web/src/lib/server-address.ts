@@ -12,22 +12,25 @@
 import { apiPaths, AuthOptionsResponse } from '@gatecheck/contract';
 import { SERVER_CHECK_TIMEOUT_MS } from '@/config/constants.ts';
 import { env } from '@/config/env.ts';
+import { t } from './i18n/index.ts';
 import { isNativePlatform } from './native/platform.ts';
 import { preferencesGet, preferencesSet } from './native/preferences.ts';
 
 /** Device Preferences key of the API base chosen on the login screen (native only). */
 export const SERVER_ADDRESS_KEY = 'serverUrl';
 
-/** What the login screen says about a server address that cannot be used. */
-export const SERVER_ADDRESS_MESSAGES = {
-  empty: 'Enter the server address, for example https://gate.example.com.',
-  invalid: 'That is not a server address. Enter one like https://gate.example.com.',
-  insecure: 'Use an https address. http is accepted only for a server on a private network, such as http://192.168.1.20:3000.',
-  unreachable: 'No Gatecheck server answered at this address. Check the address and the network.',
-  timeout: `The server did not answer within ${SERVER_CHECK_TIMEOUT_MS / 1000} seconds. Check the address and the network.`,
-} as const;
+/** Why a server address cannot be used. */
+export type ServerAddressProblem = 'empty' | 'invalid' | 'insecure' | 'unreachable' | 'timeout';
 
-export type ServerAddressProblem = keyof typeof SERVER_ADDRESS_MESSAGES;
+/**
+ * What the login screen says about a server address that cannot be used, in the active language
+ * (`serverAddress.*` in lib/i18n), e.g. 'Use an https address. http is accepted only for a server
+ * on a private network, such as http://192.168.1.20:3000.'; `timeout` names SERVER_CHECK_TIMEOUT_MS
+ * in seconds.
+ */
+export function serverAddressMessage(problem: ServerAddressProblem): string {
+  return problem === 'timeout' ? t('serverAddress.timeout', { seconds: SERVER_CHECK_TIMEOUT_MS / 1000 }) : t(`serverAddress.${problem}`);
+}
 
 /** True for a hostname (as `URL` normalises it) on a private or loopback network. */
 export function isPrivateHost(hostname: string): boolean {

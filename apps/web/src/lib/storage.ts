@@ -6,23 +6,28 @@
  * Storage can fail: localStorage throws SecurityError when the browser blocks it and
  * QuotaExceededError when full; the native Preferences bridge can reject. None of that may blank or
  * stop the app: a failed read is treated as absent, and a failed write or delete is reported with
- * the toast `STORAGE_FAILED_NOTICE` (the in-memory state, kept by the callers, still applies until
+ * the toast `storageFailedNotice()` (the in-memory state, kept by the callers, still applies until
  * the app is closed). These functions never throw.
  */
 import { safeParse, type core, type output } from 'zod/mini';
+import { t } from './i18n/instance.ts';
 import { isNativePlatform } from './native/platform.ts';
 import { preferencesGet, preferencesRemove, preferencesSet } from './native/preferences.ts';
 import { notify, type Notice } from './toast.ts';
 
-/** Shown when a choice could not be written to (or removed from) device storage. */
-export const STORAGE_FAILED_NOTICE = {
-  title: 'Not saved on this device',
-  description: 'Storage on this device is unavailable, so your choice applies only until the app is closed.',
+/**
+ * Shown when a choice could not be written to (or removed from) device storage: 'Not saved on this
+ * device' / 'Storage on this device is unavailable, so your choice applies only until the app is
+ * closed.' (decision 016), in the active language.
+ */
+export const storageFailedNotice = (): Notice => ({
+  title: t('storage.failedTitle'),
+  description: t('storage.failedDescription'),
   variant: 'error',
   id: 'storage-failed',
   // Raised while a choice is stored, right before the step to the next screen: it must be seen there.
   scope: 'next-screen',
-} as const satisfies Notice;
+});
 
 /**
  * The SPEC §3 storage keys (the saved user and the three selections) and ours: `deviceSettings`,
@@ -48,12 +53,12 @@ async function readItem(key: StorageKey): Promise<string | null> {
   }
 }
 
-/** Runs a storage change; a failure shows `STORAGE_FAILED_NOTICE` instead of throwing. */
+/** Runs a storage change; a failure shows `storageFailedNotice()` instead of throwing. */
 async function change(write: () => Promise<void> | void): Promise<void> {
   try {
     await write();
   } catch {
-    notify(STORAGE_FAILED_NOTICE);
+    notify(storageFailedNotice());
   }
 }
 

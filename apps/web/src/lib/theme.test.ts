@@ -1,5 +1,6 @@
 import { afterEach, expect, test, vi } from 'vitest';
-import { applyTheme, currentTheme, followTheme, resolveTheme, themePreference } from './theme.ts';
+import { loadDeviceSettings } from './device-settings.ts';
+import { applyTheme, chooseTheme, currentTheme, followTheme, readThemePreference, resolveTheme } from './theme.ts';
 
 /** A device whose `prefers-color-scheme: dark` is `isDark`, and which can change it later. */
 function stubDeviceScheme(isDark: boolean) {
@@ -38,7 +39,7 @@ test('with nothing chosen, the device decides, and a change of the device applie
   const device = stubDeviceScheme(true);
   const root = document.documentElement;
   const stop = followTheme(root);
-  expect(themePreference.read()).toBe('system');
+  expect(readThemePreference()).toBe('system');
   expect(root).toHaveClass('dark');
   expect(root.style.colorScheme).toBe('dark');
 
@@ -53,19 +54,20 @@ test('a chosen theme is applied, remembered, and holds against the device', () =
   const device = stubDeviceScheme(false);
   const root = document.documentElement;
   const stop = followTheme(root);
-  themePreference.write('dark');
+  chooseTheme('dark');
   expect(root).toHaveClass('dark');
-  expect(window.localStorage.getItem('gatecheck.theme')).toBe('"dark"');
+  expect(JSON.parse(window.localStorage.getItem('deviceSettings') ?? 'null')).toMatchObject({ theme: 'dark' });
   device.set(true);
-  themePreference.write('light');
+  chooseTheme('light');
   expect(root).not.toHaveClass('dark');
   expect(currentTheme()).toBe('light');
   stop();
 });
 
-test('an unknown stored value reads as System; a browser without matchMedia is light', () => {
-  window.localStorage.setItem('gatecheck.theme', '"sepia"');
-  expect(themePreference.read()).toBe('system');
+test('an unknown stored value reads as System; a browser without matchMedia is light', async () => {
+  window.localStorage.setItem('deviceSettings', '{"theme":"sepia"}');
+  await loadDeviceSettings();
+  expect(readThemePreference()).toBe('system');
   vi.stubGlobal('matchMedia', undefined);
   expect(currentTheme()).toBe('light');
 });

@@ -5,16 +5,20 @@
  * docs/decisions/036) and the page's `color-scheme` (form controls, scrollbars).
  */
 import { useSyncExternalStore } from 'react';
-import { z } from 'zod/mini';
-import { createDeviceSetting, useDeviceSetting } from './device-setting.ts';
+import { readDeviceSettings, subscribeToDeviceSettings, updateDeviceSettings, useDeviceSettings, type ThemePreference } from './device-settings.ts';
 
-/** 'system' follows the device; 'light' and 'dark' hold whatever the device says. */
-export const ThemePreference = z.enum(['system', 'light', 'dark']);
-export type ThemePreference = z.infer<typeof ThemePreference>;
+export { ThemePreference } from './device-settings.ts';
 export type Theme = 'light' | 'dark';
 
-/** Stored under 'gatecheck.theme' in localStorage; 'system' until a choice is made. */
-export const themePreference = createDeviceSetting('gatecheck.theme', ThemePreference, 'system');
+/** The theme chosen on this device: the `theme` field of lib/device-settings.ts, 'system' until a choice is made. */
+export function readThemePreference(): ThemePreference {
+  return readDeviceSettings().theme;
+}
+
+/** Remembers `preference` on this device and applies it (every follower of the theme hears it). */
+export function chooseTheme(preference: ThemePreference): void {
+  void updateDeviceSettings({ theme: preference });
+}
 
 const DARK_SCHEME_QUERY = '(prefers-color-scheme: dark)';
 
@@ -36,7 +40,7 @@ export function resolveTheme(preference: ThemePreference, isDevicePreferringDark
 
 /** The theme to show now, from the stored choice and the device. */
 export function currentTheme(): Theme {
-  return resolveTheme(themePreference.read(), prefersDarkScheme());
+  return resolveTheme(readThemePreference(), prefersDarkScheme());
 }
 
 /** Sets `theme` on `root`: the `dark` class and `color-scheme`. */
@@ -49,7 +53,7 @@ export function applyTheme(theme: Theme, root: HTMLElement = document.documentEl
 function subscribeToTheme(onChange: () => void): () => void {
   const query = darkSchemeQuery();
   query?.addEventListener('change', onChange);
-  const unsubscribe = themePreference.subscribe(onChange);
+  const unsubscribe = subscribeToDeviceSettings(onChange);
   return () => {
     query?.removeEventListener('change', onChange);
     unsubscribe();
@@ -72,5 +76,5 @@ export function useTheme(): Theme {
 
 /** The stored choice, in a component. */
 export function useThemePreference(): ThemePreference {
-  return useDeviceSetting(themePreference);
+  return useDeviceSettings().settings.theme;
 }

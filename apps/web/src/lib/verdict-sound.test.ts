@@ -1,6 +1,6 @@
 import { afterEach, expect, test, vi } from 'vitest';
 import { installFakeAudioContext } from '@/test/fake-audio-context.ts';
-import { setFeedbackSetting } from './feedback-settings.ts';
+import { updateDeviceSettings } from './device-settings.ts';
 import { createVerdictSound, TONE_GAP_MS, verdictSound, VERDICT_TONES } from './verdict-sound.ts';
 
 afterEach(() => {
@@ -76,11 +76,11 @@ test('with sound off, no AudioContext is made on a gesture and a verdict plays n
   stop();
 });
 
-test("the app's player follows the Sound switch", () => {
+test("the app's player follows the Sound switch", async () => {
   const audio = installFakeAudioContext('running');
   verdictSound.play(true);
   expect(audio.notes).toHaveLength(2);
-  setFeedbackSetting('isSoundOn', false);
+  await updateDeviceSettings({ isSoundOn: false });
   verdictSound.play(false);
   expect(audio.notes).toHaveLength(2);
 });

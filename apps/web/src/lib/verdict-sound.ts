@@ -8,7 +8,7 @@
  * verdict that follows a tap on 'Start Camera' or an Enter in the manual field is heard. Nothing here
  * throws: a browser without Web Audio, or one that refuses it, stays silent.
  */
-import { feedbackSettings } from './feedback-settings.ts';
+import { readDeviceSettings } from './device-settings.ts';
 
 /** One note: its pitch in Hz, its length in ms and the oscillator's wave shape. */
 export interface Tone {
@@ -131,5 +131,5 @@ export function createVerdictSound({ isEnabled }: { isEnabled: () => boolean }):
   };
 }
 
-/** The app's player, following the 'Sound' switch (lib/feedback-settings.ts). */
-export const verdictSound = createVerdictSound({ isEnabled: () => feedbackSettings.read().isSoundOn });
+/** The app's player, following the 'Sound' switch (the `isSoundOn` field of lib/device-settings.ts). */
+export const verdictSound = createVerdictSound({ isEnabled: () => readDeviceSettings().isSoundOn });

@@ -99,7 +99,7 @@ export const testEvent: EventItem = {
   timeZone: 'Europe/Amsterdam',
   dayCutoff: '06:00',
   allowsScanningOutsideDays: false,
-  closedReason: null,
+  closedStatus: null,
 };
 
 /** An event without configured days (SPEC §2 'No Event Days'). */
@@ -115,7 +115,7 @@ export const testEventWithoutDays: EventItem = {
   timeZone: 'Europe/Amsterdam',
   dayCutoff: '06:00',
   allowsScanningOutsideDays: false,
-  closedReason: null,
+  closedStatus: null,
 };
 
 export const testDay: EventDay = testDays[1] ?? { day: 2, name: 'Big Saturday', date: '2026-07-11' };

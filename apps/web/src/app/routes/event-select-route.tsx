@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
 import { eventQueries } from '@/features/events/api.ts';
-import { attendeesLabel, statusBadgeClasses } from '@/features/events/events-logic.ts';
+import { attendeesLabel, closedReasonText, statusBadgeClasses, statusText } from '@/features/events/events-logic.ts';
 import { formatShortDate } from '@/lib/dates.ts';
 import type { EventItem, OrganizationItem } from '@/lib/entities.ts';
 import { clearSelection, selectEvent, useSelection } from '@/lib/selection.ts';
@@ -58,10 +58,10 @@ function EventSelect({ organization }: { organization: OrganizationItem }) {
       {events.data && events.data.length > 0 && (
         <ChoiceList>
           {events.data.map((event) => (
-            <ChoiceCard key={event.id} isDisabled={event.closedReason !== null} onChoose={() => void choose(event)}>
+            <ChoiceCard key={event.id} isDisabled={event.closedStatus !== null} onChoose={() => void choose(event)}>
               <span className="flex flex-wrap items-center gap-2">
                 <span className="text-xl font-bold text-slate-900">{event.name}</span>
-                <Badge className={statusBadgeClasses[event.status]}>{event.status}</Badge>
+                <Badge className={statusBadgeClasses[event.status]}>{statusText(event.status)}</Badge>
               </span>
               <span className="flex items-center gap-2 text-base text-slate-800">
                 <CalendarDays aria-hidden="true" className="size-5 shrink-0" />
@@ -77,10 +77,10 @@ function EventSelect({ organization }: { organization: OrganizationItem }) {
                 <Users aria-hidden="true" className="size-5 shrink-0" />
                 {attendeesLabel(event.attendeeCount)}
               </span>
-              {event.closedReason && (
+              {event.closedStatus && (
                 <span className="flex items-center gap-2 text-base font-semibold text-slate-900">
                   <Ban aria-hidden="true" className="size-5 shrink-0" />
-                  {event.closedReason}
+                  {closedReasonText(event.closedStatus)}
                 </span>
               )}
             </ChoiceCard>

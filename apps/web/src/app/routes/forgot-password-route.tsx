@@ -28,7 +28,7 @@ export function ForgotPasswordRoute() {
     <CenteredCard title={t('accountScreens.forgotTitle')} subtitle={t('accountScreens.forgotSubtitle')}>
       {outcome?.success ? (
         <FormNotice variant="success" title={outcome.message}>
-          If an account exists for {email.trim()}, an e-mail with the link is on its way. The link works for one hour.
+          {t('accountScreens.resetSentDetail', { email: email.trim() })}
         </FormNotice>
       ) : (
         <form onSubmit={submit} className="flex flex-col gap-5">

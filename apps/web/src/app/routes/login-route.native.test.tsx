@@ -7,7 +7,7 @@ import { apiPaths, type LoginRequest } from '@gatecheck/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
-import { currentApiBaseUrl, SERVER_ADDRESS_MESSAGES } from '@/lib/server-address.ts';
+import { currentApiBaseUrl, serverAddressMessage } from '@/lib/server-address.ts';
 import { TEST_TOKEN, wireUser } from '@/test/fixtures.ts';
 import { server } from '@/test/msw-server.ts';
 import { renderApp } from '@/test/render.tsx';
@@ -21,10 +21,10 @@ test('the native login asks for the server; http off a private network is refuse
   await user.type(screen.getByLabelText('Email or Username'), 'demo');
   await user.type(screen.getByLabelText('Password'), 'demo-scanner');
   await user.click(screen.getByRole('button', { name: 'Sign In' }));
-  expect(await screen.findByText(SERVER_ADDRESS_MESSAGES.empty)).toBeInTheDocument();
+  expect(await screen.findByText(serverAddressMessage('empty'))).toBeInTheDocument();
   await user.type(field, 'http://gate.example.com');
   await user.click(screen.getByRole('button', { name: 'Sign In' }));
-  expect(await screen.findByText(SERVER_ADDRESS_MESSAGES.insecure)).toBeInTheDocument();
+  expect(await screen.findByText(serverAddressMessage('insecure'))).toBeInTheDocument();
   expect(prefs('serverUrl')).toBeNull();
 });
 
@@ -35,7 +35,7 @@ test('a server that is not Gatecheck gets a clear message and no sign-in', async
   await user.type(screen.getByLabelText('Email or Username'), 'demo');
   await user.type(screen.getByLabelText('Password'), 'demo-scanner');
   await user.click(screen.getByRole('button', { name: 'Sign In' }));
-  expect(await screen.findByText(SERVER_ADDRESS_MESSAGES.unreachable)).toBeInTheDocument();
+  expect(await screen.findByText(serverAddressMessage('unreachable'))).toBeInTheDocument();
   expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled();
 });
 

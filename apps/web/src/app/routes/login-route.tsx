@@ -22,6 +22,7 @@ import { SCANNER_NAME } from '@/config/constants.ts';
 import { paths } from '@/config/paths.ts';
 import { authOptionsQueries, useLoginMutation } from '@/features/auth/api.ts';
 import { furthestStep, loginFailureDescription, validateLogin } from '@/features/auth/auth-logic.ts';
+import { sessionEndText } from '@/features/auth/auth-messages.ts';
 import { exitApp, useBackButton } from '@/lib/native/back-button.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
 import { clearSelection, getSelection, useSelection } from '@/lib/selection.ts';
@@ -29,8 +30,9 @@ import {
   checkServerAddress,
   parseServerAddress,
   saveServerAddress,
-  SERVER_ADDRESS_MESSAGES,
+  serverAddressMessage,
   serverAddressPrefill,
+  type ServerAddressProblem,
 } from '@/lib/server-address.ts';
 import { notify } from '@/lib/toast.ts';
 import { useSession } from '../session-provider.tsx';
@@ -76,7 +78,7 @@ export function LoginRoute() {
   const [validationError, setValidationError] = useState<string | null>(null);
   const [isNative] = useState(isNativePlatform);
   const [serverAddress, setServerAddress] = useState(serverAddressPrefill);
-  const [serverError, setServerError] = useState<string | null>(null);
+  const [serverError, setServerError] = useState<ServerAddressProblem | null>(null);
   const [isCheckingServer, setCheckingServer] = useState(false);
   // Android's back button leaves the app from the first screen (issue 9 item 4).
   useBackButton(exitApp);
@@ -88,7 +90,7 @@ export function LoginRoute() {
   const confirmServer = async (): Promise<boolean> => {
     const parsed = parseServerAddress(serverAddress);
     if (parsed.problem) {
-      setServerError(SERVER_ADDRESS_MESSAGES[parsed.problem]);
+      setServerError(parsed.problem);
       return false;
     }
     setServerError(null);
@@ -96,7 +98,7 @@ export function LoginRoute() {
     try {
       const problem = await checkServerAddress(parsed.apiBaseUrl);
       if (problem) {
-        setServerError(SERVER_ADDRESS_MESSAGES[problem]);
+        setServerError(problem);
         return false;
       }
       // A Preferences failure still leaves the server in use until the app closes.
@@ -126,7 +128,7 @@ export function LoginRoute() {
         <p className="mt-2 text-lg text-slate-700">{t('login.subtitle')}</p>
         {session.reason && (
           <p role="status" className="mt-4 rounded-xl border-2 border-amber-700 bg-amber-50 px-4 py-3 text-base font-semibold text-amber-900">
-            {session.reason}
+            {sessionEndText(session.reason)}
           </p>
         )}
         <form noValidate onSubmit={(event) => void submit(event)} className="mt-6 flex flex-col gap-5">
@@ -150,7 +152,7 @@ export function LoginRoute() {
               />
               {serverError && (
                 <p id="login-server-error" role="alert" className="text-base font-semibold text-red-800">
-                  {serverError}
+                  {serverAddressMessage(serverError)}
                 </p>
               )}
             </div>

@@ -17,8 +17,6 @@ import { useResetPasswordMutation } from '@/features/auth/account-api.ts';
 import { validateNewPassword } from '@/features/auth/account-rules.ts';
 import { useTranslation } from 'react-i18next';
 
-/** Shown when the link lost its token (cut off by a mail program, typed by hand). */
-const INCOMPLETE_LINK = 'This reset link is incomplete. Open the link from the e-mail again, or ask for a new one.';
 
 export function ResetPasswordRoute() {
   const { t } = useTranslation();
@@ -69,7 +67,8 @@ export function ResetPasswordRoute() {
           </Button>
         </form>
       ) : (
-        <FormNotice variant="error" title={INCOMPLETE_LINK} />
+        // The link lost its token (cut off by a mail program, typed by hand).
+        <FormNotice variant="error" title={t('accountScreens.incompleteLink')} />
       )}
       {(!hasToken || outcome?.success === false) && <TextLink to={paths.forgotPassword}>{t('accountScreens.askNewLink')}</TextLink>}
       <TextLink to={paths.login}>{t('accountScreens.backToSignIn')}</TextLink>

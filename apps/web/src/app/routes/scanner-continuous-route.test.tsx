@@ -67,7 +67,7 @@ test("the 'Continuous scanning' switch is off by default and remembered on this 
   expect(toggle).toHaveAttribute('aria-checked', 'false');
   await user.click(toggle);
   expect(toggle).toHaveAttribute('aria-checked', 'true');
-  expect(JSON.parse(window.localStorage.getItem('deviceSettings') ?? 'null')).toEqual({ continuousScanning: true });
+  expect(JSON.parse(window.localStorage.getItem('deviceSettings') ?? 'null')).toMatchObject({ continuousScanning: true });
   unmount();
 
   const again = renderScanner();

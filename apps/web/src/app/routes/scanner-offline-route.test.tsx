@@ -21,7 +21,7 @@ import { delay, http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { CameraSourceProvider } from '@/features/scanner/camera-source-context.tsx';
 import { makeDoorList } from '@/test/door-list-fixtures.ts';
-import { chooseLanguage } from '@/lib/i18n/index.ts';
+import { chooseLanguage } from '@/lib/i18n/choice.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
 import { renderWithProviders } from '@/test/render.tsx';

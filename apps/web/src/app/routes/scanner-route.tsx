@@ -27,6 +27,7 @@ import { Navigate } from 'react-router';
 import { LanguageToggle } from '@/components/language-toggle.tsx';
 import { ThemeToggle } from '@/components/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
+import { Switch } from '@/components/ui/switch.tsx';
 import { paths } from '@/config/paths.ts';
 import { prefetchQrDecoder } from '@/lib/qr/prefetch-qr-decoder.ts';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
@@ -40,7 +41,6 @@ import { useNow } from '@/lib/use-now.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { CameraPanel } from '@/features/scanner/components/camera-panel.tsx';
 import { CameraPreview } from '@/features/scanner/components/camera-preview.tsx';
-import { SettingSwitch } from '@/features/scanner/components/setting-switch.tsx';
 import { FeedbackSwitches } from '@/features/scanner/components/feedback-switches.tsx';
 import { ManualEntryForm } from '@/features/scanner/components/manual-entry-form.tsx';
 import { RecentScansList } from '@/features/scanner/components/recent-scans-list.tsx';
@@ -129,11 +129,9 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
               onSwitchCamera: scanner.camera.switchCamera,
             }}
             settings={
-              <SettingSwitch
-                label={t('scanner.continuous')}
-                checked={scanner.isContinuous}
-                onCheckedChange={scanner.setContinuous}
-              />
+              <Switch checked={scanner.isContinuous} onCheckedChange={scanner.setContinuous}>
+                {t('scanner.continuous')}
+              </Switch>
             }
             onOpenSettings={scanner.isCameraDenied ? () => void openCameraSettings().catch(() => undefined) : undefined}
           />

@@ -19,6 +19,7 @@ import { paths } from '@/config/paths.ts';
 import { useRegisterMutation } from '@/features/auth/account-api.ts';
 import { authOptionsQueries } from '@/features/auth/api.ts';
 import { validateSignUp, type SignUpInput } from '@/features/auth/account-rules.ts';
+import { accountCreatedText } from '@/features/auth/auth-messages.ts';
 import { notify } from '@/lib/toast.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -50,7 +51,7 @@ export function SignUpRoute() {
       { ...form, name: form.name.trim(), username: form.username.trim(), email: form.email.trim() },
       {
         onSuccess: (answer) => {
-          notify({ title: answer.message, variant: 'success' });
+          notify({ title: accountCreatedText(answer.message), variant: 'success' });
           void navigate(paths.login);
         },
       },

@@ -10,14 +10,8 @@ import { z } from 'zod';
 import { IP_LOOKUP_TIMEOUT_MS } from '@/config/constants.ts';
 import { env } from '@/config/env.ts';
 import { ApiError, apiRequest } from '@/lib/api-client.ts';
-
-/** The server's message of a failed call, or undefined when there is none (network failure, bad body). */
-function serverMessage(error: unknown): string | undefined {
-  if (error instanceof ApiError && error.status > 0 && error.code !== 'http_error' && error.code !== 'invalid_response') {
-    return error.message || undefined;
-  }
-  return undefined;
-}
+import { activeLanguage, t } from '@/lib/i18n/index.ts';
+import { serverRefusalText, type AccountCall } from './auth-messages.ts';
 
 const IpLookupAnswer = z.object({
   country_code: z.string().optional(),
@@ -49,7 +43,8 @@ export async function lookupCountryCode(url: string | undefined = env.ipLookupUr
  * SPEC §7 sign-up: POST /auth/register with name, username, email, password and the country code
  * from `lookupCountryCode` ('' when unknown).
  *
- * @throws {Error} with the server's message, otherwise 'Signup failed' (SPEC §8)
+ * @throws {Error} with the server's message (in another language: our words for its code),
+ *   otherwise 'Signup failed' (SPEC §8), in the active language
  */
 export async function register(
   input: { name: string; username: string; email: string; password: string },
@@ -61,11 +56,11 @@ export async function register(
     if (!answer.success) throw new ApiError(200, 'rejected', answer.message);
     return answer;
   } catch (error) {
-    throw new Error(serverMessage(error) ?? 'Signup failed');
+    throw new Error(serverRefusalText(error, 'register') ?? t('authMessages.signupFailed'));
   }
 }
 
-/** The outcome of a password call: a success flag and the SPEC §8 message to show. */
+/** The outcome of a password call: a success flag and the SPEC §8 message to show, in the active language. */
 export interface PasswordOutcome {
   success: boolean;
   message: string;
@@ -80,10 +75,10 @@ const OptionalFlagMessage = FlagMessageResponse.partial().optional();
 export async function changePassword(input: ChangePasswordRequest): Promise<PasswordOutcome> {
   try {
     const answer = await apiRequest(apiPaths.changePassword, { method: 'POST', body: input, schema: OptionalFlagMessage });
-    if (answer?.success === false) return { success: false, message: answer.message || 'Failed to change password' };
-    return { success: true, message: 'Password changed successfully' };
+    if (answer?.success === false) return { success: false, message: flagRefusalText(answer.message) ?? t('authMessages.changeFailed') };
+    return { success: true, message: t('authMessages.passwordChanged') };
   } catch (error) {
-    return { success: false, message: serverMessage(error) ?? 'Failed to change password' };
+    return { success: false, message: serverRefusalText(error, 'changePassword') ?? t('authMessages.changeFailed') };
   }
 }
 
@@ -93,10 +88,10 @@ export async function changePassword(input: ChangePasswordRequest): Promise<Pass
  * reset email.' (no answer). Never throws.
  */
 export async function forgotPassword(email: string): Promise<PasswordOutcome> {
-  return flagMessageCall(apiPaths.forgotPassword, { email }, {
-    success: 'Reset link sent',
-    refused: 'Failed to send reset email.',
-    unreachable: 'Unable to send reset email.',
+  return flagMessageCall(apiPaths.forgotPassword, { email }, 'forgotPassword', {
+    success: t('authMessages.resetLinkSent'),
+    refused: t('authMessages.resetEmailFailed'),
+    unreachable: t('authMessages.resetEmailUnreachable'),
   });
 }
 
@@ -106,26 +101,36 @@ export async function forgotPassword(email: string): Promise<PasswordOutcome> {
  * text) or 'Unable to reset password' (no answer). Never throws.
  */
 export async function resetPassword(input: ResetPasswordRequest): Promise<PasswordOutcome> {
-  return flagMessageCall(apiPaths.resetPassword, input, {
-    success: 'Password updated successfully',
-    refused: 'Password reset failed',
-    unreachable: 'Unable to reset password',
+  return flagMessageCall(apiPaths.resetPassword, input, 'resetPassword', {
+    success: t('authMessages.passwordUpdated'),
+    refused: t('authMessages.resetFailed'),
+    unreachable: t('authMessages.resetUnreachable'),
   });
 }
 
 async function flagMessageCall(
   path: string,
   body: unknown,
+  call: AccountCall,
   messages: { success: string; refused: string; unreachable: string },
 ): Promise<PasswordOutcome> {
   try {
     const answer = await apiRequest(path, { method: 'POST', body, schema: OptionalFlagMessage, token: null });
-    if (answer?.success === false) return { success: false, message: answer.message || messages.refused };
+    if (answer?.success === false) return { success: false, message: flagRefusalText(answer.message) ?? messages.refused };
     return { success: true, message: messages.success };
   } catch (error) {
     if (error instanceof ApiError && error.status === 0) return { success: false, message: messages.unreachable };
-    return { success: false, message: serverMessage(error) ?? messages.refused };
+    return { success: false, message: serverRefusalText(error, call) ?? messages.refused };
   }
+}
+
+/**
+ * The text of a 2xx `{ success: false, message }` answer (a server other than ours): shown as sent
+ * in English (SPEC §8 "the response text"); it has no code to word it by, so other languages show
+ * the call's fallback.
+ */
+function flagRefusalText(message: string | undefined): string | undefined {
+  return message && activeLanguage() === 'en' ? message : undefined;
 }
 
 /** Sign-up (SPEC §7 register); its error's message is the SPEC §8 text to show. */

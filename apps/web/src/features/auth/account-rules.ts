@@ -4,7 +4,8 @@
  * contract's RegisterRequest (classic zod), which the sign-in screen's first load does without
  * (issue 13, docs/decisions/061).
  */
-import { PASSWORD_MIN_LENGTH, RegisterRequest } from '@gatecheck/contract';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, RegisterRequest } from '@gatecheck/contract';
+import type { z } from 'zod';
 import { t } from '@/lib/i18n/index.ts';
 
 /** The server's password policy, shown beside every new-password field before submit (contract PASSWORD_MIN_LENGTH). */
@@ -18,13 +19,30 @@ export const USERNAME_RULE = '3 to 40 letters, digits, dots, dashes or underscor
 export const PASSWORDS_DIFFER = 'The two passwords do not match.';
 
 /**
+ * A new password's problem under the contract's rule (RegisterRequest.password), in the active
+ * language, or null when it is fine. The contract's zod messages are English ('Password must be at
+ * least 8 characters.'); the screen words the issue's kind instead: too short (PASSWORD_MIN_LENGTH),
+ * too long (PASSWORD_MAX_LENGTH), else unusable (ill-formed text).
+ */
+export function newPasswordProblem(password: string): string | null {
+  const rule = RegisterRequest.shape.password.safeParse(password);
+  return rule.success ? null : passwordIssueText(rule.error.issues[0]);
+}
+
+function passwordIssueText(issue: z.core.$ZodIssue | undefined): string {
+  if (issue?.code === 'too_small') return t('auth.passwordTooShort', { min: PASSWORD_MIN_LENGTH });
+  if (issue?.code === 'too_big') return t('auth.passwordTooLong', { max: PASSWORD_MAX_LENGTH });
+  return t('auth.passwordUnusable');
+}
+
+/**
  * Checks a new password and its confirmation before they are sent (reset, change): the contract's
- * rule (its message, e.g. 'Password must be at least 8 characters.'), then that both match.
+ * rule (`newPasswordProblem`, e.g. 'Password must be at least 8 characters.'), then that both match.
  * @returns the message to show, or null when both are fine.
  */
 export function validateNewPassword(newPassword: string, confirmation: string): string | null {
-  const rule = RegisterRequest.shape.password.safeParse(newPassword);
-  if (!rule.success) return rule.error.issues[0]?.message ?? t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH });
+  const problem = newPasswordProblem(newPassword);
+  if (problem !== null) return problem;
   return newPassword === confirmation ? null : t('auth.passwordsDiffer');
 }
 
@@ -45,6 +63,5 @@ export function validateSignUp(input: SignUpInput): string | null {
   if (!fields.name.safeParse(input.name).success) return t('auth.enterName');
   if (!fields.username.safeParse(input.username).success) return t('auth.usernameProblem', { rule: t('auth.usernameRule') });
   if (!fields.email.safeParse(input.email).success) return t('auth.enterEmail');
-  const password = fields.password.safeParse(input.password);
-  return password.success ? null : (password.error.issues[0]?.message ?? t('auth.newPasswordRule', { min: PASSWORD_MIN_LENGTH }));
+  return newPasswordProblem(input.password);
 }

@@ -56,7 +56,7 @@ test('a native session without a token fails with No token available for native 
       return HttpResponse.json(wireUser);
     }),
   );
-  await expect(checkSession()).resolves.toEqual({ user: null, reason: 'No token available for native platform' });
+  await expect(checkSession()).resolves.toEqual({ user: null, reason: 'no_native_token' });
   expect(called).toBe(false);
   expect(preferences.has('user')).toBe(false);
 });
@@ -64,7 +64,7 @@ test('a native session without a token fails with No token available for native 
 test('a refused native session is cleared from device preferences', async () => {
   preferences.set('user', JSON.stringify(testUser));
   server.use(http.get(apiUrl(apiPaths.usersMe), () => errorResponse(401, { code: 'unauthenticated', message: 'expired' })));
-  await expect(checkSession()).resolves.toEqual({ user: null, reason: 'Session expired' });
+  await expect(checkSession()).resolves.toEqual({ user: null, reason: 'session_expired' });
   expect(preferences.has('user')).toBe(false);
 });
 

@@ -76,7 +76,7 @@ describe('session check on the web (SPEC §4, §7)', () => {
   test('a refused session check deletes the stored user: Session expired (SPEC §8)', async () => {
     await writeStoredUser(testUser);
     server.use(http.get(apiUrl(apiPaths.usersMe), () => errorResponse(401, { code: 'unauthenticated', message: 'no' })));
-    await expect(checkSession()).resolves.toEqual({ user: null, reason: 'Session expired' });
+    await expect(checkSession()).resolves.toEqual({ user: null, reason: 'session_expired' });
     expect(localStorage.getItem('user')).toBeNull();
   });
 

@@ -16,19 +16,19 @@ import { isNativePlatform } from '@/lib/native/platform.ts';
 import { clearSelection } from '@/lib/selection.ts';
 import { readStoredUser, removeStoredUser, writeStoredUser } from '@/lib/stored-user.ts';
 import { toLoginRequest, toUser } from './auth-logic.ts';
+import type { SessionEndReason } from './auth-messages.ts';
 
-/** SPEC §8 session check failures. */
-export const SESSION_EXPIRED = 'Session expired';
-const NO_NATIVE_TOKEN = 'No token available for native platform';
-
-/** The session: a signed-in user, or none with the reason the last check failed. */
-export type Session = { user: User; reason?: undefined } | { user: null; reason?: string };
+/**
+ * The session: a signed-in user, or none with the reason the last check failed (SPEC §8 'Session
+ * expired' / 'No token available for native platform', worded by `sessionEndText`).
+ */
+export type Session = { user: User; reason?: undefined } | { user: null; reason?: SessionEndReason };
 
 /**
  * SPEC §4 session check. Reads the stored user; none → signed out without a call. On native a token
- * is required ('No token available for native platform'); the web checks GET /users/me with its
- * cookie, native with the bearer token. A 4xx answer → 'Session expired'. In both cases the stored
- * user is deleted.
+ * is required (reason 'no_native_token': 'No token available for native platform'); the web checks
+ * GET /users/me with its cookie, native with the bearer token. A 4xx answer → 'session_expired'
+ * ('Session expired'). In both cases the stored user is deleted.
  *
  * @throws {ApiError} on a network failure or 5xx, so the query retries (SPEC §9); the session
  *   provider deletes the stored user when the retries are exhausted.
@@ -39,7 +39,7 @@ export async function checkSession(signal?: AbortSignal): Promise<Session> {
   const isNative = isNativePlatform();
   if (isNative && !stored.token) {
     await removeStoredUser();
-    return { user: null, reason: NO_NATIVE_TOKEN };
+    return { user: null, reason: 'no_native_token' };
   }
   try {
     const me = await apiRequest(apiPaths.usersMe, { schema: UserMe, token: isNative ? stored.token : null, signal });
@@ -47,7 +47,7 @@ export async function checkSession(signal?: AbortSignal): Promise<Session> {
   } catch (error) {
     if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
       await removeStoredUser();
-      return { user: null, reason: SESSION_EXPIRED };
+      return { user: null, reason: 'session_expired' };
     }
     throw error;
   }
@@ -116,7 +116,7 @@ export function forgetCachedData(queryClient: QueryClient): void {
 }
 
 /** Marks the session signed out (with `reason`, shown on /login) and forgets the cached data. */
-function setSignedOut(queryClient: QueryClient, reason?: string): void {
+function setSignedOut(queryClient: QueryClient, reason?: SessionEndReason): void {
   queryClient.setQueryData<Session>(sessionQueries.current().queryKey, reason === undefined ? { user: null } : { user: null, reason });
   forgetCachedData(queryClient);
 }
@@ -141,7 +141,7 @@ export function isSessionEndedError(error: unknown): boolean {
  * user's next sign-in returns to the furthest step (SPEC §2).
  */
 export async function expireSession(queryClient: QueryClient): Promise<void> {
-  setSignedOut(queryClient, SESSION_EXPIRED);
+  setSignedOut(queryClient, 'session_expired');
   await removeStoredUser();
 }
 

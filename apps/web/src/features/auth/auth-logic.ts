@@ -5,10 +5,10 @@
  */
 import type { LoginRequest, UserMe } from '@gatecheck/contract';
 import { paths, type AppPath } from '@/config/paths.ts';
-import { ApiError } from '@/lib/api-client.ts';
 import type { User, UserSettings } from '@/lib/entities.ts';
 import type { Selection } from '@/lib/selection.ts';
 import { t } from '@/lib/i18n/index.ts';
+import { serverRefusalText } from './auth-messages.ts';
 
 /** The SPEC §5 message when an identifier or the password is missing, else null. */
 export function validateLogin(identifier: string, password: string): string | null {
@@ -31,10 +31,12 @@ export function isEmailIdentifier(identifier: string): boolean {
   return identifier.includes('@');
 }
 
-/** The description of the 'Login failed' toast: the server's message, else 'Please check your credentials' (SPEC §8). */
+/**
+ * The description of the 'Login failed' toast: the server's message, else 'Please check your
+ * credentials' (SPEC §8); in another language our words for the server's error code (auth-messages.ts).
+ */
 export function loginFailureDescription(error: unknown): string {
-  const isServerMessage = error instanceof ApiError && error.status > 0 && error.code !== 'http_error' && error.code !== 'invalid_response';
-  return isServerMessage && error.message ? error.message : t('auth.checkCredentials');
+  return serverRefusalText(error, 'login') ?? t('auth.checkCredentials');
 }
 
 /** SPEC §3 settings defaults. */

@@ -1,6 +1,7 @@
 /** Plain rules of the event-day step (SPEC §2 /day-select) and its calendar (issue 15). */
-import { DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER, type EventCalendar, isEventDayOpen, notEventDayMessage, todaysEventDay } from '@gatecheck/contract';
+import { DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER, type EventCalendar, isEventDayOpen, notEventDayFacts, todaysEventDay } from '@gatecheck/contract';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
+import { dayDenialText } from '@/lib/denial-text.ts';
 import { t } from '@/lib/i18n/index.ts';
 
 /** The day used when an event has no days configured: day 1, the event date, 'Main Event' (SPEC §2). */
@@ -35,7 +36,7 @@ export function isToday(event: EventItem, day: EventDay, now: Date): boolean {
 export function notTodayWarning(event: EventItem, day: EventDay, now: Date): string | null {
   const calendar = calendarOf(event);
   if (isEventDayOpen(calendar, day, now)) return null;
-  const why = notEventDayMessage(calendar, day, now);
+  const why = dayDenialText(notEventDayFacts(calendar, day, now));
   return calendar.allowsScanningOutsideDays
     ? t('days.notTodayRehearsal', { why })
     : t('days.notTodayDenied', { why });

@@ -4,6 +4,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 import type { EventItem } from '@/lib/entities.ts';
 import { toEventItem } from './events-logic.ts';
+import { t } from '@/lib/i18n/index.ts';
 
 /** GET /organizations/membership/{organizationId}, mapped to local events. @throws {ApiError} */
 async function fetchEvents(organizationId: string, signal?: AbortSignal): Promise<EventItem[]> {
@@ -18,6 +19,6 @@ export const eventQueries = {
     queryOptions({
       queryKey: [...eventQueries.all(), 'list', organizationId] as const,
       queryFn: ({ signal }) => fetchEvents(organizationId, signal),
-      meta: { errorToast: { title: 'Error', description: 'Failed to fetch events' } },
+      meta: { errorToast: { title: t('common.error'), description: t('events.loadFailed') } },
     }),
 };

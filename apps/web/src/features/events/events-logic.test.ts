@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { wireEvents } from '@/test/fixtures.ts';
-import { attendeesLabel, closedReason, statusBadgeClasses, toDisplayStatus, toEventItem } from './events-logic.ts';
+import { chooseLanguage } from '@/lib/i18n/choice.ts';
+import { attendeesLabel, closedReason, statusBadgeClasses, statusText, toDisplayStatus, toEventItem } from './events-logic.ts';
 
 describe('event status shown (SPEC §4)', () => {
   test('live and draft are shown as they are', () => {
@@ -37,7 +38,7 @@ describe('event mapping (SPEC §3)', () => {
       timeZone: 'Europe/Amsterdam',
       dayCutoff: '06:00',
       allowsScanningOutsideDays: false,
-      closedReason: null,
+      closedStatus: null,
     });
   });
 
@@ -54,6 +55,18 @@ describe('event mapping (SPEC §3)', () => {
     expect(closedReason('completed')).toBe('Completed — this event has ended');
     expect(closedReason('cancelled')).toBe('Cancelled — this event will not take place');
     for (const status of ['live', 'upcoming', 'active']) expect(closedReason(status)).toBeNull();
+    expect(toEventItem({ _id: 'e', title: 'T', date: '2026-01-01', status: 'cancelled' }).closedStatus).toBe('cancelled');
+  });
+
+  test('status badges and closed reasons are worded in the active language; English is SPEC §4 (decision 050)', async () => {
+    expect(['live', 'draft', 'upcoming'].map((status) => statusText(toDisplayStatus(status)))).toEqual(['live', 'draft', 'upcoming']);
+    await chooseLanguage('de');
+    try {
+      expect(['live', 'draft', 'upcoming'].map((status) => statusText(toDisplayStatus(status)))).toEqual(['Live', 'Entwurf', 'Demnächst']);
+      expect(closedReason('completed')).toBe('Beendet — diese Veranstaltung ist vorbei');
+    } finally {
+      await chooseLanguage('en');
+    }
   });
 
   test('an event without ticketsSold has 0 attendees and without eventDays has no days', () => {

@@ -21,22 +21,30 @@ export const statusBadgeClasses: Record<DisplayEventStatus | 'active' | 'complet
   draft: 'border-amber-800 bg-amber-100 text-amber-900',
 };
 
+/** The status badge's word in the active language: 'live', 'draft', 'upcoming' in English (SPEC §4). */
+export function statusText(status: DisplayEventStatus): string {
+  return t(`events.status.${status}`);
+}
+
 /**
- * Why an event with server status `status` cannot be scanned, in the gate's words, or null when it
- * can (issue 15: such events are listed but not selectable; the server denies their tickets).
+ * Why an event with server status `status` cannot be scanned (draft, completed, cancelled; 'closed'
+ * for another inactive status), or null when it can (issue 15: such events are listed but not
+ * selectable; the server denies their tickets).
  */
-export function closedReason(status: string): string | null {
+export function closedStatus(status: string): EventItem['closedStatus'] {
   if (isEventActive(status)) return null;
-  switch (status) {
-    case 'draft':
-      return 'Draft — not open for scanning yet';
-    case 'completed':
-      return 'Completed — this event has ended';
-    case 'cancelled':
-      return 'Cancelled — this event will not take place';
-    default:
-      return 'Not open for scanning';
-  }
+  return status === 'draft' || status === 'completed' || status === 'cancelled' ? status : 'closed';
+}
+
+/** The words for a closed event in the active language, e.g. 'Draft — not open for scanning yet'. */
+export function closedReasonText(closed: NonNullable<EventItem['closedStatus']>): string {
+  return t(`events.closed.${closed}`);
+}
+
+/** Why an event with server status `status` cannot be scanned, in words, or null when it can. */
+export function closedReason(status: string): string | null {
+  const closed = closedStatus(status);
+  return closed === null ? null : closedReasonText(closed);
 }
 
 /**
@@ -57,7 +65,7 @@ export function toEventItem(event: Event): EventItem {
     timeZone: event.timeZone ?? DEFAULT_EVENT_TIME_ZONE,
     dayCutoff: event.dayCutoff ?? DEFAULT_DAY_CUTOFF,
     allowsScanningOutsideDays: event.allowsScanningOutsideDays ?? false,
-    closedReason: closedReason(event.status),
+    closedStatus: closedStatus(event.status),
   };
 }
 

@@ -4,6 +4,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { toOrganizationItem } from './organizations-logic.ts';
+import { t } from '@/lib/i18n/index.ts';
 
 /** GET /organizations/membership, mapped to local organizations. @throws {ApiError} */
 async function fetchOrganizations(signal?: AbortSignal): Promise<OrganizationItem[]> {
@@ -18,6 +19,6 @@ export const organizationQueries = {
     queryOptions({
       queryKey: [...organizationQueries.all(), 'list'] as const,
       queryFn: ({ signal }) => fetchOrganizations(signal),
-      meta: { errorToast: { title: 'Error', description: 'Could not load organizations' } },
+      meta: { errorToast: { title: t('common.error'), description: t('organizations.loadFailed') } },
     }),
 };

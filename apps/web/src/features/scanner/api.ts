@@ -51,8 +51,9 @@ export function toVerdict(response: VerifyTicketResponse): Verdict {
     const { eventName, holderName, ticketType } = response;
     return { isValid: true, details: { eventName, holderName, ticketType } };
   }
-  const { reason, checkedInAt, checkedInBy, message } = response;
-  return { isValid: false, denial: { reason, checkedInAt, checkedInBy, message } };
+  // The English `message` is not kept: the screen words the reason in the active language.
+  const { reason, checkedInAt, checkedInBy, dayDenial } = response;
+  return { isValid: false, denial: { reason, checkedInAt, checkedInBy, dayDenial } };
 }
 
 /** True when `error` means the request got no answer (retrying with the same scanId is safe). */

@@ -6,7 +6,7 @@
  * logout (`lib/selection.ts`), like the latest verdict of decision 027. Not in the SPEC §3 device
  * storage, which holds just the user and the three selections.
  */
-import { DenialReason } from '@gatecheck/contract';
+import { DayDenial, DenialReason } from '@gatecheck/contract';
 import { format } from 'date-fns';
 import { z } from 'zod';
 import { readTabMemory, tabMemoryKeys, writeTabMemory } from '@/lib/tab-memory.ts';
@@ -36,7 +36,8 @@ const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
         reason: DenialReason.optional(),
         checkedInAt: z.string().optional(),
         checkedInBy: z.string().optional(),
-        message: z.string().optional(),
+        // Kept before decision 050 as `message` (English words): dropped on read, the reason shows.
+        dayDenial: DayDenial.optional(),
       }),
     }),
   ]),

@@ -1,3 +1,4 @@
+import type { DayDenial } from '@gatecheck/contract';
 import { expect, test } from 'vitest';
 import {
   canSubmitManualCode,
@@ -106,12 +107,18 @@ test('denials are explained in plain words', () => {
   expect(denialText({})).toBeNull();
 });
 
-test("calendar denials show the server's words, which name the right day (issue 15)", () => {
-  expect(denialText({ reason: 'not_valid_today', message: 'This ticket is for Day 2, Sat 24 Nov.' })).toBe('This ticket is for Day 2, Sat 24 Nov.');
-  const notToday = 'Day 1 (Opening Night) was Mon 23 Nov. Today is Day 2, Tue 24 Nov.';
-  expect(denialText({ reason: 'not_event_day', message: notToday })).toBe(notToday);
-  // Other reasons keep our own words.
-  expect(denialText({ reason: 'revoked', message: 'This ticket has been revoked.' })).toBe('Ticket revoked');
+test("calendar denials word the server's facts, which name the right day (issue 15, decision 050)", () => {
+  const otherDay: DayDenial = { kind: 'ticket_days', day: 1, admitted: [{ day: 2, name: 'Main Day', date: '2026-11-24' }] };
+  expect(denialText({ reason: 'not_valid_today', dayDenial: otherDay })).toBe('This ticket is for Day 2, Tue 24 Nov.');
+  const notToday: DayDenial = {
+    kind: 'not_event_day',
+    selected: { day: 1, name: 'Opening Night', date: '2026-11-23' },
+    isPast: true,
+    today: { day: 2, name: 'Main Day', date: '2026-11-24' },
+    firstDate: '2026-11-23',
+    lastDate: '2026-11-25',
+  };
+  expect(denialText({ reason: 'not_event_day', dayDenial: notToday })).toBe('Day 1 (Opening Night) was Mon 23 Nov. Today is Day 2, Tue 24 Nov.');
 });
 
 test('verdict toasts say Valid Ticket / Access granted and Invalid Ticket / Access denied', () => {

@@ -2,9 +2,9 @@
  * The scanner's rules as plain functions (SPEC §3 scan result, §4 scanner states, §5 manual entry,
  * §8 result card texts, §9 cuts). No React, no I/O: the screen and its hooks call these.
  */
-import type { DenialReason } from '@gatecheck/contract';
 import { RESULT_CODE_MAX_CHARS, TOAST_CODE_MAX_CHARS } from '@/config/constants.ts';
-import { formattingLocale, t } from '@/lib/i18n/index.ts';
+import type { Denial } from '@/lib/denial-text.ts';
+import { t } from '@/lib/i18n/index.ts';
 
 /** Details of an approved ticket, each present only when the server sent it (SPEC §3, §8). */
 interface TicketDetails {
@@ -13,19 +13,7 @@ interface TicketDetails {
   ticketType?: string;
 }
 
-/** Why a ticket was denied, as far as the server said (our addition; SPEC §8 has no denial texts). */
-export interface Denial {
-  reason?: DenialReason;
-  /** ISO 8601 time of the earlier check-in, for `already_checked_in`. */
-  checkedInAt?: string;
-  /** Name of the staff member who made the earlier check-in. */
-  checkedInBy?: string;
-  /**
-   * The server's plain words, shown for the calendar reasons only (`not_valid_today`,
-   * `not_event_day`), where they name the right day: 'This ticket is for Day 2, Sat 24 Nov.'
-   */
-  message?: string;
-}
+export type { Denial } from '@/lib/denial-text.ts';
 
 /** A verdict as the client keeps it: approved with details, or denied with the reason. */
 export type Verdict = { isValid: true; details: TicketDetails } | { isValid: false; denial: Denial };
@@ -138,43 +126,8 @@ export function canSubmitManualCode(text: string, isProcessing: boolean): boolea
   return !isProcessing && manualTicketCode(text) !== null;
 }
 
-/** A clock time such as "10:42" in the device's locale. */
-export function formatClockTime(iso: string): string | null {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleTimeString(formattingLocale(undefined), { hour: '2-digit', minute: '2-digit' });
-}
-
-/**
- * A short plain-words line saying why a ticket was denied, e.g. "Already checked in at 10:42 by
- * Demo Staff"; null when the server gave no reason. Our own texts: SPEC §8 only says DENIED.
- */
-export function denialText(denial: Denial): string | null {
-  switch (denial.reason) {
-    case 'already_checked_in': {
-      const time = denial.checkedInAt === undefined ? null : formatClockTime(denial.checkedInAt);
-      const name = denial.checkedInBy;
-      if (time !== null && name) return t('scanner.alreadyCheckedInAtBy', { time, name });
-      if (time !== null) return t('scanner.alreadyCheckedInAt', { time });
-      if (name) return t('scanner.alreadyCheckedInBy', { name });
-      return t('scanner.alreadyCheckedIn');
-    }
-    case 'not_valid_today':
-      return denial.message ?? t('scanner.notValidToday');
-    case 'not_event_day':
-      return denial.message ?? t('scanner.notEventDay');
-    case 'revoked':
-      return t('scanner.revoked');
-    case 'not_found':
-      return t('scanner.notFound');
-    case 'wrong_event':
-      return t('scanner.wrongEvent');
-    case 'event_not_active':
-      return t('scanner.eventNotActive');
-    case undefined:
-      return null;
-  }
-}
+/** The clock time and the denial words live in lib (the supervisor tools word denials too). */
+export { denialText, formatClockTime } from '@/lib/denial-text.ts';
 
 /**
  * The toast for a verdict (SPEC §8). Not read out by screen readers: the verdict flash announces the

@@ -8,7 +8,7 @@
  * (decision 027) is shown on the card but not replayed.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { feedbackSettings } from '@/lib/feedback-settings.ts';
+import { readDeviceSettings } from '@/lib/device-settings.ts';
 import { vibrateForVerdict } from '@/lib/native/haptics.ts';
 import { verdictSound } from '@/lib/verdict-sound.ts';
 import type { ScanResult } from './scanner-logic.ts';
@@ -37,7 +37,7 @@ export function useVerdictFeedback(latestResult: ScanResult | null): VerdictFeed
   useEffect(() => {
     if (newResultId === undefined || isApproved === undefined) return;
     verdictSound.play(isApproved);
-    if (feedbackSettings.read().isVibrationOn) void vibrateForVerdict(isApproved);
+    if (readDeviceSettings().isVibrationOn) void vibrateForVerdict(isApproved);
   }, [newResultId, isApproved]);
 
   const flashId = flash?.id;

@@ -22,7 +22,7 @@ test('a denial flashes DENIED with the reason in plain words, and announces both
     [denied({ reason: 'already_checked_in', checkedInAt, checkedInBy: 'Demo Staff' }), `Already checked in at ${time} by Demo Staff`],
     [denied({ reason: 'revoked' }), 'Ticket revoked'],
     [denied({ reason: 'wrong_event' }), 'Ticket for another event'],
-    [denied({ reason: 'not_valid_today', message: 'This ticket is for Day 2, Sat 24 Nov.' }), 'This ticket is for Day 2, Sat 24 Nov.'],
+    [denied({ reason: 'not_valid_today', dayDenial: { kind: 'ticket_days', day: 1, admitted: [{ day: 2, name: 'Day Two', date: '2026-11-28' }] } }), 'This ticket is for Day 2, Sat 28 Nov.'],
     [denied({ reason: 'not_valid_today' }), 'Not valid today'],
     [denied({ reason: 'not_found' }), 'Ticket not found'],
   ];

@@ -13,6 +13,7 @@ import {
 } from '@gatecheck/contract';
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
+import { t } from '@/lib/i18n/index.ts';
 import { isSearchable } from './supervisor-logic.ts';
 
 export const supervisorQueries = {
@@ -76,7 +77,7 @@ export function useUndoCheckInByCode(eventId: string, day: number) {
       const wanted = code.trim().toLowerCase();
       const found = isSearchable(code) ? await queryClient.fetchQuery({ ...supervisorQueries.search(eventId, day, code), staleTime: 0 }) : null;
       const attendee = found?.attendees.find((candidate) => candidate.code.toLowerCase() === wanted);
-      if (!attendee) throw new Error('Ticket not found');
+      if (!attendee) throw new Error(t('scanner.notFound'));
       return apiRequest(supervisorPaths.undoCheckIn(eventId, attendee.ticketId), { method: 'POST', body: { day, reason }, schema: UndoCheckInResponse });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: supervisorQueries.all() }),

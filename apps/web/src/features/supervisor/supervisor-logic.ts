@@ -4,7 +4,9 @@
  * cannot do.
  */
 import { type Attendee, ATTENDEE_SEARCH_MIN_LENGTH, hasRoleAtLeast, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
-import { formattingLocale, t } from '@/lib/i18n/index.ts';
+import { ApiError } from '@/lib/api-client.ts';
+import { activeLanguage, formattingLocale, t } from '@/lib/i18n/index.ts';
+import { serverMessageText } from '@/lib/server-messages.ts';
 
 /** Whether a membership `role` (as the server sent it; unknown values count as staff) may use the supervisor tools. */
 export function canUseSupervisorTools(role: string): boolean {
@@ -46,4 +48,17 @@ export function scanLogVerdictText(entry: ScanLogEntry): string {
   const source = entry.source === 'manual' ? t('supervisor.manualSuffix') : '';
   const reason = entry.reason === null ? '' : entry.verdict === 'denied' ? entry.reason.replaceAll('_', ' ') : entry.reason;
   return `${verdict}${source}${reason ? `: ${reason}` : ''}`;
+}
+
+/**
+ * What a failed supervisor call says, in the active language: our own errors as thrown (worded when
+ * thrown), a server refusal as the server wrote it in English and by its code otherwise (`conflict`:
+ * the ticket is not checked in that day; `not_found`), else 'That did not work. Please try again.'
+ * English keeps any other error's own text.
+ */
+export function supervisorErrorText(error: Error): string {
+  if (!(error instanceof ApiError)) return error.message;
+  const words = serverMessageText(error, { conflict: 'serverMessages.notCheckedIn', not_found: 'serverMessages.notFound' });
+  if (words !== undefined) return words;
+  return activeLanguage() === 'en' && error.message ? error.message : t('supervisor.requestFailed');
 }

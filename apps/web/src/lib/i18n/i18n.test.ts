@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest';
-import { activeLanguage, chooseLanguage, formattingLocale, i18n, LANGUAGE_STORAGE_KEY } from './index.ts';
+import { readDeviceSettings } from '../device-settings.ts';
+import { activeLanguage, formattingLocale, i18n } from './index.ts';
+import { chooseLanguage } from './choice.ts';
 import de from './locales/de.json';
 import en from './locales/en.json';
 import { formatLongDate } from '../dates.ts';
@@ -37,7 +39,8 @@ test('choosing German loads its texts, sets <html lang>, formats dates in German
   await chooseLanguage('de');
   expect(activeLanguage()).toBe('de');
   expect(document.documentElement.lang).toBe('de');
-  expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('de');
+  expect(readDeviceSettings().language).toBe('de');
+  expect(JSON.parse(localStorage.getItem('deviceSettings') ?? 'null')).toMatchObject({ language: 'de' });
   expect(i18n.t('scanner.startScanning')).toBe('Scannen starten');
   expect(formattingLocale('en-US')).toBe('de-DE');
   expect(formatLongDate('2026-07-11')).toBe('Samstag, 11. Juli 2026');

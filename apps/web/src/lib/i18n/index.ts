@@ -4,21 +4,18 @@
  * `locales/en.json` (bundled) and `locales/de.json` (loaded on demand with a dynamic import, so
  * English-speaking devices never download it). docs/decisions/046.
  *
- * The language is the one chosen on this device with the language switch (localStorage
- * 'gatecheck.language', the raw code 'en' | 'de'), else the device's (`navigator.language`, via
- * i18next-browser-languagedetector), else English. <html lang> follows the active language.
+ * The language is the one chosen on this device with the language switch (the `language` field of
+ * lib/device-settings.ts, docs/decisions/051; applied by ./choice.ts), else the device's
+ * (`navigator.language`, via i18next-browser-languagedetector), else English. <html lang> follows
+ * the active language.
  */
-import i18next, { type BackendModule, type ReadCallback } from 'i18next';
+import type { BackendModule, ReadCallback } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
+import { i18n, LANGUAGES, toAppLanguage } from './instance.ts';
 import en from './locales/en.json';
 
-/** The languages the app speaks; English first (the default and the fallback). */
-export const LANGUAGES = ['en', 'de'] as const;
-export type Language = (typeof LANGUAGES)[number];
-
-/** localStorage key of the language chosen on this device (raw code, as the detector reads it). */
-export const LANGUAGE_STORAGE_KEY = 'gatecheck.language';
+export { activeLanguage, formattingLocale, i18n, LANGUAGES, t, type Language } from './instance.ts';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -42,17 +39,9 @@ const lazyResources: BackendModule = {
   },
 };
 
-/** The app's i18next instance (also the one react-i18next's `useTranslation` uses). */
-export const i18n = i18next.createInstance();
-
 /** Puts the app language of `language` ('de-DE' → 'de') on <html lang> (screen readers pick their voice from it). */
 function applyDocumentLanguage(language: string): void {
   if (typeof document !== 'undefined') document.documentElement.lang = toAppLanguage(language);
-}
-
-/** 'de', 'de-AT' → 'de'; anything else → 'en' (the fallback). */
-function toAppLanguage(language: string | undefined): Language {
-  return language?.toLowerCase().startsWith('de') ? 'de' : 'en';
 }
 
 i18n.on('languageChanged', applyDocumentLanguage);
@@ -74,40 +63,10 @@ export const i18nReady: Promise<unknown> = i18n
     interpolation: { escapeValue: false }, // React escapes.
     returnNull: false,
     detection: {
-      order: ['localStorage', 'navigator'],
-      lookupLocalStorage: LANGUAGE_STORAGE_KEY,
-      // Only a choice made with the switch is remembered (chooseLanguage), not the device's language.
+      // The device's language; a language chosen with the switch is applied by `applyChosenLanguage`
+      // (./choice.ts) once the device settings are loaded, before the first render.
+      order: ['navigator'],
       caches: [],
     },
     react: { useSuspense: false },
   });
-
-/** The active language, reduced to one the app speaks ('de-AT' → 'de'; anything else → 'en'). */
-export function activeLanguage(): Language {
-  return toAppLanguage(i18n.resolvedLanguage ?? i18n.language);
-}
-
-/**
- * Switches the app to `language` and remembers the choice on this device (a blocked storage keeps it
- * until the app closes). Resolves once the language's resources are loaded.
- */
-export async function chooseLanguage(language: Language): Promise<void> {
-  try {
-    window.localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
-  } catch {
-    // Blocked or full storage: the choice holds for this run only.
-  }
-  await i18n.changeLanguage(language);
-}
-
-/**
- * The BCP 47 locale for dates and times: German formats as 'de-DE'; in English the call site's own
- * locale stays (`englishLocale`, e.g. 'en-US' for SPEC §2's long-form dates, or undefined = the
- * device's), so the English screens format exactly as before.
- */
-export function formattingLocale(englishLocale: string | undefined): string | undefined {
-  return activeLanguage() === 'de' ? 'de-DE' : englishLocale;
-}
-
-/** Translates outside React (toasts, messages built in logic). Same keys as `useTranslation().t`. */
-export const t = i18n.t.bind(i18n);

@@ -1,7 +1,7 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { expect, test } from 'vitest';
-import { feedbackSettings } from '@/lib/feedback-settings.ts';
+import { readDeviceSettings } from '@/lib/device-settings.ts';
 import { FeedbackSwitches } from './feedback-switches.tsx';
 
 test('Sound and Vibration are switches, both on by default', () => {
@@ -16,7 +16,7 @@ test('turning one off is remembered on this device, and the other stays as it wa
   await user.click(screen.getByRole('switch', { name: 'Sound' }));
   expect(screen.getByRole('switch', { name: 'Sound' })).not.toBeChecked();
   expect(screen.getByRole('switch', { name: 'Vibration' })).toBeChecked();
-  expect(JSON.parse(window.localStorage.getItem(feedbackSettings.key) ?? 'null')).toEqual({ isSoundOn: false, isVibrationOn: true });
+  expect(JSON.parse(window.localStorage.getItem('deviceSettings') ?? 'null')).toMatchObject({ isSoundOn: false, isVibrationOn: true });
 
   // Next visit (a new screen, same device).
   unmount();
@@ -24,12 +24,18 @@ test('turning one off is remembered on this device, and the other stays as it wa
   expect(screen.getByRole('switch', { name: 'Sound' })).not.toBeChecked();
   await user.click(screen.getByRole('switch', { name: 'Vibration' }));
   await user.click(screen.getByRole('switch', { name: 'Sound' }));
-  expect(feedbackSettings.read()).toEqual({ isSoundOn: true, isVibrationOn: false });
+  expect(readDeviceSettings()).toMatchObject({ isSoundOn: true, isVibrationOn: false });
 });
 
-test('a corrupt or outdated stored value reads as the defaults', () => {
-  window.localStorage.setItem(feedbackSettings.key, '{"isSoundOn":"loud"}');
+test('a corrupt or outdated stored value reads as the defaults', async () => {
+  window.localStorage.setItem('deviceSettings', '{"isSoundOn":"loud","isVibrationOn":false}');
   render(<FeedbackSwitches />);
+  await act(async () => undefined);
+  expect(screen.getByRole('switch', { name: 'Vibration' })).not.toBeChecked();
+  window.localStorage.setItem('deviceSettings', '{"isSoundOn":"loud"}');
+  await act(async () => {
+    window.dispatchEvent(new StorageEvent('storage', { key: 'deviceSettings' }));
+  });
   expect(screen.getByRole('switch', { name: 'Sound' })).toBeChecked();
   expect(screen.getByRole('switch', { name: 'Vibration' })).toBeChecked();
 });

@@ -207,7 +207,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
         staffName,
         doorList: doorListRef.current,
         signingKeys: keysRef.current,
-        event: { id: eventId, name: event.name, organizationId: doorListRef.current?.event.organizationId ?? '', status: event.closedReason === null ? 'live' : 'completed', timeZone: event.timeZone, dayCutoff: event.dayCutoff, allowsScanningOutsideDays: event.allowsScanningOutsideDays, days: event.eventDays.length > 0 ? event.eventDays : [day] },
+        event: { id: eventId, name: event.name, organizationId: doorListRef.current?.event.organizationId ?? '', status: event.closedStatus === null ? 'live' : event.closedStatus === 'closed' ? 'completed' : event.closedStatus, timeZone: event.timeZone, dayCutoff: event.dayCutoff, allowsScanningOutsideDays: event.allowsScanningOutsideDays, days: event.eventDays.length > 0 ? event.eventDays : [day] },
       });
       if (verdict === null) return null;
       await queueOfflineScan(open, {

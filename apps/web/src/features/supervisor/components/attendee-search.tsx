@@ -14,7 +14,8 @@ import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { supervisorQueries, useManualCheckIn, useUndoCheckIn } from '../api.ts';
-import { admittedDaysText, attendeeStatusText, isSearchable } from '../supervisor-logic.ts';
+import { denialText } from '@/lib/denial-text.ts';
+import { admittedDaysText, attendeeStatusText, isSearchable, supervisorErrorText } from '../supervisor-logic.ts';
 import { useTranslation } from 'react-i18next';
 
 export interface AttendeeSearchProps {
@@ -40,10 +41,10 @@ export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, o
   const onCheckIn = async (attendee: Attendee) => {
     try {
       const verdict = await checkIn.mutateAsync(attendee.ticketId);
-      setNotice(verdict.isValid ? { tone: 'success', text: t('supervisor.checkedInNotice', { name: attendee.holderName }) } : { tone: 'error', text: verdict.message ?? t('supervisor.denied') });
+      setNotice(verdict.isValid ? { tone: 'success', text: t('supervisor.checkedInNotice', { name: attendee.holderName }) } : { tone: 'error', text: denialText(verdict) ?? t('supervisor.denied') });
       onCheckedIn?.(attendee, verdict);
     } catch (error) {
-      setNotice({ tone: 'error', text: error instanceof Error ? error.message : t('supervisor.checkInFailed') });
+      setNotice({ tone: 'error', text: error instanceof Error ? supervisorErrorText(error) : t('supervisor.checkInFailed') });
     }
   };
 
@@ -60,7 +61,7 @@ export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, o
       {!isSearchable(text) ? (
         <p className="text-base text-slate-700">{t('supervisor.searchHint')}</p>
       ) : search.isError ? (
-        <FormNotice variant="error" title={search.error.message} />
+        <FormNotice variant="error" title={supervisorErrorText(search.error)} />
       ) : search.data && search.data.attendees.length === 0 ? (
         <p className="text-base text-slate-700">{t('supervisor.noAttendee')}</p>
       ) : (
@@ -112,7 +113,7 @@ function AttendeeRow({
         {attendee.ticketType} · {admittedDaysText(attendee.admittedDays)} · <span className="font-mono">{attendee.code}</span>
       </p>
       <p className="text-base font-semibold text-slate-900">{attendeeStatusText(attendee)}</p>
-      {undo.isError && <FormNotice variant="error" title={undo.error.message} />}
+      {undo.isError && <FormNotice variant="error" title={supervisorErrorText(undo.error)} />}
       <div className="mt-2 flex flex-wrap gap-2">
         {!attendee.checkIn && !attendee.revokedAt && (
           <Button onClick={() => onCheckIn(attendee)} disabled={isBusy}>

@@ -9,7 +9,7 @@ import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { supervisorQueries } from '../api.ts';
-import { formatTime, scanLogVerdictText } from '../supervisor-logic.ts';
+import { formatTime, scanLogVerdictText, supervisorErrorText } from '../supervisor-logic.ts';
 import { useTranslation } from 'react-i18next';
 
 const FILTERS: Array<{ value: ScanLogVerdict | 'all'; labelKey: 'supervisor.filterAll' | 'supervisor.filterApproved' | 'supervisor.filterDenied' | 'supervisor.filterUndone' }> = [
@@ -44,7 +44,7 @@ export function ScanLogList({ eventId, day }: { eventId: string; day: number }) 
           </option>
         ))}
       </select>
-      {log.isError && <FormNotice variant="error" title={log.error.message} />}
+      {log.isError && <FormNotice variant="error" title={supervisorErrorText(log.error)} />}
       {log.isSuccess && entries.length === 0 && <p className="text-base text-slate-700">{t('supervisor.noScans')}</p>}
       <ol className="flex flex-col gap-2" aria-label={t('supervisor.scanLogEntries')}>
         {entries.map((entry) => (

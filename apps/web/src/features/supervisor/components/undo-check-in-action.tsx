@@ -12,6 +12,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { useUndoCheckInByCode } from '../api.ts';
+import { supervisorErrorText } from '../supervisor-logic.ts';
 import { useTranslation } from 'react-i18next';
 
 export interface UndoCheckInActionProps {
@@ -47,7 +48,7 @@ export function UndoCheckInAction({ eventId, day, code, onUndone }: UndoCheckInA
     <form className="mt-2 flex flex-col gap-2" onSubmit={submit}>
       <Label htmlFor={reasonId}>{t('supervisor.reason')}</Label>
       <Input id={reasonId} value={reason} onChange={(event) => setReason(event.target.value)} required maxLength={UNDO_REASON_MAX_LENGTH} autoComplete="off" />
-      {undo.isError && <FormNotice variant="error" title={undo.error.message} />}
+      {undo.isError && <FormNotice variant="error" title={supervisorErrorText(undo.error)} />}
       <div className="flex flex-wrap gap-2">
         <Button type="submit" variant="danger" disabled={!reason.trim() || undo.isPending}>
           {t('supervisor.confirmUndo')}
