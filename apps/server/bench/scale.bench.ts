@@ -21,7 +21,8 @@
  *    (`process.resourceUsage().maxRSS`). A streaming import keeps the peak flat.
  *
  * Environment: BENCH_SCALE_TICKETS (default 1,000,000), BENCH_SCALE_IMPORT_ROWS (1,000,000),
- * BENCH_SCALE_DATABASES (`pglite,postgres`). Prints one `BENCH_RESULT {json}` line for
+ * BENCH_SCALE_DATABASES (`pglite,postgres`), BENCH_SCALE_IMPORT_BATCH (the import's `--batch-size`;
+ * default the CLI's 500). Prints one `BENCH_RESULT {json}` line for
  * scripts/bench.ts. Never fails on a timing; exits 1 when a part fails (a wrong verdict, an import
  * that did not import every row).
  */
@@ -64,6 +65,8 @@ const SMALL = 1_000;
 const CHECK_IN_EVERY = 10;
 const IMPORT_LARGE = Number(process.env.BENCH_SCALE_IMPORT_ROWS ?? 1_000_000);
 const IMPORT_SMALL = 1_000;
+/** `--batch-size` of the import when BENCH_SCALE_IMPORT_BATCH is set (default: the CLI's own). */
+const IMPORT_BATCH_ARGS = process.env.BENCH_SCALE_IMPORT_BATCH ? ['--batch-size', process.env.BENCH_SCALE_IMPORT_BATCH] : [];
 const WARMUP = 30;
 const RUNS = 300;
 const DAY = 1;
@@ -263,7 +266,7 @@ async function measureImport(kind: DatabaseKind, workDir: string, databaseUrl: s
   const output = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--import', './bench/report-max-rss.ts', 'src/cli/admin.ts', 'tickets', 'import', '--event', eventId, file],
+      ['--import', 'tsx', '--import', './bench/report-max-rss.ts', 'src/cli/admin.ts', 'tickets', 'import', '--event', eventId, ...IMPORT_BATCH_ARGS, file],
       {
         cwd: SERVER_DIR,
         env: { ...process.env, DATA_DIR: workDir, DATABASE_URL: kind === 'postgres' ? databaseUrl : '', LOG_LEVEL: 'warn', BENCH_MAX_RSS_FILE: rssFile },
