@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { faker } from '@faker-js/faker/locale/en_GB';
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../src/db/client.ts';
 import { checkIns, events, memberships, organizations, tickets, ticketSearchTerms, users } from '../../src/db/schema.ts';
 import { createSession } from '../../src/services/sessions.ts';
@@ -76,9 +76,11 @@ export async function bulkLoadTickets(
  * @returns how many check-ins were written.
  */
 export async function bulkLoadCheckIns(handle: DatabaseHandle, load: { eventId: string; day: number; staffUserId: string; every: number }): Promise<number> {
+  // check_ins gains an event_id (the verify rework of issue 13): fill it when the schema has it.
+  const eventIdColumn = 'eventId' in getTableColumns(checkIns) ? sql`, event_id` : sql``;
   const result = await handle.db.execute(sql`
-    insert into ${checkIns} (ticket_id, day, staff_user_id, checked_in_at)
-    select id, ${load.day}::int, ${load.staffUserId}::uuid, now() - (random() * interval '1 hour')
+    insert into ${checkIns} (ticket_id, day, staff_user_id, checked_in_at${eventIdColumn})
+    select id, ${load.day}::int, ${load.staffUserId}::uuid, now() - (random() * interval '1 hour')${eventIdColumn}
     from ${tickets}
     where event_id = ${load.eventId}::uuid and split_part(code, '-', 2)::int % ${load.every}::int = 0`);
   return (result as { rowCount?: number; affectedRows?: number }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0;
