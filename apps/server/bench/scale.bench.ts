@@ -12,7 +12,8 @@
  *    request at a time; PGlite durable at commit, as the server runs it), the small and the large
  *    event taking turns: approvals of distinct fresh tickets, repeated scans (already checked in)
  *    and unknown codes. Median, p95 and p99 (ms) per event; the large / small ratio of medians
- *    (goal ≤ 1.5).
+ *    (goal ≤ 1.5). Also the live counts (`GET …/counts`), which the scanner refetches after every
+ *    approval: they read the whole event (docs/performance.md).
  * 3. Query plans: the statements the hot paths send (verify, counts, attendee search, door list and
  *    its cursor query), captured from real requests on the small event, EXPLAIN ANALYZEd on the
  *    large one (test/helpers/query-plans.ts): the scans, estimated and actual rows, time.
@@ -33,7 +34,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
+import { apiPaths, checkInCountsPath, VerifyTicketResponse } from '@gatecheck/contract';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -101,6 +102,8 @@ interface PartResult {
   kind: DatabaseKind;
   loadSeconds: number;
   verify: VerifyFigures[];
+  /** `GET …/counts` of day 1, which the scanner refetches after every approval. */
+  counts: VerifyFigures;
   plans: PlanSummary[];
   imports: ImportFigures[];
   problems: string[];
@@ -151,10 +154,12 @@ async function runPart(kind: DatabaseKind): Promise<PartResult> {
     const config = loadConfig({ DATA_DIR: workDir, WEB_DIST_DIR: path.join(workDir, 'no-web-build'), LOG_LEVEL: 'silent' });
     const app = await buildApp({ config, db: handle.db });
     let verify: VerifyFigures[];
+    let counts: VerifyFigures;
     let plans: PlanSummary[];
     try {
       // 2. Verify latency.
       verify = await measureVerify(app, organization.token, { small: smallId, large: largeId }, problems);
+      counts = await measureCounts(app, organization.token, { small: smallId, large: largeId }, problems);
       // 3. Query plans: captured on the small event, explained on the large one.
       await recordHotPaths(app, recorder, {
         token: organization.token,
@@ -180,7 +185,7 @@ async function runPart(kind: DatabaseKind): Promise<PartResult> {
       if (figures.imported !== rows) problems.push(`import of ${rows} rows imported ${figures.imported}`);
       imports.push(figures);
     }
-    return { kind, loadSeconds, verify, plans, imports, problems };
+    return { kind, loadSeconds, verify, counts, plans, imports, problems };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -252,6 +257,30 @@ async function measureVerify(app: FastifyInstance, token: string, eventIds: { sm
     }
     return figures;
   }
+}
+
+/** Runs of the counts measurement per event: a count at 1,000,000 tickets takes a good part of a second. */
+const COUNTS_RUNS = 20;
+
+/**
+ * `GET /api/events/:id/days/1/counts` COUNTS_RUNS times per event (after 2 unrecorded), the events
+ * taking turns; the scanner sends it after every approval and every 30 s. Wrong answers go to `problems`.
+ */
+async function measureCounts(app: FastifyInstance, token: string, eventIds: { small: string; large: string }, problems: string[]): Promise<VerifyFigures> {
+  const times = { small: [] as number[], large: [] as number[] };
+  for (let run = 0; run < COUNTS_RUNS + 2; run++) {
+    for (const size of run % 2 === 0 ? (['small', 'large'] as const) : (['large', 'small'] as const)) {
+      const started = performance.now();
+      const response = await app.inject({ method: 'GET', url: api(checkInCountsPath(eventIds[size], DAY)), headers: bearer(token) });
+      const elapsed = performance.now() - started;
+      if (response.statusCode !== 200) problems.push(`counts on the ${size} event: ${response.statusCode} ${response.body.slice(0, 200)}`);
+      if (run >= 2) times[size].push(elapsed);
+    }
+  }
+  const stats = (values: number[]) => ({ p50: percentile(values, 0.5), p95: percentile(values, 0.95), p99: percentile(values, 0.99) });
+  const small = stats(times.small);
+  const large = stats(times.large);
+  return { scan: 'counts (GET, not a verify)', small, large, ratio: large.p50 / small.p50 };
 }
 
 /**
@@ -335,9 +364,10 @@ function printPart(result: PartResult): void {
   console.log(
     formatTable([
       ['scan', 'small p50', 'small p95', 'small p99', 'large p50', 'large p95', 'large p99', 'large/small p50'],
-      ...result.verify.map((row) => [row.scan, ms(row.small.p50), ms(row.small.p95), ms(row.small.p99), ms(row.large.p50), ms(row.large.p95), ms(row.large.p99), `${row.ratio.toFixed(2)}x`]),
+      ...[...result.verify, result.counts].map((row) => [row.scan, ms(row.small.p50), ms(row.small.p95), ms(row.small.p99), ms(row.large.p50), ms(row.large.p95), ms(row.large.p99), `${row.ratio.toFixed(2)}x`]),
     ]),
   );
+  console.log(`(counts: ${COUNTS_RUNS} runs each; the scanner refetches them after every approval)`);
   console.log(`\n## ${title}: query plans at ${LARGE.toLocaleString('en')} tickets, ${(LARGE / CHECK_IN_EVERY).toLocaleString('en')} check-ins (EXPLAIN ANALYZE of the statements the requests sent)`);
   console.log(
     formatTable([
@@ -410,13 +440,16 @@ async function main(): Promise<void> {
   }
 
   console.log(`\nSummary (load average ${load1()} on ${cpus().length} cores):`);
-  const summary: string[][] = [['database', 'verify p50 large/small (approval, repeat, unknown)', 'import rows/s (1M)', 'import peak RSS small → large (MB)', 'big-table seq scans']];
+  const summary: string[][] = [
+    ['database', 'verify p50 large/small (approval, repeat, unknown)', 'counts p50 large/small', 'import rows/s (1M)', 'import peak RSS small → large (MB)', 'big-table seq scans'],
+  ];
   for (const result of results) {
     const large = result.imports.at(-1);
     const small = result.imports[0];
     summary.push([
       result.kind,
       result.verify.map((row) => `${row.ratio.toFixed(2)}x`).join(', '),
+      `${result.counts.ratio.toFixed(0)}x (${ms(result.counts.large.p50)} ms)`,
       large ? Math.round(large.rowsPerSecond).toLocaleString('en') : '-',
       small && large ? `${small.maxRssMb.toFixed(0)} → ${large.maxRssMb.toFixed(0)}` : '-',
       String(result.plans.filter((plan) => plan.seqScannedTables.some((table) => BIG_TABLES.has(table))).length),
@@ -429,7 +462,7 @@ async function main(): Promise<void> {
       const large = result.imports.at(-1);
       const small = result.imports[0];
       const approval = result.verify[0];
-      return `${result.kind}: verify p50 ${approval ? ms(approval.large.p50) : '-'} ms at ${LARGE.toLocaleString('en')}; import ${large ? Math.round(large.rowsPerSecond).toLocaleString('en') : '-'} rows/s, RSS ${small?.maxRssMb.toFixed(0)}→${large?.maxRssMb.toFixed(0)} MB`;
+      return `${result.kind}: verify p50 ${approval ? ms(approval.large.p50) : '-'} ms at ${LARGE.toLocaleString('en')} (counts ${ms(result.counts.large.p50)} ms); import ${large ? Math.round(large.rowsPerSecond).toLocaleString('en') : '-'} rows/s, RSS ${small?.maxRssMb.toFixed(0)}→${large?.maxRssMb.toFixed(0)} MB`;
     })
     .join('; ');
   console.log(`BENCH_RESULT ${JSON.stringify({ name: 'bench:scale', figure, ratio: `worst verify large/small p50 ${worst.toFixed(2)}x (goal ≤ 1.5)` })}`);
