@@ -15,7 +15,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { sql } from 'drizzle-orm';
+import { type Logger, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openPgliteDir } from './pglite-durable.ts';
 import * as schema from './schema.ts';
@@ -64,6 +64,12 @@ export interface DatabaseHandle {
 export interface OpenOptions {
   /** Apply pending migrations under the lock before returning (default true). */
   migrate?: boolean;
+  /**
+   * Drizzle's query logger: sees every statement Drizzle sends (SQL text with `$n` placeholders and
+   * its parameters). None by default; the query-plan review (test/helpers/query-plans.ts) uses it to
+   * EXPLAIN the statements the services really issue.
+   */
+  logger?: Logger;
 }
 
 /**
@@ -100,7 +106,7 @@ const LATEST_MIGRATION_MILLIS = Math.max(0, ...readMigrationFiles({ migrationsFo
  * @throws when the database cannot be reached or a migration fails (the handle is closed first).
  */
 export async function openDatabase(location: DatabaseLocation, options: OpenOptions = {}): Promise<DatabaseHandle> {
-  const handle = await connect(location);
+  const handle = await connect(location, options.logger);
   if (options.migrate !== false) {
     try {
       await handle.exclusively(() => handle.migrate());
@@ -112,7 +118,7 @@ export async function openDatabase(location: DatabaseLocation, options: OpenOpti
   return handle;
 }
 
-async function connect(location: DatabaseLocation): Promise<DatabaseHandle> {
+async function connect(location: DatabaseLocation, logger: Logger | undefined): Promise<DatabaseHandle> {
   if ('databaseUrl' in location) {
     const pool = new pg.Pool({ connectionString: location.databaseUrl, max: location.poolSize ?? 10 });
     // An idle connection the server ends (a restart, pg_terminate_backend, an administrator's
@@ -123,7 +129,7 @@ async function connect(location: DatabaseLocation): Promise<DatabaseHandle> {
     const connected = new Set<pg.PoolClient>();
     pool.on('connect', (client) => connected.add(client));
     pool.on('remove', (client) => connected.delete(client));
-    const db = drizzlePg({ client: pool, schema });
+    const db = drizzlePg({ client: pool, schema, ...(logger ? { logger } : {}) });
     return {
       db,
       kind: 'postgres',
@@ -147,7 +153,7 @@ async function connect(location: DatabaseLocation): Promise<DatabaseHandle> {
   } else {
     client = await PGlite.create(location.loadDataDir ? { loadDataDir: location.loadDataDir } : {});
   }
-  const db = drizzlePglite({ client, schema });
+  const db = drizzlePglite({ client, schema, ...(logger ? { logger } : {}) });
   return {
     db,
     kind: 'pglite',

@@ -18,7 +18,7 @@ import {
   doorListLookupKey,
   sealHolderName,
 } from '@gatecheck/contract';
-import { and, eq, gte, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { checkIns, events, tickets, users } from '../db/schema.ts';
 import type { EventDetails } from './events.ts';
@@ -46,13 +46,15 @@ export async function readDoorList(db: DbOrTx, event: EventDetails, day: number,
   if (!cursor) throw new Error('no snapshot xmin');
 
   const dayCheckIn = and(eq(checkIns.ticketId, tickets.id), eq(checkIns.day, day), isNull(checkIns.undoneAt));
+  // Changed since the cursor: the ids come from the two (…, changed_xid) indexes, so a cursor
+  // download reads what changed, not every ticket of the event (issue 13 item 4, docs/decisions/060).
   const changedSince =
     since === undefined
       ? undefined
-      : or(
-          gte(tickets.changedXid, BigInt(since)),
-          sql`exists (select 1 from ${checkIns} where ${checkIns.ticketId} = ${tickets.id} and ${checkIns.day} = ${day} and ${checkIns.changedXid} >= ${BigInt(since)})`,
-        );
+      : sql`${tickets.id} in (
+          select ${tickets.id} from ${tickets} where ${tickets.eventId} = ${event.id} and ${tickets.changedXid} >= ${since}::bigint
+          union
+          select ${checkIns.ticketId} from ${checkIns} where ${checkIns.day} = ${day} and ${checkIns.changedXid} >= ${since}::bigint)`;
   const rows = await db
     .select({
       code: tickets.code,

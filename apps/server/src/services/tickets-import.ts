@@ -11,8 +11,13 @@
  * others. Valid rows are inserted in batches, one transaction per batch; a code that already exists
  * (in the database or earlier in the file, ignoring case: `abc-12` and `ABC-12` are one ticket code)
  * is rejected as a duplicate.
+ *
+ * The file is streamed (issue 13: a 1,000,000-row file must not sit in memory): parsed as it is
+ * read, checked row by row, inserted a batch at a time; repeated codes are found by the database's
+ * unique index, not by a set of every code (docs/decisions/059).
  */
-import { parse } from 'csv-parse/sync';
+import { Readable } from 'node:stream';
+import { type Options, Parser } from 'csv-parse';
 import type { Db } from '../db/client.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { findEvent, type EventDetails } from './events.ts';
@@ -54,15 +59,33 @@ export interface TicketImportSummary {
   rejected: RejectedRow[];
 }
 
+/** Where the CSV comes from: its content, or a function that opens it (again) as a byte stream. */
+export type TicketCsvSource = string | Buffer | (() => Readable);
+
+/** How far an import has got (`onProgress`). */
+export interface TicketImportProgress {
+  /** Data rows handled so far (imported or rejected). */
+  rows: number;
+  /** Bytes of the file parsed so far (compare with its size for a percentage). */
+  bytes: number;
+  /** Insert batches committed so far. */
+  batches: number;
+}
+
 /** Options of importTicketsCsv. */
 export interface TicketImportOptions {
   eventId: string;
-  /** The CSV file's content (UTF-8; a byte-order mark is ignored). */
-  csv: string | Buffer;
+  /**
+   * The CSV file (UTF-8; a byte-order mark is ignored): its content, or a function opening it as a
+   * stream (a file: `() => createReadStream(file)`). A stream is read as the batches go, never
+   * whole; it is opened a second time only when some code was refused as taken (to name the line
+   * a repeated code first appeared on).
+   */
+  csv: TicketCsvSource;
   /** Rows per transaction (default 500). */
   batchSize?: number;
-  /** Called once the rows are read (`done` 0) and after each batch: rows handled so far out of `total`. */
-  onProgress?: (done: number, total: number) => void;
+  /** Called after each committed batch, and once at the end. */
+  onProgress?: (progress: TicketImportProgress) => void;
 }
 
 interface ValidRow {
@@ -76,59 +99,120 @@ interface ValidRow {
 }
 
 /**
- * Imports the tickets of `csv` into event `eventId` (rules in the module comment).
+ * Imports the tickets of `csv` into event `eventId` (rules in the module comment), streaming: rows
+ * are parsed as they are read and inserted `batchSize` at a time, so memory holds one batch, the
+ * rejected rows and the codes refused as taken, whatever the file's size. A repeated code is found
+ * by the database (ON CONFLICT on the upper(code) index) rather than by a set of every code read;
+ * to tell "already on line N" from "a ticket with this code already exists", a file with refused
+ * codes is read once more at the end.
  * @throws ServiceError `not_found` for an unknown event; `bad_request` when the file cannot be
  *   imported at all (empty, header without holder_name/ticket_type/days, unknown or repeated column).
  */
 export async function importTicketsCsv(db: Db, options: TicketImportOptions): Promise<TicketImportSummary> {
   const event = await findEvent(db, options.eventId);
+  const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH_SIZE;
   const rejected: RejectedRow[] = [];
-  const records = parseRecords(options.csv, rejected);
-  const [header, ...dataRecords] = records;
-  if (!header) throw new ServiceError('bad_request', 'The CSV file is empty: expected the header code,holder_name,ticket_type,days');
-  const columns = readHeader(header.fields);
-
-  const total = dataRecords.length + rejected.length;
-  options.onProgress?.(0, total);
-  const valid: ValidRow[] = [];
-  const lineOfCode = new Map<string, number>();
-  for (const record of dataRecords) {
-    const outcome = checkRow(record, columns, event);
-    if ('reason' in outcome) {
-      rejected.push(outcome);
-      continue;
-    }
-    const firstLine = lineOfCode.get(ticketCodeKey(outcome.code));
-    if (firstLine !== undefined) {
-      rejected.push({ line: outcome.line, code: outcome.code, reason: `duplicate code: already on line ${firstLine}` });
-      continue;
-    }
-    lineOfCode.set(ticketCodeKey(outcome.code), outcome.line);
-    valid.push(outcome);
-  }
-
-  let done = total - valid.length;
+  /** Valid rows whose code the database refused (taken), by code key: resolved after the last batch. */
+  const refused = new Map<string, ValidRow[]>();
+  const progress: TicketImportProgress = { rows: 0, bytes: 0, batches: 0 };
   let imported = 0;
   let generatedCodes = 0;
-  const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH_SIZE;
-  for (let start = 0; start < valid.length; start += batchSize) {
-    const batch = valid.slice(start, start + batchSize);
-    const inserted = await insertBatch(db, event.id, batch);
-    for (const row of batch) {
+  let columns: Map<Column, number> | undefined;
+  let batch: ValidRow[] = [];
+
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const rows = batch;
+    batch = [];
+    // A code twice in one batch: the first goes in, the others count as refused (like a taken code).
+    const firstInBatch = new Map<string, ValidRow>();
+    const toInsert: ValidRow[] = [];
+    for (const row of rows) {
+      const key = ticketCodeKey(row.code);
+      if (firstInBatch.has(key)) addRefused(refused, key, row);
+      else {
+        firstInBatch.set(key, row);
+        toInsert.push(row);
+      }
+    }
+    const inserted = await insertBatch(db, event.id, toInsert);
+    for (const row of toInsert) {
       if (inserted.has(row.code)) {
         imported += 1;
         if (row.isGenerated) generatedCodes += 1;
       } else {
-        rejected.push({ line: row.line, code: row.code, reason: 'duplicate code: a ticket with this code already exists' });
+        addRefused(refused, ticketCodeKey(row.code), row);
       }
     }
-    done += batch.length;
-    options.onProgress?.(done, total);
+    progress.rows += rows.length;
+    progress.batches += 1;
+    options.onProgress?.({ ...progress });
+  };
+
+  for await (const item of readRecords(options.csv, rejected)) {
+    progress.bytes = item.bytes;
+    if (!columns) {
+      columns = readHeader(item.record.fields);
+      continue;
+    }
+    const outcome = checkRow(item.record, columns, event);
+    if ('reason' in outcome) {
+      rejected.push(outcome);
+      progress.rows += 1;
+      continue;
+    }
+    batch.push(outcome);
+    if (batch.length >= batchSize) await flush();
   }
-  if (valid.length === 0) options.onProgress?.(total, total);
+  if (!columns) throw new ServiceError('bad_request', 'The CSV file is empty: expected the header code,holder_name,ticket_type,days');
+  await flush();
+
+  if (refused.size > 0) {
+    const firstLines = await firstValidLines(options.csv, event, new Set(refused.keys()));
+    for (const [key, rows] of refused) {
+      const firstLine = firstLines.get(key);
+      for (const row of rows) {
+        const reason =
+          firstLine !== undefined && firstLine < row.line
+            ? `duplicate code: already on line ${firstLine}`
+            : 'duplicate code: a ticket with this code already exists';
+        rejected.push({ line: row.line, code: row.code, reason });
+      }
+    }
+  }
+  // Rows the parser skipped (malformed CSV) are rows too; they were counted in `rejected` only.
+  const parseRejections = rejected.filter((row) => row.reason.startsWith('malformed CSV:')).length;
+  progress.rows += parseRejections;
+  options.onProgress?.({ ...progress });
 
   rejected.sort((a, b) => a.line - b.line);
-  return { eventTitle: event.title, rows: total, imported, generatedCodes, rejected };
+  return { eventTitle: event.title, rows: progress.rows, imported, generatedCodes, rejected };
+}
+
+function addRefused(refused: Map<string, ValidRow[]>, key: string, row: ValidRow): void {
+  const rows = refused.get(key);
+  if (rows) rows.push(row);
+  else refused.set(key, [row]);
+}
+
+/**
+ * Reads the file again and tells, for each code key of `keys`, the first line where a row with
+ * that code passes the row checks (what "already on line N" names).
+ */
+async function firstValidLines(csv: TicketCsvSource, event: EventDetails, keys: Set<string>): Promise<Map<string, number>> {
+  const firstLines = new Map<string, number>();
+  let columns: Map<Column, number> | undefined;
+  for await (const { record } of readRecords(csv, [])) {
+    if (!columns) {
+      columns = readHeader(record.fields);
+      continue;
+    }
+    const outcome = checkRow(record, columns, event);
+    if ('reason' in outcome || outcome.isGenerated) continue;
+    const key = ticketCodeKey(outcome.code);
+    if (keys.has(key) && !firstLines.has(key)) firstLines.set(key, outcome.line);
+  }
+  return firstLines;
 }
 
 interface CsvRecord {
@@ -137,10 +221,19 @@ interface CsvRecord {
   fields: string[];
 }
 
-/** Parses every record; records the parser must skip (e.g. an unclosed quote) become rejections. */
-function parseRecords(csv: string | Buffer, rejected: RejectedRow[]): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  parse(csv, {
+/** A parsed record and the bytes of the file parsed up to it. */
+interface ParsedRecord {
+  record: CsvRecord;
+  bytes: number;
+}
+
+/**
+ * The records of `csv` as the parser (csv-parse's stream) reads them, each with the bytes parsed so
+ * far; records the parser must skip (e.g. an unclosed quote) become rejections in `rejected`.
+ */
+async function* readRecords(csv: TicketCsvSource, rejected: RejectedRow[]): AsyncGenerator<ParsedRecord> {
+  const source = typeof csv === 'function' ? csv() : Readable.from([typeof csv === 'string' ? Buffer.from(csv, 'utf8') : csv]);
+  const parserOptions: Options<ParsedRecord, string[]> = {
     bom: true,
     trim: true,
     skip_empty_lines: true,
@@ -153,11 +246,18 @@ function parseRecords(csv: string | Buffer, rejected: RejectedRow[]): CsvRecord[
     on_record: (record: string[], info) => {
       // info.lines is where the record ends; quoted fields may span lines.
       const extraLines = record.reduce((sum, field) => sum + (field.match(/\n/g)?.length ?? 0), 0);
-      records.push({ line: info.lines - extraLines, fields: record });
-      return record;
+      return { record: { line: info.lines - extraLines, fields: record }, bytes: info.bytes };
     },
-  });
-  return records;
+  };
+  // The typings tie a callback-less parser to string[] records; on_record above makes them ParsedRecord.
+  const parser = new Parser(parserOptions as unknown as Options);
+  source.on('error', (error) => parser.destroy(error));
+  source.pipe(parser);
+  try {
+    for await (const item of parser as AsyncIterable<ParsedRecord>) yield item;
+  } finally {
+    source.destroy();
+  }
 }
 
 /** Column positions by name. @throws ServiceError `bad_request` for a header that cannot be used. */

@@ -17,7 +17,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { MIGRATIONS_FOLDER, openDatabase, type DatabaseHandle } from '../../src/db/client.ts';
+import { MIGRATIONS_FOLDER, openDatabase, type DatabaseHandle, type OpenOptions } from '../../src/db/client.ts';
 import { seedDemoData, type DemoSeedSummary } from '../../src/db/seed.ts';
 import { checkAnswersAgainstDocument } from './api-document.ts';
 
@@ -29,12 +29,12 @@ export const TEST_DATABASE_KIND = process.env.DATABASE_URL ? 'postgres' : 'pglit
 
 /**
  * A fresh, migrated, empty database (see the module comment). `close()` closes it and, on
- * PostgreSQL, drops it.
+ * PostgreSQL, drops it. `options` go to `openDatabase` (e.g. a query logger).
  */
-export async function createTestDatabase(): Promise<DatabaseHandle> {
-  if (!process.env.DATABASE_URL) return openDatabase({ inMemory: true, loadDataDir: await migratedPgliteTemplate() });
+export async function createTestDatabase(options: OpenOptions = {}): Promise<DatabaseHandle> {
+  if (!process.env.DATABASE_URL) return openDatabase({ inMemory: true, loadDataDir: await migratedPgliteTemplate() }, options);
   const created = await createPostgresTestDatabase();
-  const handle = await openDatabase({ databaseUrl: created.url, poolSize: TEST_POOL_SIZE });
+  const handle = await openDatabase({ databaseUrl: created.url, poolSize: TEST_POOL_SIZE }, options);
   return {
     ...handle,
     close: async () => {
@@ -134,6 +134,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** The app's clock for check-in decisions (default: the system clock). */
   clock?: () => Date;
+  /** Options of the test database (`openDatabase`), e.g. a query logger. */
+  databaseOptions?: OpenOptions;
 }
 
 /**
@@ -156,7 +158,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ALLOW_SIGNUP: 'true',
     ...options.env,
   });
-  const database = await createTestDatabase();
+  const database = await createTestDatabase(options.databaseOptions);
   const demo =
     options.seed === false
       ? undefined

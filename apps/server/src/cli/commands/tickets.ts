@@ -2,7 +2,8 @@
  * `tickets import`, `tickets revoke`, `tickets export-qr`: getting tickets into an event, stopping one,
  * and printing them.
  */
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { revokeTicket } from '../../services/admin/tickets.ts';
 import { reindexSearchTerms } from '../../services/attendee-search.ts';
@@ -54,13 +55,15 @@ export function registerTicketCommands(program: Command, context: AdminContext):
       ].join('\n'),
     )
     .action(async (file: string, options: { event: string; batchSize: number }) => {
-      const csv = await readInput(context.resolvePath(file));
-      const progress = startProgress(context.io.stderr, 'Importing tickets');
+      const csvFile = context.resolvePath(file);
+      // Read as the batches go (never the whole file in memory); the size only drives the progress bar.
+      const { size } = await statInput(csvFile);
+      const progress = startProgress(context.io.stderr, 'Importing tickets (bytes)');
       const summary = await importTicketsCsv(await context.db(), {
         eventId: options.event,
-        csv,
+        csv: () => createReadStream(csvFile),
         batchSize: options.batchSize,
-        onProgress: (done, total) => progress.update(done, total),
+        onProgress: ({ bytes }) => progress.update(bytes, size),
       }).finally(() => progress.stop());
       context.print(`Imported ${summary.imported} of ${summary.rows} rows into "${summary.eventTitle}"${summary.generatedCodes > 0 ? ` (${summary.generatedCodes} with generated codes)` : ''}.`);
       context.print(`Rejected ${summary.rejected.length} rows.`);
@@ -140,7 +143,22 @@ async function readInput(file: string): Promise<Buffer> {
   try {
     return await readFile(file);
   } catch (error) {
-    const code = error instanceof Error && 'code' in error ? String(error.code) : '';
-    throw new CliError(code === 'ENOENT' ? `File not found: ${file}` : `Cannot read ${file} (${code || 'unknown error'})`);
+    throw inputError(file, error);
   }
+}
+
+/** The size of `file` (bytes), checking that it exists and is a file. @throws CliError otherwise. */
+async function statInput(file: string): Promise<{ size: number }> {
+  try {
+    const stats = await stat(file);
+    if (!stats.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    return { size: stats.size };
+  } catch (error) {
+    throw inputError(file, error);
+  }
+}
+
+function inputError(file: string, error: unknown): CliError {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  return new CliError(code === 'ENOENT' ? `File not found: ${file}` : `Cannot read ${file} (${code || 'unknown error'})`);
 }

@@ -1,0 +1,475 @@
+/**
+ * `npm run bench:scale` (issue 13): what a 1,000,000-ticket event does to the door, on embedded
+ * PGlite and on a throwaway PostgreSQL, each figure against the same measure at 1,000 in the same
+ * run (the machine is shared: only ratios from one run compare).
+ *
+ * For each database, in a process of its own (PostgreSQL: a cluster started and stopped around it
+ * by scripts/with-postgres.ts):
+ * 1. Load: a small event of SMALL tickets and a large one of LARGE, with search terms, and check-ins
+ *    of every 10th ticket on day 1 (100,000 at 1,000,000), bulk-loaded set-wise
+ *    (test/helpers/bulk-load.ts), then ANALYZE.
+ * 2. Verify latency: `POST /api/tickets/verify` through the real app (`buildApp`, `app.inject`, one
+ *    request at a time; PGlite durable at commit, as the server runs it), the small and the large
+ *    event taking turns: approvals of distinct fresh tickets, repeated scans (already checked in)
+ *    and unknown codes. Median, p95 and p99 (ms) per event; the large / small ratio of medians
+ *    (goal ≤ 1.5). Also the live counts (`GET …/counts`), which the scanner refetches after every
+ *    approval: they read the whole event (docs/performance.md).
+ * 3. Query plans: the statements the hot paths send (verify, counts, attendee search, door list and
+ *    its cursor query), captured from real requests on the small event, EXPLAIN ANALYZEd on the
+ *    large one (test/helpers/query-plans.ts): the scans, estimated and actual rows, time.
+ * 4. `tickets import`: the admin CLI in a child process importing a CSV of IMPORT_SMALL rows, then
+ *    one of IMPORT_LARGE rows, into empty events: wall time, rows/s and the child's peak RSS
+ *    (`process.resourceUsage().maxRSS`). A streaming import keeps the peak flat.
+ *
+ * Environment: BENCH_SCALE_TICKETS (default 1,000,000), BENCH_SCALE_IMPORT_ROWS (1,000,000),
+ * BENCH_SCALE_DATABASES (`pglite,postgres`), BENCH_SCALE_IMPORT_BATCH (the import's `--batch-size`;
+ * default the CLI's 500). Prints one `BENCH_RESULT {json}` line for
+ * scripts/bench.ts. Never fails on a timing; exits 1 when a part fails (a wrong verdict, an import
+ * that did not import every row).
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { apiPaths, checkInCountsPath, VerifyTicketResponse } from '@gatecheck/contract';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/client.ts';
+import type { FastifyInstance } from 'fastify';
+import {
+  type BenchNames,
+  benchNames,
+  benchTicketCode,
+  bulkLoadCheckIns,
+  bulkLoadTickets,
+  createBenchEvent,
+  createBenchOrganization,
+} from '../test/helpers/bulk-load.ts';
+import {
+  describeScans,
+  distinctStatements,
+  explainStatement,
+  type PlanSummary,
+  recordHotPaths,
+  shortSql,
+  StatementRecorder,
+} from '../test/helpers/query-plans.ts';
+import { api, bearer } from '../test/helpers/test-app.ts';
+
+const LARGE = Number(process.env.BENCH_SCALE_TICKETS ?? 1_000_000);
+const SMALL = 1_000;
+/** Every CHECK_IN_EVERY-th ticket is checked in on day 1: 100,000 check-ins at 1,000,000 tickets. */
+const CHECK_IN_EVERY = 10;
+const IMPORT_LARGE = Number(process.env.BENCH_SCALE_IMPORT_ROWS ?? 1_000_000);
+const IMPORT_SMALL = 1_000;
+/** `--batch-size` of the import when BENCH_SCALE_IMPORT_BATCH is set (default: the CLI's own). */
+const IMPORT_BATCH_ARGS = process.env.BENCH_SCALE_IMPORT_BATCH ? ['--batch-size', process.env.BENCH_SCALE_IMPORT_BATCH] : [];
+const WARMUP = 30;
+const RUNS = 300;
+const DAY = 1;
+/** Checked-in tickets scanned again, in turn. */
+const REPEATED_TICKETS = 50;
+const DATABASES = (process.env.BENCH_SCALE_DATABASES ?? 'pglite,postgres').split(',').map((name) => name.trim());
+const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+const REPO_ROOT = path.resolve(SERVER_DIR, '../..');
+
+type DatabaseKind = 'pglite' | 'postgres';
+
+/** Verify latency of one kind of scan on the small and the large event (ms). */
+interface VerifyFigures {
+  scan: string;
+  small: { p50: number; p95: number; p99: number };
+  large: { p50: number; p95: number; p99: number };
+  /** large p50 / small p50. */
+  ratio: number;
+}
+
+/** One import run. */
+interface ImportFigures {
+  rows: number;
+  imported: number;
+  seconds: number;
+  rowsPerSecond: number;
+  maxRssMb: number;
+}
+
+/** What one database's part measured. */
+interface PartResult {
+  kind: DatabaseKind;
+  loadSeconds: number;
+  verify: VerifyFigures[];
+  /** `GET …/counts` of day 1, which the scanner refetches after every approval. */
+  counts: VerifyFigures;
+  plans: PlanSummary[];
+  imports: ImportFigures[];
+  problems: string[];
+}
+
+const load1 = () => (loadavg()[0] ?? 0).toFixed(1);
+
+// ---------------------------------------------------------------------------------------------
+// One database (a child process: `--part pglite|postgres`)
+// ---------------------------------------------------------------------------------------------
+
+async function runPart(kind: DatabaseKind): Promise<PartResult> {
+  const workDir = await mkdtemp(path.join(tmpdir(), `gatecheck-bench-scale-${kind}-`));
+  const recorder = new StatementRecorder();
+  const databaseUrl = process.env.DATABASE_URL ?? '';
+  if (kind === 'postgres' && !databaseUrl) throw new Error('the postgres part needs DATABASE_URL (run through scripts/with-postgres.ts)');
+  const open = (isDurable: boolean) =>
+    kind === 'postgres'
+      ? openDatabase({ databaseUrl, poolSize: 4 }, { logger: recorder })
+      : openDatabase({ pgliteDir: path.join(workDir, 'pgdata'), isDurable }, { logger: recorder });
+  const problems: string[] = [];
+  try {
+    // 1. Load (PGlite without syncs: loading is not measured).
+    let handle = await open(false);
+    const organization = await createBenchOrganization(handle);
+    const smallId = await createBenchEvent(handle, organization.organizationId, 'Scale Small');
+    const largeId = await createBenchEvent(handle, organization.organizationId, 'Scale Large');
+    const importIds = {
+      small: await createBenchEvent(handle, organization.organizationId, 'Import Small'),
+      large: await createBenchEvent(handle, organization.organizationId, 'Import Large'),
+    };
+    const names = benchNames();
+    const loadStarted = performance.now();
+    for (const [eventId, prefix, count] of [[smallId, 'SM', SMALL], [largeId, 'LG', LARGE]] as const) {
+      await bulkLoadTickets(handle, { eventId, prefix, count, names, onProgress: (loaded) => process.stdout.write(`\r  ${prefix}: ${loaded.toLocaleString('en')} tickets`) });
+      const checkedIn = await bulkLoadCheckIns(handle, { eventId, day: DAY, staffUserId: organization.adminUserId, every: CHECK_IN_EVERY });
+      process.stdout.write(`, ${checkedIn.toLocaleString('en')} check-ins\n`);
+    }
+    await handle.db.execute(sql`analyze`);
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    console.log(`  loaded in ${loadSeconds.toFixed(0)} s (load average ${load1()})`);
+    if (kind === 'pglite') {
+      // Measure as the server runs: durable at commit (docs/decisions/026).
+      await handle.close();
+      handle = await open(true);
+    }
+
+    const config = loadConfig({ DATA_DIR: workDir, WEB_DIST_DIR: path.join(workDir, 'no-web-build'), LOG_LEVEL: 'silent' });
+    const app = await buildApp({ config, db: handle.db });
+    let verify: VerifyFigures[];
+    let counts: VerifyFigures;
+    let plans: PlanSummary[];
+    try {
+      // 2. Verify latency.
+      verify = await measureVerify(app, organization.token, { small: smallId, large: largeId }, problems);
+      counts = await measureCounts(app, organization.token, { small: smallId, large: largeId }, problems);
+      // 3. Query plans: captured on the small event, explained on the large one.
+      await recordHotPaths(app, recorder, {
+        token: organization.token,
+        eventId: smallId,
+        day: DAY,
+        freshCode: benchTicketCode('SM', 999),
+        searchText: 'mar',
+      });
+      const replace = new Map<unknown, unknown>([[smallId, largeId]]);
+      plans = [];
+      for (const statement of distinctStatements(recorder.statements)) {
+        plans.push(await explainStatement(handle.db, statement, { analyze: true, replace }));
+      }
+    } finally {
+      await app.close();
+      await handle.close();
+    }
+
+    // 4. tickets import through the CLI, in a child process each.
+    const imports: ImportFigures[] = [];
+    for (const [rows, eventId] of [[IMPORT_SMALL, importIds.small], [IMPORT_LARGE, importIds.large]] as const) {
+      const figures = await measureImport(kind, workDir, databaseUrl, eventId, rows, names);
+      if (figures.imported !== rows) problems.push(`import of ${rows} rows imported ${figures.imported}`);
+      imports.push(figures);
+    }
+    return { kind, loadSeconds, verify, counts, plans, imports, problems };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+/** The kinds of scan measured, and the verdict each must get. */
+const SCANS = [
+  { scan: 'approval (fresh ticket)', expect: (verdict: VerifyTicketResponse) => verdict.isValid },
+  { scan: 'repeat (already checked in)', expect: (verdict: VerifyTicketResponse) => !verdict.isValid && verdict.reason === 'already_checked_in' },
+  { scan: 'unknown code', expect: (verdict: VerifyTicketResponse) => !verdict.isValid && verdict.reason === 'not_found' },
+] as const;
+
+/**
+ * Sends WARMUP + RUNS verifies of each kind to each event through `app`, one at a time, the events
+ * taking turns (in alternating order). Wrong verdicts go to `problems`.
+ */
+async function measureVerify(app: FastifyInstance, token: string, eventIds: { small: string; large: string }, problems: string[]): Promise<VerifyFigures[]> {
+  {
+    // Ticket numbers: fresh ones are not multiples of CHECK_IN_EVERY, checked-in ones are. Spread
+    // over the whole event (a stride through it), distinct.
+    const pick = (count: number, size: number, isCheckedIn: boolean): number[] => {
+      const perBlock = CHECK_IN_EVERY - 1;
+      const eligible = isCheckedIn ? Math.floor(size / CHECK_IN_EVERY) : size - Math.floor(size / CHECK_IN_EVERY);
+      if (eligible < count) throw new Error(`not enough tickets to pick ${count} from ${size}`);
+      // The j-th (from 0) checked-in ticket number, or the j-th one that is not.
+      const nth = (j: number) => (isCheckedIn ? (j + 1) * CHECK_IN_EVERY : Math.floor(j / perBlock) * CHECK_IN_EVERY + (j % perBlock) + 1);
+      return Array.from({ length: count }, (_, k) => nth(Math.floor((k * eligible) / count)));
+    };
+    const total = WARMUP + RUNS;
+    const codes = {
+      small: {
+        'approval (fresh ticket)': pick(total, SMALL - 1, false).map((n) => benchTicketCode('SM', n)),
+        'repeat (already checked in)': pick(REPEATED_TICKETS, SMALL, true).map((n) => benchTicketCode('SM', n)),
+      },
+      large: {
+        'approval (fresh ticket)': pick(total, LARGE - 1, false).map((n) => benchTicketCode('LG', n)),
+        'repeat (already checked in)': pick(REPEATED_TICKETS, LARGE, true).map((n) => benchTicketCode('LG', n)),
+      },
+    };
+    const figures: VerifyFigures[] = [];
+    for (const kind of SCANS) {
+      const times = { small: [] as number[], large: [] as number[] };
+      for (let run = 0; run < total; run++) {
+        const order = run % 2 === 0 ? (['small', 'large'] as const) : (['large', 'small'] as const);
+        for (const size of order) {
+          const qrCode =
+            kind.scan === 'unknown code'
+              ? `NO-SUCH-${size}-${run}`
+              : (codes[size][kind.scan][kind.scan === 'repeat (already checked in)' ? run % codes[size][kind.scan].length : run] ?? '');
+          const started = performance.now();
+          const response = await app.inject({
+            method: 'POST',
+            url: api(apiPaths.verifyTicket),
+            headers: bearer(token),
+            payload: { eventId: eventIds[size], qrCode, day: DAY },
+          });
+          const elapsed = performance.now() - started;
+          const verdict = response.statusCode === 200 ? VerifyTicketResponse.safeParse(response.json()) : undefined;
+          if (!verdict?.success || !kind.expect(verdict.data)) {
+            problems.push(`verify ${kind.scan} on the ${size} event: ${response.statusCode} ${response.body.slice(0, 200)}`);
+          }
+          if (run >= WARMUP) times[size].push(elapsed);
+        }
+      }
+      const stats = (values: number[]) => ({ p50: percentile(values, 0.5), p95: percentile(values, 0.95), p99: percentile(values, 0.99) });
+      const small = stats(times.small);
+      const large = stats(times.large);
+      figures.push({ scan: kind.scan, small, large, ratio: large.p50 / small.p50 });
+    }
+    return figures;
+  }
+}
+
+/** Runs of the counts measurement per event: a count at 1,000,000 tickets takes a good part of a second. */
+const COUNTS_RUNS = 20;
+
+/**
+ * `GET /api/events/:id/days/1/counts` COUNTS_RUNS times per event (after 2 unrecorded), the events
+ * taking turns; the scanner sends it after every approval and every 30 s. Wrong answers go to `problems`.
+ */
+async function measureCounts(app: FastifyInstance, token: string, eventIds: { small: string; large: string }, problems: string[]): Promise<VerifyFigures> {
+  const times = { small: [] as number[], large: [] as number[] };
+  for (let run = 0; run < COUNTS_RUNS + 2; run++) {
+    for (const size of run % 2 === 0 ? (['small', 'large'] as const) : (['large', 'small'] as const)) {
+      const started = performance.now();
+      const response = await app.inject({ method: 'GET', url: api(checkInCountsPath(eventIds[size], DAY)), headers: bearer(token) });
+      const elapsed = performance.now() - started;
+      if (response.statusCode !== 200) problems.push(`counts on the ${size} event: ${response.statusCode} ${response.body.slice(0, 200)}`);
+      if (run >= 2) times[size].push(elapsed);
+    }
+  }
+  const stats = (values: number[]) => ({ p50: percentile(values, 0.5), p95: percentile(values, 0.95), p99: percentile(values, 0.99) });
+  const small = stats(times.small);
+  const large = stats(times.large);
+  return { scan: 'counts (GET, not a verify)', small, large, ratio: large.p50 / small.p50 };
+}
+
+/**
+ * Writes a CSV of `rows` tickets (streamed to disk), runs `tickets import` on it in a child process
+ * (the admin CLI as `npm run admin` runs it) and reads its wall time, result line and peak RSS.
+ */
+async function measureImport(kind: DatabaseKind, workDir: string, databaseUrl: string, eventId: string, rows: number, names: BenchNames): Promise<ImportFigures> {
+  const file = path.join(workDir, `import-${rows}.csv`);
+  await writeCsv(file, rows, names);
+  const rssFile = path.join(workDir, `import-${rows}.rss`);
+  const started = performance.now();
+  const output = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--import', './bench/report-max-rss.ts', 'src/cli/admin.ts', 'tickets', 'import', '--event', eventId, ...IMPORT_BATCH_ARGS, file],
+      {
+        cwd: SERVER_DIR,
+        env: { ...process.env, DATA_DIR: workDir, DATABASE_URL: kind === 'postgres' ? databaseUrl : '', LOG_LEVEL: 'warn', BENCH_MAX_RSS_FILE: rssFile },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const imported = Number(/Imported (\d+) of (\d+) rows/.exec(output.stdout)?.[1] ?? -1);
+  if (output.code !== 0) console.error(`  tickets import of ${rows} rows exited ${output.code}:\n${output.stdout.slice(0, 2000)}${output.stderr.slice(0, 2000)}`);
+  const maxRssKb = Number(await readFile(rssFile, 'utf8').catch(() => 'NaN'));
+  await rm(file, { force: true });
+  const figures = { rows, imported, seconds, rowsPerSecond: rows / seconds, maxRssMb: maxRssKb / 1024 };
+  console.log(`  tickets import of ${rows.toLocaleString('en')} rows: ${seconds.toFixed(1)} s, peak RSS ${figures.maxRssMb.toFixed(0)} MB (load average ${load1()})`);
+  return figures;
+}
+
+/** A tickets CSV of `rows` rows (codes IMP<rows>-<n>, every day), written through a stream with backpressure. */
+async function writeCsv(file: string, rows: number, names: BenchNames): Promise<void> {
+  const out = createWriteStream(file);
+  const write = async (text: string) => {
+    if (!out.write(text)) await once(out, 'drain');
+  };
+  await write('code,holder_name,ticket_type,days\n');
+  let chunk = '';
+  for (let n = 1; n <= rows; n++) {
+    const first = names.firstNames[(n * 7919) % names.firstNames.length];
+    const last = names.lastNames[(n * 104729) % names.lastNames.length];
+    chunk += `IMP${rows}-${String(n).padStart(7, '0')},${first} ${last},General Admission,all\n`;
+    if (chunk.length > 64_000) {
+      await write(chunk);
+      chunk = '';
+    }
+  }
+  await write(chunk);
+  out.end();
+  await once(out, 'finish');
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------------------------
+
+function formatTable(rows: string[][]): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd()).join('\n');
+}
+
+const ms = (value: number) => value.toFixed(2);
+const BIG_TABLES = new Set(['tickets', 'check_ins', 'ticket_search_terms', 'scan_log']);
+
+function printPart(result: PartResult): void {
+  const title = result.kind === 'pglite' ? 'embedded PGlite (durable at commit)' : 'PostgreSQL (throwaway cluster)';
+  console.log(`\n## ${title}: verify latency, ${SMALL.toLocaleString('en')} vs ${LARGE.toLocaleString('en')} tickets (ms, ${RUNS} runs each, app.inject, one at a time)`);
+  console.log(
+    formatTable([
+      ['scan', 'small p50', 'small p95', 'small p99', 'large p50', 'large p95', 'large p99', 'large/small p50'],
+      ...[...result.verify, result.counts].map((row) => [row.scan, ms(row.small.p50), ms(row.small.p95), ms(row.small.p99), ms(row.large.p50), ms(row.large.p95), ms(row.large.p99), `${row.ratio.toFixed(2)}x`]),
+    ]),
+  );
+  console.log(`(counts: ${COUNTS_RUNS} runs each; the scanner refetches them after every approval)`);
+  console.log(`\n## ${title}: query plans at ${LARGE.toLocaleString('en')} tickets, ${(LARGE / CHECK_IN_EVERY).toLocaleString('en')} check-ins (EXPLAIN ANALYZE of the statements the requests sent)`);
+  console.log(
+    formatTable([
+      ['request', 'statement', 'scans', 'est. rows', 'rows', 'ms', 'big-table seq scan'],
+      ...result.plans.map((plan) => [
+        plan.label,
+        shortSql(plan.sql, 70),
+        describeScans(plan.scans),
+        String(plan.estimatedRows),
+        String(plan.actualRows ?? ''),
+        ms(plan.executionMs ?? Number.NaN),
+        plan.seqScannedTables.filter((table) => BIG_TABLES.has(table)).join(', ') || 'none',
+      ]),
+    ]),
+  );
+  console.log(`\n## ${title}: tickets import (admin CLI, child process)`);
+  console.log(
+    formatTable([
+      ['rows', 'imported', 'wall s', 'rows/s', 'peak RSS MB'],
+      ...result.imports.map((row) => [row.rows.toLocaleString('en'), row.imported.toLocaleString('en'), row.seconds.toFixed(1), Math.round(row.rowsPerSecond).toLocaleString('en'), row.maxRssMb.toFixed(0)]),
+    ]),
+  );
+  for (const problem of result.problems.slice(0, 20)) console.error(`problem: ${problem}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry: `--part <kind>` measures one database; without it, every database of DATABASES in turn.
+// ---------------------------------------------------------------------------------------------
+
+async function runChild(kind: DatabaseKind, resultFile: string): Promise<number> {
+  const self = ['--import', 'tsx', 'bench/scale.bench.ts', '--part', kind];
+  const [command, args] =
+    kind === 'postgres'
+      ? [process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'scripts/with-postgres.ts'), '--', process.execPath, ...self]]
+      : [process.execPath, self];
+  const child = spawn(command, args, { cwd: SERVER_DIR, env: { ...process.env, BENCH_SCALE_RESULT_FILE: resultFile }, stdio: 'inherit' });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code ?? 1;
+}
+
+async function main(): Promise<void> {
+  const partIndex = process.argv.indexOf('--part');
+  if (partIndex >= 0) {
+    const kind = process.argv[partIndex + 1];
+    if (kind !== 'pglite' && kind !== 'postgres') throw new Error(`unknown part ${kind}`);
+    const result = await runPart(kind);
+    printPart(result);
+    const resultFile = process.env.BENCH_SCALE_RESULT_FILE;
+    if (resultFile) await import('node:fs/promises').then((fs) => fs.writeFile(resultFile, JSON.stringify(result)));
+    process.exitCode = result.problems.length > 0 ? 1 : 0;
+    return;
+  }
+
+  console.log(`scale benchmark: ${cpus().length} cores, Node ${process.version}, load average ${load1()}; databases: ${DATABASES.join(', ')}`);
+  const resultsDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-bench-scale-results-'));
+  const results: PartResult[] = [];
+  let failed = false;
+  try {
+    for (const kind of DATABASES) {
+      if (kind !== 'pglite' && kind !== 'postgres') throw new Error(`BENCH_SCALE_DATABASES: unknown database ${kind}`);
+      console.log(`\n=== ${kind} ===`);
+      const resultFile = path.join(resultsDir, `${kind}.json`);
+      const code = await runChild(kind, resultFile);
+      if (code !== 0) failed = true;
+      const text = await readFile(resultFile, 'utf8').catch(() => '');
+      if (text) results.push(JSON.parse(text) as PartResult);
+    }
+  } finally {
+    await rm(resultsDir, { recursive: true, force: true });
+  }
+
+  console.log(`\nSummary (load average ${load1()} on ${cpus().length} cores):`);
+  const summary: string[][] = [
+    ['database', 'verify p50 large/small (approval, repeat, unknown)', 'counts p50 large/small', 'import rows/s (1M)', 'import peak RSS small → large (MB)', 'big-table seq scans'],
+  ];
+  for (const result of results) {
+    const large = result.imports.at(-1);
+    const small = result.imports[0];
+    summary.push([
+      result.kind,
+      result.verify.map((row) => `${row.ratio.toFixed(2)}x`).join(', '),
+      `${result.counts.ratio.toFixed(0)}x (${ms(result.counts.large.p50)} ms)`,
+      large ? Math.round(large.rowsPerSecond).toLocaleString('en') : '-',
+      small && large ? `${small.maxRssMb.toFixed(0)} → ${large.maxRssMb.toFixed(0)}` : '-',
+      String(result.plans.filter((plan) => plan.seqScannedTables.some((table) => BIG_TABLES.has(table))).length),
+    ]);
+  }
+  console.log(formatTable(summary));
+  const worst = Math.max(...results.flatMap((result) => result.verify.map((row) => row.ratio)));
+  const figure = results
+    .map((result) => {
+      const large = result.imports.at(-1);
+      const small = result.imports[0];
+      const approval = result.verify[0];
+      return `${result.kind}: verify p50 ${approval ? ms(approval.large.p50) : '-'} ms at ${LARGE.toLocaleString('en')} (counts ${ms(result.counts.large.p50)} ms); import ${large ? Math.round(large.rowsPerSecond).toLocaleString('en') : '-'} rows/s, RSS ${small?.maxRssMb.toFixed(0)}→${large?.maxRssMb.toFixed(0)} MB`;
+    })
+    .join('; ');
+  console.log(`BENCH_RESULT ${JSON.stringify({ name: 'bench:scale', figure, ratio: `worst verify large/small p50 ${worst.toFixed(2)}x (goal ≤ 1.5)` })}`);
+  process.exitCode = failed || results.length !== DATABASES.length ? 1 : 0;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
