@@ -23,7 +23,7 @@ describe('deciding from the door list (the server rule, decideCheckIn)', () => {
     expect(await decideOffline(db, await input('good-1'))).toEqual({ isValid: true, details: { eventName: 'Harbour Sound 2026', holderName: 'Ada Lovelace', ticketType: 'VIP' } });
     expect(await decideOffline(db, await input('GOOD-1', { now: new Date('2026-07-11T12:01:00Z') }))).toEqual({
       isValid: false,
-      denial: { reason: 'already_checked_in', checkedInAt: NOW.toISOString(), checkedInBy: 'Dana Demo', message: 'This ticket was already checked in for day 2 by Dana Demo.' },
+      denial: { reason: 'already_checked_in', checkedInAt: NOW.toISOString(), checkedInBy: 'Dana Demo' },
     });
   });
 

@@ -84,11 +84,21 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
   // No selected event id (SPEC §5 refuses every check): nothing to download or decide either.
   const db = useCallback((): Promise<OfflineDb | null> => (eventId === '' ? Promise.resolve(null) : openOfflineDb().catch(() => null)), [eventId]);
 
+  // False once the scanner is left: the syncs and uploads still under way then change no state and
+  // schedule nothing more (their IndexedDB writes still finish, so nothing queued is lost).
+  const isMountedRef = useRef(true);
+  useEffect(() => {
+    isMountedRef.current = true;
+    return () => {
+      isMountedRef.current = false;
+    };
+  }, []);
+
   const refreshSummary = useCallback(async () => {
     const open = await db();
     if (!open || staffId === null) return;
     const next = await summarizeOutbox(open, staffId).catch(() => null);
-    if (next) setSummary(next);
+    if (next && isMountedRef.current) setSummary(next);
   }, [db, staffId]);
 
   // One upload at a time; after a failed one, the next try waits 1 s, 2 s, 4 s … 30 s (SPEC §9).
@@ -104,6 +114,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     try {
       const outcome = await uploadOutbox(open, staffId, sendOfflineScans).catch(() => ({ sent: 0, conflicts: [], setAside: 0, failed: true }));
       if (outcome.conflicts.length > 0) recordConflicts(queryClient, { eventId, day: dayNumber }, outcome.conflicts);
+      if (!isMountedRef.current) return;
       if (outcome.failed) {
         retryTimerRef.current = setTimeout(() => void upload(), outboxRetryDelay(attemptRef.current));
         attemptRef.current += 1;
@@ -119,7 +130,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
 
   const sync = useCallback(async () => {
     const open = await db();
-    if (!open) return;
+    if (!open || !isMountedRef.current) return;
     setSyncing(true);
     try {
       const [outcome] = await Promise.all([
@@ -131,6 +142,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
           () => undefined,
         ),
       ]);
+      if (!isMountedRef.current) return;
       if (outcome.stored) {
         doorListRef.current = outcome.stored.list;
         setDoorList({ list: outcome.stored.list, syncedAt: outcome.stored.syncedAt });
@@ -138,9 +150,9 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
       setListDiscarded(outcome.status === 'corrupt');
       if (outcome.status !== 'failed') dispatch({ type: 'serverAnswered' });
     } finally {
-      setSyncing(false);
+      if (isMountedRef.current) setSyncing(false);
     }
-    await upload();
+    if (isMountedRef.current) await upload();
   }, [db, eventId, dayNumber, upload]);
 
   // On open: what is kept for the day, then a download; then every 60 s.
