@@ -1,10 +1,12 @@
 /**
- * App-wide providers: server-state cache (SPEC §9 policy), the session (SPEC §4) and the toaster.
+ * App-wide providers: server-state cache (SPEC §9 policy), the session (SPEC §4), the toaster and
+ * the 'Offline' indicator (issue 12 item 1).
  * Tooltips bring their own provider (components/ui/tooltip.tsx).
  */
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Toaster } from 'sonner';
+import { OfflineIndicator } from '@/components/offline-indicator.tsx';
 import { useTheme } from '@/lib/theme.ts';
 import { SessionProvider } from './session-provider.tsx';
 
@@ -13,6 +15,8 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
   return (
     <QueryClientProvider client={queryClient}>
       <SessionProvider>{children}</SessionProvider>
+      {/* 'Offline' on every screen while the server cannot be reached (issue 12 item 1). */}
+      <OfflineIndicator />
       {/* Bottom, at most two stacked: a toast never covers the header or the verdict (issue 15 item 14, decision 028). */}
       <Toaster theme={theme} position="bottom-center" visibleToasts={2} richColors closeButton />
     </QueryClientProvider>

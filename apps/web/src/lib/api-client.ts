@@ -3,10 +3,12 @@
  * the build's `VITE_API_BASE_URL` on the web, the server chosen on the login screen on native) + a path from
  * `apiPaths` of `@gatecheck/contract`, sends cookies (`credentials: 'include'`) and, when a session
  * token is stored, `Authorization: Bearer <token>`. Responses are parsed with the caller's contract
- * schema; nothing from the network is trusted unparsed.
+ * schema; nothing from the network is trusted unparsed. Whether a call got an answer at all feeds the
+ * 'Offline' indicator (`lib/reachability.ts`).
  */
 import { ApiErrorBody } from '@gatecheck/contract';
 import type { z } from 'zod';
+import { reportServerAnswered, reportServerUnreachable } from './reachability.ts';
 import { currentApiBaseUrl } from './server-address.ts';
 import { readStoredToken } from './stored-user.ts';
 
@@ -43,6 +45,9 @@ export interface ApiRequestOptions<S extends z.ZodType> {
   token?: string | null;
 }
 
+/** Statuses a proxy answers with when the server behind it is down or slow: the server was not reached. */
+const GATEWAY_FAILURES = new Set([502, 503, 504]);
+
 /** Absolute URL of an API path, resolving a relative base (default '/api') against the page origin. */
 export function apiUrl(path: string): string {
   return new URL(`${currentApiBaseUrl()}${path}`, window.location.origin).toString();
@@ -70,8 +75,13 @@ export async function apiRequest<S extends z.ZodType>(path: string, options: Api
       signal: options.signal,
     });
   } catch (error) {
+    // No answer: the 'Offline' indicator shows (lib/reachability.ts), unless the caller gave up itself.
+    if (!options.signal?.aborted) reportServerUnreachable();
     throw new ApiError(0, 'network_error', error instanceof Error ? error.message : 'Network error');
   }
+  // 502-504: a proxy or load balancer answered for a server that did not.
+  if (GATEWAY_FAILURES.has(response.status)) reportServerUnreachable();
+  else reportServerAnswered();
 
   const payload = await readJsonBody(response);
 

@@ -24,8 +24,11 @@ export interface Notice {
   /**
    * 'screen' (the default): dismissed when the app moves to another screen. 'next-screen': raised
    * just before a step to another screen, it stays on that screen and is dismissed after it.
+   * 'app': news about the app itself (a new version), kept until it is acted on or closed.
    */
-  scope?: 'screen' | 'next-screen';
+  scope?: 'screen' | 'next-screen' | 'app';
+  /** A button in the toast (for example 'Reload'); its click also closes the toast. */
+  action?: { label: string; onClick: () => void };
   /** Stays 2 s instead of 4 s: a confirmation staff need not read to go on. */
   isBrief?: boolean;
   /**
@@ -41,15 +44,18 @@ let screenToasts = new Set<ToastId>();
 let nextScreenToasts = new Set<ToastId>();
 
 /** Shows a toast with a title and an optional description. */
-export function notify({ title, description, variant = 'info', id, scope = 'screen', isBrief = false, isAnnounced = true }: Notice): void {
+export function notify({ title, description, variant = 'info', id, scope = 'screen', isBrief = false, isAnnounced = true, action }: Notice): void {
   const text = (words: string): ReactNode => (isAnnounced ? words : createElement('span', { 'aria-hidden': true }, words));
   const options = {
     ...(description === undefined ? {} : { description: text(description) }),
     ...(id === undefined ? {} : { id }),
     ...(isBrief ? { duration: BRIEF_TOAST_MS } : {}),
+    ...(scope === 'app' ? { duration: Number.POSITIVE_INFINITY } : {}),
+    ...(action === undefined ? {} : { action }),
   };
   const shown = variant === 'success' ? toast.success(text(title), options) : variant === 'error' ? toast.error(text(title), options) : toast(text(title), options);
-  (scope === 'screen' ? screenToasts : nextScreenToasts).add(shown);
+  if (scope === 'screen') screenToasts.add(shown);
+  else if (scope === 'next-screen') nextScreenToasts.add(shown);
 }
 
 /**

@@ -38,6 +38,8 @@ export const defaultHandlers = [
   // The server's default: no self-registration (docs/decisions/018).
   http.get(apiUrl(apiPaths.authOptions), () => HttpResponse.json<AuthOptionsResponse>({ isSignUpAllowed: false })),
   http.post(apiUrl(apiPaths.logout), () => new HttpResponse(null, { status: 204 })),
+  // Probed by the 'Offline' indicator while the server is unreachable (components/offline-indicator.tsx).
+  http.get(apiUrl(apiPaths.health), () => HttpResponse.json({ status: 'ok' as const })),
   http.get(apiUrl(apiPaths.organizations), () => HttpResponse.json<OrganizationList>(wireOrganizations)),
   http.get(apiUrl(apiPaths.organizationEvents), ({ params }) =>
     HttpResponse.json<EventList>(params['organizationId'] === 'org-1' ? wireEvents : []),

@@ -43,6 +43,12 @@ afterEach(async () => {
   (await loadServer()).resetHandlers();
   window.localStorage.clear();
   window.sessionStorage.clear();
+  // The next test starts with the server reachable, whatever this one's calls met.
+  const { reportServerAnswered } = await import('@/lib/reachability.ts');
+  reportServerAnswered();
+  // Nor does it find the lists this test kept for offline use (lib/query-persister.ts).
+  const { clearPersistedQueries } = await import('@/lib/query-persister.ts');
+  await clearPersistedQueries();
   const { loadSelection } = await import('@/lib/selection.ts');
   await loadSelection();
   // This device's switches, back to their defaults for the next test (storage was cleared above).

@@ -2,6 +2,7 @@
 import { apiPaths, OrganizationList } from '@gatecheck/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
+import { persistedQuery } from '@/lib/query-persister.ts';
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { toOrganizationItem } from './organizations-logic.ts';
 
@@ -18,6 +19,8 @@ export const organizationQueries = {
     queryOptions({
       queryKey: [...organizationQueries.all(), 'list'] as const,
       queryFn: ({ signal }) => fetchOrganizations(signal),
+      // Kept in IndexedDB, so the screen shows it when the app starts offline (docs/decisions/056).
+      persister: persistedQuery,
       meta: { errorToast: { title: 'Error', description: 'Could not load organizations' } },
     }),
 };
