@@ -15,11 +15,13 @@ import { VitePWA } from 'vite-plugin-pwa';
 const PRECOMPRESSED_FILES = /\.(?:html|js|mjs|css|json|svg|txt|wasm|webmanifest)$/;
 
 /**
- * Paths of the server that are not the web app (apps/server: the API under /api, with its docs at
- * /api/docs, and the Prometheus metrics at /metrics). A page load of one of them must reach the server,
- * never the service worker's copy of index.html.
+ * Page loads the service worker must leave to the server, never answering them with its copy of
+ * index.html: the server's own routes (apps/server: the API under /api, with its docs at /api/docs,
+ * and the Prometheus metrics at /metrics), and, as the server's own fallback does
+ * (`isAppNavigation` in apps/server/src/plugins/web.ts), a path whose last segment names a file
+ * (`/manifest.json`: a 404 from the server, not the app). Matched against the path and query.
  */
-const SERVER_ROUTES = [/^\/api(?:\/|$)/, /^\/metrics(?:\/|$)/];
+const NOT_APP_PAGES = [/^\/api(?:[/?]|$)/, /^\/metrics(?:[/?]|$)/, /^[^?]*\/[^/?]*\.[^/?]*(?:\?.*)?$/];
 
 /**
  * The installable app (issue 12 item 1, docs/decisions/055): the web app manifest
@@ -64,7 +66,7 @@ const pwa = VitePWA({
     // The build manifest (a bench reads it) is no part of the app.
     globIgnores: ['.vite/**'],
     navigateFallback: 'index.html',
-    navigateFallbackDenylist: SERVER_ROUTES,
+    navigateFallbackDenylist: NOT_APP_PAGES,
     // No runtimeCaching: API answers are never stored by the worker (lists offline come from the
     // query cache's IndexedDB copy, docs/decisions/056).
     cleanupOutdatedCaches: true,

@@ -14,9 +14,9 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
   const theme = useTheme();
   return (
     <QueryClientProvider client={queryClient}>
-      <SessionProvider>{children}</SessionProvider>
-      {/* 'Offline' on every screen while the server cannot be reached (issue 12 item 1). */}
+      {/* 'Offline' above every screen while the server cannot be reached (issue 12 item 1). */}
       <OfflineIndicator />
+      <SessionProvider>{children}</SessionProvider>
       {/* Bottom, at most two stacked: a toast never covers the header or the verdict (issue 15 item 14, decision 028). */}
       <Toaster theme={theme} position="bottom-center" visibleToasts={2} richColors closeButton />
     </QueryClientProvider>

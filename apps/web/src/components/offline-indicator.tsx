@@ -1,5 +1,5 @@
 /**
- * The plain 'Offline' indicator (issue 12 item 1): shown on every screen while the Gatecheck server
+ * The plain 'Offline' indicator (issue 12 item 1): a strip above every screen while the Gatecheck server
  * cannot be reached (`lib/reachability.ts`: the last call got no answer). While it shows, the
  * server is probed with GET /api/health every `OFFLINE_PROBE_INTERVAL_MS` (5 s); the first answer
  * turns it off (and, through the session provider, confirms an offline start's session).
@@ -29,13 +29,14 @@ export function OfflineIndicator() {
   const isUnreachable = useIsServerUnreachable();
   useServerProbe(isUnreachable);
   return (
-    // A polite live region (not role=status: the screens' own status lines keep that role to themselves).
-    <div aria-live="polite" className="pointer-events-none fixed inset-x-0 top-[calc(env(safe-area-inset-top)+0.875rem)] z-50 flex justify-center">
+    // A polite live region (not role=status: the screens' own status lines keep that role to
+    // themselves). Offline, a strip above the screen, in the flow, so it covers nothing of it.
+    <div aria-live="polite" className="sticky top-0 z-40">
       {isUnreachable && (
-        <span className="inline-flex items-center gap-1.5 rounded-full border-2 border-amber-500 bg-amber-100 px-3 py-1 text-sm font-bold text-amber-950 shadow-sm">
+        <p className="flex items-center justify-center gap-1.5 border-b-2 border-amber-500 bg-amber-100 px-3 pt-[calc(env(safe-area-inset-top)+0.25rem)] pb-1 text-sm font-bold text-amber-950">
           <WifiOff aria-hidden="true" className="size-4" />
           {t('common.offline')}
-        </span>
+        </p>
       )}
     </div>
   );
