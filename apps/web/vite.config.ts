@@ -70,6 +70,10 @@ const pwa = VitePWA({
     // No runtimeCaching: API answers are never stored by the worker (lists offline come from the
     // query cache's IndexedDB copy, docs/decisions/056).
     cleanupOutdatedCaches: true,
+    // The first worker controls the page it was installed from at once, so a lazy screen not yet
+    // loaded comes from the precache if the network goes on that first visit. Later versions wait
+    // (no skipWaiting): they take over only on the 'Reload' tap (lib/pwa/service-worker.ts).
+    clientsClaim: true,
     // The zxing .wasm is about 1 MB; the default 2 MiB limit is kept as the ceiling it must stay under.
     maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
   },
