@@ -1,91 +1,34 @@
 /**
- * The offline copy of the lists the choice screens show (issue 12 item 1, docs/decisions/056): the
- * user's organizations and each organization's events (with their days), kept in IndexedDB through
- * `idb`, so that /organization-select, /event-select and /day-select show their lists when the app
- * starts without a server. TanStack Query's per-query persister
- * (`experimental_createQueryPersister`, @tanstack/react-query-persist-client): a query that opts in
- * with `persister: persistedQuery` is written after every successful fetch and, when the app has no
- * copy in memory, answered from IndexedDB first and then fetched again in the background.
- *
- * - Only queries that opt in are kept; the session, ticket checks and counts never are. The service
- *   worker caches no API answer at all.
- * - Entries older than `PERSISTED_QUERY_MAX_AGE_MS` (7 days) are discarded when read.
- * - `clearPersistedQueries()` empties the store at sign-in and sign-out (features/auth), so one
- *   user never sees another's lists (decision 016).
- * - IndexedDB is not one of SPEC §3's local storage keys (those stay in localStorage / Preferences).
- * - Storage never throws: an IndexedDB that cannot be opened (blocked, private mode, jsdom) reads as
- *   empty and writes nothing, so a list then loads from the network as before.
+ * The offline copy of the lists the choice screens show (issue 12 item 1, docs/decisions/056):
+ * organizations and each organization's events, kept in IndexedDB so that the app started without
+ * a server still lists them. See query-persister-store.ts for the store; this module loads it on
+ * first use, so neither `idb` nor the persister weigh on the first load of the sign-in screen.
  */
-import { experimental_createQueryPersister, type AsyncStorage, type PersistedQuery } from '@tanstack/react-query-persist-client';
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { Query, QueryFunctionContext, QueryKey } from '@tanstack/react-query';
 
-const DB_NAME = 'gatecheck-query-cache';
-const STORE = 'queries';
+type Store = typeof import('./query-persister-store.ts');
+let store: Promise<Store> | undefined;
 
-/** How long a kept list may be shown offline, in ms: 7 days (an event week without network). */
-export const PERSISTED_QUERY_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
-
-interface QueryCacheDb extends DBSchema {
-  queries: { key: string; value: PersistedQuery };
+function loadStore(): Promise<Store> {
+  store ??= import('./query-persister-store.ts');
+  return store;
 }
-
-let database: Promise<IDBPDatabase<QueryCacheDb>> | undefined;
-
-/** The database, opened once; a failed open is forgotten so the next use tries again. */
-function openDatabase(): Promise<IDBPDatabase<QueryCacheDb>> {
-  database ??= openDB<QueryCacheDb>(DB_NAME, 1, {
-    upgrade(db) {
-      db.createObjectStore(STORE);
-    },
-  }).catch((error: unknown) => {
-    database = undefined;
-    throw error;
-  });
-  return database;
-}
-
-/** Runs `action` on the database; `fallback` when IndexedDB is unavailable or the action fails. */
-async function withDatabase<T>(action: (db: IDBPDatabase<QueryCacheDb>) => Promise<T>, fallback: T): Promise<T> {
-  try {
-    return await action(await openDatabase());
-  } catch {
-    return fallback;
-  }
-}
-
-/** The persister's storage: structured-cloned objects in one object store, never throwing. */
-const storage: AsyncStorage<PersistedQuery> = {
-  getItem: (key) => withDatabase((db) => db.get(STORE, key), undefined),
-  setItem: (key, value) => withDatabase((db) => db.put(STORE, value, key), undefined),
-  removeItem: (key) => withDatabase(async (db) => db.delete(STORE, key), undefined),
-  entries: () =>
-    withDatabase(async (db) => {
-      const [keys, values] = await Promise.all([db.getAllKeys(STORE), db.getAll(STORE)]);
-      return keys.map((key, index) => [key, values[index]] as [string, PersistedQuery]);
-    }, []),
-};
-
-const persister = experimental_createQueryPersister<PersistedQuery>({
-  storage,
-  maxAge: PERSISTED_QUERY_MAX_AGE_MS,
-  prefix: 'gatecheck',
-  // IndexedDB stores objects: no JSON round trip.
-  serialize: (query) => query,
-  deserialize: (query) => query,
-  // Refetched below instead: the library's own refetch leaves its failure (offline) unhandled.
-  refetchOnRestore: false,
-});
 
 /**
- * The `persister` option of a query kept for offline use (organizations, events). A list answered
- * from IndexedDB is fetched again right after (it comes from an earlier start); when that fails
- * (offline), the kept list stays on screen and the query reports the failure as usual (SPEC §8
- * toast after the SPEC §9 retries).
+ * The `persister` option of a query kept for offline use. A list answered from IndexedDB (nothing
+ * in memory yet) is fetched again right after, since it comes from an earlier start; when that
+ * fails (offline), the kept list stays on screen and the query reports the failure as usual (the
+ * SPEC §8 toast after the SPEC §9 retries). Kept up to 7 days.
  */
-export const persistedQuery: typeof persister.persisterFn = async (queryFn, context, query) => {
+export async function persistedQuery<T, TQueryKey extends QueryKey>(
+  queryFn: (context: QueryFunctionContext<TQueryKey>) => T | Promise<T>,
+  context: QueryFunctionContext<TQueryKey>,
+  query: Query,
+): Promise<T> {
+  const { listPersister } = await loadStore();
   let isFetched = false;
-  const data = await persister.persisterFn(
-    (fetchContext) => {
+  const data = await listPersister.persisterFn(
+    (fetchContext: QueryFunctionContext<TQueryKey>) => {
       isFetched = true;
       return queryFn(fetchContext);
     },
@@ -94,13 +37,16 @@ export const persistedQuery: typeof persister.persisterFn = async (queryFn, cont
   );
   if (!isFetched) {
     setTimeout(() => {
+      // The library's own refetch on restore would leave its failure (offline) unhandled.
       query.fetch().catch(() => undefined);
     }, 0);
   }
   return data;
-};
+}
 
 /** Deletes every kept list (sign-in, sign-out, session expired). Never rejects. */
-export function clearPersistedQueries(): Promise<void> {
-  return withDatabase((db) => db.clear(STORE), undefined);
+export async function clearPersistedQueries(): Promise<void> {
+  const { clearStoredQueries } = await loadStore();
+  await clearStoredQueries();
 }
+

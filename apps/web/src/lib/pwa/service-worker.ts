@@ -11,7 +11,6 @@
  *   the app shows a 'Reload' prompt, and only that tap activates the new worker and reloads — never
  *   in the middle of a scan. Closing every tab of the app activates it too.
  */
-import { Workbox } from 'workbox-window';
 import { isNativePlatform } from '@/lib/native/platform.ts';
 
 /** Where the worker is served (the server sends it with `Cache-Control: no-cache`). */
@@ -29,13 +28,18 @@ export interface ServiceWorkerOptions {
  */
 export function registerServiceWorker({ onUpdateReady }: ServiceWorkerOptions): boolean {
   if (isNativePlatform() || typeof navigator === 'undefined' || !('serviceWorker' in navigator) || !window.isSecureContext) return false;
-  const workbox = new Workbox(SERVICE_WORKER_URL, { scope: '/' });
-  workbox.addEventListener('waiting', () => {
-    onUpdateReady(() => {
-      workbox.addEventListener('controlling', () => window.location.reload());
-      workbox.messageSkipWaiting();
-    });
-  });
-  workbox.register().catch(() => undefined);
+  // workbox-window in a chunk of its own: off the first load of the sign-in screen.
+  import('workbox-window')
+    .then(({ Workbox }) => {
+      const workbox = new Workbox(SERVICE_WORKER_URL, { scope: '/' });
+      workbox.addEventListener('waiting', () => {
+        onUpdateReady(() => {
+          workbox.addEventListener('controlling', () => window.location.reload());
+          workbox.messageSkipWaiting();
+        });
+      });
+      return workbox.register();
+    })
+    .catch(() => undefined);
   return true;
 }
