@@ -8,9 +8,8 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
 import { expect, test } from './support/fixtures.ts';
-import { chooseDay, chooseEvent, chooseOrganization, openApp, signIn, startScanning } from './support/main-job.ts';
+import { openScannerForDay, startScanning } from './support/main-job.ts';
 import { type GatecheckServer, startGatecheckServer } from './support/server.ts';
 
 const WEB_DIST = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -37,12 +36,7 @@ const withOwnBuild = test.extend<{ own: { server: GatecheckServer; webDir: strin
 });
 
 withOwnBuild('a new version waits for a tap on Reload and never reloads the scanner by itself', async ({ page, own, saveScreen }) => {
-  await openApp(page);
-  await signIn(page);
-  const { organization, event } = await findLiveThreeDayEvent(page.request);
-  await chooseOrganization(page, organization.name);
-  await chooseEvent(page, event.title);
-  await chooseDay(page, todaysDayNumber(event));
+  await openScannerForDay(page, 'today');
   // The first visit's worker controls this page at once (clientsClaim), so a new one must wait.
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
   // Mid-scan: the scanner panel is open and a ticket ID is half typed.

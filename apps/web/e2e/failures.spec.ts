@@ -11,7 +11,8 @@ import { findLiveThreeDayEvent } from './support/demo-scope.ts';
 import { TicketPool, admitsDay, readDemoTickets } from './support/demo-tickets.ts';
 import { expect, test } from './support/fixtures.ts';
 import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, signIn, startScanning, verifyByHand } from './support/main-job.ts';
-import { type GatecheckServer, startGatecheckServer } from './support/server.ts';
+import { testWithOwnServer } from './support/own-server.ts';
+import { startGatecheckServer } from './support/server.ts';
 
 const DAY = 2;
 
@@ -52,19 +53,7 @@ test('staff see a camera error when no camera can be opened, and can still check
 });
 
 /** A server of this test's own, which the test stops and starts again on the same port and data. */
-const withOwnServer = test.extend<{ ownServer: { current: GatecheckServer } }>({
-  ownServer: async ({}, use) => {
-    const holder = { current: await startGatecheckServer('own') };
-    try {
-      await use(holder);
-    } finally {
-      await holder.current.stop();
-    }
-  },
-  baseURL: async ({ ownServer }, use) => {
-    await use(ownServer.current.url);
-  },
-});
+const withOwnServer = testWithOwnServer('own');
 
 withOwnServer(
   'a verification while the server is down shows a Verification Error, and the same ticket is approved once the server is back',

@@ -7,26 +7,15 @@
  * Decisions 055 (service worker) and 056 (offline start).
  */
 import { API_PREFIX, apiPaths } from '@gatecheck/contract';
-import { findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
+import { todaysDayNumber } from './support/demo-scope.ts';
 import { TicketPool, readDemoTickets } from './support/demo-tickets.ts';
-import { expect, test } from './support/fixtures.ts';
-import { chooseDay, chooseEvent, chooseOrganization, openApp, screen, signIn, startScanning } from './support/main-job.ts';
-import { type GatecheckServer, startGatecheckServer } from './support/server.ts';
+import { expect } from './support/fixtures.ts';
+import { openScannerForDay, screen, startScanning } from './support/main-job.ts';
+import { testWithOwnServer } from './support/own-server.ts';
+import { startGatecheckServer } from './support/server.ts';
 
 /** A server of this test's own, which the test stops and starts again on the same port and data. */
-const withOwnServer = test.extend<{ ownServer: { current: GatecheckServer } }>({
-  ownServer: async ({}, use) => {
-    const holder = { current: await startGatecheckServer('offline-start') };
-    try {
-      await use(holder);
-    } finally {
-      await holder.current.stop();
-    }
-  },
-  baseURL: async ({ ownServer }, use) => {
-    await use(ownServer.current.url);
-  },
-});
+const withOwnServer = testWithOwnServer('offline-start');
 
 withOwnServer(
   'with the server stopped, a reload brings the app back signed in at the scanner of the day, marked Offline, and it still decodes and lists what it saw',
@@ -37,19 +26,13 @@ withOwnServer(
     context.on('request', (request) => requested.push(request.url()));
 
     // Online: sign in and walk to the scanner of today.
-    await openApp(page);
-    await signIn(page);
-    const { organization, event } = await findLiveThreeDayEvent(page.request);
-    await chooseOrganization(page, organization.name);
-    await chooseEvent(page, event.title);
+    const { organization, event } = await openScannerForDay(page, 'today');
     const day = event.eventDays.find((candidate) => candidate.day === todaysDayNumber(event));
     if (!day) throw new Error(`no day of "${event.title}" is today`);
-    await chooseDay(page, day.day);
     await expect(page.getByText('Offline', { exact: true })).toHaveCount(0);
 
     // The service worker has installed (its whole precache fetched) and is active.
-    const workerState = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state);
-    expect(workerState).toBe('activated');
+    await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state)).toBe('activated');
     await saveScreen(page, 'offline-start-1-online-scanner', { fullPage: false });
 
     // The server goes away for real.
