@@ -50,6 +50,9 @@ withOwnServer(
     await expect(page.getByText('Offline', { exact: true })).toBeVisible();
     await expect(page.getByText('Session expired')).toHaveCount(0);
     await saveScreen(page, 'offline-start-2-reloaded-offline', { fullPage: false });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await saveScreen(page, 'offline-start-2-reloaded-offline-dark', { fullPage: false });
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // The precached QR decoder (script and .wasm) reads a code with no server.
     const tickets = new TicketPool(readDemoTickets(dataDir));
