@@ -29,7 +29,7 @@ withOwnServer(
     const { organization, event } = await openScannerForDay(page, 'today');
     const day = event.eventDays.find((candidate) => candidate.day === todaysDayNumber(event));
     if (!day) throw new Error(`no day of "${event.title}" is today`);
-    await expect(page.getByText('Offline', { exact: true })).toHaveCount(0);
+    await expect(page.getByTestId('offline-indicator')).toHaveCount(0);
 
     // The service worker has installed (its whole precache fetched) and is active.
     await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state)).toBe('activated');
@@ -47,7 +47,7 @@ withOwnServer(
     await expect(page.getByText('Scanning For')).toBeVisible();
     await expect(screen(page).getByText(event.title)).toBeVisible();
     await expect(screen(page).getByText(day.name ?? `Day ${day.day}`).first()).toBeVisible();
-    await expect(page.getByText('Offline', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('offline-indicator')).toBeVisible();
     await expect(page.getByText('Session expired')).toHaveCount(0);
     await saveScreen(page, 'offline-start-2-reloaded-offline', { fullPage: false });
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -72,7 +72,7 @@ withOwnServer(
     await saveScreen(page, 'offline-start-4-events-offline', { fullPage: false });
     await page.goto('/organization-select');
     await expect(screen(page).getByText(organization.name)).toBeVisible();
-    await expect(page.getByText('Offline', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('offline-indicator')).toBeVisible();
 
     // The server's own routes are never answered with the app: offline, a page load of one fails.
     await expect(page.goto('/api/health')).rejects.toThrow();
@@ -80,7 +80,7 @@ withOwnServer(
     // The server comes back on the same address: the indicator goes (probed every 5 s), still signed in.
     ownServer.current = await startGatecheckServer('offline-start', { dataDir, port: Number(new URL(url).port) });
     await page.goto('/organization-select');
-    await expect(page.getByText('Offline', { exact: true })).toHaveCount(0, { timeout: 20_000 });
+    await expect(page.getByTestId('offline-indicator')).toHaveCount(0, { timeout: 20_000 });
     await expect(page).toHaveURL(/\/organization-select$/);
     await expect(screen(page).getByText(organization.name)).toBeVisible();
 
