@@ -46,7 +46,7 @@ test("an approval raises 'Checked in N / M' by one and lands in 'Recent scans', 
   await expect(page.locator('header').getByText(`Checked in ${before.checkedIn + 1} / ${before.validTickets}`, { exact: true })).toBeVisible();
 
   // Collapsed, the list leaves the verdict and the field in view.
-  await expect(screen(page).locator('details')).not.toHaveAttribute('open');
+  await expect(screen(page).locator('details', { has: page.locator('summary', { hasText: 'Recent scans' }) })).not.toHaveAttribute('open');
   expect(await isInViewport(page, await boxOf(screen(page).getByRole('group', { name: 'Valid Ticket' })))).toBe(true);
   expect(await isInViewport(page, await boxOf(page.getByLabel('Or enter ticket ID manually:')))).toBe(true);
   await saveScreen(page, 'check-ins-approved', { fullPage: false });

@@ -1,16 +1,16 @@
 /**
- * A Playwright `test` with a server of the test's own (`ownServer.current`), for specs that stop the
- * server for real and start it again on the same port and data (an outage, a restart). The page's
- * `baseURL` is that server; the fixture stops whatever server is current when the test ends.
+ * A test with a server of its own (`ownServer.current`), which the test may stop for real and start
+ * again on the same port and data (`startGatecheckServer(name, { dataDir, port })`), with the page's
+ * `baseURL` pointing at it. For outages: failures.spec.ts, offline.spec.ts (issue 12).
  */
 import { test } from './fixtures.ts';
-import { type GatecheckServer, type StartOptions, startGatecheckServer } from './server.ts';
+import { type GatecheckServer, startGatecheckServer } from './server.ts';
 
-/** `test` with `ownServer`, started as `name` (its data dir and log file) with `options`. */
-export function testWithOwnServer(name: string, options: StartOptions = {}) {
+/** `test` with `ownServer`, a server named `name` (its log is `e2e/artifacts/server-<name>.log`). */
+export function testWithOwnServer(name: string) {
   return test.extend<{ ownServer: { current: GatecheckServer } }>({
     ownServer: async ({}, use) => {
-      const holder = { current: await startGatecheckServer(name, options) };
+      const holder = { current: await startGatecheckServer(name) };
       try {
         await use(holder);
       } finally {

@@ -10,6 +10,10 @@ import {
   type ApiErrorBody,
   type AuthOptionsResponse,
   type CheckInCounts,
+  type EventSigningKeys,
+  type HealthResponse,
+  type OfflineConflictList,
+  type OfflineScanBatchResponse,
   type EventList,
   type LoginResponse,
   type OrganizationList,
@@ -38,8 +42,6 @@ export const defaultHandlers = [
   // The server's default: no self-registration (docs/decisions/018).
   http.get(apiUrl(apiPaths.authOptions), () => HttpResponse.json<AuthOptionsResponse>({ isSignUpAllowed: false })),
   http.post(apiUrl(apiPaths.logout), () => new HttpResponse(null, { status: 204 })),
-  // Probed by the 'Offline' indicator while the server is unreachable (components/offline-indicator.tsx).
-  http.get(apiUrl(apiPaths.health), () => HttpResponse.json({ status: 'ok' as const })),
   http.get(apiUrl(apiPaths.organizations), () => HttpResponse.json<OrganizationList>(wireOrganizations)),
   http.get(apiUrl(apiPaths.organizationEvents), ({ params }) =>
     HttpResponse.json<EventList>(params['organizationId'] === 'org-1' ? wireEvents : []),
@@ -49,6 +51,14 @@ export const defaultHandlers = [
     if (!body.success) return errorResponse(400, { code: 'validation_failed', message: 'Invalid verify request' });
     return HttpResponse.json<VerifyTicketResponse>({ isValid: true, eventName: 'Harbour Sound 2026', holderName: 'Ada Lovelace', ticketType: 'VIP' });
   }),
+  // Issue 12: no door list for any day unless a test gives one, so a verify without an answer is
+  // SPEC §8's 'Verification Error'; no signing keys; an empty upload answer; no conflicts; the server
+  // answers its health probe (also the 'Offline' indicator's, components/offline-indicator.tsx).
+  http.get(apiUrl(apiPaths.doorList), () => errorResponse(404, { code: 'not_found', message: 'No door list in this test.' })),
+  http.get(apiUrl(apiPaths.signingKeys), ({ params }) => HttpResponse.json<EventSigningKeys>({ eventId: String(params['eventId']), keys: [] })),
+  http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.json<OfflineScanBatchResponse>({ receivedAt: new Date().toISOString(), results: [] })),
+  http.get(apiUrl(apiPaths.offlineConflicts), () => HttpResponse.json<OfflineConflictList>({ conflicts: [] })),
+  http.get(apiUrl(apiPaths.health), () => HttpResponse.json<HealthResponse>({ status: 'ok' })),
   // Live counts of an event day (issue 10): 12 of 340 checked in, unless a test says otherwise.
   http.get(apiUrl(apiPaths.checkInCounts), ({ params }) =>
     HttpResponse.json<CheckInCounts>({ eventId: String(params['eventId']), day: Number(params['day']), checkedIn: 12, validTickets: 340 }),

@@ -7,6 +7,8 @@
  * it in place before `@capacitor/*` loads here too.
  */
 import '@testing-library/jest-dom/vitest';
+// IndexedDB for the offline door list and outbox (issue 12): jsdom has none.
+import 'fake-indexeddb/auto';
 import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
@@ -49,6 +51,11 @@ afterEach(async () => {
   // Nor does it find the lists this test kept for offline use (lib/query-persister.ts).
   const { clearPersistedQueries } = await import('@/lib/query-persister.ts');
   await clearPersistedQueries();
+  // The offline store (issue 12) starts empty for every test, like the storages above.
+  const { closeOfflineDb, OFFLINE_DB_NAME } = await import('@/features/scanner/offline/offline-db.ts');
+  await closeOfflineDb();
+  const { deleteDB } = await import('idb');
+  await deleteDB(OFFLINE_DB_NAME);
   const { loadSelection } = await import('@/lib/selection.ts');
   await loadSelection();
   // This device's switches, back to their defaults for the next test (storage was cleared above).

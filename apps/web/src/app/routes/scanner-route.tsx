@@ -12,6 +12,10 @@
  * SPEC §4) and, when the device has them, 'Torch' and 'Switch camera'; a keyboard-wedge scanner is
  * heard while this screen is open (features/scanner/use-scanner.ts, decisions 031 and 032).
  *
+ * Issue 12: below the scanning controls, the day's offline line ('Last synced HH:MM', scans waiting to be sent,
+ * 'Sync now'); with the server out of reach the scanner decides from the door list (verdicts marked
+ * 'Offline'); below 'Recent scans', the day's 'Conflicts' (every member, decision 045).
+ *
  * Issue 11, for supervisors and admins only: 'Find attendee' (features/supervisor) checks a guest in
  * by hand, shown here as a scan's verdict, and approvals in 'Recent scans' get 'Undo check-in'.
  */
@@ -45,6 +49,10 @@ import { VerdictFlash } from '@/features/scanner/components/verdict-flash.tsx';
 import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
 import { recordUndo } from '@/features/scanner/check-in-queries.ts';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
+import { ConflictsList } from '@/features/scanner/components/conflicts-list.tsx';
+import { OfflineStatus } from '@/features/scanner/components/offline-status.tsx';
+import { useOfflineDoor } from '@/features/scanner/offline/use-offline-door.ts';
+import { useSession } from '@/app/session-provider.tsx';
 import { useVerdictFeedback } from '@/features/scanner/use-verdict-feedback.ts';
 import { notTodayWarning } from '@/features/days/days-logic.ts';
 import { FindAttendeeSheet } from '@/features/supervisor/components/find-attendee-sheet.tsx';
@@ -64,7 +72,10 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
   const goBack = useBack(paths.daySelect);
   useBackButton(goBack);
   useSwipeBack(goBack);
-  const scanner = useScanner(event.id, day);
+  // Issue 12: the door list, offline decisions and the outbox of this event day.
+  const { user } = useSession();
+  const offlineDoor = useOfflineDoor(event, day, user ? { id: user.id, name: user.name } : null);
+  const scanner = useScanner(event.id, day, offlineDoor);
   // The web camera's decoder is fetched ahead; the native camera (ML Kit) needs none.
   const isWebCamera = scanner.preview === 'video-element';
   useEffect(() => (isWebCamera ? prefetchQrDecoder() : undefined), [isWebCamera]);
@@ -146,6 +157,8 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
           </Button>
         </>
       )}
+      {/* Below the scanning controls, so the camera, the verdict and the field keep their place (issue 15 item 14). */}
+      <OfflineStatus door={offlineDoor} />
       {canSupervise && (
         <FindAttendeeSheet
           eventId={event.id}
@@ -159,6 +172,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
         day={day.day}
         undoAction={canSupervise ? (scan) => <UndoCheckInAction eventId={event.id} day={day.day} code={scan.ticketId} onUndone={(undo) => onUndone(scan.ticketId, undo)} /> : undefined}
       />
+      <ConflictsList eventId={event.id} day={day.day} />
       <ThemeToggle className="mt-auto pt-4" />
       <LanguageToggle />
       <VerdictFlash result={feedback.flash} onDismiss={feedback.dismissFlash} />

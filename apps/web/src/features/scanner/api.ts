@@ -26,6 +26,8 @@ export interface TicketCheck {
   qrCode: string;
   /** A UUID per check (crypto.randomUUID()), reused when the same check is retried. */
   scanId: string;
+  /** Aborts the request (issue 12: a verify with no answer in 3 s is decided on the device instead). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -54,7 +56,7 @@ export function toVerdict(response: VerifyTicketResponse): Verdict {
 }
 
 /** True when `error` means the request got no answer (retrying with the same scanId is safe). */
-function isNetworkFailure(error: unknown): boolean {
+export function isNetworkFailure(error: unknown): boolean {
   return error instanceof ApiError && error.status === 0;
 }
 
@@ -66,9 +68,12 @@ function isNetworkFailure(error: unknown): boolean {
 export function useVerifyTicketMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (check: TicketCheck) => verifyTicket(check),
-    onSuccess: (verdict, check) =>
-      recordVerdict(queryClient, { eventId: check.eventId, day: check.day }, { id: check.scanId, ticketId: check.qrCode, timestamp: new Date().toISOString(), ...verdict }),
+    mutationFn: (check: TicketCheck) => verifyTicket(check, check.signal),
+    onSuccess: (verdict, check) => {
+      // Given up on (decided on the device meanwhile): the offline verdict stands in the list.
+      if (check.signal?.aborted) return;
+      recordVerdict(queryClient, { eventId: check.eventId, day: check.day }, { id: check.scanId, ticketId: check.qrCode, timestamp: new Date().toISOString(), ...verdict });
+    },
     retry: (failureCount, error) => isNetworkFailure(error) && failureCount < VERIFY_NETWORK_RETRIES,
     retryDelay: RETRY_BASE_DELAY_MS,
   });

@@ -7,7 +7,7 @@ import { CheckInCounts, checkInCountsPath } from '@gatecheck/contract';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 import type { ScanResult, UndoneCheckIn } from './scanner-logic.ts';
-import { keepRecentScans, readRecentScans, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
+import { keepRecentScans, readRecentScans, withConflicts, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
 import type { ScannerScope } from './scanner-memory.ts';
 
 /** While the scanner is open the counts are fetched again at least this often, in ms (issue 10 item 4). */
@@ -66,4 +66,15 @@ export function recordUndo(queryClient: QueryClient, scope: ScannerScope, code: 
   keepRecentScans(scope, scans);
   queryClient.setQueryData(recentKey, scans);
   if (scope.eventId) void queryClient.invalidateQueries({ queryKey: checkInQueries.counts(scope.eventId, scope.day).queryKey });
+}
+
+/**
+ * After an outbox upload (issue 12 item 5): the scans of `scope` the server answered `conflict` for
+ * (by scanId) are marked `conflict` in the day's recent scans (tab memory and query cache).
+ */
+export function recordConflicts(queryClient: QueryClient, scope: ScannerScope, scanIds: readonly string[]): void {
+  const recentKey = checkInQueries.recent(scope.eventId, scope.day).queryKey;
+  const scans = withConflicts(queryClient.getQueryData(recentKey) ?? readRecentScans(scope), scanIds);
+  keepRecentScans(scope, scans);
+  queryClient.setQueryData(recentKey, scans);
 }

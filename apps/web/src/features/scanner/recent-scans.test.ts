@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { keepRecentScans, readRecentScans, RECENT_SCANS_MAX, recentScanTime, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
+import { keepRecentScans, readRecentScans, RECENT_SCANS_MAX, recentScanTime, withConflicts, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
 import type { ScanResult } from './scanner-logic.ts';
 
 function approval(id: string): ScanResult {
@@ -53,4 +53,14 @@ test('an undo marks the newest approval of the code still standing, letter case 
   expect(withUndoneCheckIn(scans, 'GC-none', undone)).toEqual(scans);
   keepRecentScans({ eventId: 'event-1', day: 2 }, marked);
   expect(readRecentScans({ eventId: 'event-1', day: 2 })[2]?.undone).toEqual(undone);
+});
+
+test("withConflicts marks the scans the server answered 'conflict' for, and keeps the others as they were (issue 12)", () => {
+  const scans: ScanResult[] = [
+    { id: 's2', ticketId: 'GC-2', timestamp: '2026-07-11T10:01:00.000Z', isOffline: true, isValid: true, details: {} },
+    { id: 's1', ticketId: 'GC-1', timestamp: '2026-07-11T10:00:00.000Z', isOffline: true, isValid: true, details: {} },
+  ];
+  const marked = withConflicts(scans, ['s1', 'unknown']);
+  expect(marked.map((scan) => scan.isConflict ?? false)).toEqual([false, true]);
+  expect(marked[0]).toBe(scans[0]);
 });

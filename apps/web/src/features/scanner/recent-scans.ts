@@ -17,7 +17,14 @@ import type { ScannerScope } from './scanner-memory.ts';
 export const RECENT_SCANS_MAX = 50;
 
 const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
-  z.object({ id: z.string(), ticketId: z.string(), timestamp: z.string(), undone: z.object({ at: z.string(), reason: z.string() }).optional() }),
+  z.object({
+    id: z.string(),
+    ticketId: z.string(),
+    timestamp: z.string(),
+    undone: z.object({ at: z.string(), reason: z.string() }).optional(),
+    isOffline: z.boolean().optional(),
+    isConflict: z.boolean().optional(),
+  }),
   z.discriminatedUnion('isValid', [
     z.object({
       isValid: z.literal(true),
@@ -66,6 +73,12 @@ export function withUndoneCheckIn(scans: readonly ScanResult[], code: string, un
   const index = scans.findIndex((scan) => scan.isValid && scan.undone === undefined && scan.ticketId.trim().toLowerCase() === wanted);
   if (index === -1) return [...scans];
   return scans.map((scan, at) => (at === index ? { ...scan, undone } : scan));
+}
+
+/** `scans` with those whose id is in `scanIds` marked `isConflict` (issue 12 item 5). Pure. */
+export function withConflicts(scans: readonly ScanResult[], scanIds: readonly string[]): ScanResult[] {
+  const wanted = new Set(scanIds);
+  return scans.map((scan) => (wanted.has(scan.id) ? { ...scan, isConflict: true } : scan));
 }
 
 /** Keeps `scans` for `scope` in tab memory, replacing what was kept for any event day. */

@@ -38,9 +38,11 @@ export interface UndoneCheckIn {
 
 /**
  * One ticket check (SPEC §3 "Scan result"): the scanned text, the verdict, when (ISO 8601); `undone`
- * when a supervisor has since undone this approval (issue 11).
+ * when a supervisor has since undone this approval (issue 11); `isOffline` when the device decided it
+ * without the server (issue 12 item 3), `isConflict` when the server later found the ticket already
+ * checked in at another gate (item 5).
  */
-export type ScanResult = { id: string; ticketId: string; timestamp: string; undone?: UndoneCheckIn } & Verdict;
+export type ScanResult = { id: string; ticketId: string; timestamp: string; undone?: UndoneCheckIn; isOffline?: boolean; isConflict?: boolean } & Verdict;
 
 /** Scanner screen state (SPEC §4): idle or scanning (panel shown); camera; processing. */
 export interface ScannerState {

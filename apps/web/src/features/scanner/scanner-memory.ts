@@ -11,7 +11,8 @@ import { readTabMemory, tabMemoryKeys, writeTabMemory } from '@/lib/tab-memory.t
 import { initialScannerState, type ScanResult, type ScannerState } from './scanner-logic.ts';
 
 const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
-  z.object({ id: z.string(), ticketId: z.string(), timestamp: z.string() }),
+  // `isOffline`: the card says 'Offline' after a reload too (issue 12 item 3).
+  z.object({ id: z.string(), ticketId: z.string(), timestamp: z.string(), isOffline: z.boolean().optional() }),
   z.discriminatedUnion('isValid', [
     z.object({
       isValid: z.literal(true),

@@ -12,7 +12,9 @@ import type { EventDay } from '@/lib/entities.ts';
 import { createKeyboardWedgeSource } from '@/lib/scan-source/keyboard-wedge-source.ts';
 import type { ScanPreview } from '@/lib/scan-source/scan-source.ts';
 import { notify } from '@/lib/toast.ts';
-import { toVerdict, useVerifyTicketMutation } from './api.ts';
+import { isNetworkFailure, toVerdict, useVerifyTicketMutation, type TicketCheck } from './api.ts';
+import { VERIFY_TIMEOUT_MS } from './offline/connectivity.ts';
+import type { OfflineDoor } from './offline/use-offline-door.ts';
 import { recordVerdict } from './check-in-queries.ts';
 import { useCameraSourceFactory } from './camera-source-context.tsx';
 import { countDeviceCameras } from './choose-camera-source.ts';
@@ -82,8 +84,13 @@ const now = () => performance.now();
  * code; in continuous mode it keeps running and its codes pass scan-gate.ts (repeats within 3 s
  * ignored, 1.5 s rest after each verdict). A keyboard-wedge scanner is listened to while the screen
  * is open, with the same repeat rule. The manual field is SPEC §5 and passes no gate.
+ *
+ * @param offline issue 12 (docs/decisions/052): when given, a verify with no answer within
+ *   `VERIFY_TIMEOUT_MS` (or any scan while the scanner is in offline mode, or the browser offline) is
+ *   decided on the device from the door list, shown marked 'Offline' and queued under its scanId. When
+ *   the device cannot decide (no door list), SPEC §8's 'Verification Error' stays.
  */
-export function useScanner(eventId: string | null, day: EventDay): Scanner {
+export function useScanner(eventId: string | null, day: EventDay, offline?: OfflineDoor): Scanner {
   const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day }, restoreScannerState);
   const { isScanning, latestResult } = state;
   useEffect(() => keepScannerState({ eventId, day: day.day }, { isScanning, latestResult }), [eventId, day.day, isScanning, latestResult]);
@@ -119,14 +126,50 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
     [],
   );
 
+  const queryClient = useQueryClient();
+  /** Shows a verdict the device decided (issue 12): card, toast, flash and recent scans, marked 'Offline'. */
+  const showOfflineVerdict = useCallback(
+    (result: ScanResult) => {
+      recordVerdict(queryClient, { eventId, day: day.day }, result);
+      dispatch({ type: 'verified', result });
+      notify(verdictNotice(result));
+    },
+    [queryClient, eventId, day.day],
+  );
+
+  /**
+   * Decides `qrCode` on the device (issue 12); false when it cannot (no door list, not a genuine
+   * signed ticket, no storage).
+   */
+  const decideHere = useCallback(
+    async (qrCode: string, scanId: string, scannedAt: Date) => {
+      if (!offline || !eventId) return false;
+      const verdict = await offline.decide({ scanId, code: qrCode, scannedAt }).catch(() => null);
+      if (verdict === null) return false;
+      showOfflineVerdict({ id: scanId, ticketId: qrCode, timestamp: scannedAt.toISOString(), isOffline: true, ...verdict });
+      return true;
+    },
+    [offline, eventId, showOfflineVerdict],
+  );
+
   const checkTicket = useCallback(
     async (qrCode: string) => {
       isBusyRef.current = true;
+      const scanId = crypto.randomUUID();
+      const scannedAt = new Date();
       try {
-        const verdict = await verify({ eventId, day: day.day, qrCode, scanId: crypto.randomUUID() });
+        if (offline?.decidesLocally() && (await decideHere(qrCode, scanId, scannedAt))) return;
+        const verdict = await verifyWithin(verify, { eventId, day: day.day, qrCode, scanId }, offline ? VERIFY_TIMEOUT_MS : null);
+        offline?.verifyAnswered(qrCode, verdict);
         dispatch({ type: 'verified', result: { id: crypto.randomUUID(), ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });
         notify(verdictNotice(verdict));
-      } catch {
+      } catch (error) {
+        // Issue 12: no answer (in 3 s) — the device decides, under the same scanId (a verify that did
+        // reach the server makes the upload answer 'duplicate', decision 043).
+        if (offline && (error === VERIFY_TIMED_OUT || isNetworkFailure(error))) {
+          offline.verifyFailed();
+          if (await decideHere(qrCode, scanId, scannedAt)) return;
+        }
         // SPEC §8: the server's error text is not shown; the same words for every failure.
         dispatch({ type: 'verificationFailed' });
         notify({ title: t('scanner.verificationError'), description: t('scanner.verificationErrorDescription'), variant: 'error' });
@@ -135,7 +178,7 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
         resumeAtRef.current = resumeAt(now());
       }
     },
-    [verify, eventId, day.day],
+    [verify, eventId, day.day, offline, decideHere],
   );
 
   /** The one path of every scanned code (SPEC §4): shown, toasted, verified after a 500 ms pause. */
@@ -267,7 +310,6 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
     [checkTicket],
   );
 
-  const queryClient = useQueryClient();
   const showVerdict = useCallback(
     (code: string, response: VerifyTicketResponse) => {
       const result: ScanResult = { id: crypto.randomUUID(), ticketId: code, timestamp: new Date().toISOString(), ...toVerdict(response) };
@@ -293,4 +335,32 @@ export function useScanner(eventId: string | null, day: EventDay): Scanner {
     setContinuous,
     camera: { hasTorch, isTorchOn, toggleTorch, canSwitch: cameraCount > 1, switchCamera },
   };
+}
+
+/** What `verifyWithin` rejects with when the verify did not answer in time. */
+const VERIFY_TIMED_OUT = Symbol('verify timed out');
+
+/**
+ * Runs `verify(check)`; with a `timeoutMs`, gives up after that many ms: the request is aborted and
+ * the promise rejects with `VERIFY_TIMED_OUT` (issue 12 item 3). The request is never sent again
+ * (decision 016: a verify is never replayed).
+ */
+async function verifyWithin<T>(verify: (check: TicketCheck) => Promise<T>, check: TicketCheck, timeoutMs: number | null): Promise<T> {
+  if (timeoutMs === null) return verify(check);
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(VERIFY_TIMED_OUT);
+    }, timeoutMs);
+  });
+  const request = verify({ ...check, signal: controller.signal });
+  // The losing request's own failure is of no interest once the timer has won.
+  request.catch(() => undefined);
+  try {
+    return await Promise.race([request, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -10,6 +10,7 @@ test('an approval flashes APPROVED with no reason', () => {
     isApproved: true,
     word: 'APPROVED',
     reason: null,
+    offline: null,
     announcement: 'APPROVED',
   });
 });
@@ -26,12 +27,23 @@ test('a denial flashes DENIED with the reason in plain words, and announces both
     [denied({ reason: 'not_found' }), 'Ticket not found'],
   ];
   for (const [result, reason] of cases) {
-    expect(verdictFlashContent(result)).toEqual({ isApproved: false, word: 'DENIED', reason, announcement: `DENIED. ${reason}` });
+    expect(verdictFlashContent(result)).toEqual({ isApproved: false, word: 'DENIED', reason, offline: null, announcement: `DENIED. ${reason}` });
   }
 });
 
 test('a denial without a reason flashes DENIED alone', () => {
-  expect(verdictFlashContent(denied({}))).toEqual({ isApproved: false, word: 'DENIED', reason: null, announcement: 'DENIED' });
+  expect(verdictFlashContent(denied({}))).toEqual({ isApproved: false, word: 'DENIED', reason: null, offline: null, announcement: 'DENIED' });
+});
+
+test("a verdict decided on the device says 'Offline' beside APPROVED or DENIED, and announces it (issue 12)", () => {
+  expect(verdictFlashContent({ ...base, isOffline: true, isValid: true, details: {} })).toEqual({ isApproved: true, word: 'APPROVED', reason: null, offline: 'Offline', announcement: 'APPROVED (Offline)' });
+  expect(verdictFlashContent({ ...denied({ reason: 'not_found' }), isOffline: true })).toEqual({
+    isApproved: false,
+    word: 'DENIED',
+    reason: 'Ticket not found',
+    offline: 'Offline',
+    announcement: 'DENIED. Ticket not found (Offline)',
+  });
 });
 
 test('the flash lasts about a second', () => {

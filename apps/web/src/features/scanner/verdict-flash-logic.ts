@@ -14,6 +14,8 @@ export interface VerdictFlashContent {
   /** 'APPROVED' / 'DENIED' in English (SPEC §8), in the active language otherwise. */
   word: string;
   reason: string | null;
+  /** 'Offline' when the device decided it without the server (issue 12 item 3), else null. */
+  offline: string | null;
   /** Read out once through the flash's live region, e.g. "DENIED. Ticket revoked". */
   announcement: string;
 }
@@ -25,7 +27,9 @@ export interface VerdictFlashContent {
  * and the card never disagree.
  */
 export function verdictFlashContent(result: ScanResult): VerdictFlashContent {
-  if (result.isValid) return { isApproved: true, word: t('scanner.approved'), reason: null, announcement: t('scanner.approved') };
+  const offline = result.isOffline === true ? t('scanner.offline') : null;
+  const withOffline = (words: string) => (offline === null ? words : `${words} (${offline})`);
+  if (result.isValid) return { isApproved: true, word: t('scanner.approved'), reason: null, offline, announcement: withOffline(t('scanner.approved')) };
   const reason = denialText(result.denial);
-  return { isApproved: false, word: t('scanner.denied'), reason, announcement: reason === null ? t('scanner.denied') : t('scanner.deniedWithReason', { reason }) };
+  return { isApproved: false, word: t('scanner.denied'), reason, offline, announcement: withOffline(reason === null ? t('scanner.denied') : t('scanner.deniedWithReason', { reason })) };
 }

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { ChevronRight, CircleCheck, CircleX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
+import { Badge } from '@/components/ui/badge.tsx';
 import { cn } from '@/lib/cn.ts';
 import { checkInQueries } from '../check-in-queries.ts';
 import { recentScanTime } from '../recent-scans.ts';
 import { denialText, resultCodeText, type ScanResult } from '../scanner-logic.ts';
+import { OfflineBadge } from './result-card.tsx';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -14,6 +16,9 @@ import { useTranslation } from 'react-i18next';
  * native disclosure (<details>), so the result card of SPEC §3 stays the one verdict on display and
  * the verdict and the manual field stay in view on a small phone. The rows are rendered only while it
  * is open (none in the page otherwise).
+ *
+ * Issue 12: a scan decided on the device says 'Offline'; one the server later found already checked
+ * in at another gate says 'Conflict'.
  *
  * Issue 11: an approval a supervisor has undone says so, with the reason; `undoAction`, when given
  * (supervisors and admins), is shown under each approval still standing (the screen passes the
@@ -58,6 +63,8 @@ function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (s
             <Icon aria-hidden="true" className="size-4 shrink-0" strokeWidth={2.75} />
             {scan.isValid ? t('scanner.approved') : t('scanner.denied')}
           </span>
+          {scan.isOffline && <OfflineBadge />}
+          {scan.isConflict && <Badge className="border-amber-800 bg-amber-100 px-2 py-0.5 text-sm text-amber-950">{t('scanner.conflict')}</Badge>}
           <span className="font-mono break-all">{resultCodeText(scan.ticketId)}</span>
         </p>
         {detail && <p className={cn('break-words', scan.isValid ? 'text-slate-800' : 'text-red-900')}>{detail}</p>}

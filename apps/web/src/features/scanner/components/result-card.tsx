@@ -1,4 +1,4 @@
-import { CircleCheck, CircleX } from 'lucide-react';
+import { CircleCheck, CircleX, WifiOff } from 'lucide-react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { cn } from '@/lib/cn.ts';
@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
  * The verdict of one check (SPEC §8): 'Valid Ticket' + APPROVED (green) or 'Invalid Ticket' +
  * DENIED (red), the ticket text cut to 20 characters with an ellipsis, the time, and the ticket's
  * details when approved or the reason when denied. Words and an icon carry the verdict, not colour.
+ * A verdict the device decided without the server says 'Offline' beside the badge (issue 12 item 3).
  *
  * Compact, so the verdict and the manual field fit on a 320x568 phone together: the verdict icon sits
  * in the badge, and the heading row wraps the badge under the heading rather than pushing it out of
@@ -31,10 +32,13 @@ export function ResultCard({ result }: { result: ScanResult }) {
         <h2 id={`verdict-${result.id}`} className="text-lg font-bold text-slate-950 min-[360px]:text-xl">
           {result.isValid ? t('scanner.validTicket') : t('scanner.invalidTicket')}
         </h2>
-        <Badge className={cn('gap-1 px-2.5 py-0.5 text-base tracking-wide text-white max-[359px]:text-sm max-[359px]:tracking-normal', result.isValid ? 'border-green-800 bg-green-700' : 'border-red-800 bg-red-700')}>
-          <Icon aria-hidden="true" className="size-5 shrink-0" strokeWidth={2.75} />
-          {result.isValid ? t('scanner.approved') : t('scanner.denied')}
-        </Badge>
+        <span className="flex flex-wrap items-center gap-1">
+          <Badge className={cn('gap-1 px-2.5 py-0.5 text-base tracking-wide text-white max-[359px]:text-sm max-[359px]:tracking-normal', result.isValid ? 'border-green-800 bg-green-700' : 'border-red-800 bg-red-700')}>
+            <Icon aria-hidden="true" className="size-5 shrink-0" strokeWidth={2.75} />
+            {result.isValid ? t('scanner.approved') : t('scanner.denied')}
+          </Badge>
+          {result.isOffline && <OfflineBadge />}
+        </span>
       </div>
       {reason !== null && <p className="mt-2 text-lg leading-snug font-semibold text-red-900">{reason}</p>}
       {result.isValid && (
@@ -64,5 +68,16 @@ export function ResultCard({ result }: { result: ScanResult }) {
         <time dateTime={result.timestamp}>{time}</time>
       </p>
     </Card>
+  );
+}
+
+/** 'Offline' beside APPROVED/DENIED (issue 12 item 3): the device decided this one from its door list. */
+export function OfflineBadge({ className }: { className?: string }) {
+  const { t } = useTranslation();
+  return (
+    <Badge className={cn('gap-1 border-slate-700 bg-slate-800 px-2 py-0.5 text-sm text-white', className)}>
+      <WifiOff aria-hidden="true" className="size-4 shrink-0" />
+      {t('scanner.offline')}
+    </Badge>
   );
 }

@@ -6,8 +6,9 @@ import { verdictFlashContent } from '../verdict-flash-logic.ts';
 
 /**
  * The verdict nobody can miss (issue 10 item 2): while `result` is set, the whole screen turns the
- * verdict's colour with its icon, the word APPROVED or DENIED and, for a denial, the reason in plain
- * words (colour is never the only signal). A tap on it, or Escape, calls `onDismiss`; the caller
+ * verdict's colour with its icon, the word APPROVED or DENIED, 'Offline' beside it when the device
+ * decided without the server (issue 12), and, for a denial, the reason in plain words (colour is
+ * never the only signal). A tap on it, or Escape, calls `onDismiss`; the caller
  * ends it after `VERDICT_FLASH_MS` anyway (use-verdict-feedback.ts). It fades in unless the device
  * asks for reduced motion, where it simply appears.
  *
@@ -48,6 +49,11 @@ export function VerdictFlash({ result, onDismiss }: { result: ScanResult | null;
         >
           <Icon aria-hidden="true" className="size-32 shrink-0" strokeWidth={2.5} />
           <p className="text-4xl font-black tracking-wide min-[360px]:text-5xl sm:text-7xl">{content.word}</p>
+          {content.offline !== null && (
+            <p className="rounded-full border-2 border-white px-4 py-1 text-2xl font-bold tracking-wide" data-testid="verdict-flash-offline">
+              {content.offline}
+            </p>
+          )}
           {content.reason !== null && <p className="max-w-md text-2xl leading-snug font-bold break-words">{content.reason}</p>}
         </div>
       )}

@@ -1,0 +1,283 @@
+/**
+ * Issue 12 on the scanner screen (docs/decisions/052): the door list, offline verdicts marked
+ * 'Offline', offline mode after two failures and back, the outbox upload, conflicts. The server is
+ * MSW with contract-typed answers; the door list is made with the contract's own lookup keys and
+ * sealed names; IndexedDB is fake-indexeddb (a library, src/test/setup.ts).
+ */
+import {
+  SIGNED_TICKET_VECTOR,
+  apiPaths,
+  type EventSigningKeys,
+  OfflineScanBatch,
+  OfflineScan,
+  VerifyTicketRequest,
+  type DoorList,
+  type OfflineConflictList,
+  type OfflineScanBatchResponse,
+  type VerifyTicketResponse,
+} from '@gatecheck/contract';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { delay, http, HttpResponse } from 'msw';
+import { expect, test } from 'vitest';
+import { CameraSourceProvider } from '@/features/scanner/camera-source-context.tsx';
+import { makeDoorList } from '@/test/door-list-fixtures.ts';
+import { chooseLanguage } from '@/lib/i18n/index.ts';
+import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
+import { apiUrl, server } from '@/test/msw-server.ts';
+import { renderWithProviders } from '@/test/render.tsx';
+import { createScriptedScanSource } from '@/test/scripted-scan-source.ts';
+import { ScannerRoute } from './scanner-route.tsx';
+
+const selection = { organization: testOrganization, event: testEvent, day: testDay };
+
+function renderScanner(options: { selection?: typeof selection } = {}) {
+  const camera = createScriptedScanSource();
+  return renderWithProviders(
+    <CameraSourceProvider createSource={() => camera}>
+      <ScannerRoute />
+    </CameraSourceProvider>,
+    { route: '/scanner', selection: options.selection ?? selection },
+  );
+}
+
+/** Serves `lists` in turn as the door list (the last one again after that); records `since`. */
+function serveDoorList(...lists: unknown[]) {
+  const sinces: Array<string | null> = [];
+  server.use(
+    http.get(apiUrl(apiPaths.doorList), ({ request }) => {
+      sinces.push(new URL(request.url).searchParams.get('since'));
+      const list = lists.length > 1 ? lists.shift() : lists[0];
+      return HttpResponse.json(list as DoorList);
+    }),
+  );
+  return sinces;
+}
+
+/** The verify endpoint: records the codes sent and answers with `answer`. */
+function serveVerify(answer: () => Promise<Response> | Response) {
+  const codes: string[] = [];
+  server.use(
+    http.post(apiUrl(apiPaths.verifyTicket), async ({ request }) => {
+      codes.push(VerifyTicketRequest.parse(await request.json()).qrCode);
+      return answer();
+    }),
+  );
+  return codes;
+}
+
+/** The upload endpoint: records each batch (validated by the contract) and answers per item. */
+function serveUpload(status: (scan: OfflineScan) => OfflineScanBatchResponse['results'][number]['status'] = () => 'recorded', rejection?: Pick<OfflineScanBatchResponse['results'][number], 'reason' | 'message'>) {
+  const batches: OfflineScan[][] = [];
+  server.use(
+    http.post(apiUrl(apiPaths.offlineScans), async ({ request }) => {
+      const body = OfflineScanBatch.parse(await request.json());
+      const scans = body.scans.map((scan) => OfflineScan.parse(scan));
+      batches.push(scans);
+      return HttpResponse.json<OfflineScanBatchResponse>({ receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: status(scan), ...(status(scan) === 'rejected' ? rejection : {}) })) });
+    }),
+  );
+  return batches;
+}
+
+const TICKETS = [
+  { code: 'GOOD-1', holderName: 'Ada Lovelace', ticketType: 'VIP' },
+  { code: 'GOOD-2', holderName: 'Grace Hopper', ticketType: 'Weekend' },
+  { code: 'GOOD-3', holderName: 'Alan Turing', ticketType: 'Weekend' },
+];
+
+async function typeCode(user: ReturnType<typeof renderScanner>['user'], code: string) {
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), `${code}{Enter}`);
+}
+
+test("a verify with no answer in 3 s is decided from the door list, marked 'Offline' on the card and the flash, and waits to be sent", { timeout: 20_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  const verified = serveVerify(async () => {
+    await delay('infinite');
+    return HttpResponse.json<VerifyTicketResponse>({ isValid: true });
+  });
+  const { user } = renderScanner();
+  expect(await screen.findByText(/^Last synced \d{2}:\d{2}/)).toBeInTheDocument();
+  expect(screen.getByTestId('waiting-count')).toHaveTextContent('0 scans waiting to be sent');
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+
+  await typeCode(user, 'GOOD-1');
+  const card = await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 });
+  expect(within(card).getByText('APPROVED')).toBeInTheDocument();
+  expect(within(card).getByText('Offline')).toBeInTheDocument();
+  expect(within(card).getByText('Ada Lovelace')).toBeInTheDocument();
+  expect(screen.getByTestId('verdict-flash-offline')).toHaveTextContent('Offline');
+  expect(verified).toEqual(['GOOD-1']);
+  expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
+});
+
+test('two failures in a row switch to offline mode (decided at once, no verify); the server answering again sends the outbox in scan order and a conflict shows in Recent scans', { timeout: 40_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  let isServerDown = true;
+  const verified = serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Online Person' })));
+  server.use(http.get(apiUrl(apiPaths.health), () => (isServerDown ? HttpResponse.error() : HttpResponse.json({ status: 'ok' }))));
+  const uploads = serveUpload((scan) => (scan.code === 'GOOD-2' ? 'conflict' : 'recorded'));
+  const { user } = renderScanner();
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+
+  // First failure: decided here (approved), still online.
+  await typeCode(user, 'GOOD-1');
+  await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 })).findByText('Offline');
+  expect(screen.queryByText('Offline mode: tickets are checked on this device')).not.toBeInTheDocument();
+  // Second failure: the same ticket again is DENIED (checked in on this device), and offline mode starts.
+  await typeCode(user, 'GOOD-1');
+  const denied = await screen.findByRole('group', { name: 'Invalid Ticket' }, { timeout: 6_000 });
+  expect(within(denied).getByText('DENIED')).toBeInTheDocument();
+  expect(within(denied).getByText('Offline')).toBeInTheDocument();
+  expect(within(denied).getByText(/^Already checked in at .+ by Dana Demo$/)).toBeInTheDocument();
+  expect(await screen.findByText('Offline mode: tickets are checked on this device')).toBeInTheDocument();
+  const verifiesBefore = verified.length;
+
+  // Offline mode: decided at once, no verify call; an unknown code is DENIED.
+  await typeCode(user, 'GOOD-2');
+  await screen.findByRole('group', { name: 'Valid Ticket' });
+  await typeCode(user, 'NOPE-404');
+  expect(await within(await screen.findByRole('group', { name: 'Invalid Ticket' })).findByText('Ticket not found')).toBeInTheDocument();
+  expect(verified).toHaveLength(verifiesBefore);
+  expect(await screen.findByText('4 scans waiting to be sent')).toBeInTheDocument();
+  expect(uploads).toHaveLength(0);
+
+  // The server answers the probe again: online, the outbox goes out in scan order, 'Conflict' shows.
+  isServerDown = false;
+  expect(await screen.findByText('0 scans waiting to be sent', {}, { timeout: 15_000 })).toBeInTheDocument();
+  expect(screen.queryByText('Offline mode: tickets are checked on this device')).not.toBeInTheDocument();
+  expect(uploads.flat().map((scan) => [scan.code, scan.verdict, scan.reason])).toEqual([
+    ['GOOD-1', 'approved', undefined],
+    ['GOOD-1', 'denied', 'already_checked_in'],
+    ['GOOD-2', 'approved', undefined],
+    ['NOPE-404', 'denied', 'not_found'],
+  ]);
+  const scanTimes = uploads.flat().map((scan) => Date.parse(scan.scannedAt));
+  expect(scanTimes).toEqual([...scanTimes].sort((a, b) => a - b));
+  expect(new Set(uploads.flat().map((scan) => scan.deviceId)).size).toBe(1);
+
+  await user.click(screen.getByText('Recent scans'));
+  const rows = within(screen.getByRole('list', { name: 'Recent scans' })).getAllByRole('listitem');
+  expect(rows).toHaveLength(4);
+  expect(rows[1]).toHaveTextContent('GOOD-2');
+  expect(rows[1]).toHaveTextContent('Conflict');
+  expect(rows[0]).not.toHaveTextContent('Conflict');
+
+  // Online again: the next scan asks the server.
+  await typeCode(user, 'GOOD-3');
+  expect(await within(await screen.findByRole('group', { name: 'Valid Ticket' })).findByText('Online Person')).toBeInTheDocument();
+  expect(verified.at(-1)).toBe('GOOD-3');
+  expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).queryByText('Offline')).not.toBeInTheDocument();
+});
+
+test('without a door list a verify with no answer is still the SPEC Verification Error', { timeout: 15_000 }, async () => {
+  serveVerify(() => HttpResponse.error());
+  const { user } = renderScanner();
+  expect(await screen.findByText('Door list not downloaded yet')).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GOOD-1');
+  expect(await screen.findByText('Verification Error', { selector: '[data-sonner-toast] *' }, { timeout: 6_000 })).toBeInTheDocument();
+  expect(screen.queryByRole('group', { name: /Ticket$/ })).not.toBeInTheDocument();
+});
+
+test("a corrupt door list download is discarded with a message and the last good list is kept; 'Sync now' asks for changes since the cursor", async () => {
+  const good = await makeDoorList(TICKETS, { cursor: '100' });
+  const sinces = serveDoorList(good, { ...good, tickets: [{ lookupKey: 'k', holderName: 'Ada Lovelace' }] });
+  const { user } = renderScanner();
+  const synced = await screen.findByText(/^Last synced \d{2}:\d{2}/);
+  expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Sync now' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('The door list download was damaged and was discarded; the last good list is kept.');
+  expect(synced).toHaveTextContent(/^Last synced \d{2}:\d{2}/);
+  expect(sinces).toEqual([null, '100']);
+});
+
+test("'Conflicts' lists the day's conflicts with both gates and times", async () => {
+  server.use(
+    http.get(apiUrl(apiPaths.offlineConflicts), () =>
+      HttpResponse.json<OfflineConflictList>({
+        conflicts: [
+          {
+            scanId: '00000000-0000-4000-8000-000000000001',
+            code: 'GOOD-2',
+            holderName: 'Grace Hopper',
+            offline: { scannedAt: '2026-07-11T10:05:00.000Z', receivedAt: '2026-07-11T10:20:00.000Z', deviceId: 'abcdef12-3456', staffName: 'Dana Demo' },
+            existing: { checkedInAt: '2026-07-11T09:58:00.000Z', checkedInBy: 'Gate B Staff' },
+          },
+        ],
+      }),
+    ),
+  );
+  const { user } = renderScanner();
+  await user.click(screen.getByText('Conflicts'));
+  const list = await screen.findByRole('list', { name: 'Conflicts' });
+  const row = within(list).getByRole('listitem');
+  expect(row).toHaveTextContent('GOOD-2');
+  expect(row).toHaveTextContent('Grace Hopper');
+  expect(row).toHaveTextContent(/Offline at \d{2}:\d{2} by Dana Demo \(device abcdef12\)/);
+  expect(row).toHaveTextContent(/Already checked in at \d{2}:\d{2} by Gate B Staff/);
+});
+
+test('a device without a door list approves a genuine signed ticket of this event and day from its signature, and denies the same again', { timeout: 30_000 }, async () => {
+  const vector = SIGNED_TICKET_VECTOR;
+  // The RFC 8032 test key is this event's signing key; the day is one the payload admits (1).
+  server.use(
+    http.get(apiUrl(apiPaths.signingKeys), () =>
+      HttpResponse.json<EventSigningKeys>({ eventId: vector.eventId, keys: [{ keyId: vector.keyId, algorithm: 'Ed25519', publicKey: vector.publicKey, createdAt: '2026-01-01T00:00:00.000Z', retiredAt: null }] }),
+    ),
+  );
+  const verified = serveVerify(() => HttpResponse.error());
+  const signingKeys = new Promise<void>((resolve) => server.events.on('response:mocked', ({ request }) => (request.url.includes('/signing-keys') ? resolve() : undefined)));
+  const signedEvent = { ...testEvent, id: vector.eventId, allowsScanningOutsideDays: true };
+  const { user } = renderScanner({ selection: { organization: testOrganization, event: signedEvent, day: { day: 1, name: 'Opening Friday', date: '2026-07-10' } } });
+  expect(await screen.findByText('Door list not downloaded yet')).toBeInTheDocument();
+  await signingKeys;
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+
+  await typeCode(user, vector.qrText);
+  const card = await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 });
+  expect(within(card).getByText('Offline')).toBeInTheDocument();
+  await typeCode(user, vector.qrText);
+  const denied = await screen.findByRole('group', { name: 'Invalid Ticket' }, { timeout: 6_000 });
+  expect(within(denied).getByText(/^Already checked in/)).toBeInTheDocument();
+  // A forged signature is an unknown code, as on the server.
+  await typeCode(user, `${vector.qrText.slice(0, -2)}${vector.qrText.endsWith('AA') ? 'BA' : 'AA'}`);
+  await waitFor(() => expect(within(screen.getByRole('group', { name: 'Invalid Ticket' })).getByText('Ticket not found')).toBeInTheDocument(), { timeout: 6_000 });
+  expect(verified.length).toBeGreaterThanOrEqual(2);
+  server.events.removeAllListeners();
+});
+
+test('the offline line speaks German when German is chosen', async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  renderScanner();
+  await act(() => chooseLanguage('de'));
+  expect(await screen.findByText(/^Zuletzt synchronisiert /)).toBeInTheDocument();
+  expect(screen.getByTestId('waiting-count')).toHaveTextContent('0 Scans warten auf das Senden');
+  expect(screen.getByRole('button', { name: 'Jetzt synchronisieren' })).toBeInTheDocument();
+  expect(screen.getByText('Konflikte')).toBeInTheDocument();
+});
+
+test("a scan the server rejects is kept aside with its reason, visible until dismissed, and not sent again", { timeout: 30_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  let isServerDown = true;
+  serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true })));
+  const uploads = serveUpload(() => 'rejected', { reason: 'revoked', message: 'This ticket has been revoked.' });
+  const { user } = renderScanner();
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GOOD-1');
+  await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 })).findByText('Offline');
+  expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
+
+  isServerDown = false;
+  await user.click(screen.getByRole('button', { name: 'Sync now' }));
+  const aside = await screen.findByRole('list', { name: 'Not accepted by the server' });
+  expect(within(aside).getByRole('listitem')).toHaveTextContent(/GOOD-1\.\.\.: This ticket has been revoked\./);
+  expect(screen.getByTestId('waiting-count')).toHaveTextContent('0 scans waiting to be sent');
+  await user.click(screen.getByRole('button', { name: 'Sync now' }));
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Sync now' })).toBeEnabled());
+  expect(uploads).toHaveLength(1);
+
+  await user.click(within(aside).getByRole('button', { name: 'Dismiss' }));
+  await waitFor(() => expect(screen.queryByRole('list', { name: 'Not accepted by the server' })).not.toBeInTheDocument());
+});

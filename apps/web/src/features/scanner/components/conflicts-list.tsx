@@ -1,0 +1,48 @@
+import { useQuery } from '@tanstack/react-query';
+import { ChevronRight } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { offlineQueries } from '../offline/offline-api.ts';
+import { recentScanTime } from '../recent-scans.ts';
+import { resultCodeText } from '../scanner-logic.ts';
+
+/**
+ * 'Conflicts' of the selected event day (issue 12 item 5, decision 045): tickets admitted offline
+ * that another gate had already checked in, each with both gates and times — the offline admission
+ * (time, staff member, device) and the one the server had (time, staff member). Collapsed like
+ * 'Recent scans'; fetched (GET conflicts) when opened, and again each time it is opened. Open to every
+ * member of the event's organization, as the server allows until the supervisor role gates it.
+ */
+export function ConflictsList({ eventId, day }: { eventId: string; day: number }) {
+  const { t } = useTranslation();
+  const [isOpen, setOpen] = useState(false);
+  const { data, isError, isPending } = useQuery({ ...offlineQueries.conflicts(eventId, day), enabled: isOpen && eventId !== '', refetchOnMount: 'always', staleTime: 0 });
+  const conflicts = data?.conflicts ?? [];
+  return (
+    <details className="group rounded-2xl border border-slate-300 bg-white" open={isOpen} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary className="flex min-h-12 cursor-pointer list-none items-center gap-2 px-3 py-2 text-lg font-semibold text-slate-950 [&::-webkit-details-marker]:hidden">
+        <ChevronRight aria-hidden="true" className="size-5 shrink-0 transition-transform group-open:rotate-90" />
+        {t('offline.conflicts')}
+        {data && <span className="ml-auto text-base font-normal text-slate-700 tabular-nums">({conflicts.length})</span>}
+      </summary>
+      {!isOpen ? null : isError ? (
+        <p className="border-t border-slate-200 px-3 py-2 text-base text-red-900">{t('offline.conflictsFailed')}</p>
+      ) : isPending ? null : conflicts.length === 0 ? (
+        <p className="border-t border-slate-200 px-3 py-2 text-base text-slate-700">{t('offline.noConflicts')}</p>
+      ) : (
+        <ol aria-label={t('offline.conflicts')} className="divide-y divide-slate-200 border-t border-slate-200">
+          {conflicts.map((conflict) => (
+            <li key={conflict.scanId} className="px-3 py-2 text-base text-slate-900">
+              <p className="flex flex-wrap gap-x-2">
+                <span className="font-mono break-all">{resultCodeText(conflict.code)}</span>
+                <span className="font-semibold">{conflict.holderName}</span>
+              </p>
+              <p>{t('offline.conflictOffline', { time: recentScanTime(conflict.offline.scannedAt), name: conflict.offline.staffName, device: conflict.offline.deviceId.slice(0, 8) })}</p>
+              <p>{t('offline.conflictExisting', { time: recentScanTime(conflict.existing.checkedInAt), name: conflict.existing.checkedInBy })}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,61 @@
+import { CloudOff, RefreshCw } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button.tsx';
+import type { OfflineDoor } from '../offline/use-offline-door.ts';
+import { recentScanTime } from '../recent-scans.ts';
+import { formatClockTime, resultCodeText } from '../scanner-logic.ts';
+
+/**
+ * The scanner's offline line (issue 12 items 2–4): 'Last synced HH:MM' (the device's locale time) of
+ * the day's door list, how many scans wait to be sent, 'Sync now', 'Offline mode' while the device
+ * decides on its own, a note when a damaged download was discarded, and the scans the server would
+ * not take with its reason (each can be dismissed once read).
+ */
+export function OfflineStatus({ door }: { door: OfflineDoor }) {
+  const { t } = useTranslation();
+  const syncedTime = door.lastSyncedAt === null ? null : formatClockTime(door.lastSyncedAt);
+  return (
+    <section aria-label={t('offline.region')} className="flex flex-col gap-2 rounded-2xl border border-slate-300 bg-white px-3 py-2 text-base text-slate-900">
+      {door.connectivity.mode === 'offline' && (
+        <p role="status" className="flex items-center gap-2 font-semibold text-amber-950">
+          <CloudOff aria-hidden="true" className="size-5 shrink-0" />
+          {t('offline.offlineMode')}
+        </p>
+      )}
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+        <div className="min-w-0">
+          <p data-testid="last-synced">{syncedTime === null ? t('offline.neverSynced') : t('offline.lastSynced', { time: syncedTime })}</p>
+          <p data-testid="waiting-count" className={door.waitingCount > 0 ? 'font-semibold' : undefined}>
+            {t('offline.waiting', { count: door.waitingCount })}
+          </p>
+        </div>
+        <Button variant="secondary" onClick={door.syncNow} disabled={door.isSyncing}>
+          <RefreshCw aria-hidden="true" className="size-5" />
+          {door.isSyncing ? t('offline.syncing') : t('offline.syncNow')}
+        </Button>
+      </div>
+      {door.isListDiscarded && (
+        <p role="alert" className="font-semibold text-red-900">
+          {t('offline.listDiscarded')}
+        </p>
+      )}
+      {door.setAside.length > 0 && (
+        <div>
+          <h2 className="font-semibold text-red-900">{t('offline.setAside')}</h2>
+          <ul aria-label={t('offline.setAside')} className="divide-y divide-slate-200">
+            {door.setAside.map((item) => (
+              <li key={item.scanId} className="flex items-center justify-between gap-2 py-1">
+                <span className="min-w-0 break-words">
+                  {t('offline.setAsideLine', { time: recentScanTime(item.scannedAt), code: resultCodeText(item.code), reason: item.setAside?.message || item.setAside?.reason })}
+                </span>
+                <Button variant="ghost" onClick={() => door.dismissSetAside(item.scanId)}>
+                  {t('offline.dismiss')}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+import { doorListLookupKey } from '@gatecheck/contract';
+import { describe, expect, test } from 'vitest';
+import { ApiError } from '@/lib/api-client.ts';
+import { doorListEntry, makeDoorList } from '@/test/door-list-fixtures.ts';
+import { readDoorList, syncDoorList, type FetchDoorList } from './door-list-store.ts';
+import { closeOfflineDb, openOfflineDb } from './offline-db.ts';
+
+const scope = { eventId: 'event-1', day: 2 };
+
+/** A fake transport answering the queued bodies (or throwing the queued errors) and recording `since`. */
+function scriptedFetch(answers: Array<unknown>) {
+  const sinces: Array<string | null> = [];
+  const fetch: FetchDoorList = async (_eventId, _day, since) => {
+    sinces.push(since);
+    const next = answers.shift();
+    if (next instanceof Error) throw next;
+    return next;
+  };
+  return { fetch, sinces };
+}
+
+describe('door list store', () => {
+  test('the first sync downloads the full list, the next asks for changes since its cursor and merges them', async () => {
+    const db = await openOfflineDb();
+    const full = await makeDoorList([{ code: 'AAA-1', holderName: 'Ada' }, { code: 'BBB-2', holderName: 'Bob' }], { cursor: '100' });
+    const changes = { ...(await makeDoorList([{ code: 'BBB-2', holderName: 'Bob', isRevoked: true }, { code: 'CCC-3', holderName: 'Cy' }], { cursor: '140', isComplete: false })) };
+    const { fetch, sinces } = scriptedFetch([full, changes]);
+
+    const first = await syncDoorList(db, scope, fetch, new Date('2026-07-11T10:00:00Z'));
+    expect(first.status).toBe('synced');
+    const second = await syncDoorList(db, scope, fetch, new Date('2026-07-11T10:01:00Z'));
+    expect(second.status).toBe('synced');
+    expect(sinces).toEqual([null, '100']);
+
+    const stored = await readDoorList(db, 'event-1', 2);
+    expect(stored?.list.cursor).toBe('140');
+    expect(stored?.syncedAt).toBe('2026-07-11T10:01:00.000Z');
+    expect(stored?.list.tickets).toHaveLength(3);
+    const bobKey = await doorListLookupKey('event-1', 'bbb-2');
+    expect(stored?.list.tickets.find((entry) => entry.lookupKey === bobKey)?.isRevoked).toBe(true);
+  });
+
+  test('a failed download keeps the last good list', async () => {
+    const db = await openOfflineDb();
+    const full = await makeDoorList([{ code: 'AAA-1', holderName: 'Ada' }]);
+    const { fetch } = scriptedFetch([full, new ApiError(0, 'network_error', 'Failed to fetch')]);
+    await syncDoorList(db, scope, fetch, new Date('2026-07-11T10:00:00Z'));
+
+    const outcome = await syncDoorList(db, scope, fetch, new Date('2026-07-11T10:05:00Z'));
+    expect(outcome.status).toBe('failed');
+    const stored = await readDoorList(db, 'event-1', 2);
+    expect(stored?.list.tickets).toHaveLength(1);
+    expect(stored?.syncedAt).toBe('2026-07-11T10:00:00.000Z');
+  });
+
+  test('a corrupt download is discarded, the last good list stays, and the next sync asks for a full list', async () => {
+    const db = await openOfflineDb();
+    const full = await makeDoorList([{ code: 'AAA-1', holderName: 'Ada' }], { cursor: '100' });
+    const corrupt = { ...full, tickets: [{ lookupKey: 'x', holderName: 'Ada Lovelace in clear' }] };
+    const { fetch, sinces } = scriptedFetch([full, corrupt, full]);
+    await syncDoorList(db, scope, fetch);
+
+    expect((await syncDoorList(db, scope, fetch)).status).toBe('corrupt');
+    expect((await readDoorList(db, 'event-1', 2))?.list.tickets).toHaveLength(1);
+    expect((await syncDoorList(db, scope, fetch)).status).toBe('synced');
+    expect(sinces).toEqual([null, '100', null]);
+  });
+
+  test("a list of another event or day is discarded as corrupt", async () => {
+    const db = await openOfflineDb();
+    const otherDay = await makeDoorList([{ code: 'AAA-1', holderName: 'Ada' }], { day: 3 });
+    const { fetch } = scriptedFetch([otherDay]);
+    expect((await syncDoorList(db, scope, fetch)).status).toBe('corrupt');
+    expect(await readDoorList(db, 'event-1', 2)).toBeNull();
+  });
+
+  test('the list survives closing and reopening the database, and holds no holder name in clear', async () => {
+    const db = await openOfflineDb();
+    const { fetch } = scriptedFetch([await makeDoorList([{ code: 'AAA-1', holderName: 'Ada Lovelace' }])]);
+    await syncDoorList(db, scope, fetch);
+    await closeOfflineDb();
+
+    const reopened = await openOfflineDb();
+    const stored = await readDoorList(reopened, 'event-1', 2);
+    expect(stored?.list.tickets[0]?.lookupKey).toBe((await doorListEntry({ code: 'AAA-1', holderName: 'x' })).lookupKey);
+    const raw = JSON.stringify(await reopened.getAll('doorLists'));
+    expect(raw).not.toContain('Ada Lovelace');
+    expect(raw).not.toContain('AAA-1');
+  });
+});

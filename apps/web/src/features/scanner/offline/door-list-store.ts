@@ -1,0 +1,76 @@
+/**
+ * The door list of an event day on the device (issue 12 item 2, docs/decisions/044, 052): downloaded
+ * in full the first time, then only the changes since its cursor (`mergeDoorList` of the contract),
+ * kept in IndexedDB (offline-db.ts).
+ *
+ * Bad input (issue 12 "Bad input and safety"): a download that fails (no answer, an error answer)
+ * keeps the last good list; an answer that does not match the contract's `DoorList` schema, or
+ * changes that cannot apply to the stored list, are discarded (`corrupt`) and the last good list
+ * stays; the next sync then asks for a full list. A stored value that no longer parses reads as absent.
+ */
+import { DoorList, mergeDoorList } from '@gatecheck/contract';
+import { z } from 'zod';
+import { eventDayKey, type OfflineDb } from './offline-db.ts';
+
+/** A door list as kept: the list and when this device last got it (ISO 8601, device clock). */
+export interface StoredDoorList {
+  list: DoorList;
+  syncedAt: string;
+  /** The last download was discarded as corrupt: the next sync asks for a full list. */
+  needsFullList: boolean;
+}
+
+const StoredDoorListSchema = z.object({ list: DoorList, syncedAt: z.string(), needsFullList: z.boolean() });
+
+/**
+ * Downloads a door list: GET /events/{eventId}/days/{day}/door-list, with `?since=cursor` when
+ * `since` is given. Resolves to the answer's body, unparsed (the store parses it).
+ * @throws whatever the transport throws on a failed download (api-client's ApiError).
+ */
+export type FetchDoorList = (eventId: string, day: number, since: string | null) => Promise<unknown>;
+
+/** What one sync did: `synced` (the new list), `failed` (kept the last good one), `corrupt` (discarded). */
+export type DoorListSyncOutcome =
+  | { status: 'synced'; stored: StoredDoorList }
+  | { status: 'failed'; error: unknown; stored: StoredDoorList | null }
+  | { status: 'corrupt'; stored: StoredDoorList | null };
+
+/** The door list kept for `eventId`'s day `day`, or null (none yet, or unreadable). */
+export async function readDoorList(db: OfflineDb, eventId: string, day: number): Promise<StoredDoorList | null> {
+  const parsed = StoredDoorListSchema.safeParse(await db.get('doorLists', eventDayKey(eventId, day)));
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Brings the day's door list up to date: a full download when none is kept (or the last one was
+ * corrupt), else the changes since its cursor, merged and stored.
+ * @param now the device clock, for `syncedAt` ('Last synced HH:MM').
+ * Never throws for a failed or corrupt download: see `DoorListSyncOutcome`.
+ */
+export async function syncDoorList(db: OfflineDb, scope: { eventId: string; day: number }, fetchDoorList: FetchDoorList, now: Date = new Date()): Promise<DoorListSyncOutcome> {
+  const { eventId, day } = scope;
+  const previous = await readDoorList(db, eventId, day);
+  const since = previous && !previous.needsFullList ? previous.list.cursor : null;
+  let body: unknown;
+  try {
+    body = await fetchDoorList(eventId, day, since);
+  } catch (error) {
+    return { status: 'failed', error, stored: previous };
+  }
+  const parsed = DoorList.safeParse(body);
+  let merged: DoorList | null = null;
+  if (parsed.success && parsed.data.event.id === eventId && parsed.data.day === day) {
+    try {
+      merged = mergeDoorList(since === null ? null : (previous?.list ?? null), parsed.data);
+    } catch {
+      merged = null;
+    }
+  }
+  if (merged === null) {
+    if (previous) await db.put('doorLists', { ...previous, needsFullList: true }, eventDayKey(eventId, day));
+    return { status: 'corrupt', stored: previous };
+  }
+  const stored: StoredDoorList = { list: merged, syncedAt: now.toISOString(), needsFullList: false };
+  await db.put('doorLists', stored, eventDayKey(eventId, day));
+  return { status: 'synced', stored };
+}

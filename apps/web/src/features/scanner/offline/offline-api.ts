@@ -1,0 +1,41 @@
+/**
+ * The offline check-in calls (issue 12, docs/decisions/044, 045, 043), through the one api-client:
+ * the door list, the signing keys, the outbox upload, the day's conflicts and a probe of the server.
+ * The door list and the keys come back unparsed: their stores parse them, so a corrupt answer is
+ * told apart from a failed download.
+ */
+import { HealthResponse, OfflineConflictList, OfflineScanBatchResponse, apiPaths, offlinePaths, type OfflineScan, type OfflineScanBatch } from '@gatecheck/contract';
+import { queryOptions } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiRequest } from '@/lib/api-client.ts';
+
+/** GET door-list[?since=cursor]: the body, unparsed. @throws {ApiError} on no answer or an error answer. */
+export function fetchDoorList(eventId: string, day: number, since: string | null): Promise<unknown> {
+  const query = since === null ? '' : `?since=${encodeURIComponent(since)}`;
+  return apiRequest(`${offlinePaths.doorList(eventId, day)}${query}`, { schema: z.unknown() });
+}
+
+/** GET signing-keys: the body, unparsed. @throws {ApiError} on no answer or an error answer. */
+export function fetchSigningKeys(eventId: string): Promise<unknown> {
+  return apiRequest(offlinePaths.signingKeys(eventId), { schema: z.unknown() });
+}
+
+/** POST offline-scans with `scans` in scan order. @throws {ApiError} on no answer, an error answer or an unexpected body. */
+export function sendOfflineScans(eventId: string, day: number, scans: OfflineScan[]): Promise<OfflineScanBatchResponse> {
+  const body: OfflineScanBatch = { scans };
+  return apiRequest(offlinePaths.offlineScans(eventId, day), { method: 'POST', body, schema: OfflineScanBatchResponse });
+}
+
+/** GET /health: resolves when the server answers. @throws {ApiError} when it does not. */
+export async function probeServer(signal?: AbortSignal): Promise<void> {
+  await apiRequest(apiPaths.health, { schema: HealthResponse, signal, token: null });
+}
+
+export const offlineQueries = {
+  /** The day's conflicts (GET conflicts, decision 045), fetched while the 'Conflicts' list is open. */
+  conflicts: (eventId: string, day: number) =>
+    queryOptions({
+      queryKey: ['check-ins', eventId, day, 'conflicts'] as const,
+      queryFn: ({ signal }) => apiRequest(offlinePaths.offlineConflicts(eventId, day), { schema: OfflineConflictList, signal }),
+    }),
+};

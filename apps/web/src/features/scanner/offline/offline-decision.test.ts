@@ -1,0 +1,108 @@
+import { SIGNED_TICKET_VECTOR, parseSignedTicket, type CheckInEvent } from '@gatecheck/contract';
+import { describe, expect, test } from 'vitest';
+import { doorListEvent, makeDoorList } from '@/test/door-list-fixtures.ts';
+import { decideOffline, rememberOnlineCheckIn, type OfflineDecisionInput } from './offline-decision.ts';
+import { openOfflineDb } from './offline-db.ts';
+import { hasWebCryptoEd25519, verifyTicketSignature } from './signed-tickets.ts';
+
+const NOW = new Date('2026-07-11T12:00:00Z');
+
+async function input(code: string, overrides: Partial<OfflineDecisionInput> = {}): Promise<OfflineDecisionInput> {
+  const doorList = await makeDoorList([
+    { code: 'GOOD-1', holderName: 'Ada Lovelace', ticketType: 'VIP' },
+    { code: 'REVOKED-1', holderName: 'Rex', isRevoked: true },
+    { code: 'DAY1-ONLY', holderName: 'Dee', admittedDays: [1] },
+    { code: 'GATE-B-1', holderName: 'Bea', checkIn: { checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B' } },
+  ]);
+  return { eventId: 'event-1', day: 2, code, now: NOW, staffName: 'Dana Demo', doorList, signingKeys: [], event: { ...doorListEvent }, ...overrides };
+}
+
+describe('deciding from the door list (the server rule, decideCheckIn)', () => {
+  test('a valid ticket is approved with its holder opened from the sealed name; the same again is denied as checked in on this device', async () => {
+    const db = await openOfflineDb();
+    expect(await decideOffline(db, await input('good-1'))).toEqual({ isValid: true, details: { eventName: 'Harbour Sound 2026', holderName: 'Ada Lovelace', ticketType: 'VIP' } });
+    expect(await decideOffline(db, await input('GOOD-1', { now: new Date('2026-07-11T12:01:00Z') }))).toEqual({
+      isValid: false,
+      denial: { reason: 'already_checked_in', checkedInAt: NOW.toISOString(), checkedInBy: 'Dana Demo', message: 'This ticket was already checked in for day 2 by Dana Demo.' },
+    });
+  });
+
+  test('unknown, revoked, not valid on this day and checked in at another gate are denied with the server reasons', async () => {
+    const db = await openOfflineDb();
+    const reasons = [];
+    for (const code of ['NOPE-404', 'REVOKED-1', 'DAY1-ONLY', 'GATE-B-1']) {
+      const verdict = await decideOffline(db, await input(code));
+      reasons.push(verdict?.isValid === false ? verdict.denial.reason : 'approved');
+    }
+    expect(reasons).toEqual(['not_found', 'revoked', 'not_valid_today', 'already_checked_in']);
+  });
+
+  test('a day the event calendar does not open is denied not_event_day, as on the server', async () => {
+    const db = await openOfflineDb();
+    const closedCalendar = await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada' }], { event: { ...doorListEvent, allowsScanningOutsideDays: false } });
+    const verdict = await decideOffline(db, await input('GOOD-1', { doorList: closedCalendar, now: new Date('2026-07-20T12:00:00Z') }));
+    expect(verdict).toMatchObject({ isValid: false, denial: { reason: 'not_event_day' } });
+  });
+
+  test('without a door list a plain code cannot be decided (the caller shows Verification Error)', async () => {
+    const db = await openOfflineDb();
+    expect(await decideOffline(db, await input('GOOD-1', { doorList: null }))).toBeNull();
+  });
+
+  test("an online approval remembered on the device denies the same ticket offline until a newer list knows better", async () => {
+    const db = await openOfflineDb();
+    await rememberOnlineCheckIn(db, { eventId: 'event-1', day: 2, code: 'GOOD-1' }, { checkedInAt: new Date('2026-07-11T10:30:00Z'), checkedInBy: 'Dana Demo' });
+    expect(await decideOffline(db, await input('GOOD-1'))).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in' } });
+    // A list generated after that check-in (and showing none: undone by a supervisor) wins.
+    const newer = { ...(await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada' }])), generatedAt: '2026-07-11T11:00:00.000Z' };
+    expect(await decideOffline(db, await input('GOOD-1', { doorList: newer }))).toMatchObject({ isValid: true });
+  });
+});
+
+describe('signed tickets without a door list (issue 12 item 6)', () => {
+  const vector = SIGNED_TICKET_VECTOR;
+  const signedEvent: CheckInEvent & { name: string } = { ...doorListEvent, id: vector.eventId };
+  const keys = [{ keyId: vector.keyId, publicKey: vector.publicKey }];
+  const signedInput = (overrides: Partial<OfflineDecisionInput>): OfflineDecisionInput => ({
+    eventId: vector.eventId,
+    day: 1,
+    code: vector.qrText,
+    now: NOW,
+    staffName: 'Dana Demo',
+    doorList: null,
+    signingKeys: keys,
+    event: signedEvent,
+    ...overrides,
+  });
+
+  test('a genuine signed ticket of this event and day is approved, and the same again denied', async () => {
+    const db = await openOfflineDb();
+    expect(await decideOffline(db, signedInput({}))).toMatchObject({ isValid: true });
+    expect(await decideOffline(db, signedInput({}))).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in' } });
+  });
+
+  test('a day its payload does not admit is denied, a forged signature is an unknown code, an unknown key too', async () => {
+    const db = await openOfflineDb();
+    expect(await decideOffline(db, signedInput({ day: 2 }))).toMatchObject({ isValid: false, denial: { reason: 'not_valid_today' } });
+    const forged = `${vector.qrText.slice(0, -3)}${vector.qrText.endsWith('AAA') ? 'BBB' : 'AAA'}`;
+    expect(await decideOffline(db, signedInput({ code: forged }))).toMatchObject({ isValid: false, denial: { reason: 'not_found' } });
+    expect(await decideOffline(db, signedInput({ signingKeys: [] }))).toMatchObject({ isValid: false, denial: { reason: 'not_found' } });
+  });
+
+  test("a genuine ticket of another event is denied wrong_event", async () => {
+    const db = await openOfflineDb();
+    const otherEvent = { ...signedEvent, id: '11111111-2222-4333-8444-555555555555' };
+    expect(await decideOffline(db, signedInput({ eventId: otherEvent.id, event: otherEvent }))).toMatchObject({ isValid: false, denial: { reason: 'wrong_event' } });
+  });
+
+  test('WebCrypto and the @noble/ed25519 fallback agree on the RFC 8032 test vector', async () => {
+    const parsed = parseSignedTicket(vector.qrText);
+    if (!parsed) throw new Error('the vector does not parse');
+    expect(await hasWebCryptoEd25519()).toBe(true);
+    expect(await verifyTicketSignature(parsed, keys)).toBe(true);
+    expect(await verifyTicketSignature(parsed, keys, { engine: 'noble' })).toBe(true);
+    const tampered = { ...parsed, signedBytes: new Uint8Array([...parsed.signedBytes.slice(0, -1), 0x32]) };
+    expect(await verifyTicketSignature(tampered, keys)).toBe(false);
+    expect(await verifyTicketSignature(tampered, keys, { engine: 'noble' })).toBe(false);
+  });
+});

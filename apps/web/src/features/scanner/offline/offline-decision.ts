@@ -1,0 +1,135 @@
+/**
+ * Deciding a scan on the device (issue 12 items 3 and 6, docs/decisions/043, 052) with the server's
+ * own rule: `decideCheckIn` of the contract, fed by `doorListCheckInInput` (SEAMS §2 — one rule, two
+ * callers). Unknown, wrong event, not valid on this day, revoked, event not open, not an event day,
+ * and already checked in — on this device (`localCheckIns`) or in the downloaded list.
+ *
+ * A signed ticket (`GC1.…`) whose signature does not verify under the event's keys is an unknown
+ * code, as on the server. A genuine one of this event that the door list does not hold (or with no
+ * door list on the device) is decided from its payload: its event and days, not revoked (the list's
+ * revocations are the only ones a device can know), and this device's own check-ins.
+ *
+ * Every approval is remembered in `localCheckIns` (by lookup key, never the code), so the same ticket
+ * again is DENIED 'Already checked in' before the next list download knows it.
+ */
+import {
+  decideCheckIn,
+  doorListCheckInInput,
+  doorListLookupKey,
+  openHolderName,
+  parseSignedTicket,
+  type CheckInDecision,
+  type CheckInEvent,
+  type DoorList,
+  type DoorListEntry,
+  type EventSigningKey,
+  type LocalCheckIn,
+} from '@gatecheck/contract';
+import { z } from 'zod';
+import type { Verdict } from '../scanner-logic.ts';
+import { eventDayKey, type OfflineDb } from './offline-db.ts';
+import { verifyTicketSignature } from './signed-tickets.ts';
+
+/** Everything one offline decision reads. */
+export interface OfflineDecisionInput {
+  /** The selected event's id and day number. */
+  eventId: string;
+  day: number;
+  /** The text as scanned (plain code or signed text). */
+  code: string;
+  /** The device clock at the scan. */
+  now: Date;
+  /** The signed-in staff member's display name (for 'Already checked in … by'). */
+  staffName: string;
+  /** The day's door list on this device, or null when none was ever downloaded. */
+  doorList: DoorList | null;
+  /** The event's signing keys kept on this device. */
+  signingKeys: readonly Pick<EventSigningKey, 'keyId' | 'publicKey'>[];
+  /** The selected event as the rule reads it (and its name), for a signed ticket decided without a door list. */
+  event: CheckInEvent & { name: string };
+}
+
+const LocalCheckInSchema = z.object({ checkedInAt: z.string(), checkedInBy: z.string(), isOnline: z.boolean().default(false) });
+
+/**
+ * The verdict for a scan with the server out of reach, or null when the device cannot decide (no door
+ * list and not a genuine signed ticket of this event): the caller then shows SPEC §8's 'Verification
+ * Error'. An approval is recorded in this device's check-ins before it resolves.
+ * @throws the browser's error when IndexedDB fails.
+ */
+export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput): Promise<Verdict | null> {
+  const { eventId, day, code, now, doorList } = input;
+  const lookupKey = await doorListLookupKey(eventId, code);
+  const local = await readLocalCheckIn(db, { eventId, day, lookupKey }, doorList);
+  const entry = doorList ? (entryIndex(doorList).get(lookupKey) ?? null) : null;
+  const signed = parseSignedTicket(code);
+
+  let decision: CheckInDecision;
+  if (signed && !entry) {
+    if (!(await verifyTicketSignature(signed, input.signingKeys))) {
+      // A forged or foreign-key text: an unknown code, as on the server (decision 043).
+      decision = decideCheckIn({ ticket: null, event: doorList?.event ?? input.event, day, existingCheckIn: null, now });
+    } else {
+      const event = doorList?.event ?? input.event;
+      decision = decideCheckIn({
+        ticket: { eventId: signed.eventId, organizationId: event.organizationId, isRevoked: false, admittedDays: signed.days },
+        event,
+        day,
+        existingCheckIn: local ? { ...local, isSameScan: false } : null,
+        now,
+      });
+    }
+  } else if (doorList) {
+    decision = decideCheckIn(doorListCheckInInput(doorList, day, entry, now, local));
+  } else {
+    return null;
+  }
+
+  if (decision.outcome === 'denied') {
+    const { reason, message, checkedInAt, checkedInBy } = decision;
+    return { isValid: false, denial: { reason, message, checkedInAt: checkedInAt?.toISOString(), checkedInBy } };
+  }
+  await recordLocalCheckIn(db, { eventId, day, lookupKey }, { checkedInAt: now, checkedInBy: input.staffName }, false);
+  const holderName = entry ? await openHolderName(eventId, code, entry.holderName).catch(() => undefined) : undefined;
+  const eventName = doorList?.event.name ?? input.event.name;
+  return { isValid: true, details: { ...(eventName ? { eventName } : {}), ...(holderName ? { holderName } : {}), ...(entry ? { ticketType: entry.ticketType } : {}) } };
+}
+
+/**
+ * Remembers that the server approved ticket `code` on `eventId`'s day `day` for this device (an
+ * online approval), so a scan after the network fails knows it before the next list download. Once
+ * a list generated after it is kept, the list's word wins (a supervisor may have undone it since).
+ */
+export async function rememberOnlineCheckIn(db: OfflineDb, scope: { eventId: string; day: number; code: string }, checkIn: LocalCheckIn): Promise<void> {
+  const lookupKey = await doorListLookupKey(scope.eventId, scope.code);
+  await recordLocalCheckIn(db, { eventId: scope.eventId, day: scope.day, lookupKey }, checkIn, true);
+}
+
+async function recordLocalCheckIn(db: OfflineDb, scope: { eventId: string; day: number; lookupKey: string }, checkIn: LocalCheckIn, isOnline: boolean): Promise<void> {
+  await db.put('localCheckIns', { checkedInAt: checkIn.checkedInAt.toISOString(), checkedInBy: checkIn.checkedInBy, isOnline }, `${eventDayKey(scope.eventId, scope.day)}|${scope.lookupKey}`);
+}
+
+/**
+ * This device's check-in of the ticket, or null. An online one is dropped once `doorList` was
+ * generated after it (the list then knows it, or knows it was undone); an offline one always counts
+ * (the server may not have it yet).
+ */
+async function readLocalCheckIn(db: OfflineDb, scope: { eventId: string; day: number; lookupKey: string }, doorList: DoorList | null): Promise<LocalCheckIn | null> {
+  const parsed = LocalCheckInSchema.safeParse(await db.get('localCheckIns', `${eventDayKey(scope.eventId, scope.day)}|${scope.lookupKey}`));
+  if (!parsed.success) return null;
+  const checkedInAt = new Date(parsed.data.checkedInAt);
+  if (parsed.data.isOnline && doorList && new Date(doorList.generatedAt) > checkedInAt) return null;
+  return { checkedInAt, checkedInBy: parsed.data.checkedInBy };
+}
+
+const indexes = new WeakMap<DoorList, Map<string, DoorListEntry>>();
+
+/** The list's entries by lookup key, built once per list object. */
+function entryIndex(list: DoorList): Map<string, DoorListEntry> {
+  let index = indexes.get(list);
+  if (!index) {
+    index = new Map(list.tickets.map((entry) => [entry.lookupKey, entry]));
+    indexes.set(list, index);
+  }
+  return index;
+}

@@ -1,0 +1,120 @@
+import type { OfflineScan, OfflineScanBatchResponse } from '@gatecheck/contract';
+import { describe, expect, test } from 'vitest';
+import { ApiError } from '@/lib/api-client.ts';
+import { closeOfflineDb, openOfflineDb } from './offline-db.ts';
+import { batchesInScanOrder, outboxRetryDelay, queueOfflineScan, readOutbox, summarizeOutbox, uploadOutbox, type NewOutboxItem, type SendOfflineScans } from './outbox.ts';
+
+function item(n: number, overrides: Partial<NewOutboxItem> = {}): NewOutboxItem {
+  return {
+    scanId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    eventId: 'event-1',
+    day: 2,
+    userId: 'user-1',
+    code: `CODE-${n}`,
+    scannedAt: new Date(Date.UTC(2026, 6, 11, 10, 0, n)).toISOString(),
+    deviceId: 'device-1',
+    verdict: 'approved',
+    ...overrides,
+  };
+}
+
+/** A server stand-in: records every batch and answers each item with `answer(scan)`. */
+function recordingServer(answer: (scan: OfflineScan) => Omit<OfflineScanBatchResponse['results'][number], 'index' | 'scanId'> = () => ({ status: 'recorded' })) {
+  const batches: Array<{ eventId: string; day: number; scans: OfflineScan[] }> = [];
+  const send: SendOfflineScans = async (eventId, day, scans) => {
+    batches.push({ eventId, day, scans });
+    return { receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, ...answer(scan) })) };
+  };
+  return { send, batches };
+}
+
+describe('outbox', () => {
+  test('queued scans survive closing the database (an app kill) and are sent in scan order, then leave the outbox', async () => {
+    const db = await openOfflineDb();
+    for (const n of [1, 2, 3]) await queueOfflineScan(db, item(n));
+    await closeOfflineDb();
+
+    const reopened = await openOfflineDb();
+    expect((await readOutbox(reopened)).map((queued) => queued.code)).toEqual(['CODE-1', 'CODE-2', 'CODE-3']);
+    const server = recordingServer();
+    const outcome = await uploadOutbox(reopened, 'user-1', server.send);
+    expect(outcome).toEqual({ sent: 3, conflicts: [], setAside: 0, failed: false });
+    expect(server.batches).toHaveLength(1);
+    expect(server.batches[0]?.scans.map((scan) => scan.code)).toEqual(['CODE-1', 'CODE-2', 'CODE-3']);
+    expect(server.batches[0]?.scans[0]).toEqual({ scanId: item(1).scanId, code: 'CODE-1', scannedAt: item(1).scannedAt, deviceId: 'device-1', verdict: 'approved' });
+    expect(await readOutbox(reopened)).toEqual([]);
+  });
+
+  test('a failed upload keeps every item, and the retry delay doubles from 1 s up to 30 s', async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, item(1));
+    await queueOfflineScan(db, item(2, { verdict: 'denied', reason: 'not_found' }));
+    const down: SendOfflineScans = async () => {
+      throw new ApiError(0, 'network_error', 'Failed to fetch');
+    };
+    expect((await uploadOutbox(db, 'user-1', down)).failed).toBe(true);
+    const serverError: SendOfflineScans = async () => {
+      throw new ApiError(503, 'not_ready', 'stopping');
+    };
+    expect((await uploadOutbox(db, 'user-1', serverError)).failed).toBe(true);
+    const sessionEnded: SendOfflineScans = async () => {
+      throw new ApiError(401, 'unauthorized', 'Sign in');
+    };
+    expect((await uploadOutbox(db, 'user-1', sessionEnded)).failed).toBe(true);
+    expect(await summarizeOutbox(db, 'user-1')).toEqual({ waiting: 2, setAside: [] });
+
+    expect([0, 1, 2, 3, 4, 5, 6].map(outboxRetryDelay)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+
+    const server = recordingServer();
+    await uploadOutbox(db, 'user-1', server.send);
+    expect(server.batches[0]?.scans[1]).toMatchObject({ verdict: 'denied', reason: 'not_found' });
+    expect(await summarizeOutbox(db, 'user-1')).toEqual({ waiting: 0, setAside: [] });
+  });
+
+  test("items the server rejects are set aside with its reason and not sent again; conflicts are reported", async () => {
+    const db = await openOfflineDb();
+    for (const n of [1, 2, 3]) await queueOfflineScan(db, item(n));
+    const server = recordingServer((scan) =>
+      scan.code === 'CODE-2' ? { status: 'rejected', reason: 'revoked', message: 'This ticket has been revoked.' } : scan.code === 'CODE-3' ? { status: 'conflict' } : { status: 'duplicate' },
+    );
+    const outcome = await uploadOutbox(db, 'user-1', server.send);
+    expect(outcome).toEqual({ sent: 2, conflicts: [item(3).scanId], setAside: 1, failed: false });
+
+    const summary = await summarizeOutbox(db, 'user-1');
+    expect(summary.waiting).toBe(0);
+    expect(summary.setAside).toHaveLength(1);
+    expect(summary.setAside[0]).toMatchObject({ code: 'CODE-2', setAside: { reason: 'revoked', message: 'This ticket has been revoked.' } });
+
+    await uploadOutbox(db, 'user-1', server.send);
+    expect(server.batches).toHaveLength(1);
+  });
+
+  test('a 4xx for the whole batch sets its items aside with the server reason', async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, item(1));
+    const forbidden: SendOfflineScans = async () => {
+      throw new ApiError(404, 'not_found', 'No such event.');
+    };
+    const outcome = await uploadOutbox(db, 'user-1', forbidden);
+    expect(outcome).toMatchObject({ setAside: 1, failed: false });
+    expect((await summarizeOutbox(db, 'user-1')).setAside[0]?.setAside).toEqual({ reason: 'not_found', message: 'No such event.' });
+  });
+
+  test("another user's items stay queued for them, and are not sent under this session", async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, item(1, { userId: 'user-2' }));
+    await queueOfflineScan(db, item(2));
+    const server = recordingServer();
+    await uploadOutbox(db, 'user-1', server.send);
+    expect(server.batches.flatMap((batch) => batch.scans.map((scan) => scan.code))).toEqual(['CODE-2']);
+    expect(await summarizeOutbox(db, 'user-2')).toEqual({ waiting: 1, setAside: [] });
+  });
+
+  test('batches hold at most 500 items of one event day, in scan order', async () => {
+    const items = [...Array.from({ length: 501 }, (_, n) => ({ ...item(n), seq: n + 1 })), { ...item(600, { day: 3 }), seq: 600 }, { ...item(601), seq: 601 }];
+    const batches = batchesInScanOrder(items.reverse());
+    expect(batches.map((batch) => batch.length)).toEqual([500, 1, 1, 1]);
+    expect(batches.map((batch) => batch[0]?.day)).toEqual([2, 2, 3, 2]);
+    expect(batches.flat().map((queued) => queued.seq)).toEqual([...Array.from({ length: 501 }, (_, n) => n + 1), 600, 601]);
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * The outbox (issue 12 item 4, docs/decisions/043, 045, 052): every scan decided on the device is
+ * queued in IndexedDB under its `scanId` with the scan time, this device's id, the user and the event
+ * day, survives a reload or an app kill, and is sent when the server is back to POST
+ * /events/{eventId}/days/{day}/offline-scans — per event day, in scan order, at most
+ * `OFFLINE_BATCH_MAX_ITEMS` per request. Nothing is lost on a failure:
+ *
+ * - no answer or a 5xx: every item stays queued; the caller tries again later (`outboxRetryDelay`).
+ * - a 401 (the session ended): the items stay queued for the next sign-in of the same user.
+ * - any other 4xx for the whole batch: its items are set aside with the server's reason.
+ * - per item: `recorded` and `duplicate` leave the outbox; `conflict` leaves it and is reported (the
+ *   scan shows 'Conflict' in 'Recent scans'); `rejected` is set aside with the server's reason,
+ *   visible to the user, and never sent again.
+ *
+ * Items of another user stay until that user signs in again here: a check-in is sent under the
+ * session of the staff member who made it.
+ */
+import { OFFLINE_BATCH_MAX_ITEMS, OfflineRejection, OfflineVerdict, type OfflineScan, type OfflineScanBatchResponse, DenialReason } from '@gatecheck/contract';
+import { z } from 'zod';
+import { RETRY_BASE_DELAY_MS, RETRY_DELAY_CAP_MS } from '@/config/constants.ts';
+import { ApiError } from '@/lib/api-client.ts';
+import type { OfflineDb } from './offline-db.ts';
+
+const OutboxItemSchema = z.object({
+  scanId: z.string(),
+  seq: z.number(),
+  eventId: z.string(),
+  day: z.number().int(),
+  userId: z.string(),
+  code: z.string(),
+  scannedAt: z.string(),
+  deviceId: z.string(),
+  verdict: OfflineVerdict,
+  reason: DenialReason.optional(),
+  /** Set when the server would not take it: its reason and words. */
+  setAside: z.object({ reason: z.string(), message: z.string() }).optional(),
+});
+/**
+ * One queued scan: the upload's `OfflineScan` fields plus the event day, the user who made it and
+ * `seq` (this device's counter, scan order).
+ */
+export type OutboxItem = z.infer<typeof OutboxItemSchema>;
+
+/** What `queueOfflineScan` needs: the scan as decided, for an event day, by a user. */
+export type NewOutboxItem = Omit<OutboxItem, 'seq' | 'setAside'>;
+
+/**
+ * Queues `item` (scan order = the order of the calls). Queuing the same `scanId` again replaces it.
+ * @throws the browser's error when IndexedDB cannot write (the caller shows the scan is not kept).
+ */
+export async function queueOfflineScan(db: OfflineDb, item: NewOutboxItem): Promise<void> {
+  const tx = db.transaction(['outbox', 'meta'], 'readwrite');
+  const last = await tx.objectStore('meta').get('outboxSeq');
+  const seq = (typeof last === 'number' ? last : 0) + 1;
+  await tx.objectStore('meta').put(seq, 'outboxSeq');
+  await tx.objectStore('outbox').put({ ...item, seq });
+  await tx.done;
+}
+
+/** Every item of the outbox, in scan order; damaged records are left out. */
+export async function readOutbox(db: OfflineDb): Promise<OutboxItem[]> {
+  const records = await db.getAllFromIndex('outbox', 'bySeq');
+  return records.flatMap((record) => {
+    const parsed = OutboxItemSchema.safeParse(record);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** The outbox as the scanner shows it: how many wait to be sent, and the items set aside. */
+export interface OutboxSummary {
+  waiting: number;
+  setAside: OutboxItem[];
+}
+
+/** The items of `userId` waiting, and those set aside (of every user, so none is hidden). */
+export async function summarizeOutbox(db: OfflineDb, userId: string): Promise<OutboxSummary> {
+  const items = await readOutbox(db);
+  return { waiting: items.filter((item) => !item.setAside && item.userId === userId).length, setAside: items.filter((item) => item.setAside) };
+}
+
+/**
+ * Sends one batch: POST offline-scans for `eventId`'s day `day` with `scans` in order.
+ * @throws {ApiError} on no answer, an error answer or an unexpected body.
+ */
+export type SendOfflineScans = (eventId: string, day: number, scans: OfflineScan[]) => Promise<OfflineScanBatchResponse>;
+
+/** What one upload round did. `conflicts`: scanIds the server answered `conflict`. */
+export interface UploadOutcome {
+  sent: number;
+  conflicts: string[];
+  setAside: number;
+  /** The round stopped on a failure that leaves items queued (no answer, 5xx, 401). */
+  failed: boolean;
+}
+
+/**
+ * Sends the queued items of `userId`, event day by event day, in scan order, in batches of at most
+ * `OFFLINE_BATCH_MAX_ITEMS`, and applies each item's answer (see the module comment). Stops at the
+ * first batch that fails without an answer the items can keep; every item not answered stays queued.
+ * Never throws for a failed request (`failed: true`); throws only when IndexedDB fails.
+ */
+export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOfflineScans): Promise<UploadOutcome> {
+  const outcome: UploadOutcome = { sent: 0, conflicts: [], setAside: 0, failed: false };
+  const queued = (await readOutbox(db)).filter((item) => !item.setAside && item.userId === userId);
+  for (const batch of batchesInScanOrder(queued)) {
+    const first = batch[0];
+    if (!first) continue;
+    let answer: OfflineScanBatchResponse;
+    try {
+      answer = await send(first.eventId, first.day, batch.map(toOfflineScan));
+    } catch (error) {
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
+        for (const item of batch) await db.put('outbox', { ...item, setAside: { reason: error.code, message: error.message } });
+        outcome.setAside += batch.length;
+        continue;
+      }
+      outcome.failed = true;
+      return outcome;
+    }
+    const byScanId = new Map(batch.map((item) => [item.scanId, item]));
+    for (const result of answer.results) {
+      const item = result.scanId === null ? batch[result.index] : byScanId.get(result.scanId);
+      if (!item) continue;
+      if (result.status === 'rejected') {
+        const reason = OfflineRejection.safeParse(result.reason);
+        await db.put('outbox', { ...item, setAside: { reason: reason.success ? reason.data : 'rejected', message: result.message ?? '' } });
+        outcome.setAside += 1;
+        continue;
+      }
+      if (result.status === 'conflict') outcome.conflicts.push(item.scanId);
+      await db.delete('outbox', item.scanId);
+      outcome.sent += 1;
+    }
+  }
+  return outcome;
+}
+
+/** Removes a set-aside item once the user has read it (the server's reason was shown). */
+export async function dismissSetAside(db: OfflineDb, scanId: string): Promise<void> {
+  await db.delete('outbox', scanId);
+}
+
+/**
+ * Delay before upload attempt `attempt` (0-based) after failures, in ms: 1 s doubling, capped at
+ * 30 s — the SPEC §9 backoff of the app's queries.
+ */
+export function outboxRetryDelay(attempt: number): number {
+  return Math.min(RETRY_BASE_DELAY_MS * 2 ** Math.max(0, attempt), RETRY_DELAY_CAP_MS);
+}
+
+/** `items` (in scan order) cut into runs of one event day, each at most OFFLINE_BATCH_MAX_ITEMS long. */
+export function batchesInScanOrder(items: readonly OutboxItem[]): OutboxItem[][] {
+  const batches: OutboxItem[][] = [];
+  for (const item of [...items].sort((a, b) => a.seq - b.seq)) {
+    const last = batches.at(-1);
+    const head = last?.[0];
+    if (last && head && head.eventId === item.eventId && head.day === item.day && last.length < OFFLINE_BATCH_MAX_ITEMS) last.push(item);
+    else batches.push([item]);
+  }
+  return batches;
+}
+
+function toOfflineScan(item: OutboxItem): OfflineScan {
+  return { scanId: item.scanId, code: item.code, scannedAt: item.scannedAt, deviceId: item.deviceId, verdict: item.verdict, ...(item.reason ? { reason: item.reason } : {}) };
+}

@@ -1,0 +1,270 @@
+/**
+ * The scanner's offline side for one event day (issue 12 items 2–6, docs/decisions/052): keeps the
+ * door list and signing keys fresh (on open, every `DOOR_LIST_SYNC_MS`, and on 'Sync now'), decides
+ * scans on the device when the server does not answer, queues those decisions in the outbox and sends
+ * it whenever the server answers again, with the SPEC §9 backoff after a failed upload.
+ *
+ * With the server answering nothing of SPEC §7 changes: verify is still the one call that decides.
+ */
+import type { DoorList, EventSigningKey } from '@gatecheck/contract';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import type { EventDay, EventItem } from '@/lib/entities.ts';
+import { connectivityReducer, decidesLocally, initialConnectivity, PROBE_INTERVAL_MS, type Connectivity } from './connectivity.ts';
+import { readDoorList, syncDoorList } from './door-list-store.ts';
+import { fetchDoorList, fetchSigningKeys, probeServer, sendOfflineScans } from './offline-api.ts';
+import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
+import { deviceId, openOfflineDb, type OfflineDb } from './offline-db.ts';
+import { dismissSetAside, outboxRetryDelay, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem } from './outbox.ts';
+import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
+import { recordConflicts } from '../check-in-queries.ts';
+import type { Verdict } from '../scanner-logic.ts';
+
+/** The door list is downloaded again this often while the scanner is open, in ms (issue 12 item 2). */
+export const DOOR_LIST_SYNC_MS = 60_000;
+
+/** The signed-in staff member, as the offline side needs them. */
+export interface Staff {
+  id: string;
+  name: string;
+}
+
+/** What the scanner screen shows and calls. */
+export interface OfflineDoor {
+  connectivity: Connectivity;
+  /** When the day's door list was last downloaded (ISO 8601), or null when this device has none. */
+  lastSyncedAt: string | null;
+  /** The last download was corrupt and was discarded (the last good list is kept). */
+  isListDiscarded: boolean;
+  isSyncing: boolean;
+  /** Scans of this user waiting to be sent. */
+  waitingCount: number;
+  /** Scans the server would not take, with its reason. */
+  setAside: OutboxItem[];
+  /** Downloads the list's changes and sends the outbox now ('Sync now'). */
+  syncNow(): void;
+  dismissSetAside(scanId: string): void;
+  /** Whether the next scan is decided here without asking the server (offline mode, or the browser is offline). */
+  decidesLocally(): boolean;
+  /**
+   * Decides a scan on the device and queues it under `scanId`; null when the device cannot decide
+   * (no door list, not a genuine signed ticket). @throws when IndexedDB fails.
+   */
+  decide(scan: { scanId: string; code: string; scannedAt: Date }): Promise<Verdict | null>;
+  /** The verify got no answer (timeout or network). */
+  verifyFailed(): void;
+  /** The server answered a verify: back online; an approval is remembered on the device. */
+  verifyAnswered(code: string, verdict: Verdict): void;
+}
+
+/**
+ * @param event the selected event; `day` its selected day; `staff` the signed-in user (null: the
+ *   offline side stays idle — nothing is queued without a user to send it as).
+ *
+ * A scan the server answers `conflict` for is marked 'Conflict' in the day's recent scans
+ * (`recordConflicts`).
+ */
+export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | null): OfflineDoor {
+  const eventId = event.id;
+  const dayNumber = day.day;
+  const [connectivity, dispatch] = useReducer(connectivityReducer, initialConnectivity);
+  const connectivityRef = useRef(connectivity);
+  connectivityRef.current = connectivity;
+  const [doorList, setDoorList] = useState<{ list: DoorList; syncedAt: string } | null>(null);
+  const doorListRef = useRef<DoorList | null>(null);
+  const keysRef = useRef<EventSigningKey[]>([]);
+  const [isListDiscarded, setListDiscarded] = useState(false);
+  const [isSyncing, setSyncing] = useState(false);
+  const [summary, setSummary] = useState<{ waiting: number; setAside: OutboxItem[] }>({ waiting: 0, setAside: [] });
+  const queryClient = useQueryClient();
+  const staffId = staff?.id ?? null;
+
+  // The page's one connection (reopened after a close); null when IndexedDB is unavailable, and then
+  // the scanner simply behaves as SPEC §7 (no door list, no offline decisions).
+  // No selected event id (SPEC §5 refuses every check): nothing to download or decide either.
+  const db = useCallback((): Promise<OfflineDb | null> => (eventId === '' ? Promise.resolve(null) : openOfflineDb().catch(() => null)), [eventId]);
+
+  const refreshSummary = useCallback(async () => {
+    const open = await db();
+    if (!open || staffId === null) return;
+    const next = await summarizeOutbox(open, staffId).catch(() => null);
+    if (next) setSummary(next);
+  }, [db, staffId]);
+
+  // One upload at a time; after a failed one, the next try waits 1 s, 2 s, 4 s … 30 s (SPEC §9).
+  const uploadingRef = useRef(false);
+  const retryTimerRef = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const attemptRef = useRef(0);
+  const upload = useCallback(async (): Promise<void> => {
+    const open = await db();
+    if (!open || staffId === null || uploadingRef.current) return;
+    uploadingRef.current = true;
+    if (retryTimerRef.current !== null) clearTimeout(retryTimerRef.current);
+    retryTimerRef.current = null;
+    try {
+      const outcome = await uploadOutbox(open, staffId, sendOfflineScans).catch(() => ({ sent: 0, conflicts: [], setAside: 0, failed: true }));
+      if (outcome.conflicts.length > 0) recordConflicts(queryClient, { eventId, day: dayNumber }, outcome.conflicts);
+      if (outcome.failed) {
+        retryTimerRef.current = setTimeout(() => void upload(), outboxRetryDelay(attemptRef.current));
+        attemptRef.current += 1;
+      } else {
+        attemptRef.current = 0;
+        if (outcome.sent > 0) dispatch({ type: 'serverAnswered' });
+      }
+    } finally {
+      uploadingRef.current = false;
+      await refreshSummary();
+    }
+  }, [db, staffId, refreshSummary, queryClient, eventId, dayNumber]);
+
+  const sync = useCallback(async () => {
+    const open = await db();
+    if (!open) return;
+    setSyncing(true);
+    try {
+      const [outcome] = await Promise.all([
+        syncDoorList(open, { eventId, day: dayNumber }, fetchDoorList).catch((error: unknown) => ({ status: 'failed' as const, error, stored: null })),
+        syncSigningKeys(open, eventId, fetchSigningKeys).then(
+          (keys) => {
+            keysRef.current = keys;
+          },
+          () => undefined,
+        ),
+      ]);
+      if (outcome.stored) {
+        doorListRef.current = outcome.stored.list;
+        setDoorList({ list: outcome.stored.list, syncedAt: outcome.stored.syncedAt });
+      }
+      setListDiscarded(outcome.status === 'corrupt');
+      if (outcome.status !== 'failed') dispatch({ type: 'serverAnswered' });
+    } finally {
+      setSyncing(false);
+    }
+    await upload();
+  }, [db, eventId, dayNumber, upload]);
+
+  // On open: what is kept for the day, then a download; then every 60 s.
+  useEffect(() => {
+    let isCurrent = true;
+    void (async () => {
+      const open = await db();
+      if (!open || !isCurrent) return;
+      const [stored, keys] = await Promise.all([readDoorList(open, eventId, dayNumber).catch(() => null), readSigningKeys(open, eventId).catch(() => [])]);
+      if (!isCurrent) return;
+      doorListRef.current = stored?.list ?? null;
+      keysRef.current = keys;
+      setDoorList(stored ? { list: stored.list, syncedAt: stored.syncedAt } : null);
+      await refreshSummary();
+      await sync();
+    })();
+    const timer = setInterval(() => void sync(), DOOR_LIST_SYNC_MS);
+    return () => {
+      isCurrent = false;
+      clearInterval(timer);
+    };
+  }, [db, eventId, dayNumber, sync, refreshSummary]);
+
+  useEffect(
+    () => () => {
+      if (retryTimerRef.current !== null) clearTimeout(retryTimerRef.current);
+    },
+    [],
+  );
+
+  // Offline mode: probe the server; its first answer brings the scanner back online and sends the outbox.
+  const isOffline = connectivity.mode === 'offline';
+  useEffect(() => {
+    if (!isOffline) return;
+    const timer = setInterval(() => {
+      probeServer().then(
+        () => {
+          dispatch({ type: 'serverAnswered' });
+          void sync();
+        },
+        () => undefined,
+      );
+    }, PROBE_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [isOffline, sync]);
+
+  // The browser says it is back: try the outbox at once.
+  useEffect(() => {
+    const onOnline = () => void upload();
+    window.addEventListener('online', onOnline);
+    return () => window.removeEventListener('online', onOnline);
+  }, [upload]);
+
+  const staffName = staff?.name ?? '';
+  const decide = useCallback(
+    async ({ scanId, code, scannedAt }: { scanId: string; code: string; scannedAt: Date }) => {
+      const open = await db();
+      if (!open || staffId === null) return null;
+      const verdict = await decideOffline(open, {
+        eventId,
+        day: dayNumber,
+        code,
+        now: scannedAt,
+        staffName,
+        doorList: doorListRef.current,
+        signingKeys: keysRef.current,
+        event: { id: eventId, name: event.name, organizationId: doorListRef.current?.event.organizationId ?? '', status: event.closedReason === null ? 'live' : 'completed', timeZone: event.timeZone, dayCutoff: event.dayCutoff, allowsScanningOutsideDays: event.allowsScanningOutsideDays, days: event.eventDays.length > 0 ? event.eventDays : [day] },
+      });
+      if (verdict === null) return null;
+      await queueOfflineScan(open, {
+        scanId,
+        eventId,
+        day: dayNumber,
+        userId: staffId,
+        code,
+        scannedAt: scannedAt.toISOString(),
+        deviceId: await deviceId(open),
+        verdict: verdict.isValid ? 'approved' : 'denied',
+        ...(verdict.isValid ? {} : verdict.denial.reason ? { reason: verdict.denial.reason } : {}),
+      });
+      await refreshSummary();
+      return verdict;
+    },
+    [db, staffId, staffName, eventId, dayNumber, event, day, refreshSummary],
+  );
+
+  const verifyFailed = useCallback(() => dispatch({ type: 'verifyFailed' }), []);
+  const verifyAnswered = useCallback(
+    (code: string, verdict: Verdict) => {
+      const wasOffline = connectivityRef.current.failures > 0 || connectivityRef.current.mode === 'offline';
+      dispatch({ type: 'serverAnswered' });
+      if (verdict.isValid) {
+        void db().then((open) => (open ? rememberOnlineCheckIn(open, { eventId, day: dayNumber, code }, { checkedInAt: new Date(), checkedInBy: staffName }) : undefined)).catch(() => undefined);
+      }
+      if (wasOffline || summary.waiting > 0) void upload();
+    },
+    [db, eventId, dayNumber, staffName, upload, summary.waiting],
+  );
+
+  const dismiss = useCallback(
+    (scanId: string) => {
+      void db()
+        .then(async (open) => {
+          if (!open) return;
+          await dismissSetAside(open, scanId);
+          await refreshSummary();
+        })
+        .catch(() => undefined);
+    },
+    [db, refreshSummary],
+  );
+
+  return {
+    connectivity,
+    lastSyncedAt: doorList?.syncedAt ?? null,
+    isListDiscarded,
+    isSyncing,
+    waitingCount: summary.waiting,
+    setAside: summary.setAside,
+    syncNow: () => void sync(),
+    dismissSetAside: dismiss,
+    decidesLocally: () => decidesLocally(connectivityRef.current, typeof navigator === 'undefined' || navigator.onLine !== false),
+    decide,
+    verifyFailed,
+    verifyAnswered,
+  };
+}
