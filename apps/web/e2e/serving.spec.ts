@@ -106,46 +106,52 @@ test.describe('what crosses the wire on a first visit', () => {
   });
 });
 
-test('a missing file answers 404, not the app; the favicon, the app icons and robots.txt are real files', async ({ page }) => {
-  // A file name typed into the address bar is a page load, yet still a 404: only pages fall back.
-  for (const path of ['/manifest.json', '/assets/gone-1234.js', '/some-script.js']) {
-    const response = await page.goto(path);
-    expect(response?.status(), path).toBe(404);
-    expect((await response?.allHeaders())?.['content-type'], path).toMatch(/application\/json/);
-  }
-  // A path without an extension is a page of the app: the app shows its own 404 (SPEC §2).
-  const unknownPage = await page.goto('/no-such-screen');
-  expect(unknownPage?.status()).toBe(200);
-  await expect(page.getByText('Oops! Page not found')).toBeVisible();
+test.describe('what the server answers, with no service worker in between', () => {
+  // Once the app's service worker controls the page (decision 055), a file it precached, such as
+  // robots.txt, comes from its cache, not from the server this test is about.
+  test.use({ serviceWorkers: 'block' });
 
-  const robots = await page.goto('/robots.txt');
-  expect(robots?.status()).toBe(200);
-  expect((await robots?.allHeaders())?.['content-type']).toMatch(/^text\/plain/);
-  expect(await robots?.text()).toMatch(/^User-agent: \*\nDisallow: \/$/m);
+  test('a missing file answers 404, not the app; the favicon, the app icons and robots.txt are real files', async ({ page }) => {
+    // A file name typed into the address bar is a page load, yet still a 404: only pages fall back.
+    for (const path of ['/manifest.json', '/assets/gone-1234.js', '/some-script.js']) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+      expect((await response?.allHeaders())?.['content-type'], path).toMatch(/application\/json/);
+    }
+    // A path without an extension is a page of the app: the app shows its own 404 (SPEC §2).
+    const unknownPage = await page.goto('/no-such-screen');
+    expect(unknownPage?.status()).toBe(200);
+    await expect(page.getByText('Oops! Page not found')).toBeVisible();
 
-  await openApp(page);
-  const linkedIcons = await page.locator('link[rel~="icon"], link[rel="apple-touch-icon"]').evaluateAll((links) =>
-    links.map((link) => ({ rel: link.getAttribute('rel') ?? '', href: link.getAttribute('href') ?? '' })),
-  );
-  expect(linkedIcons.map((icon) => icon.href).sort()).toEqual(['/apple-touch-icon-180x180.png', '/favicon.ico', '/favicon.svg']);
-  const expectedTypes: Record<string, RegExp> = { ico: /^image\/(?:x-icon|vnd\.microsoft\.icon)/, svg: /^image\/svg\+xml/, png: /^image\/png/ };
-  for (const { href } of linkedIcons) {
-    const response = await page.request.get(href);
-    expect(response.status(), href).toBe(200);
-    expect(response.headers()['content-type'], href).toMatch(expectedTypes[href.split('.').pop() ?? ''] ?? /^image\//);
-  }
-  // The home-screen icons (the web manifest of the offline work will list the 192, 512 and maskable ones).
-  for (const [href, side] of [
-    ['/apple-touch-icon-180x180.png', 180],
-    ['/pwa-192x192.png', 192],
-    ['/pwa-512x512.png', 512],
-    ['/maskable-icon-512x512.png', 512],
-  ] as const) {
-    const response = await page.request.get(href);
-    expect(response.status(), href).toBe(200);
-    const png = PNG.sync.read(await response.body());
-    expect([png.width, png.height], href).toEqual([side, side]);
-  }
+    const robots = await page.goto('/robots.txt');
+    expect(robots?.status()).toBe(200);
+    expect((await robots?.allHeaders())?.['content-type']).toMatch(/^text\/plain/);
+    expect(await robots?.text()).toMatch(/^User-agent: \*\nDisallow: \/$/m);
+
+    await openApp(page);
+    const linkedIcons = await page.locator('link[rel~="icon"], link[rel="apple-touch-icon"]').evaluateAll((links) =>
+      links.map((link) => ({ rel: link.getAttribute('rel') ?? '', href: link.getAttribute('href') ?? '' })),
+    );
+    expect(linkedIcons.map((icon) => icon.href).sort()).toEqual(['/apple-touch-icon-180x180.png', '/favicon.ico', '/favicon.svg']);
+    const expectedTypes: Record<string, RegExp> = { ico: /^image\/(?:x-icon|vnd\.microsoft\.icon)/, svg: /^image\/svg\+xml/, png: /^image\/png/ };
+    for (const { href } of linkedIcons) {
+      const response = await page.request.get(href);
+      expect(response.status(), href).toBe(200);
+      expect(response.headers()['content-type'], href).toMatch(expectedTypes[href.split('.').pop() ?? ''] ?? /^image\//);
+    }
+    // The home-screen icons (the web manifest of the offline work will list the 192, 512 and maskable ones).
+    for (const [href, side] of [
+      ['/apple-touch-icon-180x180.png', 180],
+      ['/pwa-192x192.png', 192],
+      ['/pwa-512x512.png', 512],
+      ['/maskable-icon-512x512.png', 512],
+    ] as const) {
+      const response = await page.request.get(href);
+      expect(response.status(), href).toBe(200);
+      const png = PNG.sync.read(await response.body());
+      expect([png.width, png.height], href).toEqual([side, side]);
+    }
+  });
 });
 
 test('no page of the main job reports a Content-Security-Policy violation', async ({ page, fakeCamera, ticketPool }) => {
