@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * Files the server may send compressed: text assets and the QR decoder's .wasm (954 kB raw, about a
@@ -14,6 +15,71 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 const PRECOMPRESSED_FILES = /\.(?:html|js|mjs|css|json|svg|txt|wasm|webmanifest)$/;
 
 /**
+ * Page loads the service worker must leave to the server, never answering them with its copy of
+ * index.html: the server's own routes (apps/server: the API under /api, with its docs at /api/docs,
+ * and the Prometheus metrics at /metrics), and, as the server's own fallback does
+ * (`isAppNavigation` in apps/server/src/plugins/web.ts), a path whose last segment names a file
+ * (`/manifest.json`: a 404 from the server, not the app). Matched against the path and query.
+ */
+const NOT_APP_PAGES = [/^\/api(?:[/?]|$)/, /^\/metrics(?:[/?]|$)/, /^[^?]*\/[^/?]*\.[^/?]*(?:\?.*)?$/];
+
+/**
+ * The installable app (issue 12 item 1, docs/decisions/055): the web app manifest
+ * (`manifest.webmanifest`) and a Workbox service worker (`sw.js`) that precaches the whole build —
+ * the shell, every lazy screen's chunk, the QR decoder's chunk and its self-hosted .wasm, the German
+ * texts, the icons — so that after one online visit the app starts with no server. Page loads of the
+ * app's routes are answered with the precached index.html; the server's own routes are not, and no
+ * API answer is ever cached by the worker (it has no runtime caching). The worker is registered by
+ * `lib/pwa/service-worker.ts` (not in the native app), with an update prompt (`registerType:
+ * 'prompt'`): a new version never reloads the page by itself, so never in the middle of a scan.
+ */
+const pwa = VitePWA({
+  strategies: 'generateSW',
+  registerType: 'prompt',
+  // Registered by our own code (lib/pwa/service-worker.ts), which skips the native app.
+  injectRegister: false,
+  filename: 'sw.js',
+  manifestFilename: 'manifest.webmanifest',
+  manifest: {
+    id: '/',
+    name: 'Gatecheck Scanner',
+    short_name: 'Gatecheck',
+    description: 'Gatecheck Scanner: check event tickets at the door.',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'portrait',
+    // The light theme's header (white); the dark theme's colour is set on <meta name="theme-color">
+    // by lib/theme.ts, which installed apps follow while the app runs.
+    theme_color: '#ffffff',
+    background_color: '#ffffff',
+    icons: [
+      { src: 'pwa-64x64.png', sizes: '64x64', type: 'image/png' },
+      { src: 'pwa-192x192.png', sizes: '192x192', type: 'image/png' },
+      { src: 'pwa-512x512.png', sizes: '512x512', type: 'image/png' },
+      { src: 'maskable-icon-512x512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    // Everything the app needs to start and scan; not the .br/.gz siblings (the server picks those).
+    globPatterns: ['**/*.{html,js,mjs,css,wasm,json,svg,png,ico,txt,woff2}'],
+    // The build manifest (a bench reads it) is no part of the app.
+    globIgnores: ['.vite/**'],
+    navigateFallback: 'index.html',
+    navigateFallbackDenylist: NOT_APP_PAGES,
+    // No runtimeCaching: API answers are never stored by the worker (lists offline come from the
+    // query cache's IndexedDB copy, docs/decisions/056).
+    cleanupOutdatedCaches: true,
+    // The first worker controls the page it was installed from at once, so a lazy screen not yet
+    // loaded comes from the precache if the network goes on that first visit. Later versions wait
+    // (no skipWaiting): they take over only on the 'Reload' tap (lib/pwa/service-worker.ts).
+    clientsClaim: true,
+    // The zxing .wasm is about 1 MB; the default 2 MiB limit is kept as the ceiling it must stay under.
+    maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
+  },
+});
+
+/**
  * Vite build of the scanner app. `/api` is proxied to the local server in development so the app and
  * the API share one origin (cookies work as in production, where the server serves both).
  */
@@ -21,6 +87,7 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    pwa,
     compression({
       include: PRECOMPRESSED_FILES,
       // Below about 1 kB the headers outweigh what compression saves.

@@ -5,7 +5,9 @@
  *   sent instead to browsers that accept them (`Content-Encoding`, `Vary: Accept-Encoding`).
  * - Caching: Vite names everything under `assets/` by content hash, so those are
  *   `public, max-age=31536000, immutable`; everything else (index.html above all) is `no-cache`, so a
- *   new build is picked up on the next load.
+ *   new build is picked up on the next load. That includes the service worker `sw.js`, its Workbox
+ *   runtime and `manifest.webmanifest` (issue 12 item 1, docs/decisions/055): a cached worker
+ *   would keep devices on an old app.
  * - SPA fallback only for a page load: a GET/HEAD navigation (`Sec-Fetch-Mode: navigate`, or an
  *   `Accept` that names text/html) to a path outside `/api` whose last segment has no file
  *   extension gets index.html, so deep links such as /scanner load the app (which shows its own 404

@@ -44,13 +44,15 @@ describe('the route guard (SPEC §2, §6)', () => {
     expect(localStorage.getItem('user')).toBeNull();
   });
 
-  test('an unreachable server at start also signs out and deletes the stored user once retries are spent', async () => {
-    server.use(http.get(apiUrl(apiPaths.usersMe), () => HttpResponse.error()));
+  test('an unreachable server at start keeps the stored user signed in, marked Offline (issue 12, decision 056)', async () => {
+    server.use(http.get(apiUrl(apiPaths.usersMe), () => HttpResponse.error()), http.get(apiUrl(apiPaths.health), () => HttpResponse.error()));
     await writeStoredUser(testUser);
     const { router } = renderApp({ route: '/organization-select', user: null, checkSession: true });
-    expect(await screen.findByText('Session expired')).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
-    expect(localStorage.getItem('user')).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Choose Your Organization' })).toBeInTheDocument();
+    expect(await screen.findByText('Offline')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/organization-select');
+    expect(screen.queryByText('Session expired')).not.toBeInTheDocument();
+    expect(localStorage.getItem('user')).not.toBeNull();
   });
 
   test('the login route can be overridden', async () => {

@@ -3,6 +3,10 @@
  * then 'authenticated' or 'unauthenticated'. When the check finally fails (after the SPEC §9
  * retries), the stored user is deleted and the visitor is signed out with 'Session expired'.
  *
+ * Offline start (issue 12 item 1, docs/decisions/056): when the server could not be asked, the
+ * stored user is signed in unconfirmed (`checkSession`); as soon as the server answers again (the
+ * 'Offline' indicator goes off), the session is checked once more, and only a 401 then signs out.
+ *
  * A session can also end mid-shift: any call after sign-in that the server answers with 401 signs
  * the visitor out with 'Session expired' (SPEC §8), so the guard sends them to /login instead of
  * leaving them with a 'Verification Error' or a failed list on every try.
@@ -12,6 +16,7 @@ import { createContext, use, useEffect, type ReactNode } from 'react';
 import { expireSession, isSessionEndedError, isSignedIn, sessionQueries } from '@/features/auth/api.ts';
 import type { SessionEndReason } from '@/features/auth/auth-messages.ts';
 import type { User } from '@/lib/entities.ts';
+import { useIsServerUnreachable } from '@/lib/reachability.ts';
 import { removeStoredUser } from '@/lib/stored-user.ts';
 
 export type SessionState =
@@ -48,6 +53,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const query = useQuery(sessionQueries.current());
 
   useEffect(() => watchForEndedSession(queryClient), [queryClient]);
+
+  // Confirm an offline start's user once the server answers again (a 401 then signs out).
+  const isUnreachable = useIsServerUnreachable();
+  const isUnconfirmed = query.data?.isUnconfirmed === true;
+  useEffect(() => {
+    if (isUnconfirmed && !isUnreachable) void queryClient.refetchQueries({ queryKey: sessionQueries.current().queryKey });
+  }, [isUnconfirmed, isUnreachable, queryClient]);
 
   useEffect(() => {
     if (query.isError) void removeStoredUser();

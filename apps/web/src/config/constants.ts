@@ -70,3 +70,12 @@ export const IP_LOOKUP_TIMEOUT_MS = 3_000;
 
 /** Time allowed for a server to answer the native login screen's address check, in ms (issue 9 item 5: never a hang). */
 export const SERVER_CHECK_TIMEOUT_MS = 8_000;
+
+/**
+ * Time allowed for the session check at start (GET /users/me), in ms: without an answer by then the
+ * stored user starts the app, unconfirmed (issue 12 item 1: a door without network must not wait).
+ */
+export const SESSION_CHECK_TIMEOUT_MS = 5_000;
+
+/** While the server is unreachable, it is asked again (GET /api/health) this often, in ms (issue 12 item 1). */
+export const OFFLINE_PROBE_INTERVAL_MS = 5_000;

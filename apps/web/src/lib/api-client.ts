@@ -4,10 +4,12 @@
  * `apiPaths` of `@gatecheck/contract`, sends cookies (`credentials: 'include'`) and, when a session
  * token is stored, `Authorization: Bearer <token>`. Responses are parsed with the caller's contract
  * schema; nothing from the network is trusted unparsed. A schema may be classic zod or `zod/mini`
- * (the sign-in screen's, issue 13): both are parsed through zod's shared core.
+ * (the sign-in screen's, issue 13): both are parsed through zod's shared core. Whether a call got an
+ * answer at all feeds the 'Offline' indicator (`lib/reachability.ts`).
  */
 import { ApiErrorBody } from '@gatecheck/contract';
 import { safeParse, type core, type output } from 'zod/mini';
+import { reportServerAnswered, reportServerUnreachable } from './reachability.ts';
 import { currentApiBaseUrl } from './server-address.ts';
 import { readStoredToken } from './stored-user.ts';
 
@@ -44,6 +46,9 @@ export interface ApiRequestOptions<S extends core.$ZodType> {
   token?: string | null;
 }
 
+/** Statuses a proxy answers with when the server behind it is down or slow: the server was not reached. */
+const GATEWAY_FAILURES = new Set([502, 503, 504]);
+
 /** Absolute URL of an API path, resolving a relative base (default '/api') against the page origin. */
 export function apiUrl(path: string): string {
   return new URL(`${currentApiBaseUrl()}${path}`, window.location.origin).toString();
@@ -71,8 +76,13 @@ export async function apiRequest<S extends core.$ZodType>(path: string, options:
       signal: options.signal,
     });
   } catch (error) {
+    // No answer: the 'Offline' indicator shows (lib/reachability.ts), unless the caller gave up itself.
+    if (!options.signal?.aborted) reportServerUnreachable();
     throw new ApiError(0, 'network_error', error instanceof Error ? error.message : 'Network error');
   }
+  // 502-504: a proxy or load balancer answered for a server that did not.
+  if (GATEWAY_FAILURES.has(response.status)) reportServerUnreachable();
+  else reportServerAnswered();
 
   const payload = await readJsonBody(response);
 

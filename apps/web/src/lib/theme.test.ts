@@ -71,3 +71,15 @@ test('an unknown stored value reads as System; a browser without matchMedia is l
   vi.stubGlobal('matchMedia', undefined);
   expect(currentTheme()).toBe('light');
 });
+
+test('the page\'s theme-color follows the theme shown: white when light, slate 900 when dark (issue 12 item 1)', () => {
+  const meta = document.head.appendChild(Object.assign(document.createElement('meta'), { name: 'theme-color', content: '#123456' }));
+  try {
+    applyTheme('dark');
+    expect(meta.content).toBe('#0f172a');
+    applyTheme('light');
+    expect(meta.content).toBe('#ffffff');
+  } finally {
+    meta.remove();
+  }
+});

@@ -43,10 +43,18 @@ export function currentTheme(): Theme {
   return resolveTheme(readThemePreference(), prefersDarkScheme());
 }
 
-/** Sets `theme` on `root`: the `dark` class and `color-scheme`. */
+/**
+ * The colour of the browser's and the installed app's bars in each theme (`<meta name="theme-color">`,
+ * issue 12 item 1): the header's background, white in the light theme and the dark palette's
+ * "white" (slate 900) in the dark one. The web app manifest names the light one.
+ */
+export const THEME_COLORS: Record<Theme, string> = { light: '#ffffff', dark: '#0f172a' };
+
+/** Sets `theme` on `root`: the `dark` class and `color-scheme`; and the page's theme-color. */
 export function applyTheme(theme: Theme, root: HTMLElement = document.documentElement): void {
   root.classList.toggle('dark', theme === 'dark');
   root.style.colorScheme = theme;
+  root.ownerDocument.querySelector('meta[name="theme-color"]')?.setAttribute('content', THEME_COLORS[theme]);
 }
 
 /** Calls `onChange` when the stored choice or the device's scheme changes; returns the unsubscribe. */

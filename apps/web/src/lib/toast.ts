@@ -27,8 +27,11 @@ export interface Notice {
   /**
    * 'screen' (the default): dismissed when the app moves to another screen. 'next-screen': raised
    * just before a step to another screen, it stays on that screen and is dismissed after it.
+   * 'app': news about the app itself (a new version), kept until it is acted on or closed.
    */
-  scope?: 'screen' | 'next-screen';
+  scope?: 'screen' | 'next-screen' | 'app';
+  /** A button in the toast (for example 'Reload'); its click also closes the toast. */
+  action?: { label: string; onClick: () => void };
   /** Stays 2 s instead of 4 s: a confirmation staff need not read to go on. */
   isBrief?: boolean;
   /**
@@ -94,22 +97,25 @@ function isPending(id: ToastId): boolean {
 }
 
 /** Shows a toast with a title and an optional description (once sonner is loaded: at once, usually). */
-export function notify({ title, description, variant = 'info', id, scope = 'screen', isBrief = false, isAnnounced = true }: Notice): void {
+export function notify({ title, description, variant = 'info', id, scope = 'screen', isBrief = false, isAnnounced = true, action }: Notice): void {
   const text = (words: string): ReactNode => (isAnnounced ? words : createElement('span', { 'aria-hidden': true }, words));
   const toastId = id ?? `notify-${nextToastNumber++}`;
   const options = {
     ...(description === undefined ? {} : { description: text(description) }),
     id: toastId,
     ...(isBrief ? { duration: BRIEF_TOAST_MS } : {}),
+    ...(scope === 'app' ? { duration: Number.POSITIVE_INFINITY } : {}),
+    ...(action === undefined ? {} : { action }),
   };
   const show = ({ toast }: ToastLibrary) => {
-    // Dismissed (its screen was left) before sonner arrived: never shown.
-    if (!isPending(toastId)) return;
+    // Dismissed (its screen was left) before sonner arrived: never shown. App news is never dismissed so.
+    if (scope !== 'app' && !isPending(toastId)) return;
     if (variant === 'success') toast.success(text(title), options);
     else if (variant === 'error') toast.error(text(title), options);
     else toast(text(title), options);
   };
-  (scope === 'screen' ? screenToasts : nextScreenToasts).add(toastId);
+  if (scope === 'screen') screenToasts.add(toastId);
+  else if (scope === 'next-screen') nextScreenToasts.add(toastId);
   if (library) show(library);
   else
     loadToastLibrary().then(show, () => {

@@ -53,7 +53,7 @@ export const defaultHandlers = [
   }),
   // Issue 12: no door list for any day unless a test gives one, so a verify without an answer is
   // SPEC §8's 'Verification Error'; no signing keys; an empty upload answer; no conflicts; the server
-  // answers its health probe.
+  // answers its health probe (also the 'Offline' indicator's, components/offline-indicator.tsx).
   http.get(apiUrl(apiPaths.doorList), () => errorResponse(404, { code: 'not_found', message: 'No door list in this test.' })),
   http.get(apiUrl(apiPaths.signingKeys), ({ params }) => HttpResponse.json<EventSigningKeys>({ eventId: String(params['eventId']), keys: [] })),
   http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.json<OfflineScanBatchResponse>({ receivedAt: new Date().toISOString(), results: [] })),

@@ -45,6 +45,12 @@ afterEach(async () => {
   (await loadServer()).resetHandlers();
   window.localStorage.clear();
   window.sessionStorage.clear();
+  // The next test starts with the server reachable, whatever this one's calls met.
+  const { reportServerAnswered } = await import('@/lib/reachability.ts');
+  reportServerAnswered();
+  // Nor does it find the lists this test kept for offline use (lib/query-persister.ts).
+  const { clearPersistedQueries } = await import('@/lib/query-persister.ts');
+  await clearPersistedQueries();
   // The offline store (issue 12) starts empty for every test, like the storages above.
   const { closeOfflineDb, OFFLINE_DB_NAME } = await import('@/features/scanner/offline/offline-db.ts');
   await closeOfflineDb();

@@ -68,6 +68,13 @@ test('a refused native session is cleared from device preferences', async () => 
   expect(preferences.has('user')).toBe(false);
 });
 
+test('a native start without network keeps the stored user and its token in device preferences (issue 12, decision 056)', async () => {
+  preferences.set('user', JSON.stringify(testUser));
+  server.use(http.get(apiUrl(apiPaths.usersMe), () => HttpResponse.error()));
+  await expect(checkSession()).resolves.toEqual({ user: testUser, isUnconfirmed: true });
+  expect(JSON.parse(preferences.get('user') ?? 'null')).toEqual(testUser);
+});
+
 test('native logout sends the bearer token and clears device preferences', async () => {
   preferences.set('user', JSON.stringify(testUser));
   await selectOrganization(testOrganization);

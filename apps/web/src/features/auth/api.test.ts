@@ -1,6 +1,7 @@
 import { apiPaths, type LoginRequest } from '@gatecheck/contract';
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
+import { isServerUnreachable, reportServerAnswered } from '@/lib/reachability.ts';
 import { selectDay, selectEvent, selectOrganization, getSelection } from '@/lib/selection.ts';
 import { readStoredUser, writeStoredUser } from '@/lib/stored-user.ts';
 import { TEST_TOKEN, testDay, testEvent, testOrganization, testUser, wireUser } from '@/test/fixtures.ts';
@@ -80,10 +81,45 @@ describe('session check on the web (SPEC §4, §7)', () => {
     expect(localStorage.getItem('user')).toBeNull();
   });
 
-  test('an unreachable server is an error the query retries, not yet a sign-out', async () => {
+  test('an unreachable server keeps the stored user signed in, unconfirmed, and marks the server unreachable (issue 12, decision 056)', async () => {
     await writeStoredUser(testUser);
+    reportServerAnswered();
     server.use(http.get(apiUrl(apiPaths.usersMe), () => HttpResponse.error()));
-    await expect(checkSession()).rejects.toMatchObject({ status: 0, code: 'network_error' });
+    await expect(checkSession()).resolves.toEqual({ user: testUser, isUnconfirmed: true });
+    expect(await readStoredUser()).toEqual(testUser);
+    expect(isServerUnreachable()).toBe(true);
+  });
+
+  test('a server error or a page that is not a user (a captive portal) keeps the stored user, unconfirmed', async () => {
+    await writeStoredUser(testUser);
+    server.use(http.get(apiUrl(apiPaths.usersMe), () => errorResponse(500, { code: 'internal_error', message: 'x' })));
+    await expect(checkSession()).resolves.toEqual({ user: testUser, isUnconfirmed: true });
+    server.use(http.get(apiUrl(apiPaths.usersMe), () => HttpResponse.text('<html>Sign in to the venue Wi-Fi</html>')));
+    await expect(checkSession()).resolves.toEqual({ user: testUser, isUnconfirmed: true });
+    expect(await readStoredUser()).toEqual(testUser);
+  });
+
+  test('a server that does not answer within the timeout keeps the stored user, unconfirmed, and marks it unreachable', async () => {
+    await writeStoredUser(testUser);
+    reportServerAnswered();
+    server.use(http.get(apiUrl(apiPaths.usersMe), async () => {
+      await delay('infinite');
+      return HttpResponse.json(wireUser);
+    }));
+    await expect(checkSession(undefined, 50)).resolves.toEqual({ user: testUser, isUnconfirmed: true });
+    expect(isServerUnreachable()).toBe(true);
+  });
+
+  test('a cancelled session check is not taken for an offline start', async () => {
+    await writeStoredUser(testUser);
+    server.use(http.get(apiUrl(apiPaths.usersMe), async () => {
+      await delay('infinite');
+      return HttpResponse.json(wireUser);
+    }));
+    const cancel = new AbortController();
+    const check = checkSession(cancel.signal);
+    cancel.abort();
+    await expect(check).rejects.toMatchObject({ code: 'network_error' });
   });
 });
 

@@ -10,9 +10,12 @@
 import { apiPaths, AuthOptionsResponse, LoginAnswer, UserMe } from '@gatecheck/contract';
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod/mini';
+import { SESSION_CHECK_TIMEOUT_MS } from '@/config/constants.ts';
 import { ApiError, apiRequest } from '@/lib/api-client.ts';
 import type { User } from '@/lib/entities.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
+import { reportServerUnreachable } from '@/lib/reachability.ts';
+import { clearPersistedQueries } from '@/lib/query-persister.ts';
 import { clearSelection } from '@/lib/selection.ts';
 import { readStoredUser, removeStoredUser, writeStoredUser } from '@/lib/stored-user.ts';
 import { toLoginRequest, toUser } from './auth-logic.ts';
@@ -20,20 +23,27 @@ import type { SessionEndReason } from './auth-messages.ts';
 
 /**
  * The session: a signed-in user, or none with the reason the last check failed (SPEC §8 'Session
- * expired' / 'No token available for native platform', worded by `sessionEndText`).
+ * expired' / 'No token available for native platform', worded by `sessionEndText`). `isUnconfirmed`:
+ * the stored user, kept because the server could not be asked (offline start, docs/decisions/056);
+ * confirmed again once the server answers.
  */
-export type Session = { user: User; reason?: undefined } | { user: null; reason?: SessionEndReason };
+export type Session = { user: User; reason?: undefined; isUnconfirmed?: boolean } | { user: null; reason?: SessionEndReason; isUnconfirmed?: undefined };
 
 /**
  * SPEC §4 session check. Reads the stored user; none → signed out without a call. On native a token
- * is required (reason 'no_native_token': 'No token available for native platform'); the web checks
- * GET /users/me with its cookie, native with the bearer token. A 4xx answer → 'session_expired'
- * ('Session expired'). In both cases the stored user is deleted.
+ * is required (reason 'no_native_token': 'No token available for native platform', the stored user
+ * is deleted); the web checks GET /users/me with its cookie, native with the bearer token.
  *
- * @throws {ApiError} on a network failure or 5xx, so the query retries (SPEC §9); the session
- *   provider deletes the stored user when the retries are exhausted.
+ * Only the server's 401 ends the session ('Session expired', the stored user is deleted). When the
+ * server cannot be asked — no answer within `timeoutMs` (default 5000 ms), a network failure, a 5xx,
+ * any other refusal or an answer that is not a user (a captive portal's page) — the stored user
+ * stays signed in, marked `isUnconfirmed`, so a door without network still starts the app at the
+ * furthest step (issue 12 item 1; supersedes SPEC §4 "on failure … deleted" for these cases,
+ * docs/decisions/056). A later 401 on any call still ends the session (session-provider.tsx).
+ *
+ * @throws {ApiError} only when `signal` (the query's) was aborted
  */
-export async function checkSession(signal?: AbortSignal): Promise<Session> {
+export async function checkSession(signal?: AbortSignal, timeoutMs: number = SESSION_CHECK_TIMEOUT_MS): Promise<Session> {
   const stored = await readStoredUser();
   if (!stored) return { user: null };
   const isNative = isNativePlatform();
@@ -41,15 +51,26 @@ export async function checkSession(signal?: AbortSignal): Promise<Session> {
     await removeStoredUser();
     return { user: null, reason: 'no_native_token' };
   }
+  const deadline = new AbortController();
+  const onAbort = () => deadline.abort();
+  signal?.addEventListener('abort', onAbort);
+  if (signal?.aborted) deadline.abort();
+  const timer = setTimeout(onAbort, timeoutMs);
   try {
-    const me = await apiRequest(apiPaths.usersMe, { schema: UserMe, token: isNative ? stored.token : null, signal });
+    const me = await apiRequest(apiPaths.usersMe, { schema: UserMe, token: isNative ? stored.token : null, signal: deadline.signal });
     return { user: toUser(me, stored.token) };
   } catch (error) {
-    if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
+    if (signal?.aborted) throw error;
+    if (error instanceof ApiError && error.status === 401) {
       await removeStoredUser();
       return { user: null, reason: 'session_expired' };
     }
-    throw error;
+    // Given up after timeoutMs: the api-client does not count a call its caller aborted.
+    if (deadline.signal.aborted) reportServerUnreachable();
+    return { user: stored, isUnconfirmed: true };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -60,6 +81,8 @@ export const sessionQueries = {
     queryOptions({
       queryKey: [...sessionQueries.all(), 'current'] as const,
       queryFn: ({ signal }) => checkSession(signal),
+      // checkSession decides about failures itself; it throws only when the query was cancelled.
+      retry: false,
       staleTime: Number.POSITIVE_INFINITY,
       gcTime: Number.POSITIVE_INFINITY,
       refetchOnWindowFocus: false,
@@ -110,15 +133,19 @@ function setSignedIn(queryClient: QueryClient, user: User): void {
   queryClient.setQueryData(sessionQueries.current().queryKey, { user });
 }
 
-/** Forgets every cached server answer except the session, so one user never sees another's data. */
-export function forgetCachedData(queryClient: QueryClient): void {
+/**
+ * Forgets every cached server answer except the session, so one user never sees another's data:
+ * in memory and the lists kept in IndexedDB for offline use (lib/query-persister.ts).
+ */
+export async function forgetCachedData(queryClient: QueryClient): Promise<void> {
   queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0] });
+  await clearPersistedQueries();
 }
 
 /** Marks the session signed out (with `reason`, shown on /login) and forgets the cached data. */
 function setSignedOut(queryClient: QueryClient, reason?: SessionEndReason): void {
   queryClient.setQueryData<Session>(sessionQueries.current().queryKey, reason === undefined ? { user: null } : { user: null, reason });
-  forgetCachedData(queryClient);
+  void forgetCachedData(queryClient);
 }
 
 /** True when the cached session has a signed-in user. */
@@ -156,7 +183,7 @@ export function useLoginMutation(options: { beforeSignIn?: (user: User) => Promi
   return useMutation({
     mutationFn: async (credentials: { identifier: string; password: string }) => {
       const user = await login(credentials);
-      forgetCachedData(queryClient);
+      await forgetCachedData(queryClient);
       await beforeSignIn?.(user);
       return user;
     },

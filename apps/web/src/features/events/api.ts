@@ -2,6 +2,7 @@
 import { EventList, organizationEventsPath } from '@gatecheck/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
+import { persistedQuery } from '@/lib/query-persister.ts';
 import type { EventItem } from '@/lib/entities.ts';
 import { toEventItem } from './events-logic.ts';
 import { t } from '@/lib/i18n/index.ts';
@@ -19,6 +20,8 @@ export const eventQueries = {
     queryOptions({
       queryKey: [...eventQueries.all(), 'list', organizationId] as const,
       queryFn: ({ signal }) => fetchEvents(organizationId, signal),
+      // Kept in IndexedDB, so the screen shows it when the app starts offline (docs/decisions/056).
+      persister: persistedQuery,
       meta: { errorToast: { title: t('common.error'), description: t('events.loadFailed') } },
     }),
 };

@@ -2,6 +2,7 @@
 import { apiPaths, OrganizationList } from '@gatecheck/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
+import { persistedQuery } from '@/lib/query-persister.ts';
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { toOrganizationItem } from './organizations-logic.ts';
 import { t } from '@/lib/i18n/index.ts';
@@ -19,6 +20,8 @@ export const organizationQueries = {
     queryOptions({
       queryKey: [...organizationQueries.all(), 'list'] as const,
       queryFn: ({ signal }) => fetchOrganizations(signal),
+      // Kept in IndexedDB, so the screen shows it when the app starts offline (docs/decisions/056).
+      persister: persistedQuery,
       meta: { errorToast: { title: t('common.error'), description: t('organizations.loadFailed') } },
     }),
 };

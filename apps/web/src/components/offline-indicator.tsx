@@ -1,0 +1,43 @@
+/**
+ * The plain 'Offline' indicator (issue 12 item 1): a strip above every screen while the Gatecheck server
+ * cannot be reached (`lib/reachability.ts`: the last call got no answer). While it shows, the
+ * server is probed with GET /api/health every `OFFLINE_PROBE_INTERVAL_MS` (5 s); the first answer
+ * turns it off (and, through the session provider, confirms an offline start's session).
+ */
+import { apiPaths, HealthResponse } from '@gatecheck/contract';
+import { useQuery } from '@tanstack/react-query';
+import { WifiOff } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { OFFLINE_PROBE_INTERVAL_MS } from '@/config/constants.ts';
+import { apiRequest } from '@/lib/api-client.ts';
+import { useIsServerUnreachable } from '@/lib/reachability.ts';
+
+/** GET /api/health while offline; the api-client reports the answer (or its absence) to lib/reachability. */
+function useServerProbe(isEnabled: boolean): void {
+  useQuery({
+    queryKey: ['server-probe'],
+    queryFn: ({ signal }) => apiRequest(apiPaths.health, { schema: HealthResponse, token: null, signal }),
+    enabled: isEnabled,
+    refetchInterval: OFFLINE_PROBE_INTERVAL_MS,
+    retry: false,
+    gcTime: 0,
+  });
+}
+
+export function OfflineIndicator() {
+  const { t } = useTranslation();
+  const isUnreachable = useIsServerUnreachable();
+  useServerProbe(isUnreachable);
+  return (
+    // A polite live region (not role=status: the screens' own status lines keep that role to
+    // themselves). Offline, a strip above the screen, in the flow, so it covers nothing of it.
+    <div aria-live="polite" className="sticky top-0 z-40">
+      {isUnreachable && (
+        <p data-testid="offline-indicator" className="flex items-center justify-center gap-1.5 border-b-2 border-amber-500 bg-amber-100 px-3 pt-[calc(env(safe-area-inset-top)+0.25rem)] pb-1 text-sm font-bold text-amber-950">
+          <WifiOff aria-hidden="true" className="size-4" />
+          {t('common.offline')}
+        </p>
+      )}
+    </div>
+  );
+}
