@@ -11,6 +11,7 @@ import {
   OfflineScanBatch,
   OfflineScan,
   VerifyTicketRequest,
+  type CheckInCounts,
   type DoorList,
   type OfflineConflictList,
   type OfflineScanBatchResponse,
@@ -116,6 +117,19 @@ test('two failures in a row switch to offline mode (decided at once, no verify);
   const verified = serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Online Person' })));
   server.use(http.get(apiUrl(apiPaths.health), () => (isServerDown ? HttpResponse.error() : HttpResponse.json({ status: 'ok' }))));
   const uploads = serveUpload((scan) => (scan.code === 'GOOD-2' ? 'conflict' : 'recorded'));
+  // The day's counts: 12 before, plus every approval the server has received from this device.
+  server.use(
+    http.get(apiUrl(apiPaths.checkInCounts), ({ params }) =>
+      isServerDown
+        ? HttpResponse.error()
+        : HttpResponse.json<CheckInCounts>({
+            eventId: String(params['eventId']),
+            day: Number(params['day']),
+            checkedIn: 12 + uploads.flat().filter((scan) => scan.verdict === 'approved').length,
+            validTickets: 340,
+          }),
+    ),
+  );
   const { user } = renderScanner();
   await screen.findByText(/^Last synced/);
   await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
@@ -145,6 +159,8 @@ test('two failures in a row switch to offline mode (decided at once, no verify);
   // The server answers the probe again: online, the outbox goes out in scan order, 'Conflict' shows.
   isServerDown = false;
   expect(await screen.findByText('0 scans waiting to be sent', {}, { timeout: 15_000 })).toBeInTheDocument();
+  // The header counts the check-ins just sent (2 approvals), without waiting for its 30 s refresh.
+  expect(await screen.findByText(/Checked in 14 \/ 340/, {}, { timeout: 5_000 })).toBeInTheDocument();
   expect(screen.queryByText('Offline mode: tickets are checked on this device')).not.toBeInTheDocument();
   expect(uploads.flat().map((scan) => [scan.code, scan.verdict, scan.reason])).toEqual([
     ['GOOD-1', 'approved', undefined],

@@ -17,7 +17,7 @@ import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
 import { deviceId, openOfflineDb, type OfflineDb } from './offline-db.ts';
 import { dismissSetAside, outboxRetryDelay, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem } from './outbox.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
-import { recordConflicts } from '../check-in-queries.ts';
+import { checkInQueries, recordConflicts } from '../check-in-queries.ts';
 import type { Verdict } from '../scanner-logic.ts';
 
 /** The door list is downloaded again this often while the scanner is open, in ms (issue 12 item 2). */
@@ -120,7 +120,11 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
         attemptRef.current += 1;
       } else {
         attemptRef.current = 0;
-        if (outcome.sent > 0) dispatch({ type: 'serverAnswered' });
+        if (outcome.sent > 0) {
+          dispatch({ type: 'serverAnswered' });
+          // The check-ins just recorded on the server count now (header 'Checked in N / M').
+          void queryClient.invalidateQueries({ queryKey: checkInQueries.counts(eventId, dayNumber).queryKey });
+        }
       }
     } finally {
       uploadingRef.current = false;
