@@ -6,9 +6,8 @@
  */
 import { z } from 'zod';
 
-/** GET /api/health: always `{ status: 'ok' }` while the process runs. */
-export const HealthResponse = z.object({ status: z.literal('ok') }).meta({ id: 'HealthResponse' });
-export type HealthResponse = z.infer<typeof HealthResponse>;
+/** GET /api/health: always `{ status: 'ok' }` while the process runs (in zod/mini: health.ts). */
+export { HealthResponse } from './health.ts';
 
 /** GET /api/ready when the server can take traffic. */
 export const ReadyResponse = z.object({ status: z.literal('ready') }).meta({ id: 'ReadyResponse' });
