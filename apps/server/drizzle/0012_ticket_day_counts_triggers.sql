@@ -11,40 +11,34 @@ $$;
 --> statement-breakpoint
 CREATE FUNCTION ticket_day_counts_apply() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+  -- The statement's net change per (event, day): +1 per new row that counts, -1 per old row that did.
+  change_events uuid[];
+  change_days integer[];
+  change_deltas bigint[];
 BEGIN
+  IF TG_OP = 'INSERT' THEN
+    SELECT array_agg(event_id), array_agg(day), array_agg(delta) INTO change_events, change_days, change_deltas
+    FROM (SELECT event_id, day, sum(delta) AS delta FROM (SELECT t.event_id, d.day, +1 AS delta FROM new_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS counted GROUP BY event_id, day) AS changes;
+  ELSIF TG_OP = 'UPDATE' THEN
+    SELECT array_agg(event_id), array_agg(day), array_agg(delta) INTO change_events, change_days, change_deltas
+    FROM (SELECT event_id, day, sum(delta) AS delta FROM (SELECT t.event_id, d.day, +1 AS delta FROM new_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL
+      UNION ALL SELECT t.event_id, d.day, -1 AS delta FROM old_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS counted GROUP BY event_id, day) AS changes;
+  ELSE
+    SELECT array_agg(event_id), array_agg(day), array_agg(delta) INTO change_events, change_days, change_deltas
+    FROM (SELECT event_id, day, sum(delta) AS delta FROM (SELECT t.event_id, d.day, -1 AS delta FROM old_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS counted GROUP BY event_id, day) AS changes;
+  END IF;
   -- Additions may create a row; subtractions only ever meet a row that exists (its count was
   -- positive) and never insert one (a cascade from a deleted event may already have removed it).
-  IF TG_OP = 'INSERT' THEN
-    WITH delta AS (
-      SELECT event_id, day, sum(delta) AS delta FROM (SELECT t.event_id, d.day, +1 AS delta FROM new_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS changes GROUP BY event_id, day
-    ), added AS (
-      INSERT INTO ticket_day_counts AS c (event_id, day, valid_tickets)
-      SELECT event_id, day, delta FROM delta WHERE delta > 0 ORDER BY event_id, day
-      ON CONFLICT (event_id, day) DO UPDATE SET valid_tickets = c.valid_tickets + excluded.valid_tickets
-    )
-    UPDATE ticket_day_counts AS c SET valid_tickets = c.valid_tickets + delta.delta
-    FROM delta WHERE delta.delta < 0 AND c.event_id = delta.event_id AND c.day = delta.day;
-  ELSIF TG_OP = 'UPDATE' THEN
-    WITH delta AS (
-      SELECT event_id, day, sum(delta) AS delta FROM (SELECT t.event_id, d.day, +1 AS delta FROM new_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL UNION ALL SELECT t.event_id, d.day, -1 AS delta FROM old_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS changes GROUP BY event_id, day
-    ), added AS (
-      INSERT INTO ticket_day_counts AS c (event_id, day, valid_tickets)
-      SELECT event_id, day, delta FROM delta WHERE delta > 0 ORDER BY event_id, day
-      ON CONFLICT (event_id, day) DO UPDATE SET valid_tickets = c.valid_tickets + excluded.valid_tickets
-    )
-    UPDATE ticket_day_counts AS c SET valid_tickets = c.valid_tickets + delta.delta
-    FROM delta WHERE delta.delta < 0 AND c.event_id = delta.event_id AND c.day = delta.day;
-  ELSIF TG_OP = 'DELETE' THEN
-    WITH delta AS (
-      SELECT event_id, day, sum(delta) AS delta FROM (SELECT t.event_id, d.day, -1 AS delta FROM old_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS changes GROUP BY event_id, day
-    ), added AS (
-      INSERT INTO ticket_day_counts AS c (event_id, day, valid_tickets)
-      SELECT event_id, day, delta FROM delta WHERE delta > 0 ORDER BY event_id, day
-      ON CONFLICT (event_id, day) DO UPDATE SET valid_tickets = c.valid_tickets + excluded.valid_tickets
-    )
-    UPDATE ticket_day_counts AS c SET valid_tickets = c.valid_tickets + delta.delta
-    FROM delta WHERE delta.delta < 0 AND c.event_id = delta.event_id AND c.day = delta.day;
-  END IF;
+  WITH delta AS (
+    SELECT * FROM unnest(change_events, change_days, change_deltas) AS d(event_id, day, delta)
+  ), added AS (
+    INSERT INTO ticket_day_counts AS c (event_id, day, valid_tickets)
+    SELECT event_id, day, delta FROM delta WHERE delta > 0 ORDER BY event_id, day
+    ON CONFLICT (event_id, day) DO UPDATE SET valid_tickets = c.valid_tickets + excluded.valid_tickets
+  )
+  UPDATE ticket_day_counts AS c SET valid_tickets = c.valid_tickets + delta.delta
+  FROM delta WHERE delta.delta < 0 AND c.event_id = delta.event_id AND c.day = delta.day;
   RETURN NULL;
 END
 $$;

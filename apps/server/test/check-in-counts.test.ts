@@ -83,6 +83,17 @@ async function scan(qrCode: string, day: number, eventId = doorEventId): Promise
   return VerifyTicketResponse.parse(response.json());
 }
 
+/** A supervisor's undo (issue 11) of `ticketId`'s check-in on `day`, through the API. */
+async function undoCheckIn(eventId: string, ticketId: string, day: number): Promise<void> {
+  const undo = await t.app.inject({
+    method: 'POST',
+    url: api(supervisorPaths.undoCheckIn(eventId, ticketId)),
+    headers: bearer(demoToken),
+    payload: { day, reason: 'Scanned the wrong wristband' },
+  });
+  expect(undo.statusCode, undo.body).toBe(200);
+}
+
 test(`counts check-ins of the day and tickets valid that day, before and after scans (${TEST_DATABASE_KIND})`, async () => {
   // Day 1 admits the two all-days tickets and the day-1 ticket; the revoked one and the day-2 one do not count.
   expect(await counts(doorEventId, 1)).toEqual({ eventId: doorEventId, day: 1, checkedIn: 0, validTickets: 3 });
@@ -115,13 +126,7 @@ test(`a check-in undone by a supervisor no longer counts, and the ticket admitte
   if (!ticket) throw new Error('no ticket');
   expect((await scan('COUNT-ALL-2', 2)).isValid).toBe(true);
   const before = await counts(doorEventId, 2);
-  const undo = await t.app.inject({
-    method: 'POST',
-    url: api(supervisorPaths.undoCheckIn(doorEventId, ticket.id)),
-    headers: bearer(demoToken),
-    payload: { day: 2, reason: 'Scanned the wrong wristband' },
-  });
-  expect(undo.statusCode, undo.body).toBe(200);
+  await undoCheckIn(doorEventId, ticket.id, 2);
   expect(await counts(doorEventId, 2)).toMatchObject({ checkedIn: before.checkedIn - 1 });
   expect((await scan('COUNT-ALL-2', 2)).isValid).toBe(true);
   expect(await counts(doorEventId, 2)).toMatchObject({ checkedIn: before.checkedIn });
@@ -278,13 +283,7 @@ test(`checked-in counts are exact right after a check-in and an undo, per day an
 
   const [ticket] = await t.database.db.select({ id: tickets.id }).from(tickets).where(eq(tickets.code, 'DOOR-A'));
   if (!ticket) throw new Error('no ticket');
-  const undo = await t.app.inject({
-    method: 'POST',
-    url: api(supervisorPaths.undoCheckIn(eventId, ticket.id)),
-    headers: bearer(demoToken),
-    payload: { day: 1, reason: 'Scanned the wrong wristband' },
-  });
-  expect(undo.statusCode, undo.body).toBe(200);
+  await undoCheckIn(eventId, ticket.id, 1);
   expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 1, validTickets: 2 });
   // A revoked ticket's check-in stays counted; the ticket leaves M.
   await revokeTicket(t.database.db, 'DOOR-B');
