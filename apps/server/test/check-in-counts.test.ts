@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { apiPaths, ApiErrorBody, CheckInCounts, checkInCountsPath, supervisorPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { and, arrayContains, count, eq, inArray, isNull, or } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { eventDays, events, tickets } from '../src/db/schema.ts';
+import { eventDays, events, ticketDayCounts, tickets } from '../src/db/schema.ts';
 import { revokeTicket } from '../src/services/admin/tickets.ts';
 import { importTicketsCsv } from '../src/services/tickets-import.ts';
 import { DEMO_LIVE_EVENT_TITLE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
@@ -288,4 +288,14 @@ test(`checked-in counts are exact right after a check-in and an undo, per day an
   // A revoked ticket's check-in stays counted; the ticket leaves M.
   await revokeTicket(t.database.db, 'DOOR-B');
   expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 1, validTickets: 1 });
+});
+
+test(`deleting an event with tickets cascades through the kept counts without an error and leaves none of its rows (${TEST_DATABASE_KIND})`, async () => {
+  const eventId = await createEmptyEvent('Counting Gone');
+  const csv = ['code,holder_name,ticket_type,days', 'GONE-A,Ada,General,all', 'GONE-B,Bea,General,2'].join('\n');
+  expect((await importTicketsCsv(t.database.db, { eventId, csv })).imported).toBe(2);
+  expect(await t.database.db.select().from(ticketDayCounts).where(eq(ticketDayCounts.eventId, eventId))).toHaveLength(2);
+  await t.database.db.delete(events).where(eq(events.id, eventId));
+  expect(await t.database.db.select().from(ticketDayCounts).where(eq(ticketDayCounts.eventId, eventId))).toEqual([]);
+  expect(await t.database.db.select().from(tickets).where(eq(tickets.eventId, eventId))).toEqual([]);
 });
