@@ -7,13 +7,13 @@
  * by scripts/with-postgres.ts):
  * 1. Load: a small event of SMALL tickets and a large one of LARGE, with search terms, and check-ins
  *    of every 10th ticket on day 1 (100,000 at 1,000,000), bulk-loaded set-wise
- *    (test/helpers/bulk-load.ts), then ANALYZE.
+ *    (test/helpers/bulk-load.ts), then VACUUM ANALYZE (as autovacuum would on PostgreSQL).
  * 2. Verify latency: `POST /api/tickets/verify` through the real app (`buildApp`, `app.inject`, one
  *    request at a time; PGlite durable at commit, as the server runs it), the small and the large
  *    event taking turns: approvals of distinct fresh tickets, repeated scans (already checked in)
  *    and unknown codes. Median, p95 and p99 (ms) per event; the large / small ratio of medians
  *    (goal ≤ 1.5). Also the live counts (`GET …/counts`), which the scanner refetches after every
- *    approval: they read the whole event (docs/performance.md).
+ *    approval: two index lookups since docs/decisions/062 (docs/performance.md).
  * 3. Query plans: the statements the hot paths send (verify, counts, attendee search, door list and
  *    its cursor query), captured from real requests on the small event, EXPLAIN ANALYZEd on the
  *    large one (test/helpers/query-plans.ts): the scans, estimated and actual rows, time.
