@@ -19,15 +19,19 @@ DECLARE
 BEGIN
   IF TG_OP = 'INSERT' THEN
     SELECT array_agg(event_id), array_agg(day), array_agg(delta) INTO change_events, change_days, change_deltas
-    FROM (SELECT event_id, day, sum(delta) AS delta FROM (SELECT t.event_id, d.day, +1 AS delta FROM new_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS counted GROUP BY event_id, day) AS changes;
+    FROM (SELECT event_id, day, sum(delta) AS delta FROM (SELECT t.event_id, d.day, +1 AS delta FROM new_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS counted GROUP BY event_id, day HAVING sum(delta) <> 0) AS changes;
   ELSIF TG_OP = 'UPDATE' THEN
     SELECT array_agg(event_id), array_agg(day), array_agg(delta) INTO change_events, change_days, change_deltas
     FROM (SELECT event_id, day, sum(delta) AS delta FROM (SELECT t.event_id, d.day, +1 AS delta FROM new_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL
-      UNION ALL SELECT t.event_id, d.day, -1 AS delta FROM old_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS counted GROUP BY event_id, day) AS changes;
+      UNION ALL SELECT t.event_id, d.day, -1 AS delta FROM old_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS counted GROUP BY event_id, day HAVING sum(delta) <> 0) AS changes;
   ELSE
     SELECT array_agg(event_id), array_agg(day), array_agg(delta) INTO change_events, change_days, change_deltas
-    FROM (SELECT event_id, day, sum(delta) AS delta FROM (SELECT t.event_id, d.day, -1 AS delta FROM old_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS counted GROUP BY event_id, day) AS changes;
+    FROM (SELECT event_id, day, sum(delta) AS delta FROM (SELECT t.event_id, d.day, -1 AS delta FROM old_rows t CROSS JOIN LATERAL ticket_day_counts_ticket_days(t.admitted_days) AS d(day) WHERE t.revoked_at IS NULL) AS counted GROUP BY event_id, day HAVING sum(delta) <> 0) AS changes;
   END IF;
+  -- Lock the rows this statement changes in key order, so that two writers of one event (an import
+  -- batch, a revoke, an edit of days) wait for each other instead of deadlocking.
+  PERFORM 1 FROM ticket_day_counts AS c JOIN unnest(change_events, change_days) AS d(event_id, day) USING (event_id, day)
+  ORDER BY c.event_id, c.day FOR UPDATE OF c;
   -- Additions may create a row; subtractions only ever meet a row that exists (its count was
   -- positive) and never insert one (a cascade from a deleted event may already have removed it).
   WITH delta AS (
