@@ -1,11 +1,13 @@
 /**
  * GET /events/{eventId}/days/{day}/counts (issue 10 item 4): the sign-in and membership rules of
  * verify, and the numbers — check-ins of the day and tickets valid that day — before and after real
- * verify calls, on the real database (PGlite, or PostgreSQL under test:server:pg).
+ * verify calls, on the real database (PGlite, or PostgreSQL under test:server:pg). Since
+ * docs/decisions/062 the valid tickets come from `ticket_day_counts`, kept by triggers on tickets:
+ * the exactness tests compare them with the tickets counted directly after every kind of write.
  */
 import { randomUUID } from 'node:crypto';
 import { apiPaths, ApiErrorBody, CheckInCounts, checkInCountsPath, supervisorPaths, VerifyTicketResponse } from '@gatecheck/contract';
-import { and, arrayContains, count, eq, inArray, isNull, or } from 'drizzle-orm';
+import { and, arrayContains, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { eventDays, events, ticketDayCounts, tickets } from '../src/db/schema.ts';
 import { revokeTicket } from '../src/services/admin/tickets.ts';
@@ -318,4 +320,17 @@ test(`concurrent imports and revokes of one event leave the counts exact (${TEST
   // 135 of the 180. The revoked ones (i = 0, 3, …, 57 of the first file) are 5 of each kind, 15
   // per day: 120 left on every day.
   await expectValid(eventId, { 1: 120, 2: 120, 3: 120 });
+});
+
+test(`truncating tickets empties the kept counts in the same transaction (${TEST_DATABASE_KIND})`, async () => {
+  expect((await t.database.db.select().from(ticketDayCounts)).length).toBeGreaterThan(0);
+  await expect(
+    t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`truncate tickets cascade`);
+      expect(await tx.select().from(ticketDayCounts)).toEqual([]);
+      throw new Error('roll back');
+    }),
+  ).rejects.toThrow('roll back');
+  // Rolled back with the truncate: the door event's counts are as before.
+  expect(await counts(doorEventId, 1)).toMatchObject({ validTickets: 3 });
 });
