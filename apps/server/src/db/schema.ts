@@ -255,8 +255,8 @@ export const checkIns = pgTable(
  * How many tickets of an event, not revoked, admit a day (docs/decisions/062): the live counts' M
  * without reading the tickets. `day` 0 counts the tickets whose `admitted_days` is null (every day
  * of the event); day d ≥ 1 counts those whose `admitted_days` lists d, so M of day d is the sum of
- * rows 0 and d. Maintained only by the statement triggers on `tickets` (migration
- * 0012_ticket_day_counts_triggers.sql), in the transaction of every insert, update and delete, so it
+ * rows 0 and d. Maintained only by the statement triggers on `tickets` (custom migration
+ * `*_ticket_day_counts_triggers.sql`), in the transaction of every insert, update and delete, so it
  * is exactly the tickets table's state in every snapshot; no application code writes it.
  */
 export const ticketDayCounts = pgTable(
