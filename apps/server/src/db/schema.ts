@@ -246,7 +246,29 @@ export const checkIns = pgTable(
     uniqueIndex('check_ins_active_event_ticket_day_key').on(t.eventId, t.ticketId, t.day).where(sql`${t.undoneAt} is null`),
     index('check_ins_ticket_id_idx').on(t.ticketId),
     index('check_ins_day_changed_xid_idx').on(t.day, t.changedXid),
+    // The live counts' N (services/check-in-counts.ts): counted from this index alone (docs/decisions/062).
+    index('check_ins_active_event_day_idx').on(t.eventId, t.day).where(sql`${t.undoneAt} is null`),
   ],
+);
+
+/**
+ * How many tickets of an event, not revoked, admit a day (docs/decisions/062): the live counts' M
+ * without reading the tickets. `day` 0 counts the tickets whose `admitted_days` is null (every day
+ * of the event); day d ≥ 1 counts those whose `admitted_days` lists d, so M of day d is the sum of
+ * rows 0 and d. Maintained only by the statement triggers on `tickets` (custom migration
+ * `*_ticket_day_counts_triggers.sql`), in the transaction of every insert, update and delete, so it
+ * is exactly the tickets table's state in every snapshot; no application code writes it.
+ */
+export const ticketDayCounts = pgTable(
+  'ticket_day_counts',
+  {
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    day: integer('day').notNull(),
+    validTickets: bigint('valid_tickets', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'ticket_day_counts_pkey', columns: [t.eventId, t.day] })],
 );
 
 /**

@@ -1,12 +1,15 @@
 /**
  * Live counts of one event day (issue 10 item 4, docs/decisions/033): how many tickets were checked in
  * that day and how many tickets admit it. Read-only, one SQL query; the same membership rule as
- * verify (services/check-in.ts), without writing the scan log (a count is not a scan).
+ * verify (services/check-in.ts), without writing the scan log (a count is not a scan). Two index
+ * lookups whatever the event's size (docs/decisions/062): N counted from a partial index of active
+ * check-ins, M read from the trigger-kept `ticket_day_counts`; nothing is cached in the process, so
+ * every server instance on the database answers the same.
  */
 import type { CheckInCounts } from '@gatecheck/contract';
-import { and, arrayContains, count, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
-import { checkIns, tickets } from '../db/schema.ts';
+import { checkIns, ticketDayCounts } from '../db/schema.ts';
 import { ServiceError } from './errors.ts';
 import { findEvent } from './events.ts';
 import { isMember } from './organizations.ts';
@@ -26,21 +29,23 @@ export async function countCheckIns(db: DbOrTx, userId: string, eventId: string,
   const event = await findEvent(db, eventId);
   if (!(await isMember(db, userId, event.organizationId))) throw new ServiceError('forbidden', 'You are not a member of this organization');
   const hasDay = event.days.some((entry) => entry.day === day);
-  const admitsDay = and(isNull(tickets.revokedAt), or(isNull(tickets.admittedDays), arrayContains(tickets.admittedDays, [day])));
-  const [row] = await db
-    .select({
-      // Each ticket joins at most one active check-in of the day (the partial unique index on
-      // (ticket_id, day) where undone_at is null); an undone check-in (issue 11) does not count.
-      checkedIn: count(checkIns.id),
-      validTickets: count(sql`case when ${admitsDay} then 1 end`),
-    })
-    .from(tickets)
-    .leftJoin(checkIns, and(eq(checkIns.ticketId, tickets.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
-    .where(eq(tickets.eventId, event.id));
+  // N from the partial index check_ins_active_event_day_idx alone (every check-in carries its
+  // ticket's event, docs/decisions/058); M from ticket_day_counts, rows 0 (tickets of every day) and
+  // `day`, kept by the triggers on tickets in the same transactions (docs/decisions/062).
+  const [checkedInRow] = await db
+    .select({ checkedIn: count() })
+    .from(checkIns)
+    .where(and(eq(checkIns.eventId, event.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)));
+  const [validRow] = hasDay
+    ? await db
+        .select({ validTickets: sql<string | null>`sum(${ticketDayCounts.validTickets})` })
+        .from(ticketDayCounts)
+        .where(and(eq(ticketDayCounts.eventId, event.id), inArray(ticketDayCounts.day, [0, day])))
+    : [];
   return {
     eventId: event.id,
     day,
-    checkedIn: row?.checkedIn ?? 0,
-    validTickets: hasDay ? (row?.validTickets ?? 0) : 0,
+    checkedIn: checkedInRow?.checkedIn ?? 0,
+    validTickets: Number(validRow?.validTickets ?? 0),
   };
 }
