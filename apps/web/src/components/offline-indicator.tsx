@@ -4,19 +4,19 @@
  * server is probed with GET /api/health every `OFFLINE_PROBE_INTERVAL_MS` (5 s); the first answer
  * turns it off (and, through the session provider, confirms an offline start's session).
  */
-import { apiPaths, HealthResponse } from '@gatecheck/contract';
 import { useQuery } from '@tanstack/react-query';
 import { WifiOff } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { OFFLINE_PROBE_INTERVAL_MS } from '@/config/constants.ts';
-import { apiRequest } from '@/lib/api-client.ts';
 import { useIsServerUnreachable } from '@/lib/reachability.ts';
+import { probeServer } from '@/lib/server-probe.ts';
 
 /** GET /api/health while offline; the api-client reports the answer (or its absence) to lib/reachability. */
 function useServerProbe(isEnabled: boolean): void {
   useQuery({
     queryKey: ['server-probe'],
-    queryFn: ({ signal }) => apiRequest(apiPaths.health, { schema: HealthResponse, token: null, signal }),
+    // `null`, not undefined: a query's data must be defined.
+    queryFn: ({ signal }) => probeServer(signal).then(() => null),
     enabled: isEnabled,
     refetchInterval: OFFLINE_PROBE_INTERVAL_MS,
     retry: false,

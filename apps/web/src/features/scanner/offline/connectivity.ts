@@ -5,7 +5,7 @@
  *   answer within `VERIFY_TIMEOUT_MS` (or fails without an answer) is one failure, and that scan is
  *   decided on the device; `OFFLINE_AFTER_FAILURES` failures in a row switch to offline mode.
  * - offline: scans are decided on the device at once, with no verify call; a probe of the server
- *   every `PROBE_INTERVAL_MS` switches back to online when it answers. Any answer of the server
+ *   every `OFFLINE_PROBE_INTERVAL_MS` (config/constants.ts) switches back to online when it answers. Any answer of the server
  *   (a verify, a probe, a door list) counts as "back".
  *
  * The browser saying it is offline (`navigator.onLine === false`) decides at once too, without
@@ -17,8 +17,6 @@
 export const VERIFY_TIMEOUT_MS = 3_000;
 /** Failures in a row after which the scanner decides on the device at once (issue 12 item 3). */
 export const OFFLINE_AFTER_FAILURES = 2;
-/** In offline mode, the server is probed this often, in ms. */
-export const PROBE_INTERVAL_MS = 5_000;
 
 export interface Connectivity {
   mode: 'online' | 'offline';

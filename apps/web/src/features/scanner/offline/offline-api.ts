@@ -1,10 +1,11 @@
 /**
  * The offline check-in calls (issue 12, docs/decisions/044, 045, 043), through the one api-client:
- * the door list, the signing keys, the outbox upload, the day's conflicts and a probe of the server.
+ * the door list, the signing keys, the outbox upload and the day's conflicts (the server probe is
+ * lib/server-probe.ts).
  * The door list and the keys come back unparsed: their stores parse them, so a corrupt answer is
  * told apart from a failed download.
  */
-import { HealthResponse, OfflineConflictList, OfflineScanBatchResponse, apiPaths, offlinePaths, type OfflineScan, type OfflineScanBatch } from '@gatecheck/contract';
+import { OfflineConflictList, OfflineScanBatchResponse, offlinePaths, type OfflineScan, type OfflineScanBatch } from '@gatecheck/contract';
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '@/lib/api-client.ts';
@@ -24,11 +25,6 @@ export function fetchSigningKeys(eventId: string): Promise<unknown> {
 export function sendOfflineScans(eventId: string, day: number, scans: OfflineScan[]): Promise<OfflineScanBatchResponse> {
   const body: OfflineScanBatch = { scans };
   return apiRequest(offlinePaths.offlineScans(eventId, day), { method: 'POST', body, schema: OfflineScanBatchResponse });
-}
-
-/** GET /health: resolves when the server answers. @throws {ApiError} when it does not. */
-export async function probeServer(signal?: AbortSignal): Promise<void> {
-  await apiRequest(apiPaths.health, { schema: HealthResponse, signal, token: null });
 }
 
 export const offlineQueries = {

@@ -10,9 +10,11 @@ import type { DoorList, EventSigningKey } from '@gatecheck/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
-import { connectivityReducer, decidesLocally, initialConnectivity, PROBE_INTERVAL_MS, type Connectivity } from './connectivity.ts';
+import { OFFLINE_PROBE_INTERVAL_MS } from '@/config/constants.ts';
+import { probeServer } from '@/lib/server-probe.ts';
+import { connectivityReducer, decidesLocally, initialConnectivity, type Connectivity } from './connectivity.ts';
 import { readDoorList, syncDoorList } from './door-list-store.ts';
-import { fetchDoorList, fetchSigningKeys, probeServer, sendOfflineScans } from './offline-api.ts';
+import { fetchDoorList, fetchSigningKeys, sendOfflineScans } from './offline-api.ts';
 import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
 import { deviceId, openOfflineDb, type OfflineDb } from './offline-db.ts';
 import { dismissSetAside, outboxRetryDelay, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem } from './outbox.ts';
@@ -199,7 +201,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
         },
         () => undefined,
       );
-    }, PROBE_INTERVAL_MS);
+    }, OFFLINE_PROBE_INTERVAL_MS);
     return () => clearInterval(timer);
   }, [isOffline, sync]);
 
