@@ -8,8 +8,10 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, RegisterRequest } from '@gate
 import type { z } from 'zod';
 import { t } from '@/lib/i18n/index.ts';
 
-/** The server's password policy, shown beside every new-password field before submit (contract PASSWORD_MIN_LENGTH). */
-/** The English rule (SPEC texts; tests compare with it); screens show `t('auth.newPasswordRule')`. */
+/**
+ * The server's password policy in English (contract PASSWORD_MIN_LENGTH), as tests compare with it;
+ * screens show it beside every new-password field as `t('auth.newPasswordRule')`.
+ */
 export const NEW_PASSWORD_RULE = `At least ${PASSWORD_MIN_LENGTH} characters.`;
 
 /** The username rule of sign-up, in words (contract RegisterRequest.username). */
