@@ -48,6 +48,12 @@ const POOL_SIZE = 10;
 
 type Kind = 'approve' | 'deny' | 'http';
 
+/**
+ * `BENCH_VERIFY_CPU_PROF_DIR=<dir>`: the server targets run with V8's CPU profiler and write a
+ * `.cpuprofile` there when they stop (open it in Chrome DevTools, or `bench/profile-summary.ts`).
+ */
+const PROFILE_ARGS = process.env.BENCH_VERIFY_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_VERIFY_CPU_PROF_DIR)}`] : [];
+
 /** What one round of a case measured: `count` expected answers (approvals, already-checked-in denials; any 200 for the bare route). */
 type RoundResult = SqlLoadResult;
 
@@ -188,7 +194,7 @@ function serverTarget(name: string, description: string, databaseUrl: string | u
     async start() {
       const { dataDir, door } = await preparedDataDir(name, preparer);
       // The server as a user starts it (default log level, JSON lines into a file), minus the demo seed.
-      const { child, log, exited } = await spawnLogged(name, ['--enable-source-maps', 'dist/server.js'], {
+      const { child, log, exited } = await spawnLogged(name, [...PROFILE_ARGS, '--enable-source-maps', 'dist/server.js'], {
         DATA_DIR: dataDir,
         DATABASE_URL: databaseUrl ?? '',
         PORT: '0',
@@ -247,7 +253,7 @@ const bareTarget: Target = {
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const postgresDoor = databaseUrl ? postgresPreparer(databaseUrl) : undefined;
-const TARGETS: Target[] = [
+const ALL_TARGETS: Target[] = [
   serverTarget('verify-pglite', 'the compiled server on PGlite (durable at commit, decision 026)', undefined, pglitePreparer('SRV-')),
   sqlTarget('sql-pglite', 'the SQL one check-in needs, straight through PGlite (durable)', undefined, pglitePreparer('REF-')),
   ...(databaseUrl && postgresDoor
@@ -258,6 +264,9 @@ const TARGETS: Target[] = [
     : []),
   bareTarget,
 ];
+/** `BENCH_VERIFY_TARGETS=verify-postgres,sql-postgres` runs only those targets (e.g. while profiling). */
+const chosenTargets = process.env.BENCH_VERIFY_TARGETS?.split(',').filter(Boolean);
+const TARGETS = chosenTargets ? ALL_TARGETS.filter((target) => chosenTargets.includes(target.name)) : ALL_TARGETS;
 
 interface BenchCase {
   target: Target;
@@ -351,7 +360,7 @@ const ratios = CONNECTIONS.flatMap((connections) =>
       const verify = find(`verify-${database}`, kind, connections);
       const sqlReference = find(`sql-${database}`, kind, connections);
       const bare = find('http-bare', 'http', connections);
-      if (!verify || !sqlReference || !bare) return [];
+      if (!verify || !sqlReference) return [];
       return [
         {
           database,
@@ -360,7 +369,7 @@ const ratios = CONNECTIONS.flatMap((connections) =>
           'verify/s': Math.round(verify.throughput),
           'verify / SQL (throughput)': fixed(verify.throughput / sqlReference.throughput, 2),
           'verify / SQL (p99)': fixed(verify.p99Ms / sqlReference.p99Ms, 2),
-          'verify / bare HTTP (throughput)': fixed(verify.throughput / bare.throughput, 2),
+          'verify / bare HTTP (throughput)': bare ? fixed(verify.throughput / bare.throughput, 2) : '-',
         },
       ];
     }),

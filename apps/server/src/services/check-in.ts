@@ -196,9 +196,34 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
 }
 
 /**
- * The exactly-once INSERT of the check-in and, when it inserted, its scan-log row (approved), in one
- * statement — one implicit transaction, so a crash leaves neither or both — retried on 40001/40P01
- * (`retrying`). ON CONFLICT on the active check-in's unique key (event_id, ticket_id, day) DO NOTHING.
+ * The exactly-once write of a scan (docs/decisions/057): the INSERT of the check-in (ON CONFLICT on
+ * the active check-in's unique key (event_id, ticket_id, day) DO NOTHING) and, when it inserted, its
+ * scan-log row (approved), in one statement — one implicit transaction, so a crash leaves neither or
+ * both. Prepared once per database (a named prepared statement on PostgreSQL: parsed and planned
+ * once per connection, not per scan); answers `{ checkedInAt }` when it inserted, nothing otherwise.
+ */
+function prepareCheckInWrite(db: Db) {
+  const eventId = sql.placeholder('eventId');
+  const day = sql.placeholder('day');
+  const userId = sql.placeholder('userId');
+  const scanId = sql.placeholder('scanId');
+  const inserted = db.$with('inserted', { checkedInAt: checkIns.checkedInAt }).as(sql`
+    insert into ${checkIns} (event_id, ticket_id, day, staff_user_id, scan_id)
+    values (${eventId}, ${sql.placeholder('ticketId')}, ${day}, ${userId}, ${scanId})
+    on conflict (event_id, ticket_id, day) where undone_at is null do nothing
+    returning ${checkIns.checkedInAt}`);
+  const logged = db.$with('logged', {}).as(sql`
+    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source)
+    select ${userId}::uuid, ${eventId}::uuid, ${day}::integer, ${sql.placeholder('code')}::text, 'approved'::scan_verdict, null, ${scanId}::uuid, 'scan'::scan_source
+    from ${inserted}`);
+  return db.with(inserted, logged).select({ checkedInAt: inserted.checkedInAt }).from(inserted).prepare('gatecheck_check_in_write');
+}
+
+const checkInWrites = new WeakMap<Db, ReturnType<typeof prepareCheckInWrite>>();
+
+/**
+ * Writes the check-in of `attempt.ticketId` and its approved scan-log row in one prepared statement
+ * (`prepareCheckInWrite`), retried on 40001/40P01 (`retrying`).
  * @returns when the check-in was made, or null when an active one already existed.
  */
 async function insertCheckInAndLog(
@@ -206,24 +231,24 @@ async function insertCheckInAndLog(
   attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; ticketId: string },
 ): Promise<Date | null> {
   const { scanner, event, request, ticketId } = attempt;
-  const scanId = request.scanId ?? null;
-  const result = await retrying(() =>
-    db.execute(sql`
-      with inserted as (
-        insert into ${checkIns} (event_id, ticket_id, day, staff_user_id, scan_id)
-        values (${event.id}, ${ticketId}, ${request.day}, ${scanner.userId}, ${scanId})
-        on conflict (event_id, ticket_id, day) where undone_at is null do nothing
-        returning checked_in_at
-      ), logged as (
-        insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source)
-        select ${scanner.userId}::uuid, ${event.id}::uuid, ${request.day}::integer, ${renderTextSafely(request.qrCode)}::text, 'approved'::scan_verdict, null, ${scanId}::uuid, 'scan'::scan_source
-        from inserted
-      )
-      select checked_in_at from inserted`),
+  let prepared = checkInWrites.get(db);
+  if (!prepared) {
+    prepared = prepareCheckInWrite(db);
+    checkInWrites.set(db, prepared);
+  }
+  const statement = prepared;
+  const [row] = await retrying(() =>
+    statement.execute({
+      eventId: event.id,
+      ticketId,
+      day: request.day,
+      userId: scanner.userId,
+      scanId: request.scanId ?? null,
+      code: renderTextSafely(request.qrCode),
+    }),
   );
-  // Both drivers answer `{ rows }`; the timestamp is a Date from either (or text, parsed here).
-  const [row] = (result as unknown as { rows: Array<{ checked_in_at: Date | string }> }).rows;
-  return row ? new Date(row.checked_in_at) : null;
+  // Drizzle maps the timestamp to a Date on both drivers; text from a driver is parsed here.
+  return row ? new Date(row.checkedInAt) : null;
 }
 
 /** The rule's input for a scan of `found` (undefined: no ticket has the code), without the existing check-in. */
@@ -343,7 +368,12 @@ async function logAttempt(
   db: DbOrTx,
   attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; reason: ScanLogReason | null; source?: 'scan' | 'manual' },
 ): Promise<void> {
-  await db.insert(scanLog).values({
+  let prepared = scanLogWrites.get(db);
+  if (!prepared) {
+    prepared = prepareScanLogWrite(db);
+    scanLogWrites.set(db, prepared);
+  }
+  await prepared.execute({
     userId: attempt.scanner.userId,
     eventId: attempt.event.id,
     day: attempt.request.day,
@@ -354,6 +384,25 @@ async function logAttempt(
     source: attempt.source ?? 'scan',
   });
 }
+
+/** The scan-log INSERT of `logAttempt`, built once per database or transaction (a named prepared statement on PostgreSQL). */
+function prepareScanLogWrite(db: DbOrTx) {
+  return db
+    .insert(scanLog)
+    .values({
+      userId: sql.placeholder('userId'),
+      eventId: sql.placeholder('eventId'),
+      day: sql.placeholder('day'),
+      code: sql.placeholder('code'),
+      verdict: sql.placeholder('verdict'),
+      reason: sql.placeholder('reason'),
+      scanId: sql.placeholder('scanId'),
+      source: sql.placeholder('source'),
+    })
+    .prepare('gatecheck_scan_log_write');
+}
+
+const scanLogWrites = new WeakMap<DbOrTx, ReturnType<typeof prepareScanLogWrite>>();
 
 /**
  * The decision for the ticket `found` (undefined: no ticket has the code), and, when the rule says
