@@ -297,3 +297,31 @@ test("a scan the server rejects is kept aside with its reason, visible until dis
   await user.click(within(aside).getByRole('button', { name: 'Dismiss' }));
   await waitFor(() => expect(screen.queryByRole('list', { name: 'Not accepted by the server' })).not.toBeInTheDocument());
 });
+
+test("a supervisor is offered 'Undo check-in' on an offline approval only once it has been sent: before, the server does not know it", { timeout: 40_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  let isServerDown = true;
+  serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true })));
+  server.use(http.get(apiUrl(apiPaths.health), () => (isServerDown ? HttpResponse.error() : HttpResponse.json({ status: 'ok' }))));
+  const uploads = serveUpload();
+  const { user } = renderScanner({ selection: { ...selection, organization: { ...testOrganization, role: 'admin' } } });
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+
+  await typeCode(user, 'GOOD-1');
+  await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 })).findByText('Offline');
+  expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
+  await user.click(screen.getByText('Recent scans'));
+  const row = () => within(screen.getByRole('list', { name: 'Recent scans' })).getAllByRole('listitem')[0] as HTMLElement;
+  expect(row()).toHaveTextContent('GOOD-1');
+  expect(within(row()).getByText('Undo is possible once this scan has been sent.')).toBeInTheDocument();
+  expect(within(row()).queryByRole('button', { name: 'Undo check-in' })).not.toBeInTheDocument();
+
+  // The server answers again: the scan is sent, and the undo is offered.
+  isServerDown = false;
+  await user.click(screen.getByRole('button', { name: 'Sync now' }));
+  expect(await screen.findByText('0 scans waiting to be sent', {}, { timeout: 15_000 })).toBeInTheDocument();
+  expect(uploads.flat().map((scan) => scan.code)).toEqual(['GOOD-1']);
+  expect(await within(row()).findByRole('button', { name: 'Undo check-in' })).toBeInTheDocument();
+  expect(within(row()).queryByText('Undo is possible once this scan has been sent.')).not.toBeInTheDocument();
+});

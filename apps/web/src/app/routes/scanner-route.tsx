@@ -168,7 +168,17 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
       <RecentScansList
         eventId={event.id}
         day={day.day}
-        undoAction={canSupervise ? (scan) => <UndoCheckInAction eventId={event.id} day={day.day} code={scan.ticketId} onUndone={(undo) => onUndone(scan.ticketId, undo)} /> : undefined}
+        undoAction={
+          canSupervise
+            ? (scan) =>
+                // An approval decided on this device and not sent yet is unknown to the server: undo it once it is sent.
+                offlineDoor.isWaitingToSend(scan.id) ? (
+                  <p className="mt-1 text-slate-700">{t('supervisor.undoAfterSending')}</p>
+                ) : (
+                  <UndoCheckInAction eventId={event.id} day={day.day} code={scan.ticketId} onUndone={(undo) => onUndone(scan.ticketId, undo)} />
+                )
+            : undefined
+        }
       />
       <ConflictsList eventId={event.id} day={day.day} />
       <ThemeToggle className="mt-auto pt-4" />

@@ -70,12 +70,19 @@ export async function readOutbox(db: OfflineDb): Promise<OutboxItem[]> {
 export interface OutboxSummary {
   waiting: number;
   setAside: OutboxItem[];
+  /** The scan ids of every item still waiting to be sent (any user's): the server does not know these scans yet. */
+  waitingScanIds: string[];
 }
 
-/** The items of `userId` waiting, and those set aside (of every user, so none is hidden). */
+/** The items of `userId` waiting, those set aside (of every user, so none is hidden), and the scan ids of all waiting items. */
 export async function summarizeOutbox(db: OfflineDb, userId: string): Promise<OutboxSummary> {
   const items = await readOutbox(db);
-  return { waiting: items.filter((item) => !item.setAside && item.userId === userId).length, setAside: items.filter((item) => item.setAside) };
+  const waiting = items.filter((item) => !item.setAside);
+  return {
+    waiting: waiting.filter((item) => item.userId === userId).length,
+    setAside: items.filter((item) => item.setAside),
+    waitingScanIds: waiting.map((item) => item.scanId),
+  };
 }
 
 /**

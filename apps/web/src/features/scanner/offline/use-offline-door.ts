@@ -17,7 +17,7 @@ import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { fetchDoorList, fetchSigningKeys, sendOfflineScans } from './offline-api.ts';
 import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
 import { deviceId, openOfflineDb, type OfflineDb } from './offline-db.ts';
-import { dismissSetAside, outboxRetryDelay, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem } from './outbox.ts';
+import { dismissSetAside, outboxRetryDelay, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
 import { checkInQueries, recordConflicts } from '../check-in-queries.ts';
 import type { Verdict } from '../scanner-logic.ts';
@@ -43,6 +43,11 @@ export interface OfflineDoor {
   waitingCount: number;
   /** Scans the server would not take, with its reason. */
   setAside: OutboxItem[];
+  /**
+   * Whether the scan `scanId` waits in this device's outbox: the server does not know it yet, so it
+   * cannot be undone there (the scanner offers 'Undo check-in' once it has been sent).
+   */
+  isWaitingToSend(scanId: string): boolean;
   /** Downloads the list's changes and sends the outbox now ('Sync now'). */
   syncNow(): void;
   dismissSetAside(scanId: string): void;
@@ -77,7 +82,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
   const keysRef = useRef<EventSigningKey[]>([]);
   const [isListDiscarded, setListDiscarded] = useState(false);
   const [isSyncing, setSyncing] = useState(false);
-  const [summary, setSummary] = useState<{ waiting: number; setAside: OutboxItem[] }>({ waiting: 0, setAside: [] });
+  const [summary, setSummary] = useState<OutboxSummary>({ waiting: 0, setAside: [], waitingScanIds: [] });
   const queryClient = useQueryClient();
   const staffId = staff?.id ?? null;
 
@@ -278,6 +283,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     isSyncing,
     waitingCount: summary.waiting,
     setAside: summary.setAside,
+    isWaitingToSend: (scanId) => summary.waitingScanIds.includes(scanId),
     syncNow: () => void sync(),
     dismissSetAside: dismiss,
     decidesLocally: () => decidesLocally(connectivityRef.current, typeof navigator === 'undefined' || navigator.onLine !== false),
