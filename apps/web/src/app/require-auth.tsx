@@ -1,24 +1,39 @@
 /**
  * The route guard of SPEC §2/§6: 'Loading...' full-screen while the session is checked; visitors who
  * are not signed in go to `redirectTo` (default /login). Once the user is signed in, the screens of
- * the main job and the QR decoder are prefetched (issue 13 item 2, lazy-screens.ts).
+ * the main job and the QR decoder are prefetched (issue 13 item 2, lazy-screens.ts), and on every
+ * screen but the scanner the offline outbox is sent (app/outbox-sender.tsx, issue 12).
  */
-import { useEffect } from 'react';
-import { Navigate, Outlet } from 'react-router';
+import { lazy, Suspense, useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { paths } from '@/config/paths.ts';
 import { prefetchSignedInScreens } from './lazy-screens.ts';
 import { useSession } from './session-provider.tsx';
 import { useTranslation } from 'react-i18next';
 
+/** Sends offline scans from the screens around the scanner (app/outbox-sender.tsx), loaded after sign-in. */
+const OutboxSender = lazy(() => import('./outbox-sender.tsx'));
+
 export function RequireAuth({ redirectTo = paths.login }: { redirectTo?: string }) {
   const { t } = useTranslation();
   const session = useSession();
+  const { pathname } = useLocation();
   const isSignedIn = session.status === 'authenticated';
   useEffect(() => {
     if (isSignedIn) prefetchSignedInScreens();
   }, [isSignedIn]);
   if (session.status === 'loading') return <FullScreenMessage>{t('common.loading')}</FullScreenMessage>;
   if (session.status === 'unauthenticated') return <Navigate to={redirectTo} replace />;
-  return <Outlet />;
+  return (
+    <>
+      <Outlet />
+      {/* The scanner sends its own outbox (use-offline-door.ts); every other signed-in screen sends it here. */}
+      {pathname !== paths.scanner && (
+        <Suspense fallback={null}>
+          <OutboxSender />
+        </Suspense>
+      )}
+    </>
+  );
 }

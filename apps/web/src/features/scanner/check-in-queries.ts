@@ -78,3 +78,15 @@ export function recordConflicts(queryClient: QueryClient, scope: ScannerScope, s
   keepRecentScans(scope, scans);
   queryClient.setQueryData(recentKey, scans);
 }
+
+/** `recordConflicts` for the scans of an upload, each under its own event day (an upload sends every day's scans). */
+export function recordUploadConflicts(queryClient: QueryClient, conflicts: readonly { scanId: string; eventId: string; day: number }[]): void {
+  const byDay = new Map<string, { eventId: string; day: number; scanIds: string[] }>();
+  for (const { scanId, eventId, day } of conflicts) {
+    const key = `${eventId}\u0000${day}`;
+    const group = byDay.get(key) ?? { eventId, day, scanIds: [] };
+    group.scanIds.push(scanId);
+    byDay.set(key, group);
+  }
+  for (const { eventId, day, scanIds } of byDay.values()) recordConflicts(queryClient, { eventId, day }, scanIds);
+}

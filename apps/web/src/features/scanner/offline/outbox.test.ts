@@ -78,7 +78,7 @@ describe('outbox', () => {
       scan.code === 'CODE-2' ? { status: 'rejected', reason: 'revoked', message: 'This ticket has been revoked.' } : scan.code === 'CODE-3' ? { status: 'conflict' } : { status: 'duplicate' },
     );
     const outcome = await uploadOutbox(db, 'user-1', server.send);
-    expect(outcome).toEqual({ sent: 2, conflicts: [item(3).scanId], setAside: 1, failed: false });
+    expect(outcome).toEqual({ sent: 2, conflicts: [{ scanId: item(3).scanId, eventId: 'event-1', day: 2 }], setAside: 1, failed: false });
 
     const summary = await summarizeOutbox(db, 'user-1');
     expect(summary.waiting).toBe(0);

@@ -91,10 +91,17 @@ export async function summarizeOutbox(db: OfflineDb, userId: string): Promise<Ou
  */
 export type SendOfflineScans = (eventId: string, day: number, scans: OfflineScan[]) => Promise<OfflineScanBatchResponse>;
 
-/** What one upload round did. `conflicts`: scanIds the server answered `conflict`. */
+/** A scan the server answered `conflict` for, with its event day. */
+export interface UploadConflict {
+  scanId: string;
+  eventId: string;
+  day: number;
+}
+
+/** What one upload round did. `conflicts`: the scans the server answered `conflict` for. */
 export interface UploadOutcome {
   sent: number;
-  conflicts: string[];
+  conflicts: UploadConflict[];
   setAside: number;
   /** The round stopped on a failure that leaves items queued (no answer, 5xx, 401). */
   failed: boolean;
@@ -134,7 +141,7 @@ export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOffl
         outcome.setAside += 1;
         continue;
       }
-      if (result.status === 'conflict') outcome.conflicts.push(item.scanId);
+      if (result.status === 'conflict') outcome.conflicts.push({ scanId: item.scanId, eventId: item.eventId, day: item.day });
       await db.delete('outbox', item.scanId);
       outcome.sent += 1;
     }

@@ -19,7 +19,7 @@ import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
 import { deviceId, openOfflineDb, type OfflineDb } from './offline-db.ts';
 import { dismissSetAside, outboxRetryDelay, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
-import { checkInQueries, recordConflicts } from '../check-in-queries.ts';
+import { checkInQueries, recordUploadConflicts } from '../check-in-queries.ts';
 import type { Verdict } from '../scanner-logic.ts';
 
 /** The door list is downloaded again this often while the scanner is open, in ms (issue 12 item 2). */
@@ -69,7 +69,7 @@ export interface OfflineDoor {
  *   offline side stays idle — nothing is queued without a user to send it as).
  *
  * A scan the server answers `conflict` for is marked 'Conflict' in the day's recent scans
- * (`recordConflicts`).
+ * (`recordUploadConflicts`, under the day each scan was made on).
  */
 export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | null): OfflineDoor {
   const eventId = event.id;
@@ -120,7 +120,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     retryTimerRef.current = null;
     try {
       const outcome = await uploadOutbox(open, staffId, sendOfflineScans).catch(() => ({ sent: 0, conflicts: [], setAside: 0, failed: true }));
-      if (outcome.conflicts.length > 0) recordConflicts(queryClient, { eventId, day: dayNumber }, outcome.conflicts);
+      if (outcome.conflicts.length > 0) recordUploadConflicts(queryClient, outcome.conflicts);
       if (!isMountedRef.current) return;
       if (outcome.failed) {
         retryTimerRef.current = setTimeout(() => void upload(), outboxRetryDelay(attemptRef.current));

@@ -1,0 +1,93 @@
+/**
+ * The offline outbox is sent from every signed-in screen, not only from the scanner (issue 12):
+ * scans queued on this device (real IndexedDB through fake-indexeddb, the real outbox module) reach
+ * the server (MSW, answers validated by the contract) while staff are on another screen.
+ */
+import { apiPaths, OfflineScan, OfflineScanBatch, type OfflineScanBatchResponse } from '@gatecheck/contract';
+import { screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { expect, test } from 'vitest';
+import { paths } from '@/config/paths.ts';
+import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
+import { queueOfflineScan, readOutbox, type NewOutboxItem } from '@/features/scanner/offline/outbox.ts';
+import { testDay, testEvent, testOrganization, testUser } from '@/test/fixtures.ts';
+import { apiUrl, server } from '@/test/msw-server.ts';
+import { renderApp } from '@/test/render.tsx';
+
+function offlineScan(n: number, overrides: Partial<NewOutboxItem> = {}): NewOutboxItem {
+  return {
+    scanId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    eventId: testEvent.id,
+    day: testDay.day,
+    userId: testUser.id,
+    code: `GOOD-${n}`,
+    scannedAt: new Date(Date.UTC(2026, 6, 11, 10, n)).toISOString(),
+    deviceId: 'device-1',
+    verdict: 'approved',
+    ...overrides,
+  };
+}
+
+/** The upload endpoint: `isUp()` false answers with a network error; every batch that arrives is recorded. */
+function serveUpload(isUp: () => boolean = () => true) {
+  const batches: OfflineScan[][] = [];
+  let attempts = 0;
+  server.use(
+    http.post(apiUrl(apiPaths.offlineScans), async ({ request }) => {
+      attempts += 1;
+      if (!isUp()) return HttpResponse.error();
+      const scans = OfflineScanBatch.parse(await request.json()).scans.map((scan) => OfflineScan.parse(scan));
+      batches.push(scans);
+      return HttpResponse.json<OfflineScanBatchResponse>({ receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: 'recorded' })) });
+    }),
+  );
+  return { batches, attempts: () => attempts };
+}
+
+const selection = { organization: testOrganization, event: testEvent, day: testDay };
+
+test('scans queued offline are sent from another signed-in screen, in scan order, and leave the outbox', async () => {
+  const db = await openOfflineDb();
+  await queueOfflineScan(db, offlineScan(1));
+  await queueOfflineScan(db, offlineScan(2, { verdict: 'denied', reason: 'already_checked_in' }));
+  const upload = serveUpload();
+
+  renderApp({ route: paths.changePassword, selection });
+  expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+
+  await waitFor(() => expect(upload.batches).toHaveLength(1));
+  expect(upload.batches[0]?.map((scan) => [scan.code, scan.verdict])).toEqual([
+    ['GOOD-1', 'approved'],
+    ['GOOD-2', 'denied'],
+  ]);
+  await waitFor(async () => expect(await readOutbox(await openOfflineDb())).toEqual([]));
+});
+
+test("another user's queued scans are not sent under this session", async () => {
+  const db = await openOfflineDb();
+  await queueOfflineScan(db, offlineScan(1, { userId: 'user-2' }));
+  await queueOfflineScan(db, offlineScan(2));
+  const upload = serveUpload();
+
+  renderApp({ route: paths.changePassword, selection });
+  await waitFor(() => expect(upload.batches).toHaveLength(1));
+  expect(upload.batches.flat().map((scan) => scan.code)).toEqual(['GOOD-2']);
+  await waitFor(async () => expect((await readOutbox(await openOfflineDb())).map((item) => item.userId)).toEqual(['user-2']));
+});
+
+test('with the server unreachable the scans stay queued and are sent when a retry gets through', { timeout: 20_000 }, async () => {
+  const db = await openOfflineDb();
+  await queueOfflineScan(db, offlineScan(1));
+  let isUp = false;
+  const upload = serveUpload(() => isUp);
+
+  renderApp({ route: paths.changePassword, selection });
+  await waitFor(() => expect(upload.attempts()).toBeGreaterThanOrEqual(1));
+  expect(upload.batches).toHaveLength(0);
+  expect((await readOutbox(await openOfflineDb())).map((item) => item.code)).toEqual(['GOOD-1']);
+
+  // The next try comes 1 s, then 2 s … after a failure (SPEC §9's backoff).
+  isUp = true;
+  await waitFor(() => expect(upload.batches).toHaveLength(1), { timeout: 10_000 });
+  await waitFor(async () => expect(await readOutbox(await openOfflineDb())).toEqual([]));
+});
