@@ -1,17 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { findPackageJSON } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
-import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
+import { LIBRARIES_ON_REACT, REACT_ON_PREACT } from './react-on-preact.ts';
 
-/** Web unit and screen tests: jsdom, Testing Library, MSW (see src/test/setup.ts). */
+/**
+ * Libraries that import React whose package Vitest would resolve to its CommonJS build (no `exports`
+ * map, or a `node` condition before `import`): its `require('react')` is Node's, which the aliases
+ * do not reach. Their ES module build (the package's `module` field) goes through Vite, so the
+ * aliases apply (docs/decisions/063).
+ */
+const ES_MODULE_BUILDS = [
+  '@testing-library/react',
+  'react-router',
+  'lucide-react',
+  'react-remove-scroll',
+  'react-remove-scroll-bar',
+  'react-style-singleton',
+  'use-callback-ref',
+  'use-sidecar',
+].map((name) => {
+  const manifest = findPackageJSON(name, import.meta.url);
+  if (manifest === undefined) throw new Error(`${name} is not installed`);
+  const { module } = JSON.parse(readFileSync(manifest, 'utf8')) as { module: string };
+  return { find: new RegExp(`^${name.replace('/', '\\/')}$`), replacement: join(dirname(manifest), module) };
+});
+
+/**
+ * Web unit and screen tests: jsdom, Testing Library, MSW (see src/test/setup.ts). On Preact, as the
+ * build (the same aliases, docs/decisions/063); the libraries that import React are run through
+ * Vite so that the aliases reach them too.
+ */
 export default defineProject({
-  plugins: [react()],
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   resolve: {
-    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      ...REACT_ON_PREACT,
+      ...ES_MODULE_BUILDS,
+    ],
   },
   test: {
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['./src/test/setup.ts'],
+    setupFiles: ['./src/test/react-is-preact.ts', './src/test/setup.ts'],
+    server: { deps: { inline: LIBRARIES_ON_REACT } },
   },
 });

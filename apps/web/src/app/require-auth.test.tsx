@@ -45,7 +45,8 @@ describe('the route guard (SPEC §2, §6)', () => {
   });
 
   test('an unreachable server at start keeps the stored user signed in, marked Offline (issue 12, decision 056)', async () => {
-    server.use(http.get(apiUrl(apiPaths.usersMe), () => HttpResponse.error()), http.get(apiUrl(apiPaths.health), () => HttpResponse.error()));
+    // No call gets an answer (a list call answered would rightly turn 'Offline' off for a moment).
+    server.use(http.all(apiUrl('/*'), () => HttpResponse.error()));
     await writeStoredUser(testUser);
     const { router } = renderApp({ route: '/organization-select', user: null, checkSession: true });
     expect(await screen.findByRole('heading', { name: 'Choose Your Organization' })).toBeInTheDocument();

@@ -14,10 +14,13 @@ function flatten(routeObjects: RouteObject[]): RouteObject[] {
   return routeObjects.flatMap((route) => [route, ...flatten(route.children ?? [])]);
 }
 
-/** True when the route's element is a `React.lazy` component (its code loads on first render). */
+/**
+ * True when the route's element is a `React.lazy` component (its code loads on first render). On
+ * Preact (docs/decisions/063), `lazy` returns a function component named 'Lazy'.
+ */
 function isLazy(route: RouteObject): boolean {
   const element = route.element;
-  return isValidElement(element) && (element.type as { $$typeof?: symbol }).$$typeof === Symbol.for('react.lazy');
+  return isValidElement(element) && typeof element.type === 'function' && (element.type as { displayName?: string }).displayName === 'Lazy';
 }
 
 function renderAt(path: string) {

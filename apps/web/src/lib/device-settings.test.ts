@@ -1,4 +1,4 @@
-import { act, renderHook } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import { expect, test } from 'vitest';
 import {
   defaultDeviceSettings,
@@ -53,16 +53,16 @@ test('choices kept under the keys used before (gatecheck.theme, .feedback, .lang
 test('the hook reads storage when it mounts, re-renders on update, and follows a change made in another tab', async () => {
   window.localStorage.setItem('deviceSettings', JSON.stringify({ continuousScanning: true }));
   const { result } = renderHook(() => useDeviceSettings());
-  await act(async () => undefined);
-  expect(result.current.settings.continuousScanning).toBe(true);
+  // Storage is read after mounting, asynchronously.
+  await waitFor(() => expect(result.current.settings.continuousScanning).toBe(true));
 
   await act(async () => result.current.update({ continuousScanning: false }));
   expect(result.current.settings.continuousScanning).toBe(false);
   expect(stored()).toMatchObject({ continuousScanning: false });
 
   window.localStorage.setItem('deviceSettings', JSON.stringify({ continuousScanning: true }));
-  await act(async () => {
+  act(() => {
     window.dispatchEvent(new StorageEvent('storage', { key: 'deviceSettings' }));
   });
-  expect(result.current.settings.continuousScanning).toBe(true);
+  await waitFor(() => expect(result.current.settings.continuousScanning).toBe(true));
 });

@@ -47,6 +47,23 @@ test('a failing sign-up shows the server message on the screen', async () => {
   expect(await screen.findByRole('alert')).toHaveTextContent('This username is already taken.');
 });
 
+test('a sign-up that succeeds sends the visitor to the sign-in screen, which shows Account created and keeps it', async () => {
+  allowSignUp(true);
+  server.use(http.post(apiUrl(apiPaths.register), () => HttpResponse.json({ success: true, message: 'Account created. You can now sign in.' })));
+  const { user, router } = renderApp({ route: '/sign-up', user: null });
+  await user.type(await screen.findByLabelText('Name'), 'Kim Gate');
+  await user.type(screen.getByLabelText('Username'), 'kim');
+  await user.type(screen.getByLabelText('Email'), 'kim@example.org');
+  await user.type(screen.getByLabelText('Password'), 'long-enough');
+  await user.click(screen.getByRole('button', { name: 'Sign up' }));
+  await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  expect(await screen.findByText('Account created. You can now sign in.')).toBeInTheDocument();
+  // The change of screen dismisses the toasts of the screen left, not this one (sonner would have
+  // removed a dismissed toast from the page by now).
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  expect(screen.getByText('Account created. You can now sign in.')).toBeInTheDocument();
+});
+
 test('forgot password says Reset link sent, or Unable to send reset email. when the server cannot be reached', async () => {
   server.use(http.post(apiUrl(apiPaths.forgotPassword), () => HttpResponse.error()));
   const { user } = renderApp({ route: '/forgot-password', user: null });

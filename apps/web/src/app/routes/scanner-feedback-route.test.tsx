@@ -67,7 +67,8 @@ test('each verdict flashes full-screen, sounds and vibrates, differently for APP
   await user.type(field, 'GC-1{Enter}');
   await vi.waitFor(() => expect(flash()).toHaveAttribute('data-verdict', 'approved'));
   expect(flash()).toHaveTextContent('APPROVED');
-  expect(frequencies()).toEqual(VERDICT_TONES.approved.map((tone) => tone.frequencyHz));
+  // Tone and vibration are effects of the verdict's render: they follow it within a frame.
+  await vi.waitFor(() => expect(frequencies()).toEqual(VERDICT_TONES.approved.map((tone) => tone.frequencyHz)));
   expect(vibrate.mock.calls).toEqual([[[...VERDICT_VIBRATION_MS.approved]]]);
   // The SPEC result card is still there under it.
   expect(screen.getByRole('group', { name: 'Valid Ticket' })).toBeInTheDocument();
@@ -81,7 +82,7 @@ test('each verdict flashes full-screen, sounds and vibrates, differently for APP
   expect(flash()).toHaveTextContent('DENIED');
   expect(flash()).toHaveTextContent('Ticket revoked');
   expect(screen.getByText('DENIED. Ticket revoked')).toHaveAttribute('aria-live', 'assertive');
-  expect(frequencies()).toEqual(VERDICT_TONES.denied.map((tone) => tone.frequencyHz));
+  await vi.waitFor(() => expect(frequencies()).toEqual(VERDICT_TONES.denied.map((tone) => tone.frequencyHz)));
   expect(vibrate.mock.calls[1]).toEqual([[...VERDICT_VIBRATION_MS.denied]]);
   expect(within(screen.getByRole('group', { name: 'Invalid Ticket' })).getByText('Ticket revoked')).toBeInTheDocument();
 });

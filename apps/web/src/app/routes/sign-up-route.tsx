@@ -51,7 +51,8 @@ export function SignUpRoute() {
       { ...form, name: form.name.trim(), username: form.username.trim(), email: form.email.trim() },
       {
         onSuccess: (answer) => {
-          notify({ title: accountCreatedText(answer.message), variant: 'success' });
+          // It announces the sign-in screen, so it stays through that step (lib/toast.ts).
+          notify({ title: accountCreatedText(answer.message), variant: 'success', scope: 'next-screen' });
           void navigate(paths.login);
         },
       },

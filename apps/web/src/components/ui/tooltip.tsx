@@ -1,5 +1,5 @@
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
-import type { ReactElement } from 'react';
+import { useState, type ReactElement } from 'react';
 import { TOOLTIP_DELAY_MS } from '@/config/constants.ts';
 
 /**
@@ -7,11 +7,17 @@ import { TOOLTIP_DELAY_MS } from '@/config/constants.ts';
  * brings its own provider, so Radix's tooltip code loads with the screens that show one, not with
  * the sign-in screen (issue 13 item 2; a screen has at most one tooltip). It repeats the control's accessible name
  * for sighted mouse users; touch users never see it and do not need it.
+ *
+ * Its open state is ours (controlled): Radix announces an uncontrolled tooltip's opening from an
+ * effect, and on Preact (docs/decisions/063) that effect runs after the new content has started to
+ * listen for that announcement, so the tooltip closed itself at once. Controlled, Radix announces it
+ * before the content exists.
  */
 export function Tooltip({ label, children }: { label: string; children: ReactElement }) {
+  const [isOpen, setIsOpen] = useState(false);
   return (
     <TooltipPrimitive.Provider delayDuration={TOOLTIP_DELAY_MS}>
-      <TooltipPrimitive.Root>
+      <TooltipPrimitive.Root open={isOpen} onOpenChange={setIsOpen}>
         <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
         <TooltipPrimitive.Portal>
           <TooltipPrimitive.Content sideOffset={6} className="z-50 rounded-lg bg-slate-900 px-3 py-2 text-sm font-semibold text-white shadow-lg">

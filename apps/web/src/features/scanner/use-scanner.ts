@@ -5,7 +5,7 @@
  */
 import type { VerifyTicketResponse } from '@gatecheck/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useReducer, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, type RefObject } from 'react';
 import { CAMERA_FACING_MODE, DECODE_PAUSE_MS } from '@/config/constants.ts';
 import { useDeviceSettings } from '@/lib/device-settings.ts';
 import type { EventDay } from '@/lib/entities.ts';
@@ -93,7 +93,9 @@ const now = () => performance.now();
 export function useScanner(eventId: string | null, day: EventDay, offline?: OfflineDoor): Scanner {
   const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day }, restoreScannerState);
   const { isScanning, latestResult } = state;
-  useEffect(() => keepScannerState({ eventId, day: day.day }, { isScanning, latestResult }), [eventId, day.day, isScanning, latestResult]);
+  // Kept as soon as it is on screen: a layout effect runs with the commit, where Preact runs a plain
+  // effect a frame later and drops it if the screen is left first (docs/decisions/063).
+  useLayoutEffect(() => keepScannerState({ eventId, day: day.day }, { isScanning, latestResult }), [eventId, day.day, isScanning, latestResult]);
   const { mutateAsync: verify } = useVerifyTicketMutation();
   const { settings, update: updateSettings } = useDeviceSettings();
   const isContinuous = settings.continuousScanning;

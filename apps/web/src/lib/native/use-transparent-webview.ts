@@ -5,7 +5,7 @@
  * its own panels opaque, and the camera box itself has no background while the class is on. Turning
  * it off (or unmounting) restores the page.
  */
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 
 /** The class that makes the page's ancestors transparent (index.css). */
 export const TRANSPARENT_WEBVIEW_CLASS = 'native-camera-behind';
@@ -19,7 +19,9 @@ function ancestors(): Element[] {
  * @param isActive true while a 'behind-webview' camera is running.
  */
 export function useTransparentWebView(isActive: boolean): void {
-  useEffect(() => {
+  // With the commit, not a frame later (as Preact runs plain effects, docs/decisions/063): the page
+  // is see-through exactly while the screen shows a running camera.
+  useLayoutEffect(() => {
     if (!isActive) return;
     const elements = ancestors();
     for (const element of elements) element.classList.add(TRANSPARENT_WEBVIEW_CLASS);
