@@ -1,8 +1,39 @@
 import { defineConfig } from 'vitest/config';
 
-/** One `vitest run` at the root runs every workspace's unit and integration tests. */
+/**
+ * PostgreSQL server for the second run of the server suite: set by `scripts/with-postgres.ts`
+ * (`npm test`, `npm run test:vitest`, `npm run test:server:pg`). Unset: the suite runs on PGlite only.
+ */
+const postgresUrl = process.env.DATABASE_URL || undefined;
+
+/**
+ * One `vitest run` at the root runs every workspace's unit and integration tests (docs/decisions/064):
+ * - project 'server' always runs on PGlite (DATABASE_URL emptied for its workers: empty means unset,
+ *   apps/server/src/config.ts and the suite's helpers);
+ * - project 'server-pg', only when DATABASE_URL is set, runs the same files on that PostgreSQL server
+ *   (each file creates its own database there, test/helpers/test-app.ts); with several servers in
+ *   DATABASE_URLS (`with-postgres.ts --clusters 2`), each worker uses its own
+ *   (apps/server/test/helpers/postgres-per-worker.ts);
+ * - two test files at a time (`maxWorkers: 2`), not Vitest's default of cores − 1, which is one file
+ *   at a time on our 2-core machines although most server files wait on child processes and sockets.
+ */
 export default defineConfig({
   test: {
-    projects: ['packages/contract', 'apps/server', 'apps/web', 'tooling'],
+    maxWorkers: 2,
+    projects: [
+      'packages/contract',
+      { extends: './apps/server/vitest.config.ts', root: './apps/server', test: { name: 'server', env: { DATABASE_URL: '' } } },
+      ...(postgresUrl
+        ? [
+            {
+              extends: './apps/server/vitest.config.ts',
+              root: './apps/server',
+              test: { name: 'server-pg', env: { DATABASE_URL: postgresUrl }, setupFiles: ['./test/helpers/postgres-per-worker.ts'] },
+            },
+          ]
+        : []),
+      'apps/web',
+      'tooling',
+    ],
   },
 });

@@ -1,9 +1,12 @@
 /**
- * `npm start`'s first step (issue 13 item 3, docs/decisions/049): builds the web app (vite build)
- * only when apps/web/dist was not built from the sources as they are now. The SHA-256 of every
- * input (apps/web's src, public, index.html, configs and package.json, packages/contract/src, the
- * lockfile) is stored in apps/web/dist/.vite/source-hash after a build; a start whose hash matches
- * and whose dist/index.html exists skips the build. `--force` builds anyway.
+ * The first step of `npm start`, `npm run native:sync` and `npm run test:e2e` (issue 13 item 3,
+ * docs/decisions/049 and 064): builds the web app (vite build) only when apps/web/dist was not built
+ * from the sources as they are now. The SHA-256 of every input (apps/web's src, public, index.html,
+ * configs, .env files and package.json, packages/contract/src, the lockfile, and the VITE_*
+ * environment variables vite bakes into the bundle, e.g. VITE_API_BASE_URL of docs/native.md) is
+ * stored in apps/web/dist/.vite/source-hash after a build; a run whose hash matches and whose
+ * dist/index.html exists skips the build. A plain `npm run build -w @gatecheck/web` writes no hash,
+ * so the next run here builds again. `--force` builds anyway.
  *
  * Run with `node scripts/build-web-if-stale.ts` (Node 24 strips the types). Exits with vite's exit
  * code when the build fails.
@@ -24,6 +27,10 @@ const INPUTS = [
   'apps/web/vite.config.ts',
   'apps/web/tsconfig.json',
   'apps/web/package.json',
+  'apps/web/.env',
+  'apps/web/.env.local',
+  'apps/web/.env.production',
+  'apps/web/.env.production.local',
   'packages/contract/src',
   'packages/contract/package.json',
   'tsconfig.base.json',
@@ -38,7 +45,7 @@ function filesUnder(path: string): string[] {
   return readdirSync(path, { withFileTypes: true }).flatMap((entry) => filesUnder(join(path, entry.name)));
 }
 
-/** SHA-256 (hex) over the path and content of every input file. */
+/** SHA-256 (hex) over the path and content of every input file and the VITE_* environment variables. */
 function sourceHash(): string {
   const hash = createHash('sha256');
   const files = INPUTS.flatMap((input) => filesUnder(join(REPO_ROOT, input)))
@@ -51,6 +58,10 @@ function sourceHash(): string {
     hash.update(readFileSync(join(REPO_ROOT, file)));
     hash.update('\0');
   }
+  const viteEnv = Object.entries(process.env)
+    .filter(([name]) => name.startsWith('VITE_'))
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [name, value] of viteEnv) hash.update(`env:${name}=${value ?? ''}\0`);
   return hash.digest('hex');
 }
 

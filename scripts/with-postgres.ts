@@ -1,7 +1,7 @@
 /**
  * Runs one command against a throwaway PostgreSQL cluster.
  *
- * Usage: `tsx scripts/with-postgres.ts [--durable] [--] <command> [args...]`
+ * Usage: `tsx scripts/with-postgres.ts [--durable] [--clusters <n>] [--] <command> [args...]`
  *
  * Creates a cluster with `initdb` in a fresh temp dir, starts it with `pg_ctl` on a free port of
  * 127.0.0.1 (Unix socket in the same temp dir), creates the role and database `gatecheck` with a
@@ -16,6 +16,12 @@
  * for one test run and concurrency semantics are unchanged. `--durable` keeps PostgreSQL's durable
  * defaults (fsync, synchronous_commit, full_page_writes on), as a production server runs: for
  * benchmarks (`npm run bench:verify`), whose commits must cost what they cost in production.
+ *
+ * `--clusters <n>` (default 1) starts n such clusters, each with its own role password, and also sets
+ * `DATABASE_URLS` to their `DATABASE_URL`s separated by spaces (`DATABASE_URL` is the first one). The
+ * root vitest config gives each of its two test workers a cluster of its own (docs/decisions/064):
+ * transaction ids and snapshots are per cluster, so one file's transactions never show in another
+ * file's snapshots (the door-list cursor, decision 044, is exact only without concurrent writers).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -151,13 +157,29 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
   return signalNumber ? 128 + signalNumber : 1;
 }
 
+const USAGE = 'Usage: tsx scripts/with-postgres.ts [--durable] [--clusters <n>] [--] <command> [args...]';
+
 async function main(argv: string[]): Promise<number> {
-  const isDurable = argv[0] === '--durable';
-  const options = isDurable ? argv.slice(1) : argv;
+  let options = argv;
+  let isDurable = false;
+  let clusterCount = 1;
+  for (;;) {
+    if (options[0] === '--durable') {
+      isDurable = true;
+      options = options.slice(1);
+    } else if (options[0] === '--clusters') {
+      clusterCount = Number(options[1]);
+      if (!Number.isInteger(clusterCount) || clusterCount < 1) {
+        console.error(`with-postgres: --clusters needs a whole number of at least 1. ${USAGE}`);
+        return 2;
+      }
+      options = options.slice(2);
+    } else break;
+  }
   const commandLine = options[0] === '--' ? options.slice(1) : options;
   const [command, ...args] = commandLine;
   if (!command) {
-    console.error('Usage: tsx scripts/with-postgres.ts [--durable] [--] <command> [args...]');
+    console.error(USAGE);
     return 2;
   }
 
@@ -168,8 +190,15 @@ async function main(argv: string[]): Promise<number> {
     console.error(`with-postgres: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
-  const rootDir = mkdtempSync(join(tmpdir(), 'gatecheck-pg-'));
-  const cluster: Cluster = { binDir, rootDir, dataDir: join(rootDir, 'data'), socketDir: rootDir, port: await findFreePort(), isStarted: false };
+  const clusters: Cluster[] = [];
+  for (let i = 0; i < clusterCount; i++) {
+    const rootDir = mkdtempSync(join(tmpdir(), 'gatecheck-pg-'));
+    // The port is chosen just before each cluster starts (two looked up at once could be the same).
+    clusters.push({ binDir, rootDir, dataDir: join(rootDir, 'data'), socketDir: rootDir, port: 0, isStarted: false });
+  }
+  const destroyClusters = () => {
+    for (const cluster of clusters) destroyCluster(cluster);
+  };
   let child: ChildProcess | undefined;
   let interruptedBy: NodeJS.Signals | undefined;
 
@@ -181,22 +210,28 @@ async function main(argv: string[]): Promise<number> {
       child.kill(signal);
       return;
     }
-    destroyCluster(cluster);
+    destroyClusters();
     process.exit(exitCodeOf(null, signal));
   };
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   for (const signal of signals) process.on(signal, onSignal);
-  process.on('exit', () => destroyCluster(cluster));
+  process.on('exit', destroyClusters);
 
   try {
-    const password = randomBytes(18).toString('hex');
-    await startCluster(cluster, password, isDurable);
-    const databaseUrl = `postgres://${ROLE_NAME}:${password}@127.0.0.1:${cluster.port}/${DATABASE_NAME}`;
+    const databaseUrls: string[] = [];
+    for (const cluster of clusters) {
+      const password = randomBytes(18).toString('hex');
+      cluster.port = await findFreePort();
+      await startCluster(cluster, password, isDurable);
+      databaseUrls.push(`postgres://${ROLE_NAME}:${password}@127.0.0.1:${cluster.port}/${DATABASE_NAME}`);
+    }
+    const ports = clusters.map((cluster) => `127.0.0.1:${cluster.port}`).join(', ');
     console.log(
-      `with-postgres: PostgreSQL (${binDir}) on 127.0.0.1:${cluster.port}, database ${DATABASE_NAME}${isDurable ? ', durable (fsync on)' : ''}; running: ${commandLine.join(' ')}`,
+      `with-postgres: PostgreSQL (${binDir}) on ${ports}, database ${DATABASE_NAME}${isDurable ? ', durable (fsync on)' : ''}; running: ${commandLine.join(' ')}`,
     );
 
-    const running = spawn(command, args, { stdio: 'inherit', env: { ...process.env, DATABASE_URL: databaseUrl } });
+    const env = { ...process.env, DATABASE_URL: databaseUrls[0], ...(clusterCount > 1 ? { DATABASE_URLS: databaseUrls.join(' ') } : {}) };
+    const running = spawn(command, args, { stdio: 'inherit', env });
     child = running;
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
       running.once('error', reject);
@@ -207,7 +242,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`with-postgres: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   } finally {
-    destroyCluster(cluster);
+    destroyClusters();
     for (const signal of signals) process.off(signal, onSignal);
   }
 }
