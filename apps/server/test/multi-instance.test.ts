@@ -1,5 +1,5 @@
 /**
- * Many servers, one database (issue 14): three real server processes (src/server.ts) started at the
+ * Many servers, one database (issue 14): three real server processes (the compiled dist/server.js, as `npm start` runs it) started at the
  * same moment on one empty PostgreSQL database behave as one server — one migration and one demo
  * seed, one approval per ticket and day however the scans are spread over them, one failed-sign-in
  * limit per account, and a crash of one leaves every approval a client saw in the database while the

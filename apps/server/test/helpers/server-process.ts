@@ -1,6 +1,7 @@
 /**
- * The real entry point (src/server.ts) in a child process, as `npm start` runs it, for tests of what
- * only a process shows: the printed URL, exit codes, signals.
+ * The compiled server (dist/server.js, built before the suite by helpers/build-server.ts) in a child
+ * process, as `npm start` runs it (`node --enable-source-maps dist/server.js`, issue 13 item 3), for
+ * tests of what only a process shows: the printed URL, exit codes, signals.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
@@ -23,14 +24,14 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `src/server.ts` with `env` over this process's environment, on a free port of 127.0.0.1,
+ * Starts the compiled server (dist/server.js) with `env` over this process's environment, on a free port of 127.0.0.1,
  * with the embedded database unless `env.DATABASE_URL` is set. `options.wrapper` runs it under
  * another command (e.g. `['strace', '-f', '--']`); the child is then that command, leading its own
  * process group, so `process.kill(-child.pid, signal)` reaches the server too.
  */
 export function startServer(env: Record<string, string>, options: { wrapper?: string[] } = {}): ServerProcess {
   const [command = process.execPath, ...wrapperArgs] = options.wrapper ?? [];
-  const serverArgs = ['--import', 'tsx', 'src/server.ts'];
+  const serverArgs = ['--enable-source-maps', 'dist/server.js'];
   const child = spawn(command, options.wrapper ? [...wrapperArgs, process.execPath, ...serverArgs] : serverArgs, {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: { ...process.env, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
