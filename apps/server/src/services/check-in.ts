@@ -27,6 +27,7 @@ import {
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
+import { perDatabase } from '../db/prepared.ts';
 import { inTransaction, retrying } from '../db/transactions.ts';
 import { checkIns, eventDays, events, memberships, organizations, scanLog, tickets, users } from '../db/schema.ts';
 import { changeStamp } from './door-list.ts';
@@ -154,7 +155,7 @@ function prepareScanRead(db: Db) {
     .prepare('gatecheck_scan_read');
 }
 
-const scanReads = new WeakMap<Db, ReturnType<typeof prepareScanRead>>();
+const scanRead = perDatabase(prepareScanRead);
 
 /**
  * Reads what a scan of `code` (null: no ticket can have it) needs, in one round trip.
@@ -162,13 +163,8 @@ const scanReads = new WeakMap<Db, ReturnType<typeof prepareScanRead>>();
  */
 async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, code: string | null): Promise<ScanRead> {
   if (!isId(request.eventId)) throw new ServiceError('not_found', `No event with id "${request.eventId}"`);
-  let prepared = scanReads.get(db);
-  if (!prepared) {
-    prepared = prepareScanRead(db);
-    scanReads.set(db, prepared);
-  }
   // An empty code matches no ticket: codes are 1–128 characters (ticket-codes.ts).
-  const [row] = await prepared.execute({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day });
+  const [row] = await scanRead(db).execute({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day });
   if (!row) throw new ServiceError('not_found', `No event with id "${request.eventId}"`);
   const event: EventDetails = {
     id: row.id,
@@ -219,7 +215,7 @@ function prepareCheckInWrite(db: Db) {
   return db.with(inserted, logged).select({ checkedInAt: inserted.checkedInAt }).from(inserted).prepare('gatecheck_check_in_write');
 }
 
-const checkInWrites = new WeakMap<Db, ReturnType<typeof prepareCheckInWrite>>();
+const checkInWrite = perDatabase(prepareCheckInWrite);
 
 /**
  * Writes the check-in of `attempt.ticketId` and its approved scan-log row in one prepared statement
@@ -231,14 +227,8 @@ async function insertCheckInAndLog(
   attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; ticketId: string },
 ): Promise<Date | null> {
   const { scanner, event, request, ticketId } = attempt;
-  let prepared = checkInWrites.get(db);
-  if (!prepared) {
-    prepared = prepareCheckInWrite(db);
-    checkInWrites.set(db, prepared);
-  }
-  const statement = prepared;
   const [row] = await retrying(() =>
-    statement.execute({
+    checkInWrite(db).execute({
       eventId: event.id,
       ticketId,
       day: request.day,
@@ -368,12 +358,7 @@ async function logAttempt(
   db: DbOrTx,
   attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; reason: ScanLogReason | null; source?: 'scan' | 'manual' },
 ): Promise<void> {
-  let prepared = scanLogWrites.get(db);
-  if (!prepared) {
-    prepared = prepareScanLogWrite(db);
-    scanLogWrites.set(db, prepared);
-  }
-  await prepared.execute({
+  await scanLogWrite(db).execute({
     userId: attempt.scanner.userId,
     eventId: attempt.event.id,
     day: attempt.request.day,
@@ -402,7 +387,7 @@ function prepareScanLogWrite(db: DbOrTx) {
     .prepare('gatecheck_scan_log_write');
 }
 
-const scanLogWrites = new WeakMap<DbOrTx, ReturnType<typeof prepareScanLogWrite>>();
+const scanLogWrite = perDatabase(prepareScanLogWrite);
 
 /**
  * The decision for the ticket `found` (undefined: no ticket has the code), and, when the rule says

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
+import { perDatabase } from '../db/prepared.ts';
 import { sessions, users } from '../db/schema.ts';
 
 /** SHA-256 of `token` as 64 hex characters; also used for password-reset tokens. */
@@ -49,19 +50,14 @@ function prepareSessionUser(db: DbOrTx) {
     .prepare('gatecheck_session_user');
 }
 
-const sessionUserQueries = new WeakMap<DbOrTx, ReturnType<typeof prepareSessionUser>>();
+const sessionUser = perDatabase(prepareSessionUser);
 
 /**
  * Finds the live session (not revoked, not expired) for `token`.
  * @returns the session's user, or null for an unknown, revoked or expired token.
  */
 export async function findSessionUser(db: DbOrTx, token: string): Promise<SessionUser | null> {
-  let query = sessionUserQueries.get(db);
-  if (!query) {
-    query = prepareSessionUser(db);
-    sessionUserQueries.set(db, query);
-  }
-  const rows = await query.execute({ tokenHash: hashToken(token), now: new Date() });
+  const rows = await sessionUser(db).execute({ tokenHash: hashToken(token), now: new Date() });
   return rows[0] ?? null;
 }
 
