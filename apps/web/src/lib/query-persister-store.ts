@@ -65,7 +65,8 @@ const storage: AsyncStorage<PersistedQuery> = {
     }, []),
 };
 
-const persister = experimental_createQueryPersister<PersistedQuery>({
+/** The per-query persister of the kept lists (used through `persistedQuery` in query-persister.ts). */
+export const listPersister = experimental_createQueryPersister<PersistedQuery>({
   storage,
   maxAge: PERSISTED_QUERY_MAX_AGE_MS,
   prefix: 'gatecheck',
@@ -75,9 +76,6 @@ const persister = experimental_createQueryPersister<PersistedQuery>({
   // Refetched by persistedQuery instead: the library's own refetch leaves its failure (offline) unhandled.
   refetchOnRestore: false,
 });
-
-/** The per-query persister of the kept lists (used through `persistedQuery` in query-persister.ts). */
-export const listPersister = persister;
 
 /** Deletes every kept list. Never rejects. */
 export function clearStoredQueries(): Promise<void> {

@@ -16,7 +16,7 @@ import { useEffect } from 'react';
 import { recordUploadConflicts } from '../check-in-queries.ts';
 import { sendOfflineScans } from './offline-api.ts';
 import { openOfflineDb } from './offline-db.ts';
-import { outboxRetryDelay, summarizeOutbox, uploadOutbox } from './outbox.ts';
+import { outboxRetryDelay, uploadOutbox } from './outbox.ts';
 
 /** How often (ms) a waiting outbox is tried again when the last round neither failed nor emptied it. */
 export const OUTBOX_SEND_INTERVAL_MS = 30_000;
@@ -42,10 +42,7 @@ export function useOutboxSender(userId: string | null): void {
         // No IndexedDB (private mode, a broken store): nothing can have been queued on this device.
         const db = await openOfflineDb().catch(() => null);
         if (!db) return;
-        if ((await summarizeOutbox(db, userId)).waiting === 0) {
-          schedule(OUTBOX_SEND_INTERVAL_MS);
-          return;
-        }
+        // With nothing of this user's waiting, this reads the outbox and sends nothing.
         const outcome = await uploadOutbox(db, userId, sendOfflineScans);
         if (outcome.conflicts.length > 0) recordUploadConflicts(queryClient, outcome.conflicts);
         if (outcome.failed) {
