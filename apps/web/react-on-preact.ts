@@ -20,6 +20,12 @@ export const REACT_ON_PREACT: { find: RegExp; replacement: string }[] = [
 ];
 
 /**
+ * How Vite's own transform (oxc) compiles our JSX, in the build and the tests alike: the automatic
+ * runtime from `react/jsx-runtime`, which the aliases above send to Preact's.
+ */
+export const JSX_ON_PREACT = { runtime: 'automatic', importSource: 'react' } as const;
+
+/**
  * Libraries that import React, which Vitest must run through Vite (`server.deps.inline`) so that the
  * aliases above apply to them; left to Node they would load the real React next to Preact. The test
  * setup (src/test/setup.ts) fails any test file in which Node itself resolves `react` or

@@ -4,7 +4,7 @@ import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
-import { REACT_ON_PREACT } from './react-on-preact.ts';
+import { JSX_ON_PREACT, REACT_ON_PREACT } from './react-on-preact.ts';
 
 /**
  * Files the server may send compressed: text assets and the QR decoder's .wasm (954 kB raw, about a
@@ -87,7 +87,7 @@ const pwa = VitePWA({
  * Refresh in development: an edit reloads the page.
  */
 export default defineConfig({
-  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  oxc: { jsx: JSX_ON_PREACT },
   plugins: [
     tailwindcss(),
     pwa,

@@ -3,7 +3,7 @@ import { findPackageJSON } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import { defineProject } from 'vitest/config';
-import { LIBRARIES_ON_REACT, REACT_ON_PREACT } from './react-on-preact.ts';
+import { JSX_ON_PREACT, LIBRARIES_ON_REACT, REACT_ON_PREACT } from './react-on-preact.ts';
 
 /**
  * Libraries that import React whose package Vitest would resolve to its CommonJS build (no `exports`
@@ -33,7 +33,7 @@ const ES_MODULE_BUILDS = [
  * Vite so that the aliases reach them too.
  */
 export default defineProject({
-  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  oxc: { jsx: JSX_ON_PREACT },
   resolve: {
     alias: [
       { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
