@@ -88,6 +88,17 @@ export interface SqlLoadResult {
   firstFailure: string;
 }
 
+/**
+ * The codes a worker scans: fresh tickets (`approve`, each used once: `nextApprove` is the next
+ * unused one, a cursor rather than `shift()`, which copies a 60,000-element array on every call) and
+ * checked-in ones (`deny`, used round-robin).
+ */
+interface Codes {
+  approve: string[];
+  nextApprove: number;
+  deny: string[];
+}
+
 /** One statement through the driver: text, parameters, and a name for a prepared statement. */
 type Query = (name: keyof typeof CHECK_IN_SQL, values: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -115,7 +126,7 @@ async function scanOnce(query: Query, setup: SqlSetup, tokenHash: string, kind: 
   return true;
 }
 
-async function runLoad(query: Query, setup: SqlSetup, codes: { approve: string[]; deny: string[] }, load: SqlLoad): Promise<SqlLoadResult> {
+async function runLoad(query: Query, setup: SqlSetup, codes: Codes, load: SqlLoad): Promise<SqlLoadResult> {
   const tokenHash = createHash('sha256').update(setup.token).digest('hex');
   const latencies: number[] = [];
   let failures = 0;
@@ -125,7 +136,7 @@ async function runLoad(query: Query, setup: SqlSetup, codes: { approve: string[]
   const endAt = startedAt + load.seconds * 1000;
   const worker = async () => {
     while (performance.now() < endAt) {
-      const code = load.kind === 'approve' ? codes.approve.shift() : codes.deny[denyIndex++ % codes.deny.length];
+      const code = load.kind === 'approve' ? codes.approve[codes.nextApprove++] : codes.deny[denyIndex++ % codes.deny.length];
       if (code === undefined) {
         failures += 1;
         firstFailure ||= 'no unused tickets left';
@@ -167,7 +178,7 @@ async function serveSql(): Promise<void> {
     query = async (name, values) => (await client.query<Record<string, unknown>>(CHECK_IN_SQL[name], values)).rows;
     close = () => client.close();
   }
-  const codes = { approve: codesOf(setup.approve.prefix, setup.approve.count), deny: codesOf(setup.deny.prefix, setup.deny.count) };
+  const codes: Codes = { approve: codesOf(setup.approve.prefix, setup.approve.count), nextApprove: 0, deny: codesOf(setup.deny.prefix, setup.deny.count) };
   process.on('message', (message: SqlLoad) => {
     void runLoad(query, setup, codes, message).then((result) => process.send?.(result));
   });

@@ -1,7 +1,7 @@
 /**
  * The app's defences, all through maintained Fastify plugins and registered before any route:
  *
- * - Security headers (@fastify/helmet) with a Content-Security-Policy that fits the SPA: scripts from
+ * - Security headers (helmet, its middleware built once) with a Content-Security-Policy that fits the SPA: scripts from
  *   our origin only plus `'wasm-unsafe-eval'` for the zxing WebAssembly decoder, images from blob:
  *   and data:, camera media, and `connect-src` limited to our origin and `CSP_CONNECT_SRC`.
  * - CORS (@fastify/cors) for the configured origins only (`CORS_ORIGINS`, e.g. the Capacitor app's
@@ -10,7 +10,6 @@
  *   (docs/decisions/010).
  * - Rate limits: plugins/rate-limits.ts (docs/decisions/019).
  */
-import fastifyHelmet from '@fastify/helmet';
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -25,7 +24,13 @@ async function securityPlugin(app: FastifyInstance): Promise<void> {
   const { config } = app;
   const trustedOrigins = new Set([...config.corsOrigins, new URL(config.publicUrl).origin]);
 
-  await app.register(fastifyHelmet, helmetOptionsOf(config));
+  // helmet's middleware built once: @fastify/helmet builds it again for every request (its
+  // `buildHelmetOnRoutes`), which showed in the verify benchmark's CPU profile.
+  const setSecurityHeaders = securityHeadersSetter(config);
+  app.addHook('onRequest', (request, reply, done) => {
+    setSecurityHeaders(request, reply);
+    done();
+  });
 
   // @fastify/cors answers an OPTIONS request that is not a CORS preflight with a text/plain 400;
   // every answer under /api is `{ code, message }` (issue 15 item 16).
@@ -53,7 +58,6 @@ async function securityPlugin(app: FastifyInstance): Promise<void> {
  * (see the module comment).
  */
 function helmetOptionsOf(config: Config) {
-  // Inferred, not annotated: @fastify/helmet and helmet's ESM entry declare the options type twice.
   return {
     contentSecurityPolicy: {
       useDefaults: false as const,
@@ -82,9 +86,9 @@ function helmetOptionsOf(config: Config) {
 }
 
 /**
- * Sets the security headers on an answer that no hook saw (Fastify's router errors, answered
- * before any hook runs: see `answerFrameworkError` in plugins/errors.ts). The same headers as
- * every other answer.
+ * Sets the security headers (helmet, built once from `helmetOptionsOf`) on an answer: every
+ * request's, from the onRequest hook above, and those no hook saw (Fastify's router errors,
+ * answered before any hook runs: see `answerFrameworkError` in plugins/errors.ts).
  */
 export function securityHeadersSetter(config: Config): (request: FastifyRequest, reply: FastifyReply) => void {
   const setHeaders = helmet(helmetOptionsOf(config));
