@@ -1,7 +1,9 @@
 /**
- * Compiles the server for `npm start` (issue 13 item 3, docs/decisions/049): esbuild bundles
- * src/server.ts and our workspace packages (@gatecheck/contract, TypeScript sources) into one ES
- * module, dist/server.js (+ source map); every npm package stays an import from node_modules.
+ * Compiles the server for `npm start` (issue 13 item 3, docs/decisions/049, 067): esbuild bundles
+ * src/server.ts, our workspace packages (@gatecheck/contract, TypeScript sources) and the npm
+ * packages it imports into one ES module, dist/server.js (+ source map), so that a start loads one
+ * file instead of about 1,500 modules; the few packages in `EXTERNAL_PACKAGES` stay imports from
+ * node_modules.
  *
  * Files found next to the sources (the Drizzle migrations in ../drizzle, the web app in
  * ../../web/dist) keep working: each bundled module's `import.meta.url` is rewritten to the URL of
@@ -56,13 +58,44 @@ function isUpToDate(): boolean {
   }
 }
 
-/** npm packages stay imports (resolved from node_modules at run time); our workspace packages are bundled. */
+/**
+ * npm packages that stay imports from node_modules, because they read files next to their own
+ * code at run time (WebAssembly, fonts, worker scripts, static assets), load a native addon, or are
+ * optional and absent. Every other package is bundled (docs/decisions/067).
+ */
+const EXTERNAL_PACKAGES = [
+  '@electric-sql/pglite', // pglite.wasm and pglite.data beside its code
+  '@fastify/swagger', // reads its package.json at run time
+  '@fastify/swagger-ui', // the Swagger UI files it serves
+  '@node-rs/argon2', // a native addon
+  'pdfkit', // its fonts' .afm files
+  'pino', // transports run in worker threads from their own files
+  'pino-pretty',
+  'thread-stream',
+  'pg-native', // optional in pg, not installed
+];
+
+/** The packages in EXTERNAL_PACKAGES stay imports (a subpath like `@electric-sql/pglite/vector` too). */
 const externalPackages: Plugin = {
   name: 'external-packages',
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@gatecheck/') ? undefined : { path: args.path, external: true }));
+    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+      EXTERNAL_PACKAGES.some((name) => args.path === name || args.path.startsWith(`${name}/`)) ? { path: args.path, external: true } : undefined,
+    );
   },
 };
+
+/**
+ * Bundled CommonJS packages call `require` (Node's built-ins) and read `__filename`/`__dirname`; an
+ * ES module has neither, so the bundle defines them first.
+ */
+const COMMONJS_GLOBALS = [
+  "import { createRequire as __gatecheckCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __gatecheckFileURLToPath } from 'node:url';",
+  'const require = __gatecheckCreateRequire(import.meta.url);',
+  'const __filename = __gatecheckFileURLToPath(import.meta.url);',
+  "const __dirname = __gatecheckFileURLToPath(new URL('.', import.meta.url));",
+].join('\n');
 
 /** `import.meta.url` of each of our modules becomes its source file's URL, relative to the bundle. */
 const sourceImportMetaUrl: Plugin = {
@@ -90,9 +123,13 @@ if (!process.argv.includes('--force') && isUpToDate()) {
     target: 'node24',
     outfile: OUT_FILE,
     sourcemap: 'linked',
+    // Stack traces need only the mappings (the sources are in the repo); without the sources the map
+    // is a third of the size, and Node reads it at every start (--enable-source-maps).
+    sourcesContent: false,
     metafile: true,
     write: false,
     logLevel: 'warning',
+    banner: { js: COMMONJS_GLOBALS },
     plugins: [externalPackages, sourceImportMetaUrl],
   });
   mkdirSync(DIST_DIR, { recursive: true });
