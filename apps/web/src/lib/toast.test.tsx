@@ -18,6 +18,8 @@ function toastTitles(): string[] {
 }
 
 test('a toast raised before sonner is loaded shows once it is; one whose screen was left before never shows', async () => {
+  // As at a fresh start of the app, whichever test of this file ran before.
+  resetToasts();
   notify({ title: 'Left behind', variant: 'error' });
   dismissScreenToasts();
   notify({ title: 'Login failed', description: 'Please check your credentials', variant: 'error' });

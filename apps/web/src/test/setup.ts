@@ -45,9 +45,16 @@ beforeEach(async () => {
 
 const loadServer = async () => (await import('./msw-server.ts')).server;
 
+/**
+ * How long the first `listen` may take, in ms: in a new worker it first imports MSW, the contract and
+ * the app's API client, which took over Vitest's 10 s hook limit when the shared machine was loaded
+ * (load average 14 on 2 cores, 24 Nov 2026).
+ */
+const FIRST_IMPORT_TIMEOUT_MS = 30_000;
+
 beforeAll(async () => {
   (await loadServer()).listen({ onUnhandledRequest: 'error' });
-});
+}, FIRST_IMPORT_TIMEOUT_MS);
 
 /**
  * Puts back the app's stored and module-level state after a test: real timers, the page unmounted, no toast,
