@@ -57,9 +57,9 @@ beforeAll(async () => {
 }, FIRST_IMPORT_TIMEOUT_MS);
 
 /**
- * Puts back the app's stored and module-level state after a test: real timers, the page unmounted, no toast,
- * MSW's default handlers, empty localStorage, sessionStorage and IndexedDB stores, and the modules
- * that keep state read it again from that empty storage.
+ * Puts back the app's stored and module-level state after a test: real timers, the page unmounted,
+ * no toast, MSW's default handlers, empty localStorage, sessionStorage and IndexedDB stores, and the
+ * modules that keep state read it again from that empty storage.
  */
 async function resetAppState(): Promise<void> {
   // IndexedDB (fake-indexeddb) below schedules its work with setImmediate: never on a fake clock.
@@ -93,9 +93,9 @@ async function resetAppState(): Promise<void> {
 
 /**
  * What a test file may change beyond a test (in its own hooks, or left by a failed test), put back
- * before the next file of the worker: no stubbed global or environment variable, no
- * property a test defined on `navigator`, an empty page at '/', TanStack Query online and following
- * the page's focus, toasts and the verdict sound as at a fresh start of the app.
+ * before the next file of the worker: no stubbed global or environment variable, no property a test
+ * defined on `navigator`, an empty page at '/', TanStack Query online and following the page's
+ * focus, toasts and the verdict sound as at a fresh start of the app; then `resetAppState`.
  */
 async function resetBetweenFiles(): Promise<void> {
   vi.unstubAllGlobals();
