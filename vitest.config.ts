@@ -14,6 +14,9 @@ const postgresUrl = process.env.DATABASE_URL || undefined;
  *   (each file creates its own database there, test/helpers/test-app.ts); with several servers in
  *   DATABASE_URLS (`with-postgres.ts --clusters 2`), each worker uses its own
  *   (apps/server/test/helpers/postgres-per-worker.ts);
+ * - the web tests in two projects (docs/decisions/065): 'web' shares one module graph between the
+ *   files of a worker (`isolate: false`), 'web-native' (the files on Capacitor's Android bridge)
+ *   runs each file isolated;
  * - two test files at a time (`maxWorkers: 2`), not Vitest's default of cores − 1, which is one file
  *   at a time on our 2-core machines although most server files wait on child processes and sockets.
  */
@@ -33,6 +36,7 @@ export default defineConfig({
           ]
         : []),
       'apps/web',
+      'apps/web/vitest.native.config.ts',
       'tooling',
     ],
   },

@@ -28,9 +28,21 @@ const ES_MODULE_BUILDS = [
 });
 
 /**
- * Web unit and screen tests: jsdom, Testing Library, MSW (see src/test/setup.ts). On Preact, as the
- * build (the same aliases, docs/decisions/063); the libraries that import React are run through
- * Vite so that the aliases reach them too.
+ * The test files that run the app on Capacitor's Android bridge (src/test/android-bridge.ts): they
+ * install the bridge before `@capacitor/*` loads, and Capacitor fixes the platform of each plugin
+ * when the plugin module is evaluated, once per module graph. They run in the 'web-native' project
+ * (vitest.native.config.ts), each in its own fresh module graph and jsdom window.
+ */
+export const NATIVE_TEST_FILES = ['src/**/*.native.test.{ts,tsx}'];
+
+/**
+ * Web unit and screen tests ('web'): jsdom, Testing Library, MSW (see src/test/setup.ts). On Preact,
+ * as the build (the same aliases, docs/decisions/063); the libraries that import React are run
+ * through Vite so that the aliases reach them too.
+ *
+ * `isolate: false` (docs/decisions/065): the files of one worker share one jsdom window and one
+ * module graph instead of paying about 1.5 s each for new ones; src/test/setup.ts puts the app's
+ * state back after every test and every file. The native files are left to 'web-native'.
  */
 export default defineProject({
   oxc: { jsx: JSX_ON_PREACT },
@@ -45,6 +57,8 @@ export default defineProject({
     name: 'web',
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
+    exclude: NATIVE_TEST_FILES,
+    isolate: false,
     setupFiles: ['./src/test/react-is-preact.ts', './src/test/setup.ts'],
     server: { deps: { inline: LIBRARIES_ON_REACT } },
   },

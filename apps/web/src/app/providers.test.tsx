@@ -8,7 +8,9 @@ afterEach(() => {
 });
 
 test('tooltips open only after the 700 ms delay (SPEC §9)', () => {
-  vi.useFakeTimers();
+  // Radix's delay is a setTimeout. setImmediate stays real: IndexedDB (fake-indexeddb) schedules its
+  // work with it, and a request queued on a fake one never completes (docs/decisions/065).
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
   renderApp({ route: '/day-select', selection: { organization: testOrganization, event: testEvent } });
   fireEvent.pointerMove(screen.getByRole('button', { name: 'Back' }), { pointerType: 'mouse' });
   act(() => vi.advanceTimersByTime(650));

@@ -10,6 +10,7 @@ import {
   isPrivateHost,
   loadServerAddress,
   parseServerAddress,
+  saveServerAddress,
   serverAddressMessage,
 } from './server-address.ts';
 
@@ -73,6 +74,13 @@ test('a server that never answers is given up on after the timeout', async () =>
 
 test('in a browser the API base is the build one, whatever is stored', async () => {
   localStorage.setItem('serverUrl', 'https://elsewhere.example.com/api');
+  await loadServerAddress();
+  expect(currentApiBaseUrl()).toBe('/api');
+});
+
+test('loading the address starts again from the build one, whatever was used before (a fresh start)', async () => {
+  await saveServerAddress('https://gate.example.com/api');
+  expect(currentApiBaseUrl()).toBe('https://gate.example.com/api');
   await loadServerAddress();
   expect(currentApiBaseUrl()).toBe('/api');
 });

@@ -86,10 +86,12 @@ export function serverAddressPrefill(): string {
 }
 
 /**
- * On native, reads the remembered server from Preferences (at app start, before the first call).
- * Does nothing in a browser. Never rejects: an unreadable or invalid value keeps the build's base.
+ * Sets the API base in use from scratch (at app start, before the first call): the build's, then on
+ * native the server remembered in Preferences. Never rejects: an unreadable or invalid value keeps
+ * the build's base.
  */
 export async function loadServerAddress(): Promise<void> {
+  currentApiBase = env.apiBaseUrl;
   if (!isNativePlatform()) return;
   try {
     const stored = await preferencesGet(SERVER_ADDRESS_KEY);

@@ -4,7 +4,7 @@
  */
 import { render, screen, waitFor } from '@testing-library/react';
 import { expect, test } from 'vitest';
-import { dismissScreenToasts, notify, useToastLibrary } from './toast.ts';
+import { dismissScreenToasts, notify, resetToasts, useToastLibrary } from './toast.ts';
 
 /** Mounts sonner's toaster once lib/toast.ts has loaded it, as the app's providers do. */
 function LazyToaster() {
@@ -18,6 +18,8 @@ function toastTitles(): string[] {
 }
 
 test('a toast raised before sonner is loaded shows once it is; one whose screen was left before never shows', async () => {
+  // As at a fresh start of the app, whichever test of this file ran before.
+  resetToasts();
   notify({ title: 'Left behind', variant: 'error' });
   dismissScreenToasts();
   notify({ title: 'Login failed', description: 'Please check your credentials', variant: 'error' });
@@ -32,4 +34,18 @@ test('a toast raised before sonner is loaded shows once it is; one whose screen 
   await waitFor(() => expect(toastTitles()).toContain('Event Selected'));
   dismissScreenToasts();
   await waitFor(() => expect(toastTitles()).toEqual([]));
+});
+
+test('after resetToasts the toaster waits for sonner again, as at a fresh start, and toasts show once it is there', async () => {
+  notify({ title: 'Before the reset', variant: 'info' });
+  const first = render(<LazyToaster />);
+  await waitFor(() => expect(toastTitles()).toEqual(['Before the reset']));
+  first.unmount();
+
+  resetToasts();
+  render(<LazyToaster />);
+  expect(screen.getByText('No toaster yet')).toBeInTheDocument();
+  await waitFor(() => expect(screen.queryByText('No toaster yet')).not.toBeInTheDocument());
+  notify({ title: 'After the reset', variant: 'info' });
+  await waitFor(() => expect(toastTitles()).toContain('After the reset'));
 });

@@ -124,6 +124,20 @@ export function notify({ title, description, variant = 'info', id, scope = 'scre
 }
 
 /**
+ * Back to the state of a fresh start of the app: sonner not loaded yet (the next `<Toaster />` or
+ * toast loads it again), no toast pending, ids from `notify-1` again. The app never calls it: the web
+ * tests share one module graph between test files, and their setup calls it after each file
+ * (src/test/setup.ts, docs/decisions/065), so every file starts as the app does.
+ */
+export function resetToasts(): void {
+  screenToasts = new Set();
+  nextScreenToasts = new Set();
+  nextToastNumber = 1;
+  library = null;
+  libraryLoad = null;
+}
+
+/**
  * Dismisses the toasts raised on the screen just left; those raised to announce this screen stay
  * until the next screen change. Call once per screen change.
  */

@@ -99,3 +99,19 @@ test('a browser without Web Audio, or one that refuses it, stays silent without 
   );
   expect(() => createVerdictSound({ isEnabled: () => true }).play(false)).not.toThrow();
 });
+
+test('reset closes the AudioContext and the next verdict makes a new one, as after a fresh start', () => {
+  const audio = installFakeAudioContext('running');
+  const sound = createVerdictSound({ isEnabled: () => true });
+  sound.play(true);
+  expect(audio.contexts).toHaveLength(1);
+
+  sound.reset();
+  expect(audio.contexts[0]!.state).toBe('closed');
+  sound.play(false);
+  expect(audio.contexts).toHaveLength(2);
+  expect(audio.contexts[1]!.state).toBe('running');
+  expect(audio.notes.map((note) => note.frequencyHz)).toEqual([...VERDICT_TONES.approved, ...VERDICT_TONES.denied].map((tone) => tone.frequencyHz));
+  // Nothing to close: a reset before any sound is harmless.
+  expect(() => createVerdictSound({ isEnabled: () => true }).reset()).not.toThrow();
+});

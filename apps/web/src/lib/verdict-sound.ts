@@ -55,6 +55,13 @@ export interface VerdictSound {
   listenForFirstGesture(target?: Window): () => void;
   /** Plays the verdict's notes now when sound is on; else does nothing. Never throws. */
   play(isApproved: boolean): void;
+  /**
+   * Closes the AudioContext and forgets it: the next gesture or verdict makes a new one, as after a
+   * fresh start of the app. The app never calls it; the web tests' setup does after each test file
+   * (src/test/setup.ts, docs/decisions/065), so a file's stand-in AudioContext is the one it records.
+   * Never throws.
+   */
+  reset(): void;
 }
 
 /**
@@ -126,6 +133,15 @@ export function createVerdictSound({ isEnabled }: { isEnabled: () => boolean }):
         playTones(audio, isApproved ? VERDICT_TONES.approved : VERDICT_TONES.denied);
       } catch {
         // A refused or closed context: the verdict is still shown and (if on) felt.
+      }
+    },
+    reset() {
+      const closing = context;
+      context = null;
+      try {
+        void closing?.close().catch(() => undefined);
+      } catch {
+        // Already closed, or a context without close(): forgotten all the same.
       }
     },
   };

@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { expect } from 'vitest';
 import { installCapacitorStandIn, STAND_IN_PLUGINS, type CapacitorStandIn, type CapacitorStandInOptions } from './capacitor-stand-in.ts';
 
 /** Options every test starts from: camera granted, a torch, preferences under 'standin-prefs:'. */
@@ -22,8 +23,20 @@ export const DEFAULT_STAND_IN_OPTIONS: CapacitorStandInOptions = {
   prefsPrefix: 'standin-prefs:',
 };
 
-/** Installs the stand-in and Capacitor's Android bridge script; returns the stand-in. */
+/** Test files that may install the bridge: the 'web-native' project's (apps/web/vitest.config.ts). */
+const NATIVE_TEST_FILE = /\.native\.test\.tsx?$/;
+
+/**
+ * Installs the stand-in and Capacitor's Android bridge script; returns the stand-in.
+ * @throws when the running test file is not a `*.native.test.ts(x)`: only those run isolated
+ *   ('web-native'); in the 'web' project the files share one module graph, where Capacitor may have
+ *   taken the web platform already and the bridge would reach the files after it (docs/decisions/065).
+ */
 export function installAndroidBridge(options: Partial<CapacitorStandInOptions> = {}): CapacitorStandIn {
+  const testPath = expect.getState().testPath ?? '';
+  if (!NATIVE_TEST_FILE.test(testPath)) {
+    throw new Error(`${testPath || 'This test file'} installs Capacitor's Android bridge: name it *.native.test.ts(x) so that it runs isolated (docs/decisions/065).`);
+  }
   const standIn = installCapacitorStandIn({ options: { ...DEFAULT_STAND_IN_OPTIONS, ...options }, plugins: STAND_IN_PLUGINS }, globalThis);
   const bridgePath = createRequire(import.meta.url).resolve('@capacitor/android/capacitor/src/main/assets/native-bridge.js');
   // Indirect eval: the script runs in the global scope, as the WebView runs it.

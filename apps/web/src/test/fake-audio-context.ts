@@ -47,6 +47,10 @@ export class FakeAudioContext {
     this.state = 'running';
     return Promise.resolve();
   }
+  close(): Promise<void> {
+    this.state = 'closed';
+    return Promise.resolve();
+  }
   createGain() {
     return { gain: new FakeParam(), connect: () => undefined };
   }

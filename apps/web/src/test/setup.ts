@@ -1,17 +1,28 @@
 /**
- * Vitest setup for the web project: jest-dom matchers, MSW lifecycle, clean storage and toasts per
- * test, English as the language of every test.
+ * Vitest setup for the web projects: jest-dom matchers, MSW lifecycle, English as the language of
+ * every test, and the app's state put back after each test and after each test file.
+ *
+ * The 'web' project runs without isolation (docs/decisions/065): the test files of one worker share
+ * one jsdom window and one module graph, so what a file leaves behind, the next file finds. This file
+ * is evaluated again for every test file; its hooks put back, after every test (`resetAppState`) and
+ * once more after the file's own `afterAll` hooks (`resetBetweenFiles`), everything a test can
+ * change outside its own render: storage, IndexedDB, the app's module-level state (selection,
+ * device settings, API base, reachability, toasts, the verdict sound's AudioContext), MSW handlers,
+ * timers, stubbed globals and environment variables, properties defined on `navigator`, the page
+ * (body, <html> classes, the URL), TanStack Query's online and focus state. A new module-level
+ * state in the app needs its reset here (decision 065 lists the rules).
  *
  * App modules are imported lazily inside the hooks, after the test file has been collected, so a
- * test file that installs Capacitor's Android bridge first (`@/test/android-bridge-install.ts`) has
- * it in place before `@capacitor/*` loads here too.
+ * test file that installs Capacitor's Android bridge first (`@/test/android-bridge-install.ts`, the
+ * 'web-native' project) has it in place before `@capacitor/*` loads here too.
  */
 import '@testing-library/jest-dom/vitest';
 // IndexedDB for the offline door list and outbox (issue 12): jsdom has none.
 import 'fake-indexeddb/auto';
 import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { focusManager, onlineManager } from '@tanstack/react-query';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { i18n } from '@/lib/i18n/index.ts';
 
 // The suite shares two cores with other workspaces' suites; findBy*/waitFor wait up to 5 s, not 1 s.
@@ -34,11 +45,25 @@ beforeEach(async () => {
 
 const loadServer = async () => (await import('./msw-server.ts')).server;
 
+/**
+ * How long the first `listen` may take, in ms: in a new worker it first imports MSW, the contract and
+ * the app's API client, which took over Vitest's 10 s hook limit when the shared machine was loaded
+ * (load average 14 on 2 cores, 24 Nov 2026).
+ */
+const FIRST_IMPORT_TIMEOUT_MS = 30_000;
+
 beforeAll(async () => {
   (await loadServer()).listen({ onUnhandledRequest: 'error' });
-});
+}, FIRST_IMPORT_TIMEOUT_MS);
 
-afterEach(async () => {
+/**
+ * Puts back the app's stored and module-level state after a test: real timers, the page unmounted,
+ * no toast, MSW's default handlers, empty localStorage, sessionStorage and IndexedDB stores, and the
+ * modules that keep state read it again from that empty storage.
+ */
+async function resetAppState(): Promise<void> {
+  // IndexedDB (fake-indexeddb) below schedules its work with setImmediate: never on a fake clock.
+  vi.useRealTimers();
   cleanup();
   // sonner keeps active toasts in a module-level store and replays them to the next <Toaster />.
   toast.dismiss();
@@ -61,8 +86,43 @@ afterEach(async () => {
   // This device's switches, back to their defaults for the next test (storage was cleared above).
   const { loadDeviceSettings } = await import('@/lib/device-settings.ts');
   await loadDeviceSettings();
-});
+  // The build's API base (a test may have used another server's).
+  const { loadServerAddress } = await import('@/lib/server-address.ts');
+  await loadServerAddress();
+}
 
+/**
+ * What a test file may change beyond a test (in its own hooks, or left by a failed test), put back
+ * before the next file of the worker: no stubbed global or environment variable, no property a test
+ * defined on `navigator`, an empty page at '/', TanStack Query online and following the page's
+ * focus, toasts and the verdict sound as at a fresh start of the app; then `resetAppState`.
+ */
+async function resetBetweenFiles(): Promise<void> {
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
+  // `Object.defineProperty(navigator, 'mediaDevices' | 'vibrate', …)` in tests: jsdom's navigator
+  // keeps its API on its prototype (and its implementation under a symbol), so every own property
+  // with a name was put there by a test.
+  for (const name of Object.getOwnPropertyNames(navigator)) Reflect.deleteProperty(navigator, name);
+  window.history.replaceState(null, '', '/');
+  document.body.replaceChildren();
+  for (const { name } of [...document.body.attributes]) document.body.removeAttribute(name);
+  // lib/theme.ts's `dark` class and color-scheme, use-transparent-webview's class; `lang` follows i18n.
+  document.documentElement.removeAttribute('class');
+  document.documentElement.removeAttribute('style');
+  onlineManager.setOnline(true);
+  focusManager.setFocused(undefined);
+  const { resetToasts } = await import('@/lib/toast.ts');
+  resetToasts();
+  const { verdictSound } = await import('@/lib/verdict-sound.ts');
+  verdictSound.reset();
+  await resetAppState();
+}
+
+afterEach(resetAppState);
+
+// Registered first, so it runs after the test file's own afterAll hooks (Vitest runs them in reverse).
 afterAll(async () => {
+  await resetBetweenFiles();
   (await loadServer()).close();
 });
