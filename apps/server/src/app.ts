@@ -142,7 +142,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dbPlugin, { db });
   await app.register(authPlugin);
   await app.register(mailerPlugin);
-  await app.register(securityPlugin);
+  await app.register(securityPlugin, { setSecurityHeaders });
   // Both hook into route registration (rate limits, the OpenAPI document): before any route.
   await app.register(rateLimitsPlugin);
   await app.register(openapiPlugin);

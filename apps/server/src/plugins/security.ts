@@ -20,13 +20,18 @@ import { ServiceError } from '../services/errors.ts';
 /** Methods that never change state; everything else is checked for CSRF. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-async function securityPlugin(app: FastifyInstance): Promise<void> {
+/** The plugin's option: the security-headers setter the app built once (`securityHeadersSetter`). */
+export interface SecurityPluginOptions {
+  setSecurityHeaders: (request: FastifyRequest, reply: FastifyReply) => void;
+}
+
+async function securityPlugin(app: FastifyInstance, { setSecurityHeaders }: SecurityPluginOptions): Promise<void> {
   const { config } = app;
   const trustedOrigins = new Set([...config.corsOrigins, new URL(config.publicUrl).origin]);
 
-  // helmet's middleware built once: @fastify/helmet builds it again for every request (its
-  // `buildHelmetOnRoutes`), which showed in the verify benchmark's CPU profile.
-  const setSecurityHeaders = securityHeadersSetter(config);
+  // helmet's middleware built once, by the app (the same setter answers Fastify's router errors):
+  // @fastify/helmet builds it again for every request (its `buildHelmetOnRoutes`), which showed in
+  // the verify benchmark's CPU profile.
   app.addHook('onRequest', (request, reply, done) => {
     setSecurityHeaders(request, reply);
     done();
@@ -86,9 +91,10 @@ function helmetOptionsOf(config: Config) {
 }
 
 /**
- * Sets the security headers (helmet, built once from `helmetOptionsOf`) on an answer: every
- * request's, from the onRequest hook above, and those no hook saw (Fastify's router errors,
- * answered before any hook runs: see `answerFrameworkError` in plugins/errors.ts).
+ * Sets the security headers (helmet's middleware, built once here from `helmetOptionsOf`) on an
+ * answer. buildApp makes one and uses it for every request (this plugin's onRequest hook) and for
+ * the answers no hook sees (Fastify's router errors, answered before any hook runs: see
+ * `answerFrameworkError` in plugins/errors.ts).
  */
 export function securityHeadersSetter(config: Config): (request: FastifyRequest, reply: FastifyReply) => void {
   const setHeaders = helmet(helmetOptionsOf(config));
@@ -126,5 +132,5 @@ function originOfUrl(url: string | undefined): string | undefined {
   return URL.canParse(url) ? new URL(url).origin : 'null';
 }
 
-/** Registers headers, CORS and the CSRF check for the whole app; register before the routes. */
+/** Registers headers (with the app's `setSecurityHeaders`), CORS and the CSRF check for the whole app; register before the routes. */
 export default fp(securityPlugin, { name: 'security', dependencies: ['errors'] });
