@@ -173,6 +173,7 @@ async function runPart(kind: DatabaseKind): Promise<PartResult> {
         eventId: smallId,
         day: DAY,
         freshCode: benchTicketCode('SM', 999),
+        codesAtOnce: [995, 996, 997, 998].map((n) => benchTicketCode('SM', n)),
         searchText: 'mar',
       });
       const replace = new Map<unknown, unknown>([[smallId, largeId]]);

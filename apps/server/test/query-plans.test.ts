@@ -50,6 +50,7 @@ beforeAll(async () => {
     eventId,
     day: 1,
     freshCode: benchTicketCode('PR', 1_001),
+    codesAtOnce: [1_002, 1_003, 1_004, 1_005].map((n) => benchTicketCode('PR', n)),
     searchText: names.lastNames[0]?.toLowerCase() ?? 'smith',
   });
 });
@@ -63,6 +64,8 @@ test('the hot paths were recorded: each request sent statements reading the big 
     'verify: approval',
     'verify: already checked in',
     'verify: unknown code',
+    'verify: scans at once',
+    'verify: the same scans again at once',
     'counts',
     'attendee search',
     'door list: full',
@@ -70,6 +73,14 @@ test('the hot paths were recorded: each request sent statements reading the big 
   ]);
   const sqlText = recorder.statements.map((statement) => statement.sql).join('\n');
   for (const table of ['tickets', 'check_ins', 'ticket_search_terms']) expect(sqlText).toContain(`"${table}"`);
+  // Scans at once went to the database as batches (docs/decisions/070): the session look-up, the
+  // read, the check-in write and the denials' scan-log write each as one `unnest` statement.
+  const batched = (label: string) =>
+    recorder.statements.filter((statement) => statement.label === label && statement.sql.includes('unnest(')).map((statement) => statement.sql);
+  const approvals = batched('verify: scans at once');
+  const denials = batched('verify: the same scans again at once');
+  for (const table of ['sessions', 'tickets', 'check_ins']) expect(approvals.some((text) => text.includes(`"${table}"`))).toBe(true);
+  expect(denials.some((text) => /insert into "scan_log"/.test(text))).toBe(true);
 });
 
 test('no hot statement needs a sequential scan of tickets, check_ins, ticket_search_terms or scan_log', async () => {

@@ -130,6 +130,7 @@ async function connect(location: DatabaseLocation, logger: Logger | undefined): 
     pool.on('connect', (client) => connected.add(client));
     pool.on('remove', (client) => connected.delete(client));
     const db = drizzlePg({ client: pool, schema, ...(logger ? { logger } : {}) });
+    batchSlots.set(db, Math.max(1, Math.floor((location.poolSize ?? 10) / POOL_SHARE_PER_BATCHED_STATEMENT)));
     return {
       db,
       kind: 'postgres',
@@ -168,6 +169,24 @@ async function connect(location: DatabaseLocation, logger: Logger | undefined): 
     exclusively: (work) => work(),
     poolStats: undefined,
   };
+}
+
+/**
+ * On PostgreSQL each coalesced statement of the hot path (./coalesce.ts) may have one batch in
+ * flight per this many of the pool's connections (a pool of 10: 2 batches of each kind). Measured
+ * with bench/verify's load at 50 and 200 connections (docs/performance.md): 1 to 5 batches per kind
+ * gave the same throughput within the noise; fewer batches make bigger ones.
+ */
+const POOL_SHARE_PER_BATCHED_STATEMENT = 5;
+
+const batchSlots = new WeakMap<object, number>();
+
+/**
+ * How many batches of one coalesced statement (./coalesce.ts) may run at once on `db`: a part of
+ * the pool on PostgreSQL, 1 on PGlite (it runs one statement at a time) and on any other handle.
+ */
+export function batchSlotsOf(db: DbOrTx): number {
+  return batchSlots.get(db) ?? 1;
 }
 
 /** Runs `work` holding `pg_advisory_lock(MIGRATION_LOCK_KEY)` on a connection of its own. */

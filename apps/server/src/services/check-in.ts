@@ -26,7 +26,8 @@ import {
 } from '@gatecheck/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db, DbOrTx } from '../db/client.ts';
+import { batchSlotsOf, type Db, type DbOrTx } from '../db/client.ts';
+import { type BatchSize, batchSizeOf, coalesce, type KeyColumn, keyParams, keysTable } from '../db/coalesce.ts';
 import { perDatabase } from '../db/prepared.ts';
 import { inTransaction, retrying } from '../db/transactions.ts';
 import { checkIns, eventDays, events, memberships, organizations, scanLog, tickets, users } from '../db/schema.ts';
@@ -124,19 +125,36 @@ const ticketEvents = alias(events, 'ticket_events');
 /** The staff member of the active check-in. */
 const checkInStaff = alias(users, 'check_in_staff');
 
+/** What one scan reads by (`readScan`): the event, the scanner, the code (empty: none) and the day. */
+interface ScanKey {
+  eventId: string;
+  userId: string;
+  code: string;
+  day: number;
+}
+
+const SCAN_KEY: readonly KeyColumn<ScanKey>[] = [
+  ['event_id', 'uuid', 'eventId'],
+  ['user_id', 'uuid', 'userId'],
+  ['code', 'text', 'code'],
+  ['day', 'integer', 'day'],
+];
+
 /**
- * The one read of a scan (docs/decisions/057), prepared once per database (a named prepared
- * statement on PostgreSQL): the event with its organization and days, whether the scanner is a
- * member, the ticket by code (case-insensitive, tickets_code_upper_key) with its event's
- * organization, and its active check-in of the day with the staff member's name.
+ * The one read of a scan (docs/decisions/057), for one scan or a batch (docs/decisions/070; the keys
+ * as the table `r`, db/coalesce.ts `keysTable`): one row per scan of a known event, with its key's
+ * 1-based position: the event with its organization and days, whether the scanner is a member, the
+ * ticket by code (case-insensitive, tickets_code_upper_key) with its event's organization, and its
+ * active check-in of the day with the staff member's name. Prepared once per database and size (a
+ * named prepared statement on PostgreSQL).
  */
-function prepareScanRead(db: Db) {
-  const day = sql.placeholder('day');
+function prepareScanRead(db: Db, size: BatchSize) {
   return db
     .select({
+      position: sql<number>`r.position`.mapWith(Number),
       ...eventDetailsColumns,
       days: sql<EventDayInfo[]>`(select coalesce(json_agg(json_build_object('day', ${eventDays.day}, 'name', ${eventDays.name}, 'date', ${eventDays.date}) order by ${eventDays.day}), '[]'::json) from ${eventDays} where ${eventDays.eventId} = ${events.id})`,
-      isMember: sql<boolean>`exists (select 1 from ${memberships} where ${memberships.userId} = ${sql.placeholder('userId')} and ${memberships.organizationId} = ${events.organizationId})`,
+      isMember: sql<boolean>`exists (select 1 from ${memberships} where ${memberships.userId} = r.user_id and ${memberships.organizationId} = ${events.organizationId})`,
       ticket: tickets,
       ticketOrganizationId: ticketEvents.organizationId,
       checkedInAt: checkIns.checkedInAt,
@@ -144,27 +162,41 @@ function prepareScanRead(db: Db) {
       checkInStaffUserId: checkIns.staffUserId,
       checkInStaffName: checkInStaff.displayName,
     })
-    .from(events)
+    .from(keysTable(SCAN_KEY, size))
+    .innerJoin(events, sql`${events.id} = r.event_id`)
     .innerJoin(organizations, eq(organizations.id, events.organizationId))
-    .leftJoin(tickets, sql`upper(${tickets.code}) = upper(${sql.placeholder('code')})`)
+    .leftJoin(tickets, sql`upper(${tickets.code}) = upper(r.code)`)
     .leftJoin(ticketEvents, eq(ticketEvents.id, tickets.eventId))
-    .leftJoin(checkIns, and(eq(checkIns.eventId, tickets.eventId), eq(checkIns.ticketId, tickets.id), eq(checkIns.day, day), isActiveCheckIn))
+    .leftJoin(checkIns, and(eq(checkIns.eventId, tickets.eventId), eq(checkIns.ticketId, tickets.id), sql`${checkIns.day} = r.day`, isActiveCheckIn))
     .leftJoin(checkInStaff, eq(checkInStaff.id, checkIns.staffUserId))
-    .where(eq(events.id, sql.placeholder('eventId')))
-    .limit(1)
-    .prepare('gatecheck_scan_read');
+    .prepare(`gatecheck_scan_read_${size}`);
 }
 
-const scanRead = perDatabase(prepareScanRead);
+type ScanReadRow = Awaited<ReturnType<ReturnType<typeof prepareScanRead>['execute']>>[number];
+
+/** The reads of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
+const scanRead = perDatabase((db: Db) => {
+  const statements = { one: prepareScanRead(db, 'one'), many: prepareScanRead(db, 'many') };
+  return coalesce(
+    async (keys: readonly ScanKey[]) => {
+      const rows = await statements[batchSizeOf(keys.length)].execute(keyParams(SCAN_KEY, keys));
+      const found: (ScanReadRow | undefined)[] = keys.map(() => undefined);
+      for (const row of rows) found[row.position - 1] ??= row;
+      return found;
+    },
+    { slots: batchSlotsOf(db) },
+  );
+});
 
 /**
- * Reads what a scan of `code` (null: no ticket can have it) needs, in one round trip.
+ * Reads what a scan of `code` (null: no ticket can have it) needs, in one round trip (shared with
+ * the scans read at the same moment).
  * @throws ServiceError `not_found` for an unknown event (or an id that is not a UUID).
  */
 async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, code: string | null): Promise<ScanRead> {
   if (!isId(request.eventId)) throw new ServiceError('not_found', `No event with id "${request.eventId}"`);
   // An empty code matches no ticket: codes are 1–128 characters (ticket-codes.ts).
-  const [row] = await scanRead(db).execute({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day });
+  const row = await scanRead(db)({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day });
   if (!row) throw new ServiceError('not_found', `No event with id "${request.eventId}"`);
   const event: EventDetails = {
     id: row.id,
@@ -191,35 +223,85 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
   return { event, isMember: row.isMember, found, existingCheckIn };
 }
 
-/**
- * The exactly-once write of a scan (docs/decisions/057): the INSERT of the check-in (ON CONFLICT on
- * the active check-in's unique key (event_id, ticket_id, day) DO NOTHING) and, when it inserted, its
- * scan-log row (approved), in one statement — one implicit transaction, so a crash leaves neither or
- * both. Prepared once per database (a named prepared statement on PostgreSQL: parsed and planned
- * once per connection, not per scan); answers `{ checkedInAt }` when it inserted, nothing otherwise.
- */
-function prepareCheckInWrite(db: Db) {
-  const eventId = sql.placeholder('eventId');
-  const day = sql.placeholder('day');
-  const userId = sql.placeholder('userId');
-  const scanId = sql.placeholder('scanId');
-  const inserted = db.$with('inserted', { checkedInAt: checkIns.checkedInAt }).as(sql`
-    insert into ${checkIns} (event_id, ticket_id, day, staff_user_id, scan_id)
-    values (${eventId}, ${sql.placeholder('ticketId')}, ${day}, ${userId}, ${scanId})
-    on conflict (event_id, ticket_id, day) where undone_at is null do nothing
-    returning ${checkIns.checkedInAt}`);
-  const logged = db.$with('logged', {}).as(sql`
-    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source)
-    select ${userId}::uuid, ${eventId}::uuid, ${day}::integer, ${sql.placeholder('code')}::text, 'approved'::scan_verdict, null, ${scanId}::uuid, 'scan'::scan_source
-    from ${inserted}`);
-  return db.with(inserted, logged).select({ checkedInAt: inserted.checkedInAt }).from(inserted).prepare('gatecheck_check_in_write');
+/** One check-in to write (`insertCheckInAndLog`), with the code its scan-log row records. */
+interface CheckInKey {
+  eventId: string;
+  ticketId: string;
+  day: number;
+  userId: string;
+  scanId: string | null;
+  code: string;
 }
 
-const checkInWrite = perDatabase(prepareCheckInWrite);
+const CHECK_IN_KEY: readonly KeyColumn<CheckInKey>[] = [
+  ['event_id', 'uuid', 'eventId'],
+  ['ticket_id', 'uuid', 'ticketId'],
+  ['day', 'integer', 'day'],
+  ['user_id', 'uuid', 'userId'],
+  ['scan_id', 'uuid', 'scanId'],
+  ['code', 'text', 'code'],
+];
 
 /**
- * Writes the check-in of `attempt.ticketId` and its approved scan-log row in one prepared statement
- * (`prepareCheckInWrite`), retried on 40001/40P01 (`retrying`).
+ * The exactly-once write of scans (docs/decisions/057, 070), for one check-in or a batch: the INSERT
+ * of the check-ins (ON CONFLICT on the active check-in's unique key (event_id, ticket_id, day) DO
+ * NOTHING; in key order, so that two batches overlapping on another instance lock in the same order)
+ * and, for each it inserted, its scan-log row (approved), in one statement — one implicit
+ * transaction, so a crash leaves neither or both. The keys of a batch are distinct (event, ticket,
+ * day). Prepared once per database and size; answers `{ position, checkedInAt }` for each key
+ * (1-based position) that inserted.
+ */
+function prepareCheckInWrite(db: Db, size: BatchSize) {
+  const input = db
+    .$with('input', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day })
+    .as(sql`select * from ${keysTable(CHECK_IN_KEY, size)}`);
+  const inserted = db.$with('inserted', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day, checkedInAt: checkIns.checkedInAt }).as(sql`
+    insert into ${checkIns} (event_id, ticket_id, day, staff_user_id, scan_id)
+    select event_id, ticket_id, day, user_id, scan_id from input order by event_id, ticket_id, day
+    on conflict (event_id, ticket_id, day) where undone_at is null do nothing
+    returning ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkedInAt}`);
+  const logged = db.$with('logged', {}).as(sql`
+    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source)
+    select input.user_id, input.event_id, input.day, input.code, 'approved'::scan_verdict, null, input.scan_id, 'scan'::scan_source
+    from input join inserted using (event_id, ticket_id, day) order by input.position`);
+  return db
+    .with(input, inserted, logged)
+    .select({ position: sql<number>`input.position`.mapWith(Number), checkedInAt: inserted.checkedInAt })
+    .from(input)
+    .innerJoin(inserted, sql`(input.event_id, input.ticket_id, input.day) = (${inserted.eventId}, ${inserted.ticketId}, ${inserted.day})`)
+    .prepare(`gatecheck_check_in_write_${size}`);
+}
+
+/** The check-in writes of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
+const checkInWrite = perDatabase((db: Db) => {
+  const statements = { one: prepareCheckInWrite(db, 'one'), many: prepareCheckInWrite(db, 'many') };
+  return coalesce(
+    async (keys: readonly CheckInKey[]) => {
+      // Two scans of one ticket and day in one batch: the first is written; the other answers "not
+      // inserted" and is decided again from the row that won (verifyTicket), as if it had come later.
+      const seen = new Set<string>();
+      const isFirst = keys.map((key) => {
+        const identity = `${key.eventId} ${key.ticketId} ${key.day}`;
+        const first = !seen.has(identity);
+        seen.add(identity);
+        return first;
+      });
+      const batch = keys.filter((_, index) => isFirst[index]);
+      const rows = await retrying(() => statements[batchSizeOf(batch.length)].execute(keyParams(CHECK_IN_KEY, batch)));
+      const insertedAt: (Date | null)[] = batch.map(() => null);
+      // Drizzle maps the timestamp to a Date on both drivers; text from a driver is parsed here.
+      for (const row of rows) insertedAt[row.position - 1] = new Date(row.checkedInAt);
+      let next = 0;
+      return keys.map((_, index) => (isFirst[index] ? (insertedAt[next++] ?? null) : null));
+    },
+    { slots: batchSlotsOf(db) },
+  );
+});
+
+/**
+ * Writes the check-in of `attempt.ticketId` and its approved scan-log row in one statement with the
+ * check-ins of the scans written at the same moment (`prepareCheckInWrite`), retried on
+ * 40001/40P01 (`retrying`).
  * @returns when the check-in was made, or null when an active one already existed.
  */
 async function insertCheckInAndLog(
@@ -227,18 +309,14 @@ async function insertCheckInAndLog(
   attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; ticketId: string },
 ): Promise<Date | null> {
   const { scanner, event, request, ticketId } = attempt;
-  const [row] = await retrying(() =>
-    checkInWrite(db).execute({
-      eventId: event.id,
-      ticketId,
-      day: request.day,
-      userId: scanner.userId,
-      scanId: request.scanId ?? null,
-      code: renderTextSafely(request.qrCode),
-    }),
-  );
-  // Drizzle maps the timestamp to a Date on both drivers; text from a driver is parsed here.
-  return row ? new Date(row.checkedInAt) : null;
+  return checkInWrite(db)({
+    eventId: event.id,
+    ticketId,
+    day: request.day,
+    userId: scanner.userId,
+    scanId: request.scanId ?? null,
+    code: renderTextSafely(request.qrCode),
+  });
 }
 
 /** The rule's input for a scan of `found` (undefined: no ticket has the code), without the existing check-in. */
@@ -349,16 +427,29 @@ async function findEventTicket(db: DbOrTx, event: EventDetails, ticketId: string
   return ticket;
 }
 
+/** One scan-log row as `logAttempt` writes it. */
+interface ScanLogKey {
+  userId: string;
+  eventId: string;
+  day: number;
+  code: string;
+  verdict: 'approved' | 'denied';
+  reason: ScanLogReason | null;
+  scanId: string | null;
+  source: 'scan' | 'manual';
+}
+
 /**
- * Writes one scan_log row: approved when `reason` is null, else denied with `reason`. A code that is
- * not storable text (a lone surrogate or NUL from a damaged scan) is logged as `renderTextSafely`
- * writes it (`\uDC4C`, `\u0000`).
+ * Writes one scan_log row: approved when `reason` is null, else denied with `reason`, in one
+ * statement with the rows of the scans logged at the same moment (docs/decisions/070). A code that
+ * is not storable text (a lone surrogate or NUL from a damaged scan) is logged as
+ * `renderTextSafely` writes it (`\uDC4C`, `\u0000`).
  */
 async function logAttempt(
   db: DbOrTx,
   attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; reason: ScanLogReason | null; source?: 'scan' | 'manual' },
 ): Promise<void> {
-  await scanLogWrite(db).execute({
+  await scanLogWrite(db)({
     userId: attempt.scanner.userId,
     eventId: attempt.event.id,
     day: attempt.request.day,
@@ -370,24 +461,50 @@ async function logAttempt(
   });
 }
 
-/** The scan-log INSERT of `logAttempt`, built once per database or transaction (a named prepared statement on PostgreSQL). */
-function prepareScanLogWrite(db: DbOrTx) {
+const SCAN_LOG_KEY: readonly KeyColumn<ScanLogKey>[] = [
+  ['user_id', 'uuid', 'userId'],
+  ['event_id', 'uuid', 'eventId'],
+  ['day', 'integer', 'day'],
+  ['code', 'text', 'code'],
+  // Verdicts and sources travel as text and are cast per row: PGlite cannot serialize an array of
+  // an enum type as a parameter (it sends the bare element: "malformed array literal").
+  ['verdict', 'text', 'verdict'],
+  ['reason', 'text', 'reason'],
+  ['scan_id', 'uuid', 'scanId'],
+  ['source', 'text', 'source'],
+];
+
+/**
+ * The scan-log INSERT of `logAttempt` for one row or a batch (in the batch's order); answers how
+ * many rows it wrote. Built once per database or transaction and size (a named prepared statement
+ * on PostgreSQL).
+ */
+function prepareScanLogWrite(db: DbOrTx, size: BatchSize) {
+  const logged = db.$with('logged', { id: scanLog.id }).as(sql`
+    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source)
+    select user_id, event_id, day, code, verdict::scan_verdict, reason, scan_id, source::scan_source
+    from ${keysTable(SCAN_LOG_KEY, size)}
+    order by position
+    returning ${scanLog.id}`);
   return db
-    .insert(scanLog)
-    .values({
-      userId: sql.placeholder('userId'),
-      eventId: sql.placeholder('eventId'),
-      day: sql.placeholder('day'),
-      code: sql.placeholder('code'),
-      verdict: sql.placeholder('verdict'),
-      reason: sql.placeholder('reason'),
-      scanId: sql.placeholder('scanId'),
-      source: sql.placeholder('source'),
-    })
-    .prepare('gatecheck_scan_log_write');
+    .with(logged)
+    .select({ written: sql<number>`count(*)`.mapWith(Number) })
+    .from(logged)
+    .prepare(`gatecheck_scan_log_write_${size}`);
 }
 
-const scanLogWrite = perDatabase(prepareScanLogWrite);
+/** The scan-log rows of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
+const scanLogWrite = perDatabase((db: DbOrTx) => {
+  const statements = { one: prepareScanLogWrite(db, 'one'), many: prepareScanLogWrite(db, 'many') };
+  return coalesce(
+    async (keys: readonly ScanLogKey[]) => {
+      const [result] = await statements[batchSizeOf(keys.length)].execute(keyParams(SCAN_LOG_KEY, keys));
+      if (result?.written !== keys.length) throw new Error(`the scan log took ${result?.written ?? 0} of ${keys.length} rows`);
+      return keys.map(() => undefined);
+    },
+    { slots: batchSlotsOf(db) },
+  );
+});
 
 /**
  * The decision for the ticket `found` (undefined: no ticket has the code), and, when the rule says

@@ -4,7 +4,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
+import { batchSlotsOf, type DbOrTx } from '../db/client.ts';
+import { type BatchSize, batchSizeOf, coalesce, type KeyColumn, keyParams, keysTable } from '../db/coalesce.ts';
 import { perDatabase } from '../db/prepared.ts';
 import { sessions, users } from '../db/schema.ts';
 
@@ -39,26 +40,47 @@ export interface SessionUser {
   displayName: string;
 }
 
-/** The session look-up of every signed-in request, built once per database (a named prepared statement on PostgreSQL). */
-function prepareSessionUser(db: DbOrTx) {
-  return db
-    .select({ sessionId: sessions.id, userId: users.id, displayName: users.displayName })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder('now'))))
-    .limit(1)
-    .prepare('gatecheck_session_user');
+/** The key of a session look-up: the token's hash. */
+interface SessionKey {
+  tokenHash: string;
 }
 
-const sessionUser = perDatabase(prepareSessionUser);
+const SESSION_KEY: readonly KeyColumn<SessionKey>[] = [['token_hash', 'text', 'tokenHash']];
+
+/**
+ * The session look-up of every signed-in request, for one token hash or a batch of them (db/coalesce.ts
+ * `keysTable`): one row per live session, with its key's 1-based position. Built once per database
+ * and size (a named prepared statement on PostgreSQL).
+ */
+function prepareSessionUsers(db: DbOrTx, size: BatchSize) {
+  return db
+    .select({ position: sql<number>`r.position`.mapWith(Number), sessionId: sessions.id, userId: users.id, displayName: users.displayName })
+    .from(keysTable(SESSION_KEY, size))
+    .innerJoin(sessions, and(sql`${sessions.tokenHash} = r.token_hash`, isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .prepare(`gatecheck_session_users_${size}`);
+}
+
+/** The look-ups of concurrent requests, coalesced into one statement under load (db/coalesce.ts). */
+const sessionUsers = perDatabase((db: DbOrTx) => {
+  const statements = { one: prepareSessionUsers(db, 'one'), many: prepareSessionUsers(db, 'many') };
+  return coalesce(
+    async (keys: readonly SessionKey[]) => {
+      const rows = await statements[batchSizeOf(keys.length)].execute({ ...keyParams(SESSION_KEY, keys), now: new Date() });
+      const found: (SessionUser | null)[] = keys.map(() => null);
+      for (const { position, ...user } of rows) found[position - 1] = user;
+      return found;
+    },
+    { slots: batchSlotsOf(db) },
+  );
+});
 
 /**
  * Finds the live session (not revoked, not expired) for `token`.
  * @returns the session's user, or null for an unknown, revoked or expired token.
  */
 export async function findSessionUser(db: DbOrTx, token: string): Promise<SessionUser | null> {
-  const rows = await sessionUser(db).execute({ tokenHash: hashToken(token), now: new Date() });
-  return rows[0] ?? null;
+  return sessionUsers(db)({ tokenHash: hashToken(token) });
 }
 
 /** Revokes the session for `token`, if it is live. Unknown tokens are ignored. */

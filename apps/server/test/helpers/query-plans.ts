@@ -58,13 +58,18 @@ export interface HotPathSubject {
   day: number;
   /** A ticket of the event not checked in on `day` (verify approves it, then denies it as already used). */
   freshCode: string;
+  /**
+   * More such tickets (at least 3), scanned all at once, then again: the statements of scans
+   * coalesced into one (docs/decisions/070).
+   */
+  codesAtOnce: readonly string[];
   /** What a supervisor types into the attendee search (at least 3 characters). */
   searchText: string;
 }
 
 /**
  * Sends the hot-path requests to `app` once each, recording their statements: verify (approval,
- * the same ticket again, an unknown code), the live counts, the attendee search, the door list in
+ * the same ticket again, an unknown code; then `codesAtOnce` at once, twice), the live counts, the attendee search, the door list in
  * full and since the cursor of that download. Each answer must be a 200 (checked: a refused request
  * would record the wrong statements).
  * @throws Error naming the request that did not answer 200.
@@ -81,6 +86,19 @@ export async function recordHotPaths(app: FastifyInstance, recorder: StatementRe
   await verify('verify: approval', subject.freshCode);
   await verify('verify: already checked in', subject.freshCode);
   await verify('verify: unknown code', 'NO-SUCH-TICKET-CODE');
+  const verifyAtOnce = async (label: string) => {
+    const responses = await recorder.during(label, () =>
+      Promise.all(
+        subject.codesAtOnce.map((qrCode) =>
+          app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers, payload: { eventId: subject.eventId, qrCode, day: subject.day } }),
+        ),
+      ),
+    );
+    const refused = responses.find((response) => response.statusCode !== 200);
+    if (refused) throw new Error(`${label}: verify answered ${refused.statusCode} ${refused.body.slice(0, 300)}`);
+  };
+  await verifyAtOnce('verify: scans at once');
+  await verifyAtOnce('verify: the same scans again at once');
   await send('counts', { method: 'GET', url: api(checkInCountsPath(subject.eventId, subject.day)) });
   const search = new URLSearchParams({ q: subject.searchText, day: String(subject.day) });
   await send('attendee search', { method: 'GET', url: `${api(supervisorPaths.attendeeSearch(subject.eventId))}?${search}` });
@@ -182,7 +200,8 @@ function withParams(text: string, params: unknown[]): SQL {
   let last = 0;
   for (const match of text.matchAll(/\$(\d+)/g)) {
     chunks.push(sql.raw(text.slice(last, match.index)));
-    chunks.push(sql`${params[Number(match[1]) - 1]}`);
+    // One parameter per $n, arrays too (a bare array in sql`` would become a list of parameters).
+    chunks.push(sql`${sql.param(params[Number(match[1]) - 1])}`);
     last = match.index + match[0].length;
   }
   chunks.push(sql.raw(text.slice(last)));

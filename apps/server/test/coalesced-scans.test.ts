@@ -1,0 +1,140 @@
+/**
+ * Scans coalesced into batches (docs/decisions/070) keep every rule of a scan: each verdict is its
+ * own, each approval is one check-in and one scan-log row, two scans of one ticket in one batch
+ * approve once, a retried scan answers its own approval, and a scan whose statement fails does not
+ * take the scans batched with it down.
+ */
+import { randomUUID } from 'node:crypto';
+import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
+import { and, count, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Logger } from 'drizzle-orm';
+import { checkIns, scanLog, tickets } from '../src/db/schema.ts';
+import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
+import { verifyTicket } from '../src/services/check-in.ts';
+import { ServiceError } from '../src/services/errors.ts';
+import { demoIds } from './helpers/fixtures.ts';
+import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
+
+/** Every statement text the app sends. */
+class StatementTexts implements Logger {
+  readonly texts: string[] = [];
+  logQuery(query: string): void {
+    this.texts.push(query);
+  }
+}
+
+const statements = new StatementTexts();
+let t: TestApp;
+let token: string;
+let userId: string;
+let eventId: string;
+let nextTicket = 0;
+
+beforeAll(async () => {
+  t = await createTestApp({ databaseOptions: { logger: statements } });
+  token = await login(t.app, DEMO_USER.username, DEMO_USER.password);
+  eventId = (await demoIds(t.database.db)).liveEventId;
+  const [me] = await t.database.db.query.users.findMany({ where: (users, { eq: equals }) => equals(users.email, DEMO_USER.email), limit: 1 });
+  userId = me?.id ?? '';
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** `n` new tickets of the demo's live event, admitted every day. */
+async function newTickets(n: number): Promise<string[]> {
+  const codes = Array.from({ length: n }, () => `BATCH-${String(nextTicket++).padStart(4, '0')}`);
+  await t.database.db.insert(tickets).values(codes.map((code) => ({ code, eventId, holderName: `Holder ${code}`, ticketType: 'General Admission' })));
+  return codes;
+}
+
+function scan(qrCode: string, scanId: string = randomUUID()) {
+  return t.app.inject({
+    method: 'POST',
+    url: api(apiPaths.verifyTicket),
+    headers: bearer(token),
+    payload: { eventId, qrCode, day: DEMO_TODAY_DAY_NUMBER, scanId },
+  });
+}
+
+async function verdictsOf(responses: Awaited<ReturnType<typeof scan>>[]) {
+  return responses.map((response) => {
+    expect(response.statusCode).toBe(200);
+    return VerifyTicketResponse.parse(response.json());
+  });
+}
+
+async function rowsOf(codes: string[]) {
+  const ids = (await t.database.db.select({ id: tickets.id }).from(tickets).where(inArray(tickets.code, codes))).map((row) => row.id);
+  const [checkedIn] = await t.database.db
+    .select({ value: count() })
+    .from(checkIns)
+    .where(and(inArray(checkIns.ticketId, ids), eq(checkIns.day, DEMO_TODAY_DAY_NUMBER)));
+  const logged = await t.database.db.select({ code: scanLog.code, verdict: scanLog.verdict, reason: scanLog.reason }).from(scanLog).where(inArray(scanLog.code, codes));
+  return { checkIns: checkedIn?.value ?? 0, logged };
+}
+
+test(`30 scans of 30 tickets at once: 30 approvals through batched statements, then 30 denials (${TEST_DATABASE_KIND})`, async () => {
+  const codes = await newTickets(30);
+  const before = statements.texts.length;
+  const approvals = await verdictsOf(await Promise.all(codes.map((code) => scan(code))));
+  expect(approvals.map((verdict) => verdict.isValid && verdict.holderName)).toEqual(codes.map((code) => `Holder ${code}`));
+  const sent = statements.texts.slice(before);
+  // Coalesced: fewer statements than 3 per scan, and some of them for several scans.
+  expect(sent.length).toBeLessThan(3 * codes.length);
+  expect(sent.some((text) => text.includes('unnest(') && /insert into "check_ins"/.test(text))).toBe(true);
+
+  const denials = await verdictsOf(await Promise.all(codes.map((code) => scan(code))));
+  for (const [index, verdict] of denials.entries()) {
+    expect(verdict).toMatchObject({ isValid: false, reason: 'already_checked_in', checkedInAt: approvals[index]?.isValid ? approvals[index].checkedInAt : 'missing' });
+  }
+  const rows = await rowsOf(codes);
+  expect(rows.checkIns).toBe(30);
+  expect(rows.logged.filter((row) => row.verdict === 'approved')).toHaveLength(30);
+  expect(rows.logged.filter((row) => row.verdict === 'denied' && row.reason === 'already_checked_in')).toHaveLength(30);
+});
+
+test('two scans of one ticket in one batch approve once; the other is told who checked it in', async () => {
+  const [code = '', ...others] = await newTickets(6);
+  const responses = await Promise.all([scan(code), ...others.map((other) => scan(other)), scan(code)]);
+  const verdicts = await verdictsOf(responses);
+  const ofCode = [verdicts[0], verdicts.at(-1)];
+  expect(ofCode.filter((verdict) => verdict?.isValid)).toHaveLength(1);
+  expect(ofCode.find((verdict) => !verdict?.isValid)).toMatchObject({ isValid: false, reason: 'already_checked_in', checkedInBy: 'Demo Staff' });
+  expect(verdicts.slice(1, -1).every((verdict) => verdict.isValid)).toBe(true);
+  expect((await rowsOf([code])).checkIns).toBe(1);
+});
+
+test('a scan sent twice at once with one scan id (a retry) answers the same approval twice', async () => {
+  const [code = '', ...others] = await newTickets(4);
+  const scanId = randomUUID();
+  const verdicts = await verdictsOf(await Promise.all([scan(code, scanId), ...others.map((other) => scan(other)), scan(code, scanId)]));
+  const [first, last] = [verdicts[0], verdicts.at(-1)];
+  expect(first?.isValid).toBe(true);
+  expect(last).toEqual(first);
+  expect((await rowsOf([code])).checkIns).toBe(1);
+});
+
+test('a scan whose scan-log row cannot be written fails alone: the scans batched with it get their verdicts', async () => {
+  const codes = await newTickets(5);
+  // A scanner with no user row: it is no member (403), and its scan-log row breaks the user
+  // foreign key, so the batch holding it fails and its scans run again one by one.
+  const ghost = { userId: randomUUID() };
+  const now = new Date();
+  const scanAs = (scanner: { userId: string }, qrCode: string) => verifyTicket(t.database.db, scanner, { eventId, qrCode, day: DEMO_TODAY_DAY_NUMBER }, now);
+  // Used tickets first: their denials' scan-log rows go in the same batch as the ghost's.
+  await Promise.all(codes.map((code) => scanAs({ userId }, code)));
+  const results = await Promise.allSettled([scanAs({ userId }, codes[0] ?? ''), scanAs(ghost, codes[1] ?? ''), ...codes.slice(2).map((code) => scanAs({ userId }, code))]);
+  expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+  const ghostError = results[1]?.status === 'rejected' ? results[1].reason : undefined;
+  expect(ghostError).not.toBeInstanceOf(ServiceError);
+  expect(String(ghostError)).toMatch(/foreign key|scan_log/i);
+  for (const result of results) {
+    if (result.status === 'fulfilled') expect(result.value).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+  }
+  const rows = await rowsOf(codes);
+  expect(rows.checkIns).toBe(5);
+  expect(rows.logged.filter((row) => row.reason === 'already_checked_in')).toHaveLength(4);
+  expect(rows.logged.filter((row) => row.reason === 'forbidden')).toHaveLength(0);
+});
