@@ -18,6 +18,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { type Logger, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openPgliteDir } from './pglite-durable.ts';
+import { withNamedStatements } from './pglite-named-statements.ts';
 import * as schema from './schema.ts';
 
 /** The Drizzle database both drivers provide; services take this type. */
@@ -154,7 +155,8 @@ async function connect(location: DatabaseLocation, logger: Logger | undefined): 
   } else {
     client = await PGlite.create(location.loadDataDir ? { loadDataDir: location.loadDataDir } : {});
   }
-  const db = drizzlePglite({ client, schema, ...(logger ? { logger } : {}) });
+  // Named prepared statements for the statements Drizzle repeats (docs/decisions/071).
+  const db = drizzlePglite({ client: withNamedStatements(client), schema, ...(logger ? { logger } : {}) });
   return {
     db,
     kind: 'pglite',
