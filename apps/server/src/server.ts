@@ -58,6 +58,12 @@ const app = await buildApp({
   ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
 });
 
+// The embedded database has no autovacuum: its planner statistics are kept here (decision 072).
+database.keepStatistics?.({
+  onError: (error) => app.log.warn({ err: error }, 'updating the embedded database statistics failed'),
+  onAnalyzed: (tables) => app.log.info({ tables }, 'embedded database statistics updated'),
+});
+
 let stopping = false;
 /** How often idle connections are closed while draining (ms). */
 const IDLE_SWEEP_MS = 50;

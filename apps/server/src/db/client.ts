@@ -19,6 +19,7 @@ import { type Logger, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openPgliteDir } from './pglite-durable.ts';
 import { withNamedStatements } from './pglite-named-statements.ts';
+import { keepStatistics } from './pglite-statistics.ts';
 import * as schema from './schema.ts';
 
 /** The Drizzle database both drivers provide; services take this type. */
@@ -59,6 +60,12 @@ export interface DatabaseHandle {
   exclusively<T>(work: () => Promise<T>): Promise<T>;
   /** The `pg` pool's connections (PostgreSQL), for the metrics; undefined on PGlite. */
   poolStats: (() => { total: number; idle: number; waiting: number }) | undefined;
+  /**
+   * PGlite: keeps the planner's statistics current (./pglite-statistics.ts `keepStatistics`: now and
+   * every minute; stopped by `close`), since no autovacuum runs in it. Undefined on PostgreSQL,
+   * whose autovacuum does this.
+   */
+  keepStatistics: ((options: { onError: (error: unknown) => void; onAnalyzed?: (tables: string[]) => void }) => void) | undefined;
 }
 
 /** Options of `openDatabase`. */
@@ -139,6 +146,7 @@ async function connect(location: DatabaseLocation, logger: Logger | undefined): 
       migrate: () => countingApplied(db, () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER })),
       exclusively: (work) => withAdvisoryLock(location.databaseUrl, work),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      keepStatistics: undefined,
     };
   }
   let client: PGlite;
@@ -157,10 +165,12 @@ async function connect(location: DatabaseLocation, logger: Logger | undefined): 
   }
   // Named prepared statements for the statements Drizzle repeats (docs/decisions/071).
   const db = drizzlePglite({ client: withNamedStatements(client), schema, ...(logger ? { logger } : {}) });
+  let stopStatistics = () => {};
   return {
     db,
     kind: 'pglite',
     close: once(async () => {
+      stopStatistics();
       try {
         await client.close();
       } finally {
@@ -170,6 +180,10 @@ async function connect(location: DatabaseLocation, logger: Logger | undefined): 
     migrate: () => countingApplied(db, () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER })),
     exclusively: (work) => work(),
     poolStats: undefined,
+    keepStatistics: (options) => {
+      stopStatistics();
+      stopStatistics = keepStatistics(db, options);
+    },
   };
 }
 

@@ -1,0 +1,76 @@
+/**
+ * The embedded database's planner statistics (decision 072), on PGlite whatever the project's
+ * database: PostgreSQL's own autovacuum would analyze the tables under the test.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
+import { analyzeGrownTables, keepStatistics } from '../src/db/pglite-statistics.ts';
+import { benchNames, benchTicketCode, bulkLoadCheckIns, bulkLoadTickets, createBenchEvent, createBenchOrganization } from './helpers/bulk-load.ts';
+
+let handle: DatabaseHandle;
+let eventId: string;
+let staffUserId: string;
+
+beforeAll(async () => {
+  handle = await openDatabase({ inMemory: true });
+  const organization = await createBenchOrganization(handle);
+  staffUserId = organization.adminUserId;
+  eventId = await createBenchEvent(handle, organization.organizationId, 'Statistics Fest');
+  // An event day begins: 40,000 tickets imported, statistics taken, no check-in yet.
+  await bulkLoadTickets(handle, { eventId, prefix: 'ST', count: 40_000, names: benchNames() });
+  await handle.db.execute(sql`analyze`);
+}, 60_000);
+afterAll(async () => {
+  await handle.close();
+});
+
+/** The plan of a scan's look-up of its ticket's active check-in of day 1 (as the scan read joins it). */
+async function planOfScanRead(): Promise<string> {
+  const result = await handle.db.execute(sql`
+    explain select t.id, c.checked_in_at from tickets t
+    left join check_ins c on c.event_id = t.event_id and c.ticket_id = t.id and c.day = 1 and c.undone_at is null
+    where upper(t.code) = upper(${benchTicketCode('ST', 7)})`);
+  return (result as unknown as { rows: { 'QUERY PLAN': string }[] }).rows.map((row) => row['QUERY PLAN']).join('\n');
+}
+
+test('check-ins grown past their statistics are analyzed again, and the scan read finds its check-in by its key again', async () => {
+  expect(await analyzeGrownTables(handle.db)).toEqual([]);
+  // The day goes on: 20,000 check-ins, and nothing in PGlite updates the statistics. The planner
+  // still believes check_ins empty and reads every check-in of the day for each scan.
+  await bulkLoadCheckIns(handle, { eventId, day: 1, staffUserId, every: 2 });
+  expect(await planOfScanRead()).toMatch(/Index Scan using check_ins_active_event_day_idx[\s\S]*Filter: \(ticket_id = t\.id\)/);
+
+  expect(await analyzeGrownTables(handle.db)).toEqual(['check_ins']);
+  expect(await planOfScanRead()).toMatch(/Index Scan using check_ins_active_event_ticket_day_key on check_ins/);
+  // Current now: nothing to do until it grows by another fifth.
+  expect(await analyzeGrownTables(handle.db)).toEqual([]);
+});
+
+test('a few new rows (under 8 pages), or less than a fifth more, do not cost an ANALYZE', async () => {
+  const pagesOf = async () =>
+    Number((await handle.db.execute(sql`select relpages from pg_class where relname = 'check_ins'`) as unknown as { rows: { relpages: number }[] }).rows[0]?.relpages);
+  const analyzedPages = await pagesOf();
+  await bulkLoadCheckIns(handle, { eventId, day: 2, staffUserId, every: 200 });
+  expect(await analyzeGrownTables(handle.db)).toEqual([]);
+  await bulkLoadCheckIns(handle, { eventId, day: 3, staffUserId, every: 20 });
+  expect(await analyzeGrownTables(handle.db)).toEqual([]);
+  await bulkLoadCheckIns(handle, { eventId, day: 4, staffUserId, every: 5 });
+  expect(await analyzeGrownTables(handle.db)).toEqual(['check_ins']);
+  expect(await pagesOf()).toBeGreaterThan(analyzedPages * 1.2);
+});
+
+test('keepStatistics looks at once and then on its timer, and stops', async () => {
+  await bulkLoadCheckIns(handle, { eventId, day: 5, staffUserId, every: 1 });
+  const analyzed: string[][] = [];
+  const errors: unknown[] = [];
+  const stop = keepStatistics(handle.db, { everyMs: 20, onAnalyzed: (tables) => analyzed.push(tables), onError: (error) => errors.push(error) });
+  await expect.poll(() => analyzed).toEqual([['check_ins']]);
+  await bulkLoadCheckIns(handle, { eventId, day: 6, staffUserId, every: 1 });
+  await expect.poll(() => analyzed).toEqual([['check_ins'], ['check_ins']]);
+  stop();
+  await bulkLoadCheckIns(handle, { eventId, day: 7, staffUserId, every: 1 });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(analyzed).toHaveLength(2);
+  expect(errors).toEqual([]);
+});
