@@ -7,7 +7,8 @@
  *   stack's limit on this machine. Prints `listening at <url>`; SIGTERM stops it.
  * - `tsx bench/verify-references.ts sql`: the SQL one check-in needs (`CHECK_IN_SQL` below), issued
  *   straight through the driver — PGlite in `$PGLITE_DIR` (durable at commit, as the server opens
- *   it, docs/decisions/026) or a `pg` pool of `$POOL_SIZE` connections to `$DATABASE_URL` (named
+ *   it, docs/decisions/026; named statements and kept statistics as the server has them, decisions
+ *   071 and 072) or a `pg` pool of `$POOL_SIZE` connections to `$DATABASE_URL` (named
  *   prepared statements) — by N concurrent workers: the database's limit. Driven over IPC: a
  *   message `SqlLoad` runs one load and answers a `SqlLoadResult`. Needs `$BENCH_SETUP` (JSON
  *   `SqlSetup`).
@@ -18,7 +19,10 @@ import { createHash } from 'node:crypto';
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { openPgliteDir } from '../src/db/pglite-durable.ts';
+import { withNamedStatements } from '../src/db/pglite-named-statements.ts';
+import { keepStatistics } from '../src/db/pglite-statistics.ts';
 
 /**
  * What one check-in needs from the database, in the fewest round trips the rules allow (the rules
@@ -175,8 +179,17 @@ async function serveSql(): Promise<void> {
     const dir = process.env.PGLITE_DIR;
     if (!dir) throw new Error('PGLITE_DIR or DATABASE_URL is needed');
     const client = await openPgliteDir(dir);
-    query = async (name, values) => (await client.query<Record<string, unknown>>(CHECK_IN_SQL[name], values)).rows;
-    close = () => client.close();
+    // As the server uses PGlite: named statements (decision 071) and statistics kept current as
+    // check-ins accumulate (decision 072), so the reference is the database's limit, not a stale plan's.
+    const named = withNamedStatements(client);
+    const stopStatistics = keepStatistics(drizzlePglite({ client: named }), {
+      onError: (error) => process.stderr.write(`updating statistics failed: ${String(error)}\n`),
+    });
+    query = async (name, values) => (await named.query<Record<string, unknown>>(CHECK_IN_SQL[name], values)).rows;
+    close = async () => {
+      stopStatistics();
+      await client.close();
+    };
   }
   const codes: Codes = { approve: codesOf(setup.approve.prefix, setup.approve.count), nextApprove: 0, deny: codesOf(setup.deny.prefix, setup.deny.count) };
   process.on('message', (message: SqlLoad) => {

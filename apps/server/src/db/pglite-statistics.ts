@@ -28,7 +28,7 @@ export const STATISTICS_EVERY_MS = 60_000;
  * @returns the tables analyzed (as `regclass` text), none when all are current.
  * @throws the database's error when a statement fails.
  */
-export async function analyzeGrownTables(db: Db): Promise<string[]> {
+export async function analyzeGrownTables(db: Pick<Db, 'execute'>): Promise<string[]> {
   const result = await db.execute(sql`
     select c.oid::regclass::text as name
     from pg_class c
@@ -48,7 +48,7 @@ export async function analyzeGrownTables(db: Db): Promise<string[]> {
  * @param onError told about a failed run (the next run tries again).
  * @returns stops the timer; a run under way finishes, and its errors are no longer reported.
  */
-export function keepStatistics(db: Db, options: { everyMs?: number; onError: (error: unknown) => void; onAnalyzed?: (tables: string[]) => void }): () => void {
+export function keepStatistics(db: Pick<Db, 'execute'>, options: { everyMs?: number; onError: (error: unknown) => void; onAnalyzed?: (tables: string[]) => void }): () => void {
   let running = false;
   let stopped = false;
   const run = () => {
