@@ -93,7 +93,11 @@ export function withNamedStatements(client: PGlite): PGlite {
         protocol.serialize.sync(),
       ]),
     );
-    const [results] = parse.parseResults(messages, client.parsers, options);
+    // PGlite merges `options.parsers` into its own by spreading both, several hundred entries (one
+    // per array type) copied on every call; a prototype chain gives the same look-ups for the cost
+    // of the few parsers Drizzle passes.
+    const parsers = options?.parsers ? Object.assign(Object.create(client.parsers) as typeof client.parsers, options.parsers) : client.parsers;
+    const [results] = parse.parseResults(messages, parsers, options?.parsers ? { ...options, parsers: undefined } : options);
     if (!results) throw new Error('PGlite answered a named statement without a result');
     return results as Results<T>;
   };
