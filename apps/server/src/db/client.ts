@@ -189,11 +189,13 @@ async function connect(location: DatabaseLocation, logger: Logger | undefined): 
 
 /**
  * On PostgreSQL each coalesced statement of the hot path (./coalesce.ts) may have one batch in
- * flight per this many of the pool's connections (a pool of 10: 2 batches of each kind). Measured
- * with bench/verify's load at 50 and 200 connections (docs/performance.md): 1 to 5 batches per kind
- * gave the same throughput within the noise; fewer batches make bigger ones.
+ * flight per this many of the pool's connections (a pool of 10: one batch of each kind). Measured
+ * with bench:verify at 50 connections (docs/performance.md, 24 Nov 2026): one batch per kind gave
+ * 4,427 approvals/s (p99 11 ms), two 3,045 (p99 16 ms), five 3,714 (p99 16 ms): fewer, bigger batches
+ * mean fewer transactions taking the same foreign-key locks on the event's and the staff member's
+ * rows at once.
  */
-const POOL_SHARE_PER_BATCHED_STATEMENT = 5;
+const POOL_SHARE_PER_BATCHED_STATEMENT = 10;
 
 const batchSlots = new WeakMap<object, number>();
 
