@@ -8,23 +8,16 @@ import { randomUUID } from 'node:crypto';
 import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import type { Logger } from 'drizzle-orm';
 import { checkIns, scanLog, tickets } from '../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { verifyTicket } from '../src/services/check-in.ts';
+import { insertTickets } from '../src/services/tickets.ts';
 import { ServiceError } from '../src/services/errors.ts';
 import { demoIds } from './helpers/fixtures.ts';
+import { StatementRecorder } from './helpers/query-plans.ts';
 import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
-/** Every statement text the app sends. */
-class StatementTexts implements Logger {
-  readonly texts: string[] = [];
-  logQuery(query: string): void {
-    this.texts.push(query);
-  }
-}
-
-const statements = new StatementTexts();
+const recorder = new StatementRecorder();
 let t: TestApp;
 let token: string;
 let userId: string;
@@ -32,7 +25,7 @@ let eventId: string;
 let nextTicket = 0;
 
 beforeAll(async () => {
-  t = await createTestApp({ databaseOptions: { logger: statements } });
+  t = await createTestApp({ databaseOptions: { logger: recorder } });
   token = await login(t.app, DEMO_USER.username, DEMO_USER.password);
   eventId = (await demoIds(t.database.db)).liveEventId;
   const [me] = await t.database.db.query.users.findMany({ where: (users, { eq: equals }) => equals(users.email, DEMO_USER.email), limit: 1 });
@@ -45,7 +38,7 @@ afterAll(async () => {
 /** `n` new tickets of the demo's live event, admitted every day. */
 async function newTickets(n: number): Promise<string[]> {
   const codes = Array.from({ length: n }, () => `BATCH-${String(nextTicket++).padStart(4, '0')}`);
-  await t.database.db.insert(tickets).values(codes.map((code) => ({ code, eventId, holderName: `Holder ${code}`, ticketType: 'General Admission' })));
+  await insertTickets(t.database.db, codes.map((code) => ({ code, eventId, holderName: `Holder ${code}`, ticketType: 'General Admission' })));
   return codes;
 }
 
@@ -77,10 +70,9 @@ async function rowsOf(codes: string[]) {
 
 test(`30 scans of 30 tickets at once: 30 approvals through batched statements, then 30 denials (${TEST_DATABASE_KIND})`, async () => {
   const codes = await newTickets(30);
-  const before = statements.texts.length;
-  const approvals = await verdictsOf(await Promise.all(codes.map((code) => scan(code))));
+  const approvals = await verdictsOf(await recorder.during('30 scans at once', () => Promise.all(codes.map((code) => scan(code)))));
   expect(approvals.map((verdict) => verdict.isValid && verdict.holderName)).toEqual(codes.map((code) => `Holder ${code}`));
-  const sent = statements.texts.slice(before);
+  const sent = recorder.statements.map((statement) => statement.sql);
   // Coalesced: fewer statements than 3 per scan, and some of them for several scans.
   expect(sent.length).toBeLessThan(3 * codes.length);
   expect(sent.some((text) => text.includes('unnest(') && /insert into "check_ins"/.test(text))).toBe(true);

@@ -76,8 +76,8 @@ function checkedLength<V>(results: readonly V[], expected: number): V[] {
  */
 class Slots {
   private free: number;
+  /** Batches waiting for a slot, oldest first (a handful at most: each holds up to `maxBatch` calls). */
   private readonly waiting: (() => void)[] = [];
-  private nextWaiting = 0;
 
   constructor(count: number) {
     this.free = count;
@@ -96,25 +96,14 @@ class Slots {
   }
 
   release(): void {
-    const next = this.waiting[this.nextWaiting];
-    if (next === undefined) {
-      this.free += 1;
-      return;
-    }
-    this.nextWaiting += 1;
-    if (this.nextWaiting === this.waiting.length) {
-      this.waiting.length = 0;
-      this.nextWaiting = 0;
-    }
-    next();
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free += 1;
   }
 }
 
 /** How many keys a statement is prepared for: one (plain parameters) or several (arrays). */
 export type BatchSize = 'one' | 'many';
-
-/** The size of statement a batch of `count` keys needs. */
-export const batchSizeOf = (count: number): BatchSize => (count === 1 ? 'one' : 'many');
 
 /**
  * A column of the keys of a coalesced statement: its name in `r` (also its placeholder's), its SQL
@@ -138,15 +127,40 @@ export function keysTable<K>(columns: readonly KeyColumn<K>[], size: BatchSize):
   return sql`unnest(${sql.join(arrays, sql`, `)}) with ordinality as r(${names}, position)`;
 }
 
+/** A prepared statement as Drizzle gives it: run with named placeholder values. */
+interface PreparedStatement<Row> {
+  execute(values: Record<string, unknown>): Promise<Row[]>;
+}
+
 /**
- * The parameters of `keysTable(columns, size)` for `keys`: each column's value of the one key, or the
- * array of every key's values.
+ * A statement over `keysTable(columns, size)`, prepared in both sizes by `prepare`, as one function
+ * of a batch of keys: one key runs the `one` form with each column's value, more the `many` form
+ * with an array per column; `values` are the placeholders shared by the whole batch (e.g. `now`).
+ * @returns `(keys, values?) => rows` (each row carrying its key's `position` where the statement
+ *   selects it: see `byPosition`).
  */
-export function keyParams<K>(columns: readonly KeyColumn<K>[], keys: readonly K[]): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (const [name, , field] of columns) {
-    const values = keys.map((key) => key[field] ?? null);
-    params[name] = keys.length === 1 ? values[0] : values;
-  }
-  return params;
+export function statementForKeys<K, Row>(
+  columns: readonly KeyColumn<K>[],
+  prepare: (size: BatchSize) => PreparedStatement<Row>,
+): (keys: readonly K[], values?: Record<string, unknown>) => Promise<Row[]> {
+  const statements = { one: prepare('one'), many: prepare('many') };
+  return (keys, values = {}) => {
+    const isOne = keys.length === 1;
+    const params: Record<string, unknown> = { ...values };
+    for (const [name, , field] of columns) {
+      const column = keys.map((key) => key[field] ?? null);
+      params[name] = isOne ? column[0] : column;
+    }
+    return statements[isOne ? 'one' : 'many'].execute(params);
+  };
+}
+
+/**
+ * `rows` in key order: `count` entries, the row whose 1-based `position` is that key's (the first
+ * one, if several), or undefined for a key without a row.
+ */
+export function byPosition<Row extends { position: number }>(rows: readonly Row[], count: number): (Row | undefined)[] {
+  const found: (Row | undefined)[] = Array.from({ length: count }, () => undefined);
+  for (const row of rows) found[row.position - 1] ??= row;
+  return found;
 }

@@ -45,15 +45,10 @@ export function withNamedStatements(client: PGlite): PGlite {
   const statements = new Map<string, NamedStatement>();
   let counter = 0;
 
-  const concat = (parts: Uint8Array[]): Uint8Array => {
-    const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-    let offset = 0;
-    for (const part of parts) {
-      out.set(part, offset);
-      offset += part.length;
-    }
-    return out;
-  };
+  /** Sends `messages` as one protocol message ending in Sync, as `query` does. */
+  const send = (...messages: Uint8Array[]) => client.execProtocol(Buffer.concat([...messages, protocol.serialize.sync()]));
+  /** Closes (DEALLOCATEs) the named statement `name`. */
+  const close = (name: string) => send(protocol.serialize.close({ type: 'S', name }));
 
   /** Parses and describes `text` as a new named statement, closing the least recently used one when full. */
   const prepare = async (text: string, options: QueryOptions | undefined): Promise<NamedStatement> => {
@@ -61,16 +56,13 @@ export function withNamedStatements(client: PGlite): PGlite {
       const [oldestText, oldest] = statements.entries().next().value ?? [];
       if (oldestText !== undefined && oldest) {
         statements.delete(oldestText);
-        await client.execProtocol(concat([protocol.serialize.close({ type: 'S', name: oldest.name }), protocol.serialize.sync()]));
+        await close(oldest.name);
       }
     }
     const name = `gatecheck_pglite_${++counter}`;
-    const { messages } = await client.execProtocol(
-      concat([
-        protocol.serialize.parse({ name, text, ...(options?.paramTypes ? { types: options.paramTypes } : {}) }),
-        protocol.serialize.describe({ type: 'S', name }),
-        protocol.serialize.sync(),
-      ]),
+    const { messages } = await send(
+      protocol.serialize.parse({ name, text, ...(options?.paramTypes ? { types: options.paramTypes } : {}) }),
+      protocol.serialize.describe({ type: 'S', name }),
     );
     const statement = { name, parameterTypes: parse.parseDescribeStatementResults(messages) };
     statements.set(text, statement);
@@ -85,13 +77,10 @@ export function withNamedStatements(client: PGlite): PGlite {
       const serializer = options?.serializers?.[type] ?? client.serializers[type];
       return serializer ? serializer(param) : String(param);
     });
-    const { messages } = await client.execProtocol(
-      concat([
-        protocol.serialize.bind({ statement: statement.name, values }),
-        protocol.serialize.describe({ type: 'P' }),
-        protocol.serialize.execute({}),
-        protocol.serialize.sync(),
-      ]),
+    const { messages } = await send(
+      protocol.serialize.bind({ statement: statement.name, values }),
+      protocol.serialize.describe({ type: 'P' }),
+      protocol.serialize.execute({}),
     );
     // PGlite merges `options.parsers` into its own by spreading both, several hundred entries (one
     // per array type) copied on every call; a prototype chain gives the same look-ups for the cost
@@ -119,7 +108,7 @@ export function withNamedStatements(client: PGlite): PGlite {
         } catch (error) {
           if (!STALE_PLAN.test(String(error))) throw error;
           statements.delete(text);
-          await client.execProtocol(concat([protocol.serialize.close({ type: 'S', name: statement.name }), protocol.serialize.sync()]));
+          await close(statement.name);
           return run<T>(await prepare(text, options), params, options);
         }
       }),

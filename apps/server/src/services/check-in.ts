@@ -27,7 +27,7 @@ import {
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { batchSlotsOf, type Db, type DbOrTx } from '../db/client.ts';
-import { type BatchSize, batchSizeOf, coalesce, type KeyColumn, keyParams, keysTable } from '../db/coalesce.ts';
+import { type BatchSize, byPosition, coalesce, type KeyColumn, keysTable, statementForKeys } from '../db/coalesce.ts';
 import { perDatabase } from '../db/prepared.ts';
 import { inTransaction, retrying } from '../db/transactions.ts';
 import { checkIns, eventDays, events, memberships, organizations, scanLog, tickets, users } from '../db/schema.ts';
@@ -172,20 +172,10 @@ function prepareScanRead(db: Db, size: BatchSize) {
     .prepare(`gatecheck_scan_read_${size}`);
 }
 
-type ScanReadRow = Awaited<ReturnType<ReturnType<typeof prepareScanRead>['execute']>>[number];
-
 /** The reads of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
 const scanRead = perDatabase((db: Db) => {
-  const statements = { one: prepareScanRead(db, 'one'), many: prepareScanRead(db, 'many') };
-  return coalesce(
-    async (keys: readonly ScanKey[]) => {
-      const rows = await statements[batchSizeOf(keys.length)].execute(keyParams(SCAN_KEY, keys));
-      const found: (ScanReadRow | undefined)[] = keys.map(() => undefined);
-      for (const row of rows) found[row.position - 1] ??= row;
-      return found;
-    },
-    { slots: batchSlotsOf(db) },
-  );
+  const read = statementForKeys(SCAN_KEY, (size) => prepareScanRead(db, size));
+  return coalesce(async (keys: readonly ScanKey[]) => byPosition(await read(keys), keys.length), { slots: batchSlotsOf(db) });
 });
 
 /**
@@ -274,7 +264,7 @@ function prepareCheckInWrite(db: Db, size: BatchSize) {
 
 /** The check-in writes of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
 const checkInWrite = perDatabase((db: Db) => {
-  const statements = { one: prepareCheckInWrite(db, 'one'), many: prepareCheckInWrite(db, 'many') };
+  const write = statementForKeys(CHECK_IN_KEY, (size) => prepareCheckInWrite(db, size));
   return coalesce(
     async (keys: readonly CheckInKey[]) => {
       // Two scans of one ticket and day in one batch: the first is written; the other answers "not
@@ -287,12 +277,13 @@ const checkInWrite = perDatabase((db: Db) => {
         return first;
       });
       const batch = keys.filter((_, index) => isFirst[index]);
-      const rows = await retrying(() => statements[batchSizeOf(batch.length)].execute(keyParams(CHECK_IN_KEY, batch)));
-      const insertedAt: (Date | null)[] = batch.map(() => null);
-      // Drizzle maps the timestamp to a Date on both drivers; text from a driver is parsed here.
-      for (const row of rows) insertedAt[row.position - 1] = new Date(row.checkedInAt);
+      const written = byPosition(await retrying(() => write(batch)), batch.length);
       let next = 0;
-      return keys.map((_, index) => (isFirst[index] ? (insertedAt[next++] ?? null) : null));
+      // Drizzle maps the timestamp to a Date on both drivers; text from a driver is parsed here.
+      return keys.map((_, index) => {
+        const row = isFirst[index] ? written[next++] : undefined;
+        return row ? new Date(row.checkedInAt) : null;
+      });
     },
     { slots: batchSlotsOf(db) },
   );
@@ -495,10 +486,10 @@ function prepareScanLogWrite(db: DbOrTx, size: BatchSize) {
 
 /** The scan-log rows of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
 const scanLogWrite = perDatabase((db: DbOrTx) => {
-  const statements = { one: prepareScanLogWrite(db, 'one'), many: prepareScanLogWrite(db, 'many') };
+  const write = statementForKeys(SCAN_LOG_KEY, (size) => prepareScanLogWrite(db, size));
   return coalesce(
     async (keys: readonly ScanLogKey[]) => {
-      const [result] = await statements[batchSizeOf(keys.length)].execute(keyParams(SCAN_LOG_KEY, keys));
+      const [result] = await write(keys);
       if (result?.written !== keys.length) throw new Error(`the scan log took ${result?.written ?? 0} of ${keys.length} rows`);
       return keys.map(() => undefined);
     },

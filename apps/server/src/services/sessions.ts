@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { batchSlotsOf, type DbOrTx } from '../db/client.ts';
-import { type BatchSize, batchSizeOf, coalesce, type KeyColumn, keyParams, keysTable } from '../db/coalesce.ts';
+import { type BatchSize, byPosition, coalesce, type KeyColumn, keysTable, statementForKeys } from '../db/coalesce.ts';
 import { perDatabase } from '../db/prepared.ts';
 import { sessions, users } from '../db/schema.ts';
 
@@ -63,14 +63,12 @@ function prepareSessionUsers(db: DbOrTx, size: BatchSize) {
 
 /** The look-ups of concurrent requests, coalesced into one statement under load (db/coalesce.ts). */
 const sessionUsers = perDatabase((db: DbOrTx) => {
-  const statements = { one: prepareSessionUsers(db, 'one'), many: prepareSessionUsers(db, 'many') };
+  const lookUp = statementForKeys(SESSION_KEY, (size) => prepareSessionUsers(db, size));
   return coalesce(
-    async (keys: readonly SessionKey[]) => {
-      const rows = await statements[batchSizeOf(keys.length)].execute({ ...keyParams(SESSION_KEY, keys), now: new Date() });
-      const found: (SessionUser | null)[] = keys.map(() => null);
-      for (const { position, ...user } of rows) found[position - 1] = user;
-      return found;
-    },
+    async (keys: readonly SessionKey[]) =>
+      byPosition(await lookUp(keys, { now: new Date() }), keys.length).map((row) =>
+        row ? { sessionId: row.sessionId, userId: row.userId, displayName: row.displayName } : null,
+      ),
     { slots: batchSlotsOf(db) },
   );
 });
