@@ -69,8 +69,8 @@ export interface HotPathSubject {
 
 /**
  * Sends the hot-path requests to `app` once each, recording their statements: verify (approval,
- * the same ticket again, an unknown code; then `codesAtOnce` at once, twice), the live counts, the attendee search, the door list in
- * full and since the cursor of that download. Each answer must be a 200 (checked: a refused request
+ * the same ticket again, an unknown code; then `codesAtOnce` at once, twice), the live counts, the
+ * attendee search, the door list in full and since the cursor of that download. Each answer must be a 200 (checked: a refused request
  * would record the wrong statements).
  * @throws Error naming the request that did not answer 200.
  */
