@@ -42,7 +42,10 @@ test('check-ins grown past their statistics are analyzed again, and the scan rea
   expect(await planOfScanRead()).toMatch(/Index Scan using check_ins_active_event_day_idx[\s\S]*Filter: \(ticket_id = t\.id\)/);
 
   expect(await analyzeGrownTables(handle.db)).toEqual(['check_ins']);
-  expect(await planOfScanRead()).toMatch(/Index Scan using check_ins_active_event_ticket_day_key on check_ins/);
+  // Found by its ticket now, through either index that leads with it or holds it: the planner
+  // weighs the unique key and check_ins_ticket_id_idx the same, and ANALYZE's sample picks.
+  expect(await planOfScanRead()).toMatch(/Index Scan using \w+ on check_ins c .*\n\s+Index Cond: \(.*ticket_id = t\.id/);
+  expect(await planOfScanRead()).not.toMatch(/Filter: \(ticket_id = t\.id\)/);
   // Current now: nothing to do until it grows by another fifth.
   expect(await analyzeGrownTables(handle.db)).toEqual([]);
 });
