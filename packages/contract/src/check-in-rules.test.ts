@@ -9,6 +9,7 @@ import {
   formatEventDate,
   isEventDayOpen,
   todaysEventDay,
+  wallClock,
 } from './check-in-rules.ts';
 
 const festival: CheckInEvent = {
@@ -153,6 +154,22 @@ describe('time zones and daylight-saving changes (the server clock is UTC)', () 
     // Clocks go from 02:00 BST back to 01:00 GMT. 05:59 UTC = 05:59 GMT: still Saturday's night.
     expect(isEventDayOpen(london, { date: '2026-10-24' }, new Date('2026-10-25T05:59:00Z'))).toBe(true);
     expect(isEventDayOpen(london, { date: '2026-10-24' }, new Date('2026-10-25T06:00:00Z'))).toBe(false);
+  });
+
+  test('the wall clock read again within a second is the same reading; the next second, another zone or the clocks going forward read anew', () => {
+    // Clocks go from 01:00 GMT to 02:00 BST at 01:00:00 UTC on 29 Mar 2026.
+    expect(wallClock('Europe/London', new Date('2026-03-29T00:59:59.100Z'))).toEqual({ date: '2026-03-29', time: '00:59' });
+    expect(wallClock('Europe/London', new Date('2026-03-29T00:59:59.900Z'))).toEqual({ date: '2026-03-29', time: '00:59' });
+    expect(wallClock('Europe/London', new Date('2026-03-29T01:00:00.000Z'))).toEqual({ date: '2026-03-29', time: '02:00' });
+    expect(wallClock('Pacific/Auckland', new Date('2026-03-29T01:00:00.000Z'))).toEqual({ date: '2026-03-29', time: '14:00' });
+    expect(wallClock('Europe/London', new Date('2026-03-29T01:00:00.500Z'))).toEqual({ date: '2026-03-29', time: '02:00' });
+    // An earlier instant after a later one (a clock set back) is read anew too.
+    expect(wallClock('Europe/London', new Date('2026-03-28T23:30:00Z'))).toEqual({ date: '2026-03-28', time: '23:30' });
+  });
+
+  test('a time zone nobody knows is an error every time, not a remembered reading', () => {
+    expect(() => wallClock('Mars/Olympus_Mons', new Date('2026-11-24T12:00:00Z'))).toThrow(RangeError);
+    expect(() => wallClock('Mars/Olympus_Mons', new Date('2026-11-24T12:00:00Z'))).toThrow(RangeError);
   });
 
   test('event dates are written as the gate reads them', () => {

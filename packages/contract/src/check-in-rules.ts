@@ -136,10 +136,8 @@ export function isEventActive(status: string): boolean {
  * day before while it is earlier than the cut-off (the night is still running).
  */
 export function eventToday(calendar: Pick<EventCalendar, 'timeZone' | 'dayCutoff'>, now: Date): string {
-  const zone = tz(calendar.timeZone);
-  const wallDate = format(now, 'yyyy-MM-dd', { in: zone });
-  const wallTime = format(now, 'HH:mm', { in: zone });
-  return wallTime < calendar.dayCutoff ? addCalendarDays(wallDate, -1) : wallDate;
+  const wall = wallClock(calendar.timeZone, now);
+  return wall.time < calendar.dayCutoff ? addCalendarDays(wall.date, -1) : wall.date;
 }
 
 /**
@@ -147,11 +145,40 @@ export function eventToday(calendar: Pick<EventCalendar, 'timeZone' | 'dayCutoff
  * on the event's wall clock. Two days overlap between midnight and the cut-off; both admit then.
  */
 export function isEventDayOpen(calendar: Pick<EventCalendar, 'timeZone' | 'dayCutoff'>, day: Pick<CalendarDay, 'date'>, now: Date): boolean {
-  const zone = tz(calendar.timeZone);
-  const wallDate = format(now, 'yyyy-MM-dd', { in: zone });
+  const wall = wallClock(calendar.timeZone, now);
   const date = day.date.slice(0, 10);
-  if (wallDate === date) return true;
-  return wallDate === addCalendarDays(date, 1) && format(now, 'HH:mm', { in: zone }) < calendar.dayCutoff;
+  if (wall.date === date) return true;
+  return wall.date === addCalendarDays(date, 1) && wall.time < calendar.dayCutoff;
+}
+
+/** A time zone's wall clock as `wallClock` read it, and the second (ms since 1970 / 1000, floored) it holds for. */
+interface WallClockReading {
+  second: number;
+  wall: { readonly date: string; readonly time: string };
+}
+
+/** The last reading per time zone (`wallClock`). */
+const wallClockReadings = new Map<string, WallClockReading>();
+/** Time zones remembered at most; a server sees a handful (one per venue), so this only bounds a misuse. */
+const MAX_REMEMBERED_ZONES = 64;
+
+/**
+ * The wall clock of IANA `timeZone` at `now`: its date ('yyyy-MM-dd') and time ('HH:mm'), as
+ * date-fns formats them in @date-fns/tz's zone (DST included). The reading is remembered per zone for
+ * the second it was made in, and answered again for any `now` in that second: the wall clock depends
+ * only on the zone and the instant, UTC offsets (and the instants they change) are whole seconds, and
+ * formatting in a zone costs about 15 µs, which a busy door would pay on every scan (docs/performance.md).
+ * @throws RangeError for a time zone date-fns cannot read (as `format` does), remembering nothing.
+ */
+export function wallClock(timeZone: string, now: Date): { readonly date: string; readonly time: string } {
+  const second = Math.floor(now.getTime() / 1000);
+  const remembered = wallClockReadings.get(timeZone);
+  if (remembered?.second === second) return remembered.wall;
+  const zone = tz(timeZone);
+  const wall = Object.freeze({ date: format(now, 'yyyy-MM-dd', { in: zone }), time: format(now, 'HH:mm', { in: zone }) });
+  if (!remembered && wallClockReadings.size >= MAX_REMEMBERED_ZONES) wallClockReadings.clear();
+  wallClockReadings.set(timeZone, { second, wall });
+  return wall;
 }
 
 /** The event day that is today at `now` (see `eventToday`), or null when none is. */
