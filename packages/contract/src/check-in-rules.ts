@@ -167,8 +167,10 @@ const MAX_REMEMBERED_ZONES = 64;
  * date-fns formats them in @date-fns/tz's zone (DST included). The reading is remembered per zone for
  * the second it was made in, and answered again for any `now` in that second: the wall clock depends
  * only on the zone and the instant, UTC offsets (and the instants they change) are whole seconds, and
- * formatting in a zone costs about 15 µs, which a busy door would pay on every scan (docs/performance.md).
- * @throws RangeError for a time zone date-fns cannot read (as `format` does), remembering nothing.
+ * formatting in a zone costs about 15 µs a call, twice a scan, which a busy door would pay on every
+ * scan (25–40 µs of a verify measured, docs/performance.md).
+ * @throws RangeError for a time zone date-fns cannot read, or an invalid `now` (as `format` does),
+ *   remembering nothing.
  */
 export function wallClock(timeZone: string, now: Date): { readonly date: string; readonly time: string } {
   const second = Math.floor(now.getTime() / 1000);
