@@ -1,12 +1,14 @@
 /**
  * A fake camera for Chromium's `--use-file-for-fake-video-capture`: a one-frame Y4M video
- * (640x480 px, 4:2:0, 30 fps; Chromium loops it) that shows a QR code, or a blank white frame.
+ * (640x480 px, 4:2:0, 30 fps; Chromium loops it) that shows a QR code drawn from a text, the
+ * picture of a PNG file (a QR code as the admin CLI exports it), or a blank white frame.
  *
  * Chromium keeps the file open while a stream runs, so `showCode` rewrites the same file in place
  * (same inode, same size): an open stream sees the new picture, whereas renaming a new file over it
  * would not be seen (see TESTING-NOTES.md in the shared folder beside the repo).
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 
 /** Frame size in px; Chromium's fake device accepts 4:2:0 Y4M only. */
@@ -21,15 +23,46 @@ const DARK_LUMA = 0;
 const LIGHT_LUMA = 255;
 const NEUTRAL_CHROMA = 128;
 
-/** The whole Y4M file (header + one I420 frame) for `text`, or a blank white frame when `text` is null. */
-function renderFrame(text: string | null): Buffer {
+/** A blank white Y4M file (header + one I420 frame, grey chroma) and its luma plane (row-major, 1 byte per px). */
+function blankFrame(): { file: Buffer; luma: Buffer } {
   const lumaSize = FRAME_WIDTH_PX * FRAME_HEIGHT_PX;
   const chromaSize = lumaSize / 4;
   const header = Buffer.from(HEADER, 'ascii');
   const file = Buffer.alloc(header.length + lumaSize + 2 * chromaSize, LIGHT_LUMA);
   header.copy(file, 0);
-  const luma = file.subarray(header.length, header.length + lumaSize);
   file.fill(NEUTRAL_CHROMA, header.length + lumaSize);
+  return { file, luma: file.subarray(header.length, header.length + lumaSize) };
+}
+
+/**
+ * The Y4M file showing the PNG `png` in grey: scaled (nearest pixel) so that its longer side fills
+ * `FILL_RATIO` of the frame's height, centred, transparent parts white.
+ * @throws Error when `png` is not a PNG file.
+ */
+function renderImageFrame(png: Buffer): Buffer {
+  const { file, luma } = blankFrame();
+  const image = PNG.sync.read(png);
+  const scale = (Math.min(FRAME_WIDTH_PX, FRAME_HEIGHT_PX) * FILL_RATIO) / Math.max(image.width, image.height);
+  const width = Math.floor(image.width * scale);
+  const height = Math.floor(image.height * scale);
+  const left = Math.floor((FRAME_WIDTH_PX - width) / 2);
+  const top = Math.floor((FRAME_HEIGHT_PX - height) / 2);
+  for (let y = 0; y < height; y += 1) {
+    const sourceRow = Math.min(image.height - 1, Math.floor(y / scale));
+    for (let x = 0; x < width; x += 1) {
+      const at = (sourceRow * image.width + Math.min(image.width - 1, Math.floor(x / scale))) * 4;
+      const [red = 0, green = 0, blue = 0, alpha = 255] = image.data.subarray(at, at + 4);
+      // BT.601 luma, over a white background where the picture is transparent.
+      const grey = 0.299 * red + 0.587 * green + 0.114 * blue;
+      luma[(top + y) * FRAME_WIDTH_PX + left + x] = Math.round((grey * alpha + LIGHT_LUMA * (255 - alpha)) / 255);
+    }
+  }
+  return file;
+}
+
+/** The whole Y4M file (header + one I420 frame) for `text`, or a blank white frame when `text` is null. */
+function renderFrame(text: string | null): Buffer {
+  const { file, luma } = blankFrame();
   if (text === null) return file;
 
   const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
@@ -57,6 +90,8 @@ export interface FakeCamera {
   readonly path: string;
   /** Shows a QR code of `text` from now on (rewrites the file in place). */
   showCode(text: string): void;
+  /** Shows the picture of the PNG file `png` from now on (e.g. an exported ticket's QR code). @throws Error when it is not a PNG. */
+  showImage(png: Buffer): void;
   /** Shows a blank white frame (nothing to decode). */
   showBlank(): void;
 }
@@ -66,8 +101,7 @@ export interface FakeCamera {
  * without truncation from offset 0 at the same length, so the inode and size never change.
  */
 export function createFakeCamera(path: string): FakeCamera {
-  const writeFrame = (text: string | null, flags: 'w' | 'r+') => {
-    const frame = renderFrame(text);
+  const writeFrame = (frame: Buffer, flags: 'w' | 'r+') => {
     const fd = openSync(path, flags);
     try {
       writeSync(fd, frame, 0, frame.length, 0);
@@ -75,10 +109,11 @@ export function createFakeCamera(path: string): FakeCamera {
       closeSync(fd);
     }
   };
-  writeFrame(null, 'w');
+  writeFrame(renderFrame(null), 'w');
   return {
     path,
-    showCode: (text) => writeFrame(text, 'r+'),
-    showBlank: () => writeFrame(null, 'r+'),
+    showCode: (text) => writeFrame(renderFrame(text), 'r+'),
+    showImage: (png) => writeFrame(renderImageFrame(png), 'r+'),
+    showBlank: () => writeFrame(renderFrame(null), 'r+'),
   };
 }

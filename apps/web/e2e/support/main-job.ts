@@ -98,6 +98,12 @@ export async function scanWithCamera(page: Page, camera: FakeCamera, code: strin
   await page.getByRole('button', { name: 'Start Camera' }).click();
 }
 
+/** Holds the picture of a PNG file (e.g. a QR code the admin CLI exported) in front of the fake camera and presses 'Start Camera'. */
+export async function scanImageWithCamera(page: Page, camera: FakeCamera, png: Buffer): Promise<void> {
+  camera.showImage(png);
+  await page.getByRole('button', { name: 'Start Camera' }).click();
+}
+
 /** Types `code` into 'Or enter ticket ID manually:' and presses 'Verify' (SPEC §2, §5). */
 export async function verifyByHand(page: Page, code: string): Promise<void> {
   await page.getByLabel('Or enter ticket ID manually:').fill(code);

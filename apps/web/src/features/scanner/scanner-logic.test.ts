@@ -1,4 +1,4 @@
-import type { DayDenial } from '@gatecheck/contract';
+import { SIGNED_TICKET_VECTOR, type DayDenial } from '@gatecheck/contract';
 import { expect, test } from 'vitest';
 import {
   canSubmitManualCode,
@@ -30,6 +30,11 @@ test('the toast shows the scanned code cut to 30 characters', () => {
 test('the result card shows the first 20 characters followed by an ellipsis', () => {
   expect(resultCodeText('ABCDEFGHIJKLMNOPQRSTUVWXYZ')).toBe('ABCDEFGHIJKLMNOPQRST...');
   expect(resultCodeText('GC-1')).toBe('GC-1...');
+});
+
+test('a signed ticket is named by the code it carries, not by its GC1 text; a text that only looks signed stays as scanned', () => {
+  expect(resultCodeText(SIGNED_TICKET_VECTOR.qrText)).toBe(`${SIGNED_TICKET_VECTOR.code}...`);
+  expect(resultCodeText('GC1.not-a-signed-ticket')).toBe('GC1.not-a-signed-tic...');
 });
 
 test('cuts never split a character made of two UTF-16 units', () => {

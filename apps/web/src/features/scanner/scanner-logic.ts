@@ -2,6 +2,7 @@
  * The scanner's rules as plain functions (SPEC §3 scan result, §4 scanner states, §5 manual entry,
  * §8 result card texts, §9 cuts). No React, no I/O: the screen and its hooks call these.
  */
+import { ticketCodeOfQrText } from '@gatecheck/contract';
 import { RESULT_CODE_MAX_CHARS, TOAST_CODE_MAX_CHARS } from '@/config/constants.ts';
 import type { Denial } from '@/lib/denial-text.ts';
 import { t } from '@/lib/i18n/index.ts';
@@ -110,9 +111,14 @@ export function toastCodeText(code: string): string {
   return Array.from(code).slice(0, TOAST_CODE_MAX_CHARS).join('');
 }
 
-/** The ticket text on the result card: its first 20 characters followed by an ellipsis (SPEC §8, §9). */
+/**
+ * The ticket text on the result card (and wherever a scan is named: recent scans, conflicts, the
+ * camera's 'QR Code Detected!'): its first 20 characters followed by an ellipsis (SPEC §8, §9). A
+ * signed ticket's text (`GC1.…`, docs/decisions/043) is shown as the code it carries, which staff
+ * can read out and a supervisor can search for (docs/decisions/074).
+ */
 export function resultCodeText(ticketId: string): string {
-  return `${Array.from(ticketId).slice(0, RESULT_CODE_MAX_CHARS).join('')}...`;
+  return `${Array.from(ticketCodeOfQrText(ticketId)).slice(0, RESULT_CODE_MAX_CHARS).join('')}...`;
 }
 
 /** The manual entry's ticket code: the trimmed text, or null when nothing is left (SPEC §5). */

@@ -1,0 +1,122 @@
+/**
+ * Signed tickets (issue 12 item 6, docs/decisions/043) end to end at a 360x740 phone, with the real
+ * admin CLI and real QR images: the organizer exports the event's tickets signed (`tickets
+ * export-qr --signed`, one PNG per ticket); a gate holds one of those PNGs to the camera and is
+ * APPROVED online. Then the server is stopped for real, a ticket sold after the gate's last
+ * download is imported and exported signed, and the gate recognises it by its signature alone:
+ * APPROVED, marked 'Offline' — while a text with that ticket's payload and a forged signature is
+ * DENIED as unknown. After the restart the offline check-in reaches the server with its scan time.
+ * The CLI needs the server stopped each time (the embedded database admits one process).
+ * Screenshots: e2e/artifacts/signed-*.png.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  API_PREFIX,
+  AttendeeSearchResponse,
+  EventSigningKeys,
+  formatSignedTicket,
+  offlinePaths,
+  signedTicketPayloadBytes,
+  supervisorPaths,
+} from '@gatecheck/contract';
+import { runAdmin } from './support/admin-cli.ts';
+import { todaysDayNumber } from './support/demo-scope.ts';
+import { TicketPool, admitsDay, readDemoTickets } from './support/demo-tickets.ts';
+import { expect, test } from './support/fixtures.ts';
+import { expectVerdict, openScannerForDay, scanImageWithCamera, screen, startScanning } from './support/main-job.ts';
+import { testWithOwnServer } from './support/own-server.ts';
+import { startGatecheckServer } from './support/server.ts';
+
+const withOwnServer = testWithOwnServer('signed-tickets');
+
+withOwnServer.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+
+/** A ticket sold after the gate's last download: not in its door list. */
+const LATE_TICKET = { code: 'LATE-SALE-0001', holderName: 'Lena Latecomer', ticketType: 'General Admission' };
+
+withOwnServer(
+  'an exported signed QR code is approved online, and with the server stopped a ticket sold after the last download is approved by its signature while a forged one is denied',
+  async ({ page, ownServer, fakeCamera, saveScreen }) => {
+    test.setTimeout(300_000);
+    const tickets = new TicketPool(readDemoTickets(ownServer.current.dataDir));
+    const { event } = await openScannerForDay(page, 'today');
+    const day = todaysDayNumber(event);
+    const printed = tickets.take(`for "${event.title}" on day ${day}`, (candidate) => candidate.eventTitle === event.title && admitsDay(candidate, day));
+    await startScanning(page);
+    await expect(page.getByTestId('last-synced')).toHaveText(/^Last synced \d{1,2}:\d{2}/);
+    const verdictCard = screen(page).getByRole('group', { name: /^(Valid|Invalid) Ticket$/ });
+    const startCamera = page.getByRole('button', { name: 'Start Camera' });
+
+    // Before the doors open the organizer prints the event's tickets signed (the event's key is made
+    // on this first export), and the gate downloads the key with its door list.
+    const { dataDir, url } = ownServer.current;
+    const restart = async () => {
+      ownServer.current = await startGatecheckServer('signed-tickets', { dataDir, port: Number(new URL(url).port) });
+    };
+    const printedDir = mkdtempSync(join(tmpdir(), 'gatecheck-e2e-signed-'));
+    await ownServer.current.stop({ keepData: true });
+    expect(runAdmin(dataDir, ['tickets', 'export-qr', '--event', event._id, '--out', printedDir, '--signed'])).toContain('QR code PNGs');
+    await restart();
+    const keysDownloaded = page.waitForResponse((response) => response.url().endsWith(`${API_PREFIX}${offlinePaths.signingKeys(event._id)}`) && response.ok());
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    const { keys } = EventSigningKeys.parse(await (await keysDownloaded).json());
+    expect(keys).toHaveLength(1);
+    const [key] = keys;
+
+    // Online: the printed PNG, through the camera, is the ticket.
+    await scanImageWithCamera(page, fakeCamera, readFileSync(join(printedDir, `${printed.code}.png`)));
+    await expectVerdict(page, { isValid: true, holderName: printed.holderName });
+    await expect(verdictCard.getByText('Offline', { exact: true })).toHaveCount(0);
+    // Named by the code it carries, not by its GC1 text (decision 074).
+    await expect(verdictCard.getByText(`${Array.from(printed.code).slice(0, 20).join('')}...`, { exact: true })).toBeVisible();
+    await expect(startCamera).toBeEnabled();
+    await expect(page.locator('[data-verdict]')).toHaveCount(0);
+    await saveScreen(page, 'signed-online-approved', { fullPage: false });
+
+    // The outage: the server is stopped for real; meanwhile a late ticket is sold (imported and
+    // exported signed with the same key); the gate's door list has never heard of it.
+    await ownServer.current.stop({ keepData: true });
+    const outageStartedAt = Date.now();
+    const lateDir = mkdtempSync(join(tmpdir(), 'gatecheck-e2e-late-'));
+    const lateCsv = join(lateDir, 'late.csv');
+    writeFileSync(lateCsv, `code,holder_name,ticket_type,days\n${LATE_TICKET.code},${LATE_TICKET.holderName},${LATE_TICKET.ticketType},all\n`);
+    expect(runAdmin(dataDir, ['tickets', 'import', '--event', event._id, lateCsv])).toContain('Imported 1 of 1 rows');
+    runAdmin(dataDir, ['tickets', 'export-qr', '--event', event._id, '--out', lateDir, '--signed']);
+
+    // Its payload under a signature nobody made: an unknown code, decided on the device.
+    const forged = formatSignedTicket(signedTicketPayloadBytes({ keyId: key?.keyId ?? '', eventId: event._id, code: LATE_TICKET.code, days: null }), new Uint8Array(64));
+    fakeCamera.showCode(forged);
+    await startCamera.click();
+    await expectVerdict(page, { isValid: false, because: 'Ticket not found' });
+    await expect(verdictCard.getByText('Offline', { exact: true })).toBeVisible();
+    await expect(startCamera).toBeEnabled();
+
+    // The real one: approved by its signature, offline, with no door-list entry behind it.
+    await scanImageWithCamera(page, fakeCamera, readFileSync(join(lateDir, `${LATE_TICKET.code}.png`)));
+    const approved = screen(page).getByRole('group', { name: 'Valid Ticket', exact: true });
+    await expect(approved).toBeVisible();
+    await expect(approved.getByText('APPROVED', { exact: true })).toBeVisible();
+    await expect(approved.getByText('Offline', { exact: true })).toBeVisible();
+    await expect(approved.getByText(`${LATE_TICKET.code}...`, { exact: true })).toBeVisible();
+    await expect(page.locator('[data-verdict]')).toHaveCount(0);
+    await saveScreen(page, 'signed-offline-approved', { fullPage: false });
+    await expect(startCamera).toBeEnabled();
+    // Scanned again on this device: already checked in, still offline.
+    await scanImageWithCamera(page, fakeCamera, readFileSync(join(lateDir, `${LATE_TICKET.code}.png`)));
+    await expectVerdict(page, { isValid: false, because: /^Already checked in/ });
+    const outageEndedAt = Date.now();
+
+    // Back: the offline check-in reaches the server, at its scan time.
+    await restart();
+    await expect(page.getByTestId('waiting-count')).toHaveText('0 scans waiting to be sent', { timeout: 60_000 });
+    const search = await page.request.get(`${API_PREFIX}${supervisorPaths.attendeeSearch(event._id)}?q=${LATE_TICKET.code}&day=${day}`);
+    expect(search.ok(), await search.text()).toBe(true);
+    const late = AttendeeSearchResponse.parse(await search.json()).attendees.find((attendee) => attendee.code === LATE_TICKET.code);
+    expect(late?.holderName).toBe(LATE_TICKET.holderName);
+    const checkedInAt = Date.parse(late?.checkIn?.checkedInAt ?? '');
+    expect(checkedInAt).toBeGreaterThanOrEqual(outageStartedAt - 1_000);
+    expect(checkedInAt).toBeLessThanOrEqual(outageEndedAt);
+  },
+);
