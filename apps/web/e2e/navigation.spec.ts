@@ -165,3 +165,24 @@ test('an unknown address shows the 404 page with a way home', async ({ page, sav
   await page.getByRole('link', { name: 'Return to Home' }).click();
   await expect(page).toHaveURL(/\/login$/);
 });
+
+test.describe('on a slow network', () => {
+  // Requests straight from the page, so that the route below sees the screen's code load.
+  test.use({ serviceWorkers: 'block' });
+
+  test("a screen whose code is slow to arrive shows 'Loading...', not a blank page, then the screen", async ({ page, saveScreen }) => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/forgot-password-route-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openApp(page);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(page.getByRole('status')).toHaveText('Loading...');
+    await saveScreen(page, 'screen-loading', { fullPage: false });
+    release();
+    await expect(page.getByRole('button', { name: 'Send reset link' })).toBeVisible();
+    await expect(page.getByText('Loading...')).toHaveCount(0);
+  });
+});

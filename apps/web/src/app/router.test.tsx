@@ -1,6 +1,6 @@
 /** The lazy routes (issue 13 item 2, docs/decisions/048 and 061): only sign-in and the shell are eager. */
 import { render, screen } from '@testing-library/react';
-import { isValidElement } from 'react';
+import { isValidElement, lazy, type ReactNode } from 'react';
 import { MemoryRouter, type RouteObject } from 'react-router';
 import { expect, test, vi } from 'vitest';
 import { createQueryClient } from '@/lib/query-client.ts';
@@ -65,4 +65,25 @@ test('a screen that fails to render shows the error screen under the app\'s root
   );
   expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
   quiet.mockRestore();
+});
+
+test("a screen whose code is slow to arrive shows 'Loading...' after a moment, not a blank page, and then the screen", async () => {
+  await writeStoredUser(testUser);
+  let arrive: (screen: { default: () => ReactNode }) => void = () => undefined;
+  const Slow = lazy(() => new Promise<{ default: () => ReactNode }>((resolve) => (arrive = resolve)));
+  const root = routes[0];
+  render(
+    <AppProviders queryClient={createQueryClient({ retry: false })}>
+      <MemoryRouter initialEntries={['/slow']}>
+        <AppRoutes routeObjects={[{ element: root?.element, children: [{ path: '/slow', element: <Slow /> }] }]} />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+  // Not at once (a cached screen must not flicker) ...
+  expect(screen.queryByRole('status')).not.toBeInTheDocument();
+  // ... but once the wait is noticeable.
+  expect(await screen.findByRole('status')).toHaveTextContent('Loading...');
+  arrive({ default: () => <h1>Slow screen</h1> });
+  expect(await screen.findByRole('heading', { name: 'Slow screen' })).toBeInTheDocument();
+  expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
 });

@@ -7,9 +7,9 @@
  *
  * React Router in declarative mode (`<BrowserRouter>` + `useRoutes`), not its data router: the app
  * uses no loaders, actions or fetchers, and the data router's code is about 19 kB gzip of the first
- * load (issue 13, docs/decisions/061). Lazy screens are `React.lazy` under one `<Suspense>`; the
- * router moves between screens in a transition, so the screen left stays shown until the next one
- * has loaded, as the data router's lazy routes did.
+ * load (issue 13, docs/decisions/061). Lazy screens are `React.lazy` under one `<Suspense>`, whose
+ * fallback says 'Loading...' when a screen's code is slow to arrive (screen-loading.tsx): on Preact
+ * the router's transition does not keep the screen left on show meanwhile.
  */
 import { Component, createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
@@ -19,6 +19,7 @@ import { ScreenToasts } from './screen-toasts.tsx';
 import { LoginRoute } from './routes/login-route.tsx';
 import { lazyScreens } from './lazy-screens.ts';
 import { RouteError } from './routes/route-error.tsx';
+import { ScreenLoading } from './screen-loading.tsx';
 
 /** A screen that loads on demand: one of lazy-screens.ts. */
 export type LazyScreenName = keyof typeof lazyScreens;
@@ -61,11 +62,11 @@ export function ScreenErrorBoundary({ children, fallback = <RouteError /> }: { c
   );
 }
 
-/** The root of every route: the error screen, the wait for a lazy screen (blank), screen toasts. */
+/** The root of every route: the error screen, the wait for a lazy screen ('Loading...' if it is slow), screen toasts. */
 function AppRoot() {
   return (
     <ScreenErrorBoundary>
-      <Suspense fallback={null}>
+      <Suspense fallback={<ScreenLoading />}>
         <ScreenToasts />
       </Suspense>
     </ScreenErrorBoundary>

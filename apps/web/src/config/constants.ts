@@ -79,3 +79,10 @@ export const SESSION_CHECK_TIMEOUT_MS = 5_000;
 
 /** While the server is unreachable, it is asked again (GET /api/health) this often, in ms (issue 12 item 1). */
 export const OFFLINE_PROBE_INTERVAL_MS = 5_000;
+
+/**
+ * How long a screen's code may take to load before the guard's 'Loading...' (SPEC §2) takes the
+ * place of the blank wait, in ms (not in SPEC): a screen already loaded or cached arrives well
+ * within it, so it never flickers; on a slow network at the door staff see that the app is working.
+ */
+export const SCREEN_LOADING_DELAY_MS = 250;

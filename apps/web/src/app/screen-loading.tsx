@@ -1,0 +1,20 @@
+/**
+ * The wait for a lazy screen's code (the router's `<Suspense>`): nothing for
+ * `SCREEN_LOADING_DELAY_MS`, then the full-screen 'Loading...' the guard shows while it checks the
+ * session (SPEC §2). On Preact (docs/decisions/063) a transition does not keep the screen left on
+ * show while the next one loads, so without this a slow network showed a blank page.
+ */
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FullScreenMessage } from '@/components/full-screen-message.tsx';
+import { SCREEN_LOADING_DELAY_MS } from '@/config/constants.ts';
+
+export function ScreenLoading() {
+  const { t } = useTranslation();
+  const [isShown, setIsShown] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setIsShown(true), SCREEN_LOADING_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return isShown ? <FullScreenMessage>{t('common.loading')}</FullScreenMessage> : null;
+}
