@@ -177,11 +177,14 @@ test.describe('on a slow network', () => {
       await held;
       await route.continue();
     });
-    await openApp(page);
-    await page.getByRole('link', { name: 'Forgot password?' }).click();
-    await expect(page.getByRole('status')).toHaveText('Loading...');
-    await saveScreen(page, 'screen-loading', { fullPage: false });
-    release();
+    try {
+      await openApp(page);
+      await page.getByRole('link', { name: 'Forgot password?' }).click();
+      await expect(page.getByRole('status')).toHaveText('Loading...');
+      await saveScreen(page, 'screen-loading', { fullPage: false });
+    } finally {
+      release();
+    }
     await expect(page.getByRole('button', { name: 'Send reset link' })).toBeVisible();
     await expect(page.getByText('Loading...')).toHaveCount(0);
   });

@@ -8,9 +8,10 @@ import { isNativePlatform } from '@/lib/native/platform.ts';
 /**
  * Every screen but sign-in loads on demand (issue 13 item 2, docs/decisions/048): the first load
  * carries only the shell (root, guard, error screen) and /login. Each entry resolves to its
- * route's component; the router moves to a screen in a transition, so the screen left stays until
- * the next has loaded and a screen never shows half-loaded. `prefetchSignedInScreens` loads the screens that follow sign-in ahead of
- * time, so moving on from /login does not wait for the network.
+ * route's component; while it loads the root shows 'Loading...' once the wait passes 250 ms
+ * (screen-loading.tsx, docs/decisions/075), and a screen never shows half-loaded.
+ * `prefetchSignedInScreens` loads the screens that follow sign-in ahead of time, so moving on from
+ * /login does not wait for the network.
  */
 export const lazyScreens = {
   organizationSelect: () => import('./routes/organization-select-route.tsx').then((module) => module.OrganizationSelectRoute),

@@ -1,14 +1,14 @@
 /**
- * The wait for a lazy screen's code (the router's `<Suspense>`): nothing for
- * `SCREEN_LOADING_DELAY_MS`, then the full-screen 'Loading...' the guard shows while it checks the
- * session (SPEC §2). On Preact (docs/decisions/063) a transition does not keep the screen left on
- * show while the next one loads, so without this a slow network showed a blank page.
+ * The wait for a lazy screen's code (the router's `<Suspense>`, docs/decisions/075). On Preact
+ * (docs/decisions/063) a transition does not keep the screen left on show while the next one loads,
+ * so without this a slow network showed a blank page.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { SCREEN_LOADING_DELAY_MS } from '@/config/constants.ts';
 
+/** Nothing for `SCREEN_LOADING_DELAY_MS` (250 ms), then the guard's full-screen 'Loading...' (SPEC §2), until unmounted. */
 export function ScreenLoading() {
   const { t } = useTranslation();
   const [isShown, setIsShown] = useState(false);

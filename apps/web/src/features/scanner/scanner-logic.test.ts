@@ -10,6 +10,7 @@ import {
   scannerReducer,
   toastCodeText,
   verdictNotice,
+  verdictTicketText,
   type ScanResult,
   type ScannerEvent,
   type ScannerState,
@@ -32,9 +33,15 @@ test('the result card shows the first 20 characters followed by an ellipsis', ()
   expect(resultCodeText('GC-1')).toBe('GC-1...');
 });
 
-test('a signed ticket is named by the code it carries, not by its GC1 text; a text that only looks signed stays as scanned', () => {
-  expect(resultCodeText(SIGNED_TICKET_VECTOR.qrText)).toBe(`${SIGNED_TICKET_VECTOR.code}...`);
-  expect(resultCodeText('GC1.not-a-signed-ticket')).toBe('GC1.not-a-signed-tic...');
+test('a verdict on a signed ticket names the code it carries, not its GC1 text, unless the ticket was not found; a text that only looks signed stays as scanned', () => {
+  const signed = SIGNED_TICKET_VECTOR.qrText;
+  expect(verdictTicketText({ ticketId: signed, isValid: true, details: {} })).toBe(SIGNED_TICKET_VECTOR.code);
+  expect(verdictTicketText({ ticketId: signed, isValid: false, denial: { reason: 'already_checked_in' } })).toBe(SIGNED_TICKET_VECTOR.code);
+  // A forged signature (or a code no ticket has): the text as scanned, never a real code beside 'Ticket not found'.
+  expect(verdictTicketText({ ticketId: signed, isValid: false, denial: { reason: 'not_found' } })).toBe(signed);
+  expect(verdictTicketText({ ticketId: 'GC1.not-a-signed-ticket', isValid: true, details: {} })).toBe('GC1.not-a-signed-ticket');
+  expect(verdictTicketText({ ticketId: 'GC-1', isValid: true, details: {} })).toBe('GC-1');
+  expect(resultCodeText(verdictTicketText({ ticketId: signed, isValid: true, details: {} }))).toBe(`${SIGNED_TICKET_VECTOR.code}...`);
 });
 
 test('cuts never split a character made of two UTF-16 units', () => {

@@ -111,14 +111,22 @@ export function toastCodeText(code: string): string {
   return Array.from(code).slice(0, TOAST_CODE_MAX_CHARS).join('');
 }
 
-/**
- * The ticket text on the result card (and wherever a scan is named: recent scans, conflicts, the
- * camera's 'QR Code Detected!'): its first 20 characters followed by an ellipsis (SPEC §8, §9). A
- * signed ticket's text (`GC1.…`, docs/decisions/043) is shown as the code it carries, which staff
- * can read out and a supervisor can search for (docs/decisions/074).
- */
+/** The ticket text on the result card: its first 20 characters followed by an ellipsis (SPEC §8, §9). */
 export function resultCodeText(ticketId: string): string {
-  return `${Array.from(ticketCodeOfQrText(ticketId)).slice(0, RESULT_CODE_MAX_CHARS).join('')}...`;
+  return `${Array.from(ticketId).slice(0, RESULT_CODE_MAX_CHARS).join('')}...`;
+}
+
+/**
+ * The ticket text a verdict names (the result card, recent scans): the text as scanned, or for a
+ * signed ticket (`GC1.…`, docs/decisions/043) the code it carries, which staff can read out and a
+ * supervisor can search for — unless the verdict is 'not found' (a signature that does not verify,
+ * or a code no ticket has), when it stays as scanned, so that no real ticket's code is shown beside
+ * a forgery (docs/decisions/074). What the camera decoded before the verdict ('QR Code Detected!')
+ * is shown as scanned.
+ */
+export function verdictTicketText(result: Pick<ScanResult, 'ticketId'> & Verdict): string {
+  if (!result.isValid && result.denial.reason === 'not_found') return result.ticketId;
+  return ticketCodeOfQrText(result.ticketId);
 }
 
 /** The manual entry's ticket code: the trimmed text, or null when nothing is left (SPEC §5). */

@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { cn } from '@/lib/cn.ts';
 import { checkInQueries } from '../check-in-queries.ts';
 import { recentScanTime } from '../recent-scans.ts';
-import { denialText, resultCodeText, type ScanResult } from '../scanner-logic.ts';
+import { denialText, resultCodeText, verdictTicketText, type ScanResult } from '../scanner-logic.ts';
 import { OfflineBadge } from './result-card.tsx';
 import { useTranslation } from 'react-i18next';
 
@@ -65,7 +65,7 @@ function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (s
           </span>
           {scan.isOffline && <OfflineBadge />}
           {scan.isConflict && <Badge className="border-amber-800 bg-amber-100 px-2 py-0.5 text-sm text-amber-950">{t('scanner.conflict')}</Badge>}
-          <span className="font-mono break-all">{resultCodeText(scan.ticketId)}</span>
+          <span className="font-mono break-all">{resultCodeText(verdictTicketText(scan))}</span>
         </p>
         {detail && <p className={cn('break-words', scan.isValid ? 'text-slate-800' : 'text-red-900')}>{detail}</p>}
         {scan.undone ? (

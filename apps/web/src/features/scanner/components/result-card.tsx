@@ -3,7 +3,7 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { cn } from '@/lib/cn.ts';
 import { formattingLocale } from '@/lib/i18n/index.ts';
-import { denialText, resultCodeText, type ScanResult } from '../scanner-logic.ts';
+import { denialText, resultCodeText, verdictTicketText, type ScanResult } from '../scanner-logic.ts';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -64,7 +64,7 @@ export function ResultCard({ result }: { result: ScanResult }) {
         </dl>
       )}
       <p className="mt-2 flex flex-wrap justify-between gap-x-3 text-base text-slate-800">
-        <span className="font-mono break-all text-slate-900">{resultCodeText(result.ticketId)}</span>
+        <span className="font-mono break-all text-slate-900">{resultCodeText(verdictTicketText(result))}</span>
         <time dateTime={result.timestamp}>{time}</time>
       </p>
     </Card>
