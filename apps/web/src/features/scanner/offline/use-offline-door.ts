@@ -17,7 +17,8 @@ import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { fetchDoorList, fetchSigningKeys, sendOfflineScans } from './offline-api.ts';
 import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
 import { deviceId, openOfflineDb, type OfflineDb } from './offline-db.ts';
-import { dismissSetAside, outboxRetryDelay, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
+import { dismissSetAside, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
+import { createOutboxRounds, type OutboxRounds } from './outbox-rounds.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
 import { checkInQueries, recordUploadConflicts } from '../check-in-queries.ts';
 import type { Verdict } from '../scanner-logic.ts';
@@ -108,36 +109,33 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     if (next && isMountedRef.current) setSummary(next);
   }, [db, staffId]);
 
-  // One upload at a time; after a failed one, the next try waits 1 s, 2 s, 4 s … 30 s (SPEC §9).
-  const uploadingRef = useRef(false);
-  const retryTimerRef = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const attemptRef = useRef(0);
-  const upload = useCallback(async (): Promise<void> => {
-    const open = await db();
-    if (!open || staffId === null || uploadingRef.current) return;
-    uploadingRef.current = true;
-    if (retryTimerRef.current !== null) clearTimeout(retryTimerRef.current);
-    retryTimerRef.current = null;
-    try {
-      const outcome = await uploadOutbox(open, staffId, sendOfflineScans).catch(() => ({ sent: 0, conflicts: [], setAside: 0, failed: true }));
-      if (outcome.conflicts.length > 0) recordUploadConflicts(queryClient, outcome.conflicts);
-      if (!isMountedRef.current) return;
-      if (outcome.failed) {
-        retryTimerRef.current = setTimeout(() => void upload(), outboxRetryDelay(attemptRef.current));
-        attemptRef.current += 1;
-      } else {
-        attemptRef.current = 0;
-        if (outcome.sent > 0) {
+  // One upload at a time; after a failed one, the next try waits 1 s, 2 s, 4 s … 30 s (SPEC §9;
+  // ./outbox-rounds.ts, shared with the other screens' sender). New rounds when what a round
+  // needs changes; the old ones stop.
+  const roundsRef = useRef<OutboxRounds | null>(null);
+  useEffect(() => {
+    const rounds = createOutboxRounds(async () => {
+      const open = await db();
+      if (!open || staffId === null) return { failed: false };
+      try {
+        const outcome = await uploadOutbox(open, staffId, sendOfflineScans);
+        if (outcome.conflicts.length > 0) recordUploadConflicts(queryClient, outcome.conflicts);
+        if (isMountedRef.current && !outcome.failed && outcome.sent > 0) {
           dispatch({ type: 'serverAnswered' });
           // The check-ins just recorded on the server count now (header 'Checked in N / M').
           void queryClient.invalidateQueries({ queryKey: checkInQueries.counts(eventId, dayNumber).queryKey });
         }
+        return outcome;
+      } finally {
+        await refreshSummary();
       }
-    } finally {
-      uploadingRef.current = false;
-      await refreshSummary();
-    }
+    });
+    roundsRef.current = rounds;
+    return () => rounds.stop();
   }, [db, staffId, refreshSummary, queryClient, eventId, dayNumber]);
+  const upload = useCallback(async (): Promise<void> => {
+    await roundsRef.current?.run();
+  }, []);
 
   const sync = useCallback(async () => {
     const open = await db();
@@ -186,13 +184,6 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
       clearInterval(timer);
     };
   }, [db, eventId, dayNumber, sync, refreshSummary]);
-
-  useEffect(
-    () => () => {
-      if (retryTimerRef.current !== null) clearTimeout(retryTimerRef.current);
-    },
-    [],
-  );
 
   // Offline mode: probe the server; its first answer brings the scanner back online and sends the outbox.
   const isOffline = connectivity.mode === 'offline';

@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { createOutboxRounds, type RoundOutcome } from './outbox-rounds.ts';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A round that answers the outcomes given, one per call (then "not failed"), and counts its calls. */
+function scriptedRound(...outcomes: Array<RoundOutcome | Error>) {
+  const calls: number[] = [];
+  const round = async (): Promise<RoundOutcome> => {
+    calls.push(Date.now());
+    const next = outcomes.shift() ?? { failed: false };
+    if (next instanceof Error) throw next;
+    return next;
+  };
+  return { round, calls };
+}
+
+test('after failed rounds the next waits 1 s, 2 s, 4 s (a throw counts as a failure), and a success resets the wait', async () => {
+  const { round, calls } = scriptedRound({ failed: true }, new Error('IndexedDB'), { failed: true }, { failed: false }, { failed: true });
+  const rounds = createOutboxRounds(round);
+  const start = Date.now();
+  await rounds.run();
+  await vi.advanceTimersByTimeAsync(999);
+  expect(calls).toHaveLength(1);
+  await vi.advanceTimersByTimeAsync(1);
+  expect(calls).toHaveLength(2);
+  await vi.advanceTimersByTimeAsync(2_000);
+  expect(calls).toHaveLength(3);
+  await vi.advanceTimersByTimeAsync(4_000);
+  expect(calls.map((at) => at - start)).toEqual([0, 1_000, 3_000, 7_000]);
+  // The fourth succeeded: nothing more on its own (no idle interval) until asked.
+  await vi.advanceTimersByTimeAsync(60_000);
+  expect(calls).toHaveLength(4);
+  await rounds.run();
+  expect(calls).toHaveLength(5);
+  // A failure after a success waits 1 s again.
+  await vi.advanceTimersByTimeAsync(1_000);
+  expect(calls).toHaveLength(6);
+});
+
+test('the wait is capped at 30 s', async () => {
+  const { round, calls } = scriptedRound(...Array.from({ length: 8 }, () => ({ failed: true })));
+  const rounds = createOutboxRounds(round);
+  await rounds.run();
+  await vi.advanceTimersByTimeAsync(1_000 + 2_000 + 4_000 + 8_000 + 16_000 + 30_000 + 30_000);
+  expect(calls.slice(1).map((at, index) => at - (calls[index] ?? 0))).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+  rounds.stop();
+});
+
+test('with whenIdleMs a round that did not fail is followed by another that much later', async () => {
+  const { round, calls } = scriptedRound();
+  const rounds = createOutboxRounds(round, { whenIdleMs: 30_000 });
+  await rounds.run();
+  await vi.advanceTimersByTimeAsync(29_999);
+  expect(calls).toHaveLength(1);
+  await vi.advanceTimersByTimeAsync(1);
+  expect(calls).toHaveLength(2);
+  rounds.stop();
+});
+
+test('one round at a time: a run while one is under way starts none; a run drops the waiting timer', async () => {
+  let finish: (outcome: RoundOutcome) => void = () => undefined;
+  let count = 0;
+  const rounds = createOutboxRounds(() => {
+    count += 1;
+    return new Promise<RoundOutcome>((resolve) => (finish = resolve));
+  });
+  const first = rounds.run();
+  await rounds.run();
+  expect(count).toBe(1);
+  finish({ failed: true });
+  await first;
+  // Asked again before the 1 s retry: it runs now, and the timer does not run another at 1 s.
+  const second = rounds.run();
+  expect(count).toBe(2);
+  finish({ failed: false });
+  await second;
+  await vi.advanceTimersByTimeAsync(5_000);
+  expect(count).toBe(2);
+});
+
+test('after stop nothing runs: not on its timer, not when asked; a round under way finishes without scheduling', async () => {
+  let finish: (outcome: RoundOutcome) => void = () => undefined;
+  let count = 0;
+  const rounds = createOutboxRounds(() => {
+    count += 1;
+    return new Promise<RoundOutcome>((resolve) => (finish = resolve));
+  }, { whenIdleMs: 1_000 });
+  const underWay = rounds.run();
+  rounds.stop();
+  finish({ failed: true });
+  await underWay;
+  await vi.advanceTimersByTimeAsync(60_000);
+  await rounds.run();
+  expect(count).toBe(1);
+});
