@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerCheckInCommands } from './commands/check-ins.ts';
+import { registerDatabaseCommands } from './commands/database.ts';
 import { registerEventCommands } from './commands/events.ts';
 import { registerOrganizationCommands } from './commands/organizations.ts';
 import { registerScanLogCommands } from './commands/scan-log.ts';
@@ -50,6 +51,7 @@ function buildProgram(context: AdminContext): Command {
   registerTicketCommands(program, context);
   registerCheckInCommands(program, context);
   registerScanLogCommands(program, context);
+  registerDatabaseCommands(program, context);
   program.addHelpText('after', `\nAll commands:\n${listLeafCommands(program).join('\n')}\n\n${OVERVIEW_EXAMPLES}`);
   return program;
 }

@@ -1,0 +1,37 @@
+/**
+ * `db vacuum`: reclaims the space of deleted and updated rows and refreshes the planner
+ * statistics (services/admin/database.ts); for the embedded database, which has no autovacuum.
+ */
+import type { Command } from 'commander';
+import { vacuumDatabase } from '../../services/admin/database.ts';
+import type { AdminContext } from '../context.ts';
+
+const megabytes = new Intl.NumberFormat('en', { style: 'unit', unit: 'megabyte', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const seconds = new Intl.NumberFormat('en', { style: 'unit', unit: 'second', maximumFractionDigits: 1 });
+
+/** Adds the `db` commands to `program`. */
+export function registerDatabaseCommands(program: Command, context: AdminContext): void {
+  const database = program.command('db').description('upkeep of the database');
+  database
+    .command('vacuum')
+    .description('reclaim the space of deleted and updated rows and refresh the planner statistics (VACUUM ANALYZE)')
+    .option('--full', 'rewrite every table so the space goes back to the disk (VACUUM FULL: each table is locked while it is rewritten)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The embedded database has no autovacuum: run this now and then while the server is stopped',
+        '(it holds the data folder). On PostgreSQL autovacuum does it already; --full there blocks',
+        'scans of each table while it is rewritten, so run it when no gate is scanning.',
+        '',
+        'Example:',
+        '  npm run admin -- db vacuum --full',
+      ].join('\n'),
+    )
+    .action(async (options: { full?: boolean }) => {
+      const report = await vacuumDatabase(await context.db(), { isFull: options.full === true });
+      const mode = report.isFull ? 'Rewrote and analyzed every table (VACUUM FULL)' : 'Vacuumed and analyzed every table';
+      context.print(`${mode} in ${seconds.format(report.milliseconds / 1000)}.`);
+      context.print(`Database size: ${megabytes.format(report.bytesBefore / 1e6)} before, ${megabytes.format(report.bytesAfter / 1e6)} after.`);
+    });
+}

@@ -1,0 +1,37 @@
+/**
+ * Upkeep of the database for the admin CLI (`db vacuum`). The embedded database (PGlite) has no
+ * autovacuum (docs/decisions/072): the server keeps its planner statistics, but nothing reclaims
+ * the rows that updates and deletes leave behind (undone check-ins, edited tickets, revoked sessions,
+ * expired rate-limit counters). On PostgreSQL autovacuum does this on its own.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+
+/** What `vacuumDatabase` did: the mode, the database's size before and after (bytes), and how long it took (ms). */
+export interface VacuumReport {
+  isFull: boolean;
+  bytesBefore: number;
+  bytesAfter: number;
+  milliseconds: number;
+}
+
+/** The size of the current database on disk, in bytes (`pg_database_size`). */
+async function databaseBytes(db: Db): Promise<number> {
+  const result = (await db.execute(sql`select pg_database_size(current_database())::text as bytes`)) as unknown as { rows: { bytes: string }[] };
+  return Number(result.rows[0]?.bytes ?? Number.NaN);
+}
+
+/**
+ * VACUUM (ANALYZE) of every table of the database: the space of dead rows becomes reusable and the
+ * planner statistics are taken again. `isFull`: VACUUM (FULL, ANALYZE), which rewrites every table
+ * and index so the space goes back to the disk, holding each table's exclusive lock while it is
+ * rewritten (on PostgreSQL, scans of that table wait meanwhile).
+ * @throws the database's error (e.g. inside a transaction, where VACUUM cannot run).
+ */
+export async function vacuumDatabase(db: Db, options: { isFull: boolean }): Promise<VacuumReport> {
+  const bytesBefore = await databaseBytes(db);
+  const startedAt = performance.now();
+  await db.execute(options.isFull ? sql`vacuum (full, analyze)` : sql`vacuum (analyze)`);
+  const milliseconds = performance.now() - startedAt;
+  return { isFull: options.isFull, bytesBefore, bytesAfter: await databaseBytes(db), milliseconds };
+}
