@@ -4,24 +4,18 @@
  * server is probed with GET /api/health every `OFFLINE_PROBE_INTERVAL_MS` (5 s); the first answer
  * turns it off (and, through the session provider, confirms an offline start's session).
  */
-import { useQuery } from '@tanstack/react-query';
 import { WifiOff } from 'lucide-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OFFLINE_PROBE_INTERVAL_MS } from '@/config/constants.ts';
 import { useIsServerUnreachable } from '@/lib/reachability.ts';
-import { probeServer } from '@/lib/server-probe.ts';
+import { watchServer } from '@/lib/server-probe.ts';
 
-/** GET /api/health while offline; the api-client reports the answer (or its absence) to lib/reachability. */
+/**
+ * GET /api/health at once and then every 5 s while offline (lib/server-probe.ts, shared with the
+ * scanner's offline mode); the api-client reports the answer to lib/reachability, which hides the strip.
+ */
 function useServerProbe(isEnabled: boolean): void {
-  useQuery({
-    queryKey: ['server-probe'],
-    // `null`, not undefined: a query's data must be defined.
-    queryFn: ({ signal }) => probeServer(signal).then(() => null),
-    enabled: isEnabled,
-    refetchInterval: OFFLINE_PROBE_INTERVAL_MS,
-    retry: false,
-    gcTime: 0,
-  });
+  useEffect(() => (isEnabled ? watchServer(() => undefined, { probeNow: true }) : undefined), [isEnabled]);
 }
 
 export function OfflineIndicator() {

@@ -1,13 +1,55 @@
 /**
  * The one probe of the Gatecheck server (issue 12): GET /api/health through the api-client, which
- * reports the answer (or its absence) to lib/reachability.ts. Used by the app's 'Offline' strip and
- * by the scanner's offline mode, every `OFFLINE_PROBE_INTERVAL_MS` (config/constants.ts) while they
- * think the server is away.
+ * reports the answer (or its absence) to lib/reachability.ts. The app's 'Offline' strip and the
+ * scanner's offline mode both wait for the server to answer again; `watchServer` probes every
+ * `OFFLINE_PROBE_INTERVAL_MS` (config/constants.ts) while either of them watches, once for both,
+ * so a gate on bad Wi-Fi sends one probe per interval, not one per screen part that waits.
  */
 import { apiPaths, HealthResponse } from '@gatecheck/contract';
+import { OFFLINE_PROBE_INTERVAL_MS } from '@/config/constants.ts';
 import { apiRequest } from './api-client.ts';
 
 /** Resolves when the server answers GET /api/health. @throws {ApiError} when it does not (or `signal` aborts). */
 export async function probeServer(signal?: AbortSignal): Promise<void> {
   await apiRequest(apiPaths.health, { schema: HealthResponse, signal, token: null });
+}
+
+/** Who waits for the server (`watchServer`), each told when a probe gets an answer. */
+const watchers = new Set<{ onAnswer: () => void }>();
+let timer: ReturnType<typeof setInterval> | null = null;
+let isProbing = false;
+
+/** One probe for every watcher, unless one is under way. */
+function probeForWatchers(): void {
+  if (isProbing) return;
+  isProbing = true;
+  probeServer().then(
+    () => {
+      isProbing = false;
+      for (const watcher of [...watchers]) watcher.onAnswer();
+    },
+    () => {
+      isProbing = false;
+    },
+  );
+}
+
+/**
+ * Probes the server every `OFFLINE_PROBE_INTERVAL_MS` (5 s) while anyone watches, one probe for all
+ * watchers, and calls `onAnswer` whenever a probe gets an answer. `probeNow`: also probe at once
+ * (unless a probe is under way).
+ * @returns stops this watch; the probing stops with the last one.
+ */
+export function watchServer(onAnswer: () => void, options: { probeNow?: boolean } = {}): () => void {
+  const watcher = { onAnswer };
+  watchers.add(watcher);
+  timer ??= setInterval(probeForWatchers, OFFLINE_PROBE_INTERVAL_MS);
+  if (options.probeNow) probeForWatchers();
+  return () => {
+    watchers.delete(watcher);
+    if (watchers.size === 0 && timer !== null) {
+      clearInterval(timer);
+      timer = null;
+    }
+  };
 }

@@ -1,0 +1,70 @@
+import { apiPaths } from '@gatecheck/contract';
+import { http, HttpResponse } from 'msw';
+import { afterEach, beforeEach, expect, onTestFinished, test, vi } from 'vitest';
+import { OFFLINE_PROBE_INTERVAL_MS } from '@/config/constants.ts';
+import { apiUrl, server } from '@/test/msw-server.ts';
+import { watchServer } from './server-probe.ts';
+
+let probes = 0;
+let isDown = false;
+
+beforeEach(() => {
+  probes = 0;
+  isDown = false;
+  server.use(
+    http.get(apiUrl(apiPaths.health), () => {
+      probes += 1;
+      return isDown ? HttpResponse.error() : HttpResponse.json({ status: 'ok' });
+    }),
+  );
+  // Only the probe's interval is faked; requests and promises run for real.
+  vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+test("the 'Offline' strip and the scanner waiting together send one probe per interval, and each hears every answer", async () => {
+  const strip = vi.fn();
+  const scanner = vi.fn();
+  const stopStrip = watchServer(strip, { probeNow: true });
+  const stopScanner = watchServer(scanner);
+  try {
+    // The strip's probe at once; its answer reaches both.
+    await vi.waitFor(() => expect(scanner).toHaveBeenCalledTimes(1));
+    expect(probes).toBe(1);
+    for (const expected of [2, 3]) {
+      vi.advanceTimersByTime(OFFLINE_PROBE_INTERVAL_MS);
+      await vi.waitFor(() => expect(scanner).toHaveBeenCalledTimes(expected));
+      expect(probes).toBe(expected);
+    }
+    expect(strip).toHaveBeenCalledTimes(3);
+  } finally {
+    stopStrip();
+    stopScanner();
+  }
+});
+
+test('an unanswered probe tells nobody; probing goes on while anyone watches and stops with the last', async () => {
+  isDown = true;
+  const first = vi.fn();
+  const second = vi.fn();
+  const stopFirst = watchServer(first);
+  const stopSecond = watchServer(second);
+  onTestFinished(() => {
+    stopFirst();
+    stopSecond();
+  });
+  vi.advanceTimersByTime(OFFLINE_PROBE_INTERVAL_MS);
+  await vi.waitFor(() => expect(probes).toBe(1));
+  stopFirst();
+  isDown = false;
+  vi.advanceTimersByTime(OFFLINE_PROBE_INTERVAL_MS);
+  await vi.waitFor(() => expect(second).toHaveBeenCalledTimes(1));
+  expect(first).not.toHaveBeenCalled();
+  stopSecond();
+  vi.advanceTimersByTime(3 * OFFLINE_PROBE_INTERVAL_MS);
+  // Give a stray request time to arrive before counting.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(probes).toBe(2);
+});
