@@ -7,13 +7,17 @@ import { watchServer } from './server-probe.ts';
 
 let probes = 0;
 let isDown = false;
+let isHanging = false;
 
 beforeEach(() => {
   probes = 0;
   isDown = false;
+  isHanging = false;
   server.use(
-    http.get(apiUrl(apiPaths.health), () => {
+    http.get(apiUrl(apiPaths.health), async () => {
       probes += 1;
+      // A connection that never answers (until the browser gives up on it).
+      if (isHanging) await new Promise(() => undefined);
       return isDown ? HttpResponse.error() : HttpResponse.json({ status: 'ok' });
     }),
   );
@@ -68,3 +72,17 @@ test('an unanswered probe tells nobody; probing goes on while anyone watches and
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(probes).toBe(2);
 });
+
+test('a probe that never gets an answer is given up after one interval, so the next one goes out', async () => {
+  isHanging = true;
+  const watcher = vi.fn();
+  const stop = watchServer(watcher, { probeNow: true });
+  onTestFinished(stop);
+  await vi.waitFor(() => expect(probes).toBe(1));
+  isHanging = false;
+  // The hung probe is aborted after OFFLINE_PROBE_INTERVAL_MS of real time; the interval's next probe then goes out.
+  await new Promise((resolve) => setTimeout(resolve, OFFLINE_PROBE_INTERVAL_MS + 100));
+  vi.advanceTimersByTime(OFFLINE_PROBE_INTERVAL_MS);
+  await vi.waitFor(() => expect(watcher).toHaveBeenCalledTimes(1));
+  expect(probes).toBe(2);
+}, 15_000);

@@ -19,16 +19,23 @@ const watchers = new Set<{ onAnswer: () => void }>();
 let timer: ReturnType<typeof setInterval> | null = null;
 let isProbing = false;
 
-/** One probe for every watcher, unless one is under way. */
+/**
+ * One probe for every watcher, unless one is under way. A probe gets no longer than one interval:
+ * a connection that never answers (a captive portal, a black hole) must not hold up the next.
+ */
 function probeForWatchers(): void {
   if (isProbing) return;
   isProbing = true;
-  probeServer().then(
+  const controller = new AbortController();
+  const timeout = setTimeout(() => controller.abort(), OFFLINE_PROBE_INTERVAL_MS);
+  probeServer(controller.signal).then(
     () => {
+      clearTimeout(timeout);
       isProbing = false;
       for (const watcher of [...watchers]) watcher.onAnswer();
     },
     () => {
+      clearTimeout(timeout);
       isProbing = false;
     },
   );
