@@ -19,20 +19,33 @@ const watchers = new Set<{ onAnswer: () => void }>();
 let timer: ReturnType<typeof setInterval> | null = null;
 let isProbing = false;
 
+/** How long one probe may wait for an answer, in ms: less than an interval, so it never holds up the next. */
+const PROBE_TIMEOUT_MS = OFFLINE_PROBE_INTERVAL_MS * 0.8;
+
 /**
- * One probe for every watcher, unless one is under way. A probe gets no longer than one interval:
- * a connection that never answers (a captive portal, a black hole) must not hold up the next.
+ * One probe for every watcher, unless one is under way. A connection that never answers (a captive
+ * portal, a black hole) is given up after `PROBE_TIMEOUT_MS`. A watcher that throws does not keep
+ * the others from hearing the answer.
  */
 function probeForWatchers(): void {
   if (isProbing) return;
   isProbing = true;
   const controller = new AbortController();
-  const timeout = setTimeout(() => controller.abort(), OFFLINE_PROBE_INTERVAL_MS);
+  const timeout = setTimeout(() => controller.abort(), PROBE_TIMEOUT_MS);
   probeServer(controller.signal).then(
     () => {
       clearTimeout(timeout);
       isProbing = false;
-      for (const watcher of [...watchers]) watcher.onAnswer();
+      for (const watcher of [...watchers]) {
+        try {
+          watcher.onAnswer();
+        } catch (error) {
+          // Reported, not swallowed: a defect of that watcher, not of the probe.
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
     },
     () => {
       clearTimeout(timeout);
@@ -42,21 +55,25 @@ function probeForWatchers(): void {
 }
 
 /**
- * Probes the server every `OFFLINE_PROBE_INTERVAL_MS` (5 s) while anyone watches, one probe for all
- * watchers, and calls `onAnswer` whenever a probe gets an answer. `probeNow`: also probe at once
- * (unless a probe is under way).
+ * Probes the server every `OFFLINE_PROBE_INTERVAL_MS` (5 s) while anyone watches, and at once when
+ * the browser says it is online again, one probe for all watchers, and calls `onAnswer` whenever a
+ * probe gets an answer. `probeNow`: also probe at once (unless a probe is under way).
  * @returns stops this watch; the probing stops with the last one.
  */
 export function watchServer(onAnswer: () => void, options: { probeNow?: boolean } = {}): () => void {
   const watcher = { onAnswer };
   watchers.add(watcher);
-  timer ??= setInterval(probeForWatchers, OFFLINE_PROBE_INTERVAL_MS);
+  if (timer === null) {
+    timer = setInterval(probeForWatchers, OFFLINE_PROBE_INTERVAL_MS);
+    window.addEventListener('online', probeForWatchers);
+  }
   if (options.probeNow) probeForWatchers();
   return () => {
     watchers.delete(watcher);
     if (watchers.size === 0 && timer !== null) {
       clearInterval(timer);
       timer = null;
+      window.removeEventListener('online', probeForWatchers);
     }
   };
 }

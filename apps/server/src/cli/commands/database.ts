@@ -15,14 +15,16 @@ export function registerDatabaseCommands(program: Command, context: AdminContext
   database
     .command('vacuum')
     .description('reclaim the space of deleted and updated rows and refresh the planner statistics (VACUUM ANALYZE)')
-    .option('--full', 'rewrite every table so the space goes back to the disk (VACUUM FULL: each table is locked while it is rewritten)')
+    .option('--full', 'rewrite the tables so the space goes back to the disk (VACUUM FULL: each table is locked while it is rewritten, and needs free disk space for its copy)')
     .addHelpText(
       'after',
       [
         '',
         'The embedded database has no autovacuum: run this now and then while the server is stopped',
-        '(it holds the data folder). On PostgreSQL autovacuum does it already; --full there blocks',
-        'scans of each table while it is rewritten, so run it when no gate is scanning.',
+        '(it holds the data folder). --full writes a new copy of each table before dropping the old one,',
+        'so it needs free disk space the size of the largest table. On PostgreSQL autovacuum does this',
+        'already, tables the role does not own are skipped with a warning, and --full blocks scans of',
+        'each table while it is rewritten: run it when no gate is scanning.',
         '',
         'Example:',
         '  npm run admin -- db vacuum --full',
@@ -30,7 +32,7 @@ export function registerDatabaseCommands(program: Command, context: AdminContext
     )
     .action(async (options: { full?: boolean }) => {
       const report = await vacuumDatabase(await context.db(), { isFull: options.full === true });
-      const mode = report.isFull ? 'Rewrote and analyzed every table (VACUUM FULL)' : 'Vacuumed and analyzed every table';
+      const mode = report.isFull ? 'Rewrote and analyzed the tables (VACUUM FULL)' : 'Vacuumed and analyzed the tables';
       context.print(`${mode} in ${seconds.format(report.milliseconds / 1000)}.`);
       context.print(`Database size: ${megabytes.format(report.bytesBefore / 1e6)} before, ${megabytes.format(report.bytesAfter / 1e6)} after.`);
     });

@@ -22,10 +22,12 @@ async function databaseBytes(db: Db): Promise<number> {
 }
 
 /**
- * VACUUM (ANALYZE) of every table of the database: the space of dead rows becomes reusable and the
- * planner statistics are taken again. `isFull`: VACUUM (FULL, ANALYZE), which rewrites every table
- * and index so the space goes back to the disk, holding each table's exclusive lock while it is
- * rewritten (on PostgreSQL, scans of that table wait meanwhile).
+ * VACUUM (ANALYZE) of the tables of the database (on PostgreSQL, those the role owns; the others
+ * are skipped with a warning): the space of dead rows becomes reusable and the planner statistics
+ * are taken again. `isFull`: VACUUM (FULL, ANALYZE), which writes a new copy of each table and its
+ * indexes and drops the old one, so the space goes back to the disk; it needs free disk space for
+ * the copy and holds each table's exclusive lock while it is rewritten (on PostgreSQL, scans of
+ * that table wait meanwhile).
  * @throws the database's error (e.g. inside a transaction, where VACUUM cannot run).
  */
 export async function vacuumDatabase(db: Db, options: { isFull: boolean }): Promise<VacuumReport> {

@@ -63,7 +63,7 @@ test('with whenIdleMs a round that did not fail is followed by another that much
   rounds.stop();
 });
 
-test('one round at a time: a run while one is under way starts none; a run drops the waiting timer', async () => {
+test('one round at a time: runs asked for while one is under way make one more round after it; a run drops the waiting timer', async () => {
   let finish: (outcome: RoundOutcome) => void = () => undefined;
   let count = 0;
   const rounds = createOutboxRounds(() => {
@@ -72,16 +72,39 @@ test('one round at a time: a run while one is under way starts none; a run drops
   });
   const first = rounds.run();
   await rounds.run();
+  await rounds.run();
   expect(count).toBe(1);
+  // It succeeds: the runs asked for meanwhile make one round more, at once.
+  finish({ failed: false });
+  await first;
+  await vi.waitFor(() => expect(count).toBe(2));
+  // That one fails: asked again before the 1 s retry, it runs now, and the timer runs no other at 1 s.
+  finish({ failed: true });
+  await vi.advanceTimersByTimeAsync(0);
+  const third = rounds.run();
+  expect(count).toBe(3);
+  finish({ failed: false });
+  await third;
+  await vi.advanceTimersByTimeAsync(5_000);
+  expect(count).toBe(3);
+});
+
+test('after a failed round, runs asked for during it wait for the backoff rather than hammering the server', async () => {
+  let finish: (outcome: RoundOutcome) => void = () => undefined;
+  let count = 0;
+  const rounds = createOutboxRounds(() => {
+    count += 1;
+    return new Promise<RoundOutcome>((resolve) => (finish = resolve));
+  });
+  const first = rounds.run();
+  await rounds.run();
   finish({ failed: true });
   await first;
-  // Asked again before the 1 s retry: it runs now, and the timer does not run another at 1 s.
-  const second = rounds.run();
+  await vi.advanceTimersByTimeAsync(999);
+  expect(count).toBe(1);
+  await vi.advanceTimersByTimeAsync(1);
   expect(count).toBe(2);
-  finish({ failed: false });
-  await second;
-  await vi.advanceTimersByTimeAsync(5_000);
-  expect(count).toBe(2);
+  rounds.stop();
 });
 
 test('after stop nothing runs: not on its timer, not when asked; a round under way finishes without scheduling', async () => {

@@ -14,8 +14,10 @@ export interface RoundOutcome {
 /** The rounds of one sender. */
 export interface OutboxRounds {
   /**
-   * Runs a round now, unless one is under way (then that one stands for it) or the rounds are
-   * stopped; resolves when it has settled. A timer waiting for the next round is dropped.
+   * Runs a round now; while one is under way, another runs right after it (a scan queued meanwhile
+   * may have missed the round that is reading the outbox). Nothing once stopped. A timer waiting
+   * for the next round is dropped. Resolves when the round it started has settled, or at once when
+   * it only asked for the one after.
    */
   run(): Promise<void>;
   /** No round starts after this (one under way finishes); its timer is dropped. */
@@ -30,6 +32,7 @@ export interface OutboxRounds {
 export function createOutboxRounds(round: () => Promise<RoundOutcome>, options: { whenIdleMs?: number } = {}): OutboxRounds {
   let isStopped = false;
   let isRunning = false;
+  let isAskedAgain = false;
   let failures = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const schedule = (ms: number) => {
@@ -39,8 +42,13 @@ export function createOutboxRounds(round: () => Promise<RoundOutcome>, options: 
     }, ms);
   };
   const run = async (): Promise<void> => {
-    if (isStopped || isRunning) return;
+    if (isStopped) return;
+    if (isRunning) {
+      isAskedAgain = true;
+      return;
+    }
     isRunning = true;
+    isAskedAgain = false;
     if (timer !== null) clearTimeout(timer);
     timer = null;
     let failed: boolean;
@@ -52,6 +60,10 @@ export function createOutboxRounds(round: () => Promise<RoundOutcome>, options: 
       isRunning = false;
     }
     if (isStopped) return;
+    if (isAskedAgain && !failed) {
+      void run();
+      return;
+    }
     if (failed) {
       schedule(outboxRetryDelay(failures));
       failures += 1;
