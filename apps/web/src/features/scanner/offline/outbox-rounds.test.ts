@@ -20,6 +20,17 @@ function scriptedRound(...outcomes: Array<RoundOutcome | Error>) {
   return { round, calls };
 }
 
+/** A round that waits until the test settles it (`finish`), counting its calls (`calls()`). */
+function heldRound() {
+  let settle: (outcome: RoundOutcome) => void = () => undefined;
+  let calls = 0;
+  const round = () => {
+    calls += 1;
+    return new Promise<RoundOutcome>((resolve) => (settle = resolve));
+  };
+  return { round, finish: (outcome: RoundOutcome) => settle(outcome), calls: () => calls };
+}
+
 test('after failed rounds the next waits 1 s, 2 s, 4 s (a throw counts as a failure), and a success resets the wait', async () => {
   const { round, calls } = scriptedRound({ failed: true }, new Error('IndexedDB'), { failed: true }, { failed: false }, { failed: true });
   const rounds = createOutboxRounds(round);
@@ -64,61 +75,49 @@ test('with whenIdleMs a round that did not fail is followed by another that much
 });
 
 test('one round at a time: runs asked for while one is under way make one more round after it; a run drops the waiting timer', async () => {
-  let finish: (outcome: RoundOutcome) => void = () => undefined;
-  let count = 0;
-  const rounds = createOutboxRounds(() => {
-    count += 1;
-    return new Promise<RoundOutcome>((resolve) => (finish = resolve));
-  });
+  const { round, finish, calls } = heldRound();
+  const rounds = createOutboxRounds(round);
   const first = rounds.run();
   await rounds.run();
   await rounds.run();
-  expect(count).toBe(1);
+  expect(calls()).toBe(1);
   // It succeeds: the runs asked for meanwhile make one round more, at once.
   finish({ failed: false });
   await first;
-  await vi.waitFor(() => expect(count).toBe(2));
+  await vi.waitFor(() => expect(calls()).toBe(2));
   // That one fails: asked again before the 1 s retry, it runs now, and the timer runs no other at 1 s.
   finish({ failed: true });
   await vi.advanceTimersByTimeAsync(0);
   const third = rounds.run();
-  expect(count).toBe(3);
+  expect(calls()).toBe(3);
   finish({ failed: false });
   await third;
   await vi.advanceTimersByTimeAsync(5_000);
-  expect(count).toBe(3);
+  expect(calls()).toBe(3);
 });
 
 test('after a failed round, runs asked for during it wait for the backoff rather than hammering the server', async () => {
-  let finish: (outcome: RoundOutcome) => void = () => undefined;
-  let count = 0;
-  const rounds = createOutboxRounds(() => {
-    count += 1;
-    return new Promise<RoundOutcome>((resolve) => (finish = resolve));
-  });
+  const { round, finish, calls } = heldRound();
+  const rounds = createOutboxRounds(round);
   const first = rounds.run();
   await rounds.run();
   finish({ failed: true });
   await first;
   await vi.advanceTimersByTimeAsync(999);
-  expect(count).toBe(1);
+  expect(calls()).toBe(1);
   await vi.advanceTimersByTimeAsync(1);
-  expect(count).toBe(2);
+  expect(calls()).toBe(2);
   rounds.stop();
 });
 
 test('after stop nothing runs: not on its timer, not when asked; a round under way finishes without scheduling', async () => {
-  let finish: (outcome: RoundOutcome) => void = () => undefined;
-  let count = 0;
-  const rounds = createOutboxRounds(() => {
-    count += 1;
-    return new Promise<RoundOutcome>((resolve) => (finish = resolve));
-  }, { whenIdleMs: 1_000 });
+  const { round, finish, calls } = heldRound();
+  const rounds = createOutboxRounds(round, { whenIdleMs: 1_000 });
   const underWay = rounds.run();
   rounds.stop();
   finish({ failed: true });
   await underWay;
   await vi.advanceTimersByTimeAsync(60_000);
   await rounds.run();
-  expect(count).toBe(1);
+  expect(calls()).toBe(1);
 });
