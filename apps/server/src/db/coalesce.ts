@@ -11,6 +11,8 @@
  */
 import DataLoader from 'dataloader';
 import { type SQL, sql } from 'drizzle-orm';
+import { batchSlotsOf, type DbOrTx } from './client.ts';
+import { perDatabase } from './prepared.ts';
 
 /** How a coalesced statement batches. */
 export interface CoalesceOptions {
@@ -132,6 +134,29 @@ interface PreparedStatement<Row> {
   execute(values: Record<string, unknown>): Promise<Row[]>;
 }
 
+/** A statement over the keys of a batch: `(keys, values?) => rows` (see `statementForKeys`). */
+export type KeyedStatement<K, Row> = (keys: readonly K[], values?: Record<string, unknown>) => Promise<Row[]>;
+
+/**
+ * A coalesced statement of the hot path, per database (or transaction) object: `prepare(db, size)`
+ * builds its one-key and batch forms over `keysTable(columns, size)`, built once per object
+ * (`perDatabase`); calls are coalesced (`coalesce`) with the object's slots (`batchSlotsOf`), and
+ * `answer(keys, run)` runs the statement for a batch (`run(keys, values?)`) and turns its rows into
+ * one result per key, in key order.
+ * @returns `(db) => (key) => Promise<result>`.
+ * @throws (per key) what `answer` throws, as `coalesce` does.
+ */
+export function coalescedStatement<D extends DbOrTx, K, Row, V>(
+  columns: readonly KeyColumn<K>[],
+  prepare: (db: D, size: BatchSize) => PreparedStatement<Row>,
+  answer: (keys: readonly K[], run: KeyedStatement<K, Row>) => Promise<readonly V[]>,
+): (db: D) => (key: K) => Promise<V> {
+  return perDatabase((db: D) => {
+    const run = statementForKeys(columns, (size) => prepare(db, size));
+    return coalesce((keys: readonly K[]) => answer(keys, run), { slots: batchSlotsOf(db) });
+  });
+}
+
 /**
  * A statement over `keysTable(columns, size)`, prepared in both sizes by `prepare`, as one function
  * of a batch of keys: one key runs the `one` form with each column's value, more the `many` form
@@ -139,10 +164,10 @@ interface PreparedStatement<Row> {
  * @returns `(keys, values?) => rows` (each row carrying its key's `position` where the statement
  *   selects it: see `byPosition`).
  */
-export function statementForKeys<K, Row>(
+function statementForKeys<K, Row>(
   columns: readonly KeyColumn<K>[],
   prepare: (size: BatchSize) => PreparedStatement<Row>,
-): (keys: readonly K[], values?: Record<string, unknown>) => Promise<Row[]> {
+): KeyedStatement<K, Row> {
   const statements = { one: prepare('one'), many: prepare('many') };
   return (keys, values = {}) => {
     const isOne = keys.length === 1;

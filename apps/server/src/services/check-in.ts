@@ -26,9 +26,8 @@ import {
 } from '@gatecheck/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { batchSlotsOf, type Db, type DbOrTx } from '../db/client.ts';
-import { type BatchSize, byPosition, coalesce, type KeyColumn, keysTable, statementForKeys } from '../db/coalesce.ts';
-import { perDatabase } from '../db/prepared.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
+import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../db/coalesce.ts';
 import { inTransaction, retrying } from '../db/transactions.ts';
 import { checkIns, eventDays, events, memberships, organizations, scanLog, tickets, users } from '../db/schema.ts';
 import { changeStamp } from './door-list.ts';
@@ -173,10 +172,7 @@ function prepareScanRead(db: Db, size: BatchSize) {
 }
 
 /** The reads of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
-const scanRead = perDatabase((db: Db) => {
-  const read = statementForKeys(SCAN_KEY, (size) => prepareScanRead(db, size));
-  return coalesce(async (keys: readonly ScanKey[]) => byPosition(await read(keys), keys.length), { slots: batchSlotsOf(db) });
-});
+const scanRead = coalescedStatement(SCAN_KEY, prepareScanRead, async (keys, read) => byPosition(await read(keys), keys.length));
 
 /**
  * Reads what a scan of `code` (null: no ticket can have it) needs, in one round trip (shared with
@@ -263,30 +259,24 @@ function prepareCheckInWrite(db: Db, size: BatchSize) {
 }
 
 /** The check-in writes of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
-const checkInWrite = perDatabase((db: Db) => {
-  const write = statementForKeys(CHECK_IN_KEY, (size) => prepareCheckInWrite(db, size));
-  return coalesce(
-    async (keys: readonly CheckInKey[]) => {
-      // Two scans of one ticket and day in one batch: the first is written; the other answers "not
-      // inserted" and is decided again from the row that won (verifyTicket), as if it had come later.
-      const seen = new Set<string>();
-      const isFirst = keys.map((key) => {
-        const identity = `${key.eventId} ${key.ticketId} ${key.day}`;
-        const first = !seen.has(identity);
-        seen.add(identity);
-        return first;
-      });
-      const batch = keys.filter((_, index) => isFirst[index]);
-      const written = byPosition(await retrying(() => write(batch)), batch.length);
-      let next = 0;
-      // Drizzle maps the timestamp to a Date on both drivers; text from a driver is parsed here.
-      return keys.map((_, index) => {
-        const row = isFirst[index] ? written[next++] : undefined;
-        return row ? new Date(row.checkedInAt) : null;
-      });
-    },
-    { slots: batchSlotsOf(db) },
-  );
+const checkInWrite = coalescedStatement(CHECK_IN_KEY, prepareCheckInWrite, async (keys, write) => {
+  // Two scans of one ticket and day in one batch: the first is written; the other answers "not
+  // inserted" and is decided again from the row that won (verifyTicket), as if it had come later.
+  const seen = new Set<string>();
+  const isFirst = keys.map((key) => {
+    const identity = `${key.eventId} ${key.ticketId} ${key.day}`;
+    const first = !seen.has(identity);
+    seen.add(identity);
+    return first;
+  });
+  const batch = keys.filter((_, index) => isFirst[index]);
+  const written = byPosition(await retrying(() => write(batch)), batch.length);
+  let next = 0;
+  // Drizzle maps the timestamp to a Date on both drivers; text from a driver is parsed here.
+  return keys.map((_, index) => {
+    const row = isFirst[index] ? written[next++] : undefined;
+    return row ? new Date(row.checkedInAt) : null;
+  });
 });
 
 /**
@@ -485,16 +475,10 @@ function prepareScanLogWrite(db: DbOrTx, size: BatchSize) {
 }
 
 /** The scan-log rows of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
-const scanLogWrite = perDatabase((db: DbOrTx) => {
-  const write = statementForKeys(SCAN_LOG_KEY, (size) => prepareScanLogWrite(db, size));
-  return coalesce(
-    async (keys: readonly ScanLogKey[]) => {
-      const [result] = await write(keys);
-      if (result?.written !== keys.length) throw new Error(`the scan log took ${result?.written ?? 0} of ${keys.length} rows`);
-      return keys.map(() => undefined);
-    },
-    { slots: batchSlotsOf(db) },
-  );
+const scanLogWrite = coalescedStatement(SCAN_LOG_KEY, prepareScanLogWrite, async (keys, write) => {
+  const [result] = await write(keys);
+  if (result?.written !== keys.length) throw new Error(`the scan log took ${result?.written ?? 0} of ${keys.length} rows`);
+  return keys.map(() => undefined);
 });
 
 /**

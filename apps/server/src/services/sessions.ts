@@ -4,9 +4,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { batchSlotsOf, type DbOrTx } from '../db/client.ts';
-import { type BatchSize, byPosition, coalesce, type KeyColumn, keysTable, statementForKeys } from '../db/coalesce.ts';
-import { perDatabase } from '../db/prepared.ts';
+import type { DbOrTx } from '../db/client.ts';
+import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../db/coalesce.ts';
 import { sessions, users } from '../db/schema.ts';
 
 /** SHA-256 of `token` as 64 hex characters; also used for password-reset tokens. */
@@ -62,16 +61,11 @@ function prepareSessionUsers(db: DbOrTx, size: BatchSize) {
 }
 
 /** The look-ups of concurrent requests, coalesced into one statement under load (db/coalesce.ts). */
-const sessionUsers = perDatabase((db: DbOrTx) => {
-  const lookUp = statementForKeys(SESSION_KEY, (size) => prepareSessionUsers(db, size));
-  return coalesce(
-    async (keys: readonly SessionKey[]) =>
-      byPosition(await lookUp(keys, { now: new Date() }), keys.length).map((row) =>
-        row ? { sessionId: row.sessionId, userId: row.userId, displayName: row.displayName } : null,
-      ),
-    { slots: batchSlotsOf(db) },
-  );
-});
+const sessionUsers = coalescedStatement(SESSION_KEY, prepareSessionUsers, async (keys, lookUp) =>
+  byPosition(await lookUp(keys, { now: new Date() }), keys.length).map((row) =>
+    row ? { sessionId: row.sessionId, userId: row.userId, displayName: row.displayName } : null,
+  ),
+);
 
 /**
  * Finds the live session (not revoked, not expired) for `token`.
