@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { afterEach, expect, test } from 'vitest';
 import { MIGRATIONS_FOLDER, openDatabase, type DatabaseHandle } from '../src/db/client.ts';
+import { rowsOf } from '../src/db/rows.ts';
 import { createPostgresTestDatabase, TEST_DATABASE_KIND } from './helpers/test-app.ts';
 
 const MIGRATION_COUNT = readMigrationFiles({ migrationsFolder: MIGRATIONS_FOLDER }).length;
@@ -36,7 +37,7 @@ function runMigrate(env: Record<string, string>): Promise<{ code: number | null;
 
 async function appliedRows(handle: DatabaseHandle): Promise<{ n: number; distinct: number }> {
   const result = await handle.db.execute(sql`SELECT count(*)::int AS n, count(DISTINCT hash)::int AS distinct FROM drizzle.__drizzle_migrations`);
-  const [row] = (result as unknown as { rows: Array<{ n: number; distinct: number }> }).rows;
+  const [row] = rowsOf<{ n: number; distinct: number }>(result);
   return row ?? { n: -1, distinct: -1 };
 }
 

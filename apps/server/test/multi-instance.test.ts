@@ -16,6 +16,7 @@ import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { count, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
+import { rowsOf } from '../src/db/rows.ts';
 import { checkIns, organizations, scanLog, tickets, users } from '../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { createSession } from '../src/services/sessions.ts';
@@ -119,7 +120,7 @@ if (!process.env.DATABASE_URL) {
       expect(outputs.filter((output) => /\(applied \d+ migrations?\)/.test(output)), outputs.join('\n---\n')).toHaveLength(1);
       expect(outputs.filter((output) => output.includes('(seeded now:'))).toHaveLength(1);
       const applied = await handle.db.execute(sql`SELECT count(*)::int AS n, count(DISTINCT hash)::int AS distinct_n FROM drizzle.__drizzle_migrations`);
-      const [row] = (applied as unknown as { rows: Array<{ n: number; distinct_n: number }> }).rows;
+      const [row] = rowsOf<{ n: number; distinct_n: number }>(applied);
       expect(row?.n).toBeGreaterThanOrEqual(5);
       expect(row?.distinct_n).toBe(row?.n);
       const [userCount] = await handle.db.select({ value: count() }).from(users);

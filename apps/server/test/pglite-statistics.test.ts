@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
 import { analyzeGrownTables, keepStatistics } from '../src/db/pglite-statistics.ts';
+import { rowsOf } from '../src/db/rows.ts';
 import { benchNames, benchTicketCode, bulkLoadCheckIns, bulkLoadTickets, createBenchEvent, createBenchOrganization } from './helpers/bulk-load.ts';
 
 let handle: DatabaseHandle;
@@ -31,7 +32,7 @@ async function planOfScanRead(): Promise<string> {
     explain select t.id, c.checked_in_at from tickets t
     left join check_ins c on c.event_id = t.event_id and c.ticket_id = t.id and c.day = 1 and c.undone_at is null
     where upper(t.code) = upper(${benchTicketCode('ST', 7)})`);
-  return (result as unknown as { rows: { 'QUERY PLAN': string }[] }).rows.map((row) => row['QUERY PLAN']).join('\n');
+  return rowsOf<{ 'QUERY PLAN': string }>(result).map((row) => row['QUERY PLAN']).join('\n');
 }
 
 test('check-ins grown past their statistics are analyzed again, and the scan read finds its check-in by its key again', async () => {
@@ -52,7 +53,7 @@ test('check-ins grown past their statistics are analyzed again, and the scan rea
 
 test('a few new rows (under 8 pages), or less than a fifth more, do not cost an ANALYZE', async () => {
   const pagesOf = async () =>
-    Number((await handle.db.execute(sql`select relpages from pg_class where relname = 'check_ins'`) as unknown as { rows: { relpages: number }[] }).rows[0]?.relpages);
+    Number(rowsOf<{ relpages: number }>(await handle.db.execute(sql`select relpages from pg_class where relname = 'check_ins'`))[0]?.relpages);
   const analyzedPages = await pagesOf();
   await bulkLoadCheckIns(handle, { eventId, day: 2, staffUserId, every: 200 });
   expect(await analyzeGrownTables(handle.db)).toEqual([]);

@@ -20,6 +20,7 @@ import pg from 'pg';
 import { openPgliteDir } from './pglite-durable.ts';
 import { withNamedStatements } from './pglite-named-statements.ts';
 import { keepStatistics } from './pglite-statistics.ts';
+import { rowsOf } from './rows.ts';
 import * as schema from './schema.ts';
 
 /** The Drizzle database both drivers provide; services take this type. */
@@ -226,8 +227,6 @@ async function withAdvisoryLock<T>(databaseUrl: string, work: () => Promise<T>):
 
 /** The newest applied migration's `created_at`, or null when drizzle's table does not exist yet. */
 async function latestAppliedMillis(db: Db): Promise<number | null> {
-  // Both drivers answer `{ rows }` (pg's QueryResult, PGlite's Results); the shared type leaves it unknown.
-  const rowsOf = <Row>(result: unknown) => (result as { rows: Row[] }).rows;
   const exists = rowsOf<{ present: boolean }>(await db.execute(sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present`));
   if (!exists[0]?.present) return null;
   const latest = rowsOf<{ millis: string | null }>(await db.execute(sql`SELECT max(created_at)::text AS millis FROM drizzle.__drizzle_migrations`));

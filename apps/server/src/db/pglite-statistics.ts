@@ -14,6 +14,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.ts';
+import { rowsOf } from './rows.ts';
 
 /** A table is analyzed again when it has grown by more than this share of its analyzed pages... */
 export const GROWTH_SHARE = 0.2;
@@ -35,8 +36,7 @@ export async function analyzeGrownTables(db: Pick<Db, 'execute'>): Promise<strin
     where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace
       and pg_relation_size(c.oid) / current_setting('block_size')::integer > greatest(c.relpages * (1 + ${GROWTH_SHARE}::float8), c.relpages + ${GROWTH_PAGES}::integer)
     order by c.relname`);
-  // Both drivers answer `{ rows }`; the shared type leaves it unknown.
-  const names = (result as unknown as { rows: { name: string }[] }).rows.map((row) => row.name);
+  const names = rowsOf<{ name: string }>(result).map((row) => row.name);
   // `regclass` text is the table's name quoted as an identifier where it needs to be.
   for (const name of names) await db.execute(sql.raw(`analyze ${name}`));
   return names;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { and, eq, like, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { tickets } from '../../src/db/schema.ts';
+import { rowsOf } from '../../src/db/rows.ts';
 import { createCliFixture, idIn, type CliFixture } from './cli-harness.ts';
 
 let cli: CliFixture;
@@ -30,8 +31,8 @@ function sizesIn(output: string): { before: number; after: number } {
 
 /** How many times `tickets` has been vacuumed by hand (`pg_stat_user_tables`). */
 async function ticketVacuums(): Promise<number> {
-  const result = (await cli.database.db.execute(sql`select vacuum_count::int as count from pg_stat_user_tables where relname = 'tickets'`)) as unknown as { rows: { count: number }[] };
-  return Number(result.rows[0]?.count ?? Number.NaN);
+  const [row] = rowsOf<{ count: number }>(await cli.database.db.execute(sql`select vacuum_count::int as count from pg_stat_user_tables where relname = 'tickets'`));
+  return Number(row?.count ?? Number.NaN);
 }
 
 test('db vacuum (without --full) vacuums and analyzes the tables, and the data stays', async () => {

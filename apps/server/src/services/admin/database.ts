@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
 
 /** What `vacuumDatabase` did: the mode, the database's size before and after (bytes), and how long it took (ms). */
 export interface VacuumReport {
@@ -17,8 +18,8 @@ export interface VacuumReport {
 
 /** The size of the current database on disk, in bytes (`pg_database_size`). */
 async function databaseBytes(db: Db): Promise<number> {
-  const result = (await db.execute(sql`select pg_database_size(current_database())::text as bytes`)) as unknown as { rows: { bytes: string }[] };
-  return Number(result.rows[0]?.bytes ?? Number.NaN);
+  const [row] = rowsOf<{ bytes: string }>(await db.execute(sql`select pg_database_size(current_database())::text as bytes`));
+  return Number(row?.bytes ?? Number.NaN);
 }
 
 /**
