@@ -4,9 +4,7 @@
  */
 import { apiPaths } from '@gatecheck/contract';
 import fc from 'fast-check';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { users } from '../src/db/schema.ts';
 import { DEMO_USER } from '../src/db/seed.ts';
 import { createSession } from '../src/services/sessions.ts';
 import {
@@ -20,14 +18,14 @@ import {
   RUNS_PER_ROUTE,
   UNTHROTTLED_ENV,
 } from './bad-input-arbitraries.ts';
+import { userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
 let demoUserId: string;
 beforeAll(async () => {
   t = await createTestApp({ env: UNTHROTTLED_ENV });
-  const [row] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.username, DEMO_USER.username));
-  demoUserId = row?.id ?? '';
+  demoUserId = await userIdOf(t.database.db, DEMO_USER.username);
 });
 afterAll(async () => {
   await t.close();

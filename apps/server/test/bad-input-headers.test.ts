@@ -6,13 +6,11 @@
  */
 import { apiPaths, organizationEventsPath } from '@gatecheck/contract';
 import fc from 'fast-check';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { users } from '../src/db/schema.ts';
 import { DEMO_USER } from '../src/db/seed.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { anyString, expectSafeAnswer, nastyString, plainEmail, RUNS_PER_ROUTE, UNTHROTTLED_ENV } from './bad-input-arbitraries.ts';
-import { demoIds } from './helpers/fixtures.ts';
+import { demoIds, userIdOf } from './helpers/fixtures.ts';
 import { api, createTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
@@ -21,8 +19,7 @@ let ids: Awaited<ReturnType<typeof demoIds>>;
 let codes: string[];
 beforeAll(async () => {
   t = await createTestApp({ env: UNTHROTTLED_ENV });
-  const [row] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.username, DEMO_USER.username));
-  demoUserId = row?.id ?? '';
+  demoUserId = await userIdOf(t.database.db, DEMO_USER.username);
   ids = await demoIds(t.database.db);
   codes = (t.demo?.tickets ?? []).map((ticket) => ticket.code);
 });

@@ -13,7 +13,7 @@ import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { verifyTicket } from '../src/services/check-in.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { ServiceError } from '../src/services/errors.ts';
-import { demoIds } from './helpers/fixtures.ts';
+import { demoIds, userIdOf } from './helpers/fixtures.ts';
 import { StatementRecorder } from './helpers/query-plans.ts';
 import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
@@ -28,8 +28,7 @@ beforeAll(async () => {
   t = await createTestApp({ databaseOptions: { logger: recorder } });
   token = await login(t.app, DEMO_USER.username, DEMO_USER.password);
   eventId = (await demoIds(t.database.db)).liveEventId;
-  const [me] = await t.database.db.query.users.findMany({ where: (users, { eq: equals }) => equals(users.email, DEMO_USER.email), limit: 1 });
-  userId = me?.id ?? '';
+  userId = await userIdOf(t.database.db, DEMO_USER.username);
 });
 afterAll(async () => {
   await t.close();

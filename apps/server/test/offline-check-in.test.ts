@@ -30,7 +30,7 @@ import { readDoorList } from '../src/services/door-list.ts';
 import { findEvent } from '../src/services/events.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { insertTickets } from '../src/services/tickets.ts';
-import { createOutsider, demoIds } from './helpers/fixtures.ts';
+import { createOutsider, demoIds, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
 const DAY = DEMO_TODAY_DAY_NUMBER;
@@ -59,9 +59,7 @@ afterAll(async () => {
 });
 
 async function tokenFor(username: string): Promise<string> {
-  const [user] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.username, username));
-  if (!user) throw new Error(`no user ${username}`);
-  return (await createSession(t.database.db, user.id, 600_000)).token;
+  return (await createSession(t.database.db, await userIdOf(t.database.db, username), 600_000)).token;
 }
 
 /** A fresh ticket of the live event (or `event`), so tests never share one. */

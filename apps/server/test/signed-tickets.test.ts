@@ -21,12 +21,12 @@ import {
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { scanLog, users } from '../src/db/schema.ts';
+import { scanLog } from '../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { activeSigningKey, rotateSigningKey, signedQrText, signWith } from '../src/services/signing-keys.ts';
 import { insertTickets } from '../src/services/tickets.ts';
-import { createOutsider, demoIds } from './helpers/fixtures.ts';
+import { createOutsider, demoIds, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
 const DAY = DEMO_TODAY_DAY_NUMBER;
@@ -41,9 +41,7 @@ beforeAll(async () => {
   const ids = await demoIds(t.database.db);
   eventId = ids.liveEventId;
   otherEventId = ids.singleDayEventId;
-  const [user] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.username, DEMO_USER.username));
-  if (!user) throw new Error('no demo user');
-  staff = (await createSession(t.database.db, user.id, 600_000)).token;
+  staff = (await createSession(t.database.db, await userIdOf(t.database.db, DEMO_USER.username), 600_000)).token;
   const other = await createOutsider(t.database.db);
   outsider = (await createSession(t.database.db, other.userId, 600_000)).token;
 });

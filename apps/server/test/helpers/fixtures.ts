@@ -4,7 +4,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
-import { events, memberships, organizations } from '../../src/db/schema.ts';
+import { events, memberships, organizations, users } from '../../src/db/schema.ts';
 import { DEMO_LIVE_EVENT_TITLE, DEMO_ORGANIZATION_NAME, DEMO_SINGLE_DAY_EVENT_TITLE, type DemoTicket } from '../../src/db/seed.ts';
 import { insertTickets } from '../../src/services/tickets.ts';
 import { createUser } from '../../src/services/users.ts';
@@ -30,6 +30,16 @@ export async function createOutsider(db: Db) {
   const [ticket] = await insertTickets(db, [{ code, eventId: event.id, holderName: 'Otto Other', ticketType: 'General Admission' }]);
   if (!ticket) throw new Error('no ticket');
   return { userId, organizationId: organization.id, eventId: event.id, ticketCode: code, ticketId: ticket.id };
+}
+
+/**
+ * The id of the user with `username` (e.g. a demo user's).
+ * @throws Error when there is none.
+ */
+export async function userIdOf(db: Db, username: string): Promise<string> {
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.username, username));
+  if (!user) throw new Error(`no user ${username}`);
+  return user.id;
 }
 
 /** Ids of the demo organization and its live and single-day events. */
