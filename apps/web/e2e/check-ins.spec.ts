@@ -6,11 +6,10 @@
  */
 import type { Page } from '@playwright/test';
 import { axeViolations } from './support/axe.ts';
-import { admitsDay } from './support/demo-tickets.ts';
 import { todaysDayNumber } from './support/demo-scope.ts';
 import { expect, test } from './support/fixtures.ts';
 import { boxOf, isInViewport, sidewaysOverflow } from './support/layout.ts';
-import { expectVerdict, openScannerForDay, screen, startScanning, verifyByHand } from './support/main-job.ts';
+import { cardTicketText, expectVerdict, openScannerForDay, screen, startScanning, verifyByHand } from './support/main-job.ts';
 
 // Reduced motion: axe judges settled toasts, not a half-faded frame (as accessibility.spec.ts).
 test.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, reducedMotion: 'reduce' });
@@ -40,7 +39,7 @@ test("an approval raises 'Checked in N / M' by one and lands in 'Recent scans', 
   await saveScreen(page, 'check-ins-scanner', { fullPage: false });
 
   await startScanning(page);
-  const ticket = ticketPool.take(`for "${event.title}" on day ${day}`, (candidate) => candidate.eventTitle === event.title && admitsDay(candidate, day));
+  const ticket = ticketPool.takeForDay(event.title, day);
   await verifyByHand(page, ticket.code);
   await expectVerdict(page, { isValid: true, holderName: ticket.holderName });
   await expect(page.locator('header').getByText(`Checked in ${before.checkedIn + 1} / ${before.validTickets}`, { exact: true })).toBeVisible();
@@ -51,7 +50,7 @@ test("an approval raises 'Checked in N / M' by one and lands in 'Recent scans', 
   expect(await isInViewport(page, await boxOf(page.getByLabel('Or enter ticket ID manually:')))).toBe(true);
   await saveScreen(page, 'check-ins-approved', { fullPage: false });
 
-  const cutCode = `${Array.from(ticket.code).slice(0, 20).join('')}...`;
+  const cutCode = cardTicketText(ticket.code);
   const list = await openRecentScans(page);
   await expect(list.getByRole('listitem')).toHaveCount(1);
   await expect(list.getByRole('listitem').first()).toContainText('APPROVED');

@@ -8,21 +8,16 @@
  * Decisions 052 (offline scanner), 055 (service worker), 056 (offline start).
  */
 import { API_PREFIX, AttendeeSearchResponse, supervisorPaths } from '@gatecheck/contract';
-import type { Page } from '@playwright/test';
 import { todaysDayNumber } from './support/demo-scope.ts';
-import { TicketPool, admitsDay, readDemoTickets } from './support/demo-tickets.ts';
+import { TicketPool, readDemoTickets } from './support/demo-tickets.ts';
 import { expect } from './support/fixtures.ts';
-import { expectVerdict, openScannerForDay, scanWithCamera, screen, startScanning } from './support/main-job.ts';
+import { expectVerdict, openScannerForDay, scanWithCamera, startScanning, verdictCard } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 import { startGatecheckServer } from './support/server.ts';
 
 /** A server of this test's own, which the test stops and starts again on the same port and data. */
 const withOwnServer = testWithOwnServer('offline-reload');
 
-/** The verdict card on screen now. */
-function verdictCard(page: Page) {
-  return screen(page).getByRole('group', { name: /^(Valid|Invalid) Ticket$/ });
-}
 
 withOwnServer(
   'with the server stopped, the reloaded app approves a valid QR code offline, keeps the queue through another reload, and sends it once the server is back',
@@ -32,7 +27,7 @@ withOwnServer(
     // Online: to the scanner of today; the door list is downloaded and the service worker is active.
     const { event } = await openScannerForDay(page, 'today');
     const day = todaysDayNumber(event);
-    const valid = tickets.take(`for "${event.title}" on day ${day}`, (candidate) => candidate.eventTitle === event.title && admitsDay(candidate, day));
+    const valid = tickets.takeForDay(event.title, day);
     await startScanning(page);
     await expect(page.getByTestId('last-synced')).toHaveText(/^Last synced \d{1,2}:\d{2}/);
     await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state)).toBe('activated');

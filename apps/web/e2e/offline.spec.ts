@@ -12,10 +12,10 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { API_PREFIX, AttendeeSearchResponse, OfflineConflictList, apiPaths, offlinePaths, supervisorPaths, type VerifyTicketRequest } from '@gatecheck/contract';
 import { todaysDayNumber } from './support/demo-scope.ts';
-import { type DemoTicket, TicketPool, admitsDay, readDemoTickets } from './support/demo-tickets.ts';
+import { TicketPool, readDemoTickets } from './support/demo-tickets.ts';
 import { expect, test } from './support/fixtures.ts';
 import { captureFlashes, clearFrozenFlashes, freezeNextFlash, frozenFlash } from './support/flash-capture.ts';
-import { expectVerdict, openScannerForDay, screen, startScanning, verifyByHand } from './support/main-job.ts';
+import { cardTicketText, expectVerdict, openScannerForDay, screen, startScanning, verdictCard, verifyByHand } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 import { startGatecheckServer } from './support/server.ts';
 
@@ -31,10 +31,6 @@ async function checkInAtAnotherGate(page: Page, body: Omit<VerifyTicketRequest, 
   expect(await response.json()).toMatchObject({ isValid: true });
 }
 
-/** The verdict card on screen now. */
-function verdictCard(page: Page) {
-  return screen(page).getByRole('group', { name: /^(Valid|Invalid) Ticket$/ });
-}
 
 withOwnServer(
   'with the server stopped the scanner decides from its door list, marked Offline, and every offline check-in reaches the server with its scan time after the restart',
@@ -44,10 +40,9 @@ withOwnServer(
     await captureFlashes(page);
     const { event } = await openScannerForDay(page, 'today');
     const day = todaysDayNumber(event);
-    const forToday = (candidate: DemoTicket) => candidate.eventTitle === event.title && admitsDay(candidate, day);
-    const valid = tickets.take(`for "${event.title}" on day ${day}`, forToday);
-    const knownAtOtherGate = tickets.take(`for "${event.title}" on day ${day}`, forToday);
-    const laterAtOtherGate = tickets.take(`for "${event.title}" on day ${day}`, forToday);
+    const valid = tickets.takeForDay(event.title, day);
+    const knownAtOtherGate = tickets.takeForDay(event.title, day);
+    const laterAtOtherGate = tickets.takeForDay(event.title, day);
     await startScanning(page);
     await expect(page.getByTestId('last-synced')).toHaveText(/^Last synced \d{1,2}:\d{2}/);
 
@@ -138,7 +133,7 @@ withOwnServer(
     // On the device: 'Conflict' on that scan in 'Recent scans', and the day's 'Conflicts' list.
     await screen(page).locator('summary', { hasText: 'Recent scans' }).click();
     const recent = screen(page).getByRole('list', { name: 'Recent scans' });
-    const cutCode = `${Array.from(laterAtOtherGate.code).slice(0, 20).join('')}...`;
+    const cutCode = cardTicketText(laterAtOtherGate.code);
     await expect(recent.getByRole('listitem').filter({ hasText: cutCode })).toContainText('Conflict');
     await expect(recent.getByRole('listitem').filter({ hasText: 'Conflict' })).toHaveCount(1);
     await screen(page).locator('summary', { hasText: 'Conflicts' }).click();
@@ -149,7 +144,7 @@ withOwnServer(
     await saveScreen(page, 'offline-conflicts', { fullPage: false });
 
     // Online again: a check goes to the server (no 'Offline' on the card).
-    const fresh = tickets.take(`for "${event.title}" on day ${day}`, forToday);
+    const fresh = tickets.takeForDay(event.title, day);
     await verifyByHand(page, fresh.code);
     await expectVerdict(page, { isValid: true, holderName: fresh.holderName });
     await expect(verdictCard(page).getByText('Offline', { exact: true })).toHaveCount(0);

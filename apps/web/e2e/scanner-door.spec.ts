@@ -23,16 +23,12 @@ import {
   takeLayoutShift,
   toastBoxes,
 } from './support/layout.ts';
-import { expectVerdict, openScannerForDay, scanWithCamera, screen, startScanning } from './support/main-job.ts';
+import { expectVerdict, openScannerForDay, scanWithCamera, screen, startScanning, verdictCard } from './support/main-job.ts';
 
 const DAY = 2;
 /** Largest layout shift allowed over three verifies (issue 15 item 14; 0.1 is Google's "good" CLS). */
 const MAX_LAYOUT_SHIFT = 0.05;
 
-/** The latest verdict on screen: the result card (SPEC §8). */
-function verdictCard(page: Page) {
-  return screen(page).getByRole('group', { name: /^(Valid|Invalid) Ticket$/ });
-}
 
 /** The toasts on screen now that cover any element of `targets`, as boxes (empty when none does). */
 async function toastsOver(page: Page, targets: Locator): Promise<Box[]> {

@@ -24,9 +24,9 @@ import {
 } from '@gatecheck/contract';
 import { runAdmin } from './support/admin-cli.ts';
 import { todaysDayNumber } from './support/demo-scope.ts';
-import { TicketPool, admitsDay, readDemoTickets } from './support/demo-tickets.ts';
+import { TicketPool, readDemoTickets } from './support/demo-tickets.ts';
 import { expect, test } from './support/fixtures.ts';
-import { expectVerdict, openScannerForDay, scanImageWithCamera, screen, startScanning } from './support/main-job.ts';
+import { cardTicketText, expectVerdict, openScannerForDay, scanImageWithCamera, screen, startScanning, verdictCard } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 import { startGatecheckServer } from './support/server.ts';
 
@@ -42,10 +42,6 @@ function csvLine(fields: readonly string[]): string {
   return `${fields.map((field) => `"${field.replaceAll('"', '""')}"`).join(',')}\n`;
 }
 
-/** The first 20 characters of `text` and an ellipsis, as the result card shows a ticket (SPEC §8). */
-function cardText(text: string): string {
-  return `${Array.from(text).slice(0, 20).join('')}...`;
-}
 
 withOwnServer(
   'an exported signed QR code is approved online, and with the server stopped a ticket sold after the last download is approved by its signature while a forged one is denied',
@@ -54,10 +50,9 @@ withOwnServer(
     const tickets = new TicketPool(readDemoTickets(ownServer.current.dataDir));
     const { event } = await openScannerForDay(page, 'today');
     const day = todaysDayNumber(event);
-    const printed = tickets.take(`for "${event.title}" on day ${day}`, (candidate) => candidate.eventTitle === event.title && admitsDay(candidate, day));
+    const printed = tickets.takeForDay(event.title, day);
     await startScanning(page);
     await expect(page.getByTestId('last-synced')).toHaveText(/^Last synced \d{1,2}:\d{2}/);
-    const verdictCard = screen(page).getByRole('group', { name: /^(Valid|Invalid) Ticket$/ });
     const startCamera = page.getByRole('button', { name: 'Start Camera' });
 
     // Before the doors open the organizer prints the event's tickets signed (the event's key is made
@@ -85,9 +80,9 @@ withOwnServer(
       // Online: the printed PNG, through the camera, is the ticket.
       await scanImageWithCamera(page, fakeCamera, readFileSync(join(printedDir, `${printed.code}.png`)));
       await expectVerdict(page, { isValid: true, holderName: printed.holderName });
-      await expect(verdictCard.getByText('Offline', { exact: true })).toHaveCount(0);
+      await expect(verdictCard(page).getByText('Offline', { exact: true })).toHaveCount(0);
       // Named by the code it carries, not by its GC1 text (decision 074).
-      await expect(verdictCard.getByText(cardText(printed.code), { exact: true })).toBeVisible();
+      await expect(verdictCard(page).getByText(cardTicketText(printed.code), { exact: true })).toBeVisible();
       await expect(startCamera).toBeEnabled();
       await expect(page.locator('[data-verdict]')).toHaveCount(0);
       await saveScreen(page, 'signed-online-approved', { fullPage: false });
@@ -106,9 +101,9 @@ withOwnServer(
       fakeCamera.showCode(forged);
       await startCamera.click();
       await expectVerdict(page, { isValid: false, because: 'Ticket not found' });
-      await expect(verdictCard.getByText('Offline', { exact: true })).toBeVisible();
+      await expect(verdictCard(page).getByText('Offline', { exact: true })).toBeVisible();
       // Shown as scanned: no real ticket's code beside 'Ticket not found' (decision 074).
-      await expect(verdictCard.getByText(cardText(forged), { exact: true })).toBeVisible();
+      await expect(verdictCard(page).getByText(cardTicketText(forged), { exact: true })).toBeVisible();
       await expect(startCamera).toBeEnabled();
 
       // The real one: approved by its signature, offline, with no door-list entry behind it.
@@ -117,7 +112,7 @@ withOwnServer(
       await expect(approved).toBeVisible();
       await expect(approved.getByText('APPROVED', { exact: true })).toBeVisible();
       await expect(approved.getByText('Offline', { exact: true })).toBeVisible();
-      await expect(approved.getByText(cardText(LATE_TICKET.code), { exact: true })).toBeVisible();
+      await expect(approved.getByText(cardTicketText(LATE_TICKET.code), { exact: true })).toBeVisible();
       await expect(page.locator('[data-verdict]')).toHaveCount(0);
       await saveScreen(page, 'signed-offline-approved', { fullPage: false });
       await expect(startCamera).toBeEnabled();

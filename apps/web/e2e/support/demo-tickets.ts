@@ -64,4 +64,12 @@ export class TicketPool {
     this.taken.add(ticket.code);
     return ticket;
   }
+
+  /**
+   * The first untaken ticket of the event titled `eventTitle` that admits day `day`, now taken.
+   * @throws Error when none is left.
+   */
+  takeForDay(eventTitle: string, day: number): DemoTicket {
+    return this.take(`for "${eventTitle}" on day ${day}`, (candidate) => candidate.eventTitle === eventTitle && admitsDay(candidate, day));
+  }
 }

@@ -98,6 +98,16 @@ export async function scanWithCamera(page: Page, camera: FakeCamera, code: strin
   await page.getByRole('button', { name: 'Start Camera' }).click();
 }
 
+/** The latest verdict on screen: the result card of SPEC §8, 'Valid Ticket' or 'Invalid Ticket'. */
+export function verdictCard(page: Page): Locator {
+  return screen(page).getByRole('group', { name: /^(Valid|Invalid) Ticket$/ });
+}
+
+/** A ticket as the result card and 'Recent scans' name it: its first 20 characters and an ellipsis (SPEC §8). */
+export function cardTicketText(text: string): string {
+  return `${Array.from(text).slice(0, 20).join('')}...`;
+}
+
 /** Holds the picture of a PNG file (e.g. a QR code the admin CLI exported) in front of the fake camera and presses 'Start Camera'. */
 export async function scanImageWithCamera(page: Page, camera: FakeCamera, png: Buffer): Promise<void> {
   camera.showImage(png);
