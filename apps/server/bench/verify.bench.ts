@@ -16,9 +16,9 @@
  * runs ROUNDS times for ROUND_SECONDS, the targets taking turns (every other round backwards) so
  * that load from elsewhere on the shared machine falls on all alike, after WARMUP_SECONDS of
  * unrecorded load. Prints a table, the verify/reference ratios at each connection count, issue 13's
- * goals as docs/decisions/073 proposes to read them (verify's best throughput against the database's limit, the
- * SQL reference's best; p99 at 50 connections on PostgreSQL; PGlite's approvals/s) and a `BENCH_RESULT {json}` line
- * (scripts/bench.ts). Without DATABASE_URL the PostgreSQL targets are skipped (said so).
+ * goals as docs/decisions/073 proposes to read them (verify's best throughput against the database's
+ * limit, the SQL reference's best; p99 at 50 connections on PostgreSQL; PGlite's approvals/s) and a
+ * `BENCH_RESULT {json}` line (scripts/bench.ts). Without DATABASE_URL the PostgreSQL targets are skipped (said so).
  *
  * Every answer must be the expected one (an approval; an `already_checked_in` denial); anything
  * else is reported and the run exits 1. Timings never fail it.
@@ -408,9 +408,9 @@ const best = (target: string, kind: Kind) =>
   measurements.filter((m) => m.target === target && m.kind === kind).reduce<Measurement | undefined>((top, m) => (!top || m.throughput > top.throughput ? m : top), undefined);
 const perSecond = (m: Measurement | undefined) => (m ? `${Math.round(m.throughput)} (${m.connections} conn.)` : '-');
 
-// Issue 13's goals, as decision 073 proposes to read them: verify's limit (its best throughput over the
-// connection counts) against the database's limit (the SQL reference's best); p99 at 50 connections
-// on PostgreSQL; throughput on PGlite. Printed, never enforced: timings do not fail a benchmark.
+// Issue 13's goals, as decision 073 proposes to read them: verify's limit (its best throughput over
+// the connection counts) against the database's limit (the SQL reference's best); p99 at 50
+// connections on PostgreSQL; throughput on PGlite. Printed, never enforced: timings do not fail a benchmark.
 const limits = (['pglite', 'postgres'] as const).flatMap((database) =>
   (['approve', 'deny'] as const).flatMap((kind) => {
     const verify = best(`verify-${database}`, kind);
