@@ -1,20 +1,56 @@
 import { LogOut } from 'lucide-react';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { useLogoutMutation } from '@/features/auth/api.ts';
+import { sendBeforeLogout } from '@/features/scanner/offline/send-before-logout.ts';
 import { useTranslation } from 'react-i18next';
+import { useSession } from './session-provider.tsx';
 
 /**
  * 'Logout' (SPEC §2, §4): logs out, clearing the user and every selection whatever the server says.
  * The signed-out session makes the route guard send the visitor to /login; navigating here as well
  * would race the session update and could bounce a still-signed-in /login on to the next step.
+ *
+ * Not in SPEC (docs/decisions/076): first the user's scans still queued offline on this device are
+ * sent; if some cannot be sent (no server), a dialog says how many and offers to stay signed in,
+ * because after a logout they are sent only at the same user's next sign-in on this device.
  */
 export function LogoutButton() {
   const { t } = useTranslation();
+  const { user } = useSession();
   const logout = useLogoutMutation();
+  const [sending, setSending] = useState(false);
+  const [unsent, setUnsent] = useState(0);
+
+  const onLogout = async () => {
+    setSending(true);
+    const waiting = user ? await sendBeforeLogout(user.id) : 0;
+    setSending(false);
+    if (waiting === 0) logout.mutate();
+    else setUnsent(waiting);
+  };
+
   return (
-    <Button variant="secondary" disabled={logout.isPending} onClick={() => logout.mutate()}>
-      <LogOut aria-hidden="true" className="size-5" />
-      {t('account.logout')}
-    </Button>
+    <>
+      <Button variant="secondary" disabled={logout.isPending || sending} aria-busy={sending || undefined} onClick={() => void onLogout()}>
+        <LogOut aria-hidden="true" className="size-5" />
+        {t('account.logout')}
+      </Button>
+      <ConfirmDialog
+        open={unsent > 0}
+        onOpenChange={(open) => {
+          if (!open) setUnsent(0);
+        }}
+        title={t('account.unsentTitle')}
+        description={t('account.unsentDescription', { count: unsent })}
+        cancelLabel={t('account.staySignedIn')}
+        confirmLabel={t('account.logoutAnyway')}
+        onConfirm={() => {
+          setUnsent(0);
+          logout.mutate();
+        }}
+      />
+    </>
   );
 }

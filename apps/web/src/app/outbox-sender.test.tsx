@@ -3,46 +3,14 @@
  * scans queued on this device (real IndexedDB through fake-indexeddb, the real outbox module) reach
  * the server (MSW, answers validated by the contract) while staff are on another screen.
  */
-import { apiPaths, OfflineScan, OfflineScanBatch, type OfflineScanBatchResponse } from '@gatecheck/contract';
 import { screen, waitFor } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { paths } from '@/config/paths.ts';
 import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
-import { queueOfflineScan, readOutbox, type NewOutboxItem } from '@/features/scanner/offline/outbox.ts';
-import { testDay, testEvent, testOrganization, testUser } from '@/test/fixtures.ts';
-import { apiUrl, server } from '@/test/msw-server.ts';
+import { queueOfflineScan, readOutbox } from '@/features/scanner/offline/outbox.ts';
+import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
+import { offlineScan, serveUpload } from '@/test/outbox-fixtures.ts';
 import { renderApp } from '@/test/render.tsx';
-
-function offlineScan(n: number, overrides: Partial<NewOutboxItem> = {}): NewOutboxItem {
-  return {
-    scanId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    eventId: testEvent.id,
-    day: testDay.day,
-    userId: testUser.id,
-    code: `GOOD-${n}`,
-    scannedAt: new Date(Date.UTC(2026, 6, 11, 10, n)).toISOString(),
-    deviceId: 'device-1',
-    verdict: 'approved',
-    ...overrides,
-  };
-}
-
-/** The upload endpoint: `isUp()` false answers with a network error; every batch that arrives is recorded. */
-function serveUpload(isUp: () => boolean = () => true) {
-  const batches: OfflineScan[][] = [];
-  let attempts = 0;
-  server.use(
-    http.post(apiUrl(apiPaths.offlineScans), async ({ request }) => {
-      attempts += 1;
-      if (!isUp()) return HttpResponse.error();
-      const scans = OfflineScanBatch.parse(await request.json()).scans.map((scan) => OfflineScan.parse(scan));
-      batches.push(scans);
-      return HttpResponse.json<OfflineScanBatchResponse>({ receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: 'recorded' })) });
-    }),
-  );
-  return { batches, attempts: () => attempts };
-}
 
 const selection = { organization: testOrganization, event: testEvent, day: testDay };
 

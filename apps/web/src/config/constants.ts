@@ -77,6 +77,13 @@ export const SERVER_CHECK_TIMEOUT_MS = 8_000;
  */
 export const SESSION_CHECK_TIMEOUT_MS = 5_000;
 
+/**
+ * Time allowed at a logout to send the user's scans still queued offline, in ms (not in SPEC;
+ * docs/decisions/076): long enough for a slow door network, short enough that a tap on 'Logout'
+ * with no network is answered while the staff member is still looking at it.
+ */
+export const LOGOUT_SEND_TIMEOUT_MS = 5_000;
+
 /** While the server is unreachable, it is asked again (GET /api/health) this often, in ms (issue 12 item 1). */
 export const OFFLINE_PROBE_INTERVAL_MS = 5_000;
 

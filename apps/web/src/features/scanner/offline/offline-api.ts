@@ -21,10 +21,14 @@ export function fetchSigningKeys(eventId: string): Promise<unknown> {
   return apiRequest(offlinePaths.signingKeys(eventId), { schema: z.unknown() });
 }
 
-/** POST offline-scans with `scans` in scan order. @throws {ApiError} on no answer, an error answer or an unexpected body. */
-export function sendOfflineScans(eventId: string, day: number, scans: OfflineScan[]): Promise<OfflineScanBatchResponse> {
+/**
+ * POST offline-scans with `scans` in scan order; `signal` gives up waiting (the server may still
+ * record them: sending them again is safe, it keeps one row per scan id).
+ * @throws {ApiError} on no answer, an error answer or an unexpected body.
+ */
+export function sendOfflineScans(eventId: string, day: number, scans: OfflineScan[], signal?: AbortSignal): Promise<OfflineScanBatchResponse> {
   const body: OfflineScanBatch = { scans };
-  return apiRequest(offlinePaths.offlineScans(eventId, day), { method: 'POST', body, schema: OfflineScanBatchResponse });
+  return apiRequest(offlinePaths.offlineScans(eventId, day), { method: 'POST', body, schema: OfflineScanBatchResponse, signal });
 }
 
 export const offlineQueries = {

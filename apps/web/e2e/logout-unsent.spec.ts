@@ -1,0 +1,78 @@
+/**
+ * Decision 076 end to end, at a 360x740 phone, with the REAL server process stopped and started
+ * again on the same port and data: a ticket approved offline waits in the outbox; 'Logout' on the
+ * event list cannot send it, so a dialog says so and 'Stay signed in' keeps the session; once the
+ * server is back, 'Logout' goes straight to /login and the check-in is on the server — read through
+ * the API under a fresh sign-in of its own, before this device signs in again (which would send it).
+ * Screenshot: e2e/artifacts/logout-unsent.png.
+ */
+import { API_PREFIX, AttendeeSearchResponse, LoginResponse, apiPaths, supervisorPaths } from '@gatecheck/contract';
+import { axeViolations } from './support/axe.ts';
+import { DEMO_USER, todaysDayNumber } from './support/demo-scope.ts';
+import { TicketPool, readDemoTickets } from './support/demo-tickets.ts';
+import { expect } from './support/fixtures.ts';
+import { expectVerdict, openScannerForDay, startScanning, verdictCard, verifyByHand } from './support/main-job.ts';
+import { testWithOwnServer } from './support/own-server.ts';
+import { startGatecheckServer } from './support/server.ts';
+
+const withOwnServer = testWithOwnServer('logout-unsent');
+
+withOwnServer.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+
+withOwnServer(
+  'a logout with a check-in not yet sent asks first, and once the server is back the logout sends it',
+  async ({ page, request, ownServer, saveScreen }) => {
+    withOwnServer.setTimeout(240_000);
+    const tickets = new TicketPool(readDemoTickets(ownServer.current.dataDir));
+    const { event } = await openScannerForDay(page, 'today');
+    const day = todaysDayNumber(event);
+    const valid = tickets.takeForDay(event.title, day);
+    await startScanning(page);
+    await expect(page.getByTestId('last-synced')).toHaveText(/^Last synced \d{1,2}:\d{2}/);
+
+    // The outage: the server's process group is stopped for real; a ticket is approved offline.
+    const { dataDir, url } = ownServer.current;
+    await ownServer.current.stop({ keepData: true });
+    await verifyByHand(page, valid.code);
+    await expectVerdict(page, { isValid: true, holderName: valid.holderName });
+    await expect(verdictCard(page).getByText('Offline', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('waiting-count')).toHaveText('1 scan waiting to be sent');
+
+    // Back to the event list (SPEC §2: scanner → days → events), where 'Logout' is.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page.getByRole('heading', { name: 'Select Event Day' })).toBeVisible();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(page.getByRole('heading', { name: /Choose Your Event/ })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Scans not sent yet' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText(
+      '1 scan made offline on this device has not reached the server. Stay signed in until it is sent: after a logout it is sent only when you sign in on this device again.',
+    );
+    await expect(dialog.getByRole('button', { name: 'Stay signed in' })).toBeFocused();
+    expect(await axeViolations(page, 'logout-unsent')).toEqual([]);
+    await saveScreen(page, 'logout-unsent', { fullPage: false });
+
+    await dialog.getByRole('button', { name: 'Stay signed in' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page).toHaveURL(/\/event-select$/);
+
+    // The server is back on the same address: 'Logout' now leaves nothing behind.
+    ownServer.current = await startGatecheckServer('logout-unsent', { dataDir, port: Number(new URL(url).port) });
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/, { timeout: 20_000 });
+    await expect(page.getByRole('alertdialog')).toHaveCount(0);
+
+    // On the server, through a session of its own: the ticket is checked in for the day.
+    const login = await request.post(`${API_PREFIX}${apiPaths.login}`, { data: { email: DEMO_USER.email, password: DEMO_USER.password } });
+    expect(login.ok(), await login.text()).toBe(true);
+    const { token } = LoginResponse.parse(await login.json());
+    const search = await request.get(`${API_PREFIX}${supervisorPaths.attendeeSearch(event._id)}?q=${encodeURIComponent(valid.code)}&day=${day}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(search.ok(), await search.text()).toBe(true);
+    const attendee = AttendeeSearchResponse.parse(await search.json()).attendees.find((candidate) => candidate.code === valid.code);
+    expect(attendee?.checkIn?.checkedInAt).toEqual(expect.any(String));
+  },
+);

@@ -1,0 +1,147 @@
+/**
+ * 'Logout' with scans still queued offline on this device (docs/decisions/076): they are sent first;
+ * what cannot be sent is counted in a dialog that offers to stay signed in. Real IndexedDB
+ * (fake-indexeddb) and the real outbox; the server is MSW, its bodies parsed by the contract.
+ */
+import { apiPaths } from '@gatecheck/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import { delay, http, HttpResponse } from 'msw';
+import { describe, expect, test } from 'vitest';
+import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
+import { queueOfflineScan, readOutbox } from '@/features/scanner/offline/outbox.ts';
+import { sendBeforeLogout } from '@/features/scanner/offline/send-before-logout.ts';
+import { testOrganization, testUser } from '@/test/fixtures.ts';
+import { apiUrl, server } from '@/test/msw-server.ts';
+import { offlineScan, serveUpload } from '@/test/outbox-fixtures.ts';
+import { renderApp } from '@/test/render.tsx';
+
+const onEventSelect = { route: '/event-select', selection: { organization: testOrganization } };
+
+/** Records each logout call in `calls`. */
+function serveLogout(calls: string[]) {
+  server.use(
+    http.post(apiUrl(apiPaths.logout), () => {
+      calls.push('logout');
+      return new HttpResponse(null, { status: 204 });
+    }),
+  );
+}
+
+async function queuedCodes(): Promise<string[]> {
+  return (await readOutbox(await openOfflineDb())).map((item) => item.code);
+}
+
+describe('Logout with scans queued offline (decision 076)', () => {
+  test("sends this user's queued scans before it logs out", async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, offlineScan(1));
+    await queueOfflineScan(db, offlineScan(2));
+    const calls: string[] = [];
+    let isUp = false;
+    // The screen's own sender tries at once and fails; its next try is a second away.
+    const upload = serveUpload(
+      () => isUp,
+      () => calls.push('upload'),
+    );
+    serveLogout(calls);
+    const { user, router } = renderApp(onEventSelect);
+    await screen.findByRole('button', { name: /Harbour Sound 2026/ });
+    await waitFor(() => expect(upload.attempts()).toBeGreaterThanOrEqual(1));
+
+    isUp = true;
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByRole('heading', { name: 'Gatecheck Scanner' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(calls).toEqual(['upload', 'logout']);
+    expect(upload.batches.flat().map((scan) => scan.code)).toEqual(['GOOD-1', 'GOOD-2']);
+    expect(await queuedCodes()).toEqual([]);
+  });
+
+  test('with the server unreachable it says how many scans are not sent, and Stay signed in keeps the session and the scans', async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, offlineScan(1));
+    await queueOfflineScan(db, offlineScan(2, { verdict: 'denied', reason: 'already_checked_in' }));
+    await queueOfflineScan(db, offlineScan(3, { userId: 'user-2' }));
+    serveUpload(() => false);
+    const calls: string[] = [];
+    serveLogout(calls);
+    const { user, router } = renderApp(onEventSelect);
+    await screen.findByRole('button', { name: /Harbour Sound 2026/ });
+
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Scans not sent yet' });
+    // Only this user's scans count: the other user's are sent at that user's next sign-in.
+    expect(dialog).toHaveAccessibleDescription(
+      '2 scans made offline on this device have not reached the server. Stay signed in until they are sent: after a logout they are sent only when you sign in on this device again.',
+    );
+    const stay = within(dialog).getByRole('button', { name: 'Stay signed in' });
+    await waitFor(() => expect(stay).toHaveFocus());
+
+    await user.click(stay);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(router.state.location.pathname).toBe('/event-select');
+    expect(calls).toEqual([]);
+    expect(localStorage.getItem('user')).not.toBeNull();
+    expect(await queuedCodes()).toEqual(['GOOD-1', 'GOOD-2', 'GOOD-3']);
+  });
+
+  test("Log out anyway logs out and keeps the scans for the same user's next sign-in on this device", async () => {
+    await queueOfflineScan(await openOfflineDb(), offlineScan(1));
+    serveUpload(() => false);
+    const calls: string[] = [];
+    serveLogout(calls);
+    const { user, router } = renderApp(onEventSelect);
+    await screen.findByRole('button', { name: /Harbour Sound 2026/ });
+
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Scans not sent yet' });
+    expect(dialog).toHaveAccessibleDescription(
+      '1 scan made offline on this device has not reached the server. Stay signed in until it is sent: after a logout it is sent only when you sign in on this device again.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Log out anyway' }));
+    expect(await screen.findByRole('heading', { name: 'Gatecheck Scanner' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(calls).toEqual(['logout']);
+    expect((await readOutbox(await openOfflineDb())).map((item) => [item.code, item.userId])).toEqual([['GOOD-1', testUser.id]]);
+  });
+
+  test("another user's queued scans do not hold up this user's logout", async () => {
+    await queueOfflineScan(await openOfflineDb(), offlineScan(1, { userId: 'user-2' }));
+    const upload = serveUpload(() => false);
+    const { user, router } = renderApp(onEventSelect);
+    await screen.findByRole('button', { name: /Harbour Sound 2026/ });
+
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByRole('heading', { name: 'Gatecheck Scanner' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(upload.batches).toEqual([]);
+    expect(await queuedCodes()).toEqual(['GOOD-1']);
+  });
+});
+
+describe('sendBeforeLogout', () => {
+  test('gives up on a server that does not answer, and counts the scans still waiting', async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, offlineScan(1));
+    await queueOfflineScan(db, offlineScan(2));
+    let arrived = 0;
+    server.use(
+      http.post(apiUrl(apiPaths.offlineScans), async () => {
+        arrived += 1;
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
+    await expect(sendBeforeLogout(testUser.id, 50)).resolves.toBe(2);
+    expect(arrived).toBe(1);
+    expect(await queuedCodes()).toEqual(['GOOD-1', 'GOOD-2']);
+  });
+
+  test('with nothing of this user queued it sends nothing', async () => {
+    await queueOfflineScan(await openOfflineDb(), offlineScan(1, { userId: 'user-2' }));
+    const upload = serveUpload();
+    await expect(sendBeforeLogout(testUser.id)).resolves.toBe(0);
+    expect(upload.attempts()).toBe(0);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * A question before something that cannot be taken back (Radix Dialog as an `alertdialog`): modal,
+ * focus kept inside and put on the safe choice first, Escape or a tap outside is the safe choice.
+ * Centred, at most 28 rem wide; its two buttons are full-width, stacked on a phone, for gloved taps.
+ */
+import * as DialogPrimitive from '@radix-ui/react-dialog';
+import { Button } from '@/components/ui/button.tsx';
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  /** Called with false when the safe choice, Escape or a tap outside closes it. */
+  onOpenChange(open: boolean): void;
+  /** The heading (the dialog's accessible name). */
+  title: string;
+  /** What is at stake, in plain words (the dialog's accessible description). */
+  description: string;
+  /** The safe choice's label: it closes the dialog and has the focus when it opens. */
+  cancelLabel: string;
+  /** The label of the action asked about. */
+  confirmLabel: string;
+  onConfirm(): void;
+}
+
+export function ConfirmDialog({ open, onOpenChange, title, description, cancelLabel, confirmLabel, onConfirm }: ConfirmDialogProps) {
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/60" />
+        <DialogPrimitive.Content
+          role="alertdialog"
+          className="fixed inset-x-4 top-1/2 z-50 mx-auto flex max-w-md -translate-y-1/2 flex-col gap-4 rounded-2xl border-2 border-slate-300 bg-slate-50 p-5 text-slate-900 shadow-xl"
+        >
+          <DialogPrimitive.Title className="text-xl font-bold text-slate-900">{title}</DialogPrimitive.Title>
+          <DialogPrimitive.Description className="text-base text-slate-800">{description}</DialogPrimitive.Description>
+          <div className="flex flex-col gap-3 sm:flex-row-reverse">
+            <DialogPrimitive.Close asChild>
+              <Button className="w-full">{cancelLabel}</Button>
+            </DialogPrimitive.Close>
+            <Button variant="danger" className="w-full" onClick={onConfirm}>
+              {confirmLabel}
+            </Button>
+          </div>
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}
