@@ -98,3 +98,28 @@ test("the browser's 'online' event probes at once, while anyone watches", async 
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(probes).toBe(1);
 });
+
+/** Sets what `document.visibilityState` reads (jsdom's is always 'visible') and says it changed. */
+function setPageVisibility(state: DocumentVisibilityState): void {
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+test('a page shown again probes at once, a page hidden does not, while anyone watches', async () => {
+  onTestFinished(() => {
+    Reflect.deleteProperty(document, 'visibilityState');
+  });
+  const watcher = vi.fn();
+  const stop = watchServer(watcher);
+  setPageVisibility('hidden');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(probes).toBe(0);
+  setPageVisibility('visible');
+  await vi.waitFor(() => expect(watcher).toHaveBeenCalledTimes(1));
+  expect(probes).toBe(1);
+  stop();
+  setPageVisibility('hidden');
+  setPageVisibility('visible');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(probes).toBe(1);
+});

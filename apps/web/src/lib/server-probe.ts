@@ -54,9 +54,15 @@ function probeForWatchers(): void {
   );
 }
 
+/** A page shown again (the app brought back to the front, the phone unlocked) probes at once. */
+function probeWhenShown(): void {
+  if (document.visibilityState === 'visible') probeForWatchers();
+}
+
 /**
  * Probes the server every `OFFLINE_PROBE_INTERVAL_MS` (5 s) while anyone watches, and at once when
- * the browser says it is online again, one probe for all watchers, and calls `onAnswer` whenever a
+ * the browser says it is online again or the page is shown again (a phone throttles the timers of a
+ * page in the background, so the 'Offline' strip would otherwise lag), one probe for all watchers, and calls `onAnswer` whenever a
  * probe gets an answer. `probeNow`: also probe at once (unless a probe is under way).
  * @returns stops this watch; the probing stops with the last one.
  */
@@ -66,6 +72,7 @@ export function watchServer(onAnswer: () => void, options: { probeNow?: boolean 
   if (timer === null) {
     timer = setInterval(probeForWatchers, OFFLINE_PROBE_INTERVAL_MS);
     window.addEventListener('online', probeForWatchers);
+    document.addEventListener('visibilitychange', probeWhenShown);
   }
   if (options.probeNow) probeForWatchers();
   return () => {
@@ -74,6 +81,7 @@ export function watchServer(onAnswer: () => void, options: { probeNow?: boolean 
       clearInterval(timer);
       timer = null;
       window.removeEventListener('online', probeForWatchers);
+      document.removeEventListener('visibilitychange', probeWhenShown);
     }
   };
 }
