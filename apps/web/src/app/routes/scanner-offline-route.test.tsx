@@ -25,6 +25,9 @@ import { makeDoorList } from '@/test/door-list-fixtures.ts';
 import { chooseLanguage } from '@/lib/i18n/choice.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
+import { offlineScan } from '@/test/outbox-fixtures.ts';
+import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
+import { queueOfflineScan } from '@/features/scanner/offline/outbox.ts';
 import { renderWithProviders } from '@/test/render.tsx';
 import { createScriptedScanSource } from '@/test/scripted-scan-source.ts';
 import { ScannerRoute } from './scanner-route.tsx';
@@ -261,6 +264,18 @@ test('a device without a door list approves a genuine signed ticket of this even
   await waitFor(() => expect(within(screen.getByRole('group', { name: 'Invalid Ticket' })).getByText('Ticket not found')).toBeInTheDocument(), { timeout: 6_000 });
   expect(verified.length).toBeGreaterThanOrEqual(2);
   server.events.removeAllListeners();
+});
+
+test('scans another staff member made offline on this device are counted apart: they wait for that member\'s next sign-in here (decision 076)', async () => {
+  const db = await openOfflineDb();
+  await queueOfflineScan(db, offlineScan(1, { userId: 'user-2' }));
+  await queueOfflineScan(db, offlineScan(2, { userId: 'user-3' }));
+  serveDoorList(await makeDoorList(TICKETS));
+  renderScanner();
+  expect(await screen.findByTestId('others-waiting-count')).toHaveTextContent('2 scans by other staff members wait for their next sign-in on this device');
+  expect(screen.getByTestId('waiting-count')).toHaveTextContent('0 scans waiting to be sent');
+  await act(() => chooseLanguage('de'));
+  expect(await screen.findByText('2 Scans anderer Personen warten auf deren nächste Anmeldung auf diesem Gerät')).toBeInTheDocument();
 });
 
 test('the offline line speaks German when German is chosen', async () => {

@@ -7,7 +7,8 @@ import { formatClockTime, resultCodeText } from '../scanner-logic.ts';
 
 /**
  * The scanner's offline line (issue 12 items 2–4): 'Last synced HH:MM' (the device's locale time) of
- * the day's door list, how many scans wait to be sent, 'Sync now', 'Offline mode' while the device
+ * the day's door list, how many scans wait to be sent (and how many of other staff members wait for
+ * their next sign-in on this device, decision 076), 'Sync now', 'Offline mode' while the device
  * decides on its own, a note when a damaged download was discarded, and the scans the server would
  * not take with its reason (each can be dismissed once read).
  */
@@ -28,6 +29,7 @@ export function OfflineStatus({ door }: { door: OfflineDoor }) {
           <p data-testid="waiting-count" className={door.waitingCount > 0 ? 'font-semibold' : undefined}>
             {t('offline.waiting', { count: door.waitingCount })}
           </p>
+          {door.othersWaitingCount > 0 && <p data-testid="others-waiting-count">{t('offline.othersWaiting', { count: door.othersWaitingCount })}</p>}
         </div>
         <Button variant="secondary" onClick={door.syncNow} disabled={door.isSyncing}>
           <RefreshCw aria-hidden="true" className="size-5" />

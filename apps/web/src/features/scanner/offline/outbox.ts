@@ -69,17 +69,26 @@ export async function readOutbox(db: OfflineDb): Promise<OutboxItem[]> {
 /** The outbox as the scanner shows it: how many wait to be sent, and the items set aside. */
 export interface OutboxSummary {
   waiting: number;
+  /**
+   * How many scans of other users wait on this device: they are sent at their maker's next sign-in
+   * here (docs/decisions/076), so the staff member now at the phone is told they are there.
+   */
+  othersWaiting: number;
   setAside: OutboxItem[];
   /** The scan ids of every item still waiting to be sent (any user's): the server does not know these scans yet. */
   waitingScanIds: string[];
 }
 
-/** The items of `userId` waiting, those set aside (of every user, so none is hidden), and the scan ids of all waiting items. */
+/**
+ * The items of `userId` waiting, those of other users waiting, those set aside (of every user, so
+ * none is hidden), and the scan ids of all waiting items.
+ */
 export async function summarizeOutbox(db: OfflineDb, userId: string): Promise<OutboxSummary> {
   const items = await readOutbox(db);
   const waiting = items.filter((item) => !item.setAside);
   return {
     waiting: waiting.filter((item) => item.userId === userId).length,
+    othersWaiting: waiting.filter((item) => item.userId !== userId).length,
     setAside: items.filter((item) => item.setAside),
     waitingScanIds: waiting.map((item) => item.scanId),
   };

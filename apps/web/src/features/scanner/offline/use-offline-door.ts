@@ -41,6 +41,8 @@ export interface OfflineDoor {
   isSyncing: boolean;
   /** Scans of this user waiting to be sent. */
   waitingCount: number;
+  /** Scans of other users waiting on this device for their maker's next sign-in here (decision 076). */
+  othersWaitingCount: number;
   /** Scans the server would not take, with its reason. */
   setAside: OutboxItem[];
   /**
@@ -82,7 +84,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
   const keysRef = useRef<EventSigningKey[]>([]);
   const [isListDiscarded, setListDiscarded] = useState(false);
   const [isSyncing, setSyncing] = useState(false);
-  const [summary, setSummary] = useState<OutboxSummary>({ waiting: 0, setAside: [], waitingScanIds: [] });
+  const [summary, setSummary] = useState<OutboxSummary>({ waiting: 0, othersWaiting: 0, setAside: [], waitingScanIds: [] });
   const queryClient = useQueryClient();
   const staffId = staff?.id ?? null;
 
@@ -267,6 +269,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     isListDiscarded,
     isSyncing,
     waitingCount: summary.waiting,
+    othersWaitingCount: summary.othersWaiting,
     setAside: summary.setAside,
     isWaitingToSend: (scanId) => summary.waitingScanIds.includes(scanId),
     syncNow: () => void sync(),
