@@ -8,10 +8,9 @@
  */
 import { API_PREFIX, AttendeeSearchResponse, LoginResponse, apiPaths, supervisorPaths } from '@gatecheck/contract';
 import { axeViolations } from './support/axe.ts';
-import { DEMO_USER, todaysDayNumber } from './support/demo-scope.ts';
-import { TicketPool, readDemoTickets } from './support/demo-tickets.ts';
+import { DEMO_USER } from './support/demo-scope.ts';
 import { expect } from './support/fixtures.ts';
-import { expectVerdict, openScannerForDay, startScanning, verdictCard, verifyByHand } from './support/main-job.ts';
+import { expectVerdict, openScannerReadyForOffline, verdictCard, verifyByHand } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 import { startGatecheckServer } from './support/server.ts';
 
@@ -23,12 +22,8 @@ withOwnServer(
   'a logout with a check-in not yet sent asks first, and once the server is back the logout sends it',
   async ({ page, request, ownServer, saveScreen }) => {
     withOwnServer.setTimeout(240_000);
-    const tickets = new TicketPool(readDemoTickets(ownServer.current.dataDir));
-    const { event } = await openScannerForDay(page, 'today');
-    const day = todaysDayNumber(event);
+    const { event, day, tickets } = await openScannerReadyForOffline(page, ownServer.current.dataDir);
     const valid = tickets.takeForDay(event.title, day);
-    await startScanning(page);
-    await expect(page.getByTestId('last-synced')).toHaveText(/^Last synced \d{1,2}:\d{2}/);
 
     // The outage: the server's process group is stopped for real; a ticket is approved offline.
     const { dataDir, url } = ownServer.current;

@@ -8,10 +8,8 @@
  * Decisions 052 (offline scanner), 055 (service worker), 056 (offline start).
  */
 import { API_PREFIX, AttendeeSearchResponse, supervisorPaths } from '@gatecheck/contract';
-import { todaysDayNumber } from './support/demo-scope.ts';
-import { TicketPool, readDemoTickets } from './support/demo-tickets.ts';
 import { expect } from './support/fixtures.ts';
-import { expectVerdict, openScannerForDay, scanWithCamera, startScanning, verdictCard } from './support/main-job.ts';
+import { expectVerdict, openScannerReadyForOffline, scanWithCamera, verdictCard } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 import { startGatecheckServer } from './support/server.ts';
 
@@ -23,13 +21,9 @@ withOwnServer(
   'with the server stopped, the reloaded app approves a valid QR code offline, keeps the queue through another reload, and sends it once the server is back',
   async ({ page, ownServer, fakeCamera, saveScreen }) => {
     withOwnServer.setTimeout(240_000);
-    const tickets = new TicketPool(readDemoTickets(ownServer.current.dataDir));
     // Online: to the scanner of today; the door list is downloaded and the service worker is active.
-    const { event } = await openScannerForDay(page, 'today');
-    const day = todaysDayNumber(event);
+    const { event, day, tickets } = await openScannerReadyForOffline(page, ownServer.current.dataDir);
     const valid = tickets.takeForDay(event.title, day);
-    await startScanning(page);
-    await expect(page.getByTestId('last-synced')).toHaveText(/^Last synced \d{1,2}:\d{2}/);
     await expect.poll(() => page.evaluate(async () => (await navigator.serviceWorker.ready).active?.state)).toBe('activated');
 
     // The outage: the server's process group is stopped for real, then the page is reloaded.

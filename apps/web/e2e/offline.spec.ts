@@ -11,11 +11,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { API_PREFIX, AttendeeSearchResponse, OfflineConflictList, apiPaths, offlinePaths, supervisorPaths, type VerifyTicketRequest } from '@gatecheck/contract';
-import { todaysDayNumber } from './support/demo-scope.ts';
-import { TicketPool, readDemoTickets } from './support/demo-tickets.ts';
 import { expect, test } from './support/fixtures.ts';
 import { captureFlashes, clearFrozenFlashes, freezeNextFlash, frozenFlash } from './support/flash-capture.ts';
-import { cardTicketText, expectVerdict, openScannerForDay, screen, startScanning, verdictCard, verifyByHand } from './support/main-job.ts';
+import { cardTicketText, expectVerdict, openScannerReadyForOffline, screen, verdictCard, verifyByHand } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 import { startGatecheckServer } from './support/server.ts';
 
@@ -36,15 +34,11 @@ withOwnServer(
   'with the server stopped the scanner decides from its door list, marked Offline, and every offline check-in reaches the server with its scan time after the restart',
   async ({ page, ownServer, saveScreen }) => {
     test.setTimeout(300_000);
-    const tickets = new TicketPool(readDemoTickets(ownServer.current.dataDir));
     await captureFlashes(page);
-    const { event } = await openScannerForDay(page, 'today');
-    const day = todaysDayNumber(event);
+    const { event, day, tickets } = await openScannerReadyForOffline(page, ownServer.current.dataDir);
     const valid = tickets.takeForDay(event.title, day);
     const knownAtOtherGate = tickets.takeForDay(event.title, day);
     const laterAtOtherGate = tickets.takeForDay(event.title, day);
-    await startScanning(page);
-    await expect(page.getByTestId('last-synced')).toHaveText(/^Last synced \d{1,2}:\d{2}/);
 
     // Another gate admits one ticket, and the device downloads the change ('Sync now'); then that
     // gate admits another, which this device's list never learns before the outage.

@@ -23,10 +23,8 @@ import {
   supervisorPaths,
 } from '@gatecheck/contract';
 import { runAdmin } from './support/admin-cli.ts';
-import { todaysDayNumber } from './support/demo-scope.ts';
-import { TicketPool, readDemoTickets } from './support/demo-tickets.ts';
 import { expect, test } from './support/fixtures.ts';
-import { cardTicketText, expectVerdict, openScannerForDay, scanImageWithCamera, screen, startScanning, verdictCard } from './support/main-job.ts';
+import { cardTicketText, expectVerdict, openScannerReadyForOffline, scanImageWithCamera, screen, verdictCard } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 import { startGatecheckServer } from './support/server.ts';
 
@@ -47,12 +45,8 @@ withOwnServer(
   'an exported signed QR code is approved online, and with the server stopped a ticket sold after the last download is approved by its signature while a forged one is denied',
   async ({ page, ownServer, fakeCamera, saveScreen }) => {
     test.setTimeout(300_000);
-    const tickets = new TicketPool(readDemoTickets(ownServer.current.dataDir));
-    const { event } = await openScannerForDay(page, 'today');
-    const day = todaysDayNumber(event);
+    const { event, day, tickets } = await openScannerReadyForOffline(page, ownServer.current.dataDir);
     const printed = tickets.takeForDay(event.title, day);
-    await startScanning(page);
-    await expect(page.getByTestId('last-synced')).toHaveText(/^Last synced \d{1,2}:\d{2}/);
     const startCamera = page.getByRole('button', { name: 'Start Camera' });
 
     // Before the doors open the organizer prints the event's tickets signed (the event's key is made

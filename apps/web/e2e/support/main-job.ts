@@ -5,6 +5,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect } from '@playwright/test';
 import { DEMO_USER, type DemoScope, findLiveThreeDayEvent, todaysDayNumber } from './demo-scope.ts';
+import { TicketPool, readDemoTickets } from './demo-tickets.ts';
 import type { FakeCamera } from './fake-camera.ts';
 
 /** Escapes `text` for use inside a RegExp. */
@@ -83,6 +84,20 @@ export async function openScannerForDay(page: Page, day: number | 'today', after
   await chooseDay(page, day === 'today' ? todaysDayNumber(scope.event) : day);
   await afterEachStep();
   return scope;
+}
+
+/**
+ * Opens the scanner of today (`openScannerForDay`), starts scanning and waits until the day's door
+ * list is on the device ('Last synced HH:MM', issue 12), so the gate can go on deciding offline.
+ * Returns the organization and event, today's day number and the demo tickets of the server whose
+ * data directory is `dataDir`.
+ */
+export async function openScannerReadyForOffline(page: Page, dataDir: string): Promise<DemoScope & { day: number; tickets: TicketPool }> {
+  const tickets = new TicketPool(readDemoTickets(dataDir));
+  const scope = await openScannerForDay(page, 'today');
+  await startScanning(page);
+  await expect(page.getByTestId('last-synced')).toHaveText(/^Last synced \d{1,2}:\d{2}/);
+  return { ...scope, day: todaysDayNumber(scope.event), tickets };
 }
 
 /** 'Start Scanning' reveals the scanner panel (SPEC §2 /scanner). */

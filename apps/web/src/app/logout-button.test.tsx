@@ -27,6 +27,21 @@ function serveLogout(calls: string[]) {
   );
 }
 
+/**
+ * The event list with the upload endpoint down (no answer) and the logout calls recorded; taps
+ * 'Logout' and returns the dialog it opens.
+ */
+async function tapLogoutWithServerDown() {
+  serveUpload(() => false);
+  const calls: string[] = [];
+  serveLogout(calls);
+  const rendered = renderApp(onEventSelect);
+  await screen.findByRole('button', { name: /Harbour Sound 2026/ });
+  await rendered.user.click(screen.getByRole('button', { name: 'Logout' }));
+  const dialog = await screen.findByRole('alertdialog', { name: 'Scans not sent yet' });
+  return { ...rendered, calls, dialog };
+}
+
 async function queuedCodes(): Promise<string[]> {
   return (await readOutbox(await openOfflineDb())).map((item) => item.code);
 }
@@ -62,14 +77,7 @@ describe('Logout with scans queued offline (decision 076)', () => {
     await queueOfflineScan(db, offlineScan(1));
     await queueOfflineScan(db, offlineScan(2, { verdict: 'denied', reason: 'already_checked_in' }));
     await queueOfflineScan(db, offlineScan(3, { userId: 'user-2' }));
-    serveUpload(() => false);
-    const calls: string[] = [];
-    serveLogout(calls);
-    const { user, router } = renderApp(onEventSelect);
-    await screen.findByRole('button', { name: /Harbour Sound 2026/ });
-
-    await user.click(screen.getByRole('button', { name: 'Logout' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Scans not sent yet' });
+    const { user, router, calls, dialog } = await tapLogoutWithServerDown();
     // Only this user's scans count: the other user's are sent at that user's next sign-in.
     expect(dialog).toHaveAccessibleDescription(
       '2 scans made offline on this device have not reached the server. Stay signed in until they are sent: after a logout they are sent only when you sign in on this device again.',
@@ -87,14 +95,7 @@ describe('Logout with scans queued offline (decision 076)', () => {
 
   test("Log out anyway logs out and keeps the scans for the same user's next sign-in on this device", async () => {
     await queueOfflineScan(await openOfflineDb(), offlineScan(1));
-    serveUpload(() => false);
-    const calls: string[] = [];
-    serveLogout(calls);
-    const { user, router } = renderApp(onEventSelect);
-    await screen.findByRole('button', { name: /Harbour Sound 2026/ });
-
-    await user.click(screen.getByRole('button', { name: 'Logout' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Scans not sent yet' });
+    const { user, router, calls, dialog } = await tapLogoutWithServerDown();
     expect(dialog).toHaveAccessibleDescription(
       '1 scan made offline on this device has not reached the server. Stay signed in until it is sent: after a logout it is sent only when you sign in on this device again.',
     );
