@@ -392,6 +392,26 @@ test('only the latest result is displayed', async () => {
   expect(screen.queryByRole('group', { name: 'Valid Ticket' })).not.toBeInTheDocument();
 });
 
+test("a new check's toast takes the place of the last one's: no 'Access granted' stays behind an 'Access denied'", async () => {
+  let failNext = false;
+  recordVerify((body) => (failNext ? HttpResponse.json({ code: 'internal', message: 'boom' }, { status: 500 }) : body.qrCode === 'GC-1' ? { isValid: true } : { isValid: false, reason: 'not_found' }));
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  await findToast('Valid Ticket', 'Access granted');
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-404{Enter}');
+  await findToast('Invalid Ticket', 'Access denied');
+  // At once, not once the earlier toast's 4 s are over.
+  expect(screen.queryByText('Access granted', { selector: '[data-sonner-toast] *' })).not.toBeInTheDocument();
+  expect(document.querySelectorAll('[data-sonner-toast]')).toHaveLength(1);
+
+  failNext = true;
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-2{Enter}');
+  await findToast('Verification Error', 'Could not verify ticket. Please try again.');
+  expect(screen.queryByText('Access denied', { selector: '[data-sonner-toast] *' })).not.toBeInTheDocument();
+  expect(document.querySelectorAll('[data-sonner-toast]')).toHaveLength(1);
+});
+
 test('Start Scanning clears the previous result', async () => {
   recordVerify();
   const { user } = renderScanner();

@@ -133,7 +133,7 @@ test("calendar denials word the server's facts, which name the right day (issue 
   expect(denialText({ reason: 'not_event_day', dayDenial: notToday })).toBe('Day 1 (Opening Night) was Mon 23 Nov. Today is Day 2, Tue 24 Nov.');
 });
 
-test('verdict toasts say Valid Ticket / Access granted and Invalid Ticket / Access denied', () => {
-  expect(verdictNotice({ isValid: true, details: {} })).toEqual({ title: 'Valid Ticket', description: 'Access granted', variant: 'success', isAnnounced: false });
-  expect(verdictNotice({ isValid: false, denial: {} })).toEqual({ title: 'Invalid Ticket', description: 'Access denied', variant: 'error', isAnnounced: false });
+test('verdict toasts say Valid Ticket / Access granted and Invalid Ticket / Access denied, each in place of the last outcome toast', () => {
+  expect(verdictNotice({ isValid: true, details: {} })).toEqual({ id: 'scan-outcome', title: 'Valid Ticket', description: 'Access granted', variant: 'success', isAnnounced: false });
+  expect(verdictNotice({ isValid: false, denial: {} })).toEqual({ id: 'scan-outcome', title: 'Invalid Ticket', description: 'Access denied', variant: 'error', isAnnounced: false });
 });

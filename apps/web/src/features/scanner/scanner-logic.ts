@@ -144,11 +144,19 @@ export function canSubmitManualCode(text: string, isProcessing: boolean): boolea
 export { denialText, formatClockTime } from '@/lib/denial-text.ts';
 
 /**
- * The toast for a verdict (SPEC §8). Not read out by screen readers: the verdict flash announces the
- * verdict once, with its reason (issue 10 item 2, decision 035).
+ * The id of the toast of a check's outcome (a verdict or 'Verification Error'): each outcome replaces
+ * the last one's toast, so an earlier 'Access granted' never stays stacked behind a new 'Access
+ * denied' where a glance at the door could catch the wrong colour.
  */
-export function verdictNotice(verdict: Verdict): { title: string; description: string; variant: 'success' | 'error'; isAnnounced: false } {
+export const SCAN_OUTCOME_TOAST_ID = 'scan-outcome';
+
+/**
+ * The toast for a verdict (SPEC §8), in place of the last outcome's (`SCAN_OUTCOME_TOAST_ID`). Not
+ * read out by screen readers: the verdict flash announces the verdict once, with its reason (issue
+ * 10 item 2, decision 035).
+ */
+export function verdictNotice(verdict: Verdict): { id: string; title: string; description: string; variant: 'success' | 'error'; isAnnounced: false } {
   return verdict.isValid
-    ? { title: t('scanner.validTicket'), description: t('scanner.accessGranted'), variant: 'success', isAnnounced: false }
-    : { title: t('scanner.invalidTicket'), description: t('scanner.accessDenied'), variant: 'error', isAnnounced: false };
+    ? { id: SCAN_OUTCOME_TOAST_ID, title: t('scanner.validTicket'), description: t('scanner.accessGranted'), variant: 'success', isAnnounced: false }
+    : { id: SCAN_OUTCOME_TOAST_ID, title: t('scanner.invalidTicket'), description: t('scanner.accessDenied'), variant: 'error', isAnnounced: false };
 }

@@ -22,6 +22,7 @@ import { useQrDecoderFactory } from './qr-decoder-context.tsx';
 import { emptyScanGate, passCode, resumeAt } from './scan-gate.ts';
 import {
   manualTicketCode,
+  SCAN_OUTCOME_TOAST_ID,
   scannerReducer,
   toastCodeText,
   verdictNotice,
@@ -174,7 +175,7 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
         }
         // SPEC §8: the server's error text is not shown; the same words for every failure.
         dispatch({ type: 'verificationFailed' });
-        notify({ title: t('scanner.verificationError'), description: t('scanner.verificationErrorDescription'), variant: 'error' });
+        notify({ id: SCAN_OUTCOME_TOAST_ID, title: t('scanner.verificationError'), description: t('scanner.verificationErrorDescription'), variant: 'error' });
       } finally {
         isBusyRef.current = false;
         resumeAtRef.current = resumeAt(now());
