@@ -8,6 +8,7 @@
  * screens are translated.
  */
 import { axeViolations } from './support/axe.ts';
+import { overflowingControls } from './support/layout.ts';
 import { DEMO_USER, findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
 import { admitsDay } from './support/demo-tickets.ts';
 import { expect, test } from './support/fixtures.ts';
@@ -58,6 +59,9 @@ test('a German device gets German screens (login, day select, scanner with a ver
   await page.getByRole('button', { name: new RegExp(`Tag ${day}\\b`) }).first().click();
   await expect(page.getByText('Scannen für')).toBeVisible();
   await page.getByRole('button', { name: 'Scannen starten' }).click();
+  // German labels are longer than SPEC's English: at 360 px none may run past its button's edge.
+  await expect(page.getByRole('button', { name: 'Kamera starten' })).toBeVisible();
+  expect(await overflowingControls(page.getByRole('main'))).toEqual([]);
   const ticket = ticketPool.take(`for "${event.title}" on all days`, (candidate) => candidate.eventTitle === event.title && candidate.days === 'all');
   await page.getByLabel('Oder Ticket-ID eingeben:').fill(ticket.code);
   await page.getByRole('button', { name: 'Prüfen' }).click();

@@ -4,8 +4,13 @@ import { Button } from '@/components/ui/button.tsx';
 import { resultCodeText, type ScannerState } from '../scanner-logic.ts';
 import { useTranslation } from 'react-i18next';
 
-/** Icon beside the label from 400 px up, above it on narrower phones (the label never wraps). */
-const cameraButtonClasses = 'min-w-0 px-2 whitespace-nowrap max-[399px]:flex-col max-[399px]:gap-0.5 max-[399px]:py-1.5';
+/**
+ * Icon beside the label from 400 px up, on one line. On narrower phones the icon goes above the
+ * label, and a label too long for half a 360 px screen (German 'Kamera stoppen') wraps between its
+ * words instead of running past the button's edge.
+ */
+const cameraButtonClasses =
+  'min-w-0 px-2 whitespace-nowrap max-[399px]:flex-col max-[399px]:gap-0.5 max-[399px]:py-1.5 max-[399px]:whitespace-normal max-[399px]:text-center max-[399px]:leading-tight';
 
 /** 'Torch' and 'Switch camera' (issue 10 item 6): each shown only when the device has it. */
 export interface CameraPanelControls {
