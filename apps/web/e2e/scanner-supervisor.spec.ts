@@ -100,7 +100,7 @@ test('on the scanner a supervisor finds a guest by name, checks them in, undoes 
   await page.getByRole('link', { name: `Supervisor tools (Day ${today})` }).click();
   const entries = page.getByRole('list', { name: 'Scan log entries' }).getByRole('listitem').filter({ hasText: ticket.code });
   await expect(entries).toHaveCount(4);
-  await expect(entries.nth(0)).toContainText('Denied: already checked in');
+  await expect(entries.nth(0)).toContainText('Denied: Already checked in');
   await expect(entries.nth(1)).toContainText('Approved');
   await expect(entries.nth(1)).not.toContainText('(manual)');
   await expect(entries.nth(2)).toContainText('Undone: Admitted the wrong guest');

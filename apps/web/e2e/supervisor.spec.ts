@@ -66,7 +66,7 @@ test('a supervisor finds a guest by name, checks in, undoes with a reason; the t
   await page.getByRole('link', { name: `Supervisor tools (Day ${today})` }).click();
   const entries = page.getByRole('list', { name: 'Scan log entries' }).getByRole('listitem').filter({ hasText: ticket.code });
   await expect(entries).toHaveCount(4);
-  await expect(entries.nth(0)).toContainText('Denied: already checked in');
+  await expect(entries.nth(0)).toContainText('Denied: Already checked in');
   await expect(entries.nth(1)).toContainText('Approved');
   await expect(entries.nth(2)).toContainText('Undone: Checked in the wrong guest');
   await expect(entries.nth(3)).toContainText('Approved (manual)');

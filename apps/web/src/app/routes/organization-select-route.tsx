@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
 import { organizationQueries } from '@/features/organizations/api.ts';
-import { activeEventsLabel } from '@/features/organizations/organizations-logic.ts';
+import { activeEventsLabel, roleBadgeText } from '@/features/organizations/organizations-logic.ts';
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { selectOrganization } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
@@ -49,7 +49,7 @@ export function OrganizationSelectRoute() {
             <ChoiceCard key={organization.id} icon={Building2} onChoose={() => void choose(organization)}>
               <span className="flex flex-wrap items-center gap-2">
                 <span className="text-xl font-bold text-slate-900">{organization.name}</span>
-                <Badge>{organization.role}</Badge>
+                <Badge>{roleBadgeText(organization.role)}</Badge>
               </span>
               {organization.description && <span className="text-base text-slate-700">{organization.description}</span>}
               <span className="text-base font-semibold text-slate-800">{activeEventsLabel(organization.activeEventCount)}</span>

@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { wireOrganizations } from '@/test/fixtures.ts';
-import { activeEventsLabel, toOrganizationItem } from './organizations-logic.ts';
+import { chooseLanguage } from '@/lib/i18n/choice.ts';
+import { activeEventsLabel, roleBadgeText, toOrganizationItem } from './organizations-logic.ts';
 
 test('an organization is mapped with its role and the count of its active events (SPEC §3)', () => {
   const [first] = wireOrganizations;
@@ -22,4 +23,10 @@ test('active event counts read naturally', () => {
   expect(activeEventsLabel(0)).toBe('0 active events');
   expect(activeEventsLabel(1)).toBe('1 active event');
   expect(activeEventsLabel(2)).toBe('2 active events');
+});
+
+test('the role badge reads the role as sent in English and in words in German; an unknown role stays as sent', async () => {
+  expect(['staff', 'supervisor', 'admin', 'owner'].map(roleBadgeText)).toEqual(['staff', 'supervisor', 'admin', 'owner']);
+  await chooseLanguage('de');
+  expect(['staff', 'supervisor', 'admin', 'owner'].map(roleBadgeText)).toEqual(['Personal', 'Aufsicht', 'Admin', 'owner']);
 });

@@ -1,5 +1,6 @@
 import type { Attendee, ScanLogEntry } from '@gatecheck/contract';
 import { expect, test } from 'vitest';
+import { chooseLanguage } from '@/lib/i18n/choice.ts';
 import { admittedDaysText, attendeeStatusText, canUseSupervisorTools, isSearchable, scanLogVerdictText } from './supervisor-logic.ts';
 
 test('only supervisors and admins see the supervisor tools; unknown roles do not (issue 11)', () => {
@@ -30,9 +31,19 @@ test("an attendee's days and status for the selected day in words", () => {
 
 const entry: ScanLogEntry = { id: 'l', at: '2026-07-11T10:00:00Z', day: 2, userName: 'U', code: 'C', verdict: 'approved', reason: null, source: 'scan' };
 
-test('scan log verdicts in words: denial codes with spaces, undo reasons as typed', () => {
+test("scan log verdicts in words: denials in the result card's words, undo reasons as typed", () => {
   expect(scanLogVerdictText(entry)).toBe('Approved');
   expect(scanLogVerdictText({ ...entry, source: 'manual' })).toBe('Approved (manual)');
-  expect(scanLogVerdictText({ ...entry, verdict: 'denied', reason: 'already_checked_in' })).toBe('Denied: already checked in');
+  expect(scanLogVerdictText({ ...entry, verdict: 'denied', reason: 'already_checked_in' })).toBe('Denied: Already checked in');
+  expect(scanLogVerdictText({ ...entry, verdict: 'denied', reason: 'not_found' })).toBe('Denied: Ticket not found');
+  expect(scanLogVerdictText({ ...entry, verdict: 'denied', reason: 'not_valid_today' })).toBe('Denied: Not valid today');
+  // A code from a newer server than this app: still readable.
+  expect(scanLogVerdictText({ ...entry, verdict: 'denied', reason: 'sold_out_gate' })).toBe('Denied: sold out gate');
   expect(scanLogVerdictText({ ...entry, verdict: 'undone', reason: 'Wrong_band', source: 'undo' })).toBe('Undone: Wrong_band');
+});
+
+test('scan log denials speak German when German is chosen (no English codes left in the German screen)', async () => {
+  await chooseLanguage('de');
+  expect(scanLogVerdictText({ ...entry, verdict: 'denied', reason: 'not_found' })).toBe('Abgelehnt: Ticket nicht gefunden');
+  expect(scanLogVerdictText({ ...entry, verdict: 'denied', reason: 'already_checked_in' })).toBe('Abgelehnt: Bereits eingecheckt');
 });

@@ -3,8 +3,9 @@
  * status for the selected day in words. The server enforces the role; this only hides what a role
  * cannot do.
  */
-import { type Attendee, ATTENDEE_SEARCH_MIN_LENGTH, hasRoleAtLeast, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
+import { type Attendee, ATTENDEE_SEARCH_MIN_LENGTH, DenialReason, hasRoleAtLeast, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
 import { ApiError } from '@/lib/api-client.ts';
+import { denialText } from '@/lib/denial-text.ts';
 import { activeLanguage, formattingLocale, t } from '@/lib/i18n/index.ts';
 import { serverMessageText } from '@/lib/server-messages.ts';
 
@@ -40,14 +41,20 @@ export function attendeeStatusText(attendee: Attendee): string {
 }
 
 /**
- * A scan log entry's verdict in words: 'Approved', 'Approved (manual)', 'Denied: already checked in'
- * (a denial reason code with spaces), 'Undone: <the supervisor's reason as typed>'.
+ * A scan log entry's verdict in words, in the active language: 'Approved', 'Approved (manual)',
+ * 'Denied: Already checked in' (a denial reason in the result card's words; a code this app does
+ * not know, with spaces for its underscores), 'Undone: <the supervisor's reason as typed>'.
  */
 export function scanLogVerdictText(entry: ScanLogEntry): string {
   const verdict = entry.verdict === 'approved' ? t('supervisor.filterApproved') : entry.verdict === 'denied' ? t('supervisor.filterDenied') : t('supervisor.filterUndone');
   const source = entry.source === 'manual' ? t('supervisor.manualSuffix') : '';
-  const reason = entry.reason === null ? '' : entry.verdict === 'denied' ? entry.reason.replaceAll('_', ' ') : entry.reason;
-  return `${verdict}${source}${reason ? `: ${reason}` : ''}`;
+  return `${verdict}${source}${entry.reason ? `: ${entry.verdict === 'denied' ? denialReasonText(entry.reason) : entry.reason}` : ''}`;
+}
+
+/** A denial reason code as the result card words it without its details ('Ticket not found'); an unknown code with spaces. */
+function denialReasonText(code: string): string {
+  const reason = DenialReason.safeParse(code);
+  return (reason.success ? denialText({ reason: reason.data }) : null) ?? code.replaceAll('_', ' ');
 }
 
 /**
