@@ -4,6 +4,7 @@
  * checked in, the check-in is undone with a reason, and the scan log lists both.
  */
 import {
+  apiPaths,
   type ApiErrorBody,
   type Attendee,
   AttendeeSearchResponse,
@@ -14,9 +15,10 @@ import {
   type UndoCheckInResponse,
   type VerifyTicketResponse,
 } from '@gatecheck/contract';
-import { screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { delay, http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, test } from 'vitest';
+import { reportServerUnreachable } from '@/lib/reachability.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { renderApp } from '@/test/render.tsx';
@@ -100,4 +102,42 @@ describe('supervisor tools (issue 11)', () => {
     expect(within(entries).getByText(/Undone: Wrong wristband/)).toBeInTheDocument();
     expect(within(entries).getByText(/Approved \(manual\)/)).toBeInTheDocument();
   });
+
+  test("a search with no answer yet says 'Searching...'; with no answer at all it says there is no connection, in words", async () => {
+    let answer: 'hang' | 'fail' = 'hang';
+    server.use(
+      http.get(apiUrl(`/events/${testEvent.id}/attendees`), async () => {
+        if (answer === 'fail') return HttpResponse.error();
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
+    const { user } = renderApp({ route: '/supervisor', selection: { organization: supervisorOrganization, event: testEvent, day: testDay } });
+    const input = await screen.findByLabelText('Name or ticket code');
+    await user.type(input, 'zoe');
+    expect(await screen.findByRole('status')).toHaveTextContent('Searching...');
+
+    answer = 'fail';
+    await user.type(input, 'x');
+    expect(await screen.findByText('No connection to the server. Try again once it answers.')).toBeInTheDocument();
+    expect(screen.queryByText(/Failed to fetch/)).not.toBeInTheDocument();
+  });
+
+  test('while the server is known not to answer, a search says so at once instead of Searching...', async () => {
+    server.use(
+      http.get(apiUrl(`/events/${testEvent.id}/attendees`), async () => {
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+      // The 'Offline' strip's probe gets no answer either, so nothing says the server is back.
+      http.get(apiUrl(apiPaths.health), () => HttpResponse.error()),
+    );
+    const { user } = renderApp({ route: '/supervisor', selection: { organization: supervisorOrganization, event: testEvent, day: testDay } });
+    const input = await screen.findByLabelText('Name or ticket code');
+    act(() => reportServerUnreachable());
+    await user.type(input, 'zoe');
+    expect(await screen.findByText('No connection to the server. Try again once it answers.')).toBeInTheDocument();
+    expect(screen.queryByText('Searching...')).not.toBeInTheDocument();
+  });
 });
+

@@ -59,12 +59,14 @@ function denialReasonText(code: string): string {
 
 /**
  * What a failed supervisor call says, in the active language: our own errors as thrown (worded when
- * thrown), a server refusal as the server wrote it in English and by its code otherwise (`conflict`:
+ * thrown), no answer from the server as 'No connection to the server. …', a server refusal as the server wrote it in English and by its code otherwise (`conflict`:
  * the ticket is not checked in that day; `not_found`), else 'That did not work. Please try again.'
  * English keeps any other error's own text.
  */
 export function supervisorErrorText(error: Error): string {
   if (!(error instanceof ApiError)) return error.message;
+  // No answer at all: say so in words, not the browser's 'Failed to fetch'.
+  if (error.status === 0) return t('supervisor.noConnection');
   const words = serverMessageText(error, { conflict: 'serverMessages.notCheckedIn', not_found: 'serverMessages.notFound' });
   if (words !== undefined) return words;
   return activeLanguage() === 'en' && error.message ? error.message : t('supervisor.requestFailed');

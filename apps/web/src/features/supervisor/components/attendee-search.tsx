@@ -1,7 +1,8 @@
 /**
  * 'Find attendee' (issue 11): search the selected event by name or code (3+ characters; nothing is
  * listed before that), see each ticket's status for the selected day, check in, or undo a check-in
- * with a reason.
+ * with a reason. While a search has no answer it says 'Searching...', or at once that there is no
+ * connection when the server is not answering (the search needs it: the door list holds no names).
  *
  * On the scanner screen (issue 11) it sits in a sheet that has its own heading (`hasHeading` false),
  * and `onCheckedIn` / `onUndone` hand each outcome to the screen (verdict card, recent scans, counts).
@@ -15,6 +16,7 @@ import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { supervisorQueries, useManualCheckIn, useUndoCheckIn } from '../api.ts';
 import { denialText } from '@/lib/denial-text.ts';
+import { useIsServerUnreachable } from '@/lib/reachability.ts';
 import { admittedDaysText, attendeeStatusText, isSearchable, supervisorErrorText } from '../supervisor-logic.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -35,6 +37,7 @@ export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, o
   const [text, setText] = useState('');
   const deferred = useDeferredValue(text);
   const search = useQuery(supervisorQueries.search(eventId, day, deferred));
+  const isServerUnreachable = useIsServerUnreachable();
   const checkIn = useManualCheckIn(eventId, day);
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
 
@@ -62,6 +65,13 @@ export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, o
         <p className="text-base text-slate-700">{t('supervisor.searchHint')}</p>
       ) : search.isError ? (
         <FormNotice variant="error" title={supervisorErrorText(search.error)} />
+      ) : !search.data && isServerUnreachable ? (
+        // No answer from the server: said at once, not after the retries (SPEC §9), which go on.
+        <FormNotice variant="error" title={t('supervisor.noConnection')} />
+      ) : !search.data ? (
+        <p role="status" className="text-base text-slate-700">
+          {t('supervisor.searching')}
+        </p>
       ) : search.data && search.data.attendees.length === 0 ? (
         <p className="text-base text-slate-700">{t('supervisor.noAttendee')}</p>
       ) : (
