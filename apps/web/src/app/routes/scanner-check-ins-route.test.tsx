@@ -222,7 +222,7 @@ test('the list survives a reload for the same day; another day starts empty', as
 
   const otherDay = renderScanner({ day: 3, name: 'Closing Sunday', date: '2026-07-12' });
   expect(await openRecentScans(otherDay.user)).toEqual([]);
-  expect(screen.getByText('No scans yet for this day.')).toBeInTheDocument();
+  expect(screen.getByText('No scans on this device for this day since the app was opened.')).toBeInTheDocument();
 }, 15_000);
 
 test('logging out forgets the recent scans', async () => {

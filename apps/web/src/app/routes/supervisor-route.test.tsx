@@ -92,6 +92,7 @@ describe('supervisor tools (issue 11)', () => {
     await user.click(within(row).getByRole('button', { name: 'Undo check-in' }));
     const confirm = within(row).getByRole('button', { name: 'Confirm undo' });
     expect(confirm).toBeDisabled();
+    expect(within(row).getByLabelText('Reason')).toHaveAccessibleDescription('Needed to undo: it is kept in the scan log.');
     await user.type(within(row).getByLabelText('Reason'), 'Wrong wristband');
     await user.click(confirm);
     expect(await within(row).findByText('Not checked in')).toBeInTheDocument();
@@ -139,5 +140,14 @@ describe('supervisor tools (issue 11)', () => {
     expect(await screen.findByText('No connection to the server. Try again once it answers.')).toBeInTheDocument();
     expect(screen.queryByText('Searching...')).not.toBeInTheDocument();
   });
-});
 
+  test('a ticket for other days than the selected one says so and offers no check-in (the server would deny it)', async () => {
+    attendee = { ...attendee, admittedDays: [1] };
+    const { user } = renderApp({ route: '/supervisor', selection: { organization: supervisorOrganization, event: testEvent, day: testDay } });
+    await user.type(await screen.findByLabelText('Name or ticket code'), 'zoe');
+    const row = await screen.findByRole('listitem', { name: 'Zoë Ångström' });
+    expect(within(row).getByText('Not valid on Day 2')).toBeInTheDocument();
+    expect(within(row).getByText(/VIP · Day 1/)).toBeInTheDocument();
+    expect(within(row).queryByRole('button', { name: 'Check in' })).not.toBeInTheDocument();
+  });
+});

@@ -1,7 +1,7 @@
 import type { Attendee, ScanLogEntry } from '@gatecheck/contract';
 import { expect, test } from 'vitest';
 import { chooseLanguage } from '@/lib/i18n/choice.ts';
-import { admittedDaysText, attendeeStatusText, canUseSupervisorTools, isSearchable, scanLogVerdictText } from './supervisor-logic.ts';
+import { admitsSelectedDay, admittedDaysText, attendeeStatusText, canUseSupervisorTools, isSearchable, scanLogVerdictText } from './supervisor-logic.ts';
 
 test('only supervisors and admins see the supervisor tools; unknown roles do not (issue 11)', () => {
   expect(canUseSupervisorTools('supervisor')).toBe(true);
@@ -25,6 +25,12 @@ test("an attendee's days and status for the selected day in words", () => {
   expect(admittedDaysText([2])).toBe('Day 2');
   expect(admittedDaysText([1, 3])).toBe('Days 1, 3');
   expect(attendeeStatusText(attendee)).toBe('Not checked in');
+  expect(attendeeStatusText({ ...attendee, admittedDays: [2, 3] })).toBe('Not checked in');
+  // A ticket for other days than the selected one (2): a check-in would be denied.
+  expect(attendeeStatusText({ ...attendee, admittedDays: [1] })).toBe('Not valid on Day 2');
+  expect(admitsSelectedDay({ ...attendee, admittedDays: [1] })).toBe(false);
+  expect(admitsSelectedDay({ ...attendee, admittedDays: [1, 2] })).toBe(true);
+  expect(admitsSelectedDay(attendee)).toBe(true);
   expect(attendeeStatusText({ ...attendee, revokedAt: '2026-07-11T10:00:00Z', checkIn: { checkedInAt: '2026-07-11T10:00:00Z', checkedInBy: 'A' } })).toBe('Revoked');
   expect(attendeeStatusText({ ...attendee, checkIn: { checkedInAt: '2026-07-11T10:00:00Z', checkedInBy: 'Alex Morgan' } })).toMatch(/^Checked in at \d\d:\d\d by Alex Morgan$/);
 });

@@ -33,10 +33,20 @@ export function admittedDaysText(admittedDays: readonly number[] | null): string
   return t('supervisor.days', { count: admittedDays.length, days: admittedDays.join(', ') });
 }
 
-/** The attendee's status on the selected day: 'Revoked', 'Checked in at 14:05 by Alex Morgan' or 'Not checked in'. */
+/** Whether the attendee's ticket admits the selected day (`attendee.day`): all days, or that day among its days. */
+export function admitsSelectedDay(attendee: Attendee): boolean {
+  return attendee.admittedDays === null || attendee.admittedDays.includes(attendee.day);
+}
+
+/**
+ * The attendee's status on the selected day: 'Revoked', 'Checked in at 14:05 by Alex Morgan', 'Not
+ * valid on Day 2' (a ticket for other days: a check-in would be denied, so none is offered) or 'Not
+ * checked in'.
+ */
 export function attendeeStatusText(attendee: Attendee): string {
   if (attendee.revokedAt) return t('supervisor.revoked');
   if (attendee.checkIn) return t('supervisor.checkedInAtBy', { time: formatTime(attendee.checkIn.checkedInAt), name: attendee.checkIn.checkedInBy });
+  if (!admitsSelectedDay(attendee)) return t('supervisor.notValidOnDay', { day: attendee.day });
   return t('supervisor.notCheckedIn');
 }
 

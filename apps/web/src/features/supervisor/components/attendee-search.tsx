@@ -17,7 +17,7 @@ import { Label } from '@/components/ui/label.tsx';
 import { supervisorQueries, useManualCheckIn, useUndoCheckIn } from '../api.ts';
 import { denialText } from '@/lib/denial-text.ts';
 import { useIsServerUnreachable } from '@/lib/reachability.ts';
-import { admittedDaysText, attendeeStatusText, isSearchable, supervisorErrorText } from '../supervisor-logic.ts';
+import { admitsSelectedDay, admittedDaysText, attendeeStatusText, isSearchable, supervisorErrorText } from '../supervisor-logic.ts';
 import { useTranslation } from 'react-i18next';
 
 export interface AttendeeSearchProps {
@@ -125,7 +125,7 @@ function AttendeeRow({
       <p className="text-base font-semibold text-slate-900">{attendeeStatusText(attendee)}</p>
       {undo.isError && <FormNotice variant="error" title={supervisorErrorText(undo.error)} />}
       <div className="mt-2 flex flex-wrap gap-2">
-        {!attendee.checkIn && !attendee.revokedAt && (
+        {!attendee.checkIn && !attendee.revokedAt && admitsSelectedDay(attendee) && (
           <Button onClick={() => onCheckIn(attendee)} disabled={isBusy}>
             {t('supervisor.checkIn')}
           </Button>
@@ -139,7 +139,10 @@ function AttendeeRow({
       {isUndoing && (
         <form className="mt-2 flex flex-col gap-2" onSubmit={(event) => void submitUndo(event)}>
           <Label htmlFor={reasonId}>{t('supervisor.reason')}</Label>
-          <Input id={reasonId} value={reason} onChange={(event) => setReason(event.target.value)} required maxLength={500} />
+          <Input id={reasonId} value={reason} onChange={(event) => setReason(event.target.value)} required maxLength={500} aria-describedby={`${reasonId}-hint`} />
+          <p id={`${reasonId}-hint`} className="text-base text-slate-700">
+            {t('supervisor.reasonHint')}
+          </p>
           <div className="flex gap-2">
             <Button type="submit" variant="danger" disabled={!reason.trim() || undo.isPending}>
               {t('supervisor.confirmUndo')}
