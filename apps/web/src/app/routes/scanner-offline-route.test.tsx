@@ -102,6 +102,7 @@ test("a verify with no answer in 3 s is decided from the door list, marked 'Offl
   const { user } = renderScanner();
   expect(await screen.findByText(/^Last synced \d{2}:\d{2}/)).toBeInTheDocument();
   expect(screen.getByTestId('waiting-count')).toHaveTextContent('0 scans waiting to be sent');
+  expect(await screen.findByTestId('check-in-count')).toHaveTextContent('Checked in 12 / 340');
   await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
 
   await typeCode(user, 'GOOD-1');
@@ -112,6 +113,8 @@ test("a verify with no answer in 3 s is decided from the door list, marked 'Offl
   expect(screen.getByTestId('verdict-flash-offline')).toHaveTextContent('Offline');
   expect(verified).toEqual(['GOOD-1']);
   expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
+  // The server's 12 and this gate's admission it does not know yet.
+  expect(screen.getByTestId('check-in-count')).toHaveTextContent('Checked in 13 / 340');
 });
 
 test('two failures in a row switch to offline mode (decided at once, no verify); the server answering again sends the outbox in scan order and a conflict shows in Recent scans', { timeout: 40_000 }, async () => {

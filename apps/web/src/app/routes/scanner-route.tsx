@@ -110,7 +110,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
   return (
     // The bottom padding lets the field scroll clear of the toasts (bottom of the screen, 9 rem).
     <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 p-3 pb-40 text-slate-900 sm:gap-5 sm:p-4 sm:pb-40">
-      <ScannerHeader event={event} day={day} dayWarning={dayWarning} onBack={goBack} />
+      <ScannerHeader event={event} day={day} dayWarning={dayWarning} approvalsWaiting={offlineDoor.approvalsWaitingCount} onBack={goBack} />
 
       {state.isScanning ? (
         <section aria-label={t('scanner.scannerRegion')} className="flex flex-col gap-3">

@@ -11,7 +11,20 @@ import { useTranslation } from 'react-i18next';
  * the day's 'Checked in N / M' (issue 10) and `dayWarning` (issue 15) when the chosen day is not
  * today at the event, or null.
  */
-export function ScannerHeader({ event, day, dayWarning, onBack }: { event: EventItem; day: EventDay; dayWarning: string | null; onBack: () => void }) {
+export function ScannerHeader({
+  event,
+  day,
+  dayWarning,
+  approvalsWaiting,
+  onBack,
+}: {
+  event: EventItem;
+  day: EventDay;
+  dayWarning: string | null;
+  /** This device's approvals of the day not yet sent, added to the count (`CheckInCount`). */
+  approvalsWaiting: number;
+  onBack: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <header className="flex items-start gap-3">
@@ -32,7 +45,7 @@ export function ScannerHeader({ event, day, dayWarning, onBack }: { event: Event
             {event.location}
           </p>
         )}
-        <CheckInCount eventId={event.id} day={day.day} />
+        <CheckInCount eventId={event.id} day={day.day} approvalsWaiting={approvalsWaiting} />
         {dayWarning && (
           <p className="mt-2">
             <DayWarning text={dayWarning} />

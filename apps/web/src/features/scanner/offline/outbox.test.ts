@@ -61,14 +61,14 @@ describe('outbox', () => {
       throw new ApiError(401, 'unauthorized', 'Sign in');
     };
     expect((await uploadOutbox(db, 'user-1', sessionEnded)).failed).toBe(true);
-    expect(await summarizeOutbox(db, 'user-1')).toEqual({ waiting: 2, othersWaiting: 0, setAside: [], waitingScanIds: [item(1).scanId, item(2).scanId] });
+    expect(await summarizeOutbox(db, 'user-1')).toEqual({ waiting: 2, othersWaiting: 0, setAside: [], waitingScanIds: [item(1).scanId, item(2).scanId], approvalsWaiting: { 'event-1|2': 1 } });
 
     expect([0, 1, 2, 3, 4, 5, 6].map(outboxRetryDelay)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
 
     const server = recordingServer();
     await uploadOutbox(db, 'user-1', server.send);
     expect(server.batches[0]?.scans[1]).toMatchObject({ verdict: 'denied', reason: 'not_found' });
-    expect(await summarizeOutbox(db, 'user-1')).toEqual({ waiting: 0, othersWaiting: 0, setAside: [], waitingScanIds: [] });
+    expect(await summarizeOutbox(db, 'user-1')).toEqual({ waiting: 0, othersWaiting: 0, setAside: [], waitingScanIds: [], approvalsWaiting: {} });
   });
 
   test("items the server rejects are set aside with its reason and not sent again; conflicts are reported", async () => {
@@ -109,10 +109,10 @@ describe('outbox', () => {
     const server = recordingServer();
     await uploadOutbox(db, 'user-1', server.send);
     expect(server.batches.flatMap((batch) => batch.scans.map((scan) => scan.code))).toEqual(['CODE-2']);
-    expect(await summarizeOutbox(db, 'user-2')).toEqual({ waiting: 1, othersWaiting: 0, setAside: [], waitingScanIds: [item(1, { userId: 'user-2' }).scanId] });
+    expect(await summarizeOutbox(db, 'user-2')).toEqual({ waiting: 1, othersWaiting: 0, setAside: [], waitingScanIds: [item(1, { userId: 'user-2' }).scanId], approvalsWaiting: { 'event-1|2': 1 } });
     // Another user's waiting scan is still unknown to the server: user-1's screen sees it as waiting
     // too, and counts it as another user's (decision 076).
-    expect(await summarizeOutbox(db, 'user-1')).toEqual({ waiting: 0, othersWaiting: 1, setAside: [], waitingScanIds: [item(1, { userId: 'user-2' }).scanId] });
+    expect(await summarizeOutbox(db, 'user-1')).toEqual({ waiting: 0, othersWaiting: 1, setAside: [], waitingScanIds: [item(1, { userId: 'user-2' }).scanId], approvalsWaiting: { 'event-1|2': 1 } });
   });
 
   test('batches hold at most 500 items of one event day, in scan order', async () => {

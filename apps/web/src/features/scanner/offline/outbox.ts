@@ -19,7 +19,7 @@ import { OFFLINE_BATCH_MAX_ITEMS, OfflineRejection, OfflineVerdict, type Offline
 import { z } from 'zod';
 import { RETRY_BASE_DELAY_MS, RETRY_DELAY_CAP_MS } from '@/config/constants.ts';
 import { ApiError } from '@/lib/api-client.ts';
-import type { OfflineDb } from './offline-db.ts';
+import { eventDayKey, type OfflineDb } from './offline-db.ts';
 
 const OutboxItemSchema = z.object({
   scanId: z.string(),
@@ -77,11 +77,16 @@ export interface OutboxSummary {
   setAside: OutboxItem[];
   /** The scan ids of every item still waiting to be sent (any user's): the server does not know these scans yet. */
   waitingScanIds: string[];
+  /**
+   * Approvals waiting to be sent (any user's), per event day (`eventDayKey`): check-ins the server's
+   * count does not have yet, so the scanner's 'Checked in N / M' adds them.
+   */
+  approvalsWaiting: Record<string, number>;
 }
 
 /**
  * The items of `userId` waiting, those of other users waiting, those set aside (of every user, so
- * none is hidden), and the scan ids of all waiting items.
+ * none is hidden), and the scan ids and per-day approvals of all waiting items.
  */
 export async function summarizeOutbox(db: OfflineDb, userId: string): Promise<OutboxSummary> {
   const items = await readOutbox(db);
@@ -91,6 +96,7 @@ export async function summarizeOutbox(db: OfflineDb, userId: string): Promise<Ou
     othersWaiting: waiting.filter((item) => item.userId !== userId).length,
     setAside: items.filter((item) => item.setAside),
     waitingScanIds: waiting.map((item) => item.scanId),
+    approvalsWaiting: countBy(waiting.filter((item) => item.verdict === 'approved').map((item) => eventDayKey(item.eventId, item.day))),
   };
 }
 
@@ -185,4 +191,11 @@ export function batchesInScanOrder(items: readonly OutboxItem[]): OutboxItem[][]
 
 function toOfflineScan(item: OutboxItem): OfflineScan {
   return { scanId: item.scanId, code: item.code, scannedAt: item.scannedAt, deviceId: item.deviceId, verdict: item.verdict, ...(item.reason ? { reason: item.reason } : {}) };
+}
+
+/** How often each key occurs in `keys`. */
+function countBy(keys: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
 }

@@ -15,7 +15,7 @@ import { connectivityReducer, decidesLocally, initialConnectivity, type Connecti
 import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { fetchDoorList, fetchSigningKeys, sendOfflineScans } from './offline-api.ts';
 import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
-import { deviceId, openOfflineDb, type OfflineDb } from './offline-db.ts';
+import { deviceId, eventDayKey, openOfflineDb, type OfflineDb } from './offline-db.ts';
 import { dismissSetAside, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
 import { createOutboxRounds, type OutboxRounds } from './outbox-rounds.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
@@ -43,6 +43,8 @@ export interface OfflineDoor {
   waitingCount: number;
   /** Scans of other users waiting on this device for their maker's next sign-in here (decision 076). */
   othersWaitingCount: number;
+  /** Approvals of this event day waiting on this device to be sent (any user's): not yet in the server's count. */
+  approvalsWaitingCount: number;
   /** Scans the server would not take, with its reason. */
   setAside: OutboxItem[];
   /**
@@ -84,7 +86,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
   const keysRef = useRef<EventSigningKey[]>([]);
   const [isListDiscarded, setListDiscarded] = useState(false);
   const [isSyncing, setSyncing] = useState(false);
-  const [summary, setSummary] = useState<OutboxSummary>({ waiting: 0, othersWaiting: 0, setAside: [], waitingScanIds: [] });
+  const [summary, setSummary] = useState<OutboxSummary>({ waiting: 0, othersWaiting: 0, setAside: [], waitingScanIds: [], approvalsWaiting: {} });
   const queryClient = useQueryClient();
   const staffId = staff?.id ?? null;
 
@@ -270,6 +272,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     isSyncing,
     waitingCount: summary.waiting,
     othersWaitingCount: summary.othersWaiting,
+    approvalsWaitingCount: summary.approvalsWaiting[eventDayKey(eventId, dayNumber)] ?? 0,
     setAside: summary.setAside,
     isWaitingToSend: (scanId) => summary.waitingScanIds.includes(scanId),
     syncNow: () => void sync(),
