@@ -30,7 +30,7 @@ import { readDoorList } from '../src/services/door-list.ts';
 import { findEvent } from '../src/services/events.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { insertTickets } from '../src/services/tickets.ts';
-import { createOutsider, demoIds, userIdOf } from './helpers/fixtures.ts';
+import { createOutsider, demoIds, OUTSIDER, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
 const DAY = DEMO_TODAY_DAY_NUMBER;
@@ -399,6 +399,42 @@ describe('offline scans: the upload', () => {
     const answer = await uploaded(colleague, [{ ...item, code: 'SOMETHING-ELSE' }]);
     expect(answer.results[0]).toMatchObject({ status: 'rejected', reason: 'scan_id_taken' });
     expect((await uploaded(staff, [item])).results[0]).toMatchObject({ status: 'recorded', checkedInBy: DEMO_USER.displayName });
+  });
+
+  test("a colleague's scan made on this device is sent by the one signed in now: the check-in is the colleague's, and who sent it is kept (decision 077)", async () => {
+    const db = t.database.db;
+    const ticket = await newTicket();
+    const staffId = await userIdOf(db, DEMO_USER.username);
+    const colleagueId = await userIdOf(db, DEMO_COLLEAGUE.username);
+    const item = scan(ticket.code, { scannedBy: colleagueId });
+    const answer = await uploaded(staff, [item]);
+    expect(answer.results).toEqual([{ index: 0, scanId: item.scanId, status: 'recorded', checkedInAt: item.scannedAt, checkedInBy: DEMO_COLLEAGUE.displayName }]);
+    expect(await db.select({ staffUserId: checkIns.staffUserId }).from(checkIns).where(eq(checkIns.ticketId, ticket.id))).toEqual([{ staffUserId: colleagueId }]);
+    expect(await db.select({ userId: scanLog.userId, source: scanLog.source }).from(scanLog).where(eq(scanLog.scanId, item.scanId))).toEqual([{ userId: colleagueId, source: 'offline' }]);
+    expect(await db.select({ userId: offlineScans.userId, sentBy: offlineScans.sentBy }).from(offlineScans).where(eq(offlineScans.scanId, item.scanId))).toEqual([{ userId: colleagueId, sentBy: staffId }]);
+    // The same scan sent again, by the colleague this time (their own, so without scannedBy): the same answer, nothing new.
+    const rows = await countRows();
+    expect((await uploaded(colleague, [{ ...item, scannedBy: undefined }])).results).toEqual(answer.results);
+    expect(await countRows()).toEqual(rows);
+    // One's own scan named as one's own is simply one's own: no sender is kept.
+    const mine = scan((await newTicket()).code, { scannedBy: staffId });
+    expect((await uploaded(staff, [mine])).results[0]).toMatchObject({ status: 'recorded', checkedInBy: DEMO_USER.displayName });
+    expect(await db.select({ sentBy: offlineScans.sentBy }).from(offlineScans).where(eq(offlineScans.scanId, mine.scanId))).toEqual([{ sentBy: null }]);
+  });
+
+  test('a scan said to be made by someone who is not a member of the organization is rejected (unknown_staff) and records nothing', async () => {
+    const db = t.database.db;
+    const ticket = await newTicket();
+    const outsiderId = await userIdOf(db, OUTSIDER.username);
+    const rows = await countRows();
+    const answer = await uploaded(staff, [scan(ticket.code, { scannedBy: outsiderId }), scan(ticket.code, { scannedBy: randomUUID() })]);
+    expect(answer.results.map((result) => [result.status, result.reason])).toEqual([
+      ['rejected', 'unknown_staff'],
+      ['rejected', 'unknown_staff'],
+    ]);
+    expect(await countRows()).toEqual(rows);
+    // The ticket is still unused.
+    expect(await verify(colleague, ticket.code)).toMatchObject({ isValid: true });
   });
 
   test('the envelope: anonymous 401, another organization 404, not a list or too many items 400, an empty batch is fine', async () => {

@@ -9,9 +9,14 @@
  *   reached the server before it gave up and decided offline): nothing new is recorded.
  * - `conflict`: the device admitted a ticket the server already had as checked in that day (another
  *   gate): kept as a conflict, both admissions in the scan log, listed by GET .../conflicts.
- * - `rejected`: the item is ill-formed, its scanId belongs to another scan, or the server's rule
- *   denies the ticket (revoked, not valid that day, unknown…): `reason` and `message` say why. The
- *   device keeps rejected items aside with the reason; it does not send them again.
+ * - `rejected`: the item is ill-formed, its scanId belongs to another scan, its maker is not a
+ *   member of the event's organization, or the server's rule denies the ticket (revoked, not valid
+ *   that day, unknown…): `reason` and `message` say why. The device keeps rejected items aside with
+ *   the reason; it does not send them again.
+ *
+ * A scan is recorded as made by its maker: the uploader, or `scannedBy` when a colleague made it on
+ * the same device and signed out before it was sent (docs/decisions/077); the server keeps who sent
+ * it as well.
  *
  * Sending the same batch again changes nothing and answers the same (each item's first answer is
  * stored). A bad item never fails the batch; only an ill-formed envelope (not a list, more than
@@ -35,7 +40,8 @@ export type OfflineVerdict = z.infer<typeof OfflineVerdict>;
 /**
  * One offline scan. `scanId`: client-generated UUID (the verify `scanId`). `code`: the text as
  * scanned. `scannedAt`: the device clock at the scan (ISO 8601 with offset). `deviceId`: the
- * device's stable id. `verdict`/`reason`: what the device decided offline.
+ * device's stable id. `verdict`/`reason`: what the device decided offline. `scannedBy`: the user id
+ * of the staff member who made the scan, when not the uploader (decision 077); absent: the uploader.
  */
 export const OfflineScan = z.object({
   scanId: z.uuid(),
@@ -44,6 +50,7 @@ export const OfflineScan = z.object({
   deviceId: z.string().trim().min(1).max(DEVICE_ID_MAX_LENGTH),
   verdict: OfflineVerdict,
   reason: DenialReason.optional(),
+  scannedBy: z.uuid().optional(),
 }).meta({ id: 'OfflineScan' });
 export type OfflineScan = z.infer<typeof OfflineScan>;
 
@@ -63,7 +70,7 @@ export const OfflineScanStatus = z.enum(['recorded', 'duplicate', 'conflict', 'r
 export type OfflineScanStatus = z.infer<typeof OfflineScanStatus>;
 
 /** Why an item was rejected: a denial reason of the rule, or a problem with the item itself. */
-export const OfflineRejection = z.enum([...DenialReason.options, 'invalid_item', 'scan_id_taken', 'scanned_in_future']).meta({ id: 'OfflineRejection' });
+export const OfflineRejection = z.enum([...DenialReason.options, 'invalid_item', 'scan_id_taken', 'scanned_in_future', 'unknown_staff']).meta({ id: 'OfflineRejection' });
 export type OfflineRejection = z.infer<typeof OfflineRejection>;
 
 /**

@@ -342,9 +342,12 @@ export const offlineScans = pgTable(
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
     day: integer('day').notNull(),
+    /** Who made the scan on the device (its check-in's staff member). */
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id),
+    /** Who sent it, when not its maker: a colleague signed in on the same device (decision 077). */
+    sentBy: uuid('sent_by_user_id').references(() => users.id),
     deviceId: text('device_id').notNull(),
     code: text('code').notNull(),
     ticketId: uuid('ticket_id').references(() => tickets.id, { onDelete: 'cascade' }),

@@ -10,6 +10,11 @@
  * already had (another gate) is a conflict: stored in offline_scans with the check-in it collides
  * with, and logged, so both admissions are in the scan log. An offline denial is logged only.
  *
+ * A scan is its maker's (decision 077): the uploader's, or the colleague's named by `scannedBy` —
+ * one who made it on the same device and signed out before it was sent — who must be a member of
+ * the event's organization (else `unknown_staff`). The check-in and the scan log name the maker;
+ * offline_scans keeps who sent it (`sent_by_user_id`) beside.
+ *
  * Idempotent on `scanId`: every answered item is stored in offline_scans (primary key scan_id) and a
  * re-sent item answers what it answered first. Two uploads of the same item at once: the second
  * INSERT into offline_scans waits for the first and conflicts, its transaction is rolled back (its
@@ -30,7 +35,7 @@ import {
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkIns, events, offlineScans, scanLog, tickets, users } from '../db/schema.ts';
+import { checkIns, events, memberships, offlineScans, scanLog, tickets, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import type { EventDetails } from './events.ts';
 import { codeOfScannedText } from './signing-keys.ts';
@@ -74,18 +79,23 @@ export async function recordOfflineScans(db: Db, uploader: Uploader, event: Even
 }
 
 async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemAnswer> {
+  const makerId = scan.scannedBy ?? uploader.userId;
   const stored = await findStored(db, scan.scanId);
-  if (stored) return replay(stored, uploader, event, day);
+  if (stored) return replay(stored, makerId, event, day);
+  if (makerId !== uploader.userId && !(await isMember(db, makerId, event.organizationId))) {
+    return reject(scan.scanId, 'unknown_staff', 'The staff member who made this scan is not a member of this organization.');
+  }
   try {
     return await inTransaction(db, async (tx) => {
-      const outcome = await decideItem(tx, uploader, event, day, scan, now);
+      const outcome = await decideItem(tx, makerId, event, day, scan, now);
       const [inserted] = await tx
         .insert(offlineScans)
         .values({
           scanId: scan.scanId,
           eventId: event.id,
           day,
-          userId: uploader.userId,
+          userId: makerId,
+          sentBy: makerId === uploader.userId ? null : uploader.userId,
           deviceId: scan.deviceId,
           code: renderTextSafely(outcome.code),
           ticketId: outcome.ticketId,
@@ -104,7 +114,7 @@ async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: n
       if (!inserted) throw new AlreadyStored();
       if (outcome.log) {
         await tx.insert(scanLog).values({
-          userId: uploader.userId,
+          userId: makerId,
           eventId: event.id,
           day,
           code: renderTextSafely(outcome.code),
@@ -121,7 +131,7 @@ async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: n
     if (!(error instanceof AlreadyStored)) throw error;
     const winner = await findStored(db, scan.scanId);
     if (!winner) throw new Error('offline scan vanished after a conflicting insert');
-    return replay(winner, uploader, event, day);
+    return replay(winner, makerId, event, day);
   }
 }
 
@@ -132,9 +142,12 @@ async function findStored(db: DbOrTx, scanId: string): Promise<StoredRow | undef
   return row;
 }
 
-/** The stored answer of an item sent before; a scanId of another user, event or day is refused. */
-function replay(row: StoredRow, uploader: Uploader, event: EventDetails, day: number): ItemAnswer {
-  if (row.userId !== uploader.userId || row.eventId !== event.id || row.day !== day) {
+/**
+ * The stored answer of an item sent before (by its maker or by a colleague for them); a scanId of
+ * another maker, event or day is refused.
+ */
+function replay(row: StoredRow, makerId: string, event: EventDetails, day: number): ItemAnswer {
+  if (row.userId !== makerId || row.eventId !== event.id || row.day !== day) {
     return reject(row.scanId, 'scan_id_taken', 'This scanId was already used for another scan.');
   }
   return {
@@ -160,7 +173,18 @@ interface ItemOutcome {
 /** How often the check-in INSERT is tried when undos keep removing the conflicting row (as verify). */
 const MAX_CHECK_IN_ATTEMPTS = 3;
 
-async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemOutcome> {
+/** Whether `userId` is a member of `organizationId` (any role). */
+async function isMember(db: DbOrTx, userId: string, organizationId: string): Promise<boolean> {
+  const [membership] = await db
+    .select({ id: memberships.id })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)))
+    .limit(1);
+  return membership !== undefined;
+}
+
+/** Decides one item made by `makerId` (see the module comment) inside its transaction. */
+async function decideItem(tx: DbOrTx, makerId: string, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemOutcome> {
   const scannedAt = new Date(scan.scannedAt);
   if (scannedAt.getTime() > now.getTime() + OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS) {
     return { answer: reject(scan.scanId, 'scanned_in_future', 'The scan time is ahead of the server clock.'), code: scan.code, ticketId: null, conflictingCheckInId: null, log: null };
@@ -212,12 +236,12 @@ async function decideItem(tx: DbOrTx, uploader: Uploader, event: EventDetails, d
   for (let attempt = 0; attempt < MAX_CHECK_IN_ATTEMPTS; attempt++) {
     const [inserted] = await tx
       .insert(checkIns)
-      .values({ eventId: event.id, ticketId, day, staffUserId: uploader.userId, scanId: scan.scanId, checkedInAt: scannedAt, receivedAt: now, deviceId: scan.deviceId })
+      .values({ eventId: event.id, ticketId, day, staffUserId: makerId, scanId: scan.scanId, checkedInAt: scannedAt, receivedAt: now, deviceId: scan.deviceId })
       .onConflictDoNothing({ target: [checkIns.eventId, checkIns.ticketId, checkIns.day], where: isNull(checkIns.undoneAt) })
       .returning({ checkedInAt: checkIns.checkedInAt });
     if (inserted) {
-      const [me] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, uploader.userId));
-      return { answer: withCheckIn(scan.scanId, 'recorded', { checkedInAt: inserted.checkedInAt, checkedInBy: me?.name ?? '' }), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: null } };
+      const [maker] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, makerId));
+      return { answer: withCheckIn(scan.scanId, 'recorded', { checkedInAt: inserted.checkedInAt, checkedInBy: maker?.name ?? '' }), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: null } };
     }
     const [first] = await tx
       .select({ id: checkIns.id, checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName })

@@ -1,0 +1,2 @@
+ALTER TABLE "offline_scans" ADD COLUMN "sent_by_user_id" uuid;--> statement-breakpoint
+ALTER TABLE "offline_scans" ADD CONSTRAINT "offline_scans_sent_by_user_id_users_id_fk" FOREIGN KEY ("sent_by_user_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;
