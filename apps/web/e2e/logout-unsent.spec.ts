@@ -1,16 +1,20 @@
 /**
- * Decision 076 end to end, at a 360x740 phone, with the REAL server process stopped and started
- * again on the same port and data: a ticket approved offline waits in the outbox; 'Logout' on the
- * event list cannot send it, so a dialog says so and 'Stay signed in' keeps the session; once the
- * server is back, 'Logout' goes straight to /login and the check-in is on the server — read through
- * the API under a fresh sign-in of its own, before this device signs in again (which would send it).
+ * Decisions 076 and 077 end to end, at a 360x740 phone, with the REAL server process stopped and
+ * started again on the same port and data:
+ * - a ticket approved offline waits in the outbox; 'Logout' on the event list cannot send it, so a
+ *   dialog says so and 'Stay signed in' keeps the session; once the server is back, 'Logout' goes
+ *   straight to /login and the check-in is on the server — read through the API under a fresh
+ *   sign-in of its own, before this device signs in again (which would send it).
+ * - the shift change: 'Log out anyway', and a colleague signs in on the same phone once the server
+ *   is back: the scan is sent under the colleague's session as the first staff member's check-in,
+ *   so the same ticket at the colleague's scanner is DENIED, not admitted twice.
  * Screenshot: e2e/artifacts/logout-unsent.png.
  */
 import { API_PREFIX, AttendeeSearchResponse, LoginResponse, apiPaths, supervisorPaths } from '@gatecheck/contract';
 import { axeViolations } from './support/axe.ts';
-import { DEMO_USER } from './support/demo-scope.ts';
+import { DEMO_COLLEAGUE, DEMO_USER } from './support/demo-scope.ts';
 import { expect } from './support/fixtures.ts';
-import { expectVerdict, openScannerReadyForOffline, verdictCard, verifyByHand } from './support/main-job.ts';
+import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openScannerReadyForOffline, signIn, startScanning, verdictCard, verifyByHand } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 import { startGatecheckServer } from './support/server.ts';
 
@@ -43,7 +47,7 @@ withOwnServer(
     const dialog = page.getByRole('alertdialog', { name: 'Scans not sent yet' });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText(
-      '1 scan made offline on this device has not reached the server. Stay signed in until it is sent: after a logout it is sent only when you sign in on this device again.',
+      '1 scan made offline on this device has not reached the server. Stay signed in until it is sent: after a logout it waits on this device until someone from your team signs in here.',
     );
     await expect(dialog.getByRole('button', { name: 'Stay signed in' })).toBeFocused();
     expect(await axeViolations(page, 'logout-unsent')).toEqual([]);
@@ -71,3 +75,39 @@ withOwnServer(
     expect(attendee?.checkIn?.checkedInAt).toEqual(expect.any(String));
   },
 );
+
+withOwnServer(
+  "at a shift change a scan left by 'Log out anyway' is sent when a colleague signs in on the phone, as the first staff member's check-in",
+  async ({ page, ownServer }) => {
+    withOwnServer.setTimeout(240_000);
+    const { organization, event, day, tickets } = await openScannerReadyForOffline(page, ownServer.current.dataDir);
+    const valid = tickets.takeForDay(event.title, day);
+    const { dataDir, url } = ownServer.current;
+    await ownServer.current.stop({ keepData: true });
+    await verifyByHand(page, valid.code);
+    await expectVerdict(page, { isValid: true, holderName: valid.holderName });
+    await expect(page.getByTestId('waiting-count')).toHaveText('1 scan waiting to be sent');
+
+    // The first staff member leaves anyway, with the server still down.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.getByRole('alertdialog', { name: 'Scans not sent yet' }).getByRole('button', { name: 'Log out anyway' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+
+    // The server is back; a colleague signs in on the same phone and goes to the same day's scanner.
+    ownServer.current = await startGatecheckServer('logout-unsent', { dataDir, port: Number(new URL(url).port) });
+    await signIn(page, DEMO_COLLEAGUE);
+    await chooseOrganization(page, organization.name);
+    await chooseEvent(page, event.title);
+    await chooseDay(page, day);
+    await startScanning(page);
+    await expect(page.getByTestId('others-waiting-count')).toHaveCount(0, { timeout: 30_000 });
+
+    // The ticket let in by the first staff member is not let in again.
+    await verifyByHand(page, valid.code);
+    await expectVerdict(page, { isValid: false, because: /^Already checked in at .+ by Demo Staff$/ });
+    await expect(verdictCard(page).getByText('Offline', { exact: true })).toHaveCount(0);
+  },
+);
+

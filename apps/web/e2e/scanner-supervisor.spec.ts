@@ -8,14 +8,10 @@
 import { API_PREFIX, supervisorPaths } from '@gatecheck/contract';
 import type { Page } from '@playwright/test';
 import { axeViolations } from './support/axe.ts';
-import { findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
+import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
 import { admitsDay } from './support/demo-tickets.ts';
 import { expect, test } from './support/fixtures.ts';
-import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, screen, startScanning, verifyByHand } from './support/main-job.ts';
-
-/** The demo organization's supervisor and a staff member (seed, README). */
-const DEMO_SUPERVISOR = { email: 'sam@example.com', password: 'sam-supervisor' } as const;
-const DEMO_STAFF = { email: 'alex@example.com', password: 'alex-scanner' } as const;
+import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, screen, signIn, startScanning, verifyByHand } from './support/main-job.ts';
 
 // A phone; axe judges the settled page (no half-faded toast mistaken for a contrast failure).
 test.use({ viewport: { width: 360, height: 740 }, reducedMotion: 'reduce' });
@@ -23,10 +19,7 @@ test.use({ viewport: { width: 360, height: 740 }, reducedMotion: 'reduce' });
 /** Signs in as `account` and walks to the scanner of the live 3-day event for today; returns the event. */
 async function openTodaysScannerAs(page: Page, account: { email: string; password: string }) {
   await openApp(page);
-  await page.getByLabel('Email or Username').fill(account.email);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await expect(page).toHaveURL(/\/organization-select$/);
+  await signIn(page, account);
   const scope = await findLiveThreeDayEvent(page.request);
   const today = todaysDayNumber(scope.event);
   await chooseOrganization(page, scope.organization.name);
@@ -110,7 +103,7 @@ test('on the scanner a supervisor finds a guest by name, checks them in, undoes 
 });
 
 test('a staff member sees no Find attendee and no Undo check-in, and the server refuses the search', async ({ page, ticketPool }) => {
-  const { event, today } = await openTodaysScannerAs(page, DEMO_STAFF);
+  const { event, today } = await openTodaysScannerAs(page, DEMO_COLLEAGUE);
   const ticket = ticketPool.take(`a ticket of "${event.title}" admitting day ${today}`, (candidate) => candidate.eventTitle === event.title && admitsDay(candidate, today));
 
   await startScanning(page);

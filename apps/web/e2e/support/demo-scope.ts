@@ -19,6 +19,9 @@ import {
 
 /** The demo account of the seed (issue 2, README). */
 export const DEMO_USER = { email: 'demo@example.com', username: 'demo', password: 'demo-scanner' } as const;
+/** The demo organization's supervisor and another staff member (seed, README). */
+export const DEMO_SUPERVISOR = { email: 'sam@example.com', password: 'sam-supervisor' } as const;
+export const DEMO_COLLEAGUE = { email: 'alex@example.com', password: 'alex-scanner' } as const;
 
 /** The organization and event the main job runs in. */
 export interface DemoScope {

@@ -25,10 +25,10 @@ export async function openApp(page: Page): Promise<void> {
   await expect(page.getByText('Sign in to start scanning tickets')).toBeVisible();
 }
 
-/** Signs in with the demo account (SPEC §2 /login) and waits for the organization list. */
-export async function signIn(page: Page): Promise<void> {
-  await page.getByLabel('Email or Username').fill(DEMO_USER.email);
-  await page.getByLabel('Password').fill(DEMO_USER.password);
+/** Signs in with `account` (the demo account unless given; SPEC §2 /login) and waits for the organization list. */
+export async function signIn(page: Page, account: { email: string; password: string } = DEMO_USER): Promise<void> {
+  await page.getByLabel('Email or Username').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
   await expect(page).toHaveURL(/\/organization-select$/);
   await expect(page.getByRole('heading', { name: 'Choose Your Organization' })).toBeVisible();

@@ -12,7 +12,7 @@ import { queueOfflineScan, readOutbox } from '@/features/scanner/offline/outbox.
 import { sendBeforeLogout } from '@/features/scanner/offline/send-before-logout.ts';
 import { testOrganization, testUser } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
-import { offlineScan, serveUpload } from '@/test/outbox-fixtures.ts';
+import { COLLEAGUE_ID, offlineScan, serveUpload } from '@/test/outbox-fixtures.ts';
 import { renderApp } from '@/test/render.tsx';
 
 const onEventSelect = { route: '/event-select', selection: { organization: testOrganization } };
@@ -76,11 +76,11 @@ describe('Logout with scans queued offline (decision 076)', () => {
     const db = await openOfflineDb();
     await queueOfflineScan(db, offlineScan(1));
     await queueOfflineScan(db, offlineScan(2, { verdict: 'denied', reason: 'already_checked_in' }));
-    await queueOfflineScan(db, offlineScan(3, { userId: 'user-2' }));
+    await queueOfflineScan(db, offlineScan(3, { userId: COLLEAGUE_ID }));
     const { user, router, calls, dialog } = await tapLogoutWithServerDown();
-    // Only this user's scans count: the other user's are sent at that user's next sign-in.
+    // Only this user's scans count: the logout is about them (a colleague's are sent by whoever is signed in).
     expect(dialog).toHaveAccessibleDescription(
-      '2 scans made offline on this device have not reached the server. Stay signed in until they are sent: after a logout they are sent only when you sign in on this device again.',
+      '2 scans made offline on this device have not reached the server. Stay signed in until they are sent: after a logout they wait on this device until someone from your team signs in here.',
     );
     const stay = within(dialog).getByRole('button', { name: 'Stay signed in' });
     await waitFor(() => expect(stay).toHaveFocus());
@@ -93,11 +93,11 @@ describe('Logout with scans queued offline (decision 076)', () => {
     expect(await queuedCodes()).toEqual(['GOOD-1', 'GOOD-2', 'GOOD-3']);
   });
 
-  test("Log out anyway logs out and keeps the scans for the same user's next sign-in on this device", async () => {
+  test('Log out anyway logs out and keeps the scans on the device for the next sign-in', async () => {
     await queueOfflineScan(await openOfflineDb(), offlineScan(1));
     const { user, router, calls, dialog } = await tapLogoutWithServerDown();
     expect(dialog).toHaveAccessibleDescription(
-      '1 scan made offline on this device has not reached the server. Stay signed in until it is sent: after a logout it is sent only when you sign in on this device again.',
+      '1 scan made offline on this device has not reached the server. Stay signed in until it is sent: after a logout it waits on this device until someone from your team signs in here.',
     );
     await user.click(within(dialog).getByRole('button', { name: 'Log out anyway' }));
     expect(await screen.findByRole('heading', { name: 'Gatecheck Scanner' })).toBeInTheDocument();
@@ -107,7 +107,7 @@ describe('Logout with scans queued offline (decision 076)', () => {
   });
 
   test("another user's queued scans do not hold up this user's logout", async () => {
-    await queueOfflineScan(await openOfflineDb(), offlineScan(1, { userId: 'user-2' }));
+    await queueOfflineScan(await openOfflineDb(), offlineScan(1, { userId: COLLEAGUE_ID }));
     const upload = serveUpload(() => false);
     const { user, router } = renderApp(onEventSelect);
     await screen.findByRole('button', { name: /Harbour Sound 2026/ });
@@ -140,7 +140,7 @@ describe('sendBeforeLogout', () => {
   });
 
   test('with nothing of this user queued it sends nothing', async () => {
-    await queueOfflineScan(await openOfflineDb(), offlineScan(1, { userId: 'user-2' }));
+    await queueOfflineScan(await openOfflineDb(), offlineScan(1, { userId: COLLEAGUE_ID }));
     const upload = serveUpload();
     await expect(sendBeforeLogout(testUser.id)).resolves.toBe(0);
     expect(upload.attempts()).toBe(0);

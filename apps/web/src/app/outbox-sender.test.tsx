@@ -9,7 +9,7 @@ import { paths } from '@/config/paths.ts';
 import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
 import { queueOfflineScan, readOutbox } from '@/features/scanner/offline/outbox.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
-import { offlineScan, serveUpload } from '@/test/outbox-fixtures.ts';
+import { COLLEAGUE_ID, offlineScan, serveUpload } from '@/test/outbox-fixtures.ts';
 import { renderApp } from '@/test/render.tsx';
 
 const selection = { organization: testOrganization, event: testEvent, day: testDay };
@@ -31,16 +31,19 @@ test('scans queued offline are sent from another signed-in screen, in scan order
   await waitFor(async () => expect(await readOutbox(await openOfflineDb())).toEqual([]));
 });
 
-test("another user's queued scans are not sent under this session", async () => {
+test("another user's queued scans are sent under this session, naming their maker (decision 077)", async () => {
   const db = await openOfflineDb();
-  await queueOfflineScan(db, offlineScan(1, { userId: 'user-2' }));
+  await queueOfflineScan(db, offlineScan(1, { userId: COLLEAGUE_ID }));
   await queueOfflineScan(db, offlineScan(2));
   const upload = serveUpload();
 
   renderApp({ route: paths.changePassword, selection });
   await waitFor(() => expect(upload.batches).toHaveLength(1));
-  expect(upload.batches.flat().map((scan) => scan.code)).toEqual(['GOOD-2']);
-  await waitFor(async () => expect((await readOutbox(await openOfflineDb())).map((item) => item.userId)).toEqual(['user-2']));
+  expect(upload.batches.flat().map((scan) => [scan.code, scan.scannedBy])).toEqual([
+    ['GOOD-1', COLLEAGUE_ID],
+    ['GOOD-2', undefined],
+  ]);
+  await waitFor(async () => expect(await readOutbox(await openOfflineDb())).toEqual([]));
 });
 
 test('with the server unreachable the scans stay queued and are sent when a retry gets through', { timeout: 20_000 }, async () => {

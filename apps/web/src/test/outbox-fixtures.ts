@@ -9,6 +9,9 @@ import type { NewOutboxItem } from '@/features/scanner/offline/outbox.ts';
 import { testDay, testEvent, testUser } from './fixtures.ts';
 import { apiUrl, server } from './msw-server.ts';
 
+/** A colleague who scanned on the same device (a UUID, as the server's user ids are). */
+export const COLLEAGUE_ID = '6f1c2d3e-4b5a-4c6d-8e7f-000000000002';
+
 /** Scan number `n` (code `GOOD-<n>`, scanned at 10:<n> UTC on 11 July 2026) of `testUser` for `testEvent`'s `testDay`, approved. */
 export function offlineScan(n: number, overrides: Partial<NewOutboxItem> = {}): NewOutboxItem {
   return {

@@ -25,7 +25,7 @@ import { makeDoorList } from '@/test/door-list-fixtures.ts';
 import { chooseLanguage } from '@/lib/i18n/choice.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
-import { offlineScan } from '@/test/outbox-fixtures.ts';
+import { COLLEAGUE_ID, offlineScan } from '@/test/outbox-fixtures.ts';
 import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
 import { queueOfflineScan } from '@/features/scanner/offline/outbox.ts';
 import { renderWithProviders } from '@/test/render.tsx';
@@ -269,16 +269,18 @@ test('a device without a door list approves a genuine signed ticket of this even
   server.events.removeAllListeners();
 });
 
-test('scans another staff member made offline on this device are counted apart: they wait for that member\'s next sign-in here (decision 076)', async () => {
+test('scans other staff members made offline on this device are counted apart while they wait to be sent (decisions 076, 077)', async () => {
   const db = await openOfflineDb();
-  await queueOfflineScan(db, offlineScan(1, { userId: 'user-2' }));
-  await queueOfflineScan(db, offlineScan(2, { userId: 'user-3' }));
+  await queueOfflineScan(db, offlineScan(1, { userId: COLLEAGUE_ID }));
+  await queueOfflineScan(db, offlineScan(2, { userId: COLLEAGUE_ID }));
+  // The server does not answer, so they stay.
+  server.use(http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.error()));
   serveDoorList(await makeDoorList(TICKETS));
   renderScanner();
-  expect(await screen.findByTestId('others-waiting-count')).toHaveTextContent('2 scans by other staff members wait for their next sign-in on this device');
+  expect(await screen.findByTestId('others-waiting-count')).toHaveTextContent('2 scans by other staff members wait on this device to be sent');
   expect(screen.getByTestId('waiting-count')).toHaveTextContent('0 scans waiting to be sent');
   await act(() => chooseLanguage('de'));
-  expect(await screen.findByText('2 Scans anderer Personen warten auf deren nächste Anmeldung auf diesem Gerät')).toBeInTheDocument();
+  expect(await screen.findByText('2 Scans anderer Personen warten auf diesem Gerät auf das Senden')).toBeInTheDocument();
 });
 
 test('the offline line speaks German when German is chosen', async () => {

@@ -4,6 +4,9 @@ import { ApiError } from '@/lib/api-client.ts';
 import { closeOfflineDb, openOfflineDb } from './offline-db.ts';
 import { batchesInScanOrder, outboxRetryDelay, queueOfflineScan, readOutbox, summarizeOutbox, uploadOutbox, type NewOutboxItem, type SendOfflineScans } from './outbox.ts';
 
+/** Another staff member who scanned on this device (a user id is a UUID, as the server's). */
+const COLLEAGUE_ID = '6f1c2d3e-4b5a-4c6d-8e7f-000000000002';
+
 function item(n: number, overrides: Partial<NewOutboxItem> = {}): NewOutboxItem {
   return {
     scanId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
@@ -102,17 +105,35 @@ describe('outbox', () => {
     expect((await summarizeOutbox(db, 'user-1')).setAside[0]?.setAside).toEqual({ reason: 'not_found', message: 'No such event.' });
   });
 
-  test("another user's items stay queued for them, and are not sent under this session", async () => {
+  test("another user's items are summed up apart, and sent under this session naming their maker (decision 077)", async () => {
     const db = await openOfflineDb();
-    await queueOfflineScan(db, item(1, { userId: 'user-2' }));
+    await queueOfflineScan(db, item(1, { userId: COLLEAGUE_ID }));
     await queueOfflineScan(db, item(2));
+    // A scan not yet sent is unknown to the server, whoever made it: both screens see it as waiting.
+    expect(await summarizeOutbox(db, COLLEAGUE_ID)).toEqual({ waiting: 1, othersWaiting: 1, setAside: [], waitingScanIds: [item(1).scanId, item(2).scanId], approvalsWaiting: { 'event-1|2': 2 } });
+    expect(await summarizeOutbox(db, 'user-1')).toMatchObject({ waiting: 1, othersWaiting: 1 });
+
     const server = recordingServer();
     await uploadOutbox(db, 'user-1', server.send);
-    expect(server.batches.flatMap((batch) => batch.scans.map((scan) => scan.code))).toEqual(['CODE-2']);
-    expect(await summarizeOutbox(db, 'user-2')).toEqual({ waiting: 1, othersWaiting: 0, setAside: [], waitingScanIds: [item(1, { userId: 'user-2' }).scanId], approvalsWaiting: { 'event-1|2': 1 } });
-    // Another user's waiting scan is still unknown to the server: user-1's screen sees it as waiting
-    // too, and counts it as another user's (decision 076).
-    expect(await summarizeOutbox(db, 'user-1')).toEqual({ waiting: 0, othersWaiting: 1, setAside: [], waitingScanIds: [item(1, { userId: 'user-2' }).scanId], approvalsWaiting: { 'event-1|2': 1 } });
+    expect(server.batches.flatMap((batch) => batch.scans.map((scan) => [scan.code, scan.scannedBy]))).toEqual([
+      ['CODE-1', COLLEAGUE_ID],
+      ['CODE-2', undefined],
+    ]);
+    expect(await readOutbox(db)).toEqual([]);
+  });
+
+  test("a 4xx for a batch sets this user's items aside and keeps another user's for a member who may send them", async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, item(1, { userId: COLLEAGUE_ID }));
+    await queueOfflineScan(db, item(2));
+    const forbidden: SendOfflineScans = async () => {
+      throw new ApiError(404, 'not_found', 'No such event.');
+    };
+    expect(await uploadOutbox(db, 'user-1', forbidden)).toMatchObject({ setAside: 1, failed: false });
+    expect((await readOutbox(db)).map((queued) => [queued.code, queued.setAside?.reason])).toEqual([
+      ['CODE-1', undefined],
+      ['CODE-2', 'not_found'],
+    ]);
   });
 
   test('batches hold at most 500 items of one event day, in scan order', async () => {

@@ -6,14 +6,17 @@
  * `OFFLINE_BATCH_MAX_ITEMS` per request. Nothing is lost on a failure:
  *
  * - no answer or a 5xx: every item stays queued; the caller tries again later (`outboxRetryDelay`).
- * - a 401 (the session ended): the items stay queued for the next sign-in of the same user.
- * - any other 4xx for the whole batch: its items are set aside with the server's reason.
+ * - a 401 (the session ended): the items stay queued for the next sign-in.
+ * - any other 4xx for the whole batch: its items of the signed-in user are set aside with the
+ *   server's reason; another user's stay queued (this user may not reach that event: a member of
+ *   its organization will send them).
  * - per item: `recorded` and `duplicate` leave the outbox; `conflict` leaves it and is reported (the
  *   scan shows 'Conflict' in 'Recent scans'); `rejected` is set aside with the server's reason,
  *   visible to the user, and never sent again.
  *
- * Items of another user stay until that user signs in again here: a check-in is sent under the
- * session of the staff member who made it.
+ * Every waiting item is sent, whoever made it (docs/decisions/077): a scan a colleague made on this
+ * device before signing out goes under the signed-in user's session, naming its maker
+ * (`scannedBy`), so a gate phone handed over at a shift change keeps no check-in from the server.
  */
 import { OFFLINE_BATCH_MAX_ITEMS, OfflineRejection, OfflineVerdict, type OfflineScan, type OfflineScanBatchResponse, DenialReason } from '@gatecheck/contract';
 import { z } from 'zod';
@@ -70,8 +73,8 @@ export async function readOutbox(db: OfflineDb): Promise<OutboxItem[]> {
 export interface OutboxSummary {
   waiting: number;
   /**
-   * How many scans of other users wait on this device: they are sent at their maker's next sign-in
-   * here (docs/decisions/076), so the staff member now at the phone is told they are there.
+   * How many scans of other users wait on this device (docs/decisions/076, 077): sent under this
+   * user's session naming their maker, or kept for a member of their organization.
    */
   othersWaiting: number;
   setAside: OutboxItem[];
@@ -123,24 +126,27 @@ export interface UploadOutcome {
 }
 
 /**
- * Sends the queued items of `userId`, event day by event day, in scan order, in batches of at most
+ * Sends every queued item under the session of `userId` (the signed-in user; another user's items
+ * name their maker), event day by event day, in scan order, in batches of at most
  * `OFFLINE_BATCH_MAX_ITEMS`, and applies each item's answer (see the module comment). Stops at the
  * first batch that fails without an answer the items can keep; every item not answered stays queued.
  * Never throws for a failed request (`failed: true`); throws only when IndexedDB fails.
  */
 export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOfflineScans): Promise<UploadOutcome> {
   const outcome: UploadOutcome = { sent: 0, conflicts: [], setAside: 0, failed: false };
-  const queued = (await readOutbox(db)).filter((item) => !item.setAside && item.userId === userId);
+  const queued = (await readOutbox(db)).filter((item) => !item.setAside);
   for (const batch of batchesInScanOrder(queued)) {
     const first = batch[0];
     if (!first) continue;
     let answer: OfflineScanBatchResponse;
     try {
-      answer = await send(first.eventId, first.day, batch.map(toOfflineScan));
+      answer = await send(first.eventId, first.day, batch.map((item) => toOfflineScan(item, userId)));
     } catch (error) {
       if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
-        for (const item of batch) await db.put('outbox', { ...item, setAside: { reason: error.code, message: error.message } });
-        outcome.setAside += batch.length;
+        // This user's own scans are answered; another's wait for a member who may send them.
+        const own = batch.filter((item) => item.userId === userId);
+        for (const item of own) await db.put('outbox', { ...item, setAside: { reason: error.code, message: error.message } });
+        outcome.setAside += own.length;
         continue;
       }
       outcome.failed = true;
@@ -189,8 +195,17 @@ export function batchesInScanOrder(items: readonly OutboxItem[]): OutboxItem[][]
   return batches;
 }
 
-function toOfflineScan(item: OutboxItem): OfflineScan {
-  return { scanId: item.scanId, code: item.code, scannedAt: item.scannedAt, deviceId: item.deviceId, verdict: item.verdict, ...(item.reason ? { reason: item.reason } : {}) };
+/** The upload item of `item`, sent by `senderId`: a scan another user made names its maker (`scannedBy`). */
+function toOfflineScan(item: OutboxItem, senderId: string): OfflineScan {
+  return {
+    scanId: item.scanId,
+    code: item.code,
+    scannedAt: item.scannedAt,
+    deviceId: item.deviceId,
+    verdict: item.verdict,
+    ...(item.reason ? { reason: item.reason } : {}),
+    ...(item.userId === senderId ? {} : { scannedBy: item.userId }),
+  };
 }
 
 /** How often each key occurs in `keys`. */
