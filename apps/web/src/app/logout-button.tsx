@@ -1,8 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { LogOut } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { useLogoutMutation } from '@/features/auth/api.ts';
+import { recordUploadConflicts } from '@/features/scanner/check-in-queries.ts';
 import { sendBeforeLogout } from '@/features/scanner/offline/send-before-logout.ts';
 import { useTranslation } from 'react-i18next';
 import { useSession } from './session-provider.tsx';
@@ -12,20 +14,21 @@ import { useSession } from './session-provider.tsx';
  * The signed-out session makes the route guard send the visitor to /login; navigating here as well
  * would race the session update and could bounce a still-signed-in /login on to the next step.
  *
- * Not in SPEC (docs/decisions/076): first the user's scans still queued offline on this device are
- * sent; if some cannot be sent (no server), a dialog says how many and offers to stay signed in,
- * because after a logout they are sent only at the same user's next sign-in on this device.
+ * Not in SPEC (docs/decisions/076, 077): first the scans still queued offline on this device are
+ * sent; if some of this user's cannot be sent (no server), a dialog says how many and offers to stay
+ * signed in, because after a logout they wait on the device until someone of the team signs in there.
  */
 export function LogoutButton() {
   const { t } = useTranslation();
   const { user } = useSession();
   const logout = useLogoutMutation();
+  const queryClient = useQueryClient();
   const [sending, setSending] = useState(false);
   const [unsent, setUnsent] = useState(0);
 
   const onLogout = async () => {
     setSending(true);
-    const waiting = user ? await sendBeforeLogout(user.id) : 0;
+    const waiting = user ? await sendBeforeLogout(user.id, { onConflicts: (conflicts) => recordUploadConflicts(queryClient, conflicts) }) : 0;
     setSending(false);
     if (waiting === 0) logout.mutate();
     else setUnsent(waiting);

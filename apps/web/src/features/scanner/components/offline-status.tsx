@@ -7,8 +7,8 @@ import { formatClockTime, resultCodeText } from '../scanner-logic.ts';
 
 /**
  * The scanner's offline line (issue 12 items 2–4): 'Last synced HH:MM' (the device's locale time) of
- * the day's door list, how many scans wait to be sent (and how many of other staff members wait for
- * their next sign-in on this device, decision 076), 'Sync now', 'Offline mode' while the device
+ * the day's door list, how many scans wait to be sent (and, apart, how many other staff members left
+ * on this device, decisions 076 and 077), 'Sync now', 'Offline mode' while the device
  * decides on its own, a note when a damaged download was discarded, and the scans the server would
  * not take with its reason (each can be dismissed once read).
  */

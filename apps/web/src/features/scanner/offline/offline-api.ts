@@ -9,6 +9,8 @@ import { OfflineConflictList, OfflineScanBatchResponse, offlinePaths, type Offli
 import { queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '@/lib/api-client.ts';
+import { readStoredToken } from '@/lib/stored-user.ts';
+import type { SendOfflineScans } from './outbox.ts';
 
 /** GET door-list[?since=cursor]: the body, unparsed. @throws {ApiError} on no answer or an error answer. */
 export function fetchDoorList(eventId: string, day: number, since: string | null): Promise<unknown> {
@@ -22,13 +24,29 @@ export function fetchSigningKeys(eventId: string): Promise<unknown> {
 }
 
 /**
- * POST offline-scans with `scans` in scan order; `signal` gives up waiting (the server may still
- * record them: sending them again is safe, it keeps one row per scan id).
+ * POST offline-scans with `scans` in scan order, under the session of `token` (omitted: the one
+ * stored now); `signal` gives up waiting (the server may still record them: sending them again is
+ * safe, it keeps one row per scan id).
  * @throws {ApiError} on no answer, an error answer or an unexpected body.
  */
-export function sendOfflineScans(eventId: string, day: number, scans: OfflineScan[], signal?: AbortSignal): Promise<OfflineScanBatchResponse> {
+export function sendOfflineScans(
+  eventId: string,
+  day: number,
+  scans: OfflineScan[],
+  options: { token?: string | null; signal?: AbortSignal } = {},
+): Promise<OfflineScanBatchResponse> {
   const body: OfflineScanBatch = { scans };
-  return apiRequest(offlinePaths.offlineScans(eventId, day), { method: 'POST', body, schema: OfflineScanBatchResponse, signal });
+  return apiRequest(offlinePaths.offlineScans(eventId, day), { method: 'POST', body, schema: OfflineScanBatchResponse, ...options });
+}
+
+/**
+ * The sender of one upload round (`uploadOutbox`), bound to the session stored now: every batch of
+ * the round goes under that session, so a round that outlives a logout never goes on under the next
+ * user's (the ended session's 401 keeps the rest queued). `signal` gives up waiting.
+ */
+export async function roundSender(signal?: AbortSignal): Promise<SendOfflineScans> {
+  const token = await readStoredToken();
+  return (eventId, day, scans) => sendOfflineScans(eventId, day, scans, { token, signal });
 }
 
 export const offlineQueries = {

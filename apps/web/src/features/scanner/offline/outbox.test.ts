@@ -1,11 +1,9 @@
 import type { OfflineScan, OfflineScanBatchResponse } from '@gatecheck/contract';
 import { describe, expect, test } from 'vitest';
+import { COLLEAGUE_ID } from '@/test/outbox-fixtures.ts';
 import { ApiError } from '@/lib/api-client.ts';
 import { closeOfflineDb, openOfflineDb } from './offline-db.ts';
 import { batchesInScanOrder, outboxRetryDelay, queueOfflineScan, readOutbox, summarizeOutbox, uploadOutbox, type NewOutboxItem, type SendOfflineScans } from './outbox.ts';
-
-/** Another staff member who scanned on this device (a user id is a UUID, as the server's). */
-const COLLEAGUE_ID = '6f1c2d3e-4b5a-4c6d-8e7f-000000000002';
 
 function item(n: number, overrides: Partial<NewOutboxItem> = {}): NewOutboxItem {
   return {

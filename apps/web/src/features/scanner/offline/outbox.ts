@@ -126,8 +126,8 @@ export interface UploadOutcome {
 }
 
 /**
- * Sends every queued item under the session of `userId` (the signed-in user; another user's items
- * name their maker), event day by event day, in scan order, in batches of at most
+ * Sends every queued item with `send`, which must be bound to the session of `userId` (offline-api.ts
+ * `roundSender`; another user's items name their maker), event day by event day, in scan order, in batches of at most
  * `OFFLINE_BATCH_MAX_ITEMS`, and applies each item's answer (see the module comment). Stops at the
  * first batch that fails without an answer the items can keep; every item not answered stays queued.
  * Never throws for a failed request (`failed: true`); throws only when IndexedDB fails.
@@ -195,7 +195,7 @@ export function batchesInScanOrder(items: readonly OutboxItem[]): OutboxItem[][]
   return batches;
 }
 
-/** The upload item of `item`, sent by `senderId`: a scan another user made names its maker (`scannedBy`). */
+/** The upload item of `item`, sent under the session of `senderId`: a scan another user made names its maker (`scannedBy`). */
 function toOfflineScan(item: OutboxItem, senderId: string): OfflineScan {
   return {
     scanId: item.scanId,

@@ -13,7 +13,7 @@ import type { EventDay, EventItem } from '@/lib/entities.ts';
 import { watchServer } from '@/lib/server-probe.ts';
 import { connectivityReducer, decidesLocally, initialConnectivity, type Connectivity } from './connectivity.ts';
 import { readDoorList, syncDoorList } from './door-list-store.ts';
-import { fetchDoorList, fetchSigningKeys, sendOfflineScans } from './offline-api.ts';
+import { fetchDoorList, fetchSigningKeys, roundSender } from './offline-api.ts';
 import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
 import { deviceId, eventDayKey, openOfflineDb, type OfflineDb } from './offline-db.ts';
 import { dismissSetAside, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
@@ -41,7 +41,10 @@ export interface OfflineDoor {
   isSyncing: boolean;
   /** Scans of this user waiting to be sent. */
   waitingCount: number;
-  /** Scans of other users waiting on this device for their maker's next sign-in here (decision 076). */
+  /**
+   * Scans of other users waiting on this device: sent under this user's session naming their maker,
+   * or kept for a member of their organization (decisions 076, 077).
+   */
   othersWaitingCount: number;
   /** Approvals of this event day waiting on this device to be sent (any user's): not yet in the server's count. */
   approvalsWaitingCount: number;
@@ -121,7 +124,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
       const open = await db();
       if (!open || staffId === null) return { failed: false };
       try {
-        const outcome = await uploadOutbox(open, staffId, sendOfflineScans);
+        const outcome = await uploadOutbox(open, staffId, await roundSender());
         if (outcome.conflicts.length > 0) recordUploadConflicts(queryClient, outcome.conflicts);
         if (isMountedRef.current && !outcome.failed && outcome.sent > 0) {
           dispatch({ type: 'serverAnswered' });
@@ -247,9 +250,10 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
       if (verdict.isValid) {
         void db().then((open) => (open ? rememberOnlineCheckIn(open, { eventId, day: dayNumber, code }, { checkedInAt: new Date(), checkedInBy: staffName }) : undefined)).catch(() => undefined);
       }
-      if (wasOffline || summary.waiting > 0) void upload();
+      // The server answers: anything waiting on this device (a colleague's too, decision 077) goes now.
+      if (wasOffline || summary.waiting + summary.othersWaiting > 0) void upload();
     },
-    [db, eventId, dayNumber, staffName, upload, summary.waiting],
+    [db, eventId, dayNumber, staffName, upload, summary.waiting, summary.othersWaiting],
   );
 
   const dismiss = useCallback(

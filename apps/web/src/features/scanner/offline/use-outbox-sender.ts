@@ -7,14 +7,15 @@
  *
  * Tries on mount, every `OUTBOX_SEND_INTERVAL_MS` while items wait, when the browser says it is
  * online again, and after a failed round 1 s, 2 s, 4 s … 30 s later (./outbox-rounds.ts, SPEC §9's
- * policy, as the scanner does). Only this user's items are sent (as the scanner does); scans the
+ * policy, as the scanner does). Every waiting item is sent under this user's session, a colleague's
+ * naming its maker (decision 077, as the scanner does); scans the
  * server answers `conflict` for are marked 'Conflict' in their own day's recent scans. Re-sending an item is safe:
  * the server keeps one row per scan id and answers a repeat as before.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { recordUploadConflicts } from '../check-in-queries.ts';
-import { sendOfflineScans } from './offline-api.ts';
+import { roundSender } from './offline-api.ts';
 import { openOfflineDb } from './offline-db.ts';
 import { uploadOutbox } from './outbox.ts';
 import { createOutboxRounds } from './outbox-rounds.ts';
@@ -32,8 +33,8 @@ export function useOutboxSender(userId: string | null): void {
         // No IndexedDB (private mode, a broken store): nothing can have been queued on this device.
         const db = await openOfflineDb().catch(() => null);
         if (!db) return { failed: false };
-        // With nothing of this user's waiting, this reads the outbox and sends nothing.
-        const outcome = await uploadOutbox(db, userId, sendOfflineScans);
+        // With nothing waiting, this reads the outbox and sends nothing.
+        const outcome = await uploadOutbox(db, userId, await roundSender());
         if (outcome.conflicts.length > 0) recordUploadConflicts(queryClient, outcome.conflicts);
         return outcome;
       },
