@@ -422,19 +422,41 @@ describe('offline scans: the upload', () => {
     expect(await db.select({ sentBy: offlineScans.sentBy }).from(offlineScans).where(eq(offlineScans.scanId, mine.scanId))).toEqual([{ sentBy: null }]);
   });
 
-  test('a scan said to be made by someone who is not a member of the organization is rejected (unknown_staff) and records nothing', async () => {
+  test('a scan said to be made by someone who is not a member of the organization is rejected (unknown_staff): no check-in, but logged under its sender', async () => {
     const db = t.database.db;
     const ticket = await newTicket();
+    const staffId = await userIdOf(db, DEMO_USER.username);
     const outsiderId = await userIdOf(db, OUTSIDER.username);
-    const rows = await countRows();
-    const answer = await uploaded(staff, [scan(ticket.code, { scannedBy: outsiderId }), scan(ticket.code, { scannedBy: randomUUID() })]);
+    const items = [scan(ticket.code, { scannedBy: outsiderId }), scan(ticket.code, { scannedBy: randomUUID() })];
+    const answer = await uploaded(staff, items);
     expect(answer.results.map((result) => [result.status, result.reason])).toEqual([
       ['rejected', 'unknown_staff'],
       ['rejected', 'unknown_staff'],
     ]);
+    expect(await db.select().from(checkIns).where(eq(checkIns.ticketId, ticket.id))).toEqual([]);
+    // The admissions at the gate leave a trace: stored and logged under the sender, with the reason.
+    for (const item of items) {
+      expect(await db.select({ userId: scanLog.userId, verdict: scanLog.verdict, reason: scanLog.reason }).from(scanLog).where(eq(scanLog.scanId, item.scanId))).toEqual([
+        { userId: staffId, verdict: 'approved', reason: 'unknown_staff' },
+      ]);
+      expect(await db.select({ userId: offlineScans.userId, sentBy: offlineScans.sentBy }).from(offlineScans).where(eq(offlineScans.scanId, item.scanId))).toEqual([{ userId: staffId, sentBy: staffId }]);
+    }
+    // Sent again: the same answer, nothing new.
+    const rows = await countRows();
+    expect((await uploaded(staff, items)).results).toEqual(answer.results);
     expect(await countRows()).toEqual(rows);
     // The ticket is still unused.
     expect(await verify(colleague, ticket.code)).toMatchObject({ isValid: true });
+  });
+
+  test('a scan sent before for one maker and sent again naming another is refused (scan_id_taken), the first untouched', async () => {
+    const db = t.database.db;
+    const ticket = await newTicket();
+    const item = scan(ticket.code, { scannedBy: await userIdOf(db, DEMO_COLLEAGUE.username) });
+    expect((await uploaded(staff, [item])).results[0]).toMatchObject({ status: 'recorded', checkedInBy: DEMO_COLLEAGUE.displayName });
+    const supervisorId = await userIdOf(db, DEMO_SUPERVISOR.username);
+    expect((await uploaded(staff, [{ ...item, scannedBy: supervisorId }])).results[0]).toMatchObject({ status: 'rejected', reason: 'scan_id_taken' });
+    expect(await db.select({ userId: offlineScans.userId }).from(offlineScans).where(eq(offlineScans.scanId, item.scanId))).toEqual([{ userId: await userIdOf(db, DEMO_COLLEAGUE.username) }]);
   });
 
   test('the envelope: anonymous 401, another organization 404, not a list or too many items 400, an empty batch is fine', async () => {

@@ -12,8 +12,10 @@
  *
  * A scan is its maker's (decision 077): the uploader's, or the colleague's named by `scannedBy` —
  * one who made it on the same device and signed out before it was sent — who must be a member of
- * the event's organization (else `unknown_staff`). The check-in and the scan log name the maker;
- * offline_scans keeps who sent it (`sent_by_user_id`) beside.
+ * the event's organization. The check-in and the scan log name the maker; offline_scans keeps who
+ * sent it (`sent_by_user_id`) beside. A scan naming someone who is not a member is rejected
+ * (`unknown_staff`) and makes no check-in, but is still stored and logged under its sender, with
+ * that reason, so the admission at the gate leaves a trace for a supervisor.
  *
  * Idempotent on `scanId`: every answered item is stored in offline_scans (primary key scan_id) and a
  * re-sent item answers what it answered first. Two uploads of the same item at once: the second
@@ -35,9 +37,10 @@ import {
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkIns, events, memberships, offlineScans, scanLog, tickets, users } from '../db/schema.ts';
+import { checkIns, events, offlineScans, scanLog, tickets, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import type { EventDetails } from './events.ts';
+import { isMember } from './organizations.ts';
 import { codeOfScannedText } from './signing-keys.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
 
@@ -79,15 +82,15 @@ export async function recordOfflineScans(db: Db, uploader: Uploader, event: Even
 }
 
 async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemAnswer> {
-  const makerId = scan.scannedBy ?? uploader.userId;
+  const claimedMaker = scan.scannedBy ?? uploader.userId;
+  const isKnownMaker = claimedMaker === uploader.userId || (await isMember(db, claimedMaker, event.organizationId));
+  // Who the scan is stored under: its maker, or its sender when the maker is not a member.
+  const makerId = isKnownMaker ? claimedMaker : uploader.userId;
   const stored = await findStored(db, scan.scanId);
   if (stored) return replay(stored, makerId, event, day);
-  if (makerId !== uploader.userId && !(await isMember(db, makerId, event.organizationId))) {
-    return reject(scan.scanId, 'unknown_staff', 'The staff member who made this scan is not a member of this organization.');
-  }
   try {
     return await inTransaction(db, async (tx) => {
-      const outcome = await decideItem(tx, makerId, event, day, scan, now);
+      const outcome = isKnownMaker ? await decideItem(tx, makerId, event, day, scan, now) : unknownMaker(scan);
       const [inserted] = await tx
         .insert(offlineScans)
         .values({
@@ -95,7 +98,7 @@ async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: n
           eventId: event.id,
           day,
           userId: makerId,
-          sentBy: makerId === uploader.userId ? null : uploader.userId,
+          sentBy: makerId === uploader.userId && isKnownMaker ? null : uploader.userId,
           deviceId: scan.deviceId,
           code: renderTextSafely(outcome.code),
           ticketId: outcome.ticketId,
@@ -173,14 +176,18 @@ interface ItemOutcome {
 /** How often the check-in INSERT is tried when undos keep removing the conflicting row (as verify). */
 const MAX_CHECK_IN_ATTEMPTS = 3;
 
-/** Whether `userId` is a member of `organizationId` (any role). */
-async function isMember(db: DbOrTx, userId: string, organizationId: string): Promise<boolean> {
-  const [membership] = await db
-    .select({ id: memberships.id })
-    .from(memberships)
-    .where(and(eq(memberships.userId, userId), eq(memberships.organizationId, organizationId)))
-    .limit(1);
-  return membership !== undefined;
+/**
+ * A scan naming a maker who is not a member of the organization: no check-in (nobody the server
+ * knows vouches for it), rejected `unknown_staff`, logged under its sender as what the gate did.
+ */
+function unknownMaker(scan: OfflineScan): ItemOutcome {
+  return {
+    answer: reject(scan.scanId, 'unknown_staff', 'The staff member who made this scan is not a member of this organization.'),
+    code: scan.code,
+    ticketId: null,
+    conflictingCheckInId: null,
+    log: { verdict: scan.verdict, reason: 'unknown_staff' },
+  };
 }
 
 /** Decides one item made by `makerId` (see the module comment) inside its transaction. */
