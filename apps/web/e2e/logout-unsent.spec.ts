@@ -10,7 +10,7 @@
  *   so the same ticket at the colleague's scanner is DENIED, not admitted twice.
  * Screenshot: e2e/artifacts/logout-unsent.png.
  */
-import { API_PREFIX, AttendeeSearchResponse, LoginResponse, apiPaths, supervisorPaths } from '@gatecheck/contract';
+import { API_PREFIX, AttendeeSearchResponse, LoginResponse, apiPaths, offlinePaths, supervisorPaths } from '@gatecheck/contract';
 import { axeViolations } from './support/axe.ts';
 import { DEMO_COLLEAGUE, DEMO_USER } from './support/demo-scope.ts';
 import { expect } from './support/fixtures.ts';
@@ -57,9 +57,15 @@ withOwnServer(
     await expect(dialog).toHaveCount(0);
     await expect(page).toHaveURL(/\/event-select$/);
 
-    // The server is back on the same address: 'Logout' now leaves nothing behind.
+    // The server is back on the same address. The screen's own sender is held off (its uploads
+    // fail), so the scan is still waiting when 'Logout' is tapped, and the logout sends it.
+    const uploads = `**${API_PREFIX}${offlinePaths.offlineScans(event._id, day)}`;
+    await page.route(uploads, (route) => route.abort());
     ownServer.current = await startGatecheckServer('logout-unsent', { dataDir, port: Number(new URL(url).port) });
+    await page.unroute(uploads);
+    const sentByLogout = page.waitForResponse((response) => response.url().includes(offlinePaths.offlineScans(event._id, day)) && response.ok());
     await page.getByRole('button', { name: 'Logout' }).click();
+    await sentByLogout;
     await expect(page).toHaveURL(/\/login$/, { timeout: 20_000 });
     await expect(page.getByRole('alertdialog')).toHaveCount(0);
 

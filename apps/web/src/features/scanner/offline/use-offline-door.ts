@@ -126,11 +126,10 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
       try {
         const outcome = await uploadOutbox(open, staffId, await roundSender());
         if (outcome.conflicts.length > 0) recordUploadConflicts(queryClient, outcome.conflicts);
-        if (isMountedRef.current && !outcome.failed && outcome.sent > 0) {
-          dispatch({ type: 'serverAnswered' });
-          // The check-ins just recorded on the server count now (header 'Checked in N / M').
-          void queryClient.invalidateQueries({ queryKey: checkInQueries.counts(eventId, dayNumber).queryKey });
-        }
+        if (isMountedRef.current && !outcome.failed && outcome.sent > 0) dispatch({ type: 'serverAnswered' });
+        // The check-ins just recorded on the server count now (header 'Checked in N / M'), also
+        // after a round that failed part way: they no longer wait on the device.
+        if (outcome.sent > 0) void queryClient.invalidateQueries({ queryKey: checkInQueries.counts(eventId, dayNumber).queryKey });
         return outcome;
       } finally {
         await refreshSummary();
