@@ -313,9 +313,13 @@ test("a scan the server rejects is kept aside with its reason, visible until dis
   await user.click(screen.getByRole('button', { name: 'Sync now' }));
   await waitFor(() => expect(screen.getByRole('button', { name: 'Sync now' })).toBeEnabled());
   expect(uploads).toHaveLength(1);
+  // In German, our words for the reason, not the server's English.
+  await act(() => chooseLanguage('de'));
+  const germanAside = await screen.findByRole('list', { name: 'Vom Server nicht angenommen' });
+  expect(within(germanAside).getByRole('listitem')).toHaveTextContent(/GOOD-1\.\.\.: Ticket gesperrt/);
 
-  await user.click(within(aside).getByRole('button', { name: 'Dismiss' }));
-  await waitFor(() => expect(screen.queryByRole('list', { name: 'Not accepted by the server' })).not.toBeInTheDocument());
+  await user.click(within(germanAside).getByRole('button', { name: 'Ausblenden' }));
+  await waitFor(() => expect(screen.queryByRole('list', { name: 'Vom Server nicht angenommen' })).not.toBeInTheDocument());
 });
 
 test("a supervisor is offered 'Undo check-in' on an offline approval only once it has been sent: before, the server does not know it", { timeout: 40_000 }, async () => {

@@ -1,9 +1,12 @@
 import { CloudOff, RefreshCw } from 'lucide-react';
+import { DenialReason } from '@gatecheck/contract';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button.tsx';
+import { activeLanguage, t } from '@/lib/i18n/index.ts';
+import type { OutboxItem } from '../offline/outbox.ts';
 import type { OfflineDoor } from '../offline/use-offline-door.ts';
 import { recentScanTime } from '../recent-scans.ts';
-import { formatClockTime, resultCodeText } from '../scanner-logic.ts';
+import { denialText, formatClockTime, resultCodeText } from '../scanner-logic.ts';
 
 /**
  * The scanner's offline line (issue 12 items 2–4): 'Last synced HH:MM' (the device's locale time) of
@@ -48,7 +51,7 @@ export function OfflineStatus({ door }: { door: OfflineDoor }) {
             {door.setAside.map((item) => (
               <li key={item.scanId} className="flex items-center justify-between gap-2 py-1">
                 <span className="min-w-0 break-words">
-                  {t('offline.setAsideLine', { time: recentScanTime(item.scannedAt), code: resultCodeText(item.code), reason: item.setAside?.message || item.setAside?.reason })}
+                  {t('offline.setAsideLine', { time: recentScanTime(item.scannedAt), code: resultCodeText(item.code), reason: setAsideReasonText(item.setAside) })}
                 </span>
                 <Button variant="ghost" onClick={() => door.dismissSetAside(item.scanId)}>
                   {t('offline.dismiss')}
@@ -60,4 +63,24 @@ export function OfflineStatus({ door }: { door: OfflineDoor }) {
       )}
     </section>
   );
+}
+
+/** Our words for the server's reasons to refuse an offline scan that are not denial reasons (decision 050: German never shows the server's English). */
+const REJECTION_WORDS = {
+  invalid_item: 'offline.rejectedInvalidItem',
+  scan_id_taken: 'offline.rejectedScanIdTaken',
+  scanned_in_future: 'offline.rejectedInFuture',
+  unknown_staff: 'offline.rejectedUnknownStaff',
+} as const;
+
+/**
+ * Why the server would not take a scan: in English its message as sent (else the code); in another
+ * language our words for its reason (a denial in the result card's words), else the code.
+ */
+function setAsideReasonText(setAside: OutboxItem['setAside']): string {
+  if (!setAside) return '';
+  if (activeLanguage() === 'en') return setAside.message || setAside.reason;
+  const denial = DenialReason.safeParse(setAside.reason);
+  if (denial.success) return denialText({ reason: denial.data }) ?? setAside.reason;
+  return Object.hasOwn(REJECTION_WORDS, setAside.reason) ? t(REJECTION_WORDS[setAside.reason as keyof typeof REJECTION_WORDS]) : setAside.reason;
 }
