@@ -62,6 +62,8 @@ test('a German device gets German screens (login, day select, scanner with a ver
   // German labels are longer than SPEC's English: at 360 px none may run past its button's edge.
   await expect(page.getByRole('button', { name: 'Kamera starten' })).toBeVisible();
   expect(await overflowingControls(page.getByRole('main'))).toEqual([]);
+  await page.getByRole('button', { name: 'Kamera starten' }).scrollIntoViewIfNeeded();
+  await saveScreen(page, 'de-scanner-panel', { fullPage: false });
   const ticket = ticketPool.take(`for "${event.title}" on all days`, (candidate) => candidate.eventTitle === event.title && candidate.days === 'all');
   await page.getByLabel('Oder Ticket-ID eingeben:').fill(ticket.code);
   await page.getByRole('button', { name: 'Prüfen' }).click();
