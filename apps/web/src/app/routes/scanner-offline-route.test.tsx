@@ -117,6 +117,33 @@ test("a verify with no answer in 3 s is decided from the door list, marked 'Offl
   expect(screen.getByTestId('check-in-count')).toHaveTextContent('Checked in 13 / 340');
 });
 
+test('a ticket this device admitted offline, not yet sent, is DENIED on the device when the server answers again: the server would approve it twice', { timeout: 20_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  let isServerDown = true;
+  // The server would approve anything: it does not know the offline admission.
+  const verified = serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Ada Lovelace' })));
+  // Uploads do not get through, so the admission keeps waiting on the device.
+  server.use(http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.error()));
+  const { user } = renderScanner();
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GOOD-1');
+  await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 })).findByText('Offline');
+  expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
+
+  isServerDown = false;
+  const askedBefore = verified.length;
+  await typeCode(user, 'good-1 ');
+  const card = await screen.findByRole('group', { name: 'Invalid Ticket' }, { timeout: 6_000 });
+  expect(within(card).getByText(/^Already checked in at/)).toBeInTheDocument();
+  // Decided on the device: the server was not asked the second time.
+  expect(verified).toHaveLength(askedBefore);
+  // Another ticket still goes to the server.
+  await typeCode(user, 'GOOD-2');
+  await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 });
+  expect(verified.slice(askedBefore)).toEqual(['GOOD-2']);
+});
+
 test('two failures in a row switch to offline mode (decided at once, no verify); the server answering again sends the outbox in scan order and a conflict shows in Recent scans', { timeout: 40_000 }, async () => {
   serveDoorList(await makeDoorList(TICKETS));
   let isServerDown = true;
@@ -144,12 +171,17 @@ test('two failures in a row switch to offline mode (decided at once, no verify);
   await typeCode(user, 'GOOD-1');
   await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 })).findByText('Offline');
   expect(screen.queryByText('Offline mode: tickets are checked on this device')).not.toBeInTheDocument();
-  // Second failure: the same ticket again is DENIED (checked in on this device), and offline mode starts.
+  // The same ticket again is DENIED on the device (checked in here, not yet sent), without a verify.
+  const askedBefore = verified.length;
   await typeCode(user, 'GOOD-1');
   const denied = await screen.findByRole('group', { name: 'Invalid Ticket' }, { timeout: 6_000 });
   expect(within(denied).getByText('DENIED')).toBeInTheDocument();
   expect(within(denied).getByText('Offline')).toBeInTheDocument();
   expect(within(denied).getByText(/^Already checked in at .+ by Dana Demo$/)).toBeInTheDocument();
+  expect(verified).toHaveLength(askedBefore);
+  // Second failure: an unknown code is DENIED from the door list, and offline mode starts.
+  await typeCode(user, 'NOPE-000');
+  await waitFor(() => expect(within(screen.getByRole('group', { name: 'Invalid Ticket' })).getByText('Ticket not found')).toBeInTheDocument(), { timeout: 6_000 });
   expect(await screen.findByText('Offline mode: tickets are checked on this device')).toBeInTheDocument();
   const verifiesBefore = verified.length;
 
@@ -159,7 +191,7 @@ test('two failures in a row switch to offline mode (decided at once, no verify);
   await typeCode(user, 'NOPE-404');
   expect(await within(await screen.findByRole('group', { name: 'Invalid Ticket' })).findByText('Ticket not found')).toBeInTheDocument();
   expect(verified).toHaveLength(verifiesBefore);
-  expect(await screen.findByText('4 scans waiting to be sent')).toBeInTheDocument();
+  expect(await screen.findByText('5 scans waiting to be sent')).toBeInTheDocument();
   expect(uploads).toHaveLength(0);
 
   // The server answers the probe again: online, the outbox goes out in scan order, 'Conflict' shows.
@@ -171,6 +203,7 @@ test('two failures in a row switch to offline mode (decided at once, no verify);
   expect(uploads.flat().map((scan) => [scan.code, scan.verdict, scan.reason])).toEqual([
     ['GOOD-1', 'approved', undefined],
     ['GOOD-1', 'denied', 'already_checked_in'],
+    ['NOPE-000', 'denied', 'not_found'],
     ['GOOD-2', 'approved', undefined],
     ['NOPE-404', 'denied', 'not_found'],
   ]);
@@ -180,7 +213,7 @@ test('two failures in a row switch to offline mode (decided at once, no verify);
 
   await user.click(screen.getByText('Recent scans'));
   const rows = within(screen.getByRole('list', { name: 'Recent scans' })).getAllByRole('listitem');
-  expect(rows).toHaveLength(4);
+  expect(rows).toHaveLength(5);
   expect(rows[1]).toHaveTextContent('GOOD-2');
   expect(rows[1]).toHaveTextContent('Conflict');
   expect(rows[0]).not.toHaveTextContent('Conflict');

@@ -162,6 +162,9 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
       const scannedAt = new Date();
       try {
         if (offline?.decidesLocally() && (await decideHere(qrCode, scanId, scannedAt))) return;
+        // A ticket this device admitted offline, in a scan still waiting to be sent: the server does
+        // not know it yet and would approve it again; the device decides (DENIED, already checked in).
+        if (offline && (await offline.hasUnsentAdmission(qrCode)) && (await decideHere(qrCode, scanId, scannedAt))) return;
         const verdict = await verifyWithin(verify, { eventId, day: day.day, qrCode, scanId }, offline ? VERIFY_TIMEOUT_MS : null);
         offline?.verifyAnswered(qrCode, verdict);
         dispatch({ type: 'verified', result: { id: crypto.randomUUID(), ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });

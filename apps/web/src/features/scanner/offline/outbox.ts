@@ -18,7 +18,7 @@
  * device before signing out goes under the signed-in user's session, naming its maker
  * (`scannedBy`), so a gate phone handed over at a shift change keeps no check-in from the server.
  */
-import { OFFLINE_BATCH_MAX_ITEMS, OfflineRejection, OfflineVerdict, type OfflineScan, type OfflineScanBatchResponse, DenialReason } from '@gatecheck/contract';
+import { normalizeTicketCode, OFFLINE_BATCH_MAX_ITEMS, OfflineRejection, OfflineVerdict, type OfflineScan, type OfflineScanBatchResponse, DenialReason } from '@gatecheck/contract';
 import { z } from 'zod';
 import { RETRY_BASE_DELAY_MS, RETRY_DELAY_CAP_MS } from '@/config/constants.ts';
 import { ApiError } from '@/lib/api-client.ts';
@@ -168,6 +168,18 @@ export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOffl
     }
   }
   return outcome;
+}
+
+/**
+ * Whether this device admitted ticket `code` on `eventId`'s day `day` in a scan not yet sent (any
+ * user's; codes compared as the door list compares them). The server does not know that admission,
+ * so an online verify would approve the ticket a second time; and no supervisor can have undone it.
+ */
+export async function hasUnsentAdmission(db: OfflineDb, scope: { eventId: string; day: number; code: string }): Promise<boolean> {
+  const code = normalizeTicketCode(scope.code);
+  return (await readOutbox(db)).some(
+    (item) => !item.setAside && item.verdict === 'approved' && item.eventId === scope.eventId && item.day === scope.day && normalizeTicketCode(item.code) === code,
+  );
 }
 
 /** Removes a set-aside item once the user has read it (the server's reason was shown). */

@@ -16,7 +16,7 @@ import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { fetchDoorList, fetchSigningKeys, roundSender } from './offline-api.ts';
 import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
 import { deviceId, eventDayKey, openOfflineDb, type OfflineDb } from './offline-db.ts';
-import { dismissSetAside, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
+import { dismissSetAside, hasUnsentAdmission, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
 import { createOutboxRounds, type OutboxRounds } from './outbox-rounds.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
 import { checkInQueries, recordUploadConflicts } from '../check-in-queries.ts';
@@ -69,6 +69,11 @@ export interface OfflineDoor {
   verifyFailed(): void;
   /** The server answered a verify: back online; an approval is remembered on the device. */
   verifyAnswered(code: string, verdict: Verdict): void;
+  /**
+   * Whether this device admitted `code` on this day in a scan not yet sent (any user's): then the
+   * device, not the server, knows the ticket is used, and decides it (`decide`) even online.
+   */
+  hasUnsentAdmission(code: string): Promise<boolean>;
 }
 
 /**
@@ -255,6 +260,17 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     [db, eventId, dayNumber, staffName, upload, summary.waiting, summary.othersWaiting],
   );
 
+  const approvalsWaitingToday = summary.approvalsWaiting[eventDayKey(eventId, dayNumber)] ?? 0;
+  const hasUnsentAdmissionHere = useCallback(
+    async (code: string) => {
+      // Nothing of this day waits: no IndexedDB read on the way to every verify.
+      if (approvalsWaitingToday === 0) return false;
+      const open = await db();
+      return open ? hasUnsentAdmission(open, { eventId, day: dayNumber, code }).catch(() => false) : false;
+    },
+    [db, eventId, dayNumber, approvalsWaitingToday],
+  );
+
   const dismiss = useCallback(
     (scanId: string) => {
       void db()
@@ -275,7 +291,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     isSyncing,
     waitingCount: summary.waiting,
     othersWaitingCount: summary.othersWaiting,
-    approvalsWaitingCount: summary.approvalsWaiting[eventDayKey(eventId, dayNumber)] ?? 0,
+    approvalsWaitingCount: approvalsWaitingToday,
     setAside: summary.setAside,
     isWaitingToSend: (scanId) => summary.waitingScanIds.includes(scanId),
     syncNow: () => void sync(),
@@ -284,5 +300,6 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     decide,
     verifyFailed,
     verifyAnswered,
+    hasUnsentAdmission: hasUnsentAdmissionHere,
   };
 }
