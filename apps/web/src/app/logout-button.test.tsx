@@ -118,6 +118,21 @@ describe('Logout with scans queued offline (decision 076)', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(await queuedCodes()).toEqual(['GOOD-1']);
   });
+
+  test("while the logout sends the scans, the button says 'Sending scans...' and cannot be tapped again", async () => {
+    await queueOfflineScan(await openOfflineDb(), offlineScan(1));
+    server.use(
+      http.post(apiUrl(apiPaths.offlineScans), async () => {
+        await delay('infinite');
+        return HttpResponse.json({});
+      }),
+    );
+    const { user } = renderApp(onEventSelect);
+    await screen.findByRole('button', { name: /Harbour Sound 2026/ });
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    const sending = await screen.findByRole('button', { name: 'Sending scans...' });
+    expect(sending).toBeDisabled();
+  });
 });
 
 describe('sendBeforeLogout', () => {

@@ -38,7 +38,8 @@ export function LogoutButton() {
     <>
       <Button variant="secondary" disabled={logout.isPending || sending} aria-busy={sending || undefined} onClick={() => void onLogout()}>
         <LogOut aria-hidden="true" className="size-5" />
-        {t('account.logout')}
+        {/* Up to 5 s on a bad door network: say what the wait is for. */}
+        {sending ? t('account.sendingScans') : t('account.logout')}
       </Button>
       <ConfirmDialog
         open={unsent > 0}
