@@ -42,6 +42,19 @@ async function tapLogoutWithServerDown() {
   return { ...rendered, calls, dialog };
 }
 
+/** An upload endpoint that never answers (a black-hole door network); counts what arrives. */
+function serveHangingUpload() {
+  let arrived = 0;
+  server.use(
+    http.post(apiUrl(apiPaths.offlineScans), async () => {
+      arrived += 1;
+      await delay('infinite');
+      return HttpResponse.json({});
+    }),
+  );
+  return { arrived: () => arrived };
+}
+
 async function queuedCodes(): Promise<string[]> {
   return (await readOutbox(await openOfflineDb())).map((item) => item.code);
 }
@@ -121,12 +134,7 @@ describe('Logout with scans queued offline (decision 076)', () => {
 
   test("while the logout sends the scans, the button says 'Sending scans...' and cannot be tapped again", async () => {
     await queueOfflineScan(await openOfflineDb(), offlineScan(1));
-    server.use(
-      http.post(apiUrl(apiPaths.offlineScans), async () => {
-        await delay('infinite');
-        return HttpResponse.json({});
-      }),
-    );
+    serveHangingUpload();
     const { user } = renderApp(onEventSelect);
     await screen.findByRole('button', { name: /Harbour Sound 2026/ });
     await user.click(screen.getByRole('button', { name: 'Logout' }));
@@ -140,16 +148,9 @@ describe('sendBeforeLogout', () => {
     const db = await openOfflineDb();
     await queueOfflineScan(db, offlineScan(1));
     await queueOfflineScan(db, offlineScan(2));
-    let arrived = 0;
-    server.use(
-      http.post(apiUrl(apiPaths.offlineScans), async () => {
-        arrived += 1;
-        await delay('infinite');
-        return HttpResponse.json({});
-      }),
-    );
+    const upload = serveHangingUpload();
     await expect(sendBeforeLogout(testUser.id, { timeoutMs: 50 })).resolves.toBe(2);
-    expect(arrived).toBe(1);
+    expect(upload.arrived()).toBe(1);
     expect(await queuedCodes()).toEqual(['GOOD-1', 'GOOD-2']);
   });
 
