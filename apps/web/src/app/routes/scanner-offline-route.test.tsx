@@ -89,6 +89,15 @@ const TICKETS = [
   { code: 'GOOD-3', holderName: 'Alan Turing', ticketType: 'Weekend' },
 ];
 
+/** With the server not answering: 'Start Scanning', GOOD-1 APPROVED on the device ('Offline'), 1 scan waiting. */
+async function approveGood1Offline(user: ReturnType<typeof renderScanner>['user']) {
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GOOD-1');
+  await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 })).findByText('Offline');
+  expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
+}
+
 async function typeCode(user: ReturnType<typeof renderScanner>['user'], code: string) {
   await user.type(screen.getByLabelText('Or enter ticket ID manually:'), `${code}{Enter}`);
 }
@@ -125,11 +134,7 @@ test('a ticket this device admitted offline, not yet sent, is DENIED on the devi
   // Uploads do not get through, so the admission keeps waiting on the device.
   server.use(http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.error()));
   const { user } = renderScanner();
-  await screen.findByText(/^Last synced/);
-  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
-  await typeCode(user, 'GOOD-1');
-  await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 })).findByText('Offline');
-  expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
+  await approveGood1Offline(user);
 
   isServerDown = false;
   const askedBefore = verified.length;
@@ -332,11 +337,7 @@ test("a scan the server rejects is kept aside with its reason, visible until dis
   serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true })));
   const uploads = serveUpload(() => 'rejected', { reason: 'revoked', message: 'This ticket has been revoked.' });
   const { user } = renderScanner();
-  await screen.findByText(/^Last synced/);
-  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
-  await typeCode(user, 'GOOD-1');
-  await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 })).findByText('Offline');
-  expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
+  await approveGood1Offline(user);
 
   isServerDown = false;
   await user.click(screen.getByRole('button', { name: 'Sync now' }));
