@@ -7,6 +7,8 @@
 import {
   SIGNED_TICKET_VECTOR,
   apiPaths,
+  type Attendee,
+  type AttendeeSearchResponse,
   type EventSigningKeys,
   OfflineScanBatch,
   OfflineScan,
@@ -147,6 +149,30 @@ test('a ticket this device admitted offline, not yet sent, is DENIED on the devi
   await typeCode(user, 'GOOD-2');
   await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 });
   expect(verified.slice(askedBefore)).toEqual(['GOOD-2']);
+});
+
+test("a supervisor's manual check-in of a ticket this device admitted offline, not yet sent, is refused on the device (decision 078)", { timeout: 20_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  serveVerify(() => HttpResponse.error());
+  server.use(http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.error()));
+  const manualCheckIns: string[] = [];
+  const attendee: Attendee = { ticketId: 'ticket-1', code: 'GOOD-1', holderName: 'Ada Lovelace', ticketType: 'VIP', admittedDays: null, revokedAt: null, day: testDay.day, checkIn: null };
+  server.use(
+    http.get(apiUrl(`/events/${testEvent.id}/attendees`), () => HttpResponse.json<AttendeeSearchResponse>({ attendees: [attendee], hasMore: false })),
+    http.post(apiUrl(`/events/${testEvent.id}/attendees/:ticketId/check-in`), ({ params }) => {
+      manualCheckIns.push(String(params['ticketId']));
+      return HttpResponse.json<VerifyTicketResponse>({ isValid: true });
+    }),
+  );
+  const { user } = renderScanner({ selection: { ...selection, organization: { ...testOrganization, role: 'supervisor' } } });
+  await approveGood1Offline(user);
+
+  await user.click(screen.getByRole('button', { name: 'Find attendee' }));
+  await user.type(screen.getByLabelText('Name or ticket code'), 'Ada');
+  const row = await screen.findByRole('listitem', { name: 'Ada Lovelace' });
+  await user.click(within(row).getByRole('button', { name: 'Check in' }));
+  expect(await screen.findByText('Already checked in on this device, in a scan not yet sent to the server.')).toBeInTheDocument();
+  expect(manualCheckIns).toEqual([]);
 });
 
 test('two failures in a row switch to offline mode (decided at once, no verify); the server answering again sends the outbox in scan order and a conflict shows in Recent scans', { timeout: 40_000 }, async () => {

@@ -163,6 +163,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
           day={day.day}
           onCheckedIn={(attendee, verdict) => scanner.showVerdict(attendee.code, verdict)}
           onUndone={(attendee, undo) => onUndone(attendee.code, undo)}
+          isAdmittedHereUnsent={offlineDoor.hasUnsentAdmission}
         />
       )}
       <RecentScansList

@@ -29,9 +29,14 @@ export interface AttendeeSearchProps {
   onCheckedIn?: (attendee: Attendee, verdict: VerifyTicketResponse) => void;
   /** After a check-in was undone. */
   onUndone?: (attendee: Attendee, undo: UndoCheckInResponse) => void;
+  /**
+   * Whether this device admitted ticket `code` in a scan not yet sent (the scanner's outbox,
+   * decision 078): the server does not know it, so a manual check-in is refused here.
+   */
+  isAdmittedHereUnsent?: (code: string) => Promise<boolean>;
 }
 
-export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, onUndone }: AttendeeSearchProps) {
+export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, onUndone, isAdmittedHereUnsent }: AttendeeSearchProps) {
   const { t } = useTranslation();
   const inputId = useId();
   const [text, setText] = useState('');
@@ -42,6 +47,10 @@ export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, o
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
 
   const onCheckIn = async (attendee: Attendee) => {
+    if (await isAdmittedHereUnsent?.(attendee.code).catch(() => false)) {
+      setNotice({ tone: 'error', text: t('supervisor.admittedHereUnsent') });
+      return;
+    }
     try {
       const verdict = await checkIn.mutateAsync(attendee.ticketId);
       setNotice(verdict.isValid ? { tone: 'success', text: t('supervisor.checkedInNotice', { name: attendee.holderName }) } : { tone: 'error', text: denialText(verdict) ?? t('supervisor.denied') });

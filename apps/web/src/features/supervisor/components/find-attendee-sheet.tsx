@@ -20,9 +20,11 @@ export interface FindAttendeeSheetProps {
   day: number;
   onCheckedIn: (attendee: Attendee, verdict: VerifyTicketResponse) => void;
   onUndone: (attendee: Attendee, undo: UndoCheckInResponse) => void;
+  /** This device's admissions not yet sent refuse a manual check-in (`AttendeeSearch`, decision 078). */
+  isAdmittedHereUnsent?: (code: string) => Promise<boolean>;
 }
 
-export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone }: FindAttendeeSheetProps) {
+export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone, isAdmittedHereUnsent }: FindAttendeeSheetProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [isOpen, setOpen] = useState(false);
@@ -52,6 +54,7 @@ export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone }: FindA
             onCheckedIn(attendee, verdict);
           }}
           onUndone={onUndone}
+          isAdmittedHereUnsent={isAdmittedHereUnsent}
         />
     </Sheet>
   );
