@@ -7,7 +7,7 @@
  * through i18n. In English the words are exactly the contract's `dayDenialMessage` (same sentences,
  * dates as 'Sat 24 Nov'); in German dates read 'Sa., 24. November'.
  */
-import { type DayDenial, type DenialReason, formatEventDate } from '@gatecheck/contract';
+import { type DayDenial, DenialReason, formatEventDate } from '@gatecheck/contract';
 import { activeLanguage, formattingLocale, t } from './i18n/index.ts';
 
 /** German event-day date: weekday short, day, month in full; read on the UTC calendar ('YYYY-MM-DD' names a day). */
@@ -109,3 +109,12 @@ export function denialText(denial: Denial): string | null {
   }
 }
 
+/**
+ * A denial reason code as the result card words it without details ('Ticket not found'), for lines
+ * that carry only the code (the scan log, scans the server would not take); null for a code that is
+ * not a denial reason.
+ */
+export function denialReasonWords(code: string): string | null {
+  const reason = DenialReason.safeParse(code);
+  return reason.success ? denialText({ reason: reason.data }) : null;
+}

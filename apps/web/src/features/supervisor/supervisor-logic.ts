@@ -3,9 +3,9 @@
  * status for the selected day in words. The server enforces the role; this only hides what a role
  * cannot do.
  */
-import { type Attendee, ATTENDEE_SEARCH_MIN_LENGTH, DenialReason, hasRoleAtLeast, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
+import { type Attendee, ATTENDEE_SEARCH_MIN_LENGTH, hasRoleAtLeast, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
 import { ApiError } from '@/lib/api-client.ts';
-import { denialText } from '@/lib/denial-text.ts';
+import { denialReasonWords } from '@/lib/denial-text.ts';
 import { activeLanguage, formattingLocale, t } from '@/lib/i18n/index.ts';
 import { serverMessageText } from '@/lib/server-messages.ts';
 
@@ -58,13 +58,8 @@ export function attendeeStatusText(attendee: Attendee): string {
 export function scanLogVerdictText(entry: ScanLogEntry): string {
   const verdict = entry.verdict === 'approved' ? t('supervisor.filterApproved') : entry.verdict === 'denied' ? t('supervisor.filterDenied') : t('supervisor.filterUndone');
   const source = entry.source === 'manual' ? t('supervisor.manualSuffix') : '';
-  return `${verdict}${source}${entry.reason ? `: ${entry.verdict === 'denied' ? denialReasonText(entry.reason) : entry.reason}` : ''}`;
-}
-
-/** A denial reason code as the result card words it without its details ('Ticket not found'); an unknown code with spaces. */
-function denialReasonText(code: string): string {
-  const reason = DenialReason.safeParse(code);
-  return (reason.success ? denialText({ reason: reason.data }) : null) ?? code.replaceAll('_', ' ');
+  const reason = entry.reason && entry.verdict === 'denied' ? (denialReasonWords(entry.reason) ?? entry.reason.replaceAll('_', ' ')) : entry.reason;
+  return `${verdict}${source}${reason ? `: ${reason}` : ''}`;
 }
 
 /**

@@ -1,12 +1,12 @@
 import { CloudOff, RefreshCw } from 'lucide-react';
-import { DenialReason } from '@gatecheck/contract';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button.tsx';
 import { activeLanguage, t } from '@/lib/i18n/index.ts';
 import type { OutboxItem } from '../offline/outbox.ts';
 import type { OfflineDoor } from '../offline/use-offline-door.ts';
 import { recentScanTime } from '../recent-scans.ts';
-import { denialText, formatClockTime, resultCodeText } from '../scanner-logic.ts';
+import { denialReasonWords } from '@/lib/denial-text.ts';
+import { formatClockTime, resultCodeText } from '../scanner-logic.ts';
 
 /**
  * The scanner's offline line (issue 12 items 2–4): 'Last synced HH:MM' (the device's locale time) of
@@ -80,7 +80,7 @@ const REJECTION_WORDS = {
 function setAsideReasonText(setAside: OutboxItem['setAside']): string {
   if (!setAside) return '';
   if (activeLanguage() === 'en') return setAside.message || setAside.reason;
-  const denial = DenialReason.safeParse(setAside.reason);
-  if (denial.success) return denialText({ reason: denial.data }) ?? setAside.reason;
+  const denial = denialReasonWords(setAside.reason);
+  if (denial !== null) return denial;
   return Object.hasOwn(REJECTION_WORDS, setAside.reason) ? t(REJECTION_WORDS[setAside.reason as keyof typeof REJECTION_WORDS]) : setAside.reason;
 }
