@@ -8,6 +8,7 @@ import {
   dayDenialMessage,
   formatEventDate,
   isEventDayOpen,
+  ticketAdmitsDay,
   todaysEventDay,
   wallClock,
 } from './check-in-rules.ts';
@@ -175,4 +176,12 @@ describe('time zones and daylight-saving changes (the server clock is UTC)', () 
   test('event dates are written as the gate reads them', () => {
     expect(formatEventDate('2026-11-28')).toBe('Sat 28 Nov');
   });
+});
+
+test('a ticket admits every day of its event without a day list, else only the days listed', () => {
+  expect(ticketAdmitsDay(null, 2)).toBe(true);
+  expect(ticketAdmitsDay(undefined, 2)).toBe(true);
+  expect(ticketAdmitsDay([1, 3], 3)).toBe(true);
+  expect(ticketAdmitsDay([1, 3], 2)).toBe(false);
+  expect(ticketAdmitsDay([], 1)).toBe(false);
 });

@@ -89,6 +89,11 @@ const INACTIVE_EVENT_MESSAGES: Partial<Record<EventStatus, string>> = {
 /** The message for an unknown code, word for word also for another organization's ticket. */
 export const TICKET_NOT_FOUND_MESSAGE = 'No ticket with this code exists.';
 
+/** Whether a ticket admitting `admittedDays` (null or absent: every day of its event) admits event day `day`. */
+export function ticketAdmitsDay(admittedDays: readonly number[] | null | undefined, day: number): boolean {
+  return !admittedDays || admittedDays.includes(day);
+}
+
 /**
  * Decides one scan. Checks, in this order (docs/decisions/015, 020): `not_found` (no ticket, or a
  * ticket of another organization's event: nothing leaks across organizations), `wrong_event`,
@@ -106,8 +111,8 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
   if (ticket.isRevoked) return deny('revoked', 'This ticket has been revoked.');
   const selected = event.days.find((entry) => entry.day === day);
   if (!selected) return denyDay('not_valid_today', { kind: 'no_such_day', day });
-  if (ticket.admittedDays && !ticket.admittedDays.includes(day)) {
-    const admitted = event.days.filter((entry) => ticket.admittedDays?.includes(entry.day)).map(namedDay);
+  if (!ticketAdmitsDay(ticket.admittedDays, day)) {
+    const admitted = event.days.filter((entry) => ticketAdmitsDay(ticket.admittedDays, entry.day)).map(namedDay);
     return denyDay('not_valid_today', { kind: 'ticket_days', day, admitted });
   }
   if (!event.allowsScanningOutsideDays && !isEventDayOpen(event, selected, now)) {

@@ -3,7 +3,7 @@
  * status for the selected day in words. The server enforces the role; this only hides what a role
  * cannot do.
  */
-import { type Attendee, ATTENDEE_SEARCH_MIN_LENGTH, hasRoleAtLeast, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
+import { type Attendee, ATTENDEE_SEARCH_MIN_LENGTH, hasRoleAtLeast, ticketAdmitsDay, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
 import { ApiError } from '@/lib/api-client.ts';
 import { denialReasonWords } from '@/lib/denial-text.ts';
 import { activeLanguage, formattingLocale, t } from '@/lib/i18n/index.ts';
@@ -35,7 +35,7 @@ export function admittedDaysText(admittedDays: readonly number[] | null): string
 
 /** Whether the attendee's ticket admits the selected day (`attendee.day`): all days, or that day among its days. */
 export function admitsSelectedDay(attendee: Attendee): boolean {
-  return attendee.admittedDays === null || attendee.admittedDays.includes(attendee.day);
+  return ticketAdmitsDay(attendee.admittedDays, attendee.day);
 }
 
 /**
