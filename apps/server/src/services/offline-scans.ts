@@ -63,6 +63,13 @@ class AlreadyStored extends Error {}
  */
 export async function recordOfflineScans(db: Db, uploader: Uploader, event: EventDetails, day: number, scans: readonly unknown[], now: Date): Promise<OfflineScanBatchResponse> {
   const results: OfflineScanResult[] = [];
+  // Whether each maker a scan names is a member: asked once per maker per batch, not per scan.
+  const makers = new Map<string, Promise<boolean>>([[uploader.userId, Promise.resolve(true)]]);
+  const isKnownMaker = (userId: string): Promise<boolean> => {
+    let known = makers.get(userId);
+    if (!known) makers.set(userId, (known = isMember(db, userId, event.organizationId)));
+    return known;
+  };
   for (const [index, raw] of scans.entries()) {
     const parsed = OfflineScan.safeParse(raw);
     if (!parsed.success) {
@@ -76,21 +83,26 @@ export async function recordOfflineScans(db: Db, uploader: Uploader, event: Even
       });
       continue;
     }
-    results.push({ index, ...(await recordOne(db, uploader, event, day, parsed.data, now)) });
+    const claimedMaker = parsed.data.scannedBy ?? uploader.userId;
+    results.push({ index, ...(await recordOne(db, uploader, { claimedMaker, isKnown: await isKnownMaker(claimedMaker) }, event, day, parsed.data, now)) });
   }
   return { receivedAt: now.toISOString(), results };
 }
 
-async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemAnswer> {
-  const claimedMaker = scan.scannedBy ?? uploader.userId;
-  const isKnownMaker = claimedMaker === uploader.userId || (await isMember(db, claimedMaker, event.organizationId));
+/** Who a scan says made it (`scannedBy`, else the uploader), and whether that is a member of the organization. */
+interface Maker {
+  claimedMaker: string;
+  isKnown: boolean;
+}
+
+async function recordOne(db: Db, uploader: Uploader, maker: Maker, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemAnswer> {
   // Who the scan is stored under: its maker, or its sender when the maker is not a member.
-  const makerId = isKnownMaker ? claimedMaker : uploader.userId;
+  const makerId = maker.isKnown ? maker.claimedMaker : uploader.userId;
   const stored = await findStored(db, scan.scanId);
   if (stored) return replay(stored, makerId, event, day);
   try {
     return await inTransaction(db, async (tx) => {
-      const outcome = isKnownMaker ? await decideItem(tx, makerId, event, day, scan, now) : unknownMaker(scan);
+      const outcome = maker.isKnown ? await decideItem(tx, makerId, event, day, scan, now) : unknownMaker(scan);
       const [inserted] = await tx
         .insert(offlineScans)
         .values({
@@ -98,7 +110,7 @@ async function recordOne(db: Db, uploader: Uploader, event: EventDetails, day: n
           eventId: event.id,
           day,
           userId: makerId,
-          sentBy: makerId === uploader.userId && isKnownMaker ? null : uploader.userId,
+          sentBy: maker.claimedMaker === uploader.userId ? null : uploader.userId,
           deviceId: scan.deviceId,
           code: renderTextSafely(outcome.code),
           ticketId: outcome.ticketId,
