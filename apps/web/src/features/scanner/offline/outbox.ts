@@ -127,10 +127,11 @@ export interface UploadOutcome {
 
 /**
  * Sends every queued item with `send`, which must be bound to the session of `userId` (offline-api.ts
- * `roundSender`; another user's items name their maker), event day by event day, in scan order, in batches of at most
- * `OFFLINE_BATCH_MAX_ITEMS`, and applies each item's answer (see the module comment). Stops at the
- * first batch that fails without an answer the items can keep; every item not answered stays queued.
- * Never throws for a failed request (`failed: true`); throws only when IndexedDB fails.
+ * `roundSender`; another user's items name their maker), event day by event day, in scan order, in
+ * batches of at most `OFFLINE_BATCH_MAX_ITEMS`, and applies each item's answer (see the module
+ * comment). Stops at the first batch that fails without an answer the items can keep; every item not
+ * answered stays queued. Never throws for a failed request (`failed: true`); throws only when
+ * IndexedDB fails.
  */
 export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOfflineScans): Promise<UploadOutcome> {
   const outcome: UploadOutcome = { sent: 0, conflicts: [], setAside: 0, failed: false };
