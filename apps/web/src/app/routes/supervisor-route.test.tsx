@@ -22,6 +22,9 @@ import { reportServerUnreachable } from '@/lib/reachability.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { renderApp } from '@/test/render.tsx';
+import { offlineScan, serveUpload } from '@/test/outbox-fixtures.ts';
+import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
+import { queueOfflineScan } from '@/features/scanner/offline/outbox.ts';
 
 const supervisorOrganization = { ...testOrganization, role: 'supervisor' };
 const searches: string[] = [];
@@ -149,5 +152,35 @@ describe('supervisor tools (issue 11)', () => {
     expect(within(row).getByText('Not valid on Day 2')).toBeInTheDocument();
     expect(within(row).getByText(/VIP · Day 1/)).toBeInTheDocument();
     expect(within(row).queryByRole('button', { name: 'Check in' })).not.toBeInTheDocument();
+  });
+  test('a manual check-in of a ticket this device admitted offline, not yet sent, is refused on the device (decision 078)', async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, offlineScan(1, { code: 'gc-zoe' }));
+    // The upload gets no answer, so the admission stays on the device.
+    const upload = serveUpload(() => false);
+    const { user } = renderApp({ route: '/supervisor', selection: { organization: supervisorOrganization, event: testEvent, day: testDay } });
+    await user.type(await screen.findByLabelText('Name or ticket code'), 'zoe');
+    const row = await screen.findByRole('listitem', { name: 'Zoë Ångström' });
+    await user.click(within(row).getByRole('button', { name: 'Check in' }));
+    expect(await screen.findByText('Already checked in on this device, in a scan not yet sent to the server.')).toBeInTheDocument();
+    expect(attendee.checkIn).toBeNull();
+    expect(upload.batches).toEqual([]);
+  });
+
+  test("another day's unsent admission, a set-aside one or an unsent denial does not stop a manual check-in", async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, offlineScan(1, { code: 'GC-ZOE', day: testDay.day + 1 }));
+    await queueOfflineScan(db, offlineScan(2, { code: 'GC-ZOE', verdict: 'denied', reason: 'already_checked_in' }));
+    const setAside = offlineScan(3, { code: 'GC-ZOE' });
+    await queueOfflineScan(db, setAside);
+    const record = await db.get('outbox', setAside.scanId);
+    if (!record) throw new Error('the queued scan is not in the outbox');
+    await db.put('outbox', { ...record, setAside: { reason: 'forbidden', message: 'Not a member' } });
+    serveUpload(() => false);
+    const { user } = renderApp({ route: '/supervisor', selection: { organization: supervisorOrganization, event: testEvent, day: testDay } });
+    await user.type(await screen.findByLabelText('Name or ticket code'), 'zoe');
+    const row = await screen.findByRole('listitem', { name: 'Zoë Ångström' });
+    await user.click(within(row).getByRole('button', { name: 'Check in' }));
+    expect(await screen.findByText('Zoë Ångström checked in')).toBeInTheDocument();
   });
 });

@@ -2,6 +2,9 @@
  * /supervisor (issue 11): the supervisor tools for the selected event day — Find attendee and the
  * scan log. Reached from the day-select screen's 'Supervisor tools' link, shown only to supervisors
  * and admins of the selected organization; the server refuses everyone else anyway.
+ *
+ * A manual check-in of a ticket this device admitted offline, in a scan not yet sent, is refused on
+ * the device, as on the scanner's Find attendee (decision 078): the server does not know it yet.
  */
 import { Navigate } from 'react-router';
 import { PageShell } from '@/components/page-shell.tsx';
@@ -13,16 +16,19 @@ import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts
 import { useSelection } from '@/lib/selection.ts';
 import { useBack } from '@/lib/use-back.ts';
 import { useTranslation } from 'react-i18next';
+import { useMemo } from 'react';
+import { unsentAdmissionCheck } from '@/features/scanner/offline/outbox.ts';
 
 export function SupervisorRoute() {
   const { t } = useTranslation();
   const { organization, event, day } = useSelection();
   const goBack = useBack(paths.daySelect);
+  const isAdmittedHereUnsent = useMemo(() => unsentAdmissionCheck(event?.id ?? '', day?.day ?? 0), [event?.id, day?.day]);
   if (!organization || !event || !day) return <Navigate to={paths.daySelect} replace />;
   if (!canUseSupervisorTools(organization.role)) return <Navigate to={paths.scanner} replace />;
   return (
     <PageShell title={t('supervisor.title')} subtitle={`${event.name} · ${dayLabel(day.day)}: ${day.name}`} onBack={goBack}>
-      <AttendeeSearch eventId={event.id} day={day.day} />
+      <AttendeeSearch eventId={event.id} day={day.day} isAdmittedHereUnsent={isAdmittedHereUnsent} />
       <ScanLogList eventId={event.id} day={day.day} />
     </PageShell>
   );

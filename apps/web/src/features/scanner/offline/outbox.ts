@@ -22,7 +22,7 @@ import { normalizeTicketCode, OFFLINE_BATCH_MAX_ITEMS, OfflineRejection, Offline
 import { z } from 'zod';
 import { RETRY_BASE_DELAY_MS, RETRY_DELAY_CAP_MS } from '@/config/constants.ts';
 import { ApiError } from '@/lib/api-client.ts';
-import { eventDayKey, type OfflineDb } from './offline-db.ts';
+import { eventDayKey, openOfflineDb, type OfflineDb } from './offline-db.ts';
 
 const OutboxItemSchema = z.object({
   scanId: z.string(),
@@ -181,6 +181,19 @@ export async function hasUnsentAdmission(db: OfflineDb, scope: { eventId: string
   return (await readOutbox(db)).some(
     (item) => !item.setAside && item.verdict === 'approved' && item.eventId === scope.eventId && item.day === scope.day && normalizeTicketCode(item.code) === code,
   );
+}
+
+/**
+ * `hasUnsentAdmission` for screens without the scanner's offline side (the /supervisor screen's
+ * Find attendee, decision 078): opens this device's outbox on each call.
+ * @returns `(code) => Promise<boolean>`; false when IndexedDB cannot be opened or read (then this
+ *   device holds no outbox to ask, and the server decides).
+ */
+export function unsentAdmissionCheck(eventId: string, day: number): (code: string) => Promise<boolean> {
+  return async (code) => {
+    const db = await openOfflineDb().catch(() => null);
+    return db ? hasUnsentAdmission(db, { eventId, day, code }).catch(() => false) : false;
+  };
 }
 
 /** Removes a set-aside item once the user has read it (the server's reason was shown). */
