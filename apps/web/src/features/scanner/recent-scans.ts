@@ -87,8 +87,12 @@ export function keepRecentScans(scope: ScannerScope, scans: readonly ScanResult[
   writeTabMemory(tabMemoryKeys.recentScans, { eventId: scope.eventId, day: scope.day, scans });
 }
 
-/** A scan's time on the device's clock, 24-hour 'HH:mm' (date-fns); '' for an unreadable time. */
-export function recentScanTime(timestamp: string): string {
+/**
+ * A scan's time on the device's clock, 24-hour 'HH:mm', or 'HH:mm:ss' with `precision` 'seconds'
+ * (the conflicts list: two admissions of one ticket are often in the same minute); date-fns; '' for
+ * an unreadable time.
+ */
+export function recentScanTime(timestamp: string, precision: 'minutes' | 'seconds' = 'minutes'): string {
   const date = new Date(timestamp);
-  return Number.isNaN(date.getTime()) ? '' : format(date, 'HH:mm');
+  return Number.isNaN(date.getTime()) ? '' : format(date, precision === 'seconds' ? 'HH:mm:ss' : 'HH:mm');
 }

@@ -9,7 +9,7 @@ import { resultCodeText } from '../scanner-logic.ts';
 /**
  * 'Conflicts' of the selected event day (issue 12 item 5, decision 045): tickets admitted offline
  * that another gate had already checked in, each with both gates and times — the offline admission
- * (time, staff member, device) and the one the server had (time, staff member). Collapsed like
+ * (time to the second, staff member, device) and the one the server had (time, staff member). Collapsed like
  * 'Recent scans'; fetched (GET conflicts) when opened, and again each time it is opened. Open to every
  * member of the event's organization, as the server allows until the supervisor role gates it.
  */
@@ -37,8 +37,8 @@ export function ConflictsList({ eventId, day }: { eventId: string; day: number }
                 <span className="font-mono break-all">{resultCodeText(conflict.code)}</span>
                 <span className="font-semibold">{conflict.holderName}</span>
               </p>
-              <p>{t('offline.conflictOffline', { time: recentScanTime(conflict.offline.scannedAt), name: conflict.offline.staffName, device: conflict.offline.deviceId.slice(0, 8) })}</p>
-              <p>{t('offline.conflictExisting', { time: recentScanTime(conflict.existing.checkedInAt), name: conflict.existing.checkedInBy })}</p>
+              <p>{t('offline.conflictOffline', { time: recentScanTime(conflict.offline.scannedAt, 'seconds'), name: conflict.offline.staffName, device: conflict.offline.deviceId.slice(0, 8) })}</p>
+              <p>{t('offline.conflictExisting', { time: recentScanTime(conflict.existing.checkedInAt, 'seconds'), name: conflict.existing.checkedInBy })}</p>
             </li>
           ))}
         </ol>
