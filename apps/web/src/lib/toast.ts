@@ -138,6 +138,16 @@ export function resetToasts(): void {
 }
 
 /**
+ * Dismisses every toast of this screen and the next (not the app's news): called when the language
+ * changes, since their words stay in the language they were raised in (issue 10 item 9).
+ */
+export function dismissToastsOfThisScreen(): void {
+  if (library) for (const id of [...screenToasts, ...nextScreenToasts]) library.toast.dismiss(id);
+  screenToasts = new Set();
+  nextScreenToasts = new Set();
+}
+
+/**
  * Dismisses the toasts raised on the screen just left; those raised to announce this screen stay
  * until the next screen change. Call once per screen change.
  */

@@ -6,7 +6,7 @@
  * resources (`expectNoEnglish`).
  */
 import { apiPaths, type VerifyTicketResponse } from '@gatecheck/contract';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { chooseLanguage } from '@/lib/i18n/choice.ts';
@@ -16,6 +16,7 @@ import { writeStoredUser } from '@/lib/stored-user.ts';
 import { testEvent, testDay, testOrganization, testUser } from '@/test/fixtures.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
 import { renderApp } from '@/test/render.tsx';
+import { notify } from '@/lib/toast.ts';
 
 test('the day select in German: heading, day labels, German dates, and the switch back to English', async () => {
   await chooseLanguage('de');
@@ -32,6 +33,21 @@ test('the day select in German: heading, day labels, German dates, and the switc
   expect(within(screen.getByRole('button', { name: /Big Saturday/ })).getByText('Saturday, July 11, 2026')).toBeInTheDocument();
   expect(document.documentElement.lang).toBe('en');
 });
+
+test('switching the language dismisses the toasts on screen, whose words are the old language', async () => {
+  const { user } = renderApp({ route: '/day-select', selection: { organization: testOrganization, event: testEvent } });
+  notify({ title: 'Could not load event days', variant: 'error' });
+  await waitFor(() => expect(toastTitles()).toEqual(['Could not load event days']));
+  await user.click(screen.getByRole('radio', { name: 'Deutsch' }));
+  expect(await screen.findByRole('heading', { level: 1, name: 'Tag wählen' })).toBeInTheDocument();
+  // Well before the toast's own 4 s are up.
+  await waitFor(() => expect(toastTitles()).toEqual([]), { timeout: 1_500 });
+});
+
+/** Toast titles on screen now, leaving out those on their way out. */
+function toastTitles(): string[] {
+  return Array.from(document.querySelectorAll('[data-sonner-toast][data-removed="false"] [data-title]'), (title) => title.textContent ?? '');
+}
 
 test('the scanner in German: controls, and a verdict on the card in German', async () => {
   server.use(http.post(apiUrl(apiPaths.verifyTicket), () => HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Ada Lovelace', ticketType: 'VIP' })));
