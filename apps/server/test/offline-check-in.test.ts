@@ -17,6 +17,7 @@ import {
   offlinePaths,
   openHolderName,
   apiPaths,
+  ScanLogPage,
   supervisorPaths,
   VerifyTicketResponse,
 } from '@gatecheck/contract';
@@ -420,6 +421,12 @@ describe('offline scans: the upload', () => {
     const mine = scan((await newTicket()).code, { scannedBy: staffId });
     expect((await uploaded(staff, [mine])).results[0]).toMatchObject({ status: 'recorded', checkedInBy: DEMO_USER.displayName });
     expect(await db.select({ sentBy: offlineScans.sentBy }).from(offlineScans).where(eq(offlineScans.scanId, mine.scanId))).toEqual([{ sentBy: null }]);
+    // The supervisor's scan log names the maker, and the sender of the colleague's scan only.
+    const log = await t.app.inject({ method: 'GET', url: api(`${supervisorPaths.scanLog(eventId)}?day=${DAY}&limit=100`), headers: bearer(supervisor) });
+    expect(log.statusCode).toBe(200);
+    const entries = ScanLogPage.parse(log.json()).entries;
+    expect(entries.find((entry) => entry.code === ticket.code)).toMatchObject({ userName: DEMO_COLLEAGUE.displayName, source: 'offline', sentBy: DEMO_USER.displayName });
+    expect(entries.find((entry) => entry.code === mine.code)).toMatchObject({ userName: DEMO_USER.displayName, source: 'offline', sentBy: null });
   });
 
   test('a scan said to be made by someone who is not a member of the organization is rejected (unknown_staff): no check-in, but logged under its sender', async () => {

@@ -140,7 +140,8 @@ export type ScanLogQuery = z.infer<typeof ScanLogQuery>;
 
 /**
  * One scan log entry: when (ISO 8601), the gate user (display name), the code as scanned, the
- * verdict and reason (a denial reason, `forbidden`, or the undo's reason; null when approved).
+ * verdict and reason (a denial reason, `forbidden`, or the undo's reason; null when approved), and
+ * for an offline scan sent by a colleague, who sent it.
  */
 export const ScanLogEntry = z.object({
   id: z.string(),
@@ -151,6 +152,11 @@ export const ScanLogEntry = z.object({
   verdict: ScanLogVerdict,
   reason: z.string().nullable(),
   source: ScanLogSource,
+  /**
+   * An offline scan sent by someone else than its maker (`userName`), signed in later on the same
+   * device (decision 077): the sender's display name. Absent or null otherwise.
+   */
+  sentBy: z.string().nullable().optional(),
 }).meta({ id: 'ScanLogEntry' });
 export type ScanLogEntry = z.infer<typeof ScanLogEntry>;
 

@@ -7,7 +7,8 @@
 import type { ScanLogEntry, ScanLogPage, ScanLogVerdict } from '@gatecheck/contract';
 import { and, desc, eq, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
-import { scanLog, users } from '../db/schema.ts';
+import { alias } from 'drizzle-orm/pg-core';
+import { offlineScans, scanLog, users } from '../db/schema.ts';
 import { isId, ServiceError } from './errors.ts';
 
 /** Which entries to read. */
@@ -65,6 +66,9 @@ export async function* allScanLogEntries(db: DbOrTx, eventId: string, filter: Sc
   }
 }
 
+/** The staff member who sent an offline scan made by a colleague. */
+const senders = alias(users, 'senders');
+
 async function selectEntries(db: DbOrTx, eventId: string, filter: ScanLogFilter, after: Cursor | undefined, limit: number) {
   const conditions: Array<SQL | undefined> = [eq(scanLog.eventId, eventId)];
   if (filter.day !== undefined) conditions.push(eq(scanLog.day, filter.day));
@@ -85,9 +89,15 @@ async function selectEntries(db: DbOrTx, eventId: string, filter: ScanLogFilter,
       verdict: scanLog.verdict,
       reason: scanLog.reason,
       source: scanLog.source,
+      userId: scanLog.userId,
+      sentById: offlineScans.sentBy,
+      sentByName: senders.displayName,
     })
     .from(scanLog)
     .innerJoin(users, eq(users.id, scanLog.userId))
+    // An offline scan's upload (its primary key: event and scan id), for who sent it (decision 077).
+    .leftJoin(offlineScans, and(eq(scanLog.source, 'offline'), eq(offlineScans.eventId, scanLog.eventId), eq(offlineScans.scanId, scanLog.scanId)))
+    .leftJoin(senders, eq(senders.id, offlineScans.sentBy))
     .where(and(...conditions))
     .orderBy(desc(scanLog.scannedAt), desc(scanLog.id))
     .limit(limit);
@@ -110,6 +120,7 @@ function toEntry(row: Awaited<ReturnType<typeof selectEntries>>[number]): ScanLo
     verdict: row.verdict,
     reason: row.reason,
     source: row.source,
+    sentBy: row.sentById !== null && row.sentById !== row.userId ? row.sentByName : null,
   };
 }
 

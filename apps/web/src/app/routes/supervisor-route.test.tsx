@@ -183,4 +183,16 @@ describe('supervisor tools (issue 11)', () => {
     await user.click(within(row).getByRole('button', { name: 'Check in' }));
     expect(await screen.findByText('Zoë Ångström checked in')).toBeInTheDocument();
   });
+  test("an offline scan a colleague sent from the same phone names its maker and who sent it (decision 077)", async () => {
+    log = [
+      { id: 'log-1', at: '2026-07-11T12:05:00.000Z', day: testDay.day, userName: 'Alex Morgan', code: 'GC-ZOE', verdict: 'approved', reason: null, source: 'offline', sentBy: 'Demo Staff' },
+      { id: 'log-0', at: '2026-07-11T12:04:00.000Z', day: testDay.day, userName: 'Demo Staff', code: 'GC-MAX', verdict: 'approved', reason: null, source: 'offline', sentBy: null },
+    ];
+    renderApp({ route: '/supervisor', selection: { organization: supervisorOrganization, event: testEvent, day: testDay } });
+    const entries = await screen.findByRole('list', { name: 'Scan log entries' });
+    await waitFor(() => expect(within(entries).getAllByRole('listitem')).toHaveLength(2));
+    const [colleagues, own] = within(entries).getAllByRole('listitem');
+    expect(colleagues).toHaveTextContent('GC-ZOE · Alex Morgan · sent by Demo Staff');
+    expect(own).toHaveTextContent(/GC-MAX · Demo Staff$/);
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * The scan log of the selected event day (issue 11): every scan, manual check-in and undo, newest
- * first, filterable by verdict, 50 at a time with 'Load more'.
+ * first, filterable by verdict, 50 at a time with 'Load more'. An offline scan a colleague sent
+ * from the same device says who sent it (decision 077).
  */
 import { type ScanLogVerdict } from '@gatecheck/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -54,6 +55,7 @@ export function ScanLogList({ eventId, day }: { eventId: string; day: number }) 
             </p>
             <p className="text-base text-slate-800">
               <span className="font-mono">{entry.code}</span> · {entry.userName}
+              {entry.sentBy ? ` · ${t('supervisor.sentBy', { name: entry.sentBy })}` : null}
             </p>
           </li>
         ))}
