@@ -26,13 +26,20 @@ afterAll(async () => {
   await database.close();
 });
 
-/** A CSV of `rows` data rows produced one line at a time, counting the lines handed to the reader. */
-function countingCsv(rows: number, lineOf: (index: number) => string): { open: () => Readable; produced: () => number } {
+/**
+ * A CSV of `rows` data rows produced one line at a time, counting the lines handed to the reader
+ * since it was last opened (the import inspects the file before it imports it).
+ */
+function countingCsv(rows: number, lineOf: (index: number) => string): { open: () => Readable; produced: () => number; opened: () => number } {
   let produced = 0;
+  let opened = 0;
   return {
     produced: () => produced,
-    open: () =>
-      Readable.from(
+    opened: () => opened,
+    open: () => {
+      produced = 0;
+      opened += 1;
+      return Readable.from(
         (function* () {
           yield 'code,holder_name,ticket_type,days\n';
           for (let index = 1; index <= rows; index++) {
@@ -41,7 +48,8 @@ function countingCsv(rows: number, lineOf: (index: number) => string): { open: (
           }
         })(),
         { objectMode: false },
-      ),
+      );
+    },
   };
 }
 
@@ -61,6 +69,9 @@ test('a large CSV is inserted batch by batch while it is read, never read whole 
     },
   });
   expect(summary).toMatchObject({ rows: ROWS, imported: ROWS, generatedCodes: 0, rejected: [] });
+  // Opened three times: its header (the separator), the whole file inspected (misplaced quotes,
+  // encoding), then imported.
+  expect(csv.opened()).toBe(3);
   const batchReports = seen.filter((progress, index) => index < seen.length - 1);
   expect(batchReports).toHaveLength(ROWS / BATCH);
   expect(batchReports.map((progress) => progress.batches)).toEqual(Array.from({ length: ROWS / BATCH }, (_, index) => index + 1));

@@ -87,7 +87,7 @@ withOwnServer(
       const outageStartedAt = Date.now();
       const lateCsv = join(lateDir, 'late.csv');
       writeFileSync(lateCsv, `code,holder_name,ticket_type,days\n${csvLine([LATE_TICKET.code, LATE_TICKET.holderName, LATE_TICKET.ticketType, 'all'])}`);
-      expect(await runAdmin(dataDir, ['tickets', 'import', '--event', event._id, lateCsv])).toContain('Imported 1 of 1 rows');
+      expect(await runAdmin(dataDir, ['tickets', 'import', '--event', event._id, lateCsv])).toContain('Imported 1 of 1 row ');
       expect(await runAdmin(dataDir, ['tickets', 'export-qr', '--event', event._id, '--out', lateDir, '--signed'])).toContain('QR code PNGs');
 
       // Its payload under a signature nobody made: an unknown code, decided on the device.

@@ -8,7 +8,11 @@
  * (e.g. `1|3`), each a day of the event (an event without configured days has only day 1).
  *
  * Every row is checked on its own: a rejected row (with its line number and why) never blocks the
- * others. Valid rows are inserted in batches, one transaction per batch; a code that already exists
+ * others. Two faults of the whole file refuse it before anything is imported (`inspectCsv`): a
+ * quote where CSV allows none, such as one never closed (past it the parser cannot tell where rows
+ * start, and rows would be lost), and text that is not UTF-8 (Excel's legacy "CSV": names would be
+ * stored with � in them). A quote inside an unquoted field is kept as text, as Excel reads it. A header separated by
+ * semicolons (Excel's "CSV" in much of Europe) makes `;` the file's separator. Valid rows are inserted in batches, one transaction per batch; a code that already exists
  * (in the database or earlier in the file, ignoring case: `abc-12` and `ABC-12` are one ticket code)
  * is rejected as a duplicate.
  *
@@ -78,8 +82,9 @@ export interface TicketImportOptions {
   /**
    * The CSV file (UTF-8; a byte-order mark is ignored): its content, or a function opening it as a
    * stream (a file: `() => createReadStream(file)`). A stream is read as the batches go, never
-   * whole; it is opened a second time only when some code was refused as taken (to name the line
-   * a repeated code first appeared on).
+   * whole; it is opened to inspect the file (`inspectCsv`: its header, then the whole file), to
+   * import it, and once more only when some code was refused as taken (to name the line a repeated
+   * code first appeared on).
    */
   csv: TicketCsvSource;
   /** Rows per transaction (default 500). */
@@ -106,10 +111,12 @@ interface ValidRow {
  * to tell "already on line N" from "a ticket with this code already exists", a file with refused
  * codes is read once more at the end.
  * @throws ServiceError `not_found` for an unknown event; `bad_request` when the file cannot be
- *   imported at all (empty, header without holder_name/ticket_type/days, unknown or repeated column).
+ *   imported at all (empty, header without holder_name/ticket_type/days, unknown or repeated column,
+ *   a quote never closed, not UTF-8), and then nothing is imported.
  */
 export async function importTicketsCsv(db: Db, options: TicketImportOptions): Promise<TicketImportSummary> {
   const event = await findEvent(db, options.eventId);
+  const { delimiter } = await inspectCsv(options.csv);
   const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH_SIZE;
   const rejected: RejectedRow[] = [];
   /** Valid rows whose code the database refused (taken), by code key: resolved after the last batch. */
@@ -149,7 +156,7 @@ export async function importTicketsCsv(db: Db, options: TicketImportOptions): Pr
     options.onProgress?.({ ...progress });
   };
 
-  for await (const item of readRecords(options.csv, rejected)) {
+  for await (const item of readRecords(options.csv, rejected, delimiter)) {
     progress.bytes = item.bytes;
     if (!columns) {
       columns = readHeader(item.record.fields);
@@ -168,7 +175,7 @@ export async function importTicketsCsv(db: Db, options: TicketImportOptions): Pr
   await flush();
 
   if (refused.size > 0) {
-    const firstLines = await firstValidLines(options.csv, event, new Set(refused.keys()));
+    const firstLines = await firstValidLines(options.csv, event, new Set(refused.keys()), delimiter);
     for (const [key, rows] of refused) {
       const firstLine = firstLines.get(key);
       for (const row of rows) {
@@ -199,10 +206,10 @@ function addRefused(refused: Map<string, ValidRow[]>, key: string, row: ValidRow
  * Reads the file again and tells, for each code key of `keys`, the first line where a row with
  * that code passes the row checks (what "already on line N" names).
  */
-async function firstValidLines(csv: TicketCsvSource, event: EventDetails, keys: Set<string>): Promise<Map<string, number>> {
+async function firstValidLines(csv: TicketCsvSource, event: EventDetails, keys: Set<string>, delimiter: Delimiter): Promise<Map<string, number>> {
   const firstLines = new Map<string, number>();
   let columns: Map<Column, number> | undefined;
-  for await (const { record } of readRecords(csv, [])) {
+  for await (const { record } of readRecords(csv, [], delimiter)) {
     if (!columns) {
       columns = readHeader(record.fields);
       continue;
@@ -221,32 +228,103 @@ interface CsvRecord {
   fields: string[];
 }
 
-/** A parsed record and the bytes of the file parsed up to it. */
+/** A parsed record, the bytes of the file parsed up to it and the line it ends on. */
 interface ParsedRecord {
   record: CsvRecord;
   bytes: number;
+  endLine: number;
+}
+
+/** The field separator of a file: a comma, or a semicolon when its header uses one (`inspectCsv`). */
+type Delimiter = ',' | ';';
+
+/** What the parser turns bytes it cannot read as UTF-8 into. */
+const REPLACEMENT_CHARACTER = '\uFFFD';
+
+/**
+ * The first read of a file, before anything is imported: its separator (`;` when the header has
+ * semicolons and no commas), and the faults that refuse the whole file, since the rows after them
+ * cannot be read as they were meant: a misplaced quote (`throwOnParseError`), text that is not
+ * UTF-8. Reads the file once more (streaming; a few % of an import's time).
+ * @throws ServiceError `bad_request` for those faults, naming the line.
+ */
+async function inspectCsv(csv: TicketCsvSource): Promise<{ delimiter: Delimiter }> {
+  let delimiter: Delimiter = ',';
+  for await (const { record } of readRecords(csv, [], delimiter)) {
+    // Excel's "CSV" where the decimal separator is a comma: the header tells.
+    if (record.fields.length === 1 && record.fields[0]?.includes(';')) delimiter = ';';
+    break;
+  }
+  const parseErrors: RejectedRow[] = [];
+  /** Where the last record read ended: an unclosed quote opens on the record after it. */
+  let lastLine = 0;
+  for await (const { record, endLine } of readRecords(csv, parseErrors, delimiter)) {
+    if (parseErrors.length > 0) break;
+    checkUtf8(record);
+    lastLine = endLine;
+  }
+  throwOnParseError(parseErrors, lastLine);
+  return { delimiter };
+}
+
+/** @throws ServiceError `bad_request` when `record` holds bytes that were not UTF-8. */
+function checkUtf8(record: CsvRecord): void {
+  if (!record.fields.some((field) => field.includes(REPLACEMENT_CHARACTER))) return;
+  throw new ServiceError(
+    'bad_request',
+    `Line ${record.line} is not UTF-8 text (the file was saved in another encoding, e.g. Excel's "CSV" instead of "CSV UTF-8"). Nothing was imported: save the file as CSV UTF-8 and import it again.`,
+  );
+}
+
+/**
+ * @throws ServiceError `bad_request` when the parser met a quote where CSV allows none: past such
+ *   a fault it cannot tell where the next row starts, and rows after it can vanish without an error
+ *   of their own (csv-parse, adaltas/node-csv#214), so no part of the file is taken.
+ */
+function throwOnParseError(parseErrors: readonly RejectedRow[], lastLine: number): void {
+  const first = parseErrors[0];
+  if (!first) return;
+  if (first.reason.includes('Quote Not Closed')) {
+    throw new ServiceError(
+      'bad_request',
+      `A quote opens on line ${lastLine + 1} (or the first line with text after it) and is never closed, so every row after it would be read as part of one field. Nothing was imported: close the quote and import the file again.`,
+    );
+  }
+  throw new ServiceError(
+    'bad_request',
+    `Line ${first.line} has a quote where CSV allows none (${first.reason.replace(/^malformed CSV: /, '')}), so the rows after it cannot be read reliably. Nothing was imported: fix that line (a quoted field ends with its closing quote, then a comma) and import the file again.`,
+  );
 }
 
 /**
  * The records of `csv` as the parser (csv-parse's stream) reads them, each with the bytes parsed so
- * far; records the parser must skip (e.g. an unclosed quote) become rejections in `rejected`.
+ * far and the line it ends on; records the parser must skip (e.g. a stray quote) become rejections
+ * in `rejected`. `delimiter` separates fields.
  */
-async function* readRecords(csv: TicketCsvSource, rejected: RejectedRow[]): AsyncGenerator<ParsedRecord> {
+async function* readRecords(csv: TicketCsvSource, rejected: RejectedRow[], delimiter: Delimiter): AsyncGenerator<ParsedRecord> {
   const source = typeof csv === 'function' ? csv() : Readable.from([typeof csv === 'string' ? Buffer.from(csv, 'utf8') : csv]);
   const parserOptions: Options<ParsedRecord, string[]> = {
+    delimiter,
     bom: true,
     trim: true,
     skip_empty_lines: true,
     relax_column_count: true,
+    // A quote inside an unquoted field (`Dwayne "The Rock" Johnson`) is part of the text, as Excel
+    // reads it; a quoted field must still be closed.
+    relax_quotes: true,
     skip_records_with_error: true,
     on_skip: (error) => {
-      rejected.push({ line: typeof error?.lines === 'number' ? error.lines : 0, reason: `malformed CSV: ${error?.message ?? 'unreadable record'}` });
+      const line = typeof error?.lines === 'number' ? error.lines : 0;
+      // The parser may report one record more than once (one error per fault in it): one rejection.
+      const last = rejected.at(-1);
+      if (last?.line === line && last.reason.startsWith('malformed CSV:')) return undefined;
+      rejected.push({ line, reason: `malformed CSV: ${error?.message ?? 'unreadable record'}` });
       return undefined;
     },
     on_record: (record: string[], info) => {
       // info.lines is where the record ends; quoted fields may span lines.
       const extraLines = record.reduce((sum, field) => sum + (field.match(/\n/g)?.length ?? 0), 0);
-      return { record: { line: info.lines - extraLines, fields: record }, bytes: info.bytes };
+      return { record: { line: info.lines - extraLines, fields: record }, bytes: info.bytes, endLine: info.lines };
     },
   };
   // The typings tie a callback-less parser to string[] records; on_record above makes them ParsedRecord.

@@ -48,7 +48,8 @@ export function registerTicketCommands(program: Command, context: AdminContext):
         '  days         all, or the day numbers it admits joined by | (e.g. 1|3)',
         '  event_title  optional; rows naming another event are rejected',
         'Rows with problems (duplicate code, unknown day, empty holder, malformed days ...) are',
-        'rejected one by one; all other rows are imported.',
+        'rejected one by one; all other rows are imported. A file with a misplaced quote or that',
+        'is not UTF-8 is refused whole. Commas separate fields, or semicolons if the header uses them.',
         '',
         'Example:',
         '  npm run admin -- tickets import --event 0b7c...e1 ./tickets.csv',
@@ -65,8 +66,8 @@ export function registerTicketCommands(program: Command, context: AdminContext):
         batchSize: options.batchSize,
         onProgress: ({ bytes }) => progress.update(bytes, size),
       }).finally(() => progress.stop());
-      context.print(`Imported ${summary.imported} of ${summary.rows} rows into "${summary.eventTitle}"${summary.generatedCodes > 0 ? ` (${summary.generatedCodes} with generated codes)` : ''}.`);
-      context.print(`Rejected ${summary.rejected.length} rows.`);
+      context.print(`Imported ${summary.imported} of ${rowsText(summary.rows)} into "${summary.eventTitle}"${summary.generatedCodes > 0 ? ` (${summary.generatedCodes} with generated codes)` : ''}.`);
+      context.print(`Rejected ${rowsText(summary.rejected.length)}.`);
       for (const row of summary.rejected.slice(0, MAX_REJECTIONS_SHOWN)) {
         context.print(`  line ${row.line}${row.code ? ` (${row.code})` : ''}: ${row.reason}`);
       }
@@ -161,4 +162,9 @@ async function statInput(file: string): Promise<{ size: number }> {
 function inputError(file: string, error: unknown): CliError {
   const code = error instanceof Error && 'code' in error ? String(error.code) : '';
   return new CliError(code === 'ENOENT' ? `File not found: ${file}` : `Cannot read ${file} (${code || 'unknown error'})`);
+}
+
+/** `1 row`, `2 rows`. */
+function rowsText(count: number): string {
+  return `${count} ${count === 1 ? 'row' : 'rows'}`;
 }
