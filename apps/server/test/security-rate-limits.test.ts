@@ -1,4 +1,6 @@
 import { ApiErrorBody, apiPaths, LoginResponse } from '@gatecheck/contract';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { DEMO_USER } from '../src/db/seed.ts';
 import { api, createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -100,6 +102,35 @@ test("a successful sign-in starts the account's failures again at zero", async (
     expect((await signIn(account.username, account.password)).statusCode).toBe(200);
   }
 });
+
+test('a completed password reset lifts the lock on the account: the new password signs in at once', async () => {
+  const account = await freshAccount();
+  const phone = freshIp();
+  for (let attempt = 0; attempt < ACCOUNT_MAX; attempt += 1) {
+    expect((await signIn(account.username, 'wrong-password', phone)).statusCode).toBe(401);
+  }
+  expectRateLimited(await signIn(account.username, account.password, phone));
+
+  expect((await post(apiPaths.forgotPassword, { email: account.email }, freshIp())).statusCode).toBe(200);
+  const token = await resetTokenMailedTo(account.email);
+  expect((await post(apiPaths.resetPassword, { token, newPassword: 'after-lockout-pw' }, freshIp())).statusCode).toBe(200);
+  expect((await signIn(account.username, 'after-lockout-pw', phone)).statusCode).toBe(200);
+});
+
+/** The token of the reset mail to `email` in the file outbox (mail goes out in the background). */
+async function resetTokenMailedTo(email: string): Promise<string> {
+  const outbox = path.join(t.config.dataDir, 'outbox');
+  return vi.waitFor(
+    async () => {
+      const names = await readdir(outbox).catch(() => []);
+      const mails = (await Promise.all(names.map((name) => readFile(path.join(outbox, name), 'utf8')))).map((mail) => mail.replace(/=\r?\n/g, '').replace(/=3D/g, '='));
+      const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mails.find((mail) => mail.includes(`To: ${email}`)) ?? '')?.[1];
+      if (!token) throw new Error(`no reset mail to ${email} yet`);
+      return token;
+    },
+    { timeout: 15_000, interval: 20 },
+  );
+}
 
 test('unknown identifiers are counted by their trimmed, lower-cased text', async () => {
   for (let attempt = 0; attempt < ACCOUNT_MAX; attempt += 1) {

@@ -15,6 +15,7 @@ import { passwordResetTokens, sessions, users } from '../db/schema.ts';
 import { ServiceError } from './errors.ts';
 import type { MailMessage, Mailer } from './mailer.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { signInAccountKey, type SignInLimit } from './rate-limits.ts';
 import { generateToken, hashToken } from './sessions.ts';
 import { createUser } from './users.ts';
 
@@ -172,17 +173,19 @@ async function resetMail(db: DbOrTx, userId: string, link: string): Promise<Mail
 
 /**
  * Sets a new password with a reset token from the e-mail, uses the token up, voids the user's other
- * reset tokens and ends every session of the user.
+ * reset tokens and ends every session of the user. The account's failed sign-ins start again at 0
+ * (`limit`): the reset proved the account is theirs, and a staff member locked out by wrong
+ * passwords must not wait out the lock with the new one.
  * @throws ServiceError `bad_request` (400) for an unknown, used or expired token.
  */
-export async function resetPassword(db: Db, request: ResetPasswordRequest): Promise<void> {
+export async function resetPassword(db: Db, limit: SignInLimit, request: ResetPasswordRequest): Promise<void> {
   const tokenHash = hashToken(request.token);
   const isLive = and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, new Date()));
   // Check first so a bad token costs no password hashing; the UPDATE below decides races.
   const [candidate] = await db.select({ id: passwordResetTokens.id }).from(passwordResetTokens).where(isLive).limit(1);
   if (!candidate) throw new ServiceError('bad_request', ACCOUNT_MESSAGES.invalidResetToken);
   const passwordHash = await hashPassword(request.newPassword);
-  await inTransaction(db, async (tx) => {
+  const userId = await inTransaction(db, async (tx) => {
     const [used] = await tx
       .update(passwordResetTokens)
       .set({ usedAt: new Date() })
@@ -195,7 +198,9 @@ export async function resetPassword(db: Db, request: ResetPasswordRequest): Prom
       .set({ revokedAt: new Date() })
       .where(and(eq(sessions.userId, used.userId), isNull(sessions.revokedAt)));
     await voidResetTokens(tx, used.userId);
+    return used.userId;
   });
+  await limit.recordSuccess({ account: signInAccountKey(userId, '') });
 }
 
 async function voidResetTokens(tx: DbOrTx, userId: string): Promise<void> {

@@ -54,7 +54,7 @@ const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     apiPaths.resetPassword,
     { schema: { operationId: 'resetPassword', body: ResetPasswordRequest, response: { 200: FlagMessageResponse } } },
     async (request) => {
-      await resetPassword(app.db, request.body);
+      await resetPassword(app.db, app.signInLimit, request.body);
       return { success: true, message: ACCOUNT_MESSAGES.passwordReset };
     },
   );
