@@ -64,6 +64,12 @@ test('a CORS preflight from a configured origin is allowed with credentials', as
   }
 });
 
+test("the app on a phone (a configured origin) may read a 429's Retry-After", async () => {
+  const response = await t.app.inject({ method: 'GET', url: api(apiPaths.usersMe), headers: { origin: 'capacitor://localhost' } });
+  expect(response.headers['access-control-allow-origin']).toBe('capacitor://localhost');
+  expect(String(response.headers['access-control-expose-headers']).toLowerCase().split(/,\s*/)).toContain('retry-after');
+});
+
 test('other origins get no CORS permission', async () => {
   const preflight = await t.app.inject({
     method: 'OPTIONS',

@@ -50,6 +50,8 @@ async function securityPlugin(app: FastifyInstance, { setSecurityHeaders }: Secu
     credentials: true,
     methods: ['GET', 'HEAD', 'POST'],
     allowedHeaders: ['Content-Type', 'Authorization', 'Accept'],
+    // The app on a phone (another origin) reads how long a 429 asks it to wait, to say it in German.
+    exposedHeaders: ['Retry-After'],
     maxAge: 600,
   });
 

@@ -23,12 +23,15 @@ import { readStoredToken } from './stored-user.ts';
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** Seconds to wait before trying again (a 429's `Retry-After`), when the server said. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, retryAfterSeconds?: number) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -88,13 +91,19 @@ export async function apiRequest<S extends core.$ZodType>(path: string, options:
 
   if (!response.ok) {
     const errorBody = safeParse(ApiErrorBody, payload);
-    if (errorBody.success) throw new ApiError(response.status, errorBody.data.code, errorBody.data.message);
+    if (errorBody.success) throw new ApiError(response.status, errorBody.data.code, errorBody.data.message, retryAfterSecondsOf(response));
     throw new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
   }
 
   const parsed = safeParse(options.schema, payload);
   if (!parsed.success) throw new ApiError(response.status, 'invalid_response', 'The server answered in an unexpected format.');
   return parsed.data;
+}
+
+/** A `Retry-After` given in whole seconds (how our server sends it), or undefined. */
+function retryAfterSecondsOf(response: Response): number | undefined {
+  const value = response.headers.get('retry-after');
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : undefined;
 }
 
 /** The JSON body, or undefined when there is none or it is not JSON. */

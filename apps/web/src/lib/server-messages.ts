@@ -13,6 +13,8 @@ import { activeLanguage, t } from './i18n/index.ts';
 export type ServerMessageKey = `serverMessages.${
   | 'invalidCredentials'
   | 'rateLimited'
+  | 'rateLimitedSeconds'
+  | 'rateLimitedMinutes'
   | 'invalidInput'
   | 'accountTaken'
   | 'signUpClosed'
@@ -41,6 +43,12 @@ export function serverMessageText(error: unknown, wordsByCode: Partial<Record<st
     return undefined;
   }
   if (activeLanguage() === 'en') return error.message;
+  if (error.code === 'rate_limited' && error.retryAfterSeconds !== undefined) return waitText(error.retryAfterSeconds);
   const key = wordsByCode[error.code] ?? WORDS_FOR_ANY_CALL[error.code];
   return key === undefined ? undefined : t(key);
+}
+
+/** 'Too many attempts' with the wait, rounded as the server words it (seconds under 2 minutes). */
+function waitText(seconds: number): string {
+  return seconds < 120 ? t('serverMessages.rateLimitedSeconds', { count: seconds }) : t('serverMessages.rateLimitedMinutes', { count: Math.ceil(seconds / 60) });
 }

@@ -132,6 +132,21 @@ describe('every screen in German shows no English text (issue 10 item 9, decisio
     expectNoEnglish();
   });
 
+  test('login: too many attempts says how long to wait, in German', async () => {
+    server.use(
+      http.post(apiUrl(apiPaths.login), () =>
+        HttpResponse.json({ code: 'rate_limited', message: 'Too many attempts. Try again in 14 minutes.' }, { status: 429, headers: { 'Retry-After': '840' } }),
+      ),
+    );
+    await chooseLanguage('de');
+    const { user } = renderApp({ route: '/login', user: null });
+    await user.type(screen.getByLabelText('E-Mail oder Benutzername'), 'ada');
+    await user.type(screen.getByLabelText('Passwort'), 'some password');
+    await user.click(screen.getByRole('button', { name: 'Anmelden' }));
+    expect(await screen.findByText('Zu viele Versuche. Bitte in 14 Minuten erneut versuchen.')).toBeInTheDocument();
+    expectNoEnglish();
+  });
+
   test('organizations and events: status badges and the reason a closed event cannot be chosen', async () => {
     await chooseLanguage('de');
     const { user } = renderApp({ route: '/organization-select' });
