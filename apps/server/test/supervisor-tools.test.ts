@@ -4,6 +4,7 @@
  * verify rules, undo with a reason (history kept, 409 when not checked in), the races around an
  * undo, and the scan log's filters and pages.
  */
+import { randomUUID } from 'node:crypto';
 import {
   apiPaths,
   AttendeeSearchResponse,
@@ -66,14 +67,14 @@ async function searchCodes(q: string): Promise<string[]> {
   return AttendeeSearchResponse.parse(response.json()).attendees.map((attendee) => attendee.code).sort();
 }
 
-async function verify(code: string, token = staff) {
-  const response = await t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(token), payload: { eventId: ids.liveEventId, qrCode: code, day: DAY } });
+async function verify(code: string, token = staff, scanId?: string) {
+  const response = await t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(token), payload: { eventId: ids.liveEventId, qrCode: code, day: DAY, scanId } });
   expect(response.statusCode, response.body).toBe(200);
   return VerifyTicketResponse.parse(response.json());
 }
 
-async function undo(ticketId: string, reason: string, token = supervisor) {
-  return t.app.inject({ method: 'POST', url: api(supervisorPaths.undoCheckIn(ids.liveEventId, ticketId)), headers: bearer(token), payload: { day: DAY, reason } });
+async function undo(ticketId: string, reason: string, token = supervisor, scanId?: string) {
+  return t.app.inject({ method: 'POST', url: api(supervisorPaths.undoCheckIn(ids.liveEventId, ticketId)), headers: bearer(token), payload: { day: DAY, reason, scanId } });
 }
 
 async function manual(ticketId: string) {
@@ -223,6 +224,23 @@ describe(`undo (${TEST_DATABASE_KIND})`, () => {
     await verify(ticket.code);
     expect((await undo(ticket.id, 'once')).statusCode).toBe(200);
     expect((await undo(ticket.id, 'twice')).statusCode).toBe(409);
+  });
+
+  test("an undo from a scan's row undoes only the check-in that scan made: another scan's check-in stands (409 check_in_changed)", async () => {
+    const ticket = await freshTicket();
+    const [firstScan, secondScan] = [randomUUID(), randomUUID()];
+    expect(await verify(ticket.code, staff, firstScan)).toMatchObject({ isValid: true });
+    expect((await undo(ticket.id, 'Wrong wristband', supervisor, firstScan)).statusCode).toBe(200);
+    // Checked in again by another scan; the first scan's row is stale now.
+    expect(await verify(ticket.code, staff, secondScan)).toMatchObject({ isValid: true });
+    const stale = await undo(ticket.id, 'From the old row', supervisor, firstScan);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ code: 'check_in_changed' });
+    expect(await verify(ticket.code)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+    // The check-in that stands can be undone from its own scan's row, or without a scan (Find attendee).
+    expect((await undo(ticket.id, 'Left the venue', supervisor, secondScan)).statusCode).toBe(200);
+    const none = await undo(ticket.id, 'Again', supervisor, secondScan);
+    expect(none.json()).toMatchObject({ code: 'conflict' });
   });
 
   test('the reason is required', async () => {

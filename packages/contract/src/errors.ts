@@ -17,6 +17,7 @@ export const ErrorCode = z.enum([
   'forbidden',
   'not_found',
   'conflict',
+  'check_in_changed',
   'payload_too_large',
   'rate_limited',
   'csrf_failed',

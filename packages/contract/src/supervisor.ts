@@ -101,6 +101,12 @@ export const ManualCheckInResponse = VerifyTicketResponse;
 export const UndoCheckInRequest = z.object({
   day: z.number().int().min(1).max(366),
   reason: requestText().trim().min(1).max(UNDO_REASON_MAX_LENGTH),
+  /**
+   * Undo only the check-in this scan made (the scanner's recent scans): when the ticket's active
+   * check-in is another scan's (another gate's, or a later one), 409 `check_in_changed` and nothing
+   * is undone. Without it (Find attendee), the ticket's active check-in on `day`.
+   */
+  scanId: z.uuid().optional(),
 }).meta({ id: 'UndoCheckInRequest' });
 export type UndoCheckInRequest = z.infer<typeof UndoCheckInRequest>;
 

@@ -18,6 +18,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   csrf_failed: 403,
   not_found: 404,
   conflict: 409,
+  check_in_changed: 409,
   payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,

@@ -354,24 +354,35 @@ export interface UndoneCheckIn {
  * `undone_at` (the database clock), `undone_by` and `undo_reason` on it in one UPDATE guarded by
  * `undone_at IS NULL`, and logs the undo (verdict `undone`, source `undo`, the reason) in the same
  * transaction. The row stays; the ticket can be checked in again on that day. Of two concurrent
- * undos one wins, the other gets the 409.
+ * undos one wins, the other gets the 409. With `scanId` (an undo from the scanner's recent scans)
+ * only the check-in that scan made is undone: a scan admitted offline whose ticket another gate had
+ * checked in first, or a recent scan whose check-in was undone and made again since, must not undo
+ * the check-in that stands, or the ticket could get in once more.
  * @throws ServiceError `not_found` when the ticket is not one of `event`'s; `conflict` when it has
- *   no active check-in on `day`.
+ *   no active check-in on `day`; `check_in_changed` when its active check-in is not `scanId`'s.
  */
 export async function undoCheckIn(
   db: Db,
   supervisor: Scanner,
   event: EventDetails,
-  request: { ticketId: string; day: number; reason: string },
+  request: { ticketId: string; day: number; reason: string; scanId?: string | undefined },
 ): Promise<UndoneCheckIn> {
   const ticket = await findEventTicket(db, event, request.ticketId);
   return inTransaction(db, async (tx) => {
+    const activeCheckIn = and(eq(checkIns.eventId, event.id), eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day), isActiveCheckIn);
     const [undone] = await tx
       .update(checkIns)
       .set({ undoneAt: sql`now()`, undoneBy: supervisor.userId, undoReason: request.reason, changedXid: changeStamp() })
-      .where(and(eq(checkIns.eventId, event.id), eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day), isActiveCheckIn))
+      .where(request.scanId === undefined ? activeCheckIn : and(activeCheckIn, eq(checkIns.scanId, request.scanId)))
       .returning({ checkedInAt: checkIns.checkedInAt, undoneAt: checkIns.undoneAt });
     if (!undone?.undoneAt) {
+      const [standing] = request.scanId === undefined ? [] : await tx.select({ id: checkIns.id }).from(checkIns).where(activeCheckIn).limit(1);
+      if (standing) {
+        throw new ServiceError(
+          'check_in_changed',
+          "This ticket's check-in was made by another scan (another gate's, or a later one), so nothing was undone. Find attendee shows the check-in that stands.",
+        );
+      }
       throw new ServiceError('conflict', `This ticket is not checked in on day ${request.day}, so there is nothing to undo.`);
     }
     await tx.insert(scanLog).values({

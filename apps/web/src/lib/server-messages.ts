@@ -22,6 +22,7 @@ export type ServerMessageKey = `serverMessages.${
   | 'invalidResetLink'
   | 'forbidden'
   | 'notCheckedIn'
+  | 'checkInChanged'
   | 'notFound'}`;
 
 /** Our words for an error code on any call. */

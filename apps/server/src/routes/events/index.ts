@@ -97,7 +97,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'undoCheckIn',
         params: EventTicketParams,
         body: UndoCheckInRequest,
-        response: { 200: UndoCheckInResponse, ...ruleErrors('forbidden', 'not_found', 'conflict') },
+        response: { 200: UndoCheckInResponse, ...ruleErrors('forbidden', 'not_found', 'conflict', 'check_in_changed') },
       },
     },
     async (request) => {

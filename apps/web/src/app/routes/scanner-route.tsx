@@ -161,7 +161,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
         <FindAttendeeSheet
           eventId={event.id}
           day={day.day}
-          onCheckedIn={(attendee, verdict) => scanner.showVerdict(attendee.code, verdict)}
+          onCheckedIn={(attendee, verdict, scanId) => scanner.showVerdict(attendee.code, verdict, scanId)}
           onUndone={(attendee, undo) => onUndone(attendee.code, undo)}
           isAdmittedHereUnsent={offlineDoor.hasUnsentAdmission}
         />
@@ -175,8 +175,12 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
                 // An approval decided on this device and not sent yet is unknown to the server: undo it once it is sent.
                 offlineDoor.isWaitingToSend(scan.id) ? (
                   <p className="mt-1 text-slate-700">{t('supervisor.undoAfterSending')}</p>
+                ) : scan.isConflict ? (
+                  // The check-in that stands is another gate's: undoing it would let the ticket in once more.
+                  <p className="mt-1 text-slate-700">{t('supervisor.conflictNoUndo')}</p>
                 ) : (
-                  <UndoCheckInAction eventId={event.id} day={day.day} code={scan.ticketId} onUndone={(undo) => onUndone(scan.ticketId, undo)} />
+                  // Only the check-in this scan made (its id): never another gate's or a later one.
+                  <UndoCheckInAction eventId={event.id} day={day.day} code={scan.ticketId} scanId={scan.id} onUndone={(undo) => onUndone(scan.ticketId, undo)} />
                 )
             : undefined
         }

@@ -24,6 +24,8 @@ import { QrDecoderProvider } from '@/features/scanner/qr-decoder-context.tsx';
 import type { QrDecoder } from '@/lib/qr/qr-decoder.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
+import { keepRecentScans } from '@/features/scanner/recent-scans.ts';
+import { selectDay, selectEvent, selectOrganization } from '@/lib/selection.ts';
 import { renderWithProviders } from '@/test/render.tsx';
 import { ScannerRoute } from './scanner-route.tsx';
 
@@ -38,9 +40,15 @@ let door: {
   searches: string[];
   checkIns: ManualCheckInRequest[];
   undos: Array<{ ticketId: string; body: UndoCheckInRequest }>;
+  /** The scanId of the check-in that stands (verify's or the manual check-in's), as the server keeps it. */
+  checkInScanId: string | undefined;
 };
 
+/** The scanId of every verify, in order. */
+let verifiedScanIds: Array<string | undefined> = [];
+
 beforeEach(() => {
+  verifiedScanIds = [];
   door = {
     attendee: { ticketId: 'ticket-7', code: 'GC-ZOE-0007', holderName: 'Zoë Ångström', ticketType: 'VIP', admittedDays: null, revokedAt: null, day: testDay.day, checkIn: null },
     checkedIn: 12,
@@ -48,6 +56,7 @@ beforeEach(() => {
     searches: [],
     checkIns: [],
     undos: [],
+    checkInScanId: undefined,
   };
   const base = `/events/${testEvent.id}`;
   server.use(
@@ -57,9 +66,11 @@ beforeEach(() => {
     }),
     http.post(apiUrl(apiPaths.verifyTicket), async ({ request }) => {
       const body = VerifyTicketRequest.parse(await request.json());
+      verifiedScanIds.push(body.scanId);
       if (body.qrCode.toUpperCase() !== door.attendee.code) return HttpResponse.json<VerifyTicketResponse>({ isValid: false, reason: 'not_found' });
       if (door.attendee.checkIn) return HttpResponse.json<VerifyTicketResponse>({ isValid: false, reason: 'already_checked_in', checkedInBy: door.attendee.checkIn.checkedInBy });
       door.attendee = { ...door.attendee, checkIn: { checkedInAt: new Date().toISOString(), checkedInBy: 'Dana Demo' } };
+      door.checkInScanId = body.scanId;
       door.checkedIn += 1;
       return HttpResponse.json<VerifyTicketResponse>({ isValid: true, eventName: testEvent.name, holderName: door.attendee.holderName, ticketType: 'VIP' });
     }),
@@ -71,8 +82,10 @@ beforeEach(() => {
       return HttpResponse.json<AttendeeSearchResponse>({ attendees: isMatch ? [door.attendee] : [], hasMore: false });
     }),
     http.post(apiUrl(`${base}/attendees/:ticketId/check-in`), async ({ request }) => {
-      door.checkIns.push(ManualCheckInRequest.parse(await request.json()));
+      const body = ManualCheckInRequest.parse(await request.json());
+      door.checkIns.push(body);
       door.attendee = { ...door.attendee, checkIn: { checkedInAt: new Date().toISOString(), checkedInBy: 'Dana Demo' } };
+      door.checkInScanId = body.scanId;
       door.checkedIn += 1;
       return HttpResponse.json<VerifyTicketResponse>({ isValid: true, eventName: testEvent.name, holderName: door.attendee.holderName, ticketType: 'VIP' });
     }),
@@ -81,6 +94,9 @@ beforeEach(() => {
       door.undos.push({ ticketId: params.ticketId, body });
       const checkIn = door.attendee.checkIn;
       if (!checkIn) return errorResponse(409, { code: 'conflict', message: 'This ticket is not checked in on that day.' });
+      if (body.scanId !== undefined && body.scanId !== door.checkInScanId) {
+        return errorResponse(409, { code: 'check_in_changed', message: "This ticket's check-in was made by another scan." });
+      }
       door.attendee = { ...door.attendee, checkIn: null };
       door.checkedIn -= 1;
       return HttpResponse.json<UndoCheckInResponse>({ ticketId: params.ticketId, day: body.day, checkedInAt: checkIn.checkedInAt, undoneAt: UNDONE_AT, undoneBy: 'Dana Demo', reason: body.reason });
@@ -153,7 +169,9 @@ test('a supervisor undoes an approval from Recent scans with a required reason: 
   expect(within(row).queryByRole('button', { name: 'Undo check-in' })).not.toBeInTheDocument();
   // The scanned code (any letter case) found the ticket by its code; the reason went trimmed.
   expect(door.searches).toEqual(['gc-zoe-0007']);
-  expect(door.undos).toEqual([{ ticketId: 'ticket-7', body: { day: testDay.day, reason: 'Let in the wrong guest' } }]);
+  // Only the check-in this scan made may be undone: the undo names the verify's scanId.
+  expect(door.undos).toEqual([{ ticketId: 'ticket-7', body: { day: testDay.day, reason: 'Let in the wrong guest', scanId: expect.any(String) } }]);
+  expect(door.undos[0]?.body.scanId).toBe(verifiedScanIds[0]);
   expect(await screen.findByText('Checked in 12 / 340')).toBeInTheDocument();
 
   // Admitted again afterwards: a new approval, with its own Undo, above the undone one.
@@ -177,6 +195,47 @@ test('an undo the server refuses shows its words and leaves the row as it was', 
   await user.click(within(row).getByRole('button', { name: 'Confirm undo' }));
   expect(await within(row).findByRole('alert')).toHaveTextContent('This ticket is not checked in on that day.');
   expect(within(row).queryByText(/Check-in undone/)).not.toBeInTheDocument();
+});
+
+test("an undo from a scan's row whose check-in another scan has replaced since (on another phone) is refused, in words, and nothing is undone", async () => {
+  const { user } = renderScanner('supervisor');
+  await screen.findByText('Checked in 12 / 340');
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GC-ZOE-0007', 'Valid Ticket');
+  await screen.findByText('Checked in 13 / 340');
+  // Elsewhere: undone on another phone and checked in again by another gate's scan.
+  door.checkInScanId = '7d0c1c1e-1111-4aaa-8bbb-000000000099';
+
+  const row = within(await openRecentScans(user)).getByRole('listitem');
+  await user.click(within(row).getByRole('button', { name: 'Undo check-in' }));
+  await user.type(within(row).getByLabelText('Reason'), 'Let in the wrong guest');
+  await user.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+  expect(await within(row).findByText("This ticket's check-in was made by another scan.")).toBeInTheDocument();
+  expect(door.attendee.checkIn).not.toBeNull();
+  expect(door.checkedIn).toBe(13);
+});
+
+test('a Conflict row (admitted offline after another gate had checked the ticket in) offers no undo: it would undo the other gate\'s check-in', async () => {
+  // Selected as the day-select screen would, then the tab's recent scans as a reload finds them.
+  await selectOrganization({ ...testOrganization, role: 'supervisor' });
+  await selectEvent(testEvent);
+  await selectDay(testDay);
+  keepRecentScans({ eventId: testEvent.id, day: testDay.day }, [
+    { id: '3a0c1c1e-1111-4aaa-8bbb-000000000001', ticketId: 'GC-ZOE-0007', timestamp: '2026-07-11T10:05:00.000Z', isValid: true, details: { holderName: 'Zoë Ångström' }, isOffline: true, isConflict: true },
+    { id: '3a0c1c1e-1111-4aaa-8bbb-000000000002', ticketId: 'GC-MAX-0008', timestamp: '2026-07-11T10:04:00.000Z', isValid: true, details: { holderName: 'Max Mustermann' }, isOffline: true },
+  ]);
+  const { user } = renderWithProviders(
+    <QrDecoderProvider createDecoder={noDecoder}>
+      <ScannerRoute />
+    </QrDecoderProvider>,
+    { route: '/scanner' },
+  );
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  const [conflict, sent] = within(await openRecentScans(user)).getAllByRole('listitem');
+  expect(conflict).toHaveTextContent('Conflict');
+  expect(within(conflict!).getByText("No undo here: the ticket's check-in is the one another gate made first (see Conflicts).")).toBeInTheDocument();
+  expect(within(conflict!).queryByRole('button', { name: 'Undo check-in' })).not.toBeInTheDocument();
+  expect(within(sent!).getByRole('button', { name: 'Undo check-in' })).toBeInTheDocument();
 });
 
 test('staff see no Find attendee and no Undo check-in on the scanner', async () => {

@@ -63,9 +63,10 @@ export interface Scanner {
   /**
    * Shows a verdict reached elsewhere on this screen (issue 11: a supervisor's manual check-in of
    * ticket `code` from 'Find attendee') as a scan's: result card, toast, flash, recent scans and,
-   * for an approval, refreshed counts.
+   * for an approval, refreshed counts. `scanId`: the id its check-in keeps (the row's id, which an
+   * undo from recent scans names).
    */
-  showVerdict(code: string, response: VerifyTicketResponse): void;
+  showVerdict(code: string, response: VerifyTicketResponse, scanId?: string): void;
   /** Continuous scanning (issue 10 item 1), remembered on this device; off = SPEC §4. */
   isContinuous: boolean;
   setContinuous(on: boolean): void;
@@ -167,7 +168,8 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
         if (offline && (await offline.hasUnsentAdmission(qrCode)) && (await decideHere(qrCode, scanId, scannedAt))) return;
         const verdict = await verifyWithin(verify, { eventId, day: day.day, qrCode, scanId }, offline ? VERIFY_TIMEOUT_MS : null);
         offline?.verifyAnswered(qrCode, verdict);
-        dispatch({ type: 'verified', result: { id: crypto.randomUUID(), ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });
+        // The row keeps the scan's id, which its check-in keeps too: an undo from recent scans names it.
+        dispatch({ type: 'verified', result: { id: scanId, ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });
         notify(verdictNotice(verdict));
       } catch (error) {
         // Issue 12: no answer (in 3 s) — the device decides, under the same scanId (a verify that did
@@ -317,8 +319,8 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
   );
 
   const showVerdict = useCallback(
-    (code: string, response: VerifyTicketResponse) => {
-      const result: ScanResult = { id: crypto.randomUUID(), ticketId: code, timestamp: new Date().toISOString(), ...toVerdict(response) };
+    (code: string, response: VerifyTicketResponse, scanId: string = crypto.randomUUID()) => {
+      const result: ScanResult = { id: scanId, ticketId: code, timestamp: new Date().toISOString(), ...toVerdict(response) };
       recordVerdict(queryClient, { eventId, day: day.day }, result);
       dispatch({ type: 'verified', result });
       notify(verdictNotice(result));

@@ -42,12 +42,15 @@ export const supervisorQueries = {
     }),
 };
 
-/** POST …/attendees/{ticketId}/check-in for the selected day; refreshes the search and the log. */
+/**
+ * POST …/attendees/{ticketId}/check-in for the selected day, under `scanId` (the id its check-in
+ * keeps: an undo from the scanner's recent scans names it); refreshes the search and the log.
+ */
 export function useManualCheckIn(eventId: string, day: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ticketId: string) =>
-      apiRequest(supervisorPaths.manualCheckIn(eventId, ticketId), { method: 'POST', body: { day, scanId: crypto.randomUUID() }, schema: ManualCheckInResponse }),
+    mutationFn: ({ ticketId, scanId }: { ticketId: string; scanId: string }) =>
+      apiRequest(supervisorPaths.manualCheckIn(eventId, ticketId), { method: 'POST', body: { day, scanId }, schema: ManualCheckInResponse }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: supervisorQueries.all() }),
   });
 }
@@ -65,20 +68,21 @@ export function useUndoCheckIn(eventId: string, day: number) {
 /**
  * Undo by ticket code (issue 11), for a check-in known only by the code that was scanned (the
  * scanner's recent scans): finds the selected event's ticket with exactly that code (letter case
- * ignored, as verify does) through the attendee search, then POSTs …/undo-check-in with `reason`.
- * Refreshes the search and the log.
- * @throws {ApiError} from either call (409 when the ticket is not checked in that day);
+ * ignored, as verify does) through the attendee search, then POSTs …/undo-check-in with `reason`
+ * and, when given, the `scanId` whose check-in alone may be undone. Refreshes the search and the log.
+ * @throws {ApiError} from either call (409 when the ticket is not checked in that day, or its
+ *   check-in is another scan's);
  * @throws {Error} 'Ticket not found' when no ticket of the event has the code.
  */
 export function useUndoCheckInByCode(eventId: string, day: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ code, reason }: { code: string; reason: string }) => {
+    mutationFn: async ({ code, reason, scanId }: { code: string; reason: string; scanId?: string | undefined }) => {
       const wanted = code.trim().toLowerCase();
       const found = isSearchable(code) ? await queryClient.fetchQuery({ ...supervisorQueries.search(eventId, day, code), staleTime: 0 }) : null;
       const attendee = found?.attendees.find((candidate) => candidate.code.toLowerCase() === wanted);
       if (!attendee) throw new Error(t('scanner.notFound'));
-      return apiRequest(supervisorPaths.undoCheckIn(eventId, attendee.ticketId), { method: 'POST', body: { day, reason }, schema: UndoCheckInResponse });
+      return apiRequest(supervisorPaths.undoCheckIn(eventId, attendee.ticketId), { method: 'POST', body: { day, reason, scanId }, schema: UndoCheckInResponse });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: supervisorQueries.all() }),
   });

@@ -72,7 +72,7 @@ export function supervisorErrorText(error: Error): string {
   if (!(error instanceof ApiError)) return error.message;
   // No answer at all: say so in words, not the browser's 'Failed to fetch'.
   if (error.status === 0) return t('supervisor.noConnection');
-  const words = serverMessageText(error, { conflict: 'serverMessages.notCheckedIn', not_found: 'serverMessages.notFound' });
+  const words = serverMessageText(error, { conflict: 'serverMessages.notCheckedIn', check_in_changed: 'serverMessages.checkInChanged', not_found: 'serverMessages.notFound' });
   if (words !== undefined) return words;
   return activeLanguage() === 'en' && error.message ? error.message : t('supervisor.requestFailed');
 }

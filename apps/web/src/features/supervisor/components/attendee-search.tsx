@@ -25,8 +25,8 @@ export interface AttendeeSearchProps {
   day: number;
   /** Shows the 'Find attendee' heading (default true). */
   hasHeading?: boolean;
-  /** After a manual check-in answered, approved or denied. */
-  onCheckedIn?: (attendee: Attendee, verdict: VerifyTicketResponse) => void;
+  /** After a manual check-in answered, approved or denied; `scanId` is the id its check-in keeps. */
+  onCheckedIn?: (attendee: Attendee, verdict: VerifyTicketResponse, scanId: string) => void;
   /** After a check-in was undone. */
   onUndone?: (attendee: Attendee, undo: UndoCheckInResponse) => void;
   /**
@@ -52,9 +52,10 @@ export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, o
       return;
     }
     try {
-      const verdict = await checkIn.mutateAsync(attendee.ticketId);
+      const scanId = crypto.randomUUID();
+      const verdict = await checkIn.mutateAsync({ ticketId: attendee.ticketId, scanId });
       setNotice(verdict.isValid ? { tone: 'success', text: t('supervisor.checkedInNotice', { name: attendee.holderName }) } : { tone: 'error', text: denialText(verdict) ?? t('supervisor.denied') });
-      onCheckedIn?.(attendee, verdict);
+      onCheckedIn?.(attendee, verdict, scanId);
     } catch (error) {
       setNotice({ tone: 'error', text: error instanceof Error ? supervisorErrorText(error) : t('supervisor.checkInFailed') });
     }

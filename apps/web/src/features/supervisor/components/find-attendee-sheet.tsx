@@ -18,7 +18,8 @@ import { useTranslation } from 'react-i18next';
 export interface FindAttendeeSheetProps {
   eventId: string;
   day: number;
-  onCheckedIn: (attendee: Attendee, verdict: VerifyTicketResponse) => void;
+  /** A manual check-in answered; `scanId` is the id its check-in keeps. */
+  onCheckedIn: (attendee: Attendee, verdict: VerifyTicketResponse, scanId: string) => void;
   onUndone: (attendee: Attendee, undo: UndoCheckInResponse) => void;
   /** This device's admissions not yet sent refuse a manual check-in (`AttendeeSearch`, decision 078). */
   isAdmittedHereUnsent?: (code: string) => Promise<boolean>;
@@ -49,9 +50,9 @@ export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone, isAdmit
           eventId={eventId}
           day={day}
           hasHeading={false}
-          onCheckedIn={(attendee, verdict) => {
+          onCheckedIn={(attendee, verdict, scanId) => {
             setOpen(false);
-            onCheckedIn(attendee, verdict);
+            onCheckedIn(attendee, verdict, scanId);
           }}
           onUndone={onUndone}
           isAdmittedHereUnsent={isAdmittedHereUnsent}

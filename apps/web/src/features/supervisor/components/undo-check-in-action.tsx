@@ -1,9 +1,9 @@
 /**
  * 'Undo check-in' under an approval in the scanner's recent scans (issue 11, supervisors and
  * admins): opens a required 'Reason' field; 'Confirm undo' removes the ticket's check-in for the
- * selected day (found by the scanned code, `useUndoCheckInByCode`) and hands the recorded undo to
- * `onUndone`. A refusal (409 not checked in, 403, not found) is shown under the row in the server's
- * words.
+ * selected day (found by the scanned code, `useUndoCheckInByCode`), only if it is the one `scanId`
+ * made, and hands the recorded undo to `onUndone`. A refusal (409 not checked in or another scan's
+ * check-in, 403, not found) is shown under the row in the server's words.
  */
 import { UNDO_REASON_MAX_LENGTH, type UndoCheckInResponse } from '@gatecheck/contract';
 import { useId, useState, type FormEvent } from 'react';
@@ -20,10 +20,12 @@ export interface UndoCheckInActionProps {
   day: number;
   /** The code as it was scanned or typed. */
   code: string;
+  /** The scan whose check-in this undoes: another scan's check-in of the ticket is left alone. */
+  scanId?: string;
   onUndone: (undo: UndoCheckInResponse) => void;
 }
 
-export function UndoCheckInAction({ eventId, day, code, onUndone }: UndoCheckInActionProps) {
+export function UndoCheckInAction({ eventId, day, code, scanId, onUndone }: UndoCheckInActionProps) {
   const { t } = useTranslation();
   const reasonId = useId();
   const [isOpen, setOpen] = useState(false);
@@ -34,7 +36,7 @@ export function UndoCheckInAction({ eventId, day, code, onUndone }: UndoCheckInA
     event.preventDefault();
     const trimmed = reason.trim();
     if (!trimmed) return;
-    undo.mutate({ code, reason: trimmed }, { onSuccess: onUndone });
+    undo.mutate({ code, reason: trimmed, scanId }, { onSuccess: onUndone });
   };
 
   if (!isOpen) {
