@@ -17,7 +17,7 @@ import {
 } from '@gatecheck/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
-import { beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { reportServerUnreachable } from '@/lib/reachability.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
@@ -194,5 +194,20 @@ describe('supervisor tools (issue 11)', () => {
     const [colleagues, own] = within(entries).getAllByRole('listitem');
     expect(colleagues).toHaveTextContent('GC-ZOE · Alex Morgan · sent by Demo Staff');
     expect(own).toHaveTextContent(/GC-MAX · Demo Staff$/);
+  });
+  test("the scan log reads the gates' new scans by itself every 15 s while it is open", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    log = [{ id: 'log-0', at: '2026-07-11T12:04:00.000Z', day: testDay.day, userName: 'Alex Morgan', code: 'GC-MAX', verdict: 'approved', reason: null, source: 'scan' }];
+    renderApp({ route: '/supervisor', selection: { organization: supervisorOrganization, event: testEvent, day: testDay } });
+    const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+    await advance(100);
+    const entries = screen.getByRole('list', { name: 'Scan log entries' });
+    expect(within(entries).getAllByRole('listitem')).toHaveLength(1);
+    log = [{ id: 'log-1', at: '2026-07-11T12:05:00.000Z', day: testDay.day, userName: 'Alex Morgan', code: 'GC-ZOE', verdict: 'denied', reason: 'already_checked_in', source: 'scan' }, ...log];
+    await advance(14_000);
+    expect(within(entries).getAllByRole('listitem')).toHaveLength(1);
+    await advance(1_500);
+    expect(within(entries).getAllByRole('listitem')).toHaveLength(2);
+    vi.useRealTimers();
   });
 });

@@ -16,6 +16,9 @@ import { apiRequest } from '@/lib/api-client.ts';
 import { t } from '@/lib/i18n/index.ts';
 import { isSearchable } from './supervisor-logic.ts';
 
+/** How often the open scan log is read again, in ms (the scanner's counts: every 30 s). */
+export const SCAN_LOG_REFRESH_MS = 15_000;
+
 export const supervisorQueries = {
   all: () => ['supervisor'] as const,
   /** GET …/attendees?q=&day= (only when `text` is searchable). @throws {ApiError} */
@@ -29,7 +32,11 @@ export const supervisorQueries = {
         }),
       enabled: isSearchable(text),
     }),
-  /** GET …/scan-log?day=&verdict=&cursor=, newest first, 50 a page. @throws {ApiError} */
+  /**
+   * GET …/scan-log?day=&verdict=&cursor=, newest first, 50 a page; read again every
+   * `SCAN_LOG_REFRESH_MS` while the screen is shown, so the gates' scans appear as they come.
+   * @throws {ApiError}
+   */
   scanLog: (eventId: string, day: number, verdict: ScanLogVerdict | 'all') =>
     infiniteQueryOptions({
       queryKey: [...supervisorQueries.all(), 'scan-log', eventId, day, verdict] as const,
@@ -39,6 +46,7 @@ export const supervisorQueries = {
       },
       initialPageParam: '',
       getNextPageParam: (page) => page.nextCursor ?? undefined,
+      refetchInterval: SCAN_LOG_REFRESH_MS,
     }),
 };
 

@@ -52,14 +52,25 @@ export function attendeeStatusText(attendee: Attendee): string {
 
 /**
  * A scan log entry's verdict in words, in the active language: 'Approved', 'Approved (manual)',
- * 'Denied: Already checked in' (a denial reason in the result card's words; a code this app does
- * not know, with spaces for its underscores), 'Undone: <the supervisor's reason as typed>'.
+ * 'Approved (offline)', 'Denied: Already checked in' (a denial reason in the result card's words; a
+ * code this app does not know, with spaces for its underscores), 'Undone: <the supervisor's reason
+ * as typed>'. An offline admission the server found wrong says why: 'Approved (offline): already
+ * checked in at another gate' (a conflict), 'Approved (offline): the server would have denied it
+ * (Ticket revoked)', 'Approved (offline): made by someone not in this organization'.
  */
 export function scanLogVerdictText(entry: ScanLogEntry): string {
   const verdict = entry.verdict === 'approved' ? t('supervisor.filterApproved') : entry.verdict === 'denied' ? t('supervisor.filterDenied') : t('supervisor.filterUndone');
-  const source = entry.source === 'manual' ? t('supervisor.manualSuffix') : '';
-  const reason = entry.reason && entry.verdict === 'denied' ? (denialReasonWords(entry.reason) ?? entry.reason.replaceAll('_', ' ')) : entry.reason;
+  const source = entry.source === 'manual' ? t('supervisor.manualSuffix') : entry.source === 'offline' ? t('supervisor.offlineSuffix') : '';
+  const reason = entry.reason && entry.verdict !== 'undone' ? reasonWords(entry.reason, entry.verdict) : entry.reason;
   return `${verdict}${source}${reason ? `: ${reason}` : ''}`;
+}
+
+/** A logged reason code in words: a denial's, or what the server found wrong with an offline admission. */
+function reasonWords(code: string, verdict: 'approved' | 'denied'): string {
+  if (code === 'conflict') return t('supervisor.logConflict');
+  if (code === 'unknown_staff') return t('supervisor.logUnknownStaff');
+  const words = denialReasonWords(code) ?? code.replaceAll('_', ' ');
+  return verdict === 'approved' ? t('supervisor.logWouldDeny', { reason: words }) : words;
 }
 
 /**
