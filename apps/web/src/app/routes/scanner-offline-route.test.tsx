@@ -128,6 +128,23 @@ test("a verify with no answer in 3 s is decided from the door list, marked 'Offl
   expect(screen.getByTestId('check-in-count')).toHaveTextContent('Checked in 13 / 340');
 });
 
+test('a scan decided here while the scanner stays online is sent as soon as the server answers a probe, not at the next door-list sync', { timeout: 25_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  let isServerDown = true;
+  serveVerify(() => HttpResponse.error());
+  server.use(http.get(apiUrl(apiPaths.health), () => (isServerDown ? HttpResponse.error() : HttpResponse.json({ status: 'ok' }))));
+  const uploads = serveUpload();
+  const { user } = renderScanner();
+  await approveGood1Offline(user);
+  // One failure: not offline mode, so nothing else would send it for a minute.
+  expect(screen.queryByText('Offline mode: tickets are checked on this device')).not.toBeInTheDocument();
+
+  isServerDown = false;
+  // The probe runs every 5 s: well inside the door list's 60 s.
+  expect(await screen.findByText('0 scans waiting to be sent', {}, { timeout: 8_000 })).toBeInTheDocument();
+  expect(uploads.flat().map((scan) => scan.code)).toEqual(['GOOD-1']);
+});
+
 test('a ticket this device admitted offline, not yet sent, is DENIED on the device when the server answers again: the server would approve it twice', { timeout: 20_000 }, async () => {
   serveDoorList(await makeDoorList(TICKETS));
   let isServerDown = true;

@@ -206,6 +206,15 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     });
   }, [isOffline, sync]);
 
+  // Scans wait while the scanner is still online (a verify without an answer was decided here): the
+  // server is probed too, and its first answer sends them, not the next door-list sync (up to 60 s
+  // later, with the day's count off by them meanwhile and a conflict found that much later).
+  const hasWaiting = summary.waiting + summary.othersWaiting > 0;
+  useEffect(() => {
+    if (isOffline || !hasWaiting) return;
+    return watchServer(() => void upload());
+  }, [isOffline, hasWaiting, upload]);
+
   // The browser says it is back: try the outbox at once.
   useEffect(() => {
     const onOnline = () => void upload();
