@@ -198,6 +198,23 @@ test('two failures in a row switch to offline mode (decided at once, no verify);
   const verified = serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Online Person' })));
   server.use(http.get(apiUrl(apiPaths.health), () => (isServerDown ? HttpResponse.error() : HttpResponse.json({ status: 'ok' }))));
   const uploads = serveUpload((scan) => (scan.code === 'GOOD-2' ? 'conflict' : 'recorded'));
+  // The day's conflicts as the server lists them once GOOD-2 has been sent.
+  server.use(
+    http.get(apiUrl(apiPaths.offlineConflicts), () =>
+      HttpResponse.json<OfflineConflictList>({
+        conflicts: uploads
+          .flat()
+          .filter((scan) => scan.code === 'GOOD-2')
+          .map((scan) => ({
+            scanId: scan.scanId,
+            code: scan.code,
+            holderName: 'Grace Hopper',
+            offline: { scannedAt: scan.scannedAt, receivedAt: scan.scannedAt, deviceId: scan.deviceId, staffName: 'Dana Demo' },
+            existing: { checkedInAt: '2026-07-11T09:58:00.000Z', checkedInBy: 'Gate B Staff' },
+          })),
+      }),
+    ),
+  );
   // The day's counts: 12 before, plus every approval the server has received from this device.
   server.use(
     http.get(apiUrl(apiPaths.checkInCounts), ({ params }) =>
@@ -259,6 +276,9 @@ test('two failures in a row switch to offline mode (decided at once, no verify);
   expect(scanTimes).toEqual([...scanTimes].sort((a, b) => a - b));
   expect(new Set(uploads.flat().map((scan) => scan.deviceId)).size).toBe(1);
 
+  // Said out loud, and counted on the collapsed 'Conflicts' heading.
+  expect(await screen.findByText('1 ticket let in offline had already been checked in at another gate', { selector: '[data-sonner-toast] *' })).toBeInTheDocument();
+  expect(await screen.findByText('(1)')).toBeInTheDocument();
   await user.click(screen.getByText('Recent scans'));
   const rows = within(screen.getByRole('list', { name: 'Recent scans' })).getAllByRole('listitem');
   expect(rows).toHaveLength(5);

@@ -6,6 +6,8 @@
 import { CheckInCounts, checkInCountsPath } from '@gatecheck/contract';
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
+import { t } from '@/lib/i18n/index.ts';
+import { notify } from '@/lib/toast.ts';
 import type { ScanResult, UndoneCheckIn } from './scanner-logic.ts';
 import { keepRecentScans, readRecentScans, withConflicts, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
 import type { ScannerScope } from './scanner-memory.ts';
@@ -79,8 +81,15 @@ export function recordConflicts(queryClient: QueryClient, scope: ScannerScope, s
   queryClient.setQueryData(recentKey, scans);
 }
 
-/** `recordConflicts` for the scans of an upload, each under its own event day (an upload sends every day's scans). */
+/**
+ * `recordConflicts` for the scans of an upload, each under its own event day (an upload sends every
+ * day's scans); says so in a toast (a ticket let in twice must not go unnoticed) and refreshes each
+ * day's 'Conflicts' list.
+ */
 export function recordUploadConflicts(queryClient: QueryClient, conflicts: readonly { scanId: string; eventId: string; day: number }[]): void {
+  if (conflicts.length > 0) {
+    notify({ title: t('offline.conflictsFound', { count: conflicts.length }), description: t('offline.conflictsFoundHint'), variant: 'error' });
+  }
   const byDay = new Map<string, { eventId: string; day: number; scanIds: string[] }>();
   for (const { scanId, eventId, day } of conflicts) {
     const key = `${eventId}\u0000${day}`;
@@ -88,5 +97,9 @@ export function recordUploadConflicts(queryClient: QueryClient, conflicts: reado
     group.scanIds.push(scanId);
     byDay.set(key, group);
   }
-  for (const { eventId, day, scanIds } of byDay.values()) recordConflicts(queryClient, { eventId, day }, scanIds);
+  for (const { eventId, day, scanIds } of byDay.values()) {
+    recordConflicts(queryClient, { eventId, day }, scanIds);
+    // offlineQueries.conflicts' key (offline/offline-api.ts).
+    void queryClient.invalidateQueries({ queryKey: [...checkInQueries.day(eventId, day), 'conflicts'] });
+  }
 }

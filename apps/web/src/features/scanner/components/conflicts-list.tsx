@@ -9,21 +9,37 @@ import { resultCodeText } from '../scanner-logic.ts';
 /**
  * 'Conflicts' of the selected event day (issue 12 item 5, decision 045): tickets admitted offline
  * that another gate had already checked in, each with both gates and times — the offline admission
- * (time to the second, staff member, device) and the one the server had (time, staff member). Collapsed like
- * 'Recent scans'; fetched (GET conflicts) when opened, and again each time it is opened. Open to every
- * member of the event's organization, as the server allows until the supervisor role gates it.
+ * (time to the second, staff member, device) and the one the server had (time, staff member).
+ * Collapsed like 'Recent scans', its heading counting them (amber when there are any); fetched (GET
+ * conflicts) when the scanner opens, after an upload that found conflicts, and each time the list
+ * is opened. Open to every member of the event's organization, as the server allows until the
+ * supervisor role gates it.
  */
 export function ConflictsList({ eventId, day }: { eventId: string; day: number }) {
   const { t } = useTranslation();
   const [isOpen, setOpen] = useState(false);
-  const { data, isError, isPending } = useQuery({ ...offlineQueries.conflicts(eventId, day), enabled: isOpen && eventId !== '', refetchOnMount: 'always', staleTime: 0 });
+  // Read on open of the scanner too (not only of the list): the heading shows the count, so a
+  // ticket let in twice is seen without opening anything. Read again on every opening of the list.
+  const { data, isError, isPending, refetch } = useQuery({ ...offlineQueries.conflicts(eventId, day), enabled: eventId !== '', refetchOnMount: 'always', staleTime: 0 });
   const conflicts = data?.conflicts ?? [];
   return (
-    <details className="group rounded-2xl border border-slate-300 bg-white" open={isOpen} onToggle={(event) => setOpen(event.currentTarget.open)}>
+    <details
+      className="group rounded-2xl border border-slate-300 bg-white"
+      open={isOpen}
+      onToggle={(event) => {
+        const isNowOpen = event.currentTarget.open;
+        setOpen(isNowOpen);
+        if (isNowOpen) void refetch();
+      }}
+    >
       <summary className="flex min-h-12 cursor-pointer list-none items-center gap-2 px-3 py-2 text-lg font-semibold text-slate-950 [&::-webkit-details-marker]:hidden">
         <ChevronRight aria-hidden="true" className="size-5 shrink-0 transition-transform group-open:rotate-90" />
         {t('offline.conflicts')}
-        {data && <span className="ml-auto text-base font-normal text-slate-700 tabular-nums">({conflicts.length})</span>}
+        {data && (
+          <span className={conflicts.length > 0 ? 'ml-auto rounded-full bg-amber-200 px-2 text-base font-bold text-amber-950 tabular-nums' : 'ml-auto text-base font-normal text-slate-700 tabular-nums'}>
+            ({conflicts.length})
+          </span>
+        )}
       </summary>
       {!isOpen ? null : isError ? (
         <p className="border-t border-slate-200 px-3 py-2 text-base text-red-900">{t('offline.conflictsFailed')}</p>
