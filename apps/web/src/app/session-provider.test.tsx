@@ -28,6 +28,16 @@ test('a ticket check answered 401 signs staff out with Session expired, and sign
   await waitFor(() => expect(router.state.location.pathname).toBe('/scanner'));
   // The scanner panel was open when the session ended: it is open again (decision 027).
   expect(await screen.findByLabelText('Or enter ticket ID manually:')).toBeInTheDocument();
+  // The ticket in front of them was never checked: they are told, once.
+  expect(await screen.findByText('GC-1 was not checked: your session had ended. Scan it again.')).toBeInTheDocument();
+  expect(screen.getByText('Ticket not checked')).toBeInTheDocument();
+});
+
+test("a 401 to the door list or the offline outbox (calls outside the query cache) signs out at once", async () => {
+  server.use(http.get(apiUrl(apiPaths.doorList), unauthenticated));
+  const { router } = renderApp({ route: '/scanner', selection: { organization: testOrganization, event: testEvent, day: testDay } });
+  expect(await screen.findByText('Session expired', { selector: '[role=status]' })).toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/login');
 });
 
 test('the organizations list answered 401 signs staff out with Session expired', async () => {

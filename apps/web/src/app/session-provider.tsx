@@ -9,7 +9,8 @@
  *
  * A session can also end mid-shift: any call after sign-in that the server answers with 401 signs
  * the visitor out with 'Session expired' (SPEC §8), so the guard sends them to /login instead of
- * leaving them with a 'Verification Error' or a failed list on every try.
+ * leaving them with a 'Verification Error' or a failed list on every try. Calls outside the query
+ * cache (the offline outbox, the door list) are heard through lib/session-ended.ts.
  */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { createContext, use, useEffect, type ReactNode } from 'react';
@@ -17,6 +18,7 @@ import { expireSession, isSessionEndedError, isSignedIn, sessionQueries } from '
 import type { SessionEndReason } from '@/features/auth/auth-messages.ts';
 import type { User } from '@/lib/entities.ts';
 import { useIsServerUnreachable } from '@/lib/reachability.ts';
+import { onSessionEnded } from '@/lib/session-ended.ts';
 import { removeStoredUser } from '@/lib/stored-user.ts';
 
 export type SessionState =
@@ -53,6 +55,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const query = useQuery(sessionQueries.current());
 
   useEffect(() => watchForEndedSession(queryClient), [queryClient]);
+  // A 401 to a call outside the query cache (the offline outbox, the door list) ends it too.
+  useEffect(
+    () =>
+      onSessionEnded(() => {
+        if (isSignedIn(queryClient)) void expireSession(queryClient);
+      }),
+    [queryClient],
+  );
 
   // Confirm an offline start's user once the server answers again (a 401 then signs out).
   const isUnreachable = useIsServerUnreachable();

@@ -10,6 +10,7 @@
 import { ApiErrorBody } from '@gatecheck/contract';
 import { safeParse, type core, type output } from 'zod/mini';
 import { reportServerAnswered, reportServerUnreachable } from './reachability.ts';
+import { reportSessionEnded } from './session-ended.ts';
 import { currentApiBaseUrl } from './server-address.ts';
 import { readStoredToken } from './stored-user.ts';
 
@@ -91,7 +92,11 @@ export async function apiRequest<S extends core.$ZodType>(path: string, options:
 
   if (!response.ok) {
     const errorBody = safeParse(ApiErrorBody, payload);
-    if (errorBody.success) throw new ApiError(response.status, errorBody.data.code, errorBody.data.message, retryAfterSecondsOf(response));
+    if (errorBody.success) {
+      // The session ended on the server (not a wrong password: that is `invalid_credentials`).
+      if (response.status === 401 && errorBody.data.code === 'unauthenticated') reportSessionEnded();
+      throw new ApiError(response.status, errorBody.data.code, errorBody.data.message, retryAfterSecondsOf(response));
+    }
     throw new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
   }
 

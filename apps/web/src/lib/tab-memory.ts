@@ -15,6 +15,8 @@ export const tabMemoryKeys = {
   scanner: 'gatecheck.scanner',
   /** The scanner's 'Recent scans' of the selected event day (decision 034). */
   recentScans: 'gatecheck.recentScans',
+  /** A code whose check the end of the session cut off (scanner-memory.ts `rememberUncheckedCode`). */
+  uncheckedCode: 'gatecheck.uncheckedCode',
 } as const;
 
 type TabMemoryKey = (typeof tabMemoryKeys)[keyof typeof tabMemoryKeys];

@@ -53,3 +53,22 @@ export function restoreScannerState(scope: ScannerScope): ScannerState {
 export function keepScannerState(scope: ScannerScope, state: Pick<ScannerState, 'isScanning' | 'latestResult'>): void {
   writeTabMemory(tabMemoryKeys.scanner, { eventId: scope.eventId, day: scope.day, isScanning: state.isScanning, latestResult: state.latestResult });
 }
+
+const StoredUncheckedCode = z.object({ eventId: z.string().nullable(), day: z.number(), code: z.string() });
+
+/**
+ * Keeps `code` for `scope`: its verify was answered 401, the session had ended, and the staff
+ * member is about to be sent to sign in. Nobody checked the ticket; `takeUncheckedCode` tells them
+ * once they are back.
+ */
+export function rememberUncheckedCode(scope: ScannerScope, code: string): void {
+  writeTabMemory(tabMemoryKeys.uncheckedCode, { eventId: scope.eventId, day: scope.day, code });
+}
+
+/** The code `rememberUncheckedCode` kept for `scope` (null if none), forgotten as it is read. */
+export function takeUncheckedCode(scope: ScannerScope): string | null {
+  const stored = readTabMemory(tabMemoryKeys.uncheckedCode, StoredUncheckedCode);
+  if (stored === null) return null;
+  writeTabMemory(tabMemoryKeys.uncheckedCode, null);
+  return stored.eventId === scope.eventId && stored.day === scope.day ? stored.code : null;
+}

@@ -11,6 +11,7 @@ import { useDeviceSettings } from '@/lib/device-settings.ts';
 import type { EventDay } from '@/lib/entities.ts';
 import { createKeyboardWedgeSource } from '@/lib/scan-source/keyboard-wedge-source.ts';
 import type { ScanPreview } from '@/lib/scan-source/scan-source.ts';
+import { ApiError } from '@/lib/api-client.ts';
 import { notify } from '@/lib/toast.ts';
 import { isNetworkFailure, toVerdict, useVerifyTicketMutation, type TicketCheck } from './api.ts';
 import { VERIFY_TIMEOUT_MS } from './offline/connectivity.ts';
@@ -29,7 +30,7 @@ import {
   type ScanResult,
   type ScannerState,
 } from './scanner-logic.ts';
-import { keepScannerState, restoreScannerState } from './scanner-memory.ts';
+import { keepScannerState, rememberUncheckedCode, restoreScannerState, takeUncheckedCode } from './scanner-memory.ts';
 import { t } from '@/lib/i18n/index.ts';
 
 type Facing = 'environment' | 'user';
@@ -98,6 +99,14 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
   // Kept as soon as it is on screen: a layout effect runs with the commit, where Preact runs a plain
   // effect a frame later and drops it if the screen is left first (docs/decisions/063).
   useLayoutEffect(() => keepScannerState({ eventId, day: day.day }, { isScanning, latestResult }), [eventId, day.day, isScanning, latestResult]);
+  // Back after a sign-in that a ticket check's 401 forced: that ticket was never checked; say so.
+  useEffect(() => {
+    const code = takeUncheckedCode({ eventId, day: day.day });
+    // 'next-screen': raised as this screen mounts, before the router's root dismisses the last screen's toasts.
+    if (code !== null) {
+      notify({ title: t('scanner.uncheckedTitle'), description: t('scanner.uncheckedSessionEnded', { code: toastCodeText(code) }), variant: 'error', scope: 'next-screen' });
+    }
+  }, [eventId, day.day]);
   const { mutateAsync: verify } = useVerifyTicketMutation();
   const { settings, update: updateSettings } = useDeviceSettings();
   const isContinuous = settings.continuousScanning;
@@ -178,6 +187,9 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
           offline.verifyFailed();
           if (await decideHere(qrCode, scanId, scannedAt)) return;
         }
+        // The session ended (401): the next screen is sign-in; the scanner says after it that this
+        // ticket was never checked.
+        if (error instanceof ApiError && error.status === 401) rememberUncheckedCode({ eventId, day: day.day }, qrCode);
         // SPEC §8: the server's error text is not shown; the same words for every failure.
         dispatch({ type: 'verificationFailed' });
         notify({ id: SCAN_OUTCOME_TOAST_ID, title: t('scanner.verificationError'), description: t('scanner.verificationErrorDescription'), variant: 'error' });
