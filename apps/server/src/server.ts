@@ -8,6 +8,7 @@
  * `SHUTDOWN_DELAY_SECONDS` while requests are still served), then no new connections, in-flight
  * requests finish, then the database closes.
  */
+import { existsSync } from 'node:fs';
 import { buildApp } from './app.ts';
 import { demoTicketsDirOf, loadConfig, type Config } from './config.ts';
 import { checkDatabaseReadiness } from './db/client.ts';
@@ -146,7 +147,10 @@ const lines = [
   ...(config.seedDemo
     ? [
         `Demo login: ${DEMO_USER.email} (or username "${DEMO_USER.username}") / password "${DEMO_USER.password}"`,
-        `Demo tickets (tickets.csv + one QR PNG each): ${ticketsDir}${seeded ? ` (seeded now: ${seeded.tickets.length} tickets)` : ''}`,
+        // Written by the instance that seeded the database: another instance on it has none of its own.
+        existsSync(ticketsDir)
+          ? `Demo tickets (tickets.csv + one QR PNG each): ${ticketsDir}${seeded ? ` (seeded now: ${seeded.tickets.length} tickets)` : ''}`
+          : 'Demo tickets: written by the instance that seeded this database, in its DATA_DIR (none here).',
       ]
     : []),
   // Since the process started (Node's performance.timeOrigin), in ms: module loading, migration, seeding, listen.
