@@ -399,6 +399,7 @@ test("a scan the server rejects is kept aside with its reason, visible until dis
   serveDoorList(await makeDoorList(TICKETS));
   let isServerDown = true;
   serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true })));
+  server.use(http.get(apiUrl(apiPaths.health), () => (isServerDown ? HttpResponse.error() : HttpResponse.json({ status: 'ok' }))));
   const uploads = serveUpload(() => 'rejected', { reason: 'revoked', message: 'This ticket has been revoked.' });
   const { user } = renderScanner();
   await approveGood1Offline(user);

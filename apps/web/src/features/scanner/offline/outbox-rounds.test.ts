@@ -121,3 +121,23 @@ test('after stop nothing runs: not on its timer, not when asked; a round under w
   await rounds.run();
   expect(calls()).toBe(1);
 });
+
+test("a probe's answer (nudge) cuts short the backoff of a round that got no answer, runs one when none is due, and keeps the backoff of a round the server refused", async () => {
+  const { round, calls } = scriptedRound({ failed: true, unanswered: true }, { failed: true, unanswered: false });
+  const rounds = createOutboxRounds(round);
+  // Nothing ran yet: the nudge runs a round (no answer: 1 s backoff due).
+  rounds.nudge();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(calls).toHaveLength(1);
+  // The server answers a probe: the next round goes now, not in 1 s. It gets a 5xx (answered).
+  rounds.nudge();
+  await vi.advanceTimersByTimeAsync(0);
+  expect(calls).toHaveLength(2);
+  // Probes keep answering: the 2 s backoff of a refused round stands.
+  rounds.nudge();
+  await vi.advanceTimersByTimeAsync(1_999);
+  expect(calls).toHaveLength(2);
+  await vi.advanceTimersByTimeAsync(1);
+  expect(calls).toHaveLength(3);
+  rounds.stop();
+});

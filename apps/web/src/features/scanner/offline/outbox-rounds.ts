@@ -6,9 +6,13 @@
  */
 import { outboxRetryDelay } from './outbox.ts';
 
-/** What a round reports: whether it failed (the server did not answer), so that the next one backs off. */
+/**
+ * What a round reports: whether it failed (items stay queued), so that the next one backs off, and
+ * whether that was for want of an answer (no connection, a gateway's 502–504).
+ */
 export interface RoundOutcome {
   failed: boolean;
+  unanswered?: boolean;
 }
 
 /** The rounds of one sender. */
@@ -20,6 +24,12 @@ export interface OutboxRounds {
    * it only asked for the one after.
    */
   run(): Promise<void>;
+  /**
+   * The server answered a probe: a round now, unless the last round failed with an answer (a 5xx,
+   * a 401) and its backoff is still running — the probe proves the server is there, not that it
+   * takes uploads. After a round that got no answer, its backoff is cut short.
+   */
+  nudge(): void;
   /** No round starts after this (one under way finishes); its timer is dropped. */
   stop(): void;
 }
@@ -34,6 +44,8 @@ export function createOutboxRounds(round: () => Promise<RoundOutcome>, options: 
   let isRunning = false;
   let isAskedAgain = false;
   let failures = 0;
+  /** The last round failed for want of an answer. */
+  let wasUnanswered = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const schedule = (ms: number) => {
     timer = setTimeout(() => {
@@ -53,9 +65,12 @@ export function createOutboxRounds(round: () => Promise<RoundOutcome>, options: 
     timer = null;
     let failed: boolean;
     try {
-      failed = (await round()).failed;
+      const outcome = await round();
+      failed = outcome.failed;
+      wasUnanswered = outcome.failed && outcome.unanswered === true;
     } catch {
       failed = true;
+      wasUnanswered = false;
     } finally {
       isRunning = false;
     }
@@ -74,6 +89,10 @@ export function createOutboxRounds(round: () => Promise<RoundOutcome>, options: 
   };
   return {
     run,
+    nudge() {
+      if (timer !== null && !wasUnanswered) return;
+      void run();
+    },
     stop() {
       isStopped = true;
       if (timer !== null) clearTimeout(timer);

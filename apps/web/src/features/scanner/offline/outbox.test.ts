@@ -39,7 +39,7 @@ describe('outbox', () => {
     expect((await readOutbox(reopened)).map((queued) => queued.code)).toEqual(['CODE-1', 'CODE-2', 'CODE-3']);
     const server = recordingServer();
     const outcome = await uploadOutbox(reopened, 'user-1', server.send);
-    expect(outcome).toEqual({ sent: 3, conflicts: [], setAside: 0, failed: false });
+    expect(outcome).toEqual({ sent: 3, conflicts: [], setAside: 0, failed: false, unanswered: false });
     expect(server.batches).toHaveLength(1);
     expect(server.batches[0]?.scans.map((scan) => scan.code)).toEqual(['CODE-1', 'CODE-2', 'CODE-3']);
     expect(server.batches[0]?.scans[0]).toEqual({ scanId: item(1).scanId, code: 'CODE-1', scannedAt: item(1).scannedAt, deviceId: 'device-1', verdict: 'approved' });
@@ -53,15 +53,20 @@ describe('outbox', () => {
     const down: SendOfflineScans = async () => {
       throw new ApiError(0, 'network_error', 'Failed to fetch');
     };
-    expect((await uploadOutbox(db, 'user-1', down)).failed).toBe(true);
+    expect(await uploadOutbox(db, 'user-1', down)).toMatchObject({ failed: true, unanswered: true });
     const serverError: SendOfflineScans = async () => {
       throw new ApiError(503, 'not_ready', 'stopping');
     };
-    expect((await uploadOutbox(db, 'user-1', serverError)).failed).toBe(true);
+    expect(await uploadOutbox(db, 'user-1', serverError)).toMatchObject({ failed: true, unanswered: true });
+    const internalError: SendOfflineScans = async () => {
+      throw new ApiError(500, 'internal_error', 'Something went wrong on the server.');
+    };
+    // Answered: a probe's answer does not cut this one's backoff short (outbox-rounds.ts `nudge`).
+    expect(await uploadOutbox(db, 'user-1', internalError)).toMatchObject({ failed: true, unanswered: false });
     const sessionEnded: SendOfflineScans = async () => {
       throw new ApiError(401, 'unauthorized', 'Sign in');
     };
-    expect((await uploadOutbox(db, 'user-1', sessionEnded)).failed).toBe(true);
+    expect(await uploadOutbox(db, 'user-1', sessionEnded)).toMatchObject({ failed: true, unanswered: false });
     expect(await summarizeOutbox(db, 'user-1')).toEqual({ waiting: 2, othersWaiting: 0, setAside: [], waitingScanIds: [item(1).scanId, item(2).scanId], approvalsWaiting: { 'event-1|2': 1 } });
 
     expect([0, 1, 2, 3, 4, 5, 6].map(outboxRetryDelay)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
@@ -79,7 +84,7 @@ describe('outbox', () => {
       scan.code === 'CODE-2' ? { status: 'rejected', reason: 'revoked', message: 'This ticket has been revoked.' } : scan.code === 'CODE-3' ? { status: 'conflict' } : { status: 'duplicate' },
     );
     const outcome = await uploadOutbox(db, 'user-1', server.send);
-    expect(outcome).toEqual({ sent: 2, conflicts: [{ scanId: item(3).scanId, eventId: 'event-1', day: 2 }], setAside: 1, failed: false });
+    expect(outcome).toEqual({ sent: 2, conflicts: [{ scanId: item(3).scanId, eventId: 'event-1', day: 2 }], setAside: 1, failed: false, unanswered: false });
 
     const summary = await summarizeOutbox(db, 'user-1');
     expect(summary.waiting).toBe(0);

@@ -116,6 +116,9 @@ export interface UploadConflict {
   day: number;
 }
 
+/** Answers of a proxy or load balancer for a server that did not answer. */
+const GATEWAY_FAILURES = new Set([502, 503, 504]);
+
 /** What one upload round did. `conflicts`: the scans the server answered `conflict` for. */
 export interface UploadOutcome {
   sent: number;
@@ -123,6 +126,8 @@ export interface UploadOutcome {
   setAside: number;
   /** The round stopped on a failure that leaves items queued (no answer, 5xx, 401). */
   failed: boolean;
+  /** That failure was for want of an answer: no connection, or a gateway's 502–504. */
+  unanswered: boolean;
 }
 
 /**
@@ -134,7 +139,7 @@ export interface UploadOutcome {
  * IndexedDB fails.
  */
 export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOfflineScans): Promise<UploadOutcome> {
-  const outcome: UploadOutcome = { sent: 0, conflicts: [], setAside: 0, failed: false };
+  const outcome: UploadOutcome = { sent: 0, conflicts: [], setAside: 0, failed: false, unanswered: false };
   const queued = (await readOutbox(db)).filter((item) => !item.setAside);
   for (const batch of batchesInScanOrder(queued)) {
     const first = batch[0];
@@ -151,6 +156,7 @@ export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOffl
         continue;
       }
       outcome.failed = true;
+      outcome.unanswered = !(error instanceof ApiError) || error.status === 0 || GATEWAY_FAILURES.has(error.status);
       return outcome;
     }
     const byScanId = new Map(batch.map((item) => [item.scanId, item]));

@@ -206,14 +206,17 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     });
   }, [isOffline, sync]);
 
-  // Scans wait while the scanner is still online (a verify without an answer was decided here): the
-  // server is probed too, and its first answer sends them, not the next door-list sync (up to 60 s
-  // later, with the day's count off by them meanwhile and a conflict found that much later).
-  const hasWaiting = summary.waiting + summary.othersWaiting > 0;
+  // This user's scans wait while the scanner is still online (a verify without an answer was decided
+  // here): the server is probed too, and its first answer sends them, not the next door-list sync
+  // (up to 60 s later, with the day's count off by them meanwhile and a conflict found that much
+  // later). A round the server answered with an error keeps its backoff (`nudge`). Colleagues' scans
+  // go with these, or with the sync: one the server refused waits for a member and is not re-sent
+  // on every probe.
+  const hasOwnWaiting = summary.waiting > 0;
   useEffect(() => {
-    if (isOffline || !hasWaiting) return;
-    return watchServer(() => void upload());
-  }, [isOffline, hasWaiting, upload]);
+    if (isOffline || !hasOwnWaiting) return;
+    return watchServer(() => roundsRef.current?.nudge());
+  }, [isOffline, hasOwnWaiting]);
 
   // The browser says it is back: try the outbox at once.
   useEffect(() => {
