@@ -249,22 +249,50 @@ const REPLACEMENT_CHARACTER = '\uFFFD';
  * @throws ServiceError `bad_request` for those faults, naming the line.
  */
 async function inspectCsv(csv: TicketCsvSource): Promise<{ delimiter: Delimiter }> {
-  let delimiter: Delimiter = ',';
-  for await (const { record } of readRecords(csv, [], delimiter)) {
-    // Excel's "CSV" where the decimal separator is a comma: the header tells.
-    if (record.fields.length === 1 && record.fields[0]?.includes(';')) delimiter = ';';
-    break;
-  }
+  const delimiter = separatorOf(await headerLineOf(csv));
   const parseErrors: RejectedRow[] = [];
   /** Where the last record read ended: an unclosed quote opens on the record after it. */
   let lastLine = 0;
+  // Read to the end even past a parse error: records the parser had buffered before it still come,
+  // and the line named for a quote never closed is the one after the last of them.
   for await (const { record, endLine } of readRecords(csv, parseErrors, delimiter)) {
-    if (parseErrors.length > 0) break;
     checkUtf8(record);
     lastLine = endLine;
   }
   throwOnParseError(parseErrors, lastLine);
   return { delimiter };
+}
+
+/** Longest header line looked at for its separator, in characters. */
+const HEADER_LINE_MAX = 4_096;
+
+/** The file's first line with text (its byte-order mark left out), read as bytes come; '' if none. */
+async function headerLineOf(csv: TicketCsvSource): Promise<string> {
+  const source = typeof csv === 'function' ? csv() : Readable.from([typeof csv === 'string' ? Buffer.from(csv, 'utf8') : csv]);
+  let text = '';
+  try {
+    for await (const chunk of source) {
+      text += Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+      const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+      // A line is whole once a line break follows it.
+      const whole = lines.slice(0, -1).find((line) => line.trim() !== '');
+      if (whole !== undefined) return whole;
+      if (text.length > HEADER_LINE_MAX) break;
+    }
+  } finally {
+    source.destroy();
+  }
+  return text.replace(/^\uFEFF/, '').trim();
+}
+
+/**
+ * `;` when a header line has semicolons and no commas outside its quoted names (Excel's "CSV" where
+ * the decimal separator is a comma; LibreOffice may quote every name: `"code";"holder_name";…`),
+ * else `,`.
+ */
+function separatorOf(headerLine: string): Delimiter {
+  const unquoted = headerLine.replace(/"(?:[^"]|"")*"/g, '');
+  return unquoted.includes(';') && !unquoted.includes(',') ? ';' : ',';
 }
 
 /** @throws ServiceError `bad_request` when `record` holds bytes that were not UTF-8. */
