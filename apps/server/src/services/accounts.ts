@@ -200,7 +200,9 @@ export async function resetPassword(db: Db, limit: SignInLimit, request: ResetPa
     await voidResetTokens(tx, used.userId);
     return used.userId;
   });
-  await limit.recordSuccess({ account: signInAccountKey(userId, '') });
+  // The new password is set: a counter that cannot be cleared now only leaves the lock to run out
+  // (at most the window), and the reset must still be answered as done.
+  await limit.recordSuccess({ account: signInAccountKey(userId, '') }).catch(() => undefined);
 }
 
 async function voidResetTokens(tx: DbOrTx, userId: string): Promise<void> {

@@ -35,6 +35,11 @@ export interface Notice {
   /** Stays 2 s instead of 4 s: a confirmation staff need not read to go on. */
   isBrief?: boolean;
   /**
+   * Stays when the language is switched (`dismissToastsOfThisScreen`), in the words it was raised
+   * in: a warning said once that must not be lost (a ticket never checked, a ticket let in twice).
+   */
+  isKeptOnLanguageChange?: boolean;
+  /**
    * false: shown but not read out by screen readers (the toaster is a live region), for a toast
    * whose news another live region already announces, such as the verdict (decision 035). Default true.
    */
@@ -46,6 +51,8 @@ type ToastLibrary = typeof import('sonner');
 
 let screenToasts = new Set<ToastId>();
 let nextScreenToasts = new Set<ToastId>();
+/** Toasts raised with `isKeptOnLanguageChange`. */
+const keptOnLanguageChange = new Set<ToastId>();
 /** Ids of toasts raised without an id of their own: `notify-1`, `notify-2`, … */
 let nextToastNumber = 1;
 
@@ -97,7 +104,7 @@ function isPending(id: ToastId): boolean {
 }
 
 /** Shows a toast with a title and an optional description (once sonner is loaded: at once, usually). */
-export function notify({ title, description, variant = 'info', id, scope = 'screen', isBrief = false, isAnnounced = true, action }: Notice): void {
+export function notify({ title, description, variant = 'info', id, scope = 'screen', isBrief = false, isAnnounced = true, action, isKeptOnLanguageChange = false }: Notice): void {
   const text = (words: string): ReactNode => (isAnnounced ? words : createElement('span', { 'aria-hidden': true }, words));
   const toastId = id ?? `notify-${nextToastNumber++}`;
   const options = {
@@ -116,6 +123,7 @@ export function notify({ title, description, variant = 'info', id, scope = 'scre
   };
   if (scope === 'screen') screenToasts.add(toastId);
   else if (scope === 'next-screen') nextScreenToasts.add(toastId);
+  if (isKeptOnLanguageChange) keptOnLanguageChange.add(toastId);
   if (library) show(library);
   else
     loadToastLibrary().then(show, () => {
@@ -132,19 +140,22 @@ export function notify({ title, description, variant = 'info', id, scope = 'scre
 export function resetToasts(): void {
   screenToasts = new Set();
   nextScreenToasts = new Set();
+  keptOnLanguageChange.clear();
   nextToastNumber = 1;
   library = null;
   libraryLoad = null;
 }
 
 /**
- * Dismisses every toast of this screen and the next (not the app's news): called when the language
- * changes, since their words stay in the language they were raised in (issue 10 item 9).
+ * Dismisses every toast of this screen and the next (not the app's news, nor one raised with
+ * `isKeptOnLanguageChange`): called when the language changes, since their words stay in the
+ * language they were raised in (issue 10 item 9).
  */
 export function dismissToastsOfThisScreen(): void {
-  if (library) for (const id of [...screenToasts, ...nextScreenToasts]) library.toast.dismiss(id);
-  screenToasts = new Set();
-  nextScreenToasts = new Set();
+  const isDismissed = (id: ToastId) => !keptOnLanguageChange.has(id);
+  if (library) for (const id of [...screenToasts, ...nextScreenToasts].filter(isDismissed)) library.toast.dismiss(id);
+  screenToasts = new Set([...screenToasts].filter((id) => !isDismissed(id)));
+  nextScreenToasts = new Set([...nextScreenToasts].filter((id) => !isDismissed(id)));
 }
 
 /**

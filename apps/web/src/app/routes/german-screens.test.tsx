@@ -34,14 +34,16 @@ test('the day select in German: heading, day labels, German dates, and the switc
   expect(document.documentElement.lang).toBe('en');
 });
 
-test('switching the language dismisses the toasts on screen, whose words are the old language', async () => {
+test('switching the language dismisses the toasts on screen, whose words are the old language, but not a warning said once', async () => {
   const { user } = renderApp({ route: '/day-select', selection: { organization: testOrganization, event: testEvent } });
   notify({ title: 'Could not load event days', variant: 'error' });
-  await waitFor(() => expect(toastTitles()).toEqual(['Could not load event days']));
+  // A warning said once (a ticket never checked) stays, in the words it came in.
+  notify({ title: 'Ticket not checked', variant: 'error', isKeptOnLanguageChange: true });
+  await waitFor(() => expect(toastTitles().sort()).toEqual(['Could not load event days', 'Ticket not checked']));
   await user.click(screen.getByRole('radio', { name: 'Deutsch' }));
   expect(await screen.findByRole('heading', { level: 1, name: 'Tag wählen' })).toBeInTheDocument();
-  // Well before the toast's own 4 s are up.
-  await waitFor(() => expect(toastTitles()).toEqual([]), { timeout: 1_500 });
+  // Well before the toasts' own 4 s are up.
+  await waitFor(() => expect(toastTitles()).toEqual(['Ticket not checked']), { timeout: 1_500 });
 });
 
 /** Toast titles on screen now, leaving out those on their way out. */

@@ -238,6 +238,24 @@ test('a Conflict row (admitted offline after another gate had checked the ticket
   expect(within(sent!).getByRole('button', { name: 'Undo check-in' })).toBeInTheDocument();
 });
 
+test("a manual check-in's row in Recent scans undoes that check-in: the undo names the scanId the check-in was made under", async () => {
+  const { user } = renderScanner('supervisor');
+  await screen.findByText('Checked in 12 / 340');
+  await user.click(screen.getByRole('button', { name: 'Find attendee' }));
+  const sheet = screen.getByRole('dialog', { name: 'Find attendee' });
+  await user.type(within(sheet).getByLabelText('Name or ticket code'), 'zoe');
+  await user.click(within(await within(sheet).findByRole('listitem', { name: 'Zoë Ångström' })).getByRole('button', { name: 'Check in' }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+  const row = within(await openRecentScans(user)).getByRole('listitem');
+  await user.click(within(row).getByRole('button', { name: 'Undo check-in' }));
+  await user.type(within(row).getByLabelText('Reason'), 'Wrong guest');
+  await user.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+  expect(await within(row).findByText(/^Check-in undone at \d\d:\d\d: Wrong guest$/)).toBeInTheDocument();
+  expect(door.undos.map((undo) => undo.body.scanId)).toEqual([door.checkIns[0]?.scanId]);
+  expect(door.checkIns[0]?.scanId).toEqual(expect.any(String));
+});
+
 test('staff see no Find attendee and no Undo check-in on the scanner', async () => {
   const { user } = renderScanner('staff');
   await screen.findByText('Checked in 12 / 340');

@@ -88,7 +88,7 @@ export function recordConflicts(queryClient: QueryClient, scope: ScannerScope, s
  */
 export function recordUploadConflicts(queryClient: QueryClient, conflicts: readonly { scanId: string; eventId: string; day: number }[]): void {
   if (conflicts.length > 0) {
-    notify({ title: t('offline.conflictsFound', { count: conflicts.length }), description: t('offline.conflictsFoundHint'), variant: 'error' });
+    notify({ title: t('offline.conflictsFound', { count: conflicts.length }), description: t('offline.conflictsFoundHint'), variant: 'error', isKeptOnLanguageChange: true });
   }
   const byDay = new Map<string, { eventId: string; day: number; scanIds: string[] }>();
   for (const { scanId, eventId, day } of conflicts) {

@@ -104,7 +104,7 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
     const code = takeUncheckedCode({ eventId, day: day.day });
     // 'next-screen': raised as this screen mounts, before the router's root dismisses the last screen's toasts.
     if (code !== null) {
-      notify({ title: t('scanner.uncheckedTitle'), description: t('scanner.uncheckedSessionEnded', { code: toastCodeText(code) }), variant: 'error', scope: 'next-screen' });
+      notify({ title: t('scanner.uncheckedTitle'), description: t('scanner.uncheckedSessionEnded', { code: toastCodeText(code) }), variant: 'error', scope: 'next-screen', isKeptOnLanguageChange: true });
     }
   }, [eventId, day.day]);
   const { mutateAsync: verify } = useVerifyTicketMutation();

@@ -34,7 +34,8 @@ export const supervisorQueries = {
     }),
   /**
    * GET …/scan-log?day=&verdict=&cursor=, newest first, 50 a page; read again every
-   * `SCAN_LOG_REFRESH_MS` while the screen is shown, so the gates' scans appear as they come.
+   * `SCAN_LOG_REFRESH_MS` while the screen is shown and only its first page is loaded, so the
+   * gates' scans appear as they come (with 'Load more' pages, every page would be read again).
    * @throws {ApiError}
    */
   scanLog: (eventId: string, day: number, verdict: ScanLogVerdict | 'all') =>
@@ -46,7 +47,7 @@ export const supervisorQueries = {
       },
       initialPageParam: '',
       getNextPageParam: (page) => page.nextCursor ?? undefined,
-      refetchInterval: SCAN_LOG_REFRESH_MS,
+      refetchInterval: (query) => ((query.state.data?.pages.length ?? 1) > 1 ? false : SCAN_LOG_REFRESH_MS),
     }),
 };
 
