@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { getSelection } from '@/lib/selection.ts';
 import { testDay, testEvent, testEventWithoutDays, testOrganization } from '@/test/fixtures.ts';
@@ -63,6 +63,23 @@ describe('day selection (SPEC §2)', () => {
     expect(within(screen.getByRole('button', { name: /Opening Friday/ })).getByRole('note')).toHaveTextContent(
       'Not today — Day 1 (Opening Friday) was Fri 10 Jul. Today is Day 2, Sat 11 Jul. Tickets will be denied.',
     );
+  });
+
+  test("a supervisor's first visit (no day chosen yet) offers Supervisor tools for today's day, and choosing it selects that day", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-07-11T09:30:00Z'));
+    const { user, router } = renderApp({ route: '/day-select', selection: { organization: { ...testOrganization, role: 'supervisor' }, event: testEvent } });
+    await user.click(screen.getByRole('link', { name: 'Supervisor tools (Day 2)' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/supervisor'));
+    expect(getSelection().day).toEqual(testDay);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Supervisor tools' })).toBeInTheDocument();
+  });
+
+  test('with no day today and none chosen, no Supervisor tools link: there is no day to open them for', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-09-01T09:30:00Z'));
+    renderApp({ route: '/day-select', selection: { organization: { ...testOrganization, role: 'supervisor' }, event: testEvent } });
+    expect(screen.queryByRole('link', { name: /Supervisor tools/ })).not.toBeInTheDocument();
   });
 
   test("before the cut-off, the night before is still today at the event, whatever the device's date (issue 15)", () => {

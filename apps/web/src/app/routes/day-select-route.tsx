@@ -1,5 +1,6 @@
 /** /day-select (SPEC §2): choose the event day to scan for. */
 import { CalendarDays, MapPin } from 'lucide-react';
+import type { MouseEvent } from 'react';
 import { Link, Navigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
@@ -34,6 +35,15 @@ function DaySelect({ event }: { event: EventItem }) {
   useBackButton(goBack);
   const now = useNow();
   const defaultDayWarning = event.eventDays.length === 0 ? notTodayWarning(event, defaultEventDay(event), now) : null;
+
+  const supervisorDay = selectedDay ?? event.eventDays.find((day) => isToday(event, day, now)) ?? null;
+  // Today's day, not chosen yet: chosen first, so /supervisor finds it.
+  const openSupervisorTools = async (click: MouseEvent, day: EventDay) => {
+    if (selectedDay) return;
+    click.preventDefault();
+    await selectDay(day);
+    await stepForward(paths.supervisor);
+  };
 
   const choose = async (day: EventDay) => {
     await selectDay(day);
@@ -77,10 +87,13 @@ function DaySelect({ event }: { event: EventItem }) {
           })}
         </ChoiceList>
       )}
-      {selectedDay && organization && canUseSupervisorTools(organization.role) && (
-        // Issue 11: supervisors and admins reach their tools for the chosen day from here.
+      {supervisorDay && organization && canUseSupervisorTools(organization.role) && (
+        // Issue 11: supervisors and admins reach their tools for the chosen day from here, or on a
+        // first visit (no day chosen yet) for the day that is today at the event.
         <Button asChild variant="secondary" size="large">
-          <Link to={paths.supervisor}>{t('days.supervisorTools', { day: dayLabel(selectedDay.day) })}</Link>
+          <Link to={paths.supervisor} onClick={(click) => void openSupervisorTools(click, supervisorDay)}>
+            {t('days.supervisorTools', { day: dayLabel(supervisorDay.day) })}
+          </Link>
         </Button>
       )}
     </PageShell>
