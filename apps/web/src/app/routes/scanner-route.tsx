@@ -105,7 +105,11 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
   const dayWarning = notTodayWarning(event, day, useNow());
   // Issue 11: an undo marks the approval in the recent scans and refreshes the counts.
   const queryClient = useQueryClient();
-  const onUndone = (code: string, undo: UndoCheckInResponse) => recordUndo(queryClient, { eventId: event.id, day: day.day }, code, { at: undo.undoneAt, reason: undo.reason });
+  const onUndone = (code: string, undo: UndoCheckInResponse) => {
+    const undone = { at: undo.undoneAt, reason: undo.reason };
+    recordUndo(queryClient, { eventId: event.id, day: day.day }, code, undone);
+    scanner.showUndone(code, undone);
+  };
 
   return (
     // The bottom padding lets the field scroll clear of the toasts (bottom of the screen, 9 rem).

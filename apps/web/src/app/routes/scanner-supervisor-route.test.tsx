@@ -166,6 +166,8 @@ test('a supervisor undoes an approval from Recent scans with a required reason: 
 
   const undone = await within(row).findByText(/^Check-in undone at \d\d:\d\d: Let in the wrong guest$/);
   expect(undone).toBeInTheDocument();
+  // The card still showing that approval says it was undone, in its time's place.
+  expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByText(/^Undone at \d\d:\d\d$/)).toBeInTheDocument();
   expect(within(row).queryByRole('button', { name: 'Undo check-in' })).not.toBeInTheDocument();
   // The scanned code (any letter case) found the ticket by its code; the reason went trimmed.
   expect(door.searches).toEqual(['gc-zoe-0007']);

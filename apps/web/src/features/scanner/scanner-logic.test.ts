@@ -137,3 +137,14 @@ test('verdict toasts say Valid Ticket / Access granted and Invalid Ticket / Acce
   expect(verdictNotice({ isValid: true, details: {} })).toEqual({ id: 'scan-outcome', title: 'Valid Ticket', description: 'Access granted', variant: 'success', isAnnounced: false });
   expect(verdictNotice({ isValid: false, denial: {} })).toEqual({ id: 'scan-outcome', title: 'Invalid Ticket', description: 'Access denied', variant: 'error', isAnnounced: false });
 });
+
+test("an undo marks the card's approval only when it is that ticket's (any letter case) and not yet undone", () => {
+  const zoe: ScanResult = { id: 's1', ticketId: 'GC-ZOE', timestamp: '2026-07-11T10:00:00Z', isValid: true, details: {} };
+  const shown = run({ type: 'scanStarted' }, { type: 'verified', result: zoe });
+  const undone = { at: '2026-07-11T10:05:00Z', reason: 'Wrong guest' };
+  expect(scannerReducer(shown, { type: 'checkInUndone', code: ' gc-zoe ', undone }).latestResult).toEqual({ ...zoe, undone });
+  expect(scannerReducer(shown, { type: 'checkInUndone', code: 'GC-MAX', undone })).toBe(shown);
+  const zoeDenied: ScanResult = { id: 's2', ticketId: 'GC-ZOE', timestamp: '2026-07-11T10:01:00Z', isValid: false, denial: { reason: 'already_checked_in' } };
+  const deniedShown = run({ type: 'scanStarted' }, { type: 'verified', result: zoeDenied });
+  expect(scannerReducer(deniedShown, { type: 'checkInUndone', code: 'GC-ZOE', undone })).toBe(deniedShown);
+});

@@ -61,7 +61,9 @@ export type ScannerEvent =
   | { type: 'codeDetected'; code: string; keepsCamera?: boolean }
   | { type: 'manualCodeSubmitted' }
   | { type: 'verified'; result: ScanResult }
-  | { type: 'verificationFailed' };
+  | { type: 'verificationFailed' }
+  /** A supervisor undid ticket `code`'s check-in on this screen (issue 11): the card shown says so. */
+  | { type: 'checkInUndone'; code: string; undone: UndoneCheckIn };
 
 export const initialScannerState: ScannerState = {
   isScanning: false,
@@ -103,6 +105,11 @@ export function scannerReducer(state: ScannerState, event: ScannerEvent): Scanne
       };
     case 'verificationFailed':
       return { ...state, isProcessing: false, detectedCode: null };
+    case 'checkInUndone': {
+      const shown = state.latestResult;
+      const isShown = shown?.isValid === true && shown.undone === undefined && shown.ticketId.trim().toLowerCase() === event.code.trim().toLowerCase();
+      return isShown ? { ...state, latestResult: { ...shown, undone: event.undone } } : state;
+    }
   }
 }
 

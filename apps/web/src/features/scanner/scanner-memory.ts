@@ -12,7 +12,14 @@ import { initialScannerState, type ScanResult, type ScannerState } from './scann
 
 const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
   // `isOffline`: the card says 'Offline' after a reload too (issue 12 item 3).
-  z.object({ id: z.string(), ticketId: z.string(), timestamp: z.string(), isOffline: z.boolean().optional() }),
+  z.object({
+    id: z.string(),
+    ticketId: z.string(),
+    timestamp: z.string(),
+    isOffline: z.boolean().optional(),
+    // An undo from this screen: the card says so after a reload too.
+    undone: z.object({ at: z.string(), reason: z.string() }).optional(),
+  }),
   z.discriminatedUnion('isValid', [
     z.object({
       isValid: z.literal(true),

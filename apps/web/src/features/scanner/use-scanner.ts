@@ -29,6 +29,7 @@ import {
   verdictNotice,
   type ScanResult,
   type ScannerState,
+  type UndoneCheckIn,
 } from './scanner-logic.ts';
 import { keepScannerState, rememberUncheckedCode, restoreScannerState, takeUncheckedCode } from './scanner-memory.ts';
 import { t } from '@/lib/i18n/index.ts';
@@ -68,6 +69,8 @@ export interface Scanner {
    * undo from recent scans names).
    */
   showVerdict(code: string, response: VerifyTicketResponse, scanId?: string): void;
+  /** A supervisor undid ticket `code`'s check-in (issue 11): the result card, if it shows it, says so. */
+  showUndone(code: string, undone: UndoneCheckIn): void;
   /** Continuous scanning (issue 10 item 1), remembered on this device; off = SPEC §4. */
   isContinuous: boolean;
   setContinuous(on: boolean): void;
@@ -340,9 +343,12 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
     [queryClient, eventId, day.day],
   );
 
+  const showUndone = useCallback((code: string, undone: UndoneCheckIn) => dispatch({ type: 'checkInUndone', code, undone }), []);
+
   return {
     state,
     showVerdict,
+    showUndone,
     videoRef,
     preview: cameraSource.preview,
     isCameraDenied,

@@ -3,6 +3,7 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { cn } from '@/lib/cn.ts';
 import { formattingLocale } from '@/lib/i18n/index.ts';
+import { recentScanTime } from '../recent-scans.ts';
 import { denialText, resultCodeText, verdictTicketText, type ScanResult } from '../scanner-logic.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -11,6 +12,7 @@ import { useTranslation } from 'react-i18next';
  * DENIED (red), the ticket text cut to 20 characters with an ellipsis, the time, and the ticket's
  * details when approved or the reason when denied. Words and an icon carry the verdict, not colour.
  * A verdict the device decided without the server says 'Offline' beside the badge (issue 12 item 3).
+ * An approval a supervisor has since undone on this screen says 'Undone at 14:05' in place of its time.
  *
  * Compact, so the verdict and the manual field fit on a 320x568 phone together: the verdict icon sits
  * in the badge, and the heading row wraps the badge under the heading rather than pushing it out of
@@ -65,7 +67,12 @@ export function ResultCard({ result }: { result: ScanResult }) {
       )}
       <p className="mt-2 flex flex-wrap justify-between gap-x-3 text-base text-slate-800">
         <span className="font-mono break-all text-slate-900">{resultCodeText(verdictTicketText(result))}</span>
-        <time dateTime={result.timestamp}>{time}</time>
+        {result.undone ? (
+          // Undone since by a supervisor on this screen: in the time's place, so the card keeps its size.
+          <span className="font-semibold text-amber-900">{t('scanner.undoneAt', { time: recentScanTime(result.undone.at) })}</span>
+        ) : (
+          <time dateTime={result.timestamp}>{time}</time>
+        )}
       </p>
     </Card>
   );
