@@ -311,6 +311,15 @@ test('export-qr --signed prints signed QR texts (issue 12) that verify at the ga
   expect(await verify(oneDayId, ticket.code, 1)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
 });
 
+test('export-qr of an event without tickets says so and writes nothing (no empty PDF)', async () => {
+  const eventId = await importChecksEvent();
+  const result = await cli.run('tickets', 'export-qr', '--event', eventId, '--out', 'qr-empty', '--pdf', 'empty.pdf');
+  expect(result.exitCode).toBe(0);
+  expect(result.stdout).toMatch(/has no tickets to print .* nothing written/);
+  await expect(readdir(path.join(cli.dir, 'qr-empty'))).rejects.toThrow();
+  await expect(readFile(path.join(cli.dir, 'empty.pdf'))).rejects.toThrow();
+});
+
 test('export-qr names an unknown event and a missing font', async () => {
   const unknown = await cli.run('tickets', 'export-qr', '--event', '00000000-0000-4000-8000-000000000000', '--out', 'qr2');
   expect(unknown).toMatchObject({ exitCode: 1, stderr: expect.stringMatching(/^error: No event with id/) });

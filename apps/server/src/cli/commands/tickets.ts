@@ -111,6 +111,11 @@ export function registerTicketCommands(program: Command, context: AdminContext):
       const printable = await listPrintableTickets(db, options.event);
       const event = printable.event;
       const list = options.signed ? await withSignedQrTexts(db, event.id, printable.tickets) : printable.tickets;
+      if (list.length === 0) {
+        // Not an error (a new event), but no empty PDF or folder that looks like a print run.
+        context.print(`"${event.title}" has no tickets to print (revoked ones are left out): nothing written. Import them first: tickets import --event ${event.id} <file.csv>`);
+        return;
+      }
       const outDir = context.resolvePath(options.out);
       const pngProgress = startProgress(context.io.stderr, 'Writing QR codes');
       await writeTicketPngs(outDir, list, (done, total) => pngProgress.update(done, total)).finally(() => pngProgress.stop());
