@@ -1,5 +1,5 @@
 import { apiPaths, ChangePasswordRequest, ResetPasswordRequest, type AuthOptionsResponse } from '@gatecheck/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
@@ -74,6 +74,24 @@ test('forgot password says Reset link sent, or Unable to send reset email. when 
   server.use(http.post(apiUrl(apiPaths.forgotPassword), () => HttpResponse.json({ success: true, message: 'If an account exists…' })));
   await user.click(screen.getByRole('button', { name: 'Send reset link' }));
   expect(await screen.findByRole('status')).toHaveTextContent('Reset link sent');
+});
+
+test('a double tap on Send reset link sends one request (one e-mail)', async () => {
+  let requests = 0;
+  server.use(
+    http.post(apiUrl(apiPaths.forgotPassword), () => {
+      requests += 1;
+      return HttpResponse.json({ success: true, message: 'If an account exists…' });
+    }),
+  );
+  renderApp({ route: '/forgot-password', user: null });
+  fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'demo@example.com' } });
+  const button = screen.getByRole('button', { name: 'Send reset link' });
+  // Two taps in one frame: the second comes before the button is drawn disabled.
+  fireEvent.click(button);
+  fireEvent.click(button);
+  expect(await screen.findByRole('status')).toHaveTextContent('Reset link sent');
+  expect(requests).toBe(1);
 });
 
 test('the reset screen shows the password rule, refuses two different passwords without a call, and sends the token from the link', async () => {

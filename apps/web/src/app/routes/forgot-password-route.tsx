@@ -3,7 +3,7 @@
  * the reset link (SPEC §7 forgot-password). Texts per SPEC §8: 'Reset link sent', else the response
  * text, else 'Failed to send reset email.' / 'Unable to send reset email.'
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { CenteredCard } from '@/components/centered-card.tsx';
 import { FormField } from '@/components/form-field.tsx';
 import { FormNotice } from '@/components/form-notice.tsx';
@@ -19,9 +19,17 @@ export function ForgotPasswordRoute() {
   const [email, setEmail] = useState('');
   const outcome = forgot.data;
 
+  // A double tap submits twice before the disabled button is drawn: one e-mail per request.
+  const isSendingRef = useRef(false);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    forgot.mutate(email.trim());
+    if (isSendingRef.current) return;
+    isSendingRef.current = true;
+    forgot.mutate(email.trim(), {
+      onSettled: () => {
+        isSendingRef.current = false;
+      },
+    });
   };
 
   return (
