@@ -277,7 +277,7 @@ test('two failures in a row switch to offline mode (decided at once, no verify);
   expect(new Set(uploads.flat().map((scan) => scan.deviceId)).size).toBe(1);
 
   // Said out loud, and counted on the collapsed 'Conflicts' heading.
-  expect(await screen.findByText('1 ticket let in offline had already been checked in at another gate', { selector: '[data-sonner-toast] *' })).toBeInTheDocument();
+  expect(await screen.findByText('1 ticket let in offline was also checked in at another gate', { selector: '[data-sonner-toast] *' })).toBeInTheDocument();
   expect(await screen.findByText('(1)')).toBeInTheDocument();
   await user.click(screen.getByText('Recent scans'));
   const rows = within(screen.getByRole('list', { name: 'Recent scans' })).getAllByRole('listitem');
@@ -339,7 +339,7 @@ test("'Conflicts' lists the day's conflicts with both gates and times", async ()
   expect(row).toHaveTextContent('Grace Hopper');
   // Both in the same minute: the seconds tell which came first.
   expect(row).toHaveTextContent(/Offline at \d{2}:\d{2}:42 by Dana Demo \(device abcdef12\)/);
-  expect(row).toHaveTextContent(/Already checked in at \d{2}:\d{2}:07 by Gate B Staff/);
+  expect(row).toHaveTextContent(/On the server first: checked in at \d{2}:\d{2}:07 by Gate B Staff/);
 });
 
 test('a device without a door list approves a genuine signed ticket of this event and day from its signature, and denies the same again', { timeout: 30_000 }, async () => {

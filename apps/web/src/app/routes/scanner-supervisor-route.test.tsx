@@ -235,7 +235,7 @@ test('a Conflict row (admitted offline after another gate had checked the ticket
   await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
   const [conflict, sent] = within(await openRecentScans(user)).getAllByRole('listitem');
   expect(conflict).toHaveTextContent('Conflict');
-  expect(within(conflict!).getByText("No undo here: the ticket's check-in is the one another gate made first (see Conflicts).")).toBeInTheDocument();
+  expect(within(conflict!).getByText('No undo here: the check-in that stands is the one another gate recorded on the server first (see Conflicts).')).toBeInTheDocument();
   expect(within(conflict!).queryByRole('button', { name: 'Undo check-in' })).not.toBeInTheDocument();
   expect(within(sent!).getByRole('button', { name: 'Undo check-in' })).toBeInTheDocument();
 });

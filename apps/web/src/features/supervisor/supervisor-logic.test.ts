@@ -52,13 +52,13 @@ test('scan log denials speak German when German is chosen (no English codes left
   await chooseLanguage('de');
   expect(scanLogVerdictText({ ...entry, verdict: 'denied', reason: 'not_found' })).toBe('Abgelehnt: Ticket nicht gefunden');
   expect(scanLogVerdictText({ ...entry, verdict: 'denied', reason: 'already_checked_in' })).toBe('Abgelehnt: Bereits eingecheckt');
-  expect(scanLogVerdictText({ ...entry, source: 'offline', reason: 'conflict' })).toBe('Eingelassen (offline): schon an einem anderen Einlass eingecheckt');
+  expect(scanLogVerdictText({ ...entry, source: 'offline', reason: 'conflict' })).toBe('Eingelassen (offline): auch an einem anderen Einlass eingecheckt');
 });
 
 test('an offline admission says it was offline and, when the server found it wrong, why: no raw codes', () => {
   const offline: ScanLogEntry = { ...entry, source: 'offline' };
   expect(scanLogVerdictText(offline)).toBe('Approved (offline)');
-  expect(scanLogVerdictText({ ...offline, reason: 'conflict' })).toBe('Approved (offline): already checked in at another gate');
+  expect(scanLogVerdictText({ ...offline, reason: 'conflict' })).toBe('Approved (offline): also checked in at another gate');
   expect(scanLogVerdictText({ ...offline, reason: 'revoked' })).toBe('Approved (offline): the server would have denied it (Ticket revoked)');
   expect(scanLogVerdictText({ ...offline, reason: 'unknown_staff' })).toBe('Approved (offline): made by someone not in this organization');
   expect(scanLogVerdictText({ ...offline, verdict: 'denied', reason: 'not_found' })).toBe('Denied (offline): Ticket not found');
