@@ -258,6 +258,19 @@ test("a manual check-in's row in Recent scans undoes that check-in: the undo nam
   expect(door.checkIns[0]?.scanId).toEqual(expect.any(String));
 });
 
+test('a ticket approved again after an undo on another phone: the earlier row says it was undone elsewhere, not a second plain APPROVED', async () => {
+  const { user } = renderScanner('supervisor');
+  await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GC-ZOE-0007', 'Valid Ticket');
+  // Undone on another phone: the server no longer has the check-in.
+  door.attendee = { ...door.attendee, checkIn: null };
+  await typeCode(user, 'gc-zoe-0007', 'Valid Ticket');
+  const [again, earlier] = within(await openRecentScans(user)).getAllByRole('listitem');
+  expect(within(earlier!).getByText('Undone elsewhere since: checked in again (above).')).toBeInTheDocument();
+  expect(within(earlier!).queryByRole('button', { name: 'Undo check-in' })).not.toBeInTheDocument();
+  expect(within(again!).getByRole('button', { name: 'Undo check-in' })).toBeInTheDocument();
+}, 15_000);
+
 test('staff see no Find attendee and no Undo check-in on the scanner', async () => {
   const { user } = renderScanner('staff');
   await screen.findByText('Checked in 12 / 340');

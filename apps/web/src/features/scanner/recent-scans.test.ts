@@ -64,3 +64,20 @@ test("withConflicts marks the scans the server answered 'conflict' for, and keep
   expect(marked.map((scan) => scan.isConflict ?? false)).toEqual([false, true]);
   expect(marked[0]).toBe(scans[0]);
 });
+
+test("a later approval of the same ticket marks the earlier one undone elsewhere (one check-in a day); denials, conflicts and other tickets stay as they are", () => {
+  const first: ScanResult = { ...approval('1'), ticketId: 'GC-ZOE' };
+  const conflict: ScanResult = { ...approval('2'), ticketId: 'GC-ZOE', isConflict: true };
+  const other = approval('3');
+  const again: ScanResult = { ...approval('4'), ticketId: 'gc-zoe ' };
+  const scans = withRecentScan([other, conflict, first], again);
+  expect(scans.map((scan) => [scan.id, scan.isReplaced === true])).toEqual([
+    ['4', false],
+    ['3', false],
+    ['2', false],
+    ['1', true],
+  ]);
+  // A denial of the ticket says nothing about the earlier approval.
+  const denial: ScanResult = { id: '5', ticketId: 'GC-ZOE', timestamp: '2026-07-11T19:08:00.000Z', isValid: false, denial: { reason: 'already_checked_in' } };
+  expect(withRecentScan([first], denial)[1]?.isReplaced).toBeUndefined();
+});

@@ -24,6 +24,7 @@ const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
     undone: z.object({ at: z.string(), reason: z.string() }).optional(),
     isOffline: z.boolean().optional(),
     isConflict: z.boolean().optional(),
+    isReplaced: z.boolean().optional(),
   }),
   z.discriminatedUnion('isValid', [
     z.object({
@@ -58,10 +59,18 @@ export function readRecentScans(scope: ScannerScope): ScanResult[] {
 
 /**
  * `result` put first in `scans`, cut to the newest `RECENT_SCANS_MAX`. Pure. A result already in the
- * list (same id: a retried check) is not listed twice.
+ * list (same id: a retried check) is not listed twice. An approval marks the earlier approvals of
+ * the same ticket (letter case ignored) that still look standing as `isReplaced`: one ticket has
+ * one check-in a day (SPEC §7, the server's rule), so a new one means the earlier was undone
+ * elsewhere — otherwise two plain APPROVED rows would read as the ticket let in twice. A Conflict
+ * row is left as it is: its check-in was never the one that stood.
  */
 export function withRecentScan(scans: readonly ScanResult[], result: ScanResult): ScanResult[] {
-  return [result, ...scans.filter((scan) => scan.id !== result.id)].slice(0, RECENT_SCANS_MAX);
+  const code = result.ticketId.trim().toLowerCase();
+  const isEarlierStanding = (scan: ScanResult) =>
+    result.isValid && scan.isValid && scan.undone === undefined && !scan.isConflict && !scan.isReplaced && scan.ticketId.trim().toLowerCase() === code;
+  const earlier = scans.filter((scan) => scan.id !== result.id).map((scan) => (isEarlierStanding(scan) ? { ...scan, isReplaced: true } : scan));
+  return [result, ...earlier].slice(0, RECENT_SCANS_MAX);
 }
 
 /**

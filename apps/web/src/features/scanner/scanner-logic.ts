@@ -31,7 +31,16 @@ export interface UndoneCheckIn {
  * without the server (issue 12 item 3), `isConflict` when the server later found the ticket already
  * checked in at another gate (item 5).
  */
-export type ScanResult = { id: string; ticketId: string; timestamp: string; undone?: UndoneCheckIn; isOffline?: boolean; isConflict?: boolean } & Verdict;
+export type ScanResult = {
+  id: string;
+  ticketId: string;
+  timestamp: string;
+  undone?: UndoneCheckIn;
+  isOffline?: boolean;
+  isConflict?: boolean;
+  /** A later approval of the same ticket was listed: this check-in must have been undone elsewhere since. */
+  isReplaced?: boolean;
+} & Verdict;
 
 /** Scanner screen state (SPEC §4): idle or scanning (panel shown); camera; processing. */
 export interface ScannerState {

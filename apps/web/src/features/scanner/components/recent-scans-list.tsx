@@ -20,9 +20,10 @@ import { useTranslation } from 'react-i18next';
  * Issue 12: a scan decided on the device says 'Offline'; one the server later found already checked
  * in at another gate says 'Conflict'.
  *
- * Issue 11: an approval a supervisor has undone says so, with the reason; `undoAction`, when given
- * (supervisors and admins), is shown under each approval still standing (the screen passes the
- * supervisor feature's 'Undo check-in').
+ * Issue 11: an approval a supervisor has undone says so, with the reason; one undone elsewhere
+ * (a later approval of the ticket is listed: `withRecentScan`) says that instead; `undoAction`, when
+ * given (supervisors and admins), is shown under each approval still standing (the screen passes
+ * the supervisor feature's 'Undo check-in').
  */
 export function RecentScansList({ eventId, day, undoAction }: { eventId: string | null; day: number; undoAction?: (scan: ScanResult) => ReactNode }) {
   const { t } = useTranslation();
@@ -72,6 +73,8 @@ function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (s
           <p className="font-semibold break-words text-amber-900">
             {t('scanner.checkInUndone', { time: recentScanTime(scan.undone.at), reason: scan.undone.reason })}
           </p>
+        ) : scan.isReplaced ? (
+          <p className="font-semibold break-words text-amber-900">{t('scanner.checkInReplaced')}</p>
         ) : (
           scan.isValid && undoAction?.(scan)
         )}
