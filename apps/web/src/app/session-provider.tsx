@@ -9,12 +9,13 @@
  *
  * A session can also end mid-shift: any call after sign-in that the server answers with 401 signs
  * the visitor out with 'Session expired' (SPEC §8), so the guard sends them to /login instead of
- * leaving them with a 'Verification Error' or a failed list on every try. Calls outside the query
- * cache (the offline outbox, the door list) are heard through lib/session-ended.ts.
+ * leaving them with a 'Verification Error' or a failed list on every try. The one HTTP client
+ * reports such answers (lib/session-ended.ts), queries and mutations alike, and the calls outside
+ * the query cache too (the offline outbox, the door list).
  */
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, use, useEffect, type ReactNode } from 'react';
-import { expireSession, isSessionEndedError, isSignedIn, sessionQueries } from '@/features/auth/api.ts';
+import { expireSession, isSignedIn, sessionQueries } from '@/features/auth/api.ts';
 import type { SessionEndReason } from '@/features/auth/auth-messages.ts';
 import type { User } from '@/lib/entities.ts';
 import { useIsServerUnreachable } from '@/lib/reachability.ts';
@@ -28,34 +29,12 @@ export type SessionState =
 
 const SessionContext = createContext<SessionState | null>(null);
 
-/**
- * Watches every query and mutation of `queryClient`; a 401 while signed in ends the session. The
- * session check and the sign-in call are excluded (their 4xx have meanings of their own).
- * @returns the unsubscribe function
- */
-function watchForEndedSession(queryClient: QueryClient): () => void {
-  const onError = (error: unknown) => {
-    if (isSessionEndedError(error) && isSignedIn(queryClient)) void expireSession(queryClient);
-  };
-  const sessionKey = sessionQueries.all()[0];
-  const stopQueries = queryClient.getQueryCache().subscribe((event) => {
-    if (event.type === 'updated' && event.action.type === 'error' && event.query.queryKey[0] !== sessionKey) onError(event.action.error);
-  });
-  const stopMutations = queryClient.getMutationCache().subscribe((event) => {
-    if (event.type === 'updated' && event.action.type === 'error' && !event.mutation.meta?.signsIn) onError(event.action.error);
-  });
-  return () => {
-    stopQueries();
-    stopMutations();
-  };
-}
-
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const query = useQuery(sessionQueries.current());
 
-  useEffect(() => watchForEndedSession(queryClient), [queryClient]);
-  // A 401 to a call outside the query cache (the offline outbox, the door list) ends it too.
+  // Any call the server answers 401 `unauthenticated` while signed in ends the session (a wrong
+  // password at sign-in is `invalid_credentials`; before sign-in there is nothing to end).
   useEffect(
     () =>
       onSessionEnded(() => {

@@ -17,11 +17,6 @@ import { notify, type Notice } from './toast.ts';
 declare module '@tanstack/react-query' {
   interface Register {
     queryMeta: { errorToast?: Notice };
-    /**
-     * `signsIn`: this call is the sign-in itself, so its 401 means wrong credentials ('Login failed'),
-     * not a session that ended.
-     */
-    mutationMeta: { signsIn?: boolean };
   }
 }
 

@@ -1,9 +1,8 @@
 /**
  * The server saying a session has ended (a 401 `unauthenticated`), from whichever call heard it
- * first. The one HTTP client reports it; the session (app/session-provider.tsx) listens and signs
- * out with 'Session expired' (SPEC §8). Calls outside TanStack Query — the offline outbox, the door
- * list, the signing keys — would otherwise keep a dead session on screen until the next query
- * failed (up to 30 s, the counts' refresh).
+ * first. The one HTTP client reports it for every call — queries, mutations, and those outside
+ * TanStack Query (the offline outbox, the door list, the signing keys); the session
+ * (app/session-provider.tsx) listens and signs out with 'Session expired' (SPEC §8).
  */
 const listeners = new Set<() => void>();
 

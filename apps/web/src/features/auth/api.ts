@@ -154,15 +154,6 @@ export function isSignedIn(queryClient: QueryClient): boolean {
 }
 
 /**
- * True when `error` says the session ended on the server (HTTP 401 after sign-in). The session
- * check answers its own 4xx (see `checkSession`) and the sign-in call's 401 means wrong credentials,
- * so callers exclude those.
- */
-export function isSessionEndedError(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 401;
-}
-
-/**
  * Ends a session the server no longer accepts (SPEC §8 'Session expired'): signs out with that
  * reason and deletes the stored user, but keeps the chosen organization, event and day, so the same
  * user's next sign-in returns to the furthest step (SPEC §2).
@@ -187,7 +178,6 @@ export function useLoginMutation(options: { beforeSignIn?: (user: User) => Promi
       await beforeSignIn?.(user);
       return user;
     },
-    meta: { signsIn: true },
     onSuccess: (user) => setSignedIn(queryClient, user),
   });
 }
