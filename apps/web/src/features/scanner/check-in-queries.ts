@@ -8,6 +8,7 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 import { t } from '@/lib/i18n/index.ts';
 import { notify } from '@/lib/toast.ts';
+import { offlineQueries } from './offline/offline-api.ts';
 import type { ScanResult, UndoneCheckIn } from './scanner-logic.ts';
 import { keepRecentScans, readRecentScans, withConflicts, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
 import type { ScannerScope } from './scanner-memory.ts';
@@ -99,7 +100,6 @@ export function recordUploadConflicts(queryClient: QueryClient, conflicts: reado
   }
   for (const { eventId, day, scanIds } of byDay.values()) {
     recordConflicts(queryClient, { eventId, day }, scanIds);
-    // offlineQueries.conflicts' key (offline/offline-api.ts).
-    void queryClient.invalidateQueries({ queryKey: [...checkInQueries.day(eventId, day), 'conflicts'] });
+    void queryClient.invalidateQueries({ queryKey: offlineQueries.conflicts(eventId, day).queryKey });
   }
 }

@@ -10,7 +10,7 @@ import { DayDenial, DenialReason } from '@gatecheck/contract';
 import { format } from 'date-fns';
 import { z } from 'zod';
 import { readTabMemory, tabMemoryKeys, writeTabMemory } from '@/lib/tab-memory.ts';
-import type { ScanResult, UndoneCheckIn } from './scanner-logic.ts';
+import { isSameTicket, type ScanResult, type UndoneCheckIn } from './scanner-logic.ts';
 import type { ScannerScope } from './scanner-memory.ts';
 
 /** How many verdicts the list keeps; an older one drops off the end (issue 10 item 5). */
@@ -60,27 +60,26 @@ export function readRecentScans(scope: ScannerScope): ScanResult[] {
 /**
  * `result` put first in `scans`, cut to the newest `RECENT_SCANS_MAX`. Pure. A result already in the
  * list (same id: a retried check) is not listed twice. An approval marks the earlier approvals of
- * the same ticket (letter case ignored) that still look standing as `isReplaced`: one ticket has
+ * the same ticket (`isSameTicket`) that still look standing as `isReplaced`: one ticket has
  * one check-in a day (SPEC §7, the server's rule), so a new one means the earlier was undone
  * elsewhere — otherwise two plain APPROVED rows would read as the ticket let in twice. A Conflict
  * row is left as it is: its check-in was never the one that stood.
  */
 export function withRecentScan(scans: readonly ScanResult[], result: ScanResult): ScanResult[] {
-  const code = result.ticketId.trim().toLowerCase();
   const isEarlierStanding = (scan: ScanResult) =>
-    result.isValid && scan.isValid && scan.undone === undefined && !scan.isConflict && !scan.isReplaced && scan.ticketId.trim().toLowerCase() === code;
+    result.isValid && scan.isValid && scan.undone === undefined && !scan.isConflict && !scan.isReplaced && isSameTicket(scan.ticketId, result.ticketId);
   const earlier = scans.filter((scan) => scan.id !== result.id).map((scan) => (isEarlierStanding(scan) ? { ...scan, isReplaced: true } : scan));
   return [result, ...earlier].slice(0, RECENT_SCANS_MAX);
 }
 
 /**
  * `scans` with the check-in of ticket `code` marked `undone` (issue 11): the newest approved scan of
- * that code (letter case ignored, as verify does) not yet undone; the same list when there is none.
+ * that code (`isSameTicket`: letter case ignored, as verify does) not yet undone; the same list
+ * when there is none.
  * Pure. Only one approval of a code per day can still stand, so that is the one the undo removed.
  */
 export function withUndoneCheckIn(scans: readonly ScanResult[], code: string, undone: UndoneCheckIn): ScanResult[] {
-  const wanted = code.trim().toLowerCase();
-  const index = scans.findIndex((scan) => scan.isValid && scan.undone === undefined && scan.ticketId.trim().toLowerCase() === wanted);
+  const index = scans.findIndex((scan) => scan.isValid && scan.undone === undefined && isSameTicket(scan.ticketId, code));
   if (index === -1) return [...scans];
   return scans.map((scan, at) => (at === index ? { ...scan, undone } : scan));
 }

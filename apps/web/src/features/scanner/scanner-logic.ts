@@ -2,7 +2,7 @@
  * The scanner's rules as plain functions (SPEC §3 scan result, §4 scanner states, §5 manual entry,
  * §8 result card texts, §9 cuts). No React, no I/O: the screen and its hooks call these.
  */
-import { ticketCodeOfQrText } from '@gatecheck/contract';
+import { normalizeTicketCode, ticketCodeOfQrText } from '@gatecheck/contract';
 import { RESULT_CODE_MAX_CHARS, TOAST_CODE_MAX_CHARS } from '@/config/constants.ts';
 import type { Denial } from '@/lib/denial-text.ts';
 import { t } from '@/lib/i18n/index.ts';
@@ -116,10 +116,18 @@ export function scannerReducer(state: ScannerState, event: ScannerEvent): Scanne
       return { ...state, isProcessing: false, detectedCode: null };
     case 'checkInUndone': {
       const shown = state.latestResult;
-      const isShown = shown?.isValid === true && shown.undone === undefined && shown.ticketId.trim().toLowerCase() === event.code.trim().toLowerCase();
+      const isShown = shown?.isValid === true && shown.undone === undefined && isSameTicket(shown.ticketId, event.code);
       return isShown ? { ...state, latestResult: { ...shown, undone: event.undone } } : state;
     }
   }
+}
+
+/**
+ * Whether two scanned texts name the same ticket: codes compared as the door list compares them
+ * (`normalizeTicketCode`: trimmed, any letter case, a signed ticket's text as the code it carries).
+ */
+export function isSameTicket(scanned: string, other: string): boolean {
+  return normalizeTicketCode(scanned) === normalizeTicketCode(other);
 }
 
 /** The scanned text as shown in the 'QR Code Detected!' toast: its first 30 characters (SPEC §4, §9). */

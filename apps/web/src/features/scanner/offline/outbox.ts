@@ -190,8 +190,8 @@ export async function hasUnsentAdmission(db: OfflineDb, scope: { eventId: string
 }
 
 /**
- * `hasUnsentAdmission` for screens without the scanner's offline side (the /supervisor screen's
- * Find attendee, decision 078): opens this device's outbox on each call.
+ * `hasUnsentAdmission` as a function of the code, for the scanner's offline side and the /supervisor
+ * screen's Find attendee (decision 078): opens this device's outbox on each call.
  * @returns `(code) => Promise<boolean>`; false when IndexedDB cannot be opened or read (then this
  *   device holds no outbox to ask, and the server decides).
  */

@@ -8,7 +8,7 @@
  */
 import type { DoorList, EventSigningKey } from '@gatecheck/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 import { watchServer } from '@/lib/server-probe.ts';
 import { connectivityReducer, decidesLocally, initialConnectivity, type Connectivity } from './connectivity.ts';
@@ -16,7 +16,7 @@ import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { fetchDoorList, fetchSigningKeys, roundSender } from './offline-api.ts';
 import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
 import { deviceId, eventDayKey, openOfflineDb, type OfflineDb } from './offline-db.ts';
-import { dismissSetAside, hasUnsentAdmission, queueOfflineScan, summarizeOutbox, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
+import { dismissSetAside, queueOfflineScan, summarizeOutbox, unsentAdmissionCheck, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
 import { createOutboxRounds, type OutboxRounds } from './outbox-rounds.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
 import { checkInQueries, recordUploadConflicts } from '../check-in-queries.ts';
@@ -273,14 +273,11 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
   );
 
   const approvalsWaitingToday = summary.approvalsWaiting[eventDayKey(eventId, dayNumber)] ?? 0;
+  const isAdmittedUnsent = useMemo(() => unsentAdmissionCheck(eventId, dayNumber), [eventId, dayNumber]);
   const hasUnsentAdmissionHere = useCallback(
-    async (code: string) => {
-      // Nothing of this day waits: no IndexedDB read on the way to every verify.
-      if (approvalsWaitingToday === 0) return false;
-      const open = await db();
-      return open ? hasUnsentAdmission(open, { eventId, day: dayNumber, code }).catch(() => false) : false;
-    },
-    [db, eventId, dayNumber, approvalsWaitingToday],
+    // Nothing of this day waits: no IndexedDB read on the way to every verify.
+    (code: string) => (approvalsWaitingToday === 0 ? Promise.resolve(false) : isAdmittedUnsent(code)),
+    [approvalsWaitingToday, isAdmittedUnsent],
   );
 
   const dismiss = useCallback(
