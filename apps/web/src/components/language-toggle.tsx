@@ -16,8 +16,9 @@ const options: ReadonlyArray<SegmentedOption<Language>> = [
  */
 export function LanguageToggle({ className }: { className?: string }) {
   const { t } = useTranslation();
-  return <SegmentedChoice legend={t('language.legend')} options={options} value={activeLanguage()} onChange={(value) => {
-        dismissToastsOfThisScreen();
-        void chooseLanguage(value);
-      }} className={className} />;
+  const choose = (value: Language) => {
+    dismissToastsOfThisScreen();
+    void chooseLanguage(value);
+  };
+  return <SegmentedChoice legend={t('language.legend')} options={options} value={activeLanguage()} onChange={choose} className={className} />;
 }

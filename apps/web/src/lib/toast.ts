@@ -152,10 +152,10 @@ export function resetToasts(): void {
  * language they were raised in (issue 10 item 9).
  */
 export function dismissToastsOfThisScreen(): void {
-  const isDismissed = (id: ToastId) => !keptOnLanguageChange.has(id);
-  if (library) for (const id of [...screenToasts, ...nextScreenToasts].filter(isDismissed)) library.toast.dismiss(id);
-  screenToasts = new Set([...screenToasts].filter((id) => !isDismissed(id)));
-  nextScreenToasts = new Set([...nextScreenToasts].filter((id) => !isDismissed(id)));
+  const isKept = (id: ToastId) => keptOnLanguageChange.has(id);
+  for (const id of [...screenToasts, ...nextScreenToasts]) if (!isKept(id)) library?.toast.dismiss(id);
+  screenToasts = new Set([...screenToasts].filter(isKept));
+  nextScreenToasts = new Set([...nextScreenToasts].filter(isKept));
 }
 
 /**
