@@ -121,6 +121,13 @@ async function typeCode(user: User, code: string, verdict: 'Valid Ticket' | 'Inv
   await waitFor(() => expect(screen.getByLabelText('Or enter ticket ID manually:')).toHaveValue(''));
 }
 
+/** 'Undo check-in' under `row`, the reason typed, 'Confirm undo'. */
+async function undoWithReason(user: User, row: HTMLElement, reason: string) {
+  await user.click(within(row).getByRole('button', { name: 'Undo check-in' }));
+  await user.type(within(row).getByLabelText('Reason'), reason);
+  await user.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+}
+
 /** Opens 'Recent scans' and returns its list. */
 async function openRecentScans(user: User) {
   await user.click(screen.getByText('Recent scans'));
@@ -192,9 +199,7 @@ test('an undo the server refuses shows its words and leaves the row as it was', 
   door.attendee = { ...door.attendee, checkIn: null };
 
   const row = within(await openRecentScans(user)).getByRole('listitem');
-  await user.click(within(row).getByRole('button', { name: 'Undo check-in' }));
-  await user.type(within(row).getByLabelText('Reason'), 'Duplicate');
-  await user.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+  await undoWithReason(user, row, 'Duplicate');
   expect(await within(row).findByRole('alert')).toHaveTextContent('This ticket is not checked in on that day.');
   expect(within(row).queryByText(/Check-in undone/)).not.toBeInTheDocument();
 });
@@ -209,9 +214,7 @@ test("an undo from a scan's row whose check-in another scan has replaced since (
   door.checkInScanId = '7d0c1c1e-1111-4aaa-8bbb-000000000099';
 
   const row = within(await openRecentScans(user)).getByRole('listitem');
-  await user.click(within(row).getByRole('button', { name: 'Undo check-in' }));
-  await user.type(within(row).getByLabelText('Reason'), 'Let in the wrong guest');
-  await user.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+  await undoWithReason(user, row, 'Let in the wrong guest');
   expect(await within(row).findByText("This ticket's check-in was made by another scan.")).toBeInTheDocument();
   expect(door.attendee.checkIn).not.toBeNull();
   expect(door.checkedIn).toBe(13);
@@ -250,9 +253,7 @@ test("a manual check-in's row in Recent scans undoes that check-in: the undo nam
   await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
   const row = within(await openRecentScans(user)).getByRole('listitem');
-  await user.click(within(row).getByRole('button', { name: 'Undo check-in' }));
-  await user.type(within(row).getByLabelText('Reason'), 'Wrong guest');
-  await user.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+  await undoWithReason(user, row, 'Wrong guest');
   expect(await within(row).findByText(/^Check-in undone at \d\d:\d\d: Wrong guest$/)).toBeInTheDocument();
   expect(door.undos.map((undo) => undo.body.scanId)).toEqual([door.checkIns[0]?.scanId]);
   expect(door.checkIns[0]?.scanId).toEqual(expect.any(String));
