@@ -4,7 +4,7 @@
  */
 import { createServer as createHttpsServer } from 'node:https';
 import type { Writable } from 'node:stream';
-import { API_PREFIX } from '@gatecheck/contract';
+import { API_PREFIX, API_VERSION, API_VERSION_HEADER, OLDEST_APP_API_VERSION, OLDEST_APP_API_VERSION_HEADER } from '@gatecheck/contract';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -149,6 +149,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(metricsPlugin, { poolStats: options.poolStats });
   await app.register(
     async (api) => {
+      // Every answer under /api says which contract this server speaks (docs/decisions/094), errors
+      // included, so an installed app can tell a server too old or too new for it from a broken one.
+      api.addHook('onRequest', (_request, reply, done) => {
+        reply.header(API_VERSION_HEADER, String(API_VERSION));
+        reply.header(OLDEST_APP_API_VERSION_HEADER, String(OLDEST_APP_API_VERSION));
+        done();
+      });
       // Open to everyone: signing in and out, signing up, account recovery; health and readiness probes.
       await api.register(operationsRoutes);
       await api.register(authRoutes);

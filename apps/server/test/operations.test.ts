@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ApiErrorBody, apiPaths, HealthResponse, ReadyResponse } from '@gatecheck/contract';
+import { API_VERSION, ApiErrorBody, apiPaths, HealthResponse, OLDEST_APP_API_VERSION, ReadyResponse } from '@gatecheck/contract';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -34,7 +34,7 @@ function expectNotReady(response: { statusCode: number; json(): unknown; headers
 test(`health is 200 ok and readiness 200 ready on a migrated database, without a session (${TEST_DATABASE_KIND})`, async () => {
   const health = await t.app.inject({ method: 'GET', url: api(apiPaths.health) });
   expect(health.statusCode).toBe(200);
-  expect(HealthResponse.parse(health.json())).toEqual({ status: 'ok' });
+  expect(HealthResponse.parse(health.json())).toEqual({ status: 'ok', apiVersion: API_VERSION, oldestAppApiVersion: OLDEST_APP_API_VERSION });
   const ready = await t.app.inject({ method: 'GET', url: api(apiPaths.ready) });
   expect(ready.statusCode).toBe(200);
   expect(ReadyResponse.parse(ready.json())).toEqual({ status: 'ready' });

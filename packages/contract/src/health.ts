@@ -6,6 +6,16 @@
  */
 import { z } from 'zod/mini';
 
-/** GET /api/health: always `{ status: 'ok' }` while the process runs. */
-export const HealthResponse = z.object({ status: z.literal('ok') }).register(z.globalRegistry, { id: 'HealthResponse' });
+/**
+ * GET /api/health: `{ status: 'ok', apiVersion, oldestAppApiVersion }` while the process runs. The two
+ * versions (api-version.ts, docs/decisions/094) are for operators and monitors; the app reads them
+ * from every answer's headers. Optional here, so the app's probe still hears a server from before them.
+ */
+export const HealthResponse = z
+  .object({
+    status: z.literal('ok'),
+    apiVersion: z.optional(z.int().check(z.positive())),
+    oldestAppApiVersion: z.optional(z.int().check(z.positive())),
+  })
+  .register(z.globalRegistry, { id: 'HealthResponse' });
 export type HealthResponse = z.infer<typeof HealthResponse>;

@@ -16,3 +16,4 @@ export * from './offline-scans.ts';
 export * from './operations.ts';
 export * from './paths.ts';
 export * from './text.ts';
+export * from './api-version.ts';

@@ -82,7 +82,8 @@ export const OfflineScanResult = z.object({
   index: z.number().int(),
   scanId: z.string().nullable(),
   status: OfflineScanStatus,
-  reason: OfflineRejection.optional(),
+  // A reason this app does not know (a newer server's, docs/decisions/094) reads as none.
+  reason: OfflineRejection.optional().catch(undefined),
   message: z.string().optional(),
   checkedInAt: z.string().optional(),
   checkedInBy: z.string().optional(),

@@ -86,7 +86,8 @@ export type DayDenial = z.infer<typeof DayDenial>;
  */
 export const DeniedVerdict = z.object({
   isValid: z.literal(false),
-  reason: DenialReason.optional(),
+  // A reason this app does not know (a newer server's, docs/decisions/094) reads as none: still DENIED.
+  reason: DenialReason.optional().catch(undefined),
   message: z.string().optional(),
   dayDenial: DayDenial.optional(),
   checkedInAt: z.string().optional(),

@@ -11,6 +11,7 @@
  * - Rate limits: plugins/rate-limits.ts (docs/decisions/019).
  */
 import cors from '@fastify/cors';
+import { API_VERSION_HEADER, OLDEST_APP_API_VERSION_HEADER } from '@gatecheck/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
@@ -50,8 +51,9 @@ async function securityPlugin(app: FastifyInstance, { setSecurityHeaders }: Secu
     credentials: true,
     methods: ['GET', 'HEAD', 'POST'],
     allowedHeaders: ['Content-Type', 'Authorization', 'Accept'],
-    // The app on a phone (another origin) reads how long a 429 asks it to wait, to say it in German.
-    exposedHeaders: ['Retry-After'],
+    // The app on a phone (another origin) reads how long a 429 asks it to wait, to say it in German,
+    // and which contract the server speaks (docs/decisions/094).
+    exposedHeaders: ['Retry-After', API_VERSION_HEADER, OLDEST_APP_API_VERSION_HEADER],
     maxAge: 600,
   });
 

@@ -1,11 +1,13 @@
 /**
  * App-wide providers: server-state cache (SPEC §9 policy), the session (SPEC §4), the toaster and
- * the 'Offline' indicator (issue 12 item 1). Tooltips bring their own provider
+ * the 'Offline' indicator (issue 12 item 1) and the notice of a server this app cannot speak to
+ * (docs/decisions/094). Tooltips bring their own provider
  * (components/ui/tooltip.tsx). The toaster mounts once sonner has loaded, after the first screen is
  * shown (lib/toast.ts, issue 13).
  */
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { ApiVersionNotice } from '@/components/api-version-notice.tsx';
 import { OfflineIndicator } from '@/components/offline-indicator.tsx';
 import { useTheme } from '@/lib/theme.ts';
 import { useToastLibrary } from '@/lib/toast.ts';
@@ -19,6 +21,8 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
     <QueryClientProvider client={queryClient}>
       {/* 'Offline' above every screen while the server cannot be reached (issue 12 item 1). */}
       <OfflineIndicator />
+      {/* A server too old or too new for this app, said in words (docs/decisions/094). */}
+      <ApiVersionNotice />
       <SessionProvider>{children}</SessionProvider>
       {/* Bottom, at most two stacked: a toast never covers the header or the verdict (issue 15 item 14, decision 028). */}
       {toastLibrary && <toastLibrary.Toaster theme={theme} position="bottom-center" visibleToasts={2} richColors closeButton />}

@@ -9,6 +9,7 @@
  */
 import { ApiErrorBody } from '@gatecheck/contract';
 import { safeParse, type core, type output } from 'zod/mini';
+import { currentApiCompatibility, reportServerApiVersion } from './api-compatibility.ts';
 import { reportServerAnswered, reportServerUnreachable } from './reachability.ts';
 import { reportSessionEnded } from './session-ended.ts';
 import { currentApiBaseUrl } from './server-address.ts';
@@ -17,7 +18,9 @@ import { readStoredToken } from './stored-user.ts';
 /**
  * The only error the api-client throws.
  * - `status` 0 and `code` 'network_error': the request never got an answer (offline, DNS, CORS, abort).
- * - `code` 'invalid_response': the answer (2xx) did not match the expected schema.
+ * - `code` 'invalid_response': the answer (2xx) did not match the expected schema; 'server_too_old' or
+ *   'app_too_old' instead when the server said it speaks a contract this app does not
+ *   (lib/api-compatibility.ts, docs/decisions/094).
  * - otherwise `status` is the HTTP status and `code`/`message` come from the `{ code, message }` body
  *   (`code` 'http_error' and the status text when the body is not of that shape).
  */
@@ -87,6 +90,7 @@ export async function apiRequest<S extends core.$ZodType>(path: string, options:
   // 502-504: a proxy or load balancer answered for a server that did not.
   if (GATEWAY_FAILURES.has(response.status)) reportServerUnreachable();
   else reportServerAnswered();
+  reportServerApiVersion(response.headers);
 
   const payload = await readJsonBody(response);
 
@@ -101,7 +105,12 @@ export async function apiRequest<S extends core.$ZodType>(path: string, options:
   }
 
   const parsed = safeParse(options.schema, payload);
-  if (!parsed.success) throw new ApiError(response.status, 'invalid_response', 'The server answered in an unexpected format.');
+  if (!parsed.success) {
+    // An answer this app cannot read from a server that said it speaks another contract: say which.
+    const compatibility = currentApiCompatibility();
+    if (compatibility !== 'ok') throw new ApiError(response.status, compatibility, 'The server speaks another version of the Gatecheck API.');
+    throw new ApiError(response.status, 'invalid_response', 'The server answered in an unexpected format.');
+  }
   return parsed.data;
 }
 

@@ -12,6 +12,7 @@
 import { apiPaths, AuthOptionsResponse } from '@gatecheck/contract';
 import { SERVER_CHECK_TIMEOUT_MS } from '@/config/constants.ts';
 import { env } from '@/config/env.ts';
+import { compatibilityOf, resetApiCompatibility } from './api-compatibility.ts';
 import { t } from './i18n/index.ts';
 import { isNativePlatform } from './native/platform.ts';
 import { preferencesGet, preferencesSet } from './native/preferences.ts';
@@ -19,8 +20,11 @@ import { preferencesGet, preferencesSet } from './native/preferences.ts';
 /** Device Preferences key of the API base chosen on the login screen (native only). */
 export const SERVER_ADDRESS_KEY = 'serverUrl';
 
-/** Why a server address cannot be used. */
-export type ServerAddressProblem = 'empty' | 'invalid' | 'insecure' | 'unreachable' | 'timeout';
+/**
+ * Why a server address cannot be used. 'server_too_old' / 'app_too_old': a Gatecheck server answered,
+ * but speaks a contract this app does not (docs/decisions/094).
+ */
+export type ServerAddressProblem = 'empty' | 'invalid' | 'insecure' | 'unreachable' | 'timeout' | 'server_too_old' | 'app_too_old';
 
 /**
  * What the login screen says about a server address that cannot be used, in the active language
@@ -29,7 +33,10 @@ export type ServerAddressProblem = 'empty' | 'invalid' | 'insecure' | 'unreachab
  * in seconds.
  */
 export function serverAddressMessage(problem: ServerAddressProblem): string {
-  return problem === 'timeout' ? t('serverAddress.timeout', { seconds: SERVER_CHECK_TIMEOUT_MS / 1000 }) : t(`serverAddress.${problem}`);
+  if (problem === 'timeout') return t('serverAddress.timeout', { seconds: SERVER_CHECK_TIMEOUT_MS / 1000 });
+  if (problem === 'server_too_old') return t('serverAddress.serverTooOld');
+  if (problem === 'app_too_old') return t('serverAddress.appTooOld');
+  return t(`serverAddress.${problem}`);
 }
 
 /** True for a hostname (as `URL` normalises it) on a private or loopback network. */
@@ -108,12 +115,15 @@ export async function loadServerAddress(): Promise<void> {
  */
 export async function saveServerAddress(apiBaseUrl: string): Promise<void> {
   currentApiBase = apiBaseUrl;
+  // What the previous server said of its version says nothing of this one.
+  resetApiCompatibility();
   await preferencesSet(SERVER_ADDRESS_KEY, apiBaseUrl);
 }
 
 /**
  * Asks the server at `apiBaseUrl` for its sign-in options (`GET /auth/options`, public) to make sure
- * a Gatecheck server answers there. Resolves null when it does, else the problem; gives up after
+ * a Gatecheck server answers there and speaks this app's contract (its version headers,
+ * docs/decisions/094). Resolves null when it does, else the problem; gives up after
  * `timeoutMs` (default `SERVER_CHECK_TIMEOUT_MS`, 8000 ms), so a wrong address never hangs the screen.
  */
 export async function checkServerAddress(apiBaseUrl: string, timeoutMs: number = SERVER_CHECK_TIMEOUT_MS): Promise<ServerAddressProblem | null> {
@@ -121,6 +131,9 @@ export async function checkServerAddress(apiBaseUrl: string, timeoutMs: number =
   try {
     const response = await fetch(`${apiBaseUrl}${apiPaths.authOptions}`, { headers: { Accept: 'application/json' }, signal: timeout });
     if (!response.ok) return 'unreachable';
+    // A Gatecheck server that speaks a contract this app does not is refused before sign-in, in words.
+    const compatibility = compatibilityOf(response.headers);
+    if (compatibility !== undefined && compatibility !== 'ok') return compatibility;
     return AuthOptionsResponse.safeParse(await response.json()).success ? null : 'unreachable';
   } catch {
     return timeout.aborted ? 'timeout' : 'unreachable';

@@ -7,7 +7,7 @@
  * is evaluated again for every test file; its hooks put back, after every test (`resetAppState`) and
  * once more after the file's own `afterAll` hooks (`resetBetweenFiles`), everything a test can
  * change outside its own render: storage, IndexedDB, the app's module-level state (selection,
- * device settings, API base, reachability, toasts, the verdict sound's AudioContext), MSW handlers,
+ * device settings, API base, reachability, the server's API version, toasts, the verdict sound's AudioContext), MSW handlers,
  * timers, stubbed globals and environment variables, properties defined on `navigator`, the page
  * (body, <html> classes, the URL), TanStack Query's online and focus state. A new module-level
  * state in the app needs its reset here (decision 065 lists the rules).
@@ -73,6 +73,9 @@ async function resetAppState(): Promise<void> {
   // The next test starts with the server reachable, whatever this one's calls met.
   const { reportServerAnswered } = await import('@/lib/reachability.ts');
   reportServerAnswered();
+  // ...and speaking this app's contract.
+  const { resetApiCompatibility } = await import('@/lib/api-compatibility.ts');
+  resetApiCompatibility();
   // Nor does it find the lists this test kept for offline use (lib/query-persister.ts).
   const { clearPersistedQueries } = await import('@/lib/query-persister.ts');
   await clearPersistedQueries();
