@@ -15,6 +15,9 @@
  *   of the page, the "restart of the app", keeps them, as a device does); all fail with `preferencesFail`.
  * - BarcodeScanner: permission state `camera` ('granted' | 'denied' | 'prompt'); `requestPermissions`
  *   turns 'prompt' into `cameraOnRequest`; startScan/stopScan/torch/openSettings are recorded.
+ * - Filesystem: the app's own files (writeFile/readFile/deleteFile/readdir/rename/stat/mkdir/rmdir),
+ *   kept in `localStorage` under 'standin-files:' + directory + ':' + path, so they outlive a reload
+ *   and the deletion of the page's IndexedDB (what the OS may clear: the WebView's storage).
  * - Haptics, App, KeepAwake, StatusBar, SplashScreen: recorded, answered with `{}` (or the plain result).
  * - Listeners (`addListener`): kept per plugin and event; `emit(plugin, event, data)` calls them the
  *   way the native side does (same callback id, `save: true`).
@@ -78,6 +81,7 @@ export const STAND_IN_PLUGINS = {
     'checkPermissions',
     'requestPermissions',
   ],
+  Filesystem: ['readFile', 'readFileInChunks', 'writeFile', 'appendFile', 'deleteFile', 'mkdir', 'rmdir', 'readdir', 'getUri', 'stat', 'rename', 'copy', 'checkPermissions', 'requestPermissions'],
   Haptics: ['impact', 'notification', 'vibrate', 'selectionStart', 'selectionChanged', 'selectionEnd'],
   App: ['exitApp', 'getInfo', 'getState', 'getLaunchUrl', 'minimizeApp', 'toggleBackButtonHandler'],
   KeepAwake: ['keepAwake', 'allowSleep', 'isSupported', 'isKeptAwake'],
@@ -141,6 +145,48 @@ export function installCapacitorStandIn(
           if (key?.startsWith(options.prefsPrefix)) keys.push(key.slice(options.prefsPrefix.length));
         }
         return { data: { keys } };
+      }
+      return {};
+    }
+    if (pluginId === 'Filesystem') {
+      const fileKey = (path: unknown, directory: unknown) => `standin-files:${String(directory)}:${String(path).replace(/^\/+/, '')}`;
+      const key = fileKey(args.path, args.directory);
+      if (methodName === 'writeFile') {
+        store.setItem(key, String(args.data));
+        return { data: { uri: `file:///${key}` } };
+      }
+      if (methodName === 'readFile') {
+        const data = store.getItem(key);
+        return data === null ? { error: 'File does not exist.' } : { data: { data } };
+      }
+      if (methodName === 'deleteFile') {
+        if (store.getItem(key) === null) return { error: 'File does not exist.' };
+        store.removeItem(key);
+        return {};
+      }
+      if (methodName === 'rename') {
+        const from = fileKey(args.from, args.directory);
+        const data = store.getItem(from);
+        if (data === null) return { error: 'File does not exist.' };
+        store.setItem(fileKey(args.to, args.toDirectory ?? args.directory), data);
+        store.removeItem(from);
+        return {};
+      }
+      if (methodName === 'readdir' || methodName === 'stat') {
+        const folder = `${key.replace(/\/+$/, '')}/`;
+        const files: { name: string; type: 'file'; size: number; ctime: number; mtime: number; uri: string }[] = [];
+        for (let index = 0; index < store.length; index += 1) {
+          const stored = store.key(index);
+          if (stored?.startsWith(folder) && !stored.slice(folder.length).includes('/')) {
+            files.push({ name: stored.slice(folder.length), type: 'file', size: (store.getItem(stored) ?? '').length, ctime: 0, mtime: 0, uri: `file:///${stored}` });
+          }
+        }
+        if (methodName === 'stat') {
+          const data = store.getItem(key);
+          if (data !== null) return { data: { name: String(args.path), type: 'file', size: data.length, ctime: 0, mtime: 0, uri: `file:///${key}` } };
+          return files.length > 0 ? { data: { name: String(args.path), type: 'directory', size: 0, ctime: 0, mtime: 0, uri: `file:///${key}` } } : { error: 'File does not exist.' };
+        }
+        return files.length > 0 ? { data: { files } } : { error: 'Folder does not exist.' };
       }
       return {};
     }

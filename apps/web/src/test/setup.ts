@@ -76,6 +76,9 @@ async function resetAppState(): Promise<void> {
   // ...and speaking this app's contract.
   const { resetApiCompatibility } = await import('@/lib/api-compatibility.ts');
   resetApiCompatibility();
+  // ...and a browser not yet asked to keep the app's storage.
+  const { resetDeviceStorageKeeping } = await import('@/lib/persistent-storage.ts');
+  resetDeviceStorageKeeping();
   // Nor does it find the lists this test kept for offline use (lib/query-persister.ts).
   const { clearPersistedQueries } = await import('@/lib/query-persister.ts');
   await clearPersistedQueries();

@@ -6,18 +6,21 @@ import type { OutboxItem } from '../offline/outbox.ts';
 import type { OfflineDoor } from '../offline/use-offline-door.ts';
 import { recentScanTime } from '../recent-scans.ts';
 import { denialReasonWords } from '@/lib/denial-text.ts';
+import { useDeviceStorageKeeping } from '@/lib/persistent-storage.ts';
 import { formatClockTime, resultCodeText } from '../scanner-logic.ts';
 
 /**
  * The scanner's offline line (issue 12 items 2–4): 'Last synced HH:MM' (the device's locale time) of
  * the day's door list, how many scans wait to be sent (and, apart, how many other staff members left
  * on this device, decisions 076 and 077), 'Sync now', 'Offline mode' while the device
- * decides on its own, a note when a damaged download was discarded, and the scans the server would
- * not take with its reason (each can be dismissed once read).
+ * decides on its own, a note when a damaged download was discarded, a note while scans wait when
+ * the browser may clear its storage (decision 095), and the scans the server would not take with
+ * its reason (each can be dismissed once read).
  */
 export function OfflineStatus({ door }: { door: OfflineDoor }) {
   const { t } = useTranslation();
   const syncedTime = door.lastSyncedAt === null ? null : formatClockTime(door.lastSyncedAt);
+  const storageKeeping = useDeviceStorageKeeping();
   return (
     <section aria-label={t('offline.region')} className="flex flex-col gap-2 rounded-2xl border border-slate-300 bg-white px-3 py-2 text-base text-slate-900">
       {door.connectivity.mode === 'offline' && (
@@ -33,6 +36,12 @@ export function OfflineStatus({ door }: { door: OfflineDoor }) {
             {t('offline.waiting', { count: door.waitingCount })}
           </p>
           {door.othersWaitingCount > 0 && <p data-testid="others-waiting-count">{t('offline.othersWaiting', { count: door.othersWaitingCount })}</p>}
+          {/* Said only while scans wait: then a browser that may clear its storage could lose them (decision 095). */}
+          {storageKeeping === 'may_be_cleared' && door.waitingCount + door.othersWaitingCount > 0 && (
+            <p data-testid="storage-may-be-cleared" className="text-sm text-amber-950">
+              {t('offline.storageMayBeCleared')}
+            </p>
+          )}
         </div>
         <Button variant="secondary" onClick={door.syncNow} disabled={door.isSyncing}>
           <RefreshCw aria-hidden="true" className="size-5" />

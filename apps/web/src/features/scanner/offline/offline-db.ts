@@ -13,9 +13,11 @@
  * - `meta`: this device's id and the outbox counter.
  *
  * Everything read back is parsed with a zod schema by the modules that read it: a damaged value
- * reads as absent.
+ * reads as absent. On the phone the outbox also has a copy in the app's own files, which the OS does
+ * not clear (durable-copy.ts, docs/decisions/095).
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { restoreOutboxFromDeviceFiles } from './durable-copy.ts';
 
 /** Name of the IndexedDB database (one per origin). */
 export const OFFLINE_DB_NAME = 'gatecheck-offline';
@@ -51,7 +53,15 @@ export function openOfflineDb(): Promise<OfflineDb> {
       void opening?.then((db) => db.close());
       opening = null;
     },
-  }).catch((error: unknown) => {
+  })
+    // On the phone, the outbox comes back from its copy in the app's files if the OS cleared the
+    // WebView's storage (durable-copy.ts, docs/decisions/095). A copy that cannot be read is not a
+    // reason to refuse the store.
+    .then(async (db) => {
+      await restoreOutboxFromDeviceFiles(db).catch((error: unknown) => console.error('Gatecheck: the offline outbox could not be restored from the app files.', error));
+      return db;
+    })
+    .catch((error: unknown) => {
     opening = null;
     throw error;
   });

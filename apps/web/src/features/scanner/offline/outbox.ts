@@ -14,6 +14,9 @@
  *   scan shows 'Conflict' in 'Recent scans'); `rejected` is set aside with the server's reason,
  *   visible to the user, and never sent again.
  *
+ * On the phone every record also has a copy in the app's own files, which the OS never clears, and
+ * the outbox is put back from it if the WebView's storage was (durable-copy.ts, docs/decisions/095).
+ *
  * Every waiting item is sent, whoever made it (docs/decisions/077): a scan a colleague made on this
  * device before signing out goes under the signed-in user's session, naming its maker
  * (`scannedBy`), so a gate phone handed over at a shift change keeps no check-in from the server.
@@ -22,6 +25,7 @@ import { normalizeTicketCode, OFFLINE_BATCH_MAX_ITEMS, OfflineRejection, Offline
 import { z } from 'zod';
 import { RETRY_BASE_DELAY_MS, RETRY_DELAY_CAP_MS } from '@/config/constants.ts';
 import { ApiError } from '@/lib/api-client.ts';
+import { copyOutboxRecord, dropOutboxCopy, pruneOutboxCopies } from './durable-copy.ts';
 import { eventDayKey, openOfflineDb, type OfflineDb } from './offline-db.ts';
 
 const OutboxItemSchema = z.object({
@@ -58,6 +62,8 @@ export async function queueOfflineScan(db: OfflineDb, item: NewOutboxItem): Prom
   await tx.objectStore('meta').put(seq, 'outboxSeq');
   await tx.objectStore('outbox').put({ ...item, seq });
   await tx.done;
+  // On the phone, also in the app's files, which the OS never clears (durable-copy.ts).
+  void copyOutboxRecord({ ...item, seq });
 }
 
 /** Every item of the outbox, in scan order; damaged records are left out. */
@@ -151,7 +157,7 @@ export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOffl
       if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
         // This user's own scans are answered; another's wait for a member who may send them.
         const own = batch.filter((item) => item.userId === userId);
-        for (const item of own) await db.put('outbox', { ...item, setAside: { reason: error.code, message: error.message } });
+        for (const item of own) await putOutboxRecord(db, { ...item, setAside: { reason: error.code, message: error.message } });
         outcome.setAside += own.length;
         continue;
       }
@@ -165,16 +171,29 @@ export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOffl
       if (!item) continue;
       if (result.status === 'rejected') {
         const reason = OfflineRejection.safeParse(result.reason);
-        await db.put('outbox', { ...item, setAside: { reason: reason.success ? reason.data : 'rejected', message: result.message ?? '' } });
+        await putOutboxRecord(db, { ...item, setAside: { reason: reason.success ? reason.data : 'rejected', message: result.message ?? '' } });
         outcome.setAside += 1;
         continue;
       }
       if (result.status === 'conflict') outcome.conflicts.push({ scanId: item.scanId, eventId: item.eventId, day: item.day });
-      await db.delete('outbox', item.scanId);
+      await deleteOutboxRecord(db, item.scanId);
       outcome.sent += 1;
     }
   }
+  if (outcome.sent > 0) void pruneOutboxCopies(db);
   return outcome;
+}
+
+/** Writes an outbox record, and on the phone its copy in the app's files. */
+async function putOutboxRecord(db: OfflineDb, item: OutboxItem): Promise<void> {
+  await db.put('outbox', item);
+  void copyOutboxRecord(item);
+}
+
+/** Deletes an outbox record, and on the phone its copy in the app's files. */
+async function deleteOutboxRecord(db: OfflineDb, scanId: string): Promise<void> {
+  await db.delete('outbox', scanId);
+  void dropOutboxCopy(scanId);
 }
 
 /**
@@ -204,7 +223,7 @@ export function unsentAdmissionCheck(eventId: string, day: number): (code: strin
 
 /** Removes a set-aside item once the user has read it (the server's reason was shown). */
 export async function dismissSetAside(db: OfflineDb, scanId: string): Promise<void> {
-  await db.delete('outbox', scanId);
+  await deleteOutboxRecord(db, scanId);
 }
 
 /**
