@@ -6,43 +6,15 @@
  * logout (`lib/selection.ts`), like the latest verdict of decision 027. Not in the SPEC §3 device
  * storage, which holds just the user and the three selections.
  */
-import { DayDenial, DenialReason } from '@gatecheck/contract';
 import { format } from 'date-fns';
 import { z } from 'zod';
 import { readTabMemory, tabMemoryKeys, writeTabMemory } from '@/lib/tab-memory.ts';
 import { isSameTicket, type ScanResult, type UndoneCheckIn } from './scanner-logic.ts';
 import type { ScannerScope } from './scanner-memory.ts';
+import { StoredScanResult } from './stored-scan-result.ts';
 
 /** How many verdicts the list keeps; an older one drops off the end (issue 10 item 5). */
 export const RECENT_SCANS_MAX = 50;
-
-const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
-  z.object({
-    id: z.string(),
-    ticketId: z.string(),
-    timestamp: z.string(),
-    undone: z.object({ at: z.string(), reason: z.string() }).optional(),
-    isOffline: z.boolean().optional(),
-    isConflict: z.boolean().optional(),
-    isReplaced: z.boolean().optional(),
-  }),
-  z.discriminatedUnion('isValid', [
-    z.object({
-      isValid: z.literal(true),
-      details: z.object({ eventName: z.string().optional(), holderName: z.string().optional(), ticketType: z.string().optional() }),
-    }),
-    z.object({
-      isValid: z.literal(false),
-      denial: z.object({
-        reason: DenialReason.optional(),
-        checkedInAt: z.string().optional(),
-        checkedInBy: z.string().optional(),
-        // Kept before decision 050 as `message` (English words): dropped on read, the reason shows.
-        dayDenial: DayDenial.optional(),
-      }),
-    }),
-  ]),
-);
 
 const StoredRecentScans = z.object({
   eventId: z.string().nullable(),

@@ -22,3 +22,30 @@ test('another day or event, or a value that does not parse, starts from the init
   sessionStorage.setItem('gatecheck.scanner', JSON.stringify({ eventId: 'event-1', day: 2, isScanning: true, latestResult: { id: 'r1', isValid: 'yes' } }));
   expect(restoreScannerState({ eventId: 'event-1', day: 2 })).toEqual(initialScannerState);
 });
+
+test('after a reload the latest verdict keeps everything its card shows: the day denial, Offline, Conflict, replaced, undone', () => {
+  const notToday: ScanResult = {
+    id: 'r2',
+    ticketId: 'GC-1002',
+    timestamp: '2026-07-11T10:43:00.000Z',
+    isValid: false,
+    isOffline: true,
+    denial: { reason: 'not_valid_today', dayDenial: { kind: 'ticket_days', day: 1, admitted: [{ day: 2, name: 'Saturday', date: '2026-07-11' }] } },
+  };
+  keepScannerState({ eventId: 'event-1', day: 1 }, { isScanning: false, latestResult: notToday });
+  expect(restoreScannerState({ eventId: 'event-1', day: 1 }).latestResult).toEqual(notToday);
+
+  const conflict: ScanResult = {
+    id: 'r3',
+    ticketId: 'GC-1003',
+    timestamp: '2026-07-11T10:44:00.000Z',
+    isValid: true,
+    isOffline: true,
+    isConflict: true,
+    isReplaced: true,
+    undone: { at: '2026-07-11T10:45:00.000Z', reason: 'Wrong ticket' },
+    details: { holderName: 'Ada' },
+  };
+  keepScannerState({ eventId: 'event-1', day: 1 }, { isScanning: true, latestResult: conflict });
+  expect(restoreScannerState({ eventId: 'event-1', day: 1 }).latestResult).toEqual(conflict);
+});

@@ -5,32 +5,10 @@
  * logout; the event id and day number are stored too, so a verdict is only ever restored under the
  * header of the day it was given for. The history of SPEC §3 stays in memory only.
  */
-import { DenialReason } from '@gatecheck/contract';
 import { z } from 'zod';
 import { readTabMemory, tabMemoryKeys, writeTabMemory } from '@/lib/tab-memory.ts';
-import { initialScannerState, type ScanResult, type ScannerState } from './scanner-logic.ts';
-
-const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
-  // `isOffline`: the card says 'Offline' after a reload too (issue 12 item 3).
-  z.object({
-    id: z.string(),
-    ticketId: z.string(),
-    timestamp: z.string(),
-    isOffline: z.boolean().optional(),
-    // An undo from this screen: the card says so after a reload too.
-    undone: z.object({ at: z.string(), reason: z.string() }).optional(),
-  }),
-  z.discriminatedUnion('isValid', [
-    z.object({
-      isValid: z.literal(true),
-      details: z.object({ eventName: z.string().optional(), holderName: z.string().optional(), ticketType: z.string().optional() }),
-    }),
-    z.object({
-      isValid: z.literal(false),
-      denial: z.object({ reason: DenialReason.optional(), checkedInAt: z.string().optional(), checkedInBy: z.string().optional() }),
-    }),
-  ]),
-);
+import { initialScannerState, type ScannerState } from './scanner-logic.ts';
+import { StoredScanResult } from './stored-scan-result.ts';
 
 const StoredScanner = z.object({
   eventId: z.string().nullable(),

@@ -1,0 +1,39 @@
+/**
+ * The one schema of a verdict kept in tab memory (`ScanResult` of scanner-logic.ts), read back by the
+ * scanner's latest verdict (scanner-memory.ts, decision 027) and by 'Recent scans' (recent-scans.ts,
+ * decision 034). One schema, so that what a card shows before a reload it shows after it: the day
+ * denial's facts, 'Offline', 'Conflict', 'Undone elsewhere since' and an undo made on this screen.
+ */
+import { DayDenial, DenialReason } from '@gatecheck/contract';
+import { z } from 'zod';
+import type { ScanResult } from './scanner-logic.ts';
+
+export const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
+  z.object({
+    id: z.string(),
+    ticketId: z.string(),
+    timestamp: z.string(),
+    // An undo from this screen: the card says so after a reload too.
+    undone: z.object({ at: z.string(), reason: z.string() }).optional(),
+    // Decided on the device (issue 12 item 3), found in conflict by an upload, replaced by a later approval.
+    isOffline: z.boolean().optional(),
+    isConflict: z.boolean().optional(),
+    isReplaced: z.boolean().optional(),
+  }),
+  z.discriminatedUnion('isValid', [
+    z.object({
+      isValid: z.literal(true),
+      details: z.object({ eventName: z.string().optional(), holderName: z.string().optional(), ticketType: z.string().optional() }),
+    }),
+    z.object({
+      isValid: z.literal(false),
+      denial: z.object({
+        reason: DenialReason.optional(),
+        checkedInAt: z.string().optional(),
+        checkedInBy: z.string().optional(),
+        // Kept before decision 050 as `message` (English words): dropped on read, the reason shows.
+        dayDenial: DayDenial.optional(),
+      }),
+    }),
+  ]),
+);
