@@ -7,24 +7,12 @@
 import { standIn } from '@/test/android-bridge-install.ts';
 import { doorListLookupKey } from '@gatecheck/contract';
 import { deleteDB } from 'idb';
+import { testDay, testEvent, testUser } from '@/test/fixtures.ts';
+import { offlineScan } from '@/test/outbox-fixtures.ts';
 import { expect, test } from 'vitest';
 import { deviceFilesSettled, OUTBOX_COPY_FOLDER } from './durable-copy.ts';
 import { closeOfflineDb, eventDayKey, OFFLINE_DB_NAME, openOfflineDb } from './offline-db.ts';
-import { queueOfflineScan, readOutbox, uploadOutbox, type NewOutboxItem, type SendOfflineScans } from './outbox.ts';
-
-function item(n: number, overrides: Partial<NewOutboxItem> = {}): NewOutboxItem {
-  return {
-    scanId: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-    eventId: 'event-1',
-    day: 2,
-    userId: 'user-1',
-    code: `CODE-${n}`,
-    scannedAt: new Date(Date.UTC(2026, 10, 27, 18, 0, n)).toISOString(),
-    deviceId: 'device-1',
-    verdict: 'approved',
-    ...overrides,
-  };
-}
+import { queueOfflineScan, readOutbox, uploadOutbox, type SendOfflineScans } from './outbox.ts';
 
 /** The names of the outbox's copies among the app's files (as the stand-in keeps them). */
 function copiedScanIds(): string[] {
@@ -45,28 +33,28 @@ async function osClearsWebViewStorage(): Promise<void> {
 
 test('scans queued on the phone come back after the OS cleared the WebView storage, with their admissions, and are sent', async () => {
   const db = await openOfflineDb();
-  await queueOfflineScan(db, item(1));
-  await queueOfflineScan(db, item(2, { verdict: 'denied', reason: 'not_found' }));
-  await queueOfflineScan(db, item(3));
+  await queueOfflineScan(db, offlineScan(1));
+  await queueOfflineScan(db, offlineScan(2, { verdict: 'denied', reason: 'not_found' }));
+  await queueOfflineScan(db, offlineScan(3));
   await deviceFilesSettled();
-  expect(copiedScanIds()).toEqual([item(1).scanId, item(2).scanId, item(3).scanId]);
+  expect(copiedScanIds()).toEqual([offlineScan(1).scanId, offlineScan(2).scanId, offlineScan(3).scanId]);
   expect(standIn().calls.filter((call) => call.pluginId === 'Filesystem' && call.methodName === 'rename')).toHaveLength(3);
 
   await osClearsWebViewStorage();
   const restarted = await openOfflineDb();
   const outbox = await readOutbox(restarted);
   expect(outbox.map((queued) => [queued.code, queued.verdict, queued.seq])).toEqual([
-    ['CODE-1', 'approved', 1],
-    ['CODE-2', 'denied', 2],
-    ['CODE-3', 'approved', 3],
+    ['GOOD-1', 'approved', 1],
+    ['GOOD-2', 'denied', 2],
+    ['GOOD-3', 'approved', 3],
   ]);
   // The device's own admissions are back: the same ticket is not let in twice offline.
   for (const n of [1, 3]) {
-    const key = `${eventDayKey('event-1', 2)}|${await doorListLookupKey('event-1', `CODE-${n}`)}`;
-    expect(await restarted.get('localCheckIns', key)).toEqual({ checkedInAt: item(n).scannedAt, checkedInBy: '', isOnline: false });
+    const key = `${eventDayKey(testEvent.id, testDay.day)}|${await doorListLookupKey(testEvent.id, `GOOD-${n}`)}`;
+    expect(await restarted.get('localCheckIns', key)).toEqual({ checkedInAt: offlineScan(n).scannedAt, checkedInBy: '', isOnline: false });
   }
   // A scan queued after the restore continues the scan order.
-  await queueOfflineScan(restarted, item(4));
+  await queueOfflineScan(restarted, offlineScan(4));
   expect((await readOutbox(restarted)).at(-1)?.seq).toBe(4);
 
   const sent: string[] = [];
@@ -74,45 +62,45 @@ test('scans queued on the phone come back after the OS cleared the WebView stora
     sent.push(...scans.map((scan) => scan.code));
     return { receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: 'recorded' as const })) };
   };
-  expect(await uploadOutbox(restarted, 'user-1', send)).toMatchObject({ sent: 4, failed: false });
-  expect(sent).toEqual(['CODE-1', 'CODE-2', 'CODE-3', 'CODE-4']);
+  expect(await uploadOutbox(restarted, testUser.id, send)).toMatchObject({ sent: 4, failed: false });
+  expect(sent).toEqual(['GOOD-1', 'GOOD-2', 'GOOD-3', 'GOOD-4']);
   await deviceFilesSettled();
   expect(copiedScanIds()).toEqual([]);
 });
 
 test('an app killed mid-upload, and then cleared by the OS, still has every scan the server did not answer', async () => {
   const db = await openOfflineDb();
-  for (const n of [11, 12, 13]) await queueOfflineScan(db, item(n));
+  for (const n of [11, 12, 13]) await queueOfflineScan(db, offlineScan(n));
   // The upload is under way when the app dies: the request never gets its answer.
   let requested = false;
   const hangs: SendOfflineScans = () => {
     requested = true;
     return new Promise(() => undefined);
   };
-  void uploadOutbox(db, 'user-1', hangs);
+  void uploadOutbox(db, testUser.id, hangs);
   await expect.poll(() => requested).toBe(true);
   await deviceFilesSettled();
   await osClearsWebViewStorage();
 
   const restarted = await openOfflineDb();
-  expect((await readOutbox(restarted)).map((queued) => queued.code)).toEqual(['CODE-11', 'CODE-12', 'CODE-13']);
+  expect((await readOutbox(restarted)).map((queued) => queued.code)).toEqual(['GOOD-11', 'GOOD-12', 'GOOD-13']);
 });
 
 test('a set-aside scan stays set aside after a restore (never sent again), and a second start restores nothing twice', async () => {
   const db = await openOfflineDb();
-  await queueOfflineScan(db, item(21));
+  await queueOfflineScan(db, offlineScan(21));
   const refuses: SendOfflineScans = async (_eventId, _day, scans) => ({
     receivedAt: new Date().toISOString(),
     results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: 'rejected' as const, reason: 'not_found' as const, message: 'Ticket not found.' })),
   });
-  expect(await uploadOutbox(db, 'user-1', refuses)).toMatchObject({ setAside: 1 });
+  expect(await uploadOutbox(db, testUser.id, refuses)).toMatchObject({ setAside: 1 });
   await deviceFilesSettled();
   await osClearsWebViewStorage();
 
   const restarted = await openOfflineDb();
-  expect(await readOutbox(restarted)).toMatchObject([{ code: 'CODE-21', setAside: { reason: 'not_found', message: 'Ticket not found.' } }]);
+  expect(await readOutbox(restarted)).toMatchObject([{ code: 'GOOD-21', setAside: { reason: 'not_found', message: 'Ticket not found.' } }]);
   // No admission comes back for a scan the server refused.
-  const key = `${eventDayKey('event-1', 2)}|${await doorListLookupKey('event-1', 'CODE-21')}`;
+  const key = `${eventDayKey(testEvent.id, testDay.day)}|${await doorListLookupKey(testEvent.id, 'GOOD-21')}`;
   expect(await restarted.get('localCheckIns', key)).toBeUndefined();
 
   // The app started again without the OS clearing anything: the mark says IndexedDB is whole.
