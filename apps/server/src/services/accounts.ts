@@ -175,7 +175,7 @@ async function resetMail(db: DbOrTx, userId: string, link: string): Promise<Mail
  * Sets a new password with a reset token from the e-mail, uses the token up, voids the user's other
  * reset tokens and ends every session of the user. The account's failed sign-ins start again at 0
  * (`limit`): the reset proved the account is theirs, and a staff member locked out by wrong
- * passwords must not wait out the lock with the new one.
+ * passwords must not wait out the lock with the new one (on any address).
  * @throws ServiceError `bad_request` (400) for an unknown, used or expired token.
  */
 export async function resetPassword(db: Db, limit: SignInLimit, request: ResetPasswordRequest): Promise<void> {
@@ -202,7 +202,7 @@ export async function resetPassword(db: Db, limit: SignInLimit, request: ResetPa
   });
   // The new password is set: a counter that cannot be cleared now only leaves the lock to run out
   // (at most the window), and the reset must still be answered as done.
-  await limit.recordSuccess({ account: signInAccountKey(userId, '') }).catch(() => undefined);
+  await limit.clearAccount(signInAccountKey(userId, '')).catch(() => undefined);
 }
 
 async function voidResetTokens(tx: DbOrTx, userId: string): Promise<void> {
