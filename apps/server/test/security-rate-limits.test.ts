@@ -284,6 +284,31 @@ test('change-password is limited per IP', async () => {
   expectRateLimited(await attempt());
 });
 
+test('bursts at register, forgot-password and change-password are counted before their work: exactly the limit gets through', async () => {
+  const statusesOf = (answers: readonly { statusCode: number }[]) => answers.map((answer) => answer.statusCode).sort();
+  const forgot = await Promise.all(Array.from({ length: 40 }, () => post(apiPaths.forgotPassword, { email: 'burst@example.org' }, freshIp())));
+  expect(statusesOf(forgot)).toEqual([...Array<number>(ACCOUNT_MAX).fill(200), ...Array<number>(40 - ACCOUNT_MAX).fill(429)]);
+
+  const account = { name: 'Burst', username: 'burst', email: 'burst-register@example.org', password: 'long-enough', country: '' };
+  const register = await Promise.all(Array.from({ length: 40 }, (_, n) => post(apiPaths.register, { ...account, username: `burst${n}` }, freshIp())));
+  expect(statusesOf(register)).toEqual([201, ...Array<number>(ACCOUNT_MAX - 1).fill(409), ...Array<number>(40 - ACCOUNT_MAX).fill(429)]);
+
+  const ip = freshIp();
+  const { token } = LoginResponse.parse((await post(apiPaths.login, { email: DEMO_USER.username, password: DEMO_USER.password }, freshIp())).json());
+  const changes = await Promise.all(
+    Array.from({ length: 40 }, () =>
+      t.app.inject({
+        method: 'POST',
+        url: api(apiPaths.changePassword),
+        headers: { authorization: `Bearer ${token ?? ''}` },
+        payload: { currentPassword: 'a-wrong-guess', newPassword: 'long-enough' },
+        remoteAddress: ip,
+      }),
+    ),
+  );
+  expect(statusesOf(changes)).toEqual([...Array<number>(IP_MAX).fill(400), ...Array<number>(40 - IP_MAX).fill(429)]);
+});
+
 test('routes without limits are not limited', async () => {
   const ip = freshIp();
   for (let attempt = 0; attempt < IP_MAX + 2; attempt += 1) {
