@@ -175,9 +175,10 @@ export class SignInLimit {
     await this.#refuseWhenOver(accountAndAddress, first, first);
     const second = await chargeCounters(this.#db, wide);
     await this.#refuseWhenOver(wide, second, [...first, ...second]);
+    const accountAndAddressKeys = accountAndAddress.map((counter) => counter.key);
     return {
       succeeded: async () => {
-        await this.#db.delete(rateLimits).where(inArray(rateLimits.key, lockedInKeyOrder(this.#db, inArray(rateLimits.key, accountAndAddress.map((counter) => counter.key)))));
+        await this.#db.delete(rateLimits).where(inArray(rateLimits.key, lockedInKeyOrder(this.#db, inArray(rateLimits.key, accountAndAddressKeys))));
         await refundCounters(this.#db, second);
       },
     };
@@ -188,8 +189,11 @@ export class SignInLimit {
    * @param account the account key (`signInAccountKey`)
    */
   async clearAccount(account: string): Promise<void> {
-    const steps = this.#rules.accountAndAddress.map((_, step) => like(rateLimits.key, `${ACCOUNT_AND_ADDRESS_PREFIX}-${step}:${escapeLike(account)} %`));
-    await this.#db.delete(rateLimits).where(inArray(rateLimits.key, lockedInKeyOrder(this.#db, or(eq(rateLimits.key, `${ACCOUNT_PREFIX}:${account}`), ...steps))));
+    const fromEveryAddress = this.#rules.accountAndAddress.map((_, step) =>
+      like(rateLimits.key, `${ACCOUNT_AND_ADDRESS_PREFIX}-${step}:${escapeLike(account)} %`),
+    );
+    const counters = or(eq(rateLimits.key, `${ACCOUNT_PREFIX}:${account}`), ...fromEveryAddress);
+    await this.#db.delete(rateLimits).where(inArray(rateLimits.key, lockedInKeyOrder(this.#db, counters)));
   }
 
   async #refuseWhenOver(counters: readonly Counter[], charged: readonly Charged[], toRefund: readonly Charged[]): Promise<void> {
