@@ -6,14 +6,17 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { passwordResetTokens, users } from '../src/db/schema.ts';
 import { DEMO_USER } from '../src/db/seed.ts';
+import { deleteExpiredResetTokens } from '../src/services/accounts.ts';
+import { StatementRecorder } from './helpers/query-plans.ts';
 import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
 
 const PUBLIC_URL = 'https://gate.example.com';
 
+const recorder = new StatementRecorder();
 let t: TestApp;
 let outbox: string;
 beforeAll(async () => {
-  t = await createTestApp({ env: { PUBLIC_URL } });
+  t = await createTestApp({ env: { PUBLIC_URL }, databaseOptions: { logger: recorder } });
   outbox = path.join(t.config.dataDir, 'outbox');
 });
 afterAll(async () => {
@@ -184,6 +187,44 @@ test('forgot-password answers identically for a known and an unknown email, and 
 
   await resetTokenMailedTo(account.email);
   expect(await mailsTo('nobody-here@example.org')).toEqual([]);
+});
+
+test('forgot-password does the same database work for a known and an unknown email: the same statements, one row written either way', async () => {
+  const account = await registerFresh();
+  const rowsBefore = (await t.database.db.select({ id: passwordResetTokens.id }).from(passwordResetTokens)).length;
+  /** The SQL (not the values) of every statement a forgot-password request for `email` causes, the mail's included. */
+  const statementsFor = async (email: string): Promise<string[]> => {
+    await recorder.during(email, async () => {
+      expect((await post(apiPaths.forgotPassword, { email })).statusCode).toBe(200);
+      await t.app.mailer.drain();
+    });
+    return recorder.statements.filter((statement) => statement.label === email).map((statement) => statement.sql);
+  };
+  const known = await statementsFor(account.email);
+  const unknown = await statementsFor('nobody-at-all@example.org');
+  expect(known.length).toBeGreaterThan(0);
+  expect(unknown).toEqual(known);
+  // Both wrote one row (a commit that writes costs more than one that does not: a WAL flush).
+  expect((await t.database.db.select({ id: passwordResetTokens.id }).from(passwordResetTokens)).length).toBe(rowsBefore + 2);
+  await resetTokenMailedTo(account.email);
+});
+
+test('reset-token rows a day past their expiry are deleted, with or without a user; the rest stay', async () => {
+  const now = new Date();
+  const [user] = await t.database.db.select({ id: users.id }).from(users).limit(1);
+  const day = 24 * 60 * 60 * 1000;
+  const rows = [
+    { tokenHash: 'cleanup-old-user', userId: user?.id ?? null, expiresAt: new Date(now.getTime() - day - 1000) },
+    { tokenHash: 'cleanup-old-none', userId: null, expiresAt: new Date(now.getTime() - day - 1000) },
+    { tokenHash: 'cleanup-recent', userId: null, expiresAt: new Date(now.getTime() - 1000) },
+    { tokenHash: 'cleanup-live', userId: user?.id ?? null, expiresAt: new Date(now.getTime() + 1000) },
+  ];
+  await t.database.db.insert(passwordResetTokens).values(rows);
+  expect(await deleteExpiredResetTokens(t.database.db, now)).toBe(2);
+  const left = (await t.database.db.select({ tokenHash: passwordResetTokens.tokenHash }).from(passwordResetTokens)).map((row) => row.tokenHash);
+  expect(left).toEqual(expect.arrayContaining(['cleanup-recent', 'cleanup-live']));
+  expect(left).not.toContain('cleanup-old-user');
+  expect(left).not.toContain('cleanup-old-none');
 });
 
 test('the reset mail carries a link to PUBLIC_URL with a 32-byte token; the database keeps only its hash, for one hour', async () => {

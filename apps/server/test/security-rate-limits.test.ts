@@ -7,11 +7,15 @@ import { api, createTestApp, type TestApp } from './helpers/test-app.ts';
 
 const IP_MAX = 6;
 const ACCOUNT_MAX = 3;
+const WINDOW_MS = 600_000;
+/** The first of the growing steps (docs/decisions/083): ⌈ACCOUNT_MAX / 2⌉ failures per window / 15. */
+const FIRST_STEP = 2;
+const FIRST_STEP_MS = 40_000;
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({
-    env: { RATE_LIMIT_IP_MAX: String(IP_MAX), RATE_LIMIT_ACCOUNT_MAX: String(ACCOUNT_MAX), RATE_LIMIT_WINDOW_SECONDS: '600' },
+    env: { RATE_LIMIT_IP_MAX: String(IP_MAX), RATE_LIMIT_ACCOUNT_MAX: String(ACCOUNT_MAX), RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_MS / 1000) },
   });
 });
 afterAll(async () => {
@@ -33,7 +37,7 @@ function expectRateLimited(response: Awaited<ReturnType<typeof post>>) {
   expect(response.statusCode).toBe(429);
   const retryAfter = Number(response.headers['retry-after']);
   expect(retryAfter).toBeGreaterThan(0);
-  expect(retryAfter).toBeLessThanOrEqual(600);
+  expect(retryAfter).toBeLessThanOrEqual((4 * WINDOW_MS) / 1000);
   const body = ApiErrorBody.parse(response.json());
   expect(body.code).toBe('rate_limited');
   expect(body.message).toMatch(/^Too many attempts\. Try again in \d+ (seconds?|minutes)\.$/);
@@ -63,43 +67,116 @@ test('50 successful sign-ins in a row to one account from one address are never 
 
 test('the username and the email of one account share one failure counter, whatever their case', async () => {
   const account = await freshAccount();
+  const phone = freshIp();
   const spellings = [account.username, account.email, ` ${account.email.toUpperCase()} `];
-  for (let attempt = 0; attempt < ACCOUNT_MAX; attempt += 1) {
-    expect((await signIn(spellings[attempt % spellings.length] ?? '', 'wrong-password')).statusCode).toBe(401);
+  for (let attempt = 0; attempt < FIRST_STEP; attempt += 1) {
+    expect((await signIn(spellings[attempt % spellings.length] ?? '', 'wrong-password', phone)).statusCode).toBe(401);
   }
-  expectRateLimited(await signIn(account.username, account.password));
-  expectRateLimited(await signIn(account.email, account.password));
+  expectRateLimited(await signIn(account.username, account.password, phone));
+  expectRateLimited(await signIn(account.email, account.password, phone));
   // Another account is not affected.
-  expect((await signIn(DEMO_USER.username, DEMO_USER.password)).statusCode).toBe(200);
+  expect((await signIn(DEMO_USER.username, DEMO_USER.password, phone)).statusCode).toBe(200);
 });
 
-test('after the failures in a row even the right password waits, from any address, until Retry-After has passed', async () => {
+test('wrong passwords from one address wait in growing steps, the right one too, while a colleague elsewhere signs in', async () => {
   const account = await freshAccount();
+  const phone = freshIp();
+  const colleague = freshIp();
+  const retryAfterMs = (response: Awaited<ReturnType<typeof post>>) => Number(response.headers['retry-after']) * 1000;
   vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
   try {
-    for (let attempt = 0; attempt < ACCOUNT_MAX; attempt += 1) {
-      expect((await signIn(account.email, 'wrong-password')).statusCode).toBe(401);
-    }
-    const blocked = await signIn(account.email, account.password);
-    expectRateLimited(blocked);
-    const retryAfterMs = Number(blocked.headers['retry-after']) * 1000;
+    // Step 1: FIRST_STEP wrong passwords, then a short wait.
+    for (let attempt = 0; attempt < FIRST_STEP; attempt += 1) expect((await signIn(account.email, 'wrong-password', phone)).statusCode).toBe(401);
+    const first = await signIn(account.email, account.password, phone);
+    expectRateLimited(first);
+    expect(retryAfterMs(first)).toBeLessThanOrEqual(FIRST_STEP_MS);
+    // Attempts refused while waiting were never checked: they do not make the wait grow.
+    for (let refused = 0; refused < 5; refused += 1) expectRateLimited(await signIn(account.email, 'wrong-password', phone));
+    expect((await signIn(account.username, account.password, colleague)).statusCode).toBe(200);
+    vi.setSystemTime(Date.now() + retryAfterMs(first));
 
-    vi.setSystemTime(Date.now() + retryAfterMs - 2000);
-    expectRateLimited(await signIn(account.username, account.password));
+    // Step 2: ACCOUNT_MAX in the window, then a wait until the window ends.
+    for (let attempt = FIRST_STEP; attempt < ACCOUNT_MAX; attempt += 1) expect((await signIn(account.email, 'wrong-password', phone)).statusCode).toBe(401);
+    const second = await signIn(account.email, account.password, phone);
+    expectRateLimited(second);
+    expect(retryAfterMs(second)).toBeGreaterThan(FIRST_STEP_MS);
+    expect((await signIn(account.username, account.password, colleague)).statusCode).toBe(200);
+    vi.setSystemTime(Date.now() + retryAfterMs(second));
+
+    // Step 3: 2 × ACCOUNT_MAX in four windows, then a wait of up to four windows.
+    for (let attempt = 0; attempt < FIRST_STEP; attempt += 1) expect((await signIn(account.email, 'wrong-password', phone)).statusCode).toBe(401);
+    vi.setSystemTime(Date.now() + FIRST_STEP_MS);
+    for (let attempt = FIRST_STEP; attempt < ACCOUNT_MAX; attempt += 1) expect((await signIn(account.email, 'wrong-password', phone)).statusCode).toBe(401);
+    const third = await signIn(account.email, account.password, phone);
+    expect(third.statusCode).toBe(429);
+    expect(retryAfterMs(third)).toBeGreaterThan(WINDOW_MS);
+    expect(retryAfterMs(third)).toBeLessThanOrEqual(4 * WINDOW_MS);
+    vi.setSystemTime(Date.now() + retryAfterMs(third) - 2000);
+    expectRateLimited(await signIn(account.username, account.password, phone));
     vi.setSystemTime(Date.now() + 2000);
-    expect((await signIn(account.username, account.password)).statusCode).toBe(200);
+    expect((await signIn(account.username, account.password, phone)).statusCode).toBe(200);
   } finally {
     vi.useRealTimers();
   }
 });
 
-test("a successful sign-in starts the account's failures again at zero", async () => {
+test("a prankster's wrong passwords lock only the prankster's address out of the account: a colleague on another address signs in", async () => {
   const account = await freshAccount();
+  const prankster = freshIp();
+  // More than the account's ceiling across addresses: refused attempts are not counted there.
+  const answers = await Promise.all(Array.from({ length: 5 * ACCOUNT_MAX * 10 }, (_, n) => signIn(account.email, `guess-${n}`, prankster)));
+  expect(answers.filter((answer) => answer.statusCode === 401)).toHaveLength(FIRST_STEP);
+  expectRateLimited(await signIn(account.email, account.password, prankster));
+  expect((await signIn(account.email, account.password, freshIp())).statusCode).toBe(200);
+  expect((await signIn(account.username, account.password, freshIp())).statusCode).toBe(200);
+});
+
+test('200 wrong passwords at once from one address and the right one after them: only the allowed few are checked, the right one waits', async () => {
+  const account = await freshAccount();
+  const ip = freshIp();
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+  try {
+    const burst = await Promise.all([
+      ...Array.from({ length: 200 }, (_, n) => signIn(account.email, `guess-${n}`, ip)),
+      signIn(account.username, account.password, ip),
+    ]);
+    const right = burst.at(-1);
+    if (!right) throw new Error('no answer to the right password');
+    expectRateLimited(right);
+    expect(burst.filter((answer) => answer.statusCode === 401)).toHaveLength(FIRST_STEP);
+    expect(burst.filter((answer) => answer.statusCode === 429)).toHaveLength(201 - FIRST_STEP);
+    const waiting = await signIn(account.username, account.password, ip);
+    expectRateLimited(waiting);
+    vi.setSystemTime(Date.now() + Number(waiting.headers['retry-after']) * 1000 - 2000);
+    expectRateLimited(await signIn(account.username, account.password, ip));
+    vi.setSystemTime(Date.now() + 2000);
+    expect((await signIn(account.username, account.password, ip)).statusCode).toBe(200);
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+test('a guess spread over many addresses stops at the account ceiling, for every address, the right password too', async () => {
+  const account = await freshAccount();
+  const ceiling = 10 * ACCOUNT_MAX;
+  const addresses = Array.from({ length: ceiling / FIRST_STEP }, () => freshIp());
+  const answers = await Promise.all(
+    addresses.flatMap((address) => Array.from({ length: FIRST_STEP }, (_, n) => signIn(account.email, `guess-${address}-${n}`, address))),
+  );
+  expect(answers.filter((answer) => answer.statusCode === 401)).toHaveLength(ceiling);
+  expectRateLimited(await signIn(account.email, account.password, freshIp()));
+  // Another account is not affected.
+  expect((await signIn(DEMO_USER.email, DEMO_USER.password, freshIp())).statusCode).toBe(200);
+});
+
+test("a successful sign-in starts the failures of the account from that address again at zero", async () => {
+  const account = await freshAccount();
+  const phone = freshIp();
   for (let round = 0; round < 3; round += 1) {
-    for (let attempt = 0; attempt < ACCOUNT_MAX - 1; attempt += 1) {
-      expect((await signIn(account.email, 'wrong-password')).statusCode).toBe(401);
+    for (let attempt = 0; attempt < FIRST_STEP - 1; attempt += 1) {
+      expect((await signIn(account.email, 'wrong-password', phone)).statusCode).toBe(401);
     }
-    expect((await signIn(account.username, account.password)).statusCode).toBe(200);
+    expect((await signIn(account.username, account.password, phone)).statusCode).toBe(200);
   }
 });
 
@@ -107,7 +184,8 @@ test('a completed password reset lifts the lock on the account: the new password
   const account = await freshAccount();
   const phone = freshIp();
   for (let attempt = 0; attempt < ACCOUNT_MAX; attempt += 1) {
-    expect((await signIn(account.username, 'wrong-password', phone)).statusCode).toBe(401);
+    const answer = await signIn(account.username, 'wrong-password', phone);
+    expect(answer.statusCode).toBe(attempt < FIRST_STEP ? 401 : 429);
   }
   expectRateLimited(await signIn(account.username, account.password, phone));
 
@@ -133,11 +211,12 @@ async function resetTokenMailedTo(email: string): Promise<string> {
 }
 
 test('unknown identifiers are counted by their trimmed, lower-cased text', async () => {
-  for (let attempt = 0; attempt < ACCOUNT_MAX; attempt += 1) {
+  const ip = freshIp();
+  for (let attempt = 0; attempt < FIRST_STEP; attempt += 1) {
     const spelling = attempt % 2 === 0 ? 'Nobody-Here@Example.org' : '  nobody-here@example.org ';
-    expect((await signIn(spelling, 'whatever')).statusCode).toBe(401);
+    expect((await signIn(spelling, 'whatever', ip)).statusCode).toBe(401);
   }
-  expectRateLimited(await signIn('NOBODY-HERE@example.org', 'whatever'));
+  expectRateLimited(await signIn('NOBODY-HERE@example.org', 'whatever', ip));
 });
 
 test('failed sign-ins are limited per address across many usernames, and then even a right password from it waits', async () => {
@@ -203,6 +282,31 @@ test('change-password is limited per IP', async () => {
     });
   for (let guess = 0; guess < IP_MAX; guess += 1) expect((await attempt()).statusCode).toBe(400);
   expectRateLimited(await attempt());
+});
+
+test('bursts at register, forgot-password and change-password are counted before their work: exactly the limit gets through', async () => {
+  const statusesOf = (answers: readonly { statusCode: number }[]) => answers.map((answer) => answer.statusCode).sort();
+  const forgot = await Promise.all(Array.from({ length: 40 }, () => post(apiPaths.forgotPassword, { email: 'burst@example.org' }, freshIp())));
+  expect(statusesOf(forgot)).toEqual([...Array<number>(ACCOUNT_MAX).fill(200), ...Array<number>(40 - ACCOUNT_MAX).fill(429)]);
+
+  const account = { name: 'Burst', username: 'burst', email: 'burst-register@example.org', password: 'long-enough', country: '' };
+  const register = await Promise.all(Array.from({ length: 40 }, (_, n) => post(apiPaths.register, { ...account, username: `burst${n}` }, freshIp())));
+  expect(statusesOf(register)).toEqual([201, ...Array<number>(ACCOUNT_MAX - 1).fill(409), ...Array<number>(40 - ACCOUNT_MAX).fill(429)]);
+
+  const ip = freshIp();
+  const { token } = LoginResponse.parse((await post(apiPaths.login, { email: DEMO_USER.username, password: DEMO_USER.password }, freshIp())).json());
+  const changes = await Promise.all(
+    Array.from({ length: 40 }, () =>
+      t.app.inject({
+        method: 'POST',
+        url: api(apiPaths.changePassword),
+        headers: { authorization: `Bearer ${token ?? ''}` },
+        payload: { currentPassword: 'a-wrong-guess', newPassword: 'long-enough' },
+        remoteAddress: ip,
+      }),
+    ),
+  );
+  expect(statusesOf(changes)).toEqual([...Array<number>(IP_MAX).fill(400), ...Array<number>(40 - IP_MAX).fill(429)]);
 });
 
 test('routes without limits are not limited', async () => {

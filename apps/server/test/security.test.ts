@@ -130,6 +130,22 @@ test('a bearer-authenticated request is exempt from the origin check', async () 
   expect(await isSignedIn(token)).toBe(false);
 });
 
+test('an Authorization header that carries no bearer token does not exempt a cookie-authenticated request from the origin check', async () => {
+  const token = await login(t.app, DEMO_USER.username, DEMO_USER.password);
+  for (const authorization of ['', ' ', 'Bearer', 'Basic ZGVtbzpkZW1v']) {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: api(apiPaths.logout),
+      cookies: { gatecheck_session: token },
+      headers: { authorization, origin: 'https://evil.example' },
+      payload: {},
+    });
+    expect(response.statusCode, `Authorization: '${authorization}'`).toBe(403);
+    expect(ApiErrorBody.parse(response.json()).code).toBe('csrf_failed');
+    expect(await isSignedIn(token)).toBe(true);
+  }
+});
+
 test('a cross-site login attempt is refused before the password is checked', async () => {
   const response = await t.app.inject({
     method: 'POST',

@@ -95,14 +95,16 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_id_idx').on(t.userId)],
 );
 
-/** Password-reset tokens: hashed (SHA-256 hex), single use (`used_at`), with expiry. */
+/**
+ * Password-reset tokens: hashed (SHA-256 hex), single use (`used_at`), with expiry. A request for an
+ * e-mail without an account writes a row too, with no user (`user_id` null) and a token never sent:
+ * both answers then cost the same write (docs/decisions/084); such a row never resets anything.
+ */
 export const passwordResetTokens = pgTable(
   'password_reset_tokens',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull().unique(),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

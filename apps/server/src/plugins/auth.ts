@@ -38,15 +38,25 @@ export function signedInUser(request: FastifyRequest): SessionUser {
   return request.sessionUser;
 }
 
-/** The session token the request presents (bearer header first, then cookie), if any. */
+/**
+ * The session token the request presents: from a non-empty `Authorization` header (then only from
+ * there: a header that is not `Bearer <token>` presents none), else from the session cookie.
+ */
 export function sessionTokenOf(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (header) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    return match?.[1];
-  }
+  if (request.headers.authorization) return bearerTokenOf(request);
   const value = request.cookies[SESSION_COOKIE];
   return value || undefined;
+}
+
+/**
+ * The token of an `Authorization: Bearer <token>` header, or undefined when the header is absent,
+ * empty or anything else. A request is authenticated by its header only when this is defined; the
+ * CSRF check (plugins/security.ts) exempts exactly those requests.
+ */
+export function bearerTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
 }
 
 /** Sets the session cookie: HttpOnly, SameSite=Lax, Secure when the request came over https. */

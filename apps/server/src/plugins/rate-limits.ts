@@ -1,8 +1,9 @@
 /**
- * The account calls' rate limits (docs/decisions/019), built from the configuration:
+ * The account calls' rate limits (docs/decisions/019, 083), built from the configuration:
  *
- * - `app.signInLimit`: failed sign-ins per account and per client IP; POST /auth/login asks it
- *   before checking the password and tells it the outcome (services/sign-in.ts).
+ * - `app.signInLimit`: failed sign-ins per account and address, per address and per account; POST
+ *   /auth/login reserves an attempt before checking the password and reports a success
+ *   (services/users.ts `signIn`).
  * - Every request counts on POST /auth/register and /auth/forgot-password (per IP, and per email
  *   of the body) and /auth/change-password (per IP: each guess of the current password costs an
  *   argon2 hash). Attached to those routes by an `onRoute` hook, so route files stay unaware.
@@ -23,7 +24,7 @@ const CLEAN_UP_EVERY_MS = 5 * 60 * 1000;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Failed sign-ins per account and per IP (services/rate-limits.ts). */
+    /** Failed sign-ins per account and address, per address and per account (services/rate-limits.ts). */
     signInLimit: SignInLimit;
   }
 }
@@ -55,7 +56,7 @@ async function rateLimitsPlugin(app: FastifyInstance): Promise<void> {
   const durationSeconds = Math.ceil(limits.windowMs / 1000);
   // In the database: every instance serving it shares the counters (docs/decisions/040).
   const createLimiter = databaseLimiters(app.db);
-  app.decorate('signInLimit', new SignInLimit(limits, createLimiter));
+  app.decorate('signInLimit', new SignInLimit(limits, app.db));
 
   // Long-expired counters go every few minutes (every instance does it; the DELETE is idempotent).
   const cleanUp = setInterval(() => {

@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import type { Config } from '../config.ts';
+import { bearerTokenOf } from './auth.ts';
 import { ServiceError } from '../services/errors.ts';
 
 /** Methods that never change state; everything else is checked for CSRF. */
@@ -110,15 +111,17 @@ export function securityHeadersSetter(config: Config): (request: FastifyRequest,
 /**
  * OWASP "verify origin with standard headers": a state-changing request that presents an Origin
  * (else a Referer) must come from our own origin, PUBLIC_URL's or a CORS origin.
- * - Requests with an Authorization header are exempt: they are never authenticated by the cookie
- *   (plugins/auth.ts reads the header first) and a foreign page cannot set that header.
+ * - Requests whose session token comes from an `Authorization: Bearer <token>` header are exempt:
+ *   they are never authenticated by the cookie (plugins/auth.ts reads the header first) and a
+ *   foreign page cannot set that header. Any other Authorization header (empty, `Basic …`, a bare
+ *   `Bearer`) exempts nothing: with an empty one the session would come from the cookie.
  * - Requests with neither header come from non-browser clients (every current browser sends Origin
  *   on cross-origin POSTs), which cannot carry a victim's cookie.
  * Combined with JSON-only bodies (forms cannot send application/json; fetch needs a CORS preflight).
  * @throws ServiceError `csrf_failed` (403).
  */
 function assertSameSiteOrigin(request: FastifyRequest, trustedOrigins: ReadonlySet<string>): void {
-  if (SAFE_METHODS.has(request.method) || request.headers.authorization !== undefined) return;
+  if (SAFE_METHODS.has(request.method) || bearerTokenOf(request) !== undefined) return;
   const source = request.headers.origin ?? originOfUrl(request.headers.referer);
   if (source === undefined) return;
   if (source === ownOriginOf(request) || trustedOrigins.has(source)) return;

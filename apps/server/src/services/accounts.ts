@@ -8,8 +8,9 @@
  * ends the user's other sessions and voids their other reset tokens.
  */
 import { RESET_PASSWORD_LINK, type ChangePasswordRequest, type RegisterRequest, type ResetPasswordRequest } from '@gatecheck/contract';
-import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
+import { rowsOf } from '../db/rows.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { passwordResetTokens, sessions, users } from '../db/schema.ts';
 import { ServiceError } from './errors.ts';
@@ -126,35 +127,36 @@ export interface PasswordResetMail {
 /**
  * Starts a password reset for the account with `email` (case-insensitive), if there is one: stores
  * a hashed token and queues the e-mail with the link. The caller answers the same either way
- * (ACCOUNT_MESSAGES.resetRequested): the work on the request path is the same too — one token made
- * and hashed, one INSERT … SELECT that inserts a row or none — and the mail is composed and sent in
- * the background.
+ * (ACCOUNT_MESSAGES.resetRequested), and the work is the same too (docs/decisions/084): one token
+ * made and hashed, one statement that finds the account and writes one row — the token's, or for an
+ * unknown e-mail a row with no user whose token is never sent — and returns what the mail needs, so
+ * composing the mail queries nothing. A commit that writes costs more than one that does not (a WAL
+ * flush), so a row written only for real accounts told them apart by timing.
  */
 export async function requestPasswordReset(db: Db, email: string, mail: PasswordResetMail): Promise<void> {
   const token = generateToken();
   const expiresAt = new Date(Date.now() + PASSWORD_RESET_TTL_MS);
-  // Every column of password_reset_tokens, in table order (Drizzle lists them all in INSERT … SELECT).
-  const inserted = await db
-    .insert(passwordResetTokens)
-    .select(
-      sql`select gen_random_uuid(), ${users.id}, ${hashToken(token)}, now(), ${expiresAt.toISOString()}::timestamptz, null::timestamptz
-          from ${users} where lower(${users.email}) = ${email.toLowerCase()} limit 1`,
+  const result = await db.execute(sql`
+    with account as (
+      select ${users.id} as id, ${users.email} as email, ${users.displayName} as display_name
+      from ${users} where lower(${users.email}) = ${email.toLowerCase()} limit 1
     )
-    .returning({ userId: passwordResetTokens.userId });
-  const userId = inserted[0]?.userId;
-  if (!userId) return;
+    insert into ${passwordResetTokens} (user_id, token_hash, expires_at)
+    values ((select id from account), ${hashToken(token)}, ${expiresAt.toISOString()}::timestamptz)
+    returning (select email from account) as email, (select display_name from account) as display_name`);
+  const [account] = rowsOf<{ email: string | null; display_name: string | null }>(result);
+  if (!account?.email) return;
   const link = `${mail.publicUrl}${RESET_PASSWORD_LINK.path}?${new URLSearchParams({ [RESET_PASSWORD_LINK.tokenParam]: token }).toString()}`;
-  // Composed after the answer has gone out: the embedded database runs queries on this thread.
-  mail.mailer.enqueue(afterThisRequest().then(() => resetMail(db, userId, link)));
+  // Composed and sent after the answer has gone out.
+  const message = resetMail({ email: account.email, displayName: account.display_name ?? '' }, link);
+  mail.mailer.enqueue(afterThisRequest().then(() => message));
 }
 
 function afterThisRequest(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-async function resetMail(db: DbOrTx, userId: string, link: string): Promise<MailMessage> {
-  const [user] = await db.select({ email: users.email, displayName: users.displayName }).from(users).where(eq(users.id, userId));
-  if (!user) throw new Error('reset token inserted for a missing user');
+function resetMail(user: { email: string; displayName: string }, link: string): MailMessage {
   return {
     to: user.email,
     subject: 'Reset your Gatecheck password',
@@ -171,16 +173,37 @@ async function resetMail(db: DbOrTx, userId: string, link: string): Promise<Mail
   };
 }
 
+/** How long a reset-token row is kept after it expired before `deleteExpiredResetTokens` removes it (ms). */
+export const EXPIRED_RESET_TOKEN_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Deletes reset-token rows (with or without a user) that expired more than
+ * `EXPIRED_RESET_TOKEN_GRACE_MS` before `now`: they can never be used again.
+ * @returns how many rows were deleted.
+ */
+export async function deleteExpiredResetTokens(db: Db, now: Date): Promise<number> {
+  const deleted = await db
+    .delete(passwordResetTokens)
+    .where(lt(passwordResetTokens.expiresAt, new Date(now.getTime() - EXPIRED_RESET_TOKEN_GRACE_MS)))
+    .returning({ id: passwordResetTokens.id });
+  return deleted.length;
+}
+
 /**
  * Sets a new password with a reset token from the e-mail, uses the token up, voids the user's other
  * reset tokens and ends every session of the user. The account's failed sign-ins start again at 0
  * (`limit`): the reset proved the account is theirs, and a staff member locked out by wrong
- * passwords must not wait out the lock with the new one.
+ * passwords must not wait out the lock with the new one (on any address).
  * @throws ServiceError `bad_request` (400) for an unknown, used or expired token.
  */
 export async function resetPassword(db: Db, limit: SignInLimit, request: ResetPasswordRequest): Promise<void> {
   const tokenHash = hashToken(request.token);
-  const isLive = and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, new Date()));
+  const isLive = and(
+    eq(passwordResetTokens.tokenHash, tokenHash),
+    isNotNull(passwordResetTokens.userId),
+    isNull(passwordResetTokens.usedAt),
+    gt(passwordResetTokens.expiresAt, new Date()),
+  );
   // Check first so a bad token costs no password hashing; the UPDATE below decides races.
   const [candidate] = await db.select({ id: passwordResetTokens.id }).from(passwordResetTokens).where(isLive).limit(1);
   if (!candidate) throw new ServiceError('bad_request', ACCOUNT_MESSAGES.invalidResetToken);
@@ -191,7 +214,7 @@ export async function resetPassword(db: Db, limit: SignInLimit, request: ResetPa
       .set({ usedAt: new Date() })
       .where(and(eq(passwordResetTokens.id, candidate.id), isLive))
       .returning({ userId: passwordResetTokens.userId });
-    if (!used) throw new ServiceError('bad_request', ACCOUNT_MESSAGES.invalidResetToken);
+    if (!used?.userId) throw new ServiceError('bad_request', ACCOUNT_MESSAGES.invalidResetToken);
     await tx.update(users).set({ passwordHash }).where(eq(users.id, used.userId));
     await tx
       .update(sessions)
@@ -202,7 +225,7 @@ export async function resetPassword(db: Db, limit: SignInLimit, request: ResetPa
   });
   // The new password is set: a counter that cannot be cleared now only leaves the lock to run out
   // (at most the window), and the reset must still be answered as done.
-  await limit.recordSuccess({ account: signInAccountKey(userId, '') }).catch(() => undefined);
+  await limit.clearAccount(signInAccountKey(userId, '')).catch(() => undefined);
 }
 
 async function voidResetTokens(tx: DbOrTx, userId: string): Promise<void> {

@@ -81,24 +81,21 @@ export interface SignInRequest {
 }
 
 /**
- * POST /auth/login's rule (docs/decisions/019): refuses at once while the account (resolved from the
- * identifier, so its email and username share one counter) or the IP has used up its failed
- * attempts, then checks the password; a failure counts against both, a success clears the account's
- * failures. Unknown identifiers take as long as wrong passwords and are counted by their text.
+ * POST /auth/login's rule (docs/decisions/083): the attempt is counted against the account (resolved
+ * from the identifier, so its email and username share one counter) from this address, the address
+ * and the account before the password is checked, and refused at once when any of them is used up;
+ * a right password gives the count back. Unknown identifiers take as long as wrong passwords and are
+ * counted by their text.
  * @returns the user's id.
  * @throws RateLimitedError (429) while blocked; ServiceError `invalid_credentials` (401) for a wrong
  *   identifier or password.
  */
 export async function signIn(db: DbOrTx, limit: SignInLimit, request: SignInRequest): Promise<string> {
   const user = await findUserByIdentifier(db, request.identifier);
-  const attempt = { ip: request.ip, account: signInAccountKey(user?.id ?? null, request.identifier) };
-  await limit.assertAllowed(attempt);
+  const reservation = await limit.reserve({ ip: request.ip, account: signInAccountKey(user?.id ?? null, request.identifier) });
   const isValid = await verifyPassword(user?.passwordHash ?? null, request.password);
-  if (!isValid || !user) {
-    await limit.recordFailure(attempt);
-    throw new ServiceError('invalid_credentials', 'Invalid email/username or password');
-  }
-  await limit.recordSuccess(attempt);
+  if (!isValid || !user) throw new ServiceError('invalid_credentials', 'Invalid email/username or password');
+  await reservation.succeeded();
   return user.id;
 }
 

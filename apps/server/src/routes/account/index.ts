@@ -22,13 +22,25 @@ import { ruleErrors } from '../../plugins/error-responses.ts';
 import {
   ACCOUNT_MESSAGES,
   changePassword,
+  deleteExpiredResetTokens,
   registerAccount,
   requestPasswordReset,
   resetPassword,
 } from '../../services/accounts.ts';
 
+/** How often long-expired reset-token rows are deleted (ms). */
+const CLEAN_UP_EVERY_MS = 60 * 60 * 1000;
+
 const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const signUpPolicy = { isSignUpAllowed: app.config.allowSignup };
+
+  // Every forgot-password request writes a row (docs/decisions/084); expired ones go every hour
+  // (every instance does it; the DELETE is idempotent).
+  const cleanUp = setInterval(() => {
+    deleteExpiredResetTokens(app.db, new Date()).catch((error: unknown) => app.log.warn({ err: error }, 'deleting expired reset tokens failed'));
+  }, CLEAN_UP_EVERY_MS);
+  cleanUp.unref();
+  app.addHook('onClose', async () => clearInterval(cleanUp));
 
   app.get(apiPaths.authOptions, { schema: { operationId: 'getAuthOptions', response: { 200: AuthOptionsResponse } } }, async () => signUpPolicy);
 
