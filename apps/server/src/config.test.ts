@@ -10,7 +10,7 @@ test('defaults: port 8080 on 127.0.0.1, ./data in the folder npm was started fro
     dataDir: '/home/someone/gatecheck/data',
     databaseUrl: undefined,
     seedDemo: true,
-    trustProxy: false,
+    trustProxy: { kind: 'none' },
     sessionTtlMs: DEFAULT_SESSION_TTL_MS,
     allowSignup: false,
   });
@@ -24,7 +24,7 @@ test('every variable is read and validated', () => {
     DATA_DIR: '/srv/gatecheck',
     DATABASE_URL: 'postgres://u:p@db/gatecheck',
     SEED_DEMO: 'false',
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '2',
     SESSION_TTL_DAYS: '7',
     WEB_DIST_DIR: 'web',
     INIT_CWD: '/x',
@@ -36,7 +36,7 @@ test('every variable is read and validated', () => {
     dataDir: '/srv/gatecheck',
     databaseUrl: 'postgres://u:p@db/gatecheck',
     seedDemo: false,
-    trustProxy: true,
+    trustProxy: { kind: 'hops', hops: 2 },
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
     webDistDir: '/x/web',
     allowSignup: true,
@@ -51,6 +51,20 @@ test('invalid values are refused with the variable named', () => {
   expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);
   expect(() => loadConfig({ ALLOW_SIGNUP: 'sometimes' })).toThrow(/ALLOW_SIGNUP/);
+});
+
+test('TRUST_PROXY takes a number of proxies or their addresses, and refuses true (any client could pick its address)', () => {
+  expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1 });
+  expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toEqual({ kind: 'none' });
+  expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toEqual({ kind: 'none' });
+  expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,loopback,fd00::/8' }).trustProxy).toEqual({
+    kind: 'addresses',
+    addresses: ['127.0.0.1', '10.0.0.0/8', 'loopback', 'fd00::/8'],
+  });
+  expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would believe any X-Forwarded-For a client sends; set the number of proxies/);
+  expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY: true would believe/);
+  expect(() => loadConfig({ TRUST_PROXY: '11' })).toThrow(/TRUST_PROXY: at most 10 proxies/);
+  expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33,nginx' })).toThrow(/TRUST_PROXY: .*not an address: 10.0.0.0\/33, nginx/);
 });
 
 test('HTTPS=true serves TLS with a self-signed certificate kept in DATA_DIR/tls, or with TLS_CERT/TLS_KEY files', () => {

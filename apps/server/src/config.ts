@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 /** Default web bundle: apps/web/dist, found from this file's location (apps/server/src). */
@@ -15,6 +16,58 @@ export const DEFAULT_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * Which peers' `X-Forwarded-*` headers the server believes (docs/decisions/085): none, the nearest
+ * `hops` proxies (the socket's peer is hop 1), or peers at these addresses, CIDR ranges or
+ * proxy-addr names (`loopback`, `linklocal`, `uniquelocal`).
+ */
+export type TrustedProxies = { kind: 'none' } | { kind: 'hops'; hops: number } | { kind: 'addresses'; addresses: string[] };
+
+/** Most proxies we accept in a chain: more is a typo, not a deployment. */
+const MAX_PROXY_HOPS = 10;
+
+/**
+ * `TRUST_PROXY`: `false` (default), a hop count (`1` for one nginx or Caddy in front) or a
+ * comma-separated list of the proxies' addresses/CIDRs. `true` is refused: it would believe the
+ * leftmost `X-Forwarded-For`, which any client writes itself (docs/decisions/085).
+ */
+const trustProxySetting = z.string().transform((value, context): TrustedProxies => {
+  const setting = value.trim().toLowerCase();
+  if (setting === 'false' || setting === 'no' || setting === '0') return { kind: 'none' };
+  if (setting === 'true' || setting === 'yes') {
+    context.addIssue({
+      code: 'custom',
+      message:
+        'true would believe any X-Forwarded-For a client sends; set the number of proxies in front of the server (1 for one nginx or Caddy) or their addresses (e.g. 127.0.0.1 or 10.0.0.0/8)',
+    });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(setting)) {
+    const hops = Number(setting);
+    if (hops <= MAX_PROXY_HOPS) return { kind: 'hops', hops };
+    context.addIssue({ code: 'custom', message: `at most ${MAX_PROXY_HOPS} proxies in front of the server` });
+    return z.NEVER;
+  }
+  const addresses = setting.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const invalid = addresses.filter((entry) => !isProxyAddress(entry));
+  if (addresses.length > 0 && invalid.length === 0) return { kind: 'addresses', addresses };
+  context.addIssue({
+    code: 'custom',
+    message: `must be false, a number of proxies (1) or their addresses (127.0.0.1,10.0.0.0/8, loopback); not an address: ${invalid.join(', ') || value}`,
+  });
+  return z.NEVER;
+});
+
+/** Whether proxy-addr (Fastify's own parser of trustProxy) accepts `entry` as an address, CIDR or name. */
+function isProxyAddress(entry: string): boolean {
+  try {
+    proxyAddr.compile(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The origins the native app's WebView sends (iOS `capacitor://localhost`, Android `https://localhost` or `http://localhost`). */
 export const CAPACITOR_WEBVIEW_ORIGINS = ['capacitor://localhost', 'https://localhost', 'http://localhost'] as const;
@@ -45,7 +98,7 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   WEB_DIST_DIR: z.string().min(1).optional(),
   SEED_DEMO: booleanFlag.default(true),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: trustProxySetting.default({ kind: 'none' }),
   HTTPS: booleanFlag.default(false),
   TLS_CERT: z.string().min(1).optional(),
   TLS_KEY: z.string().min(1).optional(),
@@ -107,8 +160,11 @@ export interface Config {
   webDistDir: string;
   /** Seed the demo organization, events, users and tickets when the database has no users. */
   seedDemo: boolean;
-  /** Trust X-Forwarded-* headers (behind a reverse proxy): decides https for the Secure cookie. */
-  trustProxy: boolean;
+  /**
+   * `TRUST_PROXY`: which peers' X-Forwarded-For/-Proto/-Host to believe (behind a reverse proxy):
+   * the client address the rate limits count, https for the Secure cookie and the CSRF check.
+   */
+  trustProxy: TrustedProxies;
   /** `HTTPS=true`: serve TLS (browsers give a LAN address camera access only over https); undefined = plain http. */
   tls: TlsSource | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

@@ -8,8 +8,8 @@
  *   argon2 hash). Attached to those routes by an `onRoute` hook, so route files stay unaware.
  *
  * Over a limit: 429 `{ code: 'rate_limited', message }` with Retry-After (services/errors.ts
- * RateLimitedError, answered by plugins/errors.ts). `request.ip` follows X-Forwarded-For only with
- * TRUST_PROXY=true. The counters live in the database (`rate_limits`), shared by every instance on
+ * RateLimitedError, answered by plugins/errors.ts). `request.ip` follows X-Forwarded-For only as far as
+ * TRUST_PROXY trusts the proxies in front (docs/decisions/085). The counters live in the database (`rate_limits`), shared by every instance on
  * it (docs/decisions/040). Register after the db plugin and before the routes.
  */
 import { API_PREFIX, apiPaths, requestText } from '@gatecheck/contract';
