@@ -41,11 +41,12 @@ const PER_EMAIL_URLS: readonly string[] = [apiPaths.register, apiPaths.forgotPas
 const EmailField = z.object({ email: requestText().trim().toLowerCase().min(1).max(254) });
 
 /**
- * Whether the route `method` `url` (full URL, `/api/...`) is rate limited: sign-in (failed attempts)
- * and the routes above. Its OpenAPI document then declares 429 (plugins/openapi.ts).
+ * Whether the route `method` `url` (full URL, `/api/...`) is rate limited: sign-in (failed attempts),
+ * the routes above, and verify (its refusals per user, routes/tickets: docs/decisions/086). Its
+ * OpenAPI document then declares 429 (plugins/openapi.ts).
  */
 export function isRateLimitedRoute(method: string, url: string): boolean {
-  return method === 'POST' && (url === `${API_PREFIX}${apiPaths.login}` || PER_IP_URLS.includes(url));
+  return method === 'POST' && (url === `${API_PREFIX}${apiPaths.login}` || url === `${API_PREFIX}${apiPaths.verifyTicket}` || PER_IP_URLS.includes(url));
 }
 
 type Hook = (request: FastifyRequest) => Promise<void>;

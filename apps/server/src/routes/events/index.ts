@@ -50,7 +50,7 @@ export const OFFLINE_BATCH_BODY_LIMIT_BYTES = 512 * 1024;
 const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     apiPaths.checkInCounts,
-    { schema: { operationId: 'getCheckInCounts', params: CheckInCountsParams, response: { 200: CheckInCounts, ...ruleErrors('forbidden', 'not_found') } } },
+    { schema: { operationId: 'getCheckInCounts', params: CheckInCountsParams, response: { 200: CheckInCounts, ...ruleErrors('not_found') } } },
     async (request) => countCheckIns(app.db, signedInUser(request).userId, request.params.eventId, request.params.day),
   );
 

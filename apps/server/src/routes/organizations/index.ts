@@ -15,7 +15,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     apiPaths.organizationEvents,
-    { schema: { operationId: 'listOrganizationEvents', params: OrganizationParams, response: { 200: EventList, ...ruleErrors('forbidden') } } },
+    { schema: { operationId: 'listOrganizationEvents', params: OrganizationParams, response: { 200: EventList, ...ruleErrors('not_found') } } },
     async (request) => listOrganizationEvents(app.db, signedInUser(request).userId, request.params.organizationId),
   );
 };
