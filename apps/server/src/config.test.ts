@@ -53,6 +53,22 @@ test('invalid values are refused with the variable named', () => {
   expect(() => loadConfig({ ALLOW_SIGNUP: 'sometimes' })).toThrow(/ALLOW_SIGNUP/);
 });
 
+test('in development (the default) the demo is seeded and the native app may call; in production neither unless set', () => {
+  expect(loadConfig({})).toMatchObject({ deployment: 'development', seedDemo: true, corsOrigins: ['capacitor://localhost', 'https://localhost', 'http://localhost'] });
+  // The Docker image sets NODE_ENV=production: production unless DEPLOYMENT says otherwise.
+  expect(loadConfig({ NODE_ENV: 'production', CORS_ORIGINS: 'none' })).toMatchObject({ deployment: 'production', seedDemo: false, corsOrigins: [] });
+  expect(loadConfig({ DEPLOYMENT: 'production', CORS_ORIGINS: 'capacitor://localhost,https://localhost' })).toMatchObject({
+    seedDemo: false,
+    corsOrigins: ['capacitor://localhost', 'https://localhost'],
+  });
+  expect(loadConfig({ DEPLOYMENT: 'production', CORS_ORIGINS: 'none', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  expect(loadConfig({ NODE_ENV: 'production', DEPLOYMENT: 'development' })).toMatchObject({ deployment: 'development', seedDemo: true });
+  // Outside development nobody is trusted cross-origin by default: the operator says who, or none.
+  expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CORS_ORIGINS: set it outside development .*capacitor:\/\/localhost,https:\/\/localhost .*or none/);
+  expect(() => loadConfig({ DEPLOYMENT: 'production' })).toThrow(/CORS_ORIGINS: set it outside development/);
+  expect(() => loadConfig({ DEPLOYMENT: 'staging' })).toThrow(/DEPLOYMENT/);
+});
+
 test('TRUST_PROXY takes a number of proxies or their addresses, and refuses true (any client could pick its address)', () => {
   expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1 });
   expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toEqual({ kind: 'none' });
@@ -90,7 +106,7 @@ test('operations settings (issue 14): migrate on start, metrics token, log forma
   const defaults = loadConfig({}, false);
   expect(defaults).toMatchObject({ migrateOnStart: true, metricsToken: undefined, logFormat: 'json', shutdownDelayMs: 0 });
   expect(loadConfig({}, true).logFormat).toBe('pretty');
-  expect(loadConfig({ NODE_ENV: 'production' }, true).logFormat).toBe('json');
+  expect(loadConfig({ NODE_ENV: 'production', CORS_ORIGINS: 'none' }, true).logFormat).toBe('json');
   expect(loadConfig({ LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
   expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
   const set = loadConfig({ MIGRATE_ON_START: 'false', METRICS_TOKEN: 'a-long-scrape-token-1234', SHUTDOWN_DELAY_SECONDS: '5' });

@@ -90,6 +90,21 @@ const originList = z
   )
   .transform((origins) => [...new Set(origins)]);
 
+/** `CORS_ORIGINS`: a list of origins, or `none` (no other site may call the API). */
+const corsOriginsSetting = z.union([z.literal('none').transform((): string[] => []), originList]);
+
+/**
+ * `DEPLOYMENT` (docs/decisions/086): `development` (a laptop, `npm start`: demo data, the native
+ * app's origins trusted by default) or `production` (a venue: no demo data, CORS origins set by the
+ * operator). Unset: `production` when NODE_ENV is `production` (the Docker image), else
+ * `development` — the one place NODE_ENV decides anything beyond the log format.
+ */
+export type Deployment = 'development' | 'production';
+
+function deploymentOf(env: { DEPLOYMENT?: Deployment | undefined; NODE_ENV?: string | undefined }): Deployment {
+  return env.DEPLOYMENT ?? (env.NODE_ENV === 'production' ? 'production' : 'development');
+}
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -97,7 +112,8 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().min(1).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   WEB_DIST_DIR: z.string().min(1).optional(),
-  SEED_DEMO: booleanFlag.default(true),
+  DEPLOYMENT: z.enum(['development', 'production']).optional(),
+  SEED_DEMO: booleanFlag.optional(),
   TRUST_PROXY: trustProxySetting.default({ kind: 'none' }),
   HTTPS: booleanFlag.default(false),
   TLS_CERT: z.string().min(1).optional(),
@@ -115,8 +131,8 @@ const EnvSchema = z.object({
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL')
     .transform((value) => value.replace(/\/+$/, ''))
     .optional(),
-  // The Capacitor app's WebView origins (iOS; Android https and http schemes): decision 030.
-  CORS_ORIGINS: originList.default([...CAPACITOR_WEBVIEW_ORIGINS]),
+  // Default: the Capacitor app's WebView origins (decision 030), in development only (decision 086).
+  CORS_ORIGINS: corsOriginsSetting.optional(),
   CSP_CONNECT_SRC: originList.default([]),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   RATE_LIMIT_IP_MAX: z.coerce.number().int().min(1).default(100),
@@ -136,6 +152,11 @@ const EnvSchema = z.object({
   .refine((env) => env.HTTPS || env.TLS_CERT === undefined, {
     message: 'TLS_CERT and TLS_KEY are used only with HTTPS=true',
     path: ['HTTPS'],
+  })
+  .refine((env) => env.CORS_ORIGINS !== undefined || deploymentOf(env) === 'development', {
+    message:
+      'set it outside development (DEPLOYMENT=production or NODE_ENV=production): the sites allowed to call the API with credentials, e.g. the native app\'s capacitor://localhost,https://localhost (docs/native.md), or none',
+    path: ['CORS_ORIGINS'],
   });
 
 /**
@@ -158,7 +179,12 @@ export interface Config {
   databasePoolSize: number;
   /** Absolute folder of the built web app, served at `/` when it exists. */
   webDistDir: string;
-  /** Seed the demo organization, events, users and tickets when the database has no users. */
+  /** `DEPLOYMENT`: what the defaults below suit (docs/decisions/086). */
+  deployment: Deployment;
+  /**
+   * `SEED_DEMO`: seed the demo organization, events, users and tickets when the database has no
+   * users. Default: on in development, off in production.
+   */
   seedDemo: boolean;
   /**
    * `TRUST_PROXY`: which peers' X-Forwarded-For/-Proto/-Host to believe (behind a reverse proxy):
@@ -176,7 +202,10 @@ export interface Config {
   mailFrom: string;
   /** The web app's public base URL, without a trailing slash: reset links point here. */
   publicUrl: string;
-  /** Browser origins allowed to call the API cross-origin with credentials (CORS), e.g. the Capacitor app's. */
+  /**
+   * Browser origins allowed to call the API cross-origin with credentials (CORS), e.g. the Capacitor
+   * app's. Default in development: CAPACITOR_WEBVIEW_ORIGINS; in production it must be set (`none`: []).
+   */
   corsOrigins: string[];
   /** Extra origins the web app may connect to (CSP connect-src), e.g. an API host or the IP-lookup service. */
   cspConnectSrc: string[];
@@ -227,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
   }
   const values = parsed.data;
   const baseDir = values.INIT_CWD ?? process.cwd();
+  const deployment = deploymentOf(values);
   return {
     port: values.PORT,
     host: values.HOST,
@@ -234,7 +264,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     databaseUrl: values.DATABASE_URL,
     databasePoolSize: values.DATABASE_POOL_SIZE,
     webDistDir: values.WEB_DIST_DIR ? path.resolve(baseDir, values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
-    seedDemo: values.SEED_DEMO,
+    deployment,
+    seedDemo: values.SEED_DEMO ?? deployment === 'development',
     trustProxy: values.TRUST_PROXY,
     tls: tlsSourceOf(values, baseDir),
     logLevel: values.LOG_LEVEL,
@@ -243,7 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     mailFrom: values.MAIL_FROM,
     // Never derived from the request's Host header: a forged Host would put a foreign site in reset links.
     publicUrl: values.PUBLIC_URL ?? `${values.HTTPS ? 'https' : 'http'}://localhost:${values.PORT}`,
-    corsOrigins: values.CORS_ORIGINS,
+    corsOrigins: values.CORS_ORIGINS ?? [...CAPACITOR_WEBVIEW_ORIGINS],
     cspConnectSrc: values.CSP_CONNECT_SRC,
     rateLimit: {
       windowMs: values.RATE_LIMIT_WINDOW_SECONDS * 1000,
