@@ -1,6 +1,7 @@
 /**
  * GET /organizations/membership and GET /organizations/membership/:organizationId (SPEC §7): the
- * caller's organizations, and one organization's events for its members (403 otherwise, 404 unknown).
+ * caller's organizations, and one organization's events for its members (404 otherwise, the answer
+ * to an unknown id: docs/decisions/086).
  */
 import { apiPaths, EventList, OrganizationList, OrganizationParams } from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
