@@ -6,20 +6,21 @@
  * (docs/decisions/085). On the embedded database, or on the PostgreSQL at DATABASE_URL.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { apiPaths } from '@gatecheck/contract';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
-import { DEMO_USER, seedDemoData } from '../src/db/seed.ts';
+import { createUser } from '../src/services/users.ts';
 import { startServer, type ServerProcess } from './helpers/server-process.ts';
 import { createPostgresTestDatabase } from './helpers/test-app.ts';
 
 /** Requests per client address and window (RATE_LIMIT_IP_MAX) for this server. */
 const IP_MAX = 20;
 const REPOSITORY_ROOT = path.resolve(import.meta.dirname, '../../..');
+const ACCOUNT = { email: 'gate@example.org', username: 'gate', password: 'gate-password-1', displayName: 'Gale Gate', country: 'IE' };
 
 const cleanups: (() => Promise<void>)[] = [];
 let server: ServerProcess;
@@ -95,7 +96,7 @@ async function startNginx(prefix: string, config: string, port: number): Promise
 beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-proxy-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  // The demo accounts, seeded before the server starts (without the ticket images, which take a while).
+  // One account, made before the server starts (the demo seed would cost seconds for nothing here).
   let databaseUrl = '';
   if (process.env.DATABASE_URL) {
     const created = await createPostgresTestDatabase();
@@ -103,7 +104,7 @@ beforeAll(async () => {
     databaseUrl = created.url;
   }
   const seeded = await openDatabase(databaseUrl ? { databaseUrl, poolSize: 2 } : { pgliteDir: path.join(dataDir, 'pgdata') });
-  await seedDemoData(seeded.db);
+  await createUser(seeded.db, ACCOUNT);
   await seeded.close();
 
   server = startServer({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SEED_DEMO: 'false', TRUST_PROXY: '1', RATE_LIMIT_IP_MAX: String(IP_MAX) });
@@ -115,8 +116,11 @@ beforeAll(async () => {
   });
   const upstream = await server.url;
 
-  const prefix = path.join(dataDir, 'nginx');
-  await mkdir(prefix);
+  // Its own folder, readable by nginx's worker: started as root (CI), nginx runs it as `nobody`,
+  // which must reach the temp folders nginx creates here for it.
+  const prefix = await mkdtemp(path.join(tmpdir(), 'gatecheck-nginx-'));
+  cleanups.push(() => rm(prefix, { recursive: true, force: true }));
+  await chmod(prefix, 0o755);
   const port = await freePort();
   const headerLines = await proxyHeaderLines('deploy/nginx.conf');
   cleanups.push(async () => {
@@ -164,6 +168,6 @@ test('an address blocked for failed sign-ins cannot sign in by claiming another 
     const response = await post(apiPaths.login, { email: `nobody${n}@example.org`, password: 'wrong-password' }, `198.51.100.${n}`);
     expect(response.status).toBe(401);
   }
-  const spoofed = await post(apiPaths.login, { email: DEMO_USER.email, password: DEMO_USER.password }, '192.0.2.77');
+  const spoofed = await post(apiPaths.login, { email: ACCOUNT.email, password: ACCOUNT.password }, '192.0.2.77');
   expect(spoofed.status, nginxOutput).toBe(429);
 }, 60_000);
