@@ -1,6 +1,8 @@
 # Gatecheck: the web app and the API in one image (docs/deployment.md).
 # NOT BUILT HERE: the machines this was written on have no Docker engine. Build and try it before
-# relying on it: docker build -t gatecheck . && docker run -p 8080:8080 -v gatecheck-data:/data gatecheck
+# relying on it: docker build -t gatecheck . &&
+#   docker run -p 127.0.0.1:8080:8080 -e CORS_ORIGINS=none -v gatecheck-data:/data gatecheck
+# (a venue's settings: no demo data, CORS origins named by the operator; docs/decisions/086)
 
 # --- build: install with the lockfile and build the web app (the README's `npm ci && npm start`, split) ---
 FROM node:24-bookworm-slim AS build
@@ -15,7 +17,10 @@ RUN npm run build -w @gatecheck/web
 
 # --- runtime: non-root, data in /data ---
 FROM node:24-bookworm-slim AS runtime
+# HOST=0.0.0.0: the container's own interfaces, so a published port reaches it; publish it on
+# 127.0.0.1 behind a reverse proxy (docs/deployment.md).
 ENV NODE_ENV=production \
+    DEPLOYMENT=production \
     HOST=0.0.0.0 \
     PORT=8080 \
     DATA_DIR=/data \

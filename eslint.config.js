@@ -79,6 +79,15 @@ export default tseslint.config(
     rules: restrict(noWebInServer, noContractInternals),
   },
   {
+    // Every CSV we write escapes formulas (docs/decisions/086): one writer, services/csv-files.ts.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/services/csv-files.ts'],
+    rules: restrict(noWebInServer, noContractInternals, {
+      group: ['csv-stringify', 'csv-stringify/*'],
+      message: 'Write CSV with csvWriter/csvText from services/csv-files.ts: they escape spreadsheet formulas (docs/decisions/086).',
+    }),
+  },
+  {
     // Every transaction retries serialization failures and deadlocks (docs/decisions/042).
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/db/transactions.ts'],

@@ -7,7 +7,7 @@ import type { Writable } from 'node:stream';
 import { API_PREFIX, API_VERSION, API_VERSION_HEADER, OLDEST_APP_API_VERSION, OLDEST_APP_API_VERSION_HEADER } from '@gatecheck/contract';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config.ts';
+import type { Config, TrustedProxies } from './config.ts';
 import type { Db } from './db/client.ts';
 import authPlugin from './plugins/auth.ts';
 import dbPlugin from './plugins/db.ts';
@@ -80,6 +80,22 @@ class AccessLogController extends LogController {
   }
 }
 
+/**
+ * Fastify's `trustProxy` for the configured proxies (docs/decisions/085). A hop count becomes a
+ * function of the hop's position: Fastify's own numeric form trusts no peer at all, and `true`
+ * would believe the leftmost X-Forwarded-For, which the client writes.
+ */
+function fastifyTrustProxyOf(trusted: TrustedProxies): false | string[] | ((address: string, hop: number) => boolean) {
+  switch (trusted.kind) {
+    case 'none':
+      return false;
+    case 'hops':
+      return (_address, hop) => hop < trusted.hops;
+    case 'addresses':
+      return trusted.addresses;
+  }
+}
+
 /** Fastify's keep-alive timeout for the servers it creates itself (ms); ours keeps it. */
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
@@ -116,7 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           },
     logController: new AccessLogController(),
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxyOf(config.trustProxy),
     // While stopping, a request that still reaches us on an open connection is finished like any
     // other (server.ts answers it with Connection: close) rather than refused with Fastify's own 503
     // body, which is not our { code, message } and would cost the gate a retry.

@@ -10,7 +10,7 @@ test('defaults: port 8080 on 127.0.0.1, ./data in the folder npm was started fro
     dataDir: '/home/someone/gatecheck/data',
     databaseUrl: undefined,
     seedDemo: true,
-    trustProxy: false,
+    trustProxy: { kind: 'none' },
     sessionTtlMs: DEFAULT_SESSION_TTL_MS,
     allowSignup: false,
   });
@@ -24,7 +24,7 @@ test('every variable is read and validated', () => {
     DATA_DIR: '/srv/gatecheck',
     DATABASE_URL: 'postgres://u:p@db/gatecheck',
     SEED_DEMO: 'false',
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '2',
     SESSION_TTL_DAYS: '7',
     WEB_DIST_DIR: 'web',
     INIT_CWD: '/x',
@@ -36,7 +36,7 @@ test('every variable is read and validated', () => {
     dataDir: '/srv/gatecheck',
     databaseUrl: 'postgres://u:p@db/gatecheck',
     seedDemo: false,
-    trustProxy: true,
+    trustProxy: { kind: 'hops', hops: 2 },
     sessionTtlMs: 7 * 24 * 60 * 60 * 1000,
     webDistDir: '/x/web',
     allowSignup: true,
@@ -51,6 +51,36 @@ test('invalid values are refused with the variable named', () => {
   expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);
   expect(() => loadConfig({ ALLOW_SIGNUP: 'sometimes' })).toThrow(/ALLOW_SIGNUP/);
+});
+
+test('in development (the default) the demo is seeded and the native app may call; in production neither unless set', () => {
+  expect(loadConfig({})).toMatchObject({ deployment: 'development', seedDemo: true, corsOrigins: ['capacitor://localhost', 'https://localhost', 'http://localhost'] });
+  // The Docker image sets NODE_ENV=production: production unless DEPLOYMENT says otherwise.
+  expect(loadConfig({ NODE_ENV: 'production', CORS_ORIGINS: 'none' })).toMatchObject({ deployment: 'production', seedDemo: false, corsOrigins: [] });
+  expect(loadConfig({ DEPLOYMENT: 'production', CORS_ORIGINS: 'capacitor://localhost,https://localhost' })).toMatchObject({
+    seedDemo: false,
+    corsOrigins: ['capacitor://localhost', 'https://localhost'],
+  });
+  expect(loadConfig({ DEPLOYMENT: 'production', CORS_ORIGINS: 'none', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+  expect(loadConfig({ NODE_ENV: 'production', DEPLOYMENT: 'development' })).toMatchObject({ deployment: 'development', seedDemo: true });
+  // Outside development nobody is trusted cross-origin by default: the operator says who, or none.
+  expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CORS_ORIGINS: set it outside development .*capacitor:\/\/localhost,https:\/\/localhost .*or none/);
+  expect(() => loadConfig({ DEPLOYMENT: 'production' })).toThrow(/CORS_ORIGINS: set it outside development/);
+  expect(() => loadConfig({ DEPLOYMENT: 'staging' })).toThrow(/DEPLOYMENT/);
+});
+
+test('TRUST_PROXY takes a number of proxies or their addresses, and refuses true (any client could pick its address)', () => {
+  expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1 });
+  expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toEqual({ kind: 'none' });
+  expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toEqual({ kind: 'none' });
+  expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,loopback,fd00::/8' }).trustProxy).toEqual({
+    kind: 'addresses',
+    addresses: ['127.0.0.1', '10.0.0.0/8', 'loopback', 'fd00::/8'],
+  });
+  expect(() => loadConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY: true would believe any X-Forwarded-For a client sends; set the number of proxies/);
+  expect(() => loadConfig({ TRUST_PROXY: 'yes' })).toThrow(/TRUST_PROXY: true would believe/);
+  expect(() => loadConfig({ TRUST_PROXY: '11' })).toThrow(/TRUST_PROXY: at most 10 proxies/);
+  expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33,nginx' })).toThrow(/TRUST_PROXY: .*not an address: 10.0.0.0\/33, nginx/);
 });
 
 test('HTTPS=true serves TLS with a self-signed certificate kept in DATA_DIR/tls, or with TLS_CERT/TLS_KEY files', () => {
@@ -76,7 +106,7 @@ test('operations settings (issue 14): migrate on start, metrics token, log forma
   const defaults = loadConfig({}, false);
   expect(defaults).toMatchObject({ migrateOnStart: true, metricsToken: undefined, logFormat: 'json', shutdownDelayMs: 0 });
   expect(loadConfig({}, true).logFormat).toBe('pretty');
-  expect(loadConfig({ NODE_ENV: 'production' }, true).logFormat).toBe('json');
+  expect(loadConfig({ NODE_ENV: 'production', CORS_ORIGINS: 'none' }, true).logFormat).toBe('json');
   expect(loadConfig({ LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
   expect(loadConfig({ LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
   const set = loadConfig({ MIGRATE_ON_START: 'false', METRICS_TOKEN: 'a-long-scrape-token-1234', SHUTDOWN_DELAY_SECONDS: '5' });

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import proxyAddr from '@fastify/proxy-addr';
 import { z } from 'zod';
 
 /** Default web bundle: apps/web/dist, found from this file's location (apps/server/src). */
@@ -15,6 +16,58 @@ export const DEFAULT_SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/**
+ * Which peers' `X-Forwarded-*` headers the server believes (docs/decisions/085): none, the nearest
+ * `hops` proxies (the socket's peer is hop 1), or peers at these addresses, CIDR ranges or
+ * proxy-addr names (`loopback`, `linklocal`, `uniquelocal`).
+ */
+export type TrustedProxies = { kind: 'none' } | { kind: 'hops'; hops: number } | { kind: 'addresses'; addresses: string[] };
+
+/** Most proxies we accept in a chain: more is a typo, not a deployment. */
+const MAX_PROXY_HOPS = 10;
+
+/**
+ * `TRUST_PROXY`: `false` (default), a hop count (`1` for one nginx or Caddy in front) or a
+ * comma-separated list of the proxies' addresses/CIDRs. `true` is refused: it would believe the
+ * leftmost `X-Forwarded-For`, which any client writes itself (docs/decisions/085).
+ */
+const trustProxySetting = z.string().transform((value, context): TrustedProxies => {
+  const setting = value.trim().toLowerCase();
+  if (setting === 'false' || setting === 'no' || setting === '0') return { kind: 'none' };
+  if (setting === 'true' || setting === 'yes') {
+    context.addIssue({
+      code: 'custom',
+      message:
+        'true would believe any X-Forwarded-For a client sends; set the number of proxies in front of the server (1 for one nginx or Caddy) or their addresses (e.g. 127.0.0.1 or 10.0.0.0/8)',
+    });
+    return z.NEVER;
+  }
+  if (/^\d+$/.test(setting)) {
+    const hops = Number(setting);
+    if (hops <= MAX_PROXY_HOPS) return { kind: 'hops', hops };
+    context.addIssue({ code: 'custom', message: `at most ${MAX_PROXY_HOPS} proxies in front of the server` });
+    return z.NEVER;
+  }
+  const addresses = setting.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const invalid = addresses.filter((entry) => !isProxyAddress(entry));
+  if (addresses.length > 0 && invalid.length === 0) return { kind: 'addresses', addresses };
+  context.addIssue({
+    code: 'custom',
+    message: `must be false, a number of proxies (1) or their addresses (127.0.0.1,10.0.0.0/8, loopback); not an address: ${invalid.join(', ') || value}`,
+  });
+  return z.NEVER;
+});
+
+/** Whether proxy-addr (Fastify's own parser of trustProxy) accepts `entry` as an address, CIDR or name. */
+function isProxyAddress(entry: string): boolean {
+  try {
+    proxyAddr.compile(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The origins the native app's WebView sends (iOS `capacitor://localhost`, Android `https://localhost` or `http://localhost`). */
 export const CAPACITOR_WEBVIEW_ORIGINS = ['capacitor://localhost', 'https://localhost', 'http://localhost'] as const;
@@ -37,6 +90,21 @@ const originList = z
   )
   .transform((origins) => [...new Set(origins)]);
 
+/** `CORS_ORIGINS`: a list of origins, or `none` (no other site may call the API). */
+const corsOriginsSetting = z.union([z.literal('none').transform((): string[] => []), originList]);
+
+/**
+ * `DEPLOYMENT` (docs/decisions/086): `development` (a laptop, `npm start`: demo data, the native
+ * app's origins trusted by default) or `production` (a venue: no demo data, CORS origins set by the
+ * operator). Unset: `production` when NODE_ENV is `production` (the Docker image), else
+ * `development` — the one place NODE_ENV decides anything beyond the log format.
+ */
+export type Deployment = 'development' | 'production';
+
+function deploymentOf(env: { DEPLOYMENT?: Deployment | undefined; NODE_ENV?: string | undefined }): Deployment {
+  return env.DEPLOYMENT ?? (env.NODE_ENV === 'production' ? 'production' : 'development');
+}
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -44,8 +112,9 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().min(1).optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   WEB_DIST_DIR: z.string().min(1).optional(),
-  SEED_DEMO: booleanFlag.default(true),
-  TRUST_PROXY: booleanFlag.default(false),
+  DEPLOYMENT: z.enum(['development', 'production']).optional(),
+  SEED_DEMO: booleanFlag.optional(),
+  TRUST_PROXY: trustProxySetting.default({ kind: 'none' }),
   HTTPS: booleanFlag.default(false),
   TLS_CERT: z.string().min(1).optional(),
   TLS_KEY: z.string().min(1).optional(),
@@ -62,8 +131,8 @@ const EnvSchema = z.object({
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an http(s) URL')
     .transform((value) => value.replace(/\/+$/, ''))
     .optional(),
-  // The Capacitor app's WebView origins (iOS; Android https and http schemes): decision 030.
-  CORS_ORIGINS: originList.default([...CAPACITOR_WEBVIEW_ORIGINS]),
+  // Default: the Capacitor app's WebView origins (decision 030), in development only (decision 086).
+  CORS_ORIGINS: corsOriginsSetting.optional(),
   CSP_CONNECT_SRC: originList.default([]),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   RATE_LIMIT_IP_MAX: z.coerce.number().int().min(1).default(100),
@@ -83,6 +152,11 @@ const EnvSchema = z.object({
   .refine((env) => env.HTTPS || env.TLS_CERT === undefined, {
     message: 'TLS_CERT and TLS_KEY are used only with HTTPS=true',
     path: ['HTTPS'],
+  })
+  .refine((env) => env.CORS_ORIGINS !== undefined || deploymentOf(env) === 'development', {
+    message:
+      'set it outside development (DEPLOYMENT=production or NODE_ENV=production): the sites allowed to call the API with credentials, e.g. the native app\'s capacitor://localhost,https://localhost (docs/native.md), or none',
+    path: ['CORS_ORIGINS'],
   });
 
 /**
@@ -105,10 +179,18 @@ export interface Config {
   databasePoolSize: number;
   /** Absolute folder of the built web app, served at `/` when it exists. */
   webDistDir: string;
-  /** Seed the demo organization, events, users and tickets when the database has no users. */
+  /** `DEPLOYMENT`: what the defaults below suit (docs/decisions/086). */
+  deployment: Deployment;
+  /**
+   * `SEED_DEMO`: seed the demo organization, events, users and tickets when the database has no
+   * users. Default: on in development, off in production.
+   */
   seedDemo: boolean;
-  /** Trust X-Forwarded-* headers (behind a reverse proxy): decides https for the Secure cookie. */
-  trustProxy: boolean;
+  /**
+   * `TRUST_PROXY`: which peers' X-Forwarded-For/-Proto/-Host to believe (behind a reverse proxy):
+   * the client address the rate limits count, https for the Secure cookie and the CSRF check.
+   */
+  trustProxy: TrustedProxies;
   /** `HTTPS=true`: serve TLS (browsers give a LAN address camera access only over https); undefined = plain http. */
   tls: TlsSource | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -120,7 +202,10 @@ export interface Config {
   mailFrom: string;
   /** The web app's public base URL, without a trailing slash: reset links point here. */
   publicUrl: string;
-  /** Browser origins allowed to call the API cross-origin with credentials (CORS), e.g. the Capacitor app's. */
+  /**
+   * Browser origins allowed to call the API cross-origin with credentials (CORS), e.g. the Capacitor
+   * app's. Default in development: CAPACITOR_WEBVIEW_ORIGINS; in production it must be set (`none`: []).
+   */
   corsOrigins: string[];
   /** Extra origins the web app may connect to (CSP connect-src), e.g. an API host or the IP-lookup service. */
   cspConnectSrc: string[];
@@ -171,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
   }
   const values = parsed.data;
   const baseDir = values.INIT_CWD ?? process.cwd();
+  const deployment = deploymentOf(values);
   return {
     port: values.PORT,
     host: values.HOST,
@@ -178,7 +264,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     databaseUrl: values.DATABASE_URL,
     databasePoolSize: values.DATABASE_POOL_SIZE,
     webDistDir: values.WEB_DIST_DIR ? path.resolve(baseDir, values.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
-    seedDemo: values.SEED_DEMO,
+    deployment,
+    seedDemo: values.SEED_DEMO ?? deployment === 'development',
     trustProxy: values.TRUST_PROXY,
     tls: tlsSourceOf(values, baseDir),
     logLevel: values.LOG_LEVEL,
@@ -187,7 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     mailFrom: values.MAIL_FROM,
     // Never derived from the request's Host header: a forged Host would put a foreign site in reset links.
     publicUrl: values.PUBLIC_URL ?? `${values.HTTPS ? 'https' : 'http'}://localhost:${values.PORT}`,
-    corsOrigins: values.CORS_ORIGINS,
+    corsOrigins: values.CORS_ORIGINS ?? [...CAPACITOR_WEBVIEW_ORIGINS],
     cspConnectSrc: values.CSP_CONNECT_SRC,
     rateLimit: {
       windowMs: values.RATE_LIMIT_WINDOW_SECONDS * 1000,

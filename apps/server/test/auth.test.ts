@@ -8,7 +8,7 @@ import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ env: { TRUST_PROXY: 'true' } });
+  t = await createTestApp({ env: { TRUST_PROXY: '1' } });
 });
 afterAll(async () => {
   await t.close();

@@ -161,11 +161,11 @@ test('without signing in the counts are a 401', async () => {
   expect(ApiErrorBody.parse(response.json()).code).toBe('unauthenticated');
 });
 
-test("a member of another organization may not read this event's counts (403), and a member may not read theirs", async () => {
+test("a member of another organization may not read this event's counts (404, as for an unknown event), and a member may not read theirs", async () => {
   const refused = await getCounts(outsiderToken, doorEventId, 1);
-  expect(refused.statusCode).toBe(403);
-  expect(ApiErrorBody.parse(refused.json())).toEqual({ code: 'forbidden', message: 'You are not a member of this organization' });
-  expect((await getCounts(demoToken, outsider.eventId, 1)).statusCode).toBe(403);
+  expect(refused.statusCode).toBe(404);
+  expect(ApiErrorBody.parse(refused.json())).toEqual({ code: 'not_found', message: `No event with id "${doorEventId}"` });
+  expect((await getCounts(demoToken, outsider.eventId, 1)).statusCode).toBe(404);
   // The outsider reads their own event: one valid ticket, none checked in.
   const own = await getCounts(outsiderToken, outsider.eventId, 1);
   expect(own.statusCode).toBe(200);

@@ -98,12 +98,12 @@ test('the events path documents its organizationId parameter, and the error answ
   expect(resolved(conflict)).toMatchObject({ type: 'object', required: expect.arrayContaining(['code', 'message']) });
 });
 
-test('verify documents every denial reason, event_not_active included, and its 401, 403 and 404 answers', () => {
+test('verify documents every denial reason, event_not_active included, and its 401, 403 (CSRF), 404 and 429 answers', () => {
   const verify = document.paths[openApiPath(apiPaths.verifyTicket)]?.post;
   expect(document.components.schemas.DenialReason).toMatchObject({ enum: expect.arrayContaining([...DenialReason.options]) });
   expect(JSON.stringify(document.components.schemas.DeniedVerdict)).toContain('"#/components/schemas/DenialReason"');
   expect(verify?.responses['200']?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/VerifyTicketResponse' });
-  for (const status of ['401', '403', '404']) {
+  for (const status of ['401', '403', '404', '429']) {
     expect(resolved(verify?.responses[status]?.content?.['application/json'].schema), status).toMatchObject({ required: expect.arrayContaining(['code', 'message']) });
   }
 });
@@ -180,14 +180,15 @@ test('every error answer a route can give is declared, from what the route has (
   // A session: 401.
   for (const path of [apiPaths.usersMe, apiPaths.organizations, apiPaths.organizationEvents]) expect(statuses('get', path)).toContain('401');
   for (const path of [apiPaths.verifyTicket, apiPaths.changePassword]) expect(statuses('post', path)).toContain('401');
-  // Path params: 400, 404 (and the rule's 403 on membership/{id}).
-  expect(statuses('get', apiPaths.organizationEvents)).toEqual(expect.arrayContaining(['400', '403', '404']));
+  // Path params: 400, 404 (a non-member's answer too: no 403 that would tell the id exists, decision 086).
+  expect(statuses('get', apiPaths.organizationEvents)).toEqual(expect.arrayContaining(['400', '404']));
+  expect(statuses('get', apiPaths.organizationEvents)).not.toContain('403');
   // Rate limits: 429; a wrong password: 401.
   expect(statuses('post', apiPaths.login)).toEqual(expect.arrayContaining(['401', '429']));
   expect(statuses('post', apiPaths.register)).toEqual(expect.arrayContaining(['409', '429']));
 });
 
-test('the live counts of an event day are documented: both path params, CheckInCounts, and the 401, 403 and 404 of verify', () => {
+test('the live counts of an event day are documented: both path params, CheckInCounts, and the 401 and 404 of verify', () => {
   const operation = document.paths[openApiPath(apiPaths.checkInCounts)]?.get;
   expect(operation?.operationId).toBe('getCheckInCounts');
   expect(operation?.security).toEqual([{ bearerToken: [] }, { sessionCookie: [] }]);
@@ -198,7 +199,8 @@ test('the live counts of an event day are documented: both path params, CheckInC
   expect(resolved(operation?.responses['200']?.content?.['application/json'].schema).required).toEqual(
     expect.arrayContaining(['eventId', 'day', 'checkedIn', 'validTickets']),
   );
-  expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['400', '401', '403', '404', '500']));
+  expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['400', '401', '404', '500']));
+  expect(Object.keys(operation?.responses ?? {})).not.toContain('403');
 });
 
 test('the login answer documents what the server sends: token and expiresAt, both required', () => {

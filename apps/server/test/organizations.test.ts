@@ -70,11 +70,11 @@ test("each event carries its calendar, and the live demo event's day 2 is today 
   expect(todaysEventDay(calendar, new Date())?.day).toBe(DEMO_TODAY_DAY_NUMBER);
 });
 
-test("a member of another organization may not list this organization's events (403)", async () => {
+test("a member of another organization may not list this organization's events (404, as for an unknown organization)", async () => {
   const { organizationId } = await demoIds(t.database.db);
   const response = await t.app.inject({ method: 'GET', url: api(organizationEventsPath(organizationId)), headers: bearer(outsiderToken) });
-  expect(response.statusCode).toBe(403);
-  expect(ApiErrorBody.parse(response.json()).code).toBe('forbidden');
+  expect(response.statusCode).toBe(404);
+  expect(ApiErrorBody.parse(response.json())).toEqual({ code: 'not_found', message: 'Organization not found' });
   const own = await t.app.inject({ method: 'GET', url: api(organizationEventsPath(outsider.organizationId)), headers: bearer(outsiderToken) });
   expect(EventList.parse(own.json()).map((event) => event.title)).toEqual(['Other Event']);
 });

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { openDatabase } from '../src/db/client.ts';
 import { checkIns, tickets } from '../src/db/schema.ts';
 import { DEMO_LIVE_EVENT_TITLE, DEMO_TODAY_DAY_NUMBER, DEMO_USER, seedDemoData } from '../src/db/seed.ts';
 import { demoIds } from './helpers/fixtures.ts';
+import { startServer as startCompiledServer } from './helpers/server-process.ts';
 
 // The real entry point (src/server.ts) in a child process, on an embedded database in a temp DATA_DIR.
 let dataDir: string;
@@ -88,3 +90,32 @@ test('the server refuses to start with an invalid configuration', async () => {
   await expect(server.url).rejects.toThrow(/PORT/);
   expect(await server.exited).not.toBe(0);
 }, 60_000);
+
+test('started as the Docker image starts it (NODE_ENV=production), the server needs CORS_ORIGINS and seeds no demo account', async () => {
+  const freshDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-production-'));
+  // The compiled server (what the image runs, without tsx's start-up cost).
+  const refused = startCompiledServer({ DATA_DIR: freshDir, NODE_ENV: 'production' });
+  try {
+    await expect(refused.url).rejects.toThrow(/CORS_ORIGINS: set it outside development/);
+    expect((await refused.exited).code).toBe(1);
+  } finally {
+    refused.child.kill('SIGTERM');
+  }
+
+  const server = startCompiledServer({ DATA_DIR: freshDir, NODE_ENV: 'production', CORS_ORIGINS: 'none' });
+  try {
+    const base = await server.url;
+    expect(server.output()).not.toContain('Demo login');
+    const signIn = await fetch(`${base}/api${apiPaths.login}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEMO_USER.email, password: DEMO_USER.password }),
+    });
+    expect(signIn.status).toBe(401);
+    expect(existsSync(path.join(freshDir, 'demo-tickets'))).toBe(false);
+  } finally {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await rm(freshDir, { recursive: true, force: true });
+  }
+}, 120_000);

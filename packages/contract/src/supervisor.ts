@@ -146,8 +146,8 @@ export type ScanLogQuery = z.infer<typeof ScanLogQuery>;
 
 /**
  * One scan log entry: when (ISO 8601), the gate user (display name), the code as scanned, the
- * verdict and reason (a denial reason, `forbidden`, or the undo's reason; null when approved), and
- * for an offline scan sent by a colleague, who sent it.
+ * verdict and reason (a denial reason, `forbidden` in rows written before decision 086, or the
+ * undo's reason; null when approved), and for an offline scan sent by a colleague, who sent it.
  */
 export const ScanLogEntry = z.object({
   id: z.string(),

@@ -13,13 +13,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { addCalendarDays, DEFAULT_DAY_CUTOFF, eventToday } from '@gatecheck/contract';
 import { faker } from '@faker-js/faker/locale/en_GB';
-import { stringify } from 'csv-stringify/sync';
 import { count } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db } from './client.ts';
 import { inTransaction } from './transactions.ts';
 import { eventDays, events, memberships, organizations, users } from './schema.ts';
 import { hashPassword } from '../services/passwords.ts';
+import { csvText } from '../services/csv-files.ts';
 import { generateTicketCode } from '../services/ticket-codes.ts';
 import { insertTickets } from '../services/tickets.ts';
 
@@ -203,9 +203,9 @@ export async function seedDemoIfEmpty(db: Db, options: { ticketsDir?: string; to
 async function writeTicketFiles(dir: string, list: DemoTicket[]): Promise<void> {
   await mkdir(dir, { recursive: true });
   const ordered = [...list.filter((t) => !t.isRevoked), ...list.filter((t) => t.isRevoked)];
-  const csv = stringify(
+  const csv = csvText(
+    TICKETS_CSV_COLUMNS,
     ordered.map((t) => [t.code, t.eventTitle, t.holderName, t.ticketType, t.days ? t.days.join('|') : 'all']),
-    { header: true, columns: [...TICKETS_CSV_COLUMNS] },
   );
   await writeFile(path.join(dir, 'tickets.csv'), csv);
   for (const ticket of ordered) {

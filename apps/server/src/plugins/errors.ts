@@ -7,7 +7,7 @@ import type { ApiErrorBody, ErrorCode } from '@gatecheck/contract';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { RateLimitedError, ServiceError } from '../services/errors.ts';
+import { AccessRefusedError, RateLimitedError, ServiceError } from '../services/errors.ts';
 import { STATUS_OF } from './error-responses.ts';
 
 /** What a 5xx says: nothing about us. */
@@ -28,6 +28,8 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = {
 async function errorsPlugin(app: FastifyInstance): Promise<void> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ServiceError) {
+      // Answered as an unknown id; the operator's log says what it was (docs/decisions/086).
+      if (error instanceof AccessRefusedError) request.log.warn({ userId: error.userId, ...error.resource }, 'access refused: not a member of the organization');
       if (error instanceof RateLimitedError) void reply.header('retry-after', error.retryAfterSeconds);
       return reply.status(STATUS_OF[error.code]).send({ code: error.code, message: error.message });
     }

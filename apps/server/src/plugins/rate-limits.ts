@@ -9,8 +9,8 @@
  *   argon2 hash). Attached to those routes by an `onRoute` hook, so route files stay unaware.
  *
  * Over a limit: 429 `{ code: 'rate_limited', message }` with Retry-After (services/errors.ts
- * RateLimitedError, answered by plugins/errors.ts). `request.ip` follows X-Forwarded-For only with
- * TRUST_PROXY=true. The counters live in the database (`rate_limits`), shared by every instance on
+ * RateLimitedError, answered by plugins/errors.ts). `request.ip` follows X-Forwarded-For only as far as
+ * TRUST_PROXY trusts the proxies in front (docs/decisions/085). The counters live in the database (`rate_limits`), shared by every instance on
  * it (docs/decisions/040). Register after the db plugin and before the routes.
  */
 import { API_PREFIX, apiPaths, requestText } from '@gatecheck/contract';
@@ -42,11 +42,12 @@ const PER_EMAIL_URLS: readonly string[] = [apiPaths.register, apiPaths.forgotPas
 const EmailField = z.object({ email: requestText().trim().toLowerCase().min(1).max(254) });
 
 /**
- * Whether the route `method` `url` (full URL, `/api/...`) is rate limited: sign-in (failed attempts)
- * and the routes above. Its OpenAPI document then declares 429 (plugins/openapi.ts).
+ * Whether the route `method` `url` (full URL, `/api/...`) is rate limited: sign-in (failed attempts),
+ * the routes above, and verify (its refusals per user, routes/tickets: docs/decisions/086). Its
+ * OpenAPI document then declares 429 (plugins/openapi.ts).
  */
 export function isRateLimitedRoute(method: string, url: string): boolean {
-  return method === 'POST' && (url === `${API_PREFIX}${apiPaths.login}` || PER_IP_URLS.includes(url));
+  return method === 'POST' && (url === `${API_PREFIX}${apiPaths.login}` || url === `${API_PREFIX}${apiPaths.verifyTicket}` || PER_IP_URLS.includes(url));
 }
 
 type Hook = (request: FastifyRequest) => Promise<void>;

@@ -10,7 +10,7 @@ import type { CheckInCounts } from '@gatecheck/contract';
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { checkIns, ticketDayCounts } from '../db/schema.ts';
-import { ServiceError } from './errors.ts';
+import { AccessRefusedError } from './errors.ts';
 import { findEvent } from './events.ts';
 import { isMember } from './organizations.ts';
 
@@ -22,12 +22,13 @@ import { isMember } from './organizations.ts';
  * (`admitted_days` null = every day, else it lists the day), 0 for a day the event does not have
  * (verify denies every ticket on it with `not_valid_today`).
  *
- * @throws ServiceError `not_found` for an unknown event (or an id that is not a UUID), `forbidden`
- *   when `userId` is not a member of the event's organization — the same answers as verify.
+ * @throws ServiceError `not_found` for an unknown event (or an id that is not a UUID);
+ *   AccessRefusedError (the same 404) when `userId` is not a member of the event's organization —
+ *   the same answers as verify (docs/decisions/086).
  */
 export async function countCheckIns(db: DbOrTx, userId: string, eventId: string, day: number): Promise<CheckInCounts> {
   const event = await findEvent(db, eventId);
-  if (!(await isMember(db, userId, event.organizationId))) throw new ServiceError('forbidden', 'You are not a member of this organization');
+  if (!(await isMember(db, userId, event.organizationId))) throw new AccessRefusedError(userId, { eventId });
   const hasDay = event.days.some((entry) => entry.day === day);
   // N from the partial index check_ins_active_event_day_idx alone (every check-in carries its
   // ticket's event, docs/decisions/058); M from ticket_day_counts, rows 0 (tickets of every day) and

@@ -11,8 +11,9 @@
  * in again; no row is ever deleted.
  *
  * A denial is a verdict (`isValid: false` with a `reason` and a plain-English `message`), not an
- * error; only "unknown event" (404) and "not a member of the event's organization" (403) throw.
- * Every attempt on a known event goes to the scan log, the 403 too (docs/decisions/015).
+ * error; only "unknown event" and "not a member of the event's organization" throw, both answered
+ * 404 alike. Every attempt of a member goes to the scan log (docs/decisions/015); a non-member's
+ * request never does: it is nobody's scan at that organization's gate (docs/decisions/086).
  */
 import {
   type CheckInDecision,
@@ -31,7 +32,7 @@ import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTab
 import { inTransaction, retrying } from '../db/transactions.ts';
 import { checkIns, eventDays, events, memberships, organizations, scanLog, tickets, users } from '../db/schema.ts';
 import { changeStamp } from './door-list.ts';
-import { isId, ServiceError } from './errors.ts';
+import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from './errors.ts';
 import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from './events.ts';
 import { codeOfScannedText } from './signing-keys.ts';
 
@@ -43,18 +44,18 @@ export interface Scanner {
 type TicketRow = typeof tickets.$inferSelect;
 
 /**
- * Why an attempt was refused, as the scan log records it: a denial reason, or `forbidden` for a
- * caller who is not a member of the event's organization (answered 403, not with a verdict).
+ * Why an attempt was refused, as the scan log records it: a denial reason. (Rows written before
+ * docs/decisions/086 may say `forbidden`: a non-member's attempt, no longer logged there.)
  */
-type ScanLogReason = DenialReason | 'forbidden';
+type ScanLogReason = DenialReason;
 
 /** The active check-in of a ticket on a day (not undone): the partial unique index's predicate. */
 const isActiveCheckIn = isNull(checkIns.undoneAt);
 
 /**
  * Verifies `request.qrCode` (any letter case; or a signed ticket's QR text, docs/decisions/043) for `request.day` of event `request.eventId` and, when
- * it is valid and not yet used that day, records the check-in. Every call on a known event writes one
- * scan_log row.
+ * it is valid and not yet used that day, records the check-in. Every call of a member of the event's
+ * organization writes one scan_log row.
  *
  * Verdicts, checked in this order: denied with reason `not_found` (unknown code, a code that is not storable text, or a ticket of
  * another organization's event — nothing leaks across organizations), `wrong_event` (a ticket of
@@ -68,9 +69,8 @@ const isActiveCheckIn = isNull(checkIns.undoneAt);
  * the scan that made the check-in, by the same staff member, answers the original approval again.
  * The order is the contract's `decideCheckIn`; `now` is the clock (the app's, injectable in tests).
  *
- * @throws ServiceError `not_found` for an unknown event (not logged: there is no event to log it
- *   under), `forbidden` when `scanner` is not a member of the event's organization (logged as
- *   denied with reason `forbidden`).
+ * @throws ServiceError `not_found` for an unknown event; AccessRefusedError (the same 404, not in
+ *   the scan log) when `scanner` is not a member of the event's organization (docs/decisions/086).
  */
 export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTicketRequest, now: Date): Promise<VerifyTicketResponse> {
   // A genuine signed QR text is decided and logged as its code (docs/decisions/043); ill-formed text
@@ -79,10 +79,8 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
   const scanned = code !== null && code !== request.qrCode ? { ...request, qrCode: code } : request;
   const read = await readScan(db, scanner, request, code);
   const { event } = read;
-  if (!read.isMember) {
-    await logAttempt(db, { scanner, event, request, reason: 'forbidden' });
-    throw new ServiceError('forbidden', 'You are not a member of this organization');
-  }
+  // Not written into that organization's scan log: the caller is nobody at its gate (decision 086).
+  if (!read.isMember) throw new AccessRefusedError(scanner.userId, { eventId: event.id });
   const context = { scanner, event, request: scanned, now };
   const decision = decideCheckIn({ ...checkInInput(context, read.found), existingCheckIn: read.existingCheckIn });
   const ticket = read.found?.ticket;
@@ -180,10 +178,10 @@ const scanRead = coalescedStatement(SCAN_KEY, prepareScanRead, async (keys, read
  * @throws ServiceError `not_found` for an unknown event (or an id that is not a UUID).
  */
 async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, code: string | null): Promise<ScanRead> {
-  if (!isId(request.eventId)) throw new ServiceError('not_found', `No event with id "${request.eventId}"`);
+  if (!isId(request.eventId)) throw new ServiceError('not_found', noSuchEventMessage(request.eventId));
   // An empty code matches no ticket: codes are 1–128 characters (ticket-codes.ts).
   const row = await scanRead(db)({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day });
-  if (!row) throw new ServiceError('not_found', `No event with id "${request.eventId}"`);
+  if (!row) throw new ServiceError('not_found', noSuchEventMessage(request.eventId));
   const event: EventDetails = {
     id: row.id,
     title: row.title,

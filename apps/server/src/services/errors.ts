@@ -15,6 +15,33 @@ export class ServiceError extends Error {
   }
 }
 
+/** What an unknown event id is answered (404 `not_found`): a non-member is answered the same. */
+export function noSuchEventMessage(eventId: string): string {
+  return `No event with id "${eventId}"`;
+}
+
+/** What an unknown organization id is answered (404 `not_found`): a non-member is answered the same. */
+export const NO_SUCH_ORGANIZATION_MESSAGE = 'Organization not found';
+
+/**
+ * A signed-in caller who is not a member of the organization that owns the event or organization
+ * they asked for. Answered exactly as an unknown id — 404 `not_found` with the same message — so the
+ * answer does not tell whether the id exists (docs/decisions/086); the server's log records it as
+ * an access refusal with the user's id and the resource's id (plugins/errors.ts).
+ */
+export class AccessRefusedError extends ServiceError {
+  readonly userId: string;
+  /** The id asked for: an event's or an organization's. */
+  readonly resource: { eventId: string } | { organizationId: string };
+
+  constructor(userId: string, resource: { eventId: string } | { organizationId: string }) {
+    super('not_found', 'eventId' in resource ? noSuchEventMessage(resource.eventId) : NO_SUCH_ORGANIZATION_MESSAGE);
+    this.name = 'AccessRefusedError';
+    this.userId = userId;
+    this.resource = resource;
+  }
+}
+
 /**
  * Too many attempts (429 `rate_limited`): the answer carries `Retry-After: retryAfterSeconds`
  * (docs/decisions/019).

@@ -8,7 +8,7 @@ import { DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER, type EventStatus } fr
 import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { eventDays, events, organizations } from '../db/schema.ts';
-import { isId, ServiceError } from './errors.ts';
+import { isId, noSuchEventMessage, ServiceError } from './errors.ts';
 
 /** One day of an event: configured, or the implicit day 1 of an event without configured days. */
 export interface EventDayInfo {
@@ -69,7 +69,7 @@ export async function findEvent(db: DbOrTx, eventId: string): Promise<EventDetai
         .innerJoin(organizations, eq(organizations.id, events.organizationId))
         .where(eq(events.id, eventId))
     : [];
-  if (!event) throw new ServiceError('not_found', `No event with id "${eventId}"`);
+  if (!event) throw new ServiceError('not_found', noSuchEventMessage(eventId));
   const days = await db
     .select({ day: eventDays.day, name: eventDays.name, date: eventDays.date })
     .from(eventDays)

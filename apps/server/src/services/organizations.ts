@@ -6,7 +6,7 @@ import { type Event, type EventDay, hasRoleAtLeast, INACTIVE_EVENT_STATUSES, typ
 import { and, asc, count, eq, inArray, isNull, notInArray } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { eventDays, events, memberships, organizations, tickets } from '../db/schema.ts';
-import { isId, ServiceError } from './errors.ts';
+import { AccessRefusedError, isId, NO_SUCH_ORGANIZATION_MESSAGE, ServiceError } from './errors.ts';
 import { type EventDetails, findEvent, toDayCutoff } from './events.ts';
 
 /** The organizations `userId` belongs to, each with the user's role and its active events, by name. */
@@ -70,35 +70,36 @@ export async function roleOf(db: DbOrTx, userId: string, organizationId: string)
 /**
  * The event `eventId` when `userId` has at least role `needed` in its organization (issue 11,
  * docs/decisions/037): the one check behind every supervisor call (routes/require-role.ts).
- * @throws ServiceError `not_found` for an unknown event and for an event of an organization the
- *   user is not a member of (no existence leak across organizations); `forbidden` for a member
- *   whose role is lower than `needed`.
+ * @throws ServiceError `not_found` for an unknown event, AccessRefusedError (the same 404) for an
+ *   event of an organization the user is not a member of (no existence leak across organizations,
+ *   docs/decisions/086); `forbidden` for a member whose role is lower than `needed`.
  */
 export async function eventForRole(db: DbOrTx, userId: string, eventId: string, needed: MembershipRole): Promise<EventDetails> {
   const event = await findEvent(db, eventId);
   const role = await roleOf(db, userId, event.organizationId);
-  if (role === null) throw new ServiceError('not_found', `No event with id "${eventId}"`);
+  if (role === null) throw new AccessRefusedError(userId, { eventId });
   if (!hasRoleAtLeast(role, needed)) throw new ServiceError('forbidden', `This needs the ${needed} role in ${event.organizationName}; yours is ${role}.`);
   return event;
 }
 
 /**
  * Throws unless `userId` is a member of `organizationId`.
- * @throws ServiceError `not_found` for an unknown organization, `forbidden` for a non-member.
+ * @throws ServiceError `not_found` for an unknown organization; AccessRefusedError (the same 404) for
+ *   a non-member, so the answer does not tell that the organization exists (docs/decisions/086).
  */
 export async function assertMember(db: DbOrTx, userId: string, organizationId: string): Promise<void> {
   const [organization] = isId(organizationId)
     ? await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, organizationId)).limit(1)
     : [];
-  if (!organization) throw new ServiceError('not_found', 'Organization not found');
-  if (!(await isMember(db, userId, organizationId))) throw new ServiceError('forbidden', 'You are not a member of this organization');
+  if (!organization) throw new ServiceError('not_found', NO_SUCH_ORGANIZATION_MESSAGE);
+  if (!(await isMember(db, userId, organizationId))) throw new AccessRefusedError(userId, { organizationId });
 }
 
 /**
  * The events of `organizationId` (every status, by date), with `ticketsSold` (tickets not revoked)
  * and the configured event days (empty when the event has a single implicit day), plus the event's
  * calendar (time zone, day cut-off 'HH:MM', rehearsal setting) so the client can say 'not today'.
- * @throws ServiceError `not_found` / `forbidden` as assertMember.
+ * @throws ServiceError `not_found` / AccessRefusedError as assertMember.
  */
 export async function listOrganizationEvents(db: DbOrTx, userId: string, organizationId: string): Promise<Event[]> {
   await assertMember(db, userId, organizationId);

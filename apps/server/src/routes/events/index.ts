@@ -2,8 +2,8 @@
  * Calls on one event beyond SPEC §7.
  *
  * GET /events/:eventId/days/:day/counts (issue 10 item 4, docs/decisions/033): the scanner header's
- * 'Checked in N / M'. Signed in (the signed-in scope); 403 for a non-member of the event's
- * organization, 404 for an unknown event — as POST /tickets/verify.
+ * 'Checked in N / M'. Signed in (the signed-in scope); 404 for an unknown event and, the same
+ * answer, for a non-member of the event's organization — as POST /tickets/verify (decision 086).
  *
  * Supervisor tools on an event (issue 11), every route behind `requireRole('supervisor')`:
  * GET /events/{eventId}/attendees (search), POST .../attendees/{ticketId}/check-in (manual
@@ -50,7 +50,7 @@ export const OFFLINE_BATCH_BODY_LIMIT_BYTES = 512 * 1024;
 const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     apiPaths.checkInCounts,
-    { schema: { operationId: 'getCheckInCounts', params: CheckInCountsParams, response: { 200: CheckInCounts, ...ruleErrors('forbidden', 'not_found') } } },
+    { schema: { operationId: 'getCheckInCounts', params: CheckInCountsParams, response: { 200: CheckInCounts, ...ruleErrors('not_found') } } },
     async (request) => countCheckIns(app.db, signedInUser(request).userId, request.params.eventId, request.params.day),
   );
 

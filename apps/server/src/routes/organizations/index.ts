@@ -1,6 +1,7 @@
 /**
  * GET /organizations/membership and GET /organizations/membership/:organizationId (SPEC §7): the
- * caller's organizations, and one organization's events for its members (403 otherwise, 404 unknown).
+ * caller's organizations, and one organization's events for its members (404 otherwise, the answer
+ * to an unknown id: docs/decisions/086).
  */
 import { apiPaths, EventList, OrganizationList, OrganizationParams } from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -15,7 +16,7 @@ const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     apiPaths.organizationEvents,
-    { schema: { operationId: 'listOrganizationEvents', params: OrganizationParams, response: { 200: EventList, ...ruleErrors('forbidden') } } },
+    { schema: { operationId: 'listOrganizationEvents', params: OrganizationParams, response: { 200: EventList, ...ruleErrors('not_found') } } },
     async (request) => listOrganizationEvents(app.db, signedInUser(request).userId, request.params.organizationId),
   );
 };

@@ -1,25 +1,36 @@
 /**
  * POST /tickets/verify (SPEC §7): one scan → one verdict. A denial is a 200 with `isValid: false`;
- * 403 for a non-member of the event's organization, 404 for an unknown event.
+ * 404 for an unknown event and, alike, for an event of an organization the caller is not a member
+ * of (docs/decisions/086). Those refusals count per user, `RATE_LIMIT_IP_MAX` per window, then 429:
+ * a stranger's requests cannot flood the server's log of access refusals.
  */
 import { apiPaths, VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
 import { verifyTicket } from '../../services/check-in.ts';
+import { ServiceError } from '../../services/errors.ts';
+import { databaseLimiters, RequestLimit } from '../../services/rate-limits.ts';
 
 const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { windowMs, ipMax } = app.config.rateLimit;
+  const refusals = new RequestLimit({ keyPrefix: 'refused-verify-user', points: ipMax, durationSeconds: Math.ceil(windowMs / 1000) }, databaseLimiters(app.db));
   app.post(
     apiPaths.verifyTicket,
     {
       schema: {
         operationId: 'verifyTicket',
         body: VerifyTicketRequest,
-        response: { 200: VerifyTicketResponse, ...ruleErrors('forbidden', 'not_found') },
+        response: { 200: VerifyTicketResponse, ...ruleErrors('not_found') },
       },
     },
     async (request) => {
-      const verdict = await verifyTicket(app.db, { userId: signedInUser(request).userId }, request.body, app.clock());
+      const { userId } = signedInUser(request);
+      const verdict = await verifyTicket(app.db, { userId }, request.body, app.clock()).catch(async (error: unknown) => {
+        // Unknown and foreign events count alike, so the limit tells no more than the answer does.
+        if (error instanceof ServiceError && error.code === 'not_found') await refusals.consume(userId);
+        throw error;
+      });
       app.metrics.countVerdict({ source: 'scan', eventId: request.body.eventId, day: request.body.day, isValid: verdict.isValid, reason: verdict.isValid ? undefined : verdict.reason });
       return verdict;
     },
