@@ -66,7 +66,8 @@ async function tokenFor(username: string): Promise<string> {
 /** A fresh ticket of the live event (or `event`), so tests never share one. */
 async function newTicket(options: { holderName?: string; admittedDays?: number[]; revoked?: boolean; event?: string } = {}) {
   serial += 1;
-  const code = `OFF-${serial}-${randomUUID().slice(0, 8).toUpperCase()}`;
+  // Strong enough for the door list (docs/decisions/087).
+  const code = `OFF-${serial}-${randomUUID().toUpperCase()}`;
   const [ticket] = await insertTickets(t.database.db, [
     {
       code,
