@@ -144,6 +144,12 @@ const EnvSchema = z.object({
   LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   NODE_ENV: z.string().optional(),
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  // 32 random bytes, base64 or base64url (`openssl rand -base64 32`): decision 089.
+  SIGNING_KEY_SECRET: z
+    .string()
+    .refine((value) => /^[A-Za-z0-9+/_-]{43}=?$/.test(value) && Buffer.from(value, 'base64').length === 32, 'must be 32 random bytes in base64 (openssl rand -base64 32)')
+    .transform((value) => Buffer.from(value, 'base64'))
+    .optional(),
 })
   .refine((env) => (env.TLS_CERT === undefined) === (env.TLS_KEY === undefined), {
     message: 'set both TLS_CERT and TLS_KEY, or neither (HTTPS=true alone generates a self-signed certificate)',
@@ -237,6 +243,12 @@ export interface Config {
    * requests are still served, before draining starts, so a load balancer stops sending new ones first.
    */
   shutdownDelayMs: number;
+  /**
+   * `SIGNING_KEY_SECRET`: the 32-byte AES-256-GCM key the events' signing private keys are encrypted
+   * with in the database (docs/decisions/089). Unset on the embedded database: a key generated once
+   * and kept in `dataDir` (services/signing-key-vault.ts); unset with DATABASE_URL: signing fails.
+   */
+  signingKeySecret: Buffer | undefined;
 }
 
 /**
@@ -286,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     metricsToken: values.METRICS_TOKEN,
     logFormat: values.LOG_FORMAT === 'auto' ? (values.NODE_ENV !== 'production' && stdoutIsTerminal ? 'pretty' : 'json') : values.LOG_FORMAT,
     shutdownDelayMs: values.SHUTDOWN_DELAY_SECONDS * 1000,
+    signingKeySecret: values.SIGNING_KEY_SECRET,
   };
 }
 

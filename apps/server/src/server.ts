@@ -14,6 +14,7 @@ import { demoTicketsDirOf, loadConfig, type Config } from './config.ts';
 import { checkDatabaseReadiness } from './db/client.ts';
 import { describeDatabase, openConfiguredDatabase } from './db/open-configured.ts';
 import { DEMO_USER, seedDemoIfEmpty, type DemoSeedSummary } from './db/seed.ts';
+import { openSigningKeyVault, sealClearSigningKeys } from './services/signing-key-vault.ts';
 import { lanAddresses, loadTlsMaterial, type TlsMaterial } from './tls.ts';
 
 let config: Config;
@@ -40,6 +41,8 @@ function prepareDatabase(): Promise<{ applied: number; seeded: DemoSeedSummary |
     // Seeding needs the tables: with MIGRATE_ON_START=false, only once the release step has migrated.
     const canSeed = config.migrateOnStart || (await checkDatabaseReadiness(database.db)) === 'ready';
     const seeded = config.seedDemo && canSeed ? await seedDemoIfEmpty(database.db, { ticketsDir }) : null;
+    // Signing keys an older server stored in clear are encrypted now (docs/decisions/089).
+    if (canSeed) await sealClearSigningKeys(database.db, await openSigningKeyVault(config));
     return { applied, seeded };
   });
 }

@@ -15,6 +15,7 @@ import {
   OfflineConflictList,
   OfflineScanBatchResponse,
   offlinePaths,
+  offlineScanProof,
   openHolderName,
   apiPaths,
   ScanLogPage,
@@ -24,12 +25,12 @@ import {
 import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { checkIns, offlineScans, scanLog, users } from '../src/db/schema.ts';
+import { checkIns, offlineScans, scanLog, sessions, users } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { revokeTicket } from '../src/services/admin/tickets.ts';
 import { readDoorList } from '../src/services/door-list.ts';
 import { findEvent } from '../src/services/events.ts';
-import { createSession } from '../src/services/sessions.ts';
+import { createSession, hashToken } from '../src/services/sessions.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { createOutsider, demoIds, OUTSIDER, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
@@ -66,7 +67,8 @@ async function tokenFor(username: string): Promise<string> {
 /** A fresh ticket of the live event (or `event`), so tests never share one. */
 async function newTicket(options: { holderName?: string; admittedDays?: number[]; revoked?: boolean; event?: string } = {}) {
   serial += 1;
-  const code = `OFF-${serial}-${randomUUID().slice(0, 8).toUpperCase()}`;
+  // Strong enough for the door list (docs/decisions/087).
+  const code = `OFF-${serial}-${randomUUID().toUpperCase()}`;
   const [ticket] = await insertTickets(t.database.db, [
     {
       code,
@@ -103,6 +105,10 @@ async function verify(token: string, code: string, scanId?: string) {
 /** An offline scan item: approved now minus `secondsAgo`, on device 'gate-7'. */
 function scan(code: string, overrides: Record<string, unknown> = {}, secondsAgo = 60) {
   return { scanId: randomUUID(), code, scannedAt: new Date(Date.now() - secondsAgo * 1000).toISOString(), deviceId: 'gate-7', verdict: 'approved', ...overrides };
+}
+/** `item` with the proof that it was made in the session of `token` (decision 088). */
+async function proven<T extends { scanId: string; code: string; scannedAt: string; deviceId: string }>(token: string, item: T): Promise<T & { sessionProof: string }> {
+  return { ...item, sessionProof: await offlineScanProof(token, item) };
 }
 async function upload(token: string, scans: unknown[], day = DAY) {
   return t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(eventId, day)), headers: bearer(token), payload: { scans } });
@@ -407,7 +413,7 @@ describe('offline scans: the upload', () => {
     const ticket = await newTicket();
     const staffId = await userIdOf(db, DEMO_USER.username);
     const colleagueId = await userIdOf(db, DEMO_COLLEAGUE.username);
-    const item = scan(ticket.code, { scannedBy: colleagueId });
+    const item = await proven(colleague, scan(ticket.code, { scannedBy: colleagueId }));
     const answer = await uploaded(staff, [item]);
     expect(answer.results).toEqual([{ index: 0, scanId: item.scanId, status: 'recorded', checkedInAt: item.scannedAt, checkedInBy: DEMO_COLLEAGUE.displayName }]);
     expect(await db.select({ staffUserId: checkIns.staffUserId }).from(checkIns).where(eq(checkIns.ticketId, ticket.id))).toEqual([{ staffUserId: colleagueId }]);
@@ -434,12 +440,10 @@ describe('offline scans: the upload', () => {
     const ticket = await newTicket();
     const staffId = await userIdOf(db, DEMO_USER.username);
     const outsiderId = await userIdOf(db, OUTSIDER.username);
-    const items = [scan(ticket.code, { scannedBy: outsiderId }), scan(ticket.code, { scannedBy: randomUUID() })];
+    // Made, provably, in the outsider's own session (decision 088): a real person, but not of this organization.
+    const items = [await proven(outsider, scan(ticket.code, { scannedBy: outsiderId }))];
     const answer = await uploaded(staff, items);
-    expect(answer.results.map((result) => [result.status, result.reason])).toEqual([
-      ['rejected', 'unknown_staff'],
-      ['rejected', 'unknown_staff'],
-    ]);
+    expect(answer.results.map((result) => [result.status, result.reason])).toEqual([['rejected', 'unknown_staff']]);
     expect(await db.select().from(checkIns).where(eq(checkIns.ticketId, ticket.id))).toEqual([]);
     // The admissions at the gate leave a trace: stored and logged under the sender, with the reason.
     for (const item of items) {
@@ -459,11 +463,77 @@ describe('offline scans: the upload', () => {
   test('a scan sent before for one maker and sent again naming another is refused (scan_id_taken), the first untouched', async () => {
     const db = t.database.db;
     const ticket = await newTicket();
-    const item = scan(ticket.code, { scannedBy: await userIdOf(db, DEMO_COLLEAGUE.username) });
+    const item = await proven(colleague, scan(ticket.code, { scannedBy: await userIdOf(db, DEMO_COLLEAGUE.username) }));
     expect((await uploaded(staff, [item])).results[0]).toMatchObject({ status: 'recorded', checkedInBy: DEMO_COLLEAGUE.displayName });
     const supervisorId = await userIdOf(db, DEMO_SUPERVISOR.username);
     expect((await uploaded(staff, [{ ...item, scannedBy: supervisorId }])).results[0]).toMatchObject({ status: 'rejected', reason: 'scan_id_taken' });
     expect(await db.select({ userId: offlineScans.userId }).from(offlineScans).where(eq(offlineScans.scanId, item.scanId))).toEqual([{ userId: await userIdOf(db, DEMO_COLLEAGUE.username) }]);
+  });
+
+  test('a scan naming a colleague without a proof of their session is the uploader\'s to answer for (decision 088)', async () => {
+    const db = t.database.db;
+    const staffId = await userIdOf(db, DEMO_USER.username);
+    const colleagueId = await userIdOf(db, DEMO_COLLEAGUE.username);
+    const unproven = scan((await newTicket()).code, { scannedBy: colleagueId });
+    // A proof made in the uploader's own session does not make the scan the colleague's.
+    const ownProof = await proven(staff, scan((await newTicket()).code, { scannedBy: colleagueId }));
+    // A genuine proof of the colleague's, for another scan time than the one sent.
+    const moved = { ...(await proven(colleague, scan((await newTicket()).code, { scannedBy: colleagueId }))), scannedAt: new Date(Date.now() - 30_000).toISOString() };
+    const answer = await uploaded(staff, [unproven, ownProof, moved]);
+    expect(answer.results.map((result) => [result.status, result.checkedInBy])).toEqual([
+      ['recorded', DEMO_USER.displayName],
+      ['recorded', DEMO_USER.displayName],
+      ['recorded', DEMO_USER.displayName],
+    ]);
+    for (const item of [unproven, ownProof, moved]) {
+      expect(await db.select({ userId: offlineScans.userId, sentBy: offlineScans.sentBy }).from(offlineScans).where(eq(offlineScans.scanId, item.scanId))).toEqual([{ userId: staffId, sentBy: null }]);
+      expect(await db.select({ userId: scanLog.userId }).from(scanLog).where(eq(scanLog.scanId, item.scanId))).toEqual([{ userId: staffId }]);
+    }
+  });
+
+  test('a scan time before the session it was made in began is rejected, not recorded; a scan proven made in an earlier session of its maker is recorded (decision 088)', async () => {
+    const db = t.database.db;
+    const colleagueId = await userIdOf(db, DEMO_COLLEAGUE.username);
+    // Signed in just now; a scan claiming yesterday (a day-1 scan uploaded on day 2).
+    const fresh = await tokenFor(DEMO_USER.username);
+    const backdated = await newTicket();
+    const yesterday = scan(backdated.code, {}, 24 * 60 * 60);
+    // Proven made in the colleague's session, but at a time before that session began.
+    const beforeColleague = await proven(colleague, scan((await newTicket()).code, { scannedBy: colleagueId }, 2 * 60 * 60));
+    const answer = await uploaded(fresh, [yesterday, beforeColleague]);
+    expect(answer.results.map((result) => [result.status, result.reason])).toEqual([
+      ['rejected', 'scanned_before_session'],
+      ['rejected', 'scanned_before_session'],
+    ]);
+    expect(await db.select().from(checkIns).where(eq(checkIns.ticketId, backdated.id))).toEqual([]);
+    // Logged, with the reason, so a supervisor sees the attempt.
+    expect(await db.select({ verdict: scanLog.verdict, reason: scanLog.reason }).from(scanLog).where(eq(scanLog.scanId, yesterday.scanId))).toEqual([{ verdict: 'approved', reason: 'scanned_before_session' }]);
+    expect(await verify(staff, backdated.code)).toMatchObject({ isValid: true });
+
+    // The colleague's session of two hours ago, still open an hour ago when they scanned; sent now by
+    // someone who signed in a minute ago: recorded, the colleague's, at the scan time.
+    const earlier = await tokenFor(DEMO_COLLEAGUE.username);
+    await db.update(sessions).set({ createdAt: new Date(Date.now() - 2 * 60 * 60 * 1000) }).where(eq(sessions.tokenHash, hashToken(earlier)));
+    const ticket = await newTicket();
+    const madeEarlier = await proven(earlier, scan(ticket.code, { scannedBy: colleagueId }, 60 * 60));
+    expect((await uploaded(fresh, [madeEarlier])).results[0]).toMatchObject({ status: 'recorded', checkedInBy: DEMO_COLLEAGUE.displayName, checkedInAt: madeEarlier.scannedAt });
+  });
+
+  test('the scan log shows when the server received an offline scan beside the time the device claims (decision 088)', async () => {
+    const ticket = await newTicket();
+    const item = scan(ticket.code, {}, 120);
+    const before = Date.now();
+    await uploaded(staff, [item]);
+    const log = await t.app.inject({ method: 'GET', url: api(`${supervisorPaths.scanLog(eventId)}?day=${DAY}&limit=100`), headers: bearer(supervisor) });
+    const entry = ScanLogPage.parse(log.json()).entries.find((candidate) => candidate.code === ticket.code);
+    expect(entry?.at).toBe(item.scannedAt);
+    expect(new Date(entry?.receivedAt ?? 0).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    // An online scan was received when it was made.
+    const online = await newTicket();
+    await verify(staff, online.code);
+    const onlineLog = await t.app.inject({ method: 'GET', url: api(`${supervisorPaths.scanLog(eventId)}?day=${DAY}&limit=100`), headers: bearer(supervisor) });
+    const onlineEntry = ScanLogPage.parse(onlineLog.json()).entries.find((candidate) => candidate.code === online.code);
+    expect(onlineEntry?.receivedAt).toBe(onlineEntry?.at);
   });
 
   test('the envelope: anonymous 401, another organization 404, not a list or too many items 400, an empty batch is fine', async () => {

@@ -18,13 +18,17 @@ import {
   formatSignedTicket,
   VerifyTicketResponse,
 } from '@gatecheck/contract';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { scanLog } from '../src/db/schema.ts';
+import { eventSigningKeys, scanLog } from '../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { createSession } from '../src/services/sessions.ts';
-import { activeSigningKey, rotateSigningKey, signedQrText, signWith } from '../src/services/signing-keys.ts';
+import { openPrivateKey, openSigningKeyVault, sealClearSigningKeys, SIGNING_KEY_SECRET_FILE, type SigningKeyVault } from '../src/services/signing-key-vault.ts';
+import { activeSigningKey, generateSigningKey, revokeSigningKey, rotateSigningKey, signedQrText, signWith } from '../src/services/signing-keys.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { createOutsider, demoIds, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
@@ -35,9 +39,11 @@ let eventId: string;
 let otherEventId: string;
 let staff: string;
 let outsider: string;
+let vault: SigningKeyVault;
 
 beforeAll(async () => {
   t = await createTestApp();
+  vault = await openSigningKeyVault(t.config);
   const ids = await demoIds(t.database.db);
   eventId = ids.liveEventId;
   otherEventId = ids.singleDayEventId;
@@ -50,7 +56,8 @@ afterAll(async () => {
 });
 
 async function newTicket(holderName = 'Signed Sam', admittedDays: number[] | null = null) {
-  const code = `SIG-${randomUUID().slice(0, 8).toUpperCase()}`;
+  // A code strong enough for the door list (docs/decisions/087).
+  const code = `SIG-${randomUUID().toUpperCase()}`;
   await insertTickets(t.database.db, [{ code, eventId, holderName, ticketType: 'Weekend', admittedDays }]);
   return code;
 }
@@ -72,7 +79,7 @@ test("the server's signer (node:crypto) gives the contract's test vector exactly
 
 describe('event keys', () => {
   test(`one active key per event, the same for callers at once (${TEST_DATABASE_KIND})`, async () => {
-    const keys = await Promise.all([activeSigningKey(t.database.db, otherEventId), activeSigningKey(t.database.db, otherEventId)]);
+    const keys = await Promise.all([activeSigningKey(t.database.db, vault, otherEventId), activeSigningKey(t.database.db, vault, otherEventId)]);
     expect(keys[0]?.keyId).toBe(keys[1]?.keyId);
     expect(keys[0]?.keyId).toMatch(/^[A-Za-z0-9_-]{12}$/);
   });
@@ -81,9 +88,9 @@ describe('event keys', () => {
     expect((await keysOf(undefined)).statusCode).toBe(401);
     expect((await keysOf(outsider)).statusCode).toBe(404);
     const code = await newTicket();
-    const oldText = await signedQrText(t.database.db, { eventId, code, days: null });
-    const oldKey = await activeSigningKey(t.database.db, eventId);
-    const newKey = await t.database.db.transaction((tx) => rotateSigningKey(tx, eventId));
+    const oldText = await signedQrText(t.database.db, vault, { eventId, code, days: null });
+    const oldKey = await activeSigningKey(t.database.db, vault, eventId);
+    const newKey = await t.database.db.transaction((tx) => rotateSigningKey(tx, vault, eventId));
     expect(newKey.keyId).not.toBe(oldKey.keyId);
 
     const response = await keysOf(staff);
@@ -94,17 +101,18 @@ describe('event keys', () => {
       [newKey.keyId, true],
       [oldKey.keyId, false],
     ]);
-    expect(keys[1]?.publicKey).toBe(oldKey.publicKey);
+    const [oldRow] = await t.database.db.select().from(eventSigningKeys).where(eq(eventSigningKeys.keyId, oldKey.keyId));
+    expect(keys[1]?.publicKey).toBe(oldRow?.publicKey);
     // A ticket printed before the rotation still scans.
     expect(await verify(oldText)).toMatchObject({ isValid: true, holderName: 'Signed Sam' });
-    expect(parseSignedTicket(await signedQrText(t.database.db, { eventId, code, days: null }))?.keyId).toBe(newKey.keyId);
+    expect(parseSignedTicket(await signedQrText(t.database.db, vault, { eventId, code, days: null }))?.keyId).toBe(newKey.keyId);
   });
 });
 
 describe('verify takes both forms', () => {
   test('a signed text admits like its code; then the plain code is already checked in', async () => {
     const code = await newTicket();
-    const text = await signedQrText(t.database.db, { eventId, code, days: null });
+    const text = await signedQrText(t.database.db, vault, { eventId, code, days: null });
     expect(text.startsWith('GC1.')).toBe(true);
     expect(await verify(text)).toMatchObject({ isValid: true, holderName: 'Signed Sam' });
     // The scan log shows the code, not the long signed text.
@@ -115,7 +123,7 @@ describe('verify takes both forms', () => {
 
   test('a forged text (days changed, signature kept; unknown key; another event) is an unknown code', async () => {
     const code = await newTicket('Forged Fay', [3]);
-    const text = await signedQrText(t.database.db, { eventId, code, days: [3] });
+    const text = await signedQrText(t.database.db, vault, { eventId, code, days: [3] });
     const parsed = parseSignedTicket(text);
     if (!parsed) throw new Error('unreachable');
     const widened = formatSignedTicket(signedTicketPayloadBytes({ ...parsed, days: [2, 3] }), parsed.signature);
@@ -127,13 +135,13 @@ describe('verify takes both forms', () => {
     // A genuine ticket of another event signed by that event's key: wrong event, as its plain code.
     const [other] = await insertTickets(t.database.db, [{ code: `SIG-O-${randomUUID().slice(0, 6)}`, eventId: otherEventId, holderName: 'O', ticketType: 'GA' }]);
     if (!other) throw new Error('no ticket');
-    expect(await verify(await signedQrText(t.database.db, { eventId: otherEventId, code: other.code, days: null }))).toMatchObject({ isValid: false, reason: 'wrong_event' });
+    expect(await verify(await signedQrText(t.database.db, vault, { eventId: otherEventId, code: other.code, days: null }))).toMatchObject({ isValid: false, reason: 'wrong_event' });
   });
 });
 
 test('the offline upload and the door list take a signed text like its code', async () => {
   const code = await newTicket('Offline Olga');
-  const text = await signedQrText(t.database.db, { eventId, code, days: null });
+  const text = await signedQrText(t.database.db, vault, { eventId, code, days: null });
   const list = await t.app.inject({ method: 'GET', url: api(offlinePaths.doorList(eventId, DAY)), headers: bearer(staff) });
   const key = await doorListLookupKey(eventId, text);
   const found = DoorList.parse(list.json()).tickets.find((candidate) => candidate.lookupKey === key);
@@ -150,4 +158,69 @@ test('the offline upload and the door list take a signed text like its code', as
   expect(OfflineScanBatchResponse.parse(response.json()).results[0]).toMatchObject({ scanId, status: 'recorded' });
   expect(await t.database.db.select({ code: scanLog.code, source: scanLog.source }).from(scanLog).where(eq(scanLog.scanId, scanId))).toEqual([{ code, source: 'offline' }]);
   expect(await verify(code)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+});
+
+describe('private keys at rest (docs/decisions/089)', () => {
+  test(`a private key is stored encrypted and opens only with the secret it was sealed with (${TEST_DATABASE_KIND})`, async () => {
+    const key = await activeSigningKey(t.database.db, vault, eventId);
+    const [row] = await t.database.db.select().from(eventSigningKeys).where(eq(eventSigningKeys.keyId, key.keyId));
+    if (!row) throw new Error('no key row');
+    expect(row.privateKey.startsWith('enc1.')).toBe(true);
+    expect(row.privateKey).not.toContain(key.privateKey);
+    expect(openPrivateKey(vault, row, row.privateKey)).toBe(key.privateKey);
+    expect(() => openPrivateKey({ secret: randomBytes(32) }, row, row.privateKey)).toThrow(/does not open/);
+    // Moved to another key's row, it does not open either (the event and key id are authenticated).
+    expect(() => openPrivateKey(vault, { ...row, keyId: 'AAAAAAAAAAAA' }, row.privateKey)).toThrow(/does not open/);
+  });
+
+  test('a key an older server stored in clear is encrypted at start and still signs the same texts', async () => {
+    const clear = await generateSigningKey();
+    await t.database.db.insert(eventSigningKeys).values({ eventId: otherEventId, ...clear, retiredAt: new Date() });
+    const ticket = { eventId: otherEventId, code: 'OLD-KEY-TICKET', days: null };
+    const before = signWith(clear, ticket);
+    expect(await sealClearSigningKeys(t.database.db, vault)).toBeGreaterThanOrEqual(1);
+    const [row] = await t.database.db.select().from(eventSigningKeys).where(eq(eventSigningKeys.keyId, clear.keyId));
+    if (!row) throw new Error('no key row');
+    expect(row.privateKey.startsWith('enc1.')).toBe(true);
+    expect(signWith({ keyId: row.keyId, privateKey: openPrivateKey(vault, row, row.privateKey) }, ticket)).toBe(before);
+    expect(await sealClearSigningKeys(t.database.db, vault)).toBe(0);
+  });
+
+  test('the secret: SIGNING_KEY_SECRET; else, on the embedded database, one generated once in DATA_DIR (0600); with DATABASE_URL and none, signing is refused', async () => {
+    const given = randomBytes(32);
+    expect(await openSigningKeyVault({ ...t.config, signingKeySecret: given })).toEqual({ secret: given });
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-vault-'));
+    const first = await openSigningKeyVault({ dataDir, databaseUrl: undefined, signingKeySecret: undefined });
+    const again = await openSigningKeyVault({ dataDir, databaseUrl: undefined, signingKeySecret: undefined });
+    expect(again).toEqual(first);
+    expect((await stat(path.join(dataDir, SIGNING_KEY_SECRET_FILE))).mode & 0o777).toBe(0o600);
+    const none = await openSigningKeyVault({ dataDir, databaseUrl: 'postgres://db.example/gatecheck', signingKeySecret: undefined });
+    await expect(activeSigningKey(t.database.db, none, randomUUID())).rejects.toThrow(/SIGNING_KEY_SECRET/);
+  });
+});
+
+test('a revoked key vouches for nothing: its texts are unknown codes at verify and upload, it leaves the key list, door lists name it (docs/decisions/089)', async () => {
+  const code = await newTicket('Revoked Rita');
+  const text = await signedQrText(t.database.db, vault, { eventId, code, days: null });
+  const keyId = parseSignedTicket(text)?.keyId ?? '';
+  expect(await revokeSigningKey(t.database.db, eventId, keyId)).toMatchObject({ wasAlreadyRevoked: false });
+  expect(await verify(text)).toMatchObject({ isValid: false, reason: 'not_found' });
+  const upload = await t.app.inject({
+    method: 'POST',
+    url: api(offlinePaths.offlineScans(eventId, DAY)),
+    headers: bearer(staff),
+    payload: { scans: [{ scanId: randomUUID(), code: text, scannedAt: new Date().toISOString(), deviceId: 'gate-s', verdict: 'approved' }] },
+  });
+  expect(OfflineScanBatchResponse.parse(upload.json()).results[0]).toMatchObject({ status: 'rejected', reason: 'not_found' });
+  expect(EventSigningKeys.parse((await keysOf(staff)).json()).keys.map((key) => key.keyId)).not.toContain(keyId);
+  const list = DoorList.parse((await t.app.inject({ method: 'GET', url: api(offlinePaths.doorList(eventId, DAY)), headers: bearer(staff) })).json());
+  expect(list.revokedKeyIds).toContain(keyId);
+  const changes = DoorList.parse((await t.app.inject({ method: 'GET', url: api(`${offlinePaths.doorList(eventId, DAY)}?since=${list.cursor}`), headers: bearer(staff) })).json());
+  expect(changes.revokedKeyIds).toContain(keyId);
+  // The ticket itself is fine: printed again under the new key, it admits.
+  const reprinted = await signedQrText(t.database.db, vault, { eventId, code, days: null });
+  expect(parseSignedTicket(reprinted)?.keyId).not.toBe(keyId);
+  expect(await verify(reprinted)).toMatchObject({ isValid: true, holderName: 'Revoked Rita' });
+  expect(await revokeSigningKey(t.database.db, eventId, keyId)).toMatchObject({ wasAlreadyRevoked: true });
+  await expect(revokeSigningKey(t.database.db, eventId, 'NOSUCHKEY000')).rejects.toThrow(/no signing key/);
 });

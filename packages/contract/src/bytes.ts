@@ -11,6 +11,7 @@ export interface MinimalSubtle {
   encrypt(algorithm: object, key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
   decrypt(algorithm: object, key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
   verify(algorithm: string | object, key: unknown, signature: Uint8Array, data: Uint8Array): Promise<boolean>;
+  sign(algorithm: string | object, key: unknown, data: Uint8Array): Promise<ArrayBuffer>;
 }
 export interface MinimalCrypto {
   subtle: MinimalSubtle;

@@ -5,10 +5,13 @@ import {
   type DoorListEntry,
   doorListCheckInInput,
   doorListLookupKey,
+  isDoorListCode,
   mergeDoorList,
   openHolderName,
   sealHolderName,
+  ticketCodeStrengthBits,
 } from './door-list.ts';
+import { SIGNED_TICKET_VECTOR } from './signed-ticket-vectors.ts';
 import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from './bytes.ts';
 
 const list: Pick<DoorList, 'event'> = {
@@ -138,7 +141,7 @@ describe('base64url', () => {
 const LOOKUP_VECTOR = '5KTt_aLqdJGs1ndk-cxgufQNFqtaiSJZtxkasYvKMvM';
 
 describe('mergeDoorList: applying a download', () => {
-  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', tickets: [
+  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], tickets: [
     { ...entry, lookupKey: 'a' },
     { ...entry, lookupKey: 'b' },
   ] };
@@ -152,6 +155,14 @@ describe('mergeDoorList: applying a download', () => {
     expect(merged.cursor).toBe('120');
     expect(merged.isComplete).toBe(true);
     expect(merged.tickets.map((e) => [e.lookupKey, e.isRevoked])).toEqual([['a', false], ['b', true], ['c', false]]);
+  });
+
+  test('once some codes were left out, a change list that carries none of them does not forget it; revoked keys come whole each time', () => {
+    const withUnlisted = { ...full, hasUnlistedCodes: true };
+    const merged = mergeDoorList(withUnlisted, { ...changes, hasUnlistedCodes: false, revokedKeyIds: ['k1'] });
+    expect(merged.hasUnlistedCodes).toBe(true);
+    expect(merged.revokedKeyIds).toEqual(['k1']);
+    expect(mergeDoorList(full, { ...changes, hasUnlistedCodes: true }).hasUnlistedCodes).toBe(true);
   });
 
   test('a change that arrives twice changes nothing the second time', () => {
@@ -169,5 +180,24 @@ describe('mergeDoorList: applying a download', () => {
     expect(mergeDoorList(mergeDoorList(full, changes), full)).toEqual(full);
     expect(() => mergeDoorList(null, changes)).toThrow(/full list/);
     expect(() => mergeDoorList(full, { ...changes, day: 3 })).toThrow(/another event or day/);
+  });
+});
+
+describe('ticketCodeStrengthBits / isDoorListCode (docs/decisions/087)', () => {
+  test('each digit counts log2(10), each letter log2(26) whatever its case, anything else log2(3)', () => {
+    expect(ticketCodeStrengthBits('123456')).toBeCloseTo(6 * Math.log2(10));
+    expect(ticketCodeStrengthBits('ab-1')).toBeCloseTo(2 * Math.log2(26) + Math.log2(3) + Math.log2(10));
+    expect(ticketCodeStrengthBits('  GC-1  ')).toBe(ticketCodeStrengthBits('gc-1'));
+  });
+
+  test('a signed text is judged by the code it carries', () => {
+    expect(ticketCodeStrengthBits(SIGNED_TICKET_VECTOR.qrText)).toBe(ticketCodeStrengthBits(SIGNED_TICKET_VECTOR.code));
+  });
+
+  test('64 bits is the line: 19 digits are under it, 20 over; every generated code is over', () => {
+    expect(isDoorListCode('1'.repeat(19))).toBe(false);
+    expect(isDoorListCode('1'.repeat(20))).toBe(true);
+    expect(isDoorListCode('GC-2222222222222222')).toBe(true);
+    expect(isDoorListCode('12345678')).toBe(false);
   });
 });

@@ -79,6 +79,18 @@ export const DoorList = z.object({
   cursor: z.string(),
   generatedAt: z.string(),
   tickets: z.array(DoorListEntry),
+  /**
+   * Whether the event has tickets this list leaves out because their codes are too weak to keep
+   * secret on a device (`isDoorListCode`, docs/decisions/087). A weak code the list does not hold
+   * may then be a valid ticket: the device cannot decide it offline. Absent (older server): false.
+   */
+  hasUnlistedCodes: z.boolean().default(false),
+  /**
+   * Signing keys of the event that were revoked (docs/decisions/089): a signed ticket naming one of
+   * these key ids is not accepted by the device, whatever keys it kept. Always the full set, in full
+   * lists and change lists alike. Absent (older server): none.
+   */
+  revokedKeyIds: z.array(z.string()).default([]),
 }).meta({ id: 'DoorList' });
 export type DoorList = z.infer<typeof DoorList>;
 
@@ -91,6 +103,40 @@ export type DoorList = z.infer<typeof DoorList>;
 export function normalizeTicketCode(scanned: string): string {
   return ticketCodeOfQrText(scanned.trim()).toUpperCase();
 }
+
+/** The least strength, in bits, a ticket code must have to be on a door list (docs/decisions/087). */
+export const DOOR_LIST_MIN_CODE_BITS = 64;
+
+/**
+ * A conservative estimate of how many bits of guessing a ticket code can resist (docs/decisions/087),
+ * counted on its normalised form (case does not count: the server matches codes ignoring case): each
+ * digit log2(10), each letter log2(26), each other character (`.`, `_`, `-`) log2(3), whatever the
+ * rest of the code is. An upper bound of what the characters can carry: a code with a fixed prefix
+ * or a sequential number is weaker than this says (see the decision).
+ */
+export function ticketCodeStrengthBits(code: string): number {
+  let bits = 0;
+  for (const character of normalizeTicketCode(code)) {
+    if (character >= '0' && character <= '9') bits += DIGIT_BITS;
+    else if (character >= 'A' && character <= 'Z') bits += LETTER_BITS;
+    else bits += OTHER_BITS;
+  }
+  return bits;
+}
+
+/**
+ * Whether a ticket with `code` may be on a door list: its code resists at least
+ * DOOR_LIST_MIN_CODE_BITS of guessing (`ticketCodeStrengthBits`). A weaker code would be recovered
+ * from its lookup key (with its holder's name) by anyone holding the list, and is a valid ticket at
+ * verify; such tickets are left off the list and decided online only (docs/decisions/087).
+ */
+export function isDoorListCode(code: string): boolean {
+  return ticketCodeStrengthBits(code) >= DOOR_LIST_MIN_CODE_BITS;
+}
+
+const DIGIT_BITS = Math.log2(10);
+const LETTER_BITS = Math.log2(26);
+const OTHER_BITS = Math.log2(3);
 
 /**
  * The lookup key of a code in event `eventId`'s door list: base64url(SHA-256(UTF-8 of
@@ -140,7 +186,10 @@ export function mergeDoorList(previous: DoorList | null, changes: DoorList): Doo
   if (previous.event.id !== changes.event.id || previous.day !== changes.day) throw new Error('changes for another event or day');
   const byKey = new Map(previous.tickets.map((entry) => [entry.lookupKey, entry]));
   for (const entry of changes.tickets) byKey.set(entry.lookupKey, entry);
-  return { ...changes, isComplete: true, tickets: [...byKey.values()] };
+  // Tickets are never deleted one by one, so an event that had unlisted codes keeps having them; a
+  // change list only knows about the tickets it carries.
+  const hasUnlistedCodes = previous.hasUnlistedCodes || changes.hasUnlistedCodes;
+  return { ...changes, isComplete: true, hasUnlistedCodes, tickets: [...byKey.values()] };
 }
 
 /**

@@ -23,6 +23,7 @@
  * OFFLINE_BATCH_MAX_ITEMS items) is a 400.
  */
 import { z } from 'zod';
+import { subtle, toBase64Url, utf8 } from './bytes.ts';
 import { DenialReason } from './tickets.ts';
 import { QR_CODE_MAX_LENGTH } from './tickets.ts';
 
@@ -30,7 +31,10 @@ import { QR_CODE_MAX_LENGTH } from './tickets.ts';
 export const OFFLINE_BATCH_MAX_ITEMS = 500;
 /** Longest device id, in characters. */
 export const DEVICE_ID_MAX_LENGTH = 100;
-/** How far a device's scan time may be ahead of the server's clock before the item is rejected (ms). */
+/**
+ * How far a device's clock may be off the server's, in ms: a scan time more than this ahead of the
+ * server's receipt, or before the start of the session that made it, is rejected (decision 088).
+ */
 export const OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS = 5 * 60 * 1000;
 
 /** The verdict the device gave offline. */
@@ -42,6 +46,10 @@ export type OfflineVerdict = z.infer<typeof OfflineVerdict>;
  * scanned. `scannedAt`: the device clock at the scan (ISO 8601 with offset). `deviceId`: the
  * device's stable id. `verdict`/`reason`: what the device decided offline. `scannedBy`: the user id
  * of the staff member who made the scan, when not the uploader (decision 077); absent: the uploader.
+ * `sessionProof`: `offlineScanProof` of the item under the session it was made in (decision 088):
+ * it proves the maker and the session the scan time must fall in. Without it (or when it does not
+ * match) the uploader is the accountable staff member and the scan time must fall in the uploading
+ * session.
  */
 export const OfflineScan = z.object({
   scanId: z.uuid(),
@@ -51,8 +59,32 @@ export const OfflineScan = z.object({
   verdict: OfflineVerdict,
   reason: DenialReason.optional(),
   scannedBy: z.uuid().optional(),
+  sessionProof: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'an offlineScanProof (43 base64url characters)').optional(),
 }).meta({ id: 'OfflineScan' });
 export type OfflineScan = z.infer<typeof OfflineScan>;
+
+/**
+ * The proof that a scan was made in a session (decision 088): base64url(HMAC-SHA-256) over
+ * `gatecheck-offline-scan-v1`, scanId, scannedAt, deviceId and code (one per line), keyed with the
+ * SHA-256 (hex, UTF-8) of the session's bearer token — what the server keeps of the session, so it
+ * can check the proof without the token, and what a device forgets when it signs out, so whoever
+ * signs in next can send the scans it holds but cannot make new ones in a colleague's name.
+ */
+export async function offlineScanProof(sessionToken: string, scan: Pick<OfflineScan, 'scanId' | 'scannedAt' | 'deviceId' | 'code'>): Promise<string> {
+  const tokenHash = toHex(new Uint8Array(await subtle().digest('SHA-256', utf8(sessionToken))));
+  return offlineScanProofWithKey(tokenHash, scan);
+}
+
+/** `offlineScanProof` from the token's hash (the server's `sessions.token_hash`). */
+export async function offlineScanProofWithKey(tokenHash: string, scan: Pick<OfflineScan, 'scanId' | 'scannedAt' | 'deviceId' | 'code'>): Promise<string> {
+  const key = await subtle().importKey('raw', utf8(tokenHash), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const text = ['gatecheck-offline-scan-v1', scan.scanId, scan.scannedAt, scan.deviceId, scan.code].join('\n');
+  return toBase64Url(new Uint8Array(await subtle().sign('HMAC', key, utf8(text))));
+}
+
+function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
 
 /**
  * The body: `scans` in scan order, at most OFFLINE_BATCH_MAX_ITEMS. Each item should be an
@@ -70,7 +102,7 @@ export const OfflineScanStatus = z.enum(['recorded', 'duplicate', 'conflict', 'r
 export type OfflineScanStatus = z.infer<typeof OfflineScanStatus>;
 
 /** Why an item was rejected: a denial reason of the rule, or a problem with the item itself. */
-export const OfflineRejection = z.enum([...DenialReason.options, 'invalid_item', 'scan_id_taken', 'scanned_in_future', 'unknown_staff']).meta({ id: 'OfflineRejection' });
+export const OfflineRejection = z.enum([...DenialReason.options, 'invalid_item', 'scan_id_taken', 'scanned_in_future', 'scanned_before_session', 'unknown_staff']).meta({ id: 'OfflineRejection' });
 export type OfflineRejection = z.infer<typeof OfflineRejection>;
 
 /**

@@ -163,6 +163,12 @@ export const ScanLogEntry = z.object({
    * device (decision 077): the sender's display name. Absent or null otherwise.
    */
   sentBy: z.string().nullable().optional(),
+  /**
+   * When the server received the scan (ISO 8601, its own clock): for an offline scan, its upload —
+   * `at` is then the device's claimed scan time (decision 088); otherwise the same as `at`. Absent
+   * from older servers.
+   */
+  receivedAt: z.string().optional(),
 }).meta({ id: 'ScanLogEntry' });
 export type ScanLogEntry = z.infer<typeof ScanLogEntry>;
 

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { loadConfig, type Config } from '../config.ts';
 import type { Db, DatabaseHandle } from '../db/client.ts';
 import { openConfiguredDatabase } from '../db/open-configured.ts';
+import { openSigningKeyVault, sealClearSigningKeys, type SigningKeyVault } from '../services/signing-key-vault.ts';
 
 /** A stream the CLI writes to; a progress bar is drawn only when `isTTY` is true. */
 export type OutputStream = NodeJS.WritableStream & { isTTY?: boolean };
@@ -38,8 +39,13 @@ export interface AdminContext {
   print(text: string): void;
   /** The configuration (read on first use). @throws Error for invalid configuration. */
   config(): Config;
-  /** The database (opened and migrated on first use). */
+  /**
+   * The database (opened and migrated on first use; signing keys still stored in clear are
+   * encrypted then, as at the server's start, docs/decisions/089).
+   */
   db(): Promise<Db>;
+  /** What opens the events' signing private keys (docs/decisions/089). */
+  signingKeyVault(): Promise<SigningKeyVault>;
   /** `file` as given on the command line, made absolute against the folder the command was typed in. */
   resolvePath(file: string): string;
   /** Closes the database if it was opened. */
@@ -50,7 +56,9 @@ export interface AdminContext {
 export function createContext(io: AdminIo): AdminContext {
   let config: Config | undefined;
   let opening: Promise<DatabaseHandle> | undefined;
+  let vault: Promise<SigningKeyVault> | undefined;
   const getConfig = () => (config ??= loadConfig(io.env));
+  const getVault = () => (vault ??= openSigningKeyVault(getConfig()));
   return {
     io,
     print: (text) => {
@@ -58,9 +66,13 @@ export function createContext(io: AdminIo): AdminContext {
     },
     config: getConfig,
     db: async () => {
-      opening ??= (io.openDatabase ?? openConfiguredDatabase)(getConfig());
+      opening ??= (io.openDatabase ?? openConfiguredDatabase)(getConfig()).then(async (handle) => {
+        await sealClearSigningKeys(handle.db, await getVault());
+        return handle;
+      });
       return (await opening).db;
     },
+    signingKeyVault: getVault,
     // npm runs `npm run admin` inside apps/server; INIT_CWD is where the user typed it, the same base
     // the configuration resolves DATA_DIR against (config.ts).
     resolvePath: (file) => path.resolve(io.env.INIT_CWD || process.cwd(), file),

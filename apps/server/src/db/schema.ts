@@ -377,8 +377,10 @@ export const offlineScans = pgTable(
 /**
  * Ed25519 key pairs that sign an event's tickets (issue 12 item 6, docs/decisions/043). Several per
  * event during a rotation; at most one active (`retired_at` null), the one new QR texts are signed
- * with. `public_key` is the raw 32-byte key, base64url; `private_key` the PKCS#8 DER, base64url —
- * stored on the server only, never sent. `key_id` names the key in a signed QR text.
+ * with. `public_key` is the raw 32-byte key, base64url; `private_key` the PKCS#8 DER, base64url,
+ * AES-256-GCM encrypted (`enc1.…`, services/signing-key-vault.ts, docs/decisions/089) — stored on
+ * the server only, never sent. `key_id` names the key in a signed QR text. `revoked_at`: the key
+ * no longer vouches for any ticket (server and devices refuse its signatures; decision 089).
  */
 export const eventSigningKeys = pgTable(
   'event_signing_keys',
@@ -392,6 +394,7 @@ export const eventSigningKeys = pgTable(
     privateKey: text('private_key').notNull(),
     createdAt: createdAt(),
     retiredAt: timestamp('retired_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [
     unique('event_signing_keys_event_key_id_key').on(t.eventId, t.keyId),

@@ -11,17 +11,23 @@
  * A write that commits after the first download began has an id >= that xmin (it was running, or
  * had not started), so it is never skipped, whatever the commit order; a change can come twice,
  * which is harmless because an entry is the ticket's whole state.
+ *
+ * Tickets whose codes are too weak to keep secret (`isDoorListCode`, docs/decisions/087) are left
+ * off, and the list says the event has such tickets (`hasUnlistedCodes`); the ids of the event's
+ * revoked signing keys come with every list (`revokedKeyIds`, docs/decisions/089).
  */
 import {
   type DoorList,
   type DoorListEntry,
   doorListLookupKey,
+  isDoorListCode,
   sealHolderName,
 } from '@gatecheck/contract';
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { checkIns, events, tickets, users } from '../db/schema.ts';
 import type { EventDetails } from './events.ts';
+import { revokedSigningKeyIds } from './signing-keys.ts';
 
 /**
  * The SQL value that stamps a row as changed by the current transaction: `SET changed_xid =
@@ -72,7 +78,14 @@ export async function readDoorList(db: DbOrTx, event: EventDetails, day: number,
     .orderBy(tickets.id);
 
   const entries: DoorListEntry[] = [];
+  let hasUnlistedCodes = false;
   for (const row of rows) {
+    // A weak code would be recovered from its lookup key, with its holder's name, by anyone holding
+    // the list (docs/decisions/087): its ticket is left off and decided online only.
+    if (!isDoorListCode(row.code)) {
+      hasUnlistedCodes = true;
+      continue;
+    }
     entries.push({
       lookupKey: await doorListLookupKey(event.id, row.code),
       ticketType: row.ticketType,
@@ -98,5 +111,7 @@ export async function readDoorList(db: DbOrTx, event: EventDetails, day: number,
     cursor,
     generatedAt: now.toISOString(),
     tickets: entries,
+    hasUnlistedCodes,
+    revokedKeyIds: await revokedSigningKeyIds(db, event.id),
   };
 }

@@ -10,12 +10,17 @@
  * already had (another gate) is a conflict: stored in offline_scans with the check-in it collides
  * with, and logged, so both admissions are in the scan log. An offline denial is logged only.
  *
- * A scan is its maker's (decision 077): the uploader's, or the colleague's named by `scannedBy` —
- * one who made it on the same device and signed out before it was sent — who must be a member of
- * the event's organization. The check-in and the scan log name the maker; offline_scans keeps who
- * sent it (`sent_by_user_id`) beside. A scan naming someone who is not a member is rejected
- * (`unknown_staff`) and makes no check-in, but is still stored and logged under its sender, with
- * that reason, so the admission at the gate leaves a trace for a supervisor.
+ * Who answers for a scan, and when it can have been made (decision 088, refining 077): the maker a
+ * scan names (`scannedBy`, else the uploader) only when its `sessionProof` proves it was made in a
+ * session of that maker (`offlineScanProof`, keyed by the session's token hash) whose lifetime covers
+ * the scan time; otherwise the uploader, and the scan time must fall in the uploading session. A
+ * scan time before the proving (or uploading) session began is rejected `scanned_before_session`, one
+ * after the receipt `scanned_in_future` (both with OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS of clock skew), so
+ * a scan cannot be backdated into a day the device was not signed in. The check-in and the scan log
+ * name the accountable staff member; offline_scans keeps who sent it (`sent_by_user_id`) beside. A
+ * proven maker who is not a member (any more) is rejected (`unknown_staff`) and makes no check-in,
+ * but is still stored and logged under its sender, with that reason, so the admission at the gate
+ * leaves a trace for a supervisor.
  *
  * Idempotent on `scanId`: every answered item is stored in offline_scans (primary key scan_id) and a
  * re-sent item answers what it answered first. Two uploads of the same item at once: the second
@@ -26,6 +31,7 @@ import {
   decideCheckIn,
   isStorableText,
   OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS,
+  offlineScanProofWithKey,
   type OfflineConflict,
   type OfflineRejection,
   OfflineScan,
@@ -34,19 +40,21 @@ import {
   type OfflineScanStatus,
   renderTextSafely,
 } from '@gatecheck/contract';
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { timingSafeEqual } from 'node:crypto';
+import { and, asc, eq, gte, isNull, lte, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkIns, events, offlineScans, scanLog, tickets, users } from '../db/schema.ts';
+import { checkIns, events, offlineScans, scanLog, sessions, tickets, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import type { EventDetails } from './events.ts';
 import { isMember } from './organizations.ts';
 import { codeOfScannedText } from './signing-keys.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
 
-/** The signed-in staff member uploading. */
+/** The signed-in staff member uploading, and the session they upload in. */
 export interface Uploader {
   userId: string;
+  sessionId: string;
 }
 
 /** What is stored and answered for one item (its `index` is added per batch). */
@@ -63,6 +71,8 @@ class AlreadyStored extends Error {}
  */
 export async function recordOfflineScans(db: Db, uploader: Uploader, event: EventDetails, day: number, scans: readonly unknown[], now: Date): Promise<OfflineScanBatchResponse> {
   const results: OfflineScanResult[] = [];
+  const [uploading] = await db.select({ createdAt: sessions.createdAt }).from(sessions).where(eq(sessions.id, uploader.sessionId));
+  if (!uploading) throw new Error('the uploading session is gone');
   // Whether each maker a scan names is a member: asked once per maker per batch, not per scan.
   const makers = new Map<string, Promise<boolean>>([[uploader.userId, Promise.resolve(true)]]);
   const isKnownMaker = (userId: string): Promise<boolean> => {
@@ -84,15 +94,49 @@ export async function recordOfflineScans(db: Db, uploader: Uploader, event: Even
       continue;
     }
     const claimedMaker = parsed.data.scannedBy ?? uploader.userId;
-    results.push({ index, ...(await recordOne(db, uploader, { claimedMaker, isKnown: await isKnownMaker(claimedMaker) }, event, day, parsed.data, now)) });
+    const proven = parsed.data.sessionProof === undefined ? null : await provingSession(db, claimedMaker, parsed.data);
+    const maker: Maker = proven
+      ? { claimedMaker, isKnown: await isKnownMaker(claimedMaker), sessionStartedAt: proven.createdAt }
+      : { claimedMaker: uploader.userId, isKnown: true, sessionStartedAt: uploading.createdAt };
+    results.push({ index, ...(await recordOne(db, uploader, maker, event, day, parsed.data, now)) });
   }
   return { receivedAt: now.toISOString(), results };
 }
 
-/** Who a scan says made it (`scannedBy`, else the uploader), and whether that is a member of the organization. */
+/**
+ * Who answers for a scan: the maker its proof names, or the uploader (decision 088); whether that
+ * is a member of the organization; and when the session the scan was made in began.
+ */
 interface Maker {
   claimedMaker: string;
   isKnown: boolean;
+  sessionStartedAt: Date;
+}
+
+/**
+ * The session of `makerId` that `scan.sessionProof` proves the scan was made in: one whose lifetime
+ * (from its start to its revocation or expiry, with the clock skew either side) covers the scan time
+ * and whose token hash gives the same proof. Null when none does.
+ */
+async function provingSession(db: DbOrTx, makerId: string, scan: OfflineScan): Promise<{ createdAt: Date } | null> {
+  const scannedAt = new Date(scan.scannedAt);
+  const skew = `${OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS} milliseconds`;
+  const candidates = await db
+    .select({ tokenHash: sessions.tokenHash, createdAt: sessions.createdAt })
+    .from(sessions)
+    .where(
+      and(
+        eq(sessions.userId, makerId),
+        lte(sessions.createdAt, sql`${scannedAt.toISOString()}::timestamptz + ${skew}::interval`),
+        gte(sql`coalesce(${sessions.revokedAt}, ${sessions.expiresAt})`, sql`${scannedAt.toISOString()}::timestamptz - ${skew}::interval`),
+      ),
+    );
+  const given = Buffer.from(scan.sessionProof ?? '', 'base64url');
+  for (const candidate of candidates) {
+    const expected = Buffer.from(await offlineScanProofWithKey(candidate.tokenHash, scan), 'base64url');
+    if (expected.length === given.length && timingSafeEqual(expected, given)) return { createdAt: candidate.createdAt };
+  }
+  return null;
 }
 
 async function recordOne(db: Db, uploader: Uploader, maker: Maker, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemAnswer> {
@@ -102,7 +146,8 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, event: EventD
   if (stored) return replay(stored, makerId, event, day);
   try {
     return await inTransaction(db, async (tx) => {
-      const outcome = maker.isKnown ? await decideItem(tx, makerId, event, day, scan, now) : unknownMaker(scan);
+      const isBeforeSession = new Date(scan.scannedAt).getTime() < maker.sessionStartedAt.getTime() - OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS;
+      const outcome = !maker.isKnown ? unknownMaker(scan) : isBeforeSession ? beforeSession(scan) : await decideItem(tx, makerId, event, day, scan, now);
       const [inserted] = await tx
         .insert(offlineScans)
         .values({
@@ -199,6 +244,21 @@ function unknownMaker(scan: OfflineScan): ItemOutcome {
     ticketId: null,
     conflictingCheckInId: null,
     log: { verdict: scan.verdict, reason: 'unknown_staff' },
+  };
+}
+
+/**
+ * A scan claiming a time before the session it was made in began (decision 088): no check-in (a
+ * device cannot have scanned before it was signed in), rejected, logged as what the gate claims so
+ * a supervisor sees the attempt.
+ */
+function beforeSession(scan: OfflineScan): ItemOutcome {
+  return {
+    answer: reject(scan.scanId, 'scanned_before_session', 'The scan time is before the session it was made in began.'),
+    code: scan.code,
+    ticketId: null,
+    conflictingCheckInId: null,
+    log: { verdict: scan.verdict, reason: 'scanned_before_session' },
   };
 }
 

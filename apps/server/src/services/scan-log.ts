@@ -92,6 +92,7 @@ async function selectEntries(db: DbOrTx, eventId: string, filter: ScanLogFilter,
       userId: scanLog.userId,
       sentById: offlineScans.sentBy,
       sentByName: senders.displayName,
+      receivedAt: offlineScans.receivedAt,
     })
     .from(scanLog)
     .innerJoin(users, eq(users.id, scanLog.userId))
@@ -121,6 +122,8 @@ function toEntry(row: Awaited<ReturnType<typeof selectEntries>>[number]): ScanLo
     reason: row.reason,
     source: row.source,
     sentBy: row.sentById !== null && row.sentById !== row.userId ? row.sentByName : null,
+    // An offline scan's `at` is the device's claim; the server's own time is its upload's (decision 088).
+    receivedAt: (row.receivedAt ?? row.scannedAt).toISOString(),
   };
 }
 

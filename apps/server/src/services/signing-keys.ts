@@ -7,6 +7,10 @@
  * The database stays the only truth: a signed text only says which code was scanned. Its signature
  * must verify under a key of the event its payload names (else the scan is an unknown code); then
  * the code is looked up and decided like a plain one (revocation, days, check-ins from the rows).
+ *
+ * Private keys are stored encrypted (signing-key-vault.ts, docs/decisions/089). A revoked key
+ * (`revokeSigningKey`) vouches for nothing: its signatures are unknown codes here, it leaves the
+ * public key list, and door lists name it so devices refuse it too.
  */
 import {
   type EventSigningKey,
@@ -18,10 +22,11 @@ import {
   verifySignedTicket,
 } from '@gatecheck/contract';
 import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { eventSigningKeys } from '../db/schema.ts';
-import { isId } from './errors.ts';
+import { isId, ServiceError } from './errors.ts';
+import { openPrivateKey, sealPrivateKey, type SigningKeyVault } from './signing-key-vault.ts';
 
 type KeyRow = typeof eventSigningKeys.$inferSelect;
 
@@ -34,35 +39,87 @@ export async function generateSigningKey(): Promise<{ keyId: string; publicKey: 
   return { keyId: await signingKeyId(raw), publicKey: toBase64Url(raw), privateKey: toBase64Url(pkcs8) };
 }
 
+/** A key ready to sign with: its id and its private key in clear (PKCS#8, base64url), never stored so. */
+export interface SigningKey {
+  keyId: string;
+  privateKey: string;
+}
+
 /**
- * The active signing key of `eventId`, created on first use. Two callers at once get the same key
- * (the partial unique index allows one active key per event; the loser reads the winner's).
+ * The active signing key of `eventId`, created on first use, opened with `vault` to sign with. Two
+ * callers at once get the same key (the partial unique index allows one active key per event; the
+ * loser reads the winner's).
+ * @throws SigningKeySecretMissing when `vault` has no secret.
  */
-export async function activeSigningKey(db: DbOrTx, eventId: string): Promise<KeyRow> {
+export async function activeSigningKey(db: DbOrTx, vault: SigningKeyVault, eventId: string): Promise<SigningKey> {
   const existing = await findActive(db, eventId);
-  if (existing) return existing;
+  if (existing) return opened(vault, existing);
+  const fresh = await generateSigningKey();
   await db
     .insert(eventSigningKeys)
-    .values({ eventId, ...(await generateSigningKey()) })
+    .values({ eventId, keyId: fresh.keyId, publicKey: fresh.publicKey, privateKey: sealPrivateKey(vault, { eventId, keyId: fresh.keyId }, fresh.privateKey) })
     .onConflictDoNothing({ target: eventSigningKeys.eventId, where: isNull(eventSigningKeys.retiredAt) });
   const created = await findActive(db, eventId);
   if (!created) throw new Error('no active signing key after creating one');
-  return created;
+  return opened(vault, created);
+}
+
+function opened(vault: SigningKeyVault, row: KeyRow): SigningKey {
+  return { keyId: row.keyId, privateKey: openPrivateKey(vault, row, row.privateKey) };
 }
 
 /**
- * Rotation: retires the active key of `eventId` (it still verifies the tickets it signed) and
- * makes a new one active. Run it in a transaction.
+ * Rotation: retires the active key of `eventId` (it still verifies the tickets it signed, until
+ * revoked) and makes a new one active. Run it in a transaction.
  * @returns the new key.
  */
-export async function rotateSigningKey(db: DbOrTx, eventId: string): Promise<KeyRow> {
+export async function rotateSigningKey(db: DbOrTx, vault: SigningKeyVault, eventId: string): Promise<SigningKey> {
   await db.update(eventSigningKeys).set({ retiredAt: sql`now()` }).where(and(eq(eventSigningKeys.eventId, eventId), isNull(eventSigningKeys.retiredAt)));
-  return activeSigningKey(db, eventId);
+  return activeSigningKey(db, vault, eventId);
 }
 
-/** Every key of `eventId`: the active one first (PostgreSQL sorts null first when descending), then the retired ones, latest retired first; as GET /events/{eventId}/signing-keys answers (public halves only). */
+/**
+ * Revokes key `keyId` of `eventId` (docs/decisions/089): tickets it signed are no longer accepted
+ * (the server answers their texts as unknown codes; devices learn it from the next door list and
+ * refuse them too). A revoked active key is retired as well, so the next signing makes a new one.
+ * Tickets signed with it must be printed again. Revoking a revoked key changes nothing.
+ * @returns when the key was revoked (now, or before).
+ * @throws ServiceError `not_found` when the event has no key `keyId`.
+ */
+export async function revokeSigningKey(db: DbOrTx, eventId: string, keyId: string): Promise<{ revokedAt: Date; wasAlreadyRevoked: boolean }> {
+  const owns = and(eq(eventSigningKeys.eventId, eventId), eq(eventSigningKeys.keyId, keyId));
+  const [revoked] = await db
+    .update(eventSigningKeys)
+    .set({ revokedAt: sql`now()`, retiredAt: sql`coalesce(${eventSigningKeys.retiredAt}, now())` })
+    .where(and(owns, isNull(eventSigningKeys.revokedAt)))
+    .returning({ revokedAt: eventSigningKeys.revokedAt });
+  if (revoked?.revokedAt) return { revokedAt: revoked.revokedAt, wasAlreadyRevoked: false };
+  const [existing] = await db.select({ revokedAt: eventSigningKeys.revokedAt }).from(eventSigningKeys).where(owns);
+  if (!existing?.revokedAt) throw new ServiceError('not_found', `Event ${eventId} has no signing key ${keyId}`);
+  return { revokedAt: existing.revokedAt, wasAlreadyRevoked: true };
+}
+
+/** The key ids of `eventId`'s revoked keys, oldest first (every door list carries them). */
+export async function revokedSigningKeyIds(db: DbOrTx, eventId: string): Promise<string[]> {
+  const rows = await db
+    .select({ keyId: eventSigningKeys.keyId })
+    .from(eventSigningKeys)
+    .where(and(eq(eventSigningKeys.eventId, eventId), isNotNull(eventSigningKeys.revokedAt)))
+    .orderBy(eventSigningKeys.revokedAt, eventSigningKeys.keyId);
+  return rows.map((row) => row.keyId);
+}
+
+/**
+ * The keys of `eventId` that still vouch for tickets: the active one first (PostgreSQL sorts null
+ * first when descending), then the retired ones, latest retired first; as GET
+ * /events/{eventId}/signing-keys answers (public halves only). Revoked keys are left out.
+ */
 export async function listSigningKeys(db: DbOrTx, eventId: string): Promise<EventSigningKey[]> {
-  const rows = await db.select().from(eventSigningKeys).where(eq(eventSigningKeys.eventId, eventId)).orderBy(desc(eventSigningKeys.retiredAt), desc(eventSigningKeys.createdAt));
+  const rows = await db
+    .select()
+    .from(eventSigningKeys)
+    .where(and(eq(eventSigningKeys.eventId, eventId), isNull(eventSigningKeys.revokedAt)))
+    .orderBy(desc(eventSigningKeys.retiredAt), desc(eventSigningKeys.createdAt));
   return rows.map((row) => ({
     keyId: row.keyId,
     algorithm: 'Ed25519' as const,
@@ -77,13 +134,13 @@ export async function listSigningKeys(db: DbOrTx, eventId: string): Promise<Even
  * (default: the event's active key). Ed25519 is deterministic: the same ticket and key give the
  * same text.
  */
-export async function signedQrText(db: DbOrTx, ticket: { eventId: string; code: string; days: readonly number[] | null }, key?: Pick<KeyRow, 'keyId' | 'privateKey'>): Promise<string> {
-  const signer = key ?? (await activeSigningKey(db, ticket.eventId));
+export async function signedQrText(db: DbOrTx, vault: SigningKeyVault, ticket: { eventId: string; code: string; days: readonly number[] | null }, key?: SigningKey): Promise<string> {
+  const signer = key ?? (await activeSigningKey(db, vault, ticket.eventId));
   return signWith(signer, ticket);
 }
 
 /** Signs with a given key (no database): used by `signedQrText` and the test vectors. */
-export function signWith(key: Pick<KeyRow, 'keyId' | 'privateKey'>, ticket: { eventId: string; code: string; days: readonly number[] | null }): string {
+export function signWith(key: SigningKey, ticket: { eventId: string; code: string; days: readonly number[] | null }): string {
   const payload = signedTicketPayloadBytes({ keyId: key.keyId, eventId: ticket.eventId, code: ticket.code, days: ticket.days });
   const privateKey = createPrivateKey({ key: Buffer.from(key.privateKey, 'base64url'), format: 'der', type: 'pkcs8' });
   return formatSignedTicket(payload, new Uint8Array(sign(null, payload, privateKey)));
@@ -91,8 +148,9 @@ export function signWith(key: Pick<KeyRow, 'keyId' | 'privateKey'>, ticket: { ev
 
 /**
  * The ticket code a scanned `text` stands for: `text` itself when it is not a signed text; the
- * payload's code when its signature verifies under a key of the payload's event; null when it looks
- * signed but does not verify (a forged or damaged text: an unknown code).
+ * payload's code when its signature verifies under a key of the payload's event that is not revoked;
+ * null when it looks signed but does not verify (a forged or damaged text, or one signed by a revoked
+ * key: an unknown code).
  */
 export async function codeOfScannedText(db: DbOrTx, text: string): Promise<string | null> {
   const parsed = parseSignedTicket(text);
@@ -101,7 +159,7 @@ export async function codeOfScannedText(db: DbOrTx, text: string): Promise<strin
   const keys = await db
     .select({ keyId: eventSigningKeys.keyId, publicKey: eventSigningKeys.publicKey })
     .from(eventSigningKeys)
-    .where(and(eq(eventSigningKeys.eventId, parsed.eventId), eq(eventSigningKeys.keyId, parsed.keyId)));
+    .where(and(eq(eventSigningKeys.eventId, parsed.eventId), eq(eventSigningKeys.keyId, parsed.keyId), isNull(eventSigningKeys.revokedAt)));
   return (await verifySignedTicket(parsed, keys)) ? parsed.code : null;
 }
 

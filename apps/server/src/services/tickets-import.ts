@@ -17,10 +17,15 @@
  * (in the database or earlier in the file, ignoring case: `abc-12` and `ABC-12` are one ticket code)
  * is rejected as a duplicate.
  *
+ * A code too weak to keep secret on a device (under 64 bits by `ticketCodeStrengthBits`, e.g. an
+ * 8-digit barcode) is imported — organizers bring such codes from other systems — but its ticket is
+ * left off every door list; the summary names each one (`offlineOnly`, docs/decisions/087).
+ *
  * The file is streamed (issue 13: a 1,000,000-row file must not sit in memory): parsed as it is
  * read, checked row by row, inserted a batch at a time; repeated codes are found by the database's
  * unique index, not by a set of every code (docs/decisions/059).
  */
+import { isDoorListCode, ticketCodeStrengthBits } from '@gatecheck/contract';
 import { Readable } from 'node:stream';
 import { type Options, Parser } from 'csv-parse';
 import type { Db } from '../db/client.ts';
@@ -62,7 +67,16 @@ export interface TicketImportSummary {
   generatedCodes: number;
   /** Rejected rows by line number. */
   rejected: RejectedRow[];
+  /**
+   * Imported tickets whose codes are too weak for a door list (`isDoorListCode`, docs/decisions/087):
+   * valid at verify, left off every door list. `count` of them all; `rows`, the first
+   * OFFLINE_ONLY_ROWS_KEPT by line, with each code's estimated strength in bits.
+   */
+  offlineOnly: { count: number; rows: { line: number; code: string; bits: number }[] };
 }
+
+/** How many of the imported tickets kept off the door list a summary names one by one. */
+export const OFFLINE_ONLY_ROWS_KEPT = 200;
 
 /** Where the CSV comes from: its content, or a function that opens it (again) as a byte stream. */
 export type TicketCsvSource = string | Buffer | (() => Readable);
@@ -125,6 +139,7 @@ export async function importTicketsCsv(db: Db, options: TicketImportOptions): Pr
   const progress: TicketImportProgress = { rows: 0, bytes: 0, batches: 0 };
   let imported = 0;
   let generatedCodes = 0;
+  const offlineOnly: TicketImportSummary['offlineOnly'] = { count: 0, rows: [] };
   let columns: Map<Column, number> | undefined;
   let batch: ValidRow[] = [];
 
@@ -148,6 +163,10 @@ export async function importTicketsCsv(db: Db, options: TicketImportOptions): Pr
       if (inserted.has(row.code)) {
         imported += 1;
         if (row.isGenerated) generatedCodes += 1;
+        if (!isDoorListCode(row.code)) {
+          offlineOnly.count += 1;
+          if (offlineOnly.rows.length < OFFLINE_ONLY_ROWS_KEPT) offlineOnly.rows.push({ line: row.line, code: row.code, bits: ticketCodeStrengthBits(row.code) });
+        }
       } else {
         addRefused(refused, ticketCodeKey(row.code), row);
       }
@@ -194,7 +213,8 @@ export async function importTicketsCsv(db: Db, options: TicketImportOptions): Pr
   options.onProgress?.({ ...progress });
 
   rejected.sort((a, b) => a.line - b.line);
-  return { eventTitle: event.title, rows: progress.rows, imported, generatedCodes, rejected };
+  offlineOnly.rows.sort((a, b) => a.line - b.line);
+  return { eventTitle: event.title, rows: progress.rows, imported, generatedCodes, rejected, offlineOnly };
 }
 
 function addRefused(refused: Map<string, ValidRow[]>, key: string, row: ValidRow): void {

@@ -75,7 +75,9 @@ test('scanlog export writes every verify and undo as CSV, oldest first, filtered
     ['NOPE', 'denied', 'not_found', 'scan', 'Gale Gate', '1'],
     ['HL-2', 'approved', '', 'scan', 'Gale Gate', '1'],
   ]);
-  expect(Object.keys(rows[0] ?? {})).toEqual(['at', 'day', 'user', 'code', 'verdict', 'reason', 'source', 'sent_by']);
+  expect(Object.keys(rows[0] ?? {})).toEqual(['at', 'day', 'user', 'code', 'verdict', 'reason', 'source', 'sent_by', 'received_at']);
+  // Online scans are received when they are made; an offline one's differ (decision 088, test/offline-check-in.test.ts).
+  expect(rows.every((row) => row.received_at === row.at)).toBe(true);
   // Nobody sent these for a colleague (decision 077's offline scans: test/offline-check-in.test.ts).
   expect(rows.map((row) => row.sent_by)).toEqual(['', '', '', '', '']);
   expect(rows.every((row) => !Number.isNaN(Date.parse(row.at ?? '')))).toBe(true);

@@ -89,7 +89,10 @@ test('tickets import inserts the good rows and lists every rejected row with its
   expect(result.stderr).toBe('');
   expect(result.stdout).toMatch(/Imported 4 of 12 rows into "Harbour Lights" \(1 with generated codes\)/);
   expect(result.stdout).toMatch(/Rejected 8 rows\./);
-  const rejectedLines = result.stdout.split('\n').filter((line) => line.startsWith('  line '));
+  // Short codes like these are imported but kept off the door list, listed after the rejections (decision 087).
+  const [rejectedPart = '', keptOffPart = ''] = result.stdout.split('Kept off the door list');
+  expect(keptOffPart.split('\n').filter((line) => line.startsWith('  line '))).toEqual(['  line 2 (HL-0001): about 24 bits', '  line 3 (HL-0002): about 24 bits', '  line 12 (HL-0011): about 24 bits']);
+  const rejectedLines = rejectedPart.split('\n').filter((line) => line.startsWith('  line '));
   expect(rejectedLines).toEqual([
     '  line 5 (HL-0001): duplicate code: already on line 2',
     '  line 6 (HL-0005): empty holder_name',
@@ -309,6 +312,26 @@ test('export-qr --signed prints signed QR texts (issue 12) that verify at the ga
   expect(parseSignedTicket(text)).toMatchObject({ eventId: oneDayId, code: ticket.code });
   expect(await verify(oneDayId, text, 1)).toMatchObject({ isValid: true, holderName: ticket.holderName });
   expect(await verify(oneDayId, ticket.code, 1)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+
+  // Revoking the key (docs/decisions/089): its texts are unknown codes from now on.
+  const keyId = parseSignedTicket(text)?.keyId ?? '';
+  expect(await cli.ok('tickets', 'revoke-signing-key', '--event', oneDayId, keyId)).toMatch(new RegExp(`Revoked the signing key ${keyId}: tickets it signed are denied`));
+  expect(await verify(oneDayId, text, 1)).toMatchObject({ isValid: false, reason: 'not_found' });
+  expect(await cli.ok('tickets', 'revoke-signing-key', '--event', oneDayId, keyId)).toMatch(/was already revoked at/);
+  const unknown = await cli.run('tickets', 'revoke-signing-key', '--event', oneDayId, 'NOSUCHKEY000');
+  expect(unknown.exitCode).toBe(1);
+  expect(unknown.stderr).toMatch(/has no signing key NOSUCHKEY000/);
+});
+
+test('tickets import keeps codes too easy to guess off the door list and names each (docs/decisions/087)', async () => {
+  const eventId = await importChecksEvent();
+  const file = await writeCsv('weak.csv', ['code,holder_name,ticket_type,days', '12345678,Bea Barcode,GA,all', 'GC-2222222222222222,Sam Strong,GA,all', '000042,Nina Number,GA,all']);
+  const output = await cli.ok('tickets', 'import', file, '--event', eventId);
+  expect(output).toMatch(/Imported 3 of 3 rows/);
+  expect(output).toMatch(/Kept off the door list: 2 tickets whose code is too easy to guess \(under 64 bits\)\. They are valid, but a phone without the server cannot check them/);
+  expect(output).toContain('tickets export-qr --signed');
+  expect(output).toMatch(/ {2}line 2 \(12345678\): about 26 bits\n {2}line 4 \(000042\): about 19 bits/);
+  expect(output).not.toContain('GC-2222222222222222');
 });
 
 test('export-qr of an event without tickets says so and writes nothing (no empty PDF)', async () => {

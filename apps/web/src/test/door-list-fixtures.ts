@@ -44,7 +44,10 @@ export async function doorListEntry(ticket: TestTicket, eventId = doorListEvent.
 }
 
 /** A door list of day `day` (default 2) with `tickets`; full unless `isComplete: false`. */
-export async function makeDoorList(tickets: TestTicket[], options: { day?: number; cursor?: string; isComplete?: boolean; event?: DoorList['event'] } = {}): Promise<DoorList> {
+export async function makeDoorList(
+  tickets: TestTicket[],
+  options: { day?: number; cursor?: string; isComplete?: boolean; event?: DoorList['event']; hasUnlistedCodes?: boolean; revokedKeyIds?: string[] } = {},
+): Promise<DoorList> {
   const event = options.event ?? doorListEvent;
   return {
     event,
@@ -53,5 +56,7 @@ export async function makeDoorList(tickets: TestTicket[], options: { day?: numbe
     cursor: options.cursor ?? '100',
     generatedAt: '2026-07-11T10:00:00.000Z',
     tickets: await Promise.all(tickets.map((ticket) => doorListEntry(ticket, event.id))),
+    hasUnlistedCodes: options.hasUnlistedCodes ?? false,
+    revokedKeyIds: options.revokedKeyIds ?? [],
   };
 }

@@ -4,12 +4,14 @@
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { DOOR_LIST_MIN_CODE_BITS } from '@gatecheck/contract';
 import type { Command } from 'commander';
 import { revokeTicket } from '../../services/admin/tickets.ts';
 import { reindexSearchTerms } from '../../services/attendee-search.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { countNeedingUnicodeFont, listPrintableTickets, type PrintableTicket, writeTicketPngs, writeTicketsPdf } from '../../services/qr-export.ts';
-import { activeSigningKey, signedQrText } from '../../services/signing-keys.ts';
+import { SigningKeySecretMissing, type SigningKeyVault } from '../../services/signing-key-vault.ts';
+import { activeSigningKey, revokeSigningKey, signedQrText } from '../../services/signing-keys.ts';
 import { DEFAULT_IMPORT_BATCH_SIZE, importTicketsCsv } from '../../services/tickets-import.ts';
 import { parsePositiveInteger } from '../arguments.ts';
 import { CliError, type AdminContext } from '../context.ts';
@@ -74,6 +76,15 @@ export function registerTicketCommands(program: Command, context: AdminContext):
       if (summary.rejected.length > MAX_REJECTIONS_SHOWN) {
         context.print(`  ... and ${summary.rejected.length - MAX_REJECTIONS_SHOWN} more`);
       }
+      if (summary.offlineOnly.count > 0) {
+        context.print(
+          `Kept off the door list: ${summary.offlineOnly.count} ticket${summary.offlineOnly.count === 1 ? '' : 's'} whose code is too easy to guess ` +
+            `(under ${DOOR_LIST_MIN_CODE_BITS} bits). They are valid, but a phone without the server cannot check them as typed or plain QR codes; ` +
+            'print them signed (tickets export-qr --signed) so phones can check them offline.',
+        );
+        for (const row of summary.offlineOnly.rows) context.print(`  line ${row.line} (${row.code}): about ${Math.floor(row.bits)} bits`);
+        if (summary.offlineOnly.count > summary.offlineOnly.rows.length) context.print(`  ... and ${summary.offlineOnly.count - summary.offlineOnly.rows.length} more`);
+      }
       if (summary.generatedCodes > 0) context.print('Print the tickets with: tickets export-qr --event <id> --out <dir> --pdf <file.pdf>');
     });
 
@@ -86,6 +97,21 @@ export function registerTicketCommands(program: Command, context: AdminContext):
       const ticket = await revokeTicket(await context.db(), code.trim());
       const what = `ticket ${ticket.code} (${ticket.holderName}, "${ticket.eventTitle}")`;
       context.print(ticket.wasAlreadyRevoked ? `The ${what} was already revoked at ${ticket.revokedAt.toISOString()}` : `Revoked ${what}`);
+    });
+
+  tickets
+    .command('revoke-signing-key')
+    .description("revoke an event's signing key: tickets it signed are no longer accepted, online or by devices after their next door-list download")
+    .argument('<keyId>', 'the key id (the first part of a signed QR text\'s payload; see GET /events/{eventId}/signing-keys)')
+    .requiredOption('--event <id>', 'event id (see: event list)')
+    .addHelpText('after', '\nPrint the event\'s tickets again afterwards (tickets export-qr --signed): a new key signs them.\n\nExample:\n  npm run admin -- tickets revoke-signing-key --event 0b7c...e1 Xw3k9QmZp0aB')
+    .action(async (keyId: string, options: { event: string }) => {
+      const outcome = await revokeSigningKey(await context.db(), options.event, keyId.trim());
+      context.print(
+        outcome.wasAlreadyRevoked
+          ? `The signing key ${keyId} was already revoked at ${outcome.revokedAt.toISOString()}`
+          : `Revoked the signing key ${keyId}: tickets it signed are denied as unknown codes; print them again with tickets export-qr --signed`,
+      );
     });
 
   tickets
@@ -110,7 +136,7 @@ export function registerTicketCommands(program: Command, context: AdminContext):
       const db = await context.db();
       const printable = await listPrintableTickets(db, options.event);
       const event = printable.event;
-      const list = options.signed ? await withSignedQrTexts(db, event.id, printable.tickets) : printable.tickets;
+      const list = options.signed ? await withSignedQrTexts(db, await context.signingKeyVault(), event.id, printable.tickets) : printable.tickets;
       if (list.length === 0) {
         // Not an error (a new event), but no empty PDF or folder that looks like a print run.
         context.print(`"${event.title}" has no tickets to print (revoked ones are left out): nothing written. Import them first: tickets import --event ${event.id} <file.csv>`);
@@ -140,9 +166,11 @@ export function registerTicketCommands(program: Command, context: AdminContext):
 }
 
 /** `list` with each ticket's signed QR text under the event's active key (created on first use). */
-async function withSignedQrTexts(db: DbOrTx, eventId: string, list: PrintableTicket[]): Promise<PrintableTicket[]> {
-  const key = await activeSigningKey(db, eventId);
-  return Promise.all(list.map(async (ticket) => ({ ...ticket, qrText: await signedQrText(db, { eventId, code: ticket.code, days: ticket.days }, key) })));
+async function withSignedQrTexts(db: DbOrTx, vault: SigningKeyVault, eventId: string, list: PrintableTicket[]): Promise<PrintableTicket[]> {
+  const key = await activeSigningKey(db, vault, eventId).catch((error: unknown) => {
+    throw error instanceof SigningKeySecretMissing ? new CliError(error.message) : error;
+  });
+  return Promise.all(list.map(async (ticket) => ({ ...ticket, qrText: await signedQrText(db, vault, { eventId, code: ticket.code, days: ticket.days }, key) })));
 }
 
 async function readInput(file: string): Promise<Buffer> {

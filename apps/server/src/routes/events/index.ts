@@ -157,7 +157,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      recordOfflineScans(app.db, { userId: signedInUser(request).userId }, eventOf(request), request.params.day, request.body.scans, app.clock()),
+      recordOfflineScans(app.db, { userId: signedInUser(request).userId, sessionId: signedInUser(request).sessionId }, eventOf(request), request.params.day, request.body.scans, app.clock()),
   );
 
   app.get(

@@ -303,6 +303,20 @@ test('without a door list a verify with no answer is still the SPEC Verification
   expect(screen.queryByRole('group', { name: /Ticket$/ })).not.toBeInTheDocument();
 });
 
+test('an 8-digit code the door list leaves out (too easy to guess) is not decided offline: Verification Error, nothing queued; a listed ticket still is (decision 087)', { timeout: 20_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS, { hasUnlistedCodes: true }));
+  serveVerify(() => HttpResponse.error());
+  const { user } = renderScanner();
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, '12345678');
+  expect(await screen.findByText('Verification Error', { selector: '[data-sonner-toast] *' }, { timeout: 6_000 })).toBeInTheDocument();
+  expect(screen.queryByRole('group', { name: /Ticket$/ })).not.toBeInTheDocument();
+  expect(screen.getByTestId('waiting-count')).toHaveTextContent('0 scans waiting to be sent');
+  await typeCode(user, 'GOOD-2');
+  expect(await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 })).findByText('Offline')).toBeInTheDocument();
+});
+
 test("a corrupt door list download is discarded with a message and the last good list is kept; 'Sync now' asks for changes since the cursor", async () => {
   const good = await makeDoorList(TICKETS, { cursor: '100' });
   const sinces = serveDoorList(good, { ...good, tickets: [{ lookupKey: 'k', holderName: 'Ada Lovelace' }] });

@@ -25,6 +25,7 @@ import { renderApp } from '@/test/render.tsx';
 import { offlineScan, serveUpload } from '@/test/outbox-fixtures.ts';
 import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
 import { queueOfflineScan } from '@/features/scanner/offline/outbox.ts';
+import { formatTime } from '@/features/supervisor/supervisor-logic.ts';
 
 const supervisorOrganization = { ...testOrganization, role: 'supervisor' };
 const searches: string[] = [];
@@ -194,6 +195,19 @@ describe('supervisor tools (issue 11)', () => {
     const [colleagues, own] = within(entries).getAllByRole('listitem');
     expect(colleagues).toHaveTextContent('GC-ZOE · Alex Morgan · sent by Demo Staff');
     expect(own).toHaveTextContent(/GC-MAX · Demo Staff$/);
+  });
+  test('an offline scan shows when the server received it beside the time the phone claims (decision 088)', async () => {
+    log = [
+      { id: 'log-1', at: '2026-07-11T12:05:00.000Z', receivedAt: '2026-07-11T14:40:00.000Z', day: testDay.day, userName: 'Alex Morgan', code: 'GC-ZOE', verdict: 'approved', reason: null, source: 'offline' },
+      { id: 'log-0', at: '2026-07-11T12:04:00.000Z', receivedAt: '2026-07-11T12:04:00.000Z', day: testDay.day, userName: 'Demo Staff', code: 'GC-MAX', verdict: 'approved', reason: null, source: 'scan' },
+    ];
+    renderApp({ route: '/supervisor', selection: { organization: supervisorOrganization, event: testEvent, day: testDay } });
+    const entries = await screen.findByRole('list', { name: 'Scan log entries' });
+    await waitFor(() => expect(within(entries).getAllByRole('listitem')).toHaveLength(2));
+    const [offline, online] = within(entries).getAllByRole('listitem');
+    expect(offline).toHaveTextContent(`${formatTime('2026-07-11T12:05:00.000Z')} · Approved`);
+    expect(offline).toHaveTextContent(`· received ${formatTime('2026-07-11T14:40:00.000Z')}`);
+    expect(online).not.toHaveTextContent('received');
   });
   test("the scan log reads the gates' new scans by itself every 15 s while it is open", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });

@@ -69,6 +69,7 @@ export function scanLogVerdictText(entry: ScanLogEntry): string {
 function reasonWords(code: string, verdict: 'approved' | 'denied'): string {
   if (code === 'conflict') return t('supervisor.logConflict');
   if (code === 'unknown_staff') return t('supervisor.logUnknownStaff');
+  if (code === 'scanned_before_session') return t('supervisor.logBeforeSession');
   const words = denialReasonWords(code) ?? code.replaceAll('_', ' ');
   return verdict === 'approved' ? t('supervisor.logWouldDeny', { reason: words }) : words;
 }

@@ -79,6 +79,7 @@ const REJECTION_WORDS = {
   invalid_item: 'offline.rejectedInvalidItem',
   scan_id_taken: 'offline.rejectedScanIdTaken',
   scanned_in_future: 'offline.rejectedInFuture',
+  scanned_before_session: 'offline.rejectedBeforeSession',
   unknown_staff: 'offline.rejectedUnknownStaff',
 } as const;
 

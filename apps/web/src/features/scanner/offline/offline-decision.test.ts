@@ -59,6 +59,24 @@ describe('deciding from the door list (the server rule, decideCheckIn)', () => {
   });
 });
 
+describe('codes too weak for the door list (docs/decisions/087)', () => {
+  test('a weak code the list leaves out is not decided on the device (it may be a valid ticket: it needs the server)', async () => {
+    const db = await openOfflineDb();
+    const list = await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada' }], { hasUnlistedCodes: true });
+    // An 8-digit barcode: the list cannot hold it without giving it away.
+    expect(await decideOffline(db, await input('12345678', { doorList: list }))).toBeNull();
+    // A code strong enough to be listed, and not listed, is no ticket of this event.
+    expect(await decideOffline(db, await input('NO-SUCH-TICKET-0000', { doorList: list }))).toMatchObject({ isValid: false, denial: { reason: 'not_found' } });
+    // Listed codes are decided as before, weak or not (an older server listed every code).
+    expect(await decideOffline(db, await input('GOOD-1', { doorList: list }))).toMatchObject({ isValid: true });
+  });
+
+  test('without unlisted codes in the event, an unknown weak code is denied not_found as before', async () => {
+    const db = await openOfflineDb();
+    expect(await decideOffline(db, await input('12345678'))).toMatchObject({ isValid: false, denial: { reason: 'not_found' } });
+  });
+});
+
 describe('signed tickets without a door list (issue 12 item 6)', () => {
   const vector = SIGNED_TICKET_VECTOR;
   const signedEvent: CheckInEvent & { name: string } = { ...doorListEvent, id: vector.eventId };
@@ -87,6 +105,19 @@ describe('signed tickets without a door list (issue 12 item 6)', () => {
     const forged = `${vector.qrText.slice(0, -3)}${vector.qrText.endsWith('AAA') ? 'BBB' : 'AAA'}`;
     expect(await decideOffline(db, signedInput({ code: forged }))).toMatchObject({ isValid: false, denial: { reason: 'not_found' } });
     expect(await decideOffline(db, signedInput({ signingKeys: [] }))).toMatchObject({ isValid: false, denial: { reason: 'not_found' } });
+  });
+
+  test('a ticket signed by a key the door list names as revoked is an unknown code, whatever keys the device kept (docs/decisions/089)', async () => {
+    const db = await openOfflineDb();
+    const listEvent = { ...doorListEvent, id: vector.eventId };
+    const revoking = await makeDoorList([], { event: listEvent, day: 1, revokedKeyIds: [vector.keyId] });
+    expect(await decideOffline(db, signedInput({ doorList: revoking }))).toMatchObject({ isValid: false, denial: { reason: 'not_found' } });
+    // Even when its code is on the list: the server refuses the text, so does the device.
+    const listed = await makeDoorList([{ code: parseSignedTicket(vector.qrText)?.code ?? '', holderName: 'Vera Vector' }], { event: listEvent, day: 1, revokedKeyIds: [vector.keyId] });
+    expect(await decideOffline(db, signedInput({ doorList: listed }))).toMatchObject({ isValid: false, denial: { reason: 'not_found' } });
+    // Another key revoked: this one still admits.
+    const other = await makeDoorList([], { event: listEvent, day: 1, revokedKeyIds: ['AAAAAAAAAAAA'] });
+    expect(await decideOffline(db, signedInput({ doorList: other }))).toMatchObject({ isValid: true });
   });
 
   test("a genuine ticket of another event is denied wrong_event", async () => {

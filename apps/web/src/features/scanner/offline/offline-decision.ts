@@ -9,6 +9,11 @@
  * door list on the device) is decided from its payload: its event and days, not revoked (the list's
  * revocations are the only ones a device can know), and this device's own check-ins.
  *
+ * A plain code the list does not hold, when the list says it leaves weak codes out and this code is
+ * one (`isDoorListCode`, docs/decisions/087), may be a valid ticket: it is not decided here (null,
+ * the caller's 'Verification Error': it needs the server). A signed ticket whose key the list names
+ * as revoked (`revokedKeyIds`, docs/decisions/089) is an unknown code, whatever keys the device kept.
+ *
  * Every approval is remembered in `localCheckIns` (by lookup key, never the code), so the same ticket
  * again is DENIED 'Already checked in' before the next list download knows it.
  */
@@ -16,6 +21,7 @@ import {
   decideCheckIn,
   doorListCheckInInput,
   doorListLookupKey,
+  isDoorListCode,
   openHolderName,
   parseSignedTicket,
   type CheckInDecision,
@@ -65,7 +71,11 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
   const signed = parseSignedTicket(code);
 
   let decision: CheckInDecision;
-  if (signed && !entry) {
+  if (!signed && !entry && doorList?.hasUnlistedCodes && !isDoorListCode(code)) return null;
+  if (signed && doorList?.revokedKeyIds.includes(signed.keyId)) {
+    // Signed by a revoked key: an unknown code, as on the server, even when its code is listed (decision 089).
+    decision = decideCheckIn({ ticket: null, event: doorList.event, day, existingCheckIn: null, now });
+  } else if (signed && !entry) {
     if (!(await verifyTicketSignature(signed, input.signingKeys))) {
       // A forged or foreign-key text: an unknown code, as on the server (decision 043).
       decision = decideCheckIn({ ticket: null, event: doorList?.event ?? input.event, day, existingCheckIn: null, now });

@@ -1,9 +1,9 @@
-import type { OfflineScan, OfflineScanBatchResponse } from '@gatecheck/contract';
+import { offlineScanProof, type OfflineScan, type OfflineScanBatchResponse } from '@gatecheck/contract';
 import { describe, expect, test } from 'vitest';
 import { COLLEAGUE_ID } from '@/test/outbox-fixtures.ts';
 import { ApiError } from '@/lib/api-client.ts';
 import { closeOfflineDb, openOfflineDb } from './offline-db.ts';
-import { batchesInScanOrder, outboxRetryDelay, queueOfflineScan, readOutbox, summarizeOutbox, uploadOutbox, type NewOutboxItem, type SendOfflineScans } from './outbox.ts';
+import { batchesInScanOrder, outboxRetryDelay, queueOfflineScan, readOutbox, sessionProofOf, summarizeOutbox, uploadOutbox, type NewOutboxItem, type SendOfflineScans } from './outbox.ts';
 
 function item(n: number, overrides: Partial<NewOutboxItem> = {}): NewOutboxItem {
   return {
@@ -123,6 +123,19 @@ describe('outbox', () => {
       ['CODE-2', undefined],
     ]);
     expect(await readOutbox(db)).toEqual([]);
+  });
+
+  test("a colleague's scan carries the proof of the session it was made in, so the server takes its maker's name (decision 088)", async () => {
+    const db = await openOfflineDb();
+    const made = item(1, { userId: COLLEAGUE_ID });
+    const sessionProof = await sessionProofOf('colleague-session-token', made);
+    expect(sessionProof).toBe(await offlineScanProof('colleague-session-token', made));
+    await queueOfflineScan(db, { ...made, ...(sessionProof ? { sessionProof } : {}) });
+    const server = recordingServer();
+    await uploadOutbox(db, 'user-1', server.send);
+    expect(server.batches[0]?.scans[0]).toMatchObject({ scannedBy: COLLEAGUE_ID, sessionProof });
+    // Without a token at hand there is no proof, and nothing breaks: the uploader answers for the scan.
+    expect(await sessionProofOf(null, made)).toBeUndefined();
   });
 
   test("a 4xx for a batch sets this user's items aside and keeps another user's for a member who may send them", async () => {

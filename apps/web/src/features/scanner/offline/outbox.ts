@@ -20,8 +20,10 @@
  * Every waiting item is sent, whoever made it (docs/decisions/077): a scan a colleague made on this
  * device before signing out goes under the signed-in user's session, naming its maker
  * (`scannedBy`), so a gate phone handed over at a shift change keeps no check-in from the server.
+ * Each item carries the proof of the session it was made in (`sessionProof`, decision 088): the
+ * server takes the maker's name, and the scan time, only with it.
  */
-import { normalizeTicketCode, OFFLINE_BATCH_MAX_ITEMS, OfflineRejection, OfflineVerdict, type OfflineScan, type OfflineScanBatchResponse, DenialReason } from '@gatecheck/contract';
+import { normalizeTicketCode, OFFLINE_BATCH_MAX_ITEMS, offlineScanProof, OfflineRejection, OfflineVerdict, type OfflineScan, type OfflineScanBatchResponse, DenialReason } from '@gatecheck/contract';
 import { z } from 'zod';
 import { RETRY_BASE_DELAY_MS, RETRY_DELAY_CAP_MS } from '@/config/constants.ts';
 import { ApiError } from '@/lib/api-client.ts';
@@ -39,6 +41,11 @@ const OutboxItemSchema = z.object({
   deviceId: z.string(),
   verdict: OfflineVerdict,
   reason: DenialReason.optional(),
+  /**
+   * `offlineScanProof` under the session the scan was made in (decision 088): proves its maker and
+   * session to the server. Absent when the session token was not at hand (the uploader then answers for it).
+   */
+  sessionProof: z.string().optional(),
   /** Set when the server would not take it: its reason and words. */
   setAside: z.object({ reason: z.string(), message: z.string() }).optional(),
 });
@@ -50,6 +57,20 @@ export type OutboxItem = z.infer<typeof OutboxItemSchema>;
 
 /** What `queueOfflineScan` needs: the scan as decided, for an event day, by a user. */
 export type NewOutboxItem = Omit<OutboxItem, 'seq' | 'setAside'>;
+
+/**
+ * The `sessionProof` of a scan made now under the session of bearer `token` (decision 088), or
+ * undefined without a token or without WebCrypto (the scan is then the uploader's to answer for).
+ * Never throws.
+ */
+export async function sessionProofOf(token: string | null, scan: Pick<OutboxItem, 'scanId' | 'scannedAt' | 'deviceId' | 'code'>): Promise<string | undefined> {
+  if (!token) return undefined;
+  try {
+    return await offlineScanProof(token, scan);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Queues `item` (scan order = the order of the calls). Queuing the same `scanId` again replaces it.
@@ -256,6 +277,7 @@ function toOfflineScan(item: OutboxItem, senderId: string): OfflineScan {
     verdict: item.verdict,
     ...(item.reason ? { reason: item.reason } : {}),
     ...(item.userId === senderId ? {} : { scannedBy: item.userId }),
+    ...(item.sessionProof ? { sessionProof: item.sessionProof } : {}),
   };
 }
 

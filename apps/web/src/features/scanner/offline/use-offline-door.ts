@@ -11,12 +11,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 import { watchServer } from '@/lib/server-probe.ts';
+import { readStoredToken } from '@/lib/stored-user.ts';
 import { connectivityReducer, decidesLocally, initialConnectivity, type Connectivity } from './connectivity.ts';
 import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { fetchDoorList, fetchSigningKeys, roundSender } from './offline-api.ts';
 import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
 import { deviceId, eventDayKey, openOfflineDb, type OfflineDb } from './offline-db.ts';
-import { dismissSetAside, queueOfflineScan, summarizeOutbox, unsentAdmissionCheck, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
+import { dismissSetAside, queueOfflineScan, sessionProofOf, summarizeOutbox, unsentAdmissionCheck, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
 import { createOutboxRounds, type OutboxRounds } from './outbox-rounds.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
 import { checkInQueries, recordUploadConflicts } from '../check-in-queries.ts';
@@ -241,16 +242,17 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
         event: { id: eventId, name: event.name, organizationId: doorListRef.current?.event.organizationId ?? '', status: event.closedStatus === null ? 'live' : event.closedStatus === 'closed' ? 'completed' : event.closedStatus, timeZone: event.timeZone, dayCutoff: event.dayCutoff, allowsScanningOutsideDays: event.allowsScanningOutsideDays, days: event.eventDays.length > 0 ? event.eventDays : [day] },
       });
       if (verdict === null) return null;
+      const scan = { scanId, code, scannedAt: scannedAt.toISOString(), deviceId: await deviceId(open) };
+      // Made in this session, provably (decision 088): whoever sends it later, it stays this user's scan.
+      const sessionProof = await sessionProofOf(await readStoredToken(), scan);
       await queueOfflineScan(open, {
-        scanId,
+        ...scan,
         eventId,
         day: dayNumber,
         userId: staffId,
-        code,
-        scannedAt: scannedAt.toISOString(),
-        deviceId: await deviceId(open),
         verdict: verdict.isValid ? 'approved' : 'denied',
         ...(verdict.isValid ? {} : verdict.denial.reason ? { reason: verdict.denial.reason } : {}),
+        ...(sessionProof ? { sessionProof } : {}),
       });
       await refreshSummary();
       return verdict;

@@ -1,7 +1,8 @@
 /**
  * The scan log of the selected event day (issue 11): every scan, manual check-in and undo, newest
  * first, filterable by verdict, 50 at a time with 'Load more'. An offline scan a colleague sent
- * from the same device says who sent it (decision 077).
+ * from the same device says who sent it (decision 077); an offline scan shows, beside the time the
+ * device claims, when the server received it (decision 088).
  */
 import { type ScanLogVerdict } from '@gatecheck/contract';
 import { useInfiniteQuery } from '@tanstack/react-query';
@@ -52,6 +53,7 @@ export function ScanLogList({ eventId, day }: { eventId: string; day: number }) 
           <li key={entry.id} className="rounded-xl border-2 border-slate-200 bg-white p-3">
             <p className="text-base font-semibold text-slate-900">
               {formatTime(entry.at)} · {scanLogVerdictText(entry)}
+              {entry.source === 'offline' && entry.receivedAt ? ` · ${t('supervisor.receivedAt', { time: formatTime(entry.receivedAt) })}` : null}
             </p>
             <p className="text-base text-slate-800">
               <span className="font-mono">{entry.code}</span> · {entry.userName}

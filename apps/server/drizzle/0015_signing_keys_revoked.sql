@@ -1,0 +1,1 @@
+ALTER TABLE "event_signing_keys" ADD COLUMN "revoked_at" timestamp with time zone;
