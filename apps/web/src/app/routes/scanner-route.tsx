@@ -80,10 +80,11 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
   const isWebCamera = scanner.preview === 'video-element';
   useEffect(() => (isWebCamera ? prefetchQrDecoder() : undefined), [isWebCamera]);
   const { state } = scanner;
-  // The screen stays on while the scanner panel is open (issue 9 item 4).
-  useKeepAwake(state.isScanning);
+  // The screen stays on while the camera runs, and may sleep once it stops (decision 091).
+  const isCameraOn = state.isScanning && (state.camera === 'active' || state.camera === 'starting');
+  useKeepAwake(isCameraOn);
   // The native camera renders behind the WebView: let it show through while it runs.
-  useTransparentWebView(scanner.preview === 'behind-webview' && state.isScanning && (state.camera === 'active' || state.camera === 'starting'));
+  useTransparentWebView(scanner.preview === 'behind-webview' && isCameraOn);
   // Issue 10 items 2-3: the full-screen flash, tone and vibration of each new verdict.
   const feedback = useVerdictFeedback(state.latestResult);
   // A new verdict not wholly in view is scrolled into view: with the field when staff are typing
