@@ -113,8 +113,9 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
   };
 
   return (
-    // The bottom padding lets the field scroll clear of the toasts (bottom of the screen, 9 rem).
-    <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 p-3 pb-40 text-slate-900 sm:gap-5 sm:p-4 sm:pb-40">
+    // The bottom padding lets the field scroll clear of the toasts (bottom of the screen, 9 rem) and
+    // of the system's gesture bar; the top keeps the header below the status bar (decision 091).
+    <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 px-3 pt-[calc(var(--screen-top)+0.75rem)] pb-[calc(var(--safe-bottom)+10rem)] text-slate-900 sm:gap-5 sm:px-4 sm:pt-[calc(var(--screen-top)+1rem)]">
       <ScannerHeader event={event} day={day} dayWarning={dayWarning} approvalsWaiting={offlineDoor.approvalsWaitingCount} onBack={goBack} />
 
       {state.isScanning ? (

@@ -45,7 +45,7 @@ export function Sheet({ open, onOpenChange, title, closeLabel, trigger, children
             </DialogPrimitive.Close>
           </div>
           {/* The bottom padding lets the last rows scroll clear of the toasts (bottom of the screen, 9 rem). */}
-          <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain p-4 pb-40">{children}</div>
+          <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain p-4 pb-[calc(var(--safe-bottom)+10rem)]">{children}</div>
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
     </DialogPrimitive.Root>
