@@ -6,12 +6,15 @@
  */
 import { standIn } from '@/test/android-bridge-install.ts';
 import { act, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { Sheet } from '@/components/ui/sheet.tsx';
 import { installBackButton } from '@/lib/native/back-button.ts';
 import { TRANSPARENT_WEBVIEW_CLASS } from '@/lib/native/use-transparent-webview.ts';
 import { DEFAULT_STAND_IN_OPTIONS, flushBridge } from '@/test/android-bridge.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
-import { renderApp } from '@/test/render.tsx';
+import { renderApp, renderWithProviders } from '@/test/render.tsx';
 
 const selection = { organization: testOrganization, event: testEvent, day: testDay };
 const called = (pluginId: string, methodName: string) => standIn().calls.filter((call) => call.pluginId === pluginId && call.methodName === methodName);
@@ -104,6 +107,43 @@ test("Android's back button closes an open sheet first; the screen stays", async
   // With nothing open, back is the screen's back again.
   emit('App', 'backButton', { canGoBack: true });
   await waitFor(() => expect(router.state.location.pathname).toBe('/day-select'));
+});
+
+/** A sheet with a confirmation asked from inside it, as a screen opens them. */
+function SheetWithQuestion() {
+  const [isSheetOpen, setSheetOpen] = useState(true);
+  const [isAsking, setAsking] = useState(false);
+  return (
+    <Sheet open={isSheetOpen} onOpenChange={setSheetOpen} title="Find attendee" closeLabel="Close" trigger={<button type="button">Open</button>}>
+      <button type="button" onClick={() => setAsking(true)}>
+        Check in
+      </button>
+      <ConfirmDialog
+        open={isAsking}
+        onOpenChange={setAsking}
+        title="Check in Ada?"
+        description="This cannot be taken back."
+        cancelLabel="Cancel"
+        confirmLabel="Check in"
+        onConfirm={() => setAsking(false)}
+      />
+    </Sheet>
+  );
+}
+
+test("Android's back button closes the dialog opened last first: the question, then the sheet under it", async () => {
+  const { user } = renderWithProviders(<SheetWithQuestion />);
+  await user.click(await screen.findByRole('button', { name: 'Check in' }));
+  expect(await screen.findByRole('alertdialog', { name: 'Check in Ada?' })).toBeInTheDocument();
+  await flushBridge();
+
+  emit('App', 'backButton', { canGoBack: true });
+  await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+  expect(screen.getByRole('dialog', { name: 'Find attendee' })).toBeInTheDocument();
+
+  emit('App', 'backButton', { canGoBack: true });
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  expect(called('App', 'exitApp')).toHaveLength(0);
 });
 
 test('the screen is kept awake only while the camera runs, not while the panel is merely open', async () => {
