@@ -13,12 +13,30 @@
  * - the camera permission: `android.permission.CAMERA` in AndroidManifest.xml and a non-empty
  *   `NSCameraUsageDescription` in Info.plist;
  * - the app id: `applicationId`/`namespace` in app/build.gradle and `PRODUCT_BUNDLE_IDENTIFIER` in
- *   the Xcode project equal capacitor.config.json's `appId`.
+ *   the Xcode project equal capacitor.config.json's `appId`;
+ * - what a first build or install would trip on (scripts/native-checks.ts, decision 091): the iOS
+ *   deployment target ML Kit needs, Android's network security config (user-installed certificates,
+ *   cleartext as docs/native.md allows) and backup rules, the bridge stand-in's plugin methods
+ *   against the plugins' own Android `@PluginMethod`s, the release workflow and the app's version
+ *   in both projects (decision 092).
  *
  * Prints one line per check; exits 1 when any fails, naming what is missing.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import {
+  BASE_PLUGIN_JAVA,
+  backupChecks,
+  iosDeploymentTargetChecks,
+  networkSecurityChecks,
+  pluginAndroidJava,
+  pluginMethodChecks,
+  signingChecks,
+  standInPluginHeaders,
+  workflowChecks,
+  type Finding,
+} from './native-checks.ts';
+import { readVersionFiles, versionChecks } from './native-version.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const web = join(root, 'apps/web');
@@ -32,7 +50,10 @@ function check(description: string, ok: boolean, detail = ''): void {
   if (!ok) problems.push(description + (detail ? `: ${detail}` : ''));
 }
 
+const report = (findings: Finding[]) => findings.forEach((entry) => check(entry.description, entry.ok, entry.detail));
+
 const read = (path: string): string => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+const readOrNull = (path: string): string | null => (existsSync(path) ? readFileSync(path, 'utf8') : null);
 const readJson = <T>(path: string): T | null => {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as T;
@@ -115,6 +136,23 @@ check(`Android applicationId is ${config.appId}`, gradle.includes(`applicationId
 check(`Android namespace is ${config.appId}`, gradle.includes(`namespace = "${config.appId}"`));
 const bundleIds = [...read(join(web, 'ios/App/App.xcodeproj/project.pbxproj')).matchAll(/PRODUCT_BUNDLE_IDENTIFIER = ([^;]+);/g)].map((match) => match[1]);
 check(`iOS bundle identifier is ${config.appId}`, bundleIds.length > 0 && bundleIds.every((id) => id === config.appId), bundleIds.join(', '));
+
+// ---- What a first build would fail on (decision 091).
+const pbxproj = read(join(web, 'ios/App/App.xcodeproj/project.pbxproj'));
+report(iosDeploymentTargetChecks(podfile, pbxproj));
+const androidXml = join(androidApp, 'src/main/res/xml');
+report(networkSecurityChecks(manifest, readOrNull(join(androidXml, 'network_security_config.xml'))));
+report(backupChecks(manifest, readOrNull(join(androidXml, 'data_extraction_rules.xml'))));
+
+const pluginJava = plugins.map((plugin) => ({ packageName: plugin, java: pluginAndroidJava(packageDir(plugin)) }));
+report(pluginMethodChecks(standInPluginHeaders(), pluginJava, read(join(packageDir('@capacitor/android'), BASE_PLUGIN_JAVA))));
+
+// ---- Release builds (decision 092): signing from the environment, one version, the hosted workflow.
+report(signingChecks(gradle, read(join(web, 'android/.gitignore'))));
+const versionFiles = readVersionFiles(root);
+report(versionChecks(versionFiles.version, versionFiles.gradle, versionFiles.pbxproj));
+const rootPackage = readJson<{ scripts?: Record<string, string> }>(join(root, 'package.json'));
+report(workflowChecks(readOrNull(join(root, '.github/workflows/native.yml')), rootPackage?.scripts ?? {}));
 
 if (problems.length > 0) {
   console.error(`\n${problems.length} native sync check(s) failed. Run \`npm run native:sync\`, then this again.`);

@@ -26,7 +26,7 @@ export function PageShell({ title, subtitle, onBack, actions, children }: PageSh
   const { t } = useTranslation();
   return (
     <div className="mx-auto flex min-h-dvh w-full max-w-2xl flex-col">
-      <header className="flex items-center gap-2 border-b-2 border-slate-200 bg-white px-3 py-3">
+      <header className="flex items-center gap-2 border-b-2 border-slate-200 bg-white px-3 pt-[calc(var(--screen-top)+0.75rem)] pb-3">
         {onBack && (
           <Tooltip label={t('common.back')}>
             <Button variant="ghost" size="icon" onClick={onBack} aria-label={t('common.back')}>
@@ -43,7 +43,7 @@ export function PageShell({ title, subtitle, onBack, actions, children }: PageSh
         </div>
         {children}
       </main>
-      <footer className="flex flex-col gap-2 border-t-2 border-slate-200 px-4 py-3">
+      <footer className="flex flex-col gap-2 border-t-2 border-slate-200 px-4 pt-3 pb-[calc(var(--safe-bottom)+0.75rem)]">
         <ThemeToggle />
         <LanguageToggle />
       </footer>

@@ -57,7 +57,12 @@ export interface CapacitorStandIn {
   listenerCount(pluginId: string, eventName: string): number;
 }
 
-/** The plugins of package.json with the methods their Android classes export (rtype as the bridge sends them). */
+/**
+ * The plugins of apps/web's package.json, each with the methods its own Android class declares
+ * (`@PluginMethod` in node_modules/<plugin>/android; `npm run native:check` fails when a plugin
+ * update changes them). The bridge also lists the methods every plugin inherits from Capacitor's
+ * `Plugin` class: the stand-in adds those to each plugin's header itself.
+ */
 export const STAND_IN_PLUGINS = {
   Preferences: ['configure', 'get', 'set', 'remove', 'keys', 'clear', 'migrate', 'removeOld'],
   BarcodeScanner: [
@@ -78,12 +83,11 @@ export const STAND_IN_PLUGINS = {
     'openSettings',
     'isGoogleBarcodeScannerModuleAvailable',
     'installGoogleBarcodeScannerModule',
-    'checkPermissions',
     'requestPermissions',
   ],
   Filesystem: ['readFile', 'readFileInChunks', 'writeFile', 'appendFile', 'deleteFile', 'mkdir', 'rmdir', 'readdir', 'getUri', 'stat', 'rename', 'copy', 'checkPermissions', 'requestPermissions'],
   Haptics: ['impact', 'notification', 'vibrate', 'selectionStart', 'selectionChanged', 'selectionEnd'],
-  App: ['exitApp', 'getInfo', 'getState', 'getLaunchUrl', 'minimizeApp', 'toggleBackButtonHandler'],
+  App: ['exitApp', 'getInfo', 'getState', 'getLaunchUrl', 'minimizeApp', 'toggleBackButtonHandler', 'getAppLanguage'],
   KeepAwake: ['keepAwake', 'allowSleep', 'isSupported', 'isKeptAwake'],
   StatusBar: ['setStyle', 'setBackgroundColor', 'show', 'hide', 'getInfo', 'setOverlaysWebView'],
   SplashScreen: ['show', 'hide'],
@@ -238,12 +242,12 @@ export function installCapacitorStandIn(
     },
   };
 
-  const methodsOf = (names: readonly string[]) => [
-    ...names.map((name) => ({ name, rtype: 'promise' })),
-    { name: 'addListener', rtype: 'callback' },
-    { name: 'removeListener', rtype: 'promise' },
-    { name: 'removeAllListeners', rtype: 'promise' },
-  ];
+  // As the bridge's header lists them: the plugin's own methods and those of Capacitor's `Plugin`
+  // class (@PluginMethod in com/getcapacitor/Plugin.java; `npm run native:check` compares both).
+  const methodsOf = (names: readonly string[]) =>
+    [...new Set([...names, 'removeListener', 'removeAllListeners', 'checkPermissions', 'requestPermissions'])]
+      .map((name) => ({ name, rtype: 'promise' }))
+      .concat([{ name: 'addListener', rtype: 'callback' }]);
   target.Capacitor = {
     PluginHeaders: Object.entries(plugins).map(([name, methods]) => ({ name, methods: methodsOf(methods) })),
   } as unknown as typeof target.Capacitor;

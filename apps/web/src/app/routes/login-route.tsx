@@ -122,7 +122,7 @@ export function LoginRoute() {
   };
 
   return (
-    <main className="flex min-h-dvh flex-col items-center justify-center gap-6 px-4 py-10">
+    <main className="flex min-h-dvh flex-col items-center justify-center gap-6 px-4 pt-[calc(var(--screen-top)+2.5rem)] pb-[calc(var(--safe-bottom)+2.5rem)]">
       <Card className="w-full max-w-md p-6 sm:p-8">
         <h1 className="text-3xl font-bold text-slate-900">{SCANNER_NAME}</h1>
         <p className="mt-2 text-lg text-slate-700">{t('login.subtitle')}</p>

@@ -6,7 +6,7 @@ import { paths } from '@/config/paths.ts';
 export function NotFoundRoute() {
   const { t } = useTranslation();
   return (
-    <main className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4 text-center">
+    <main className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4 pt-[var(--screen-top)] pb-[var(--safe-bottom)] text-center">
       <h1 className="text-5xl font-bold text-slate-900">404</h1>
       <p className="text-xl text-slate-800">{t('notFound.message')}</p>
       <Link

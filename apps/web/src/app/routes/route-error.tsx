@@ -9,7 +9,7 @@ import { paths } from '@/config/paths.ts';
 export function RouteError() {
   const { t } = useTranslation();
   return (
-    <main className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4 text-center">
+    <main className="flex min-h-dvh flex-col items-center justify-center gap-4 px-4 pt-[var(--screen-top)] pb-[var(--safe-bottom)] text-center">
       <h1 className="text-3xl font-bold text-slate-900">{t('routeError.title')}</h1>
       <p className="text-lg text-slate-800">{t('routeError.description')}</p>
       <Link

@@ -80,10 +80,11 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
   const isWebCamera = scanner.preview === 'video-element';
   useEffect(() => (isWebCamera ? prefetchQrDecoder() : undefined), [isWebCamera]);
   const { state } = scanner;
-  // The screen stays on while the scanner panel is open (issue 9 item 4).
-  useKeepAwake(state.isScanning);
+  // The screen stays on while the camera runs, and may sleep once it stops (decision 091).
+  const isCameraOn = state.isScanning && (state.camera === 'active' || state.camera === 'starting');
+  useKeepAwake(isCameraOn);
   // The native camera renders behind the WebView: let it show through while it runs.
-  useTransparentWebView(scanner.preview === 'behind-webview' && state.isScanning && (state.camera === 'active' || state.camera === 'starting'));
+  useTransparentWebView(scanner.preview === 'behind-webview' && isCameraOn);
   // Issue 10 items 2-3: the full-screen flash, tone and vibration of each new verdict.
   const feedback = useVerdictFeedback(state.latestResult);
   // A new verdict not wholly in view is scrolled into view: with the field when staff are typing
@@ -112,8 +113,9 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
   };
 
   return (
-    // The bottom padding lets the field scroll clear of the toasts (bottom of the screen, 9 rem).
-    <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 p-3 pb-40 text-slate-900 sm:gap-5 sm:p-4 sm:pb-40">
+    // The bottom padding lets the field scroll clear of the toasts (bottom of the screen, 9 rem) and
+    // of the system's gesture bar; the top keeps the header below the status bar (decision 091).
+    <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 px-3 pt-[calc(var(--screen-top)+0.75rem)] pb-[calc(var(--safe-bottom)+10rem)] text-slate-900 sm:gap-5 sm:px-4 sm:pt-[calc(var(--screen-top)+1rem)]">
       <ScannerHeader event={event} day={day} dayWarning={dayWarning} approvalsWaiting={offlineDoor.approvalsWaitingCount} onBack={goBack} />
 
       {state.isScanning ? (

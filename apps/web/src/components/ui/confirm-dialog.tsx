@@ -2,9 +2,11 @@
  * A question before something that cannot be taken back (Radix Dialog as an `alertdialog`): modal,
  * focus kept inside and put on the safe choice first, Escape or a tap outside is the safe choice.
  * Centred, at most 28 rem wide; its two buttons are full-width, stacked on a phone, for gloved taps.
+ * Android's back button is the safe choice too (lib/native/back-button.ts).
  */
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { Button } from '@/components/ui/button.tsx';
+import { useBackButtonClosesDialog } from '@/lib/native/back-button.ts';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -22,6 +24,8 @@ export interface ConfirmDialogProps {
 }
 
 export function ConfirmDialog({ open, onOpenChange, title, description, cancelLabel, confirmLabel, onConfirm }: ConfirmDialogProps) {
+  // Android's back button closes it first, as Escape does (lib/native/back-button.ts).
+  useBackButtonClosesDialog(open, () => onOpenChange(false));
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>

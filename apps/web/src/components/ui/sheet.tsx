@@ -2,12 +2,14 @@
  * A phone-sized sheet over the screen (Radix Dialog): modal, focus kept inside, Escape or the close
  * button dismisses it, focus returns to what opened it. On a phone it rises from the bottom to 88% of
  * the screen height (dvh, so the browser's bars are left out), leaving the screen's top in sight; on
- * a larger screen it sits centred, at most 36 rem wide. Its body scrolls.
+ * a larger screen it sits centred, at most 36 rem wide. Its body scrolls. Android's back button
+ * closes it, as Escape does (lib/native/back-button.ts).
  */
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
+import { useBackButtonClosesDialog } from '@/lib/native/back-button.ts';
 
 export interface SheetProps {
   open: boolean;
@@ -22,6 +24,8 @@ export interface SheetProps {
 }
 
 export function Sheet({ open, onOpenChange, title, closeLabel, trigger, children }: SheetProps) {
+  // Android's back button closes it first, as Escape does (lib/native/back-button.ts).
+  useBackButtonClosesDialog(open, () => onOpenChange(false));
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Trigger asChild>{trigger}</DialogPrimitive.Trigger>
@@ -41,7 +45,7 @@ export function Sheet({ open, onOpenChange, title, closeLabel, trigger, children
             </DialogPrimitive.Close>
           </div>
           {/* The bottom padding lets the last rows scroll clear of the toasts (bottom of the screen, 9 rem). */}
-          <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain p-4 pb-40">{children}</div>
+          <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain p-4 pb-[calc(var(--safe-bottom)+10rem)]">{children}</div>
         </DialogPrimitive.Content>
       </DialogPrimitive.Portal>
     </DialogPrimitive.Root>

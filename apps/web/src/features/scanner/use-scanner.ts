@@ -8,6 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, type RefObject } from 'react';
 import { CAMERA_FACING_MODE, DECODE_PAUSE_MS } from '@/config/constants.ts';
 import { useDeviceSettings } from '@/lib/device-settings.ts';
+import { useAppStateChange } from '@/lib/native/app-state.ts';
 import type { EventDay } from '@/lib/entities.ts';
 import { createKeyboardWedgeSource } from '@/lib/scan-source/keyboard-wedge-source.ts';
 import type { ScanPreview } from '@/lib/scan-source/scan-source.ts';
@@ -270,10 +271,33 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
     setIsTorchOn(false);
   }, [cameraSource]);
 
+  /** SPEC §8's camera failure: the message under the preview (state 'failed') and the 'Camera Error' toast. */
+  const showCameraFailure = useCallback(() => {
+    dispatch({ type: 'cameraFailed' });
+    notify({ title: t('scanner.cameraError'), variant: 'error' });
+  }, []);
+
+  // The running camera failed (native `scanError`): the source has released it; say so (SPEC §8).
+  const onCameraError = useCallback(() => {
+    setHasTorch(false);
+    setIsTorchOn(false);
+    setCameraDenied(false);
+    showCameraFailure();
+  }, [showCameraFailure]);
+  const onCameraErrorRef = useRef(onCameraError);
+  useEffect(() => {
+    onCameraErrorRef.current = onCameraError;
+  }, [onCameraError]);
+
   const openCamera = useCallback(
     async (towards: Facing) => {
       dispatch({ type: 'cameraStarting' });
-      const outcome = await cameraSource.start({ onCode: (code) => onCameraCodeRef.current(code), video: videoRef.current, facing: towards });
+      const outcome = await cameraSource.start({
+        onCode: (code) => onCameraCodeRef.current(code),
+        onError: () => onCameraErrorRef.current(),
+        video: videoRef.current,
+        facing: towards,
+      });
       setCameraDenied(outcome === 'denied');
       if (outcome === 'active') {
         dispatch({ type: 'cameraStarted' });
@@ -282,11 +306,10 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
         // Browsers list every camera only once one has been allowed.
         void countDeviceCameras().then(setCameraCount);
       } else if (outcome === 'failed' || outcome === 'denied') {
-        dispatch({ type: 'cameraFailed' });
-        notify({ title: t('scanner.cameraError'), variant: 'error' });
+        showCameraFailure();
       }
     },
-    [cameraSource],
+    [cameraSource, showCameraFailure],
   );
 
   const startCamera = useCallback(() => openCamera(facing), [openCamera, facing]);
@@ -298,6 +321,27 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
 
   // Release the camera when the screen goes away (SPEC: never leave the camera on).
   useEffect(() => () => void cameraSource.stop(), [cameraSource]);
+
+  // The native app in the background (decision 091): the camera is released, and taken again on
+  // return when it was running (or starting) and the panel is still open.
+  const cameraStateRef = useRef({ camera: state.camera, isScanning, facing });
+  useEffect(() => {
+    cameraStateRef.current = { camera: state.camera, isScanning, facing };
+  }, [state.camera, isScanning, facing]);
+  const resumesCameraRef = useRef(false);
+  useAppStateChange((isActive) => {
+    const current = cameraStateRef.current;
+    if (!isActive) {
+      if (current.camera !== 'active' && current.camera !== 'starting') return;
+      resumesCameraRef.current = true;
+      stopSource();
+      dispatch({ type: 'cameraStopped' });
+      return;
+    }
+    if (!resumesCameraRef.current) return;
+    resumesCameraRef.current = false;
+    if (current.isScanning && current.camera === 'inactive') void openCamera(current.facing);
+  });
 
   const startScanning = useCallback(() => dispatch({ type: 'scanStarted' }), []);
 

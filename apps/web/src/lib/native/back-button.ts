@@ -7,6 +7,10 @@
  * winning. With no screen handler, the button goes back in the WebView's history when it can and
  * otherwise leaves the app (Capacitor's own default). Does nothing in a browser (its back button
  * is the browser's).
+ *
+ * An open dialog or sheet comes first (decision 091): while one is open (`useBackButtonClosesDialog`,
+ * in components/ui's Sheet and ConfirmDialog), back closes the latest opened and the screen stays,
+ * as Android users expect of a sheet and as Escape does on a keyboard.
  */
 import { App } from '@capacitor/app';
 import type { PluginListenerHandle } from '@capacitor/core';
@@ -14,6 +18,8 @@ import { useEffect, useRef } from 'react';
 import { isNativePlatform } from './platform.ts';
 
 const handlers: Array<{ current: () => void }> = [];
+/** The open dialogs' close functions, the latest opened last; they come before the screens'. */
+const dialogHandlers: Array<{ current: () => void }> = [];
 
 /**
  * Listens to the back button on native; resolves to a function that stops listening.
@@ -24,8 +30,10 @@ export async function installBackButton(): Promise<() => Promise<void>> {
   let handle: PluginListenerHandle;
   try {
     handle = await App.addListener('backButton', ({ canGoBack }) => {
+      const dialog = dialogHandlers.at(-1);
       const handler = handlers.at(-1);
-      if (handler) handler.current();
+      if (dialog) dialog.current();
+      else if (handler) handler.current();
       else if (canGoBack) window.history.back();
       else void exitApp();
     });
@@ -57,4 +65,25 @@ export function useBackButton(onBack: () => void): void {
       if (index !== -1) handlers.splice(index, 1);
     };
   }, []);
+}
+
+/**
+ * While `isOpen`, the hardware back button runs `close` (the dialog's or sheet's own close, as its
+ * Escape does) instead of the screen's back; the latest opened dialog is closed first. No effect in
+ * a browser.
+ */
+export function useBackButtonClosesDialog(isOpen: boolean, close: () => void): void {
+  const ref = useRef(close);
+  useEffect(() => {
+    ref.current = close;
+  }, [close]);
+  useEffect(() => {
+    if (!isOpen) return;
+    const entry = { current: () => ref.current() };
+    dialogHandlers.push(entry);
+    return () => {
+      const index = dialogHandlers.indexOf(entry);
+      if (index !== -1) dialogHandlers.splice(index, 1);
+    };
+  }, [isOpen]);
 }

@@ -1,7 +1,8 @@
 /**
- * The screen stays on while the scanner panel is open (issue 9 item 4): staff at a door should not
- * have to wake the phone between tickets. `@capacitor-community/keep-awake` on native; a browser is
- * left to its own sleep settings.
+ * The screen stays on while the scanner's camera runs (decision 091): staff aiming at tickets
+ * should not have the phone go dark; once the camera stops (or the app goes to the background) the
+ * phone's own sleep timeout applies again, so a phone left on the table does not drain its battery.
+ * `@capacitor-community/keep-awake` on native; a browser is left to its own sleep settings.
  */
 import { KeepAwake } from '@capacitor-community/keep-awake';
 import { useEffect } from 'react';
@@ -17,7 +18,7 @@ export async function setKeepAwake(isOn: boolean): Promise<void> {
   }
 }
 
-/** While `isActive` (the scanner panel is open), the screen stays on; off or unmounted, it may sleep. */
+/** While `isActive` (the camera runs), the screen stays on; off or unmounted, it may sleep. */
 export function useKeepAwake(isActive: boolean): void {
   useEffect(() => {
     if (!isActive) return;

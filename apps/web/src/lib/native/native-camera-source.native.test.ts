@@ -33,7 +33,9 @@ test('starts the rear camera for QR codes only and reports each barcode read, in
 
   const startScan = standIn.calls.find((call) => call.methodName === 'startScan');
   expect(startScan?.options).toEqual({ formats: ['QR_CODE'], lensFacing: 'BACK' });
-  expect(methodsCalled()).toEqual(['checkPermissions', 'addListener', 'startScan', 'isTorchAvailable']);
+  // Two listeners: the codes, and the camera failing while it runs (scanError).
+  expect(methodsCalled()).toEqual(['checkPermissions', 'addListener', 'addListener', 'startScan', 'isTorchAvailable']);
+  expect(standIn.calls.filter((call) => call.methodName === 'addListener').map((call) => call.options.eventName)).toEqual(['barcodesScanned', 'scanError']);
 
   // The plugin reports the same code on every frame it stays in view: the source passes each on.
   expect(standIn.emit('BarcodeScanner', 'barcodesScanned', scanEvent('TICKET-1'))).toBe(1);
@@ -55,6 +57,29 @@ test('stop removes the listener and stops the camera; no code arrives afterwards
   expect(codes).toEqual([]);
   // Stopping twice is fine.
   await expect(source.stop()).resolves.toBeUndefined();
+});
+
+test("a camera failing while it runs (scanError) is reported once, released, and reads no more codes", async () => {
+  const source = createNativeCameraSource();
+  const codes: string[] = [];
+  let errors = 0;
+  await source.start({ onCode: (code) => codes.push(code), onError: () => (errors += 1) });
+  expect(standIn.emit('BarcodeScanner', 'scanError', { message: 'Camera disconnected.' })).toBe(1);
+  expect(errors).toBe(1);
+  await flushBridge();
+  expect(methodsCalled()).toContain('stopScan');
+  expect(standIn.listenerCount('BarcodeScanner', 'barcodesScanned')).toBe(0);
+  expect(standIn.listenerCount('BarcodeScanner', 'scanError')).toBe(0);
+  standIn.emit('BarcodeScanner', 'barcodesScanned', scanEvent('AFTER'));
+  expect(codes).toEqual([]);
+  expect(source.hasTorch()).toBe(false);
+
+  // A stopped source hears no scanError of a later camera session it does not own.
+  await expect(source.start({ onCode: () => undefined, onError: () => (errors += 1) })).resolves.toBe('active');
+  await source.stop();
+  await flushBridge();
+  expect(standIn.emit('BarcodeScanner', 'scanError', { message: 'late' })).toBe(0);
+  expect(errors).toBe(1);
 });
 
 test('asks for the camera when the OS has not decided, and starts when granted', async () => {

@@ -5,6 +5,10 @@
  * (`useTransparentWebView`). The plugin reports every frame a code stays in view; this source passes
  * each barcode's `rawValue` on, and the caller decides what one scan is (SPEC §4).
  *
+ * A camera that fails while it runs (the plugin's `scanError` event: another app took the camera, the
+ * camera was lost) stops the source, which calls `onError` once, so the screen leaves 'scanning'
+ * for SPEC §8's camera failure instead of showing a frozen preview (decision 091).
+ *
  * Permissions (issue 9 item 3): `checkPermissions`, then `requestPermissions` when the answer is
  * 'prompt' (or 'prompt-with-rationale'); anything but 'granted'/'limited' ends `start` with 'denied',
  * and the screen shows SPEC §8's camera failure with a button to `openCameraSettings`.
@@ -28,19 +32,19 @@ async function ensureCameraPermission(): Promise<boolean> {
  * during the start 'cancelled'. `onCode` is never called after `stop()` has returned.
  */
 export function createNativeCameraSource(): ScanSource {
-  let listener: PluginListenerHandle | null = null;
+  let listeners: PluginListenerHandle[] = [];
   let torchAvailable = false;
   // Bumped by every start and stop: a start that sees another generation was overtaken.
   let generation = 0;
   let isRunning = false;
 
   const release = async () => {
-    const handle = listener;
-    listener = null;
+    const handles = listeners;
+    listeners = [];
     torchAvailable = false;
     const wasRunning = isRunning;
     isRunning = false;
-    await handle?.remove().catch(() => undefined);
+    await Promise.all(handles.map((handle) => handle.remove().catch(() => undefined)));
     if (wasRunning) await BarcodeScanner.stopScan().catch(() => undefined);
   };
 
@@ -48,7 +52,7 @@ export function createNativeCameraSource(): ScanSource {
     kind: 'native-camera',
     preview: 'behind-webview',
 
-    async start({ onCode }: ScanSourceStartOptions): Promise<ScanSourceStart> {
+    async start({ onCode, onError }: ScanSourceStartOptions): Promise<ScanSourceStart> {
       const mine = ++generation;
       await release();
       try {
@@ -61,11 +65,18 @@ export function createNativeCameraSource(): ScanSource {
             if (mine !== generation) return;
           }
         });
+        const errorHandle = await BarcodeScanner.addListener('scanError', () => {
+          if (mine !== generation) return;
+          // The camera is gone: release it once and say so; a later start begins a new generation.
+          generation += 1;
+          void release();
+          onError?.();
+        });
         if (mine !== generation) {
-          await handle.remove().catch(() => undefined);
+          await Promise.all([handle.remove(), errorHandle.remove()].map((removal) => removal.catch(() => undefined)));
           return 'cancelled';
         }
-        listener = handle;
+        listeners = [handle, errorHandle];
         isRunning = true;
         await BarcodeScanner.startScan({ formats: [BarcodeFormat.QrCode], lensFacing: LensFacing.Back });
         if (mine !== generation) return 'cancelled';

@@ -25,6 +25,12 @@ export type ScanPreview =
 export interface ScanSourceStartOptions {
   /** Called with each text read, in order; never called after `stop()` has returned. */
   onCode(code: string): void;
+  /**
+   * Called once when the running source fails after 'active' (the native camera's `scanError`:
+   * the camera was taken or lost); the source has released the camera by then and reads no more.
+   * Never called after `stop()` has returned.
+   */
+  onError?(): void;
   /** The preview element, for sources whose `preview` is 'video-element'; ignored by the others. */
   video?: HTMLVideoElement | null;
   /** Which camera: 'environment' (rear, SPEC §9 default) or 'user'. Ignored by non-camera sources. */
