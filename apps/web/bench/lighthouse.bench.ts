@@ -8,17 +8,18 @@
  *
  * - /login cold, LIGHTHOUSE_RUNS times (default 3): before anyone signs in, and each run clears the
  *   origin's HTTP cache, service worker and Cache Storage (Lighthouse's storage reset).
- * - /scanner with a stored session, LIGHTHOUSE_RUNS times: the demo user is signed in once through
- *   the screens (Playwright over CDP, the end-to-end suite's steps: organization, the live event,
- *   today), which leaves the session cookie and SPEC §3's local storage keys in the browser's
- *   profile. Each run is a Lighthouse user flow on a new tab of that profile: a navigation to
- *   /scanner (the same storage reset, which keeps cookies, local storage and IndexedDB, so the
- *   session stays and the page loads with a cold cache), then a timespan across a verify: press
- *   'Start Scanning', type a ticket of today into 'Or enter ticket ID manually:', press 'Verify',
- *   wait for the result card and 1 s more. The CLS goal is read on that timespan. It is throttled
- *   for real (devtools throttling: slow 4G latency, 4× CPU), or the verdict would always arrive
- *   within the 500 ms after the click in which CLS ignores shifts. A PerformanceObserver in the
- *   page records the same shifts as a cross-check, and those CLS leaves out as following input.
+ * - /scanner with a stored session, LIGHTHOUSE_RUNS times: the demo user signs in once through the
+ *   screens (Playwright over CDP, the end-to-end suite's steps: organization, the live event,
+ *   today), and the session cookie and SPEC §3's local storage keys the app wrote end up in the
+ *   browser's profile (signInAndStoreSession). Each run is a Lighthouse user flow on a new tab of
+ *   that profile: a navigation to /scanner (the same storage reset, which keeps cookies, local
+ *   storage and IndexedDB, so the session stays and the page loads with a cold cache), then a
+ *   timespan across a verify: wait 1 s, press 'Start Scanning', type a ticket of today into 'Or
+ *   enter ticket ID manually:', press 'Verify', wait for the result card and 1 s more. The CLS goal
+ *   is read on that timespan. It is throttled for real (devtools throttling: slow 4G latency, 4×
+ *   CPU), or the verdict would always arrive within the 500 ms after the click in which CLS ignores
+ *   shifts. A PerformanceObserver in the page records the same shifts as a cross-check, and those
+ *   CLS leaves out as following input.
  *
  * Prints each run, then the medians of performance, FCP, LCP, TBT and CLS next to the goals (median /
  * goal as a ratio, and met or not), the machine's load and Lighthouse's benchmark index (its CPU
@@ -27,7 +28,8 @@
  * last run of each page go to apps/web/bench/lighthouse-reports/ (gitignored).
  *
  * Exits 1 only when it cannot measure (no Chromium, the server does not start, Lighthouse reports a
- * runtime error), never on a figure. Not part of `npm test`.
+ * runtime error three times for one run), never on a figure. Not part of `npm test`.
+ * Options (environment): LIGHTHOUSE_RUNS (default 3), CHROMIUM_PATH (e2e/support/chromium.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -36,7 +38,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { chromium as playwrightChromium, expect } from '@playwright/test';
 import { API_PREFIX, apiPaths } from '@gatecheck/contract';
-import { launch as launchChrome } from 'chrome-launcher';
+import { type LaunchedChrome, launch as launchChrome } from 'chrome-launcher';
 import lighthouse, { type Flags, type Result, generateReport, startFlow } from 'lighthouse';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { QUIET_CHROMIUM_ARGS, findChromium } from '../e2e/support/chromium.ts';
@@ -289,13 +291,14 @@ if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`LIGHTHOUSE_RUNS must b
 const chromePath = findChromium();
 const server = await startGatecheckServer('bench-lighthouse');
 const loadAtStart = loadavg();
-const chrome = await launchChrome({
-  chromePath,
-  // English pages (the app follows the browser's language), headless, quiet on a closed network.
-  chromeFlags: ['--headless=new', '--lang=en-US', ...QUIET_CHROMIUM_ARGS],
-  logLevel: 'error',
-});
+let chrome: LaunchedChrome | undefined;
 try {
+  chrome = await launchChrome({
+    chromePath,
+    // English pages (the app follows the browser's language), headless, quiet on a closed network.
+    chromeFlags: ['--headless=new', '--lang=en-US', ...QUIET_CHROMIUM_ARGS],
+    logLevel: 'error',
+  });
   const browserURL = `http://127.0.0.1:${chrome.port}`;
   const browser = await puppeteer.connect({ browserURL, defaultViewport: null });
 
@@ -304,7 +307,7 @@ try {
   for (let run = 1; run <= RUNS; run++) {
     const result = await withRetries(`/login run ${run}`, () => measureLogin(browser, loginUrl));
     loginRuns.push(result);
-    console.log(`/login run ${run}: performance ${formatValue(result.figures.performance, 'score')}, FCP ${formatValue(result.figures.fcpMs, 'ms')}, LCP ${formatValue(result.figures.lcpMs, 'ms')}, TBT ${formatValue(result.figures.tbtMs, 'ms')}, CLS ${formatValue(result.figures.cls, 'cls')}`);
+    console.log(`/login run ${run}: performance ${formatValue(result.figures.performance, 'score')}, FCP ${formatValue(result.figures.fcpMs, 'ms')}, LCP ${formatValue(result.figures.lcpMs, 'ms')}, TBT ${formatValue(result.figures.tbtMs, 'ms')}, CLS ${formatValue(result.figures.cls, 'cls')} (benchmark index ${Math.round(result.report.environment.benchmarkIndex)})`);
   }
 
   const { event } = await signInAndStoreSession(browserURL, server.url);
@@ -322,7 +325,7 @@ try {
     scannerRuns.push(result);
     const shifts = shiftedElements(result.verifyReport);
     console.log(
-      `/scanner run ${run}: performance ${formatValue(result.figures.performance, 'score')}, FCP ${formatValue(result.figures.fcpMs, 'ms')}, LCP ${formatValue(result.figures.lcpMs, 'ms')}, TBT ${formatValue(result.figures.tbtMs, 'ms')}, CLS (load) ${formatValue(result.figures.cls, 'cls')}; CLS across the verify (${result.verdict}) ${formatValue(result.verifyCls, 'cls')}${shifts.length > 0 ? ` (shifted: ${shifts.join('; ')})` : ''}; the page's own observer: ${formatValue(result.observed.counted, 'cls')} counted, ${formatValue(result.observed.afterInput, 'cls')} within 500 ms of input (not counted)`,
+      `/scanner run ${run}: performance ${formatValue(result.figures.performance, 'score')}, FCP ${formatValue(result.figures.fcpMs, 'ms')}, LCP ${formatValue(result.figures.lcpMs, 'ms')}, TBT ${formatValue(result.figures.tbtMs, 'ms')}, CLS (load) ${formatValue(result.figures.cls, 'cls')}; CLS across the verify (${result.verdict}) ${formatValue(result.verifyCls, 'cls')}${shifts.length > 0 ? ` (shifted: ${shifts.join('; ')})` : ''}; the page's own observer: ${formatValue(result.observed.counted, 'cls')} counted, ${formatValue(result.observed.afterInput, 'cls')} within 500 ms of input (not counted) (benchmark index ${Math.round(result.report.environment.benchmarkIndex)})`,
     );
   }
   await browser.disconnect();
@@ -334,7 +337,9 @@ try {
 
   const summaries = [
     ...pageMeasures('/login', loginRuns.map((run) => run.figures), LOGIN_GOALS),
-    ...pageMeasures('/scanner', scannerRuns.map((run) => run.figures), { performance: SCANNER_GOALS.performance }),
+    ...pageMeasures('/scanner', scannerRuns.map((run) => run.figures), { performance: SCANNER_GOALS.performance }).map((measure) =>
+      measure.metric === 'CLS' ? { ...measure, metric: 'CLS (load)' } : measure,
+    ),
     { page: '/scanner', metric: 'CLS across a verify', unit: 'cls' as const, values: scannerRuns.map((run) => run.verifyCls), goal: SCANNER_GOALS.verifyCls },
   ].map(summarize);
   const benchmarkIndex = median([...loginRuns, ...scannerRuns].map((run) => run.report.environment.benchmarkIndex));
@@ -362,6 +367,6 @@ try {
     })}`,
   );
 } finally {
-  chrome.kill();
+  chrome?.kill();
   await server.stop();
 }
