@@ -23,18 +23,26 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * Launch flags: quiet on a closed network (no sandbox in containers, no GPU, no background calls
- * home) and a fake camera that plays `fakeVideoPath` (a Y4M file), allowed without a prompt.
+ * Launch flags that keep Chromium quiet on a closed network: no sandbox in containers, no GPU, no
+ * background calls home (TESTING-NOTES). Also what `bench:lighthouse` launches it with.
+ */
+export const QUIET_CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Launch flags: quiet on a closed network (QUIET_CHROMIUM_ARGS) and a fake camera that plays
+ * `fakeVideoPath` (a Y4M file), allowed without a prompt.
  */
 export function chromiumArgs(fakeVideoPath: string): string[] {
   return [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
+    ...QUIET_CHROMIUM_ARGS,
     '--use-fake-device-for-media-stream',
     '--use-fake-ui-for-media-stream',
     `--use-file-for-fake-video-capture=${fakeVideoPath}`,
