@@ -115,25 +115,30 @@ export interface JavaPluginMethod {
 }
 
 /**
- * The `@CapacitorPlugin(name = …)` and `@PluginMethod` methods of Java source text (a plugin's
- * classes, or Capacitor's own `Plugin` class, which has no name).
+ * The `@CapacitorPlugin(name = …)` and `@PluginMethod` methods of Java or Kotlin source text (a
+ * plugin's classes, or Capacitor's own `Plugin` class, which has no name).
  */
 export function javaPluginMethods(java: string): { name: string | null; methods: JavaPluginMethod[] } {
   const source = java.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '');
   const name = /@CapacitorPlugin\s*\(\s*name\s*=\s*"(\w+)"/.exec(source)?.[1] ?? null;
-  const methods = [...source.matchAll(/@PluginMethod\b(?:\s*\(([^)]*)\))?\s*(?:@\w+(?:\([^)]*\))?\s*)*public\s+void\s+(\w+)\s*\(/g)].map((match) => ({
+  // Java `public void name(`, Kotlin `fun name(` (@capacitor/filesystem is written in Kotlin).
+  const methods = [...source.matchAll(/@PluginMethod\b(?:\s*\(([^)]*)\))?\s*(?:@\w+(?:\([^)]*\))?\s*)*(?:public\s+void|fun)\s+(\w+)\s*\(/g)].map((match) => ({
     name: match[2] ?? '',
     returnType: (/RETURN_(\w+)/.exec(match[1] ?? '')?.[1] ?? 'PROMISE').toLowerCase(),
   }));
   return { name, methods };
 }
 
-/** The Java source of each file under `packageDir`/android/src/main/java (a plugin's Android classes). */
+/**
+ * The Java and Kotlin source of each file under `packageDir`/android/src/main/java and …/kotlin (a
+ * plugin's Android classes).
+ */
 export function pluginAndroidJava(packageDir: string): string[] {
   const walk = (dir: string): string[] =>
     existsSync(dir) ? readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)])) : [];
-  return walk(join(packageDir, 'android/src/main/java'))
-    .filter((path) => path.endsWith('.java'))
+  return ['java', 'kotlin']
+    .flatMap((language) => walk(join(packageDir, 'android/src/main', language)))
+    .filter((path) => path.endsWith('.java') || path.endsWith('.kt'))
     .map((path) => readFileSync(path, 'utf8'));
 }
 

@@ -135,6 +135,28 @@ describe("the bridge stand-in's plugin methods", () => {
     });
   });
 
+  test('a Kotlin plugin class (as @capacitor/filesystem is written) is read the same way', () => {
+    const kotlin = `
+      @CapacitorPlugin(
+          name = "Files",
+          permissions = [Permission(strings = [], alias = "publicStorage")]
+      )
+      class FilesPlugin : Plugin() {
+          @PluginMethod
+          fun readFile(call: PluginCall) {}
+          @PluginMethod(returnType = PluginMethod.RETURN_CALLBACK)
+          fun readFileInChunks(call: PluginCall) {}
+          fun helper() {}
+      }`;
+    expect(javaPluginMethods(kotlin)).toEqual({
+      name: 'Files',
+      methods: [
+        { name: 'readFile', returnType: 'promise' },
+        { name: 'readFileInChunks', returnType: 'callback' },
+      ],
+    });
+  });
+
   test("every plugin the app depends on has a header with exactly its Android methods and Capacitor's own", () => {
     expect(plugins.length).toBeGreaterThanOrEqual(7);
     expect(failed(pluginMethodChecks(standInPluginHeaders(), plugins, basePlugin))).toEqual([]);

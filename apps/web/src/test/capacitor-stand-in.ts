@@ -85,7 +85,7 @@ export const STAND_IN_PLUGINS = {
     'installGoogleBarcodeScannerModule',
     'requestPermissions',
   ],
-  Filesystem: ['readFile', 'readFileInChunks', 'writeFile', 'appendFile', 'deleteFile', 'mkdir', 'rmdir', 'readdir', 'getUri', 'stat', 'rename', 'copy', 'checkPermissions', 'requestPermissions'],
+  Filesystem: ['readFile', 'readFileInChunks', 'writeFile', 'appendFile', 'deleteFile', 'mkdir', 'rmdir', 'readdir', 'getUri', 'stat', 'rename', 'copy', 'downloadFile', 'checkPermissions', 'requestPermissions'],
   Haptics: ['impact', 'notification', 'vibrate', 'selectionStart', 'selectionChanged', 'selectionEnd'],
   App: ['exitApp', 'getInfo', 'getState', 'getLaunchUrl', 'minimizeApp', 'toggleBackButtonHandler', 'getAppLanguage'],
   KeepAwake: ['keepAwake', 'allowSleep', 'isSupported', 'isKeptAwake'],
