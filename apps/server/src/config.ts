@@ -216,10 +216,11 @@ export interface Config {
   /** Extra origins the web app may connect to (CSP connect-src), e.g. an API host or the IP-lookup service. */
   cspConnectSrc: string[];
   /**
-   * Rate limits (docs/decisions/019), per window of `windowMs`: sign-in counts failed attempts only,
-   * `accountMax` in a row per account (a success starts again at 0) and `ipMax` per client IP;
-   * register, forgot-password and change-password count every request, `ipMax` per IP and (register,
-   * forgot-password) `accountMax` per email.
+   * Rate limits (docs/decisions/019, 083), per window of `windowMs`: sign-in counts failed attempts
+   * only, `accountMax` per account from one address (with a shorter first step and a longer last one,
+   * services/rate-limits.ts `signInCounters`), 10 × `accountMax` per account from every address and
+   * `ipMax` per client IP; register, forgot-password and change-password count every request,
+   * `ipMax` per IP and (register, forgot-password) `accountMax` per email.
    */
   rateLimit: { windowMs: number; ipMax: number; accountMax: number };
   /** Whether anyone may create an account with POST /auth/register (`ALLOW_SIGNUP`, default off: a staff tool). */

@@ -283,6 +283,14 @@ test('an unknown reset token is refused', async () => {
   expect(ApiErrorBody.parse(response.json())).toEqual({ code: 'bad_request', message: 'This reset link is invalid or has expired.' });
 });
 
+test("the token of a row written for an e-mail without an account resets nothing, even if it were known", async () => {
+  const token = 'token-of-a-row-without-a-user';
+  await t.database.db.insert(passwordResetTokens).values({ userId: null, tokenHash: createHash('sha256').update(token).digest('hex'), expiresAt: new Date(Date.now() + 60_000) });
+  const response = await post(apiPaths.resetPassword, { token, newPassword: 'long-enough' });
+  expect(response.statusCode).toBe(400);
+  expect(ApiErrorBody.parse(response.json())).toEqual({ code: 'bad_request', message: 'This reset link is invalid or has expired.' });
+});
+
 test('a password change voids reset links sent before it', async () => {
   const account = await registerFresh();
   await post(apiPaths.forgotPassword, { email: account.email });

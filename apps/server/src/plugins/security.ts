@@ -7,8 +7,8 @@
  * - CORS (@fastify/cors) for the configured origins only (`CORS_ORIGINS`, e.g. the Capacitor app's
  *   `capacitor://localhost`, `https://localhost`), with credentials.
  * - CSRF: OWASP's "verify origin with standard headers" for state-changing requests
- *   (docs/decisions/010).
- * - Rate limits: plugins/rate-limits.ts (docs/decisions/019).
+ *   (docs/decisions/010, 084).
+ * - Rate limits: plugins/rate-limits.ts (docs/decisions/019, 083).
  */
 import cors from '@fastify/cors';
 import { API_VERSION_HEADER, OLDEST_APP_API_VERSION_HEADER } from '@gatecheck/contract';

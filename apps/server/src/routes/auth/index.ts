@@ -1,7 +1,8 @@
 /**
  * POST /auth/login and POST /auth/logout (SPEC §7). Login takes an email or a username in `email`,
  * always returns `token`, and with `useCookie: true` also sets the HttpOnly session cookie. Failed
- * sign-ins are rate limited per account and per IP (docs/decisions/019).
+ * sign-ins are rate limited per account and address, per address and per account, counted before the
+ * password is checked (docs/decisions/083).
  */
 import { apiPaths, LoginRequest, LoginResponse, LogoutRequest, LogoutResponse } from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
