@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { DEFAULT_SESSION_TTL_MS, loadConfig } from './config.ts';
+import { assertServable, DEFAULT_SESSION_TTL_MS, loadConfig } from './config.ts';
 
 test('defaults: port 8080 on 127.0.0.1, ./data in the folder npm was started from, demo seeding on', () => {
   const config = loadConfig({ INIT_CWD: '/home/someone/gatecheck' });
@@ -63,9 +63,15 @@ test('in development (the default) the demo is seeded and the native app may cal
   });
   expect(loadConfig({ DEPLOYMENT: 'production', CORS_ORIGINS: 'none', SEED_DEMO: 'true' }).seedDemo).toBe(true);
   expect(loadConfig({ NODE_ENV: 'production', DEPLOYMENT: 'development' })).toMatchObject({ deployment: 'development', seedDemo: true });
-  // Outside development nobody is trusted cross-origin by default: the operator says who, or none.
-  expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CORS_ORIGINS: set it outside development .*capacitor:\/\/localhost,https:\/\/localhost .*or none/);
-  expect(() => loadConfig({ DEPLOYMENT: 'production' })).toThrow(/CORS_ORIGINS: set it outside development/);
+  // Outside development nobody is trusted cross-origin by default: the server needs the operator to
+  // say who, or none. The admin CLI and the migration step read the same configuration without it.
+  expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({ deployment: 'production', corsOrigins: [], isCorsOriginsSet: false });
+  expect(() => assertServable(loadConfig({ NODE_ENV: 'production' }))).toThrow(
+    /CORS_ORIGINS: set it outside development .*capacitor:\/\/localhost,https:\/\/localhost .*or none/,
+  );
+  expect(() => assertServable(loadConfig({ DEPLOYMENT: 'production' }))).toThrow(/CORS_ORIGINS: set it outside development/);
+  expect(() => assertServable(loadConfig({ DEPLOYMENT: 'production', CORS_ORIGINS: 'none' }))).not.toThrow();
+  expect(() => assertServable(loadConfig({}))).not.toThrow();
   expect(() => loadConfig({ DEPLOYMENT: 'staging' })).toThrow(/DEPLOYMENT/);
 });
 

@@ -158,11 +158,6 @@ const EnvSchema = z.object({
   .refine((env) => env.HTTPS || env.TLS_CERT === undefined, {
     message: 'TLS_CERT and TLS_KEY are used only with HTTPS=true',
     path: ['HTTPS'],
-  })
-  .refine((env) => env.CORS_ORIGINS !== undefined || deploymentOf(env) === 'development', {
-    message:
-      'set it outside development (DEPLOYMENT=production or NODE_ENV=production): the sites allowed to call the API with credentials, e.g. the native app\'s capacitor://localhost,https://localhost (docs/native.md), or none',
-    path: ['CORS_ORIGINS'],
   });
 
 /**
@@ -210,9 +205,12 @@ export interface Config {
   publicUrl: string;
   /**
    * Browser origins allowed to call the API cross-origin with credentials (CORS), e.g. the Capacitor
-   * app's. Default in development: CAPACITOR_WEBVIEW_ORIGINS; in production it must be set (`none`: []).
+   * app's. Default in development: CAPACITOR_WEBVIEW_ORIGINS; in production none, and the server
+   * does not start until it is set (`none`: []; `assertServable`).
    */
   corsOrigins: string[];
+  /** Whether `CORS_ORIGINS` was set (to a list or `none`). */
+  isCorsOriginsSet: boolean;
   /** Extra origins the web app may connect to (CSP connect-src), e.g. an API host or the IP-lookup service. */
   cspConnectSrc: string[];
   /**
@@ -287,7 +285,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     mailFrom: values.MAIL_FROM,
     // Never derived from the request's Host header: a forged Host would put a foreign site in reset links.
     publicUrl: values.PUBLIC_URL ?? `${values.HTTPS ? 'https' : 'http'}://localhost:${values.PORT}`,
-    corsOrigins: values.CORS_ORIGINS ?? [...CAPACITOR_WEBVIEW_ORIGINS],
+    corsOrigins: values.CORS_ORIGINS ?? (deployment === 'development' ? [...CAPACITOR_WEBVIEW_ORIGINS] : []),
+    isCorsOriginsSet: values.CORS_ORIGINS !== undefined,
     cspConnectSrc: values.CSP_CONNECT_SRC,
     rateLimit: {
       windowMs: values.RATE_LIMIT_WINDOW_SECONDS * 1000,
@@ -301,6 +300,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
     shutdownDelayMs: values.SHUTDOWN_DELAY_SECONDS * 1000,
     signingKeySecret: values.SIGNING_KEY_SECRET,
   };
+}
+
+/**
+ * What serving needs beyond `loadConfig` (the admin CLI and the migration step do not): outside
+ * development, `CORS_ORIGINS` set explicitly, so a venue decides which other sites may call the
+ * API with credentials (docs/decisions/086).
+ * @throws Error naming the variable and what to set.
+ */
+export function assertServable(config: Pick<Config, 'deployment' | 'isCorsOriginsSet'>): void {
+  if (config.deployment === 'development' || config.isCorsOriginsSet) return;
+  throw new Error(
+    "Invalid configuration: CORS_ORIGINS: set it outside development (DEPLOYMENT=production or NODE_ENV=production): the sites allowed to call the API with credentials, e.g. the native app's capacitor://localhost,https://localhost (docs/native.md), or none",
+  );
 }
 
 /** Where TLS comes from, given the validated variables; relative file paths resolve against `baseDir`. */

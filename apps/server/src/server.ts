@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { buildApp } from './app.ts';
-import { demoTicketsDirOf, loadConfig, type Config } from './config.ts';
+import { assertServable, demoTicketsDirOf, loadConfig, type Config } from './config.ts';
 import { checkDatabaseReadiness } from './db/client.ts';
 import { describeDatabase, openConfiguredDatabase } from './db/open-configured.ts';
 import { DEMO_USER, seedDemoIfEmpty, type DemoSeedSummary } from './db/seed.ts';
@@ -20,6 +20,7 @@ import { lanAddresses, loadTlsMaterial, type TlsMaterial } from './tls.ts';
 let config: Config;
 try {
   config = loadConfig();
+  assertServable(config);
 } catch (error) {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
