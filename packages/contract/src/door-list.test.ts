@@ -141,7 +141,7 @@ describe('base64url', () => {
 const LOOKUP_VECTOR = '5KTt_aLqdJGs1ndk-cxgufQNFqtaiSJZtxkasYvKMvM';
 
 describe('mergeDoorList: applying a download', () => {
-  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], tickets: [
+  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], format: 2, tickets: [
     { ...entry, lookupKey: 'a' },
     { ...entry, lookupKey: 'b' },
   ] };
@@ -163,6 +163,10 @@ describe('mergeDoorList: applying a download', () => {
     expect(merged.hasUnlistedCodes).toBe(true);
     expect(merged.revokedKeyIds).toEqual(['k1']);
     expect(mergeDoorList(full, { ...changes, hasUnlistedCodes: true }).hasUnlistedCodes).toBe(true);
+  });
+
+  test('changes in another format are refused: the kept list may hold entries the new rules leave out', () => {
+    expect(() => mergeDoorList({ ...full, format: 1 }, changes)).toThrow(/format/);
   });
 
   test('a change that arrives twice changes nothing the second time', () => {

@@ -91,6 +91,12 @@ export const DoorList = z.object({
    * lists and change lists alike. Absent (older server): none.
    */
   revokedKeyIds: z.array(z.string()).default([]),
+  /**
+   * The rules the list was built by (DOOR_LIST_FORMAT). A device keeping a list of another format
+   * downloads the full list again rather than merge changes into it: entries an older server listed
+   * (weak codes) would otherwise stay, never updated. Absent (older server): 1.
+   */
+  format: z.number().int().min(1).default(1),
 }).meta({ id: 'DoorList' });
 export type DoorList = z.infer<typeof DoorList>;
 
@@ -103,6 +109,9 @@ export type DoorList = z.infer<typeof DoorList>;
 export function normalizeTicketCode(scanned: string): string {
   return ticketCodeOfQrText(scanned.trim()).toUpperCase();
 }
+
+/** The door list's format: 2 since weak codes are left out (docs/decisions/087). */
+export const DOOR_LIST_FORMAT = 2;
 
 /** The least strength, in bits, a ticket code must have to be on a door list (docs/decisions/087). */
 export const DOOR_LIST_MIN_CODE_BITS = 64;
@@ -175,8 +184,9 @@ export async function openHolderName(eventId: string, code: string, sealed: Seal
  * The device's list after a download (issue 12 item 2): a full list (`isComplete`) replaces
  * `previous`; changes replace the entries with the same lookup key and add new ones, and take the
  * new `cursor`, `event` and `generatedAt`. A change may arrive twice (decision 044): applying it
- * again changes nothing. Changes for another event or day than `previous` are refused.
- * @throws Error when `changes` is a change list for another event or day.
+ * again changes nothing. Changes for another event or day than `previous`, or in another `format`,
+ * are refused.
+ * @throws Error when `changes` is a change list for another event, day or format.
  */
 export function mergeDoorList(previous: DoorList | null, changes: DoorList): DoorList {
   if (changes.isComplete || previous === null) {
@@ -184,6 +194,7 @@ export function mergeDoorList(previous: DoorList | null, changes: DoorList): Doo
     return changes;
   }
   if (previous.event.id !== changes.event.id || previous.day !== changes.day) throw new Error('changes for another event or day');
+  if (previous.format !== changes.format) throw new Error('changes in another format: a full list is needed');
   const byKey = new Map(previous.tickets.map((entry) => [entry.lookupKey, entry]));
   for (const entry of changes.tickets) byKey.set(entry.lookupKey, entry);
   // Tickets are never deleted one by one, so an event that had unlisted codes keeps having them; a

@@ -17,6 +17,7 @@
  * revoked signing keys come with every list (`revokedKeyIds`, docs/decisions/089).
  */
 import {
+  DOOR_LIST_FORMAT,
   type DoorList,
   type DoorListEntry,
   doorListLookupKey,
@@ -113,5 +114,6 @@ export async function readDoorList(db: DbOrTx, event: EventDetails, day: number,
     tickets: entries,
     hasUnlistedCodes,
     revokedKeyIds: await revokedSigningKeyIds(db, event.id),
+    format: DOOR_LIST_FORMAT,
   };
 }

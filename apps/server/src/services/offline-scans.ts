@@ -41,7 +41,7 @@ import {
   renderTextSafely,
 } from '@gatecheck/contract';
 import { timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, gte, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, offlineScans, scanLog, sessions, tickets, users } from '../db/schema.ts';
@@ -80,6 +80,13 @@ export async function recordOfflineScans(db: Db, uploader: Uploader, event: Even
     if (!known) makers.set(userId, (known = isMember(db, userId, event.organizationId)));
     return known;
   };
+  // Each maker's sessions, for the proofs (decision 088): read once per maker per batch.
+  const makerSessions = new Map<string, Promise<MakerSession[]>>();
+  const sessionsOfMaker = (userId: string): Promise<MakerSession[]> => {
+    let found = makerSessions.get(userId);
+    if (!found) makerSessions.set(userId, (found = sessionsOf(db, userId)));
+    return found;
+  };
   for (const [index, raw] of scans.entries()) {
     const parsed = OfflineScan.safeParse(raw);
     if (!parsed.success) {
@@ -94,7 +101,7 @@ export async function recordOfflineScans(db: Db, uploader: Uploader, event: Even
       continue;
     }
     const claimedMaker = parsed.data.scannedBy ?? uploader.userId;
-    const proven = parsed.data.sessionProof === undefined ? null : await provingSession(db, claimedMaker, parsed.data);
+    const proven = parsed.data.sessionProof === undefined ? null : await provingSession(await sessionsOfMaker(claimedMaker), parsed.data);
     const maker: Maker = proven
       ? { claimedMaker, isKnown: await isKnownMaker(claimedMaker), sessionStartedAt: proven.createdAt }
       : { claimedMaker: uploader.userId, isKnown: true, sessionStartedAt: uploading.createdAt };
@@ -113,28 +120,34 @@ interface Maker {
   sessionStartedAt: Date;
 }
 
-/**
- * The session of `makerId` that `scan.sessionProof` proves the scan was made in: one whose lifetime
- * (from its start to its revocation or expiry, with the clock skew either side) covers the scan time
- * and whose token hash gives the same proof. Null when none does.
- */
-async function provingSession(db: DbOrTx, makerId: string, scan: OfflineScan): Promise<{ createdAt: Date } | null> {
-  const scannedAt = new Date(scan.scannedAt);
-  const skew = `${OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS} milliseconds`;
-  const candidates = await db
-    .select({ tokenHash: sessions.tokenHash, createdAt: sessions.createdAt })
+/** A session a scan may have been made in: what proves it (its token hash) and its lifetime. */
+interface MakerSession {
+  tokenHash: string;
+  createdAt: Date;
+  endsAt: Date;
+}
+
+/** Every session of `userId` (a user has one per sign-in; read once per maker per batch). */
+async function sessionsOf(db: DbOrTx, userId: string): Promise<MakerSession[]> {
+  return db
+    .select({ tokenHash: sessions.tokenHash, createdAt: sessions.createdAt, endsAt: sql<Date>`coalesce(${sessions.revokedAt}, ${sessions.expiresAt})`.mapWith(sessions.expiresAt) })
     .from(sessions)
-    .where(
-      and(
-        eq(sessions.userId, makerId),
-        lte(sessions.createdAt, sql`${scannedAt.toISOString()}::timestamptz + ${skew}::interval`),
-        gte(sql`coalesce(${sessions.revokedAt}, ${sessions.expiresAt})`, sql`${scannedAt.toISOString()}::timestamptz - ${skew}::interval`),
-      ),
-    );
+    .where(eq(sessions.userId, userId));
+}
+
+/**
+ * The session among `candidates` (the maker's) that `scan.sessionProof` proves the scan was made in:
+ * one whose lifetime (from its start to its revocation or expiry, with the clock skew either side)
+ * covers the scan time and whose token hash gives the same proof. Null when none does.
+ */
+async function provingSession(candidates: readonly MakerSession[], scan: OfflineScan): Promise<MakerSession | null> {
+  const scannedAt = new Date(scan.scannedAt).getTime();
   const given = Buffer.from(scan.sessionProof ?? '', 'base64url');
   for (const candidate of candidates) {
+    const isInLifetime = candidate.createdAt.getTime() - OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS <= scannedAt && scannedAt <= candidate.endsAt.getTime() + OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS;
+    if (!isInLifetime) continue;
     const expected = Buffer.from(await offlineScanProofWithKey(candidate.tokenHash, scan), 'base64url');
-    if (expected.length === given.length && timingSafeEqual(expected, given)) return { createdAt: candidate.createdAt };
+    if (expected.length === given.length && timingSafeEqual(expected, given)) return candidate;
   }
   return null;
 }

@@ -2,7 +2,7 @@
  * Door lists for tests (issue 12), built with the contract's own functions — the lookup key and the
  * sealed holder name are made exactly as the server makes them (decision 044).
  */
-import { doorListLookupKey, sealHolderName, type DoorList, type DoorListEntry } from '@gatecheck/contract';
+import { DOOR_LIST_FORMAT, doorListLookupKey, sealHolderName, type DoorList, type DoorListEntry } from '@gatecheck/contract';
 
 /** The event of the test door lists: testEvent's id and days, organization org-1, scanning any day. */
 export const doorListEvent: DoorList['event'] = {
@@ -46,7 +46,7 @@ export async function doorListEntry(ticket: TestTicket, eventId = doorListEvent.
 /** A door list of day `day` (default 2) with `tickets`; full unless `isComplete: false`. */
 export async function makeDoorList(
   tickets: TestTicket[],
-  options: { day?: number; cursor?: string; isComplete?: boolean; event?: DoorList['event']; hasUnlistedCodes?: boolean; revokedKeyIds?: string[] } = {},
+  options: { day?: number; cursor?: string; isComplete?: boolean; event?: DoorList['event']; hasUnlistedCodes?: boolean; revokedKeyIds?: string[]; format?: number } = {},
 ): Promise<DoorList> {
   const event = options.event ?? doorListEvent;
   return {
@@ -58,5 +58,6 @@ export async function makeDoorList(
     tickets: await Promise.all(tickets.map((ticket) => doorListEntry(ticket, event.id))),
     hasUnlistedCodes: options.hasUnlistedCodes ?? false,
     revokedKeyIds: options.revokedKeyIds ?? [],
+    format: options.format ?? DOOR_LIST_FORMAT,
   };
 }

@@ -20,6 +20,21 @@ function scriptedFetch(answers: Array<unknown>) {
 }
 
 describe('door list store', () => {
+  test('changes in a newer format than the kept list (a server that now leaves weak codes out) bring the whole list again: the entries it leaves out go (decision 087)', async () => {
+    const db = await openOfflineDb();
+    // Kept from an older server: it listed the 6-digit code.
+    const old = await makeDoorList([{ code: '123456', holderName: 'Wanda Weak' }, { code: 'AAA-1', holderName: 'Ada' }], { cursor: '100', format: 1 });
+    const changes = await makeDoorList([], { cursor: '140', isComplete: false, hasUnlistedCodes: true });
+    const full = await makeDoorList([{ code: 'AAA-1', holderName: 'Ada' }], { cursor: '150', hasUnlistedCodes: true });
+    const { fetch, sinces } = scriptedFetch([old, changes, full]);
+    await syncDoorList(db, scope, fetch);
+    expect((await syncDoorList(db, scope, fetch)).status).toBe('synced');
+    expect(sinces).toEqual([null, '100', null]);
+    const stored = await readDoorList(db, 'event-1', 2);
+    expect(stored?.list.cursor).toBe('150');
+    expect(stored?.list.tickets.map((entry) => entry.lookupKey)).toEqual([await doorListLookupKey('event-1', 'AAA-1')]);
+  });
+
   test('the first sync downloads the full list, the next asks for changes since its cursor and merges them', async () => {
     const db = await openOfflineDb();
     const full = await makeDoorList([{ code: 'AAA-1', holderName: 'Ada' }, { code: 'BBB-2', holderName: 'Bob' }], { cursor: '100' });

@@ -43,7 +43,8 @@ export async function readDoorList(db: OfflineDb, eventId: string, day: number):
 
 /**
  * Brings the day's door list up to date: a full download when none is kept (or the last one was
- * corrupt), else the changes since its cursor, merged and stored.
+ * corrupt, or the server answers changes in another `format` than the kept list's), else the
+ * changes since its cursor, merged and stored.
  * @param now the device clock, for `syncedAt` ('Last synced HH:MM').
  * Never throws for a failed or corrupt download: see `DoorListSyncOutcome`.
  */
@@ -58,6 +59,12 @@ export async function syncDoorList(db: OfflineDb, scope: { eventId: string; day:
     return { status: 'failed', error, stored: previous };
   }
   const parsed = DoorList.safeParse(body);
+  if (since !== null && previous && parsed.success && parsed.data.format !== previous.list.format) {
+    // The server builds its lists by other rules now (decision 087): the kept list may hold entries
+    // the new rules leave out, which no change list would ever update. Download it whole instead.
+    await db.put('doorLists', { ...previous, needsFullList: true }, eventDayKey(eventId, day));
+    return syncDoorList(db, scope, fetchDoorList, now);
+  }
   let merged: DoorList | null = null;
   if (parsed.success && parsed.data.event.id === eventId && parsed.data.day === day) {
     try {
