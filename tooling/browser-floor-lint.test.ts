@@ -2,8 +2,11 @@
  * The browser floor's lint (docs/decisions/090, eslint.config.js): in the web app's code, an API
  * newer than Android System WebView 99 / iOS 15.5 is an error unless public/polyfills.js supplies it.
  * Snippets linted as if they stood in apps/web/src (without type information: they are not files on
- * disk, so each newer method is called on a value whose type is plain from the code).
+ * disk, so each newer method is called on a value whose type is plain from the code). And the floor
+ * is one number in every place that states it.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { beforeAll, expect, test } from 'vitest';
@@ -52,4 +55,17 @@ test('the APIs public/polyfills.js supplies, and those the floor has, pass', asy
     '',
   ].join('\n');
   expect(await floorErrors(code)).toEqual([]);
+});
+
+test('the floor is the same in the build target, the browserslist and the Android shell, which shows a page of its own below it', () => {
+  const web = (path: string) => readFileSync(join(repoRoot, 'apps/web', path), 'utf8');
+  const target = /\btarget: \[([^\]]*)\]/.exec(web('vite.config.ts'))?.[1]?.match(/'[^']+'/g);
+  expect(target).toEqual(["'chrome99'", "'edge99'", "'safari15.5'", "'ios15.5'"]);
+  expect((JSON.parse(web('package.json')) as { browserslist: string[] }).browserslist).toEqual(['chrome >= 99', 'edge >= 99', 'safari >= 15.5', 'ios_saf >= 15.5']);
+  const capacitor = JSON.parse(web('capacitor.config.json')) as { android?: { minWebViewVersion?: number }; server?: { errorPath?: string } };
+  expect(capacitor.android?.minWebViewVersion).toBe(99);
+  expect(capacitor.server?.errorPath).toBe('webview-too-old.html');
+  const page = web(`public/${capacitor.server?.errorPath ?? ''}`);
+  expect(page).toContain('Android System WebView 99');
+  expect(page).not.toMatch(/<script|<link/);
 });
