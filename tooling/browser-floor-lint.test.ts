@@ -40,6 +40,9 @@ test('APIs newer than the floor without a fallback are errors in the web app, an
   expect(errors.join('\n')).toMatch(/^4: .*Promise\.withResolvers/m);
   expect(errors.join('\n')).toMatch(/^5: navigator\.wakeLock\(\) is not supported in Safari 15\.5/m);
   expect(await floorErrors(code, 'apps/web/src/lib/example.test.ts')).toEqual([]);
+  // The contract's code is in the app's bundle too.
+  expect((await floorErrors(code, 'packages/contract/src/example.ts')).join('\n')).toMatch(/^1: .*Array\.prototype\.toSorted/m);
+  expect((await floorErrors("export const fixed = 'GC-1'.toWellFormed();\n")).join('\n')).toMatch(/String\.prototype\.toWellFormed/);
 });
 
 test('the APIs public/polyfills.js supplies, and those the floor has, pass', async () => {
@@ -52,6 +55,7 @@ test('the APIs public/polyfills.js supplies, and those the floor has, pass', asy
     'export const id = crypto.randomUUID();',
     'export const copy = structuredClone({ a: 1 });',
     'export const found = [1, 2].findLast((n) => n > 0);',
+    "export const storable = 'GC-1'.isWellFormed();",
     '',
   ].join('\n');
   expect(await floorErrors(code)).toEqual([]);

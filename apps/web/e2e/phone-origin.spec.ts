@@ -8,7 +8,8 @@
  * the server stopped for real, and logout once it is back. On the wire: every API call is
  * cross-origin with a real CORS preflight, carries the bearer token and no cookie, and the browser
  * keeps no cookie at all. The Android run is a WebView at the floor of docs/decisions/090, without
- * URL.canParse, AbortSignal.timeout and AbortSignal.any (public/polyfills.js supplies them).
+ * URL.canParse, AbortSignal.timeout, AbortSignal.any and String.prototype.isWellFormed
+ * (public/polyfills.js supplies them).
  */
 import { API_PREFIX, apiPaths } from '@gatecheck/contract';
 import { type BrowserContext, type CDPSession, type Page, request as playwrightRequest } from '@playwright/test';
@@ -109,7 +110,7 @@ class ServerTraffic {
 const PUBLIC_PATHS = new Set([`${API_PREFIX}${apiPaths.authOptions}`, `${API_PREFIX}${apiPaths.login}`]);
 
 for (const phone of [
-  { name: 'Android WebView at the floor (https://localhost, no URL.canParse, AbortSignal.timeout or AbortSignal.any)', origin: ANDROID_ORIGIN, oldWebView: true },
+  { name: 'Android WebView at the floor (https://localhost, without the newer APIs public/polyfills.js supplies)', origin: ANDROID_ORIGIN, oldWebView: true },
   { name: `iOS (capacitor://localhost, as ${IOS_EQUIVALENT_ORIGIN})`, origin: IOS_EQUIVALENT_ORIGIN, oldWebView: false },
 ]) {
   test(`${phone.name}: signs in to the server at its own address, scans, starts with the server stopped and logs out, bearer only`, async ({
@@ -145,8 +146,8 @@ for (const phone of [
     // The Android run signed in on the fallbacks (public/polyfills.js), the iOS run on the browser's own.
     expect(await newerApiState(page)).toEqual(
       phone.oldWebView
-        ? { 'URL.canParse': 'fallback', 'AbortSignal.timeout': 'fallback', 'AbortSignal.any': 'fallback' }
-        : { 'URL.canParse': 'native', 'AbortSignal.timeout': 'native', 'AbortSignal.any': 'native' },
+        ? { 'URL.canParse': 'fallback', 'AbortSignal.timeout': 'fallback', 'AbortSignal.any': 'fallback', 'String.prototype.isWellFormed': 'fallback' }
+        : { 'URL.canParse': 'native', 'AbortSignal.timeout': 'native', 'AbortSignal.any': 'native', 'String.prototype.isWellFormed': 'native' },
     );
     const token = (JSON.parse((await nativePreference(page, 'user')) ?? 'null') as { token?: string } | null)?.token;
     expect(token).toEqual(expect.any(String));

@@ -8,8 +8,23 @@
 //   (Chrome 103, Safari 16).
 // - AbortSignal.any(signals): a signal aborted, with the same reason, as soon as one of `signals` is
 //   (Chrome 116, Safari 17.4).
+// - String.prototype.isWellFormed(): false when the string holds a lone UTF-16 surrogate (Chrome
+//   111, Safari 16.4); the contract's request-text check (packages/contract/src/text.ts) calls it.
 (function installFallbacks() {
   'use strict';
+
+  if (typeof String.prototype.isWellFormed !== 'function') {
+    // A high surrogate not followed by a low one, or a low one not preceded by a high one.
+    var loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    Object.defineProperty(String.prototype, 'isWellFormed', {
+      configurable: true,
+      writable: true,
+      value: function isWellFormed() {
+        if (this === null || this === undefined) throw new TypeError('String.prototype.isWellFormed called on null or undefined');
+        return !loneSurrogate.test(String(this));
+      },
+    });
+  }
 
   if (typeof URL === 'function' && typeof URL.canParse !== 'function') {
     Object.defineProperty(URL, 'canParse', {

@@ -16,8 +16,9 @@
  *   (apps/server/test/security.test.ts).
  *
  * `removeNewerApis(context)` makes the browser a WebView at the floor of docs/decisions/090 for the
- * APIs the app needs a fallback for: URL.canParse, AbortSignal.timeout and AbortSignal.any are
- * deleted before any script of a page runs (public/polyfills.js must put them back).
+ * APIs the app needs a fallback for: URL.canParse, AbortSignal.timeout, AbortSignal.any and
+ * String.prototype.isWellFormed are deleted before any script of a page runs (public/polyfills.js
+ * must put them back).
  */
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -61,23 +62,25 @@ export async function servePhoneOrigin(context: BrowserContext, origin: string):
   });
 }
 
-/** Deletes URL.canParse, AbortSignal.timeout and AbortSignal.any before any script of a page of `context` runs. */
+/** Deletes URL.canParse, AbortSignal.timeout, AbortSignal.any and String.prototype.isWellFormed before any script of a page of `context` runs. */
 export async function removeNewerApis(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     Reflect.deleteProperty(URL, 'canParse');
     Reflect.deleteProperty(AbortSignal, 'timeout');
     Reflect.deleteProperty(AbortSignal, 'any');
+    Reflect.deleteProperty(String.prototype, 'isWellFormed');
   });
 }
 
 /** Whether each API the floor lacks is the browser's own (`native`), a fallback (`fallback`) or missing. */
-export function newerApiState(page: Page): Promise<Record<'URL.canParse' | 'AbortSignal.timeout' | 'AbortSignal.any', 'native' | 'fallback' | 'missing'>> {
+export function newerApiState(page: Page): Promise<Record<'URL.canParse' | 'AbortSignal.timeout' | 'AbortSignal.any' | 'String.prototype.isWellFormed', 'native' | 'fallback' | 'missing'>> {
   return page.evaluate(() => {
     const state = (value: unknown) => (typeof value !== 'function' ? 'missing' : /\[native code\]/.test(Function.prototype.toString.call(value)) ? 'native' : 'fallback');
     return {
       'URL.canParse': state((URL as unknown as { canParse?: unknown }).canParse),
       'AbortSignal.timeout': state((AbortSignal as unknown as { timeout?: unknown }).timeout),
       'AbortSignal.any': state((AbortSignal as unknown as { any?: unknown }).any),
+      'String.prototype.isWellFormed': state((String.prototype as unknown as { isWellFormed?: unknown }).isWellFormed),
     } as const;
   });
 }

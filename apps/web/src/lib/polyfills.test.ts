@@ -1,12 +1,12 @@
 /**
- * public/polyfills.js (docs/decisions/090): run, as index.html runs it, in a window whose URL and
- * AbortSignal lack URL.canParse, AbortSignal.timeout and AbortSignal.any (a WebView at the floor),
- * and in one that has them (left alone). A fresh vm context each time, so this file's own globals
- * are never changed.
+ * public/polyfills.js (docs/decisions/090): run, as index.html runs it, in a window whose URL,
+ * AbortSignal and String lack URL.canParse, AbortSignal.timeout, AbortSignal.any and
+ * String.prototype.isWellFormed (a WebView at the floor), and in one that has them (left alone). A
+ * fresh vm context each time, so this file's own globals are never changed.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runInNewContext } from 'node:vm';
+import { createContext, runInContext, runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 
 const SCRIPT = readFileSync(join(import.meta.dirname, '..', '..', 'public', 'polyfills.js'), 'utf8');
@@ -14,6 +14,8 @@ const SCRIPT = readFileSync(join(import.meta.dirname, '..', '..', 'public', 'pol
 interface Floor {
   URL: typeof URL;
   AbortSignal: typeof AbortSignal;
+  /** Runs an expression in the floor's window (its own String, with the fallback installed). */
+  evaluate: (expression: string) => unknown;
 }
 
 /** A window at the floor: URL and AbortSignal without the three statics; everything else the real thing. */
@@ -22,9 +24,11 @@ function runAtFloor(): Floor {
   Object.defineProperty(UrlAtFloor, 'canParse', { value: undefined, configurable: true, writable: true });
   // Only the statics are read and written on AbortSignal; its instances come from the real AbortController.
   const signalAtFloor = function AbortSignal() {} as unknown as typeof AbortSignal;
-  const window = { URL: UrlAtFloor, AbortSignal: signalAtFloor, AbortController, DOMException, setTimeout, Array, Object };
-  runInNewContext(SCRIPT, window);
-  return { URL: window.URL, AbortSignal: window.AbortSignal };
+  const window = createContext({ URL: UrlAtFloor, AbortSignal: signalAtFloor, AbortController, DOMException, setTimeout });
+  // The context's own String (a vm context has its own built-ins), as a WebView before Chrome 111 has it.
+  runInContext('delete String.prototype.isWellFormed', window);
+  runInContext(SCRIPT, window);
+  return { URL: window.URL as typeof URL, AbortSignal: window.AbortSignal as typeof AbortSignal, evaluate: (expression) => runInContext(expression, window) };
 }
 
 describe('public/polyfills.js on a WebView at the floor', () => {
@@ -67,11 +71,19 @@ describe('public/polyfills.js on a WebView at the floor', () => {
     expect(immediate.reason).toBe('already');
     expect(FloorSignal.any([]).aborted).toBe(false);
   });
+
+  test('String.prototype.isWellFormed is false exactly when a UTF-16 surrogate stands alone', () => {
+    const floor = runAtFloor();
+    expect(floor.evaluate("typeof String.prototype.isWellFormed")).toBe('function');
+    for (const text of ['', 'GC-ABC', 'Zoë', '😀👍🏽', '\uFEFF\u202E', 'GC-\u0000']) expect(floor.evaluate(`${JSON.stringify(text)}.isWellFormed()`), text).toBe(true);
+    for (const text of ['☁\udc4c', '\ud83d', 'a\ud800b', '\udfff\ud800', '😀\ude00', '\ud83d😀']) expect(floor.evaluate(`${JSON.stringify(text)}.isWellFormed()`), JSON.stringify(text)).toBe(false);
+  });
 });
 
 test('public/polyfills.js leaves a browser that has the APIs alone', () => {
   const own = { canParse: URL.canParse, timeout: AbortSignal.timeout, any: AbortSignal.any };
-  const window = { URL, AbortSignal, AbortController, DOMException, setTimeout, Array, Object };
-  runInNewContext(SCRIPT, window);
+  const window = { URL, AbortSignal, AbortController, DOMException, setTimeout };
+  const contextsOwn = runInNewContext(`${SCRIPT}; String.prototype.isWellFormed`, window) as unknown;
   expect({ canParse: URL.canParse, timeout: AbortSignal.timeout, any: AbortSignal.any }).toEqual(own);
+  expect(String(contextsOwn)).toMatch(/\[native code\]/);
 });
