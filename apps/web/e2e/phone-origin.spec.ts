@@ -11,7 +11,11 @@
  * URL.canParse, AbortSignal.timeout, AbortSignal.any and String.prototype.isWellFormed
  * (public/polyfills.js supplies them).
  */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { API_PREFIX, apiPaths } from '@gatecheck/contract';
+import { parse } from 'acorn';
 import { type BrowserContext, type CDPSession, type Page, request as playwrightRequest } from '@playwright/test';
 import { DEMO_USER, findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
 import { TicketPool, readDemoTickets } from './support/demo-tickets.ts';
@@ -235,6 +239,34 @@ for (const phone of [
     await context.close();
   });
 }
+
+/** The built app (`npm run test:e2e` builds it first). */
+const DIST_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
+
+/** How many class static blocks (ES2022; Safari 16.4) an acorn syntax tree holds. */
+function staticBlocksIn(node: unknown): number {
+  if (Array.isArray(node)) return node.reduce((sum: number, child) => sum + staticBlocksIn(child), 0);
+  if (node === null || typeof node !== 'object') return 0;
+  const own = (node as { type?: unknown }).type === 'StaticBlock' ? 1 : 0;
+  return own + Object.values(node).reduce((sum: number, child) => sum + staticBlocksIn(child), 0);
+}
+
+test('every script of the build is JavaScript the floor parses: ES2022 at most, without class static blocks (Safari 16.4)', () => {
+  const scripts = [
+    ...readdirSync(join(DIST_DIR, 'assets')).filter((name) => name.endsWith('.js')).map((name) => ({ name: `assets/${name}`, sourceType: 'module' as const })),
+    ...readdirSync(DIST_DIR).filter((name) => name.endsWith('.js')).map((name) => ({ name, sourceType: 'script' as const })),
+  ];
+  expect(scripts.length).toBeGreaterThan(10);
+  const refused = scripts.flatMap(({ name, sourceType }) => {
+    try {
+      const blocks = staticBlocksIn(parse(readFileSync(join(DIST_DIR, name), 'utf8'), { ecmaVersion: 2022, sourceType }));
+      return blocks > 0 ? [`${name}: ${blocks} class static block(s)`] : [];
+    } catch (error) {
+      return [`${name}: ${error instanceof Error ? error.message : String(error)}`];
+    }
+  });
+  expect(refused).toEqual([]);
+});
 
 /** Tickets used by an earlier test of this file (both share one server). */
 const usedCodes = new Set<string>();
