@@ -2,6 +2,8 @@
 // shared code does not import features or the app, @capacitor/* only in lib/native, the QR decoder
 // library only in lib/qr, and the web and the server meet only through @gatecheck/contract.
 import { readdirSync } from 'node:fs';
+import compat from 'eslint-plugin-compat';
+import esX from 'eslint-plugin-es-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -98,6 +100,45 @@ export default tseslint.config(
           selector: "CallExpression[callee.property.name='transaction']",
           message: 'Use inTransaction(db, work) from src/db/transactions.ts: it retries SQLSTATE 40001/40P01 (docs/decisions/042).',
         },
+      ],
+    },
+  },
+  // The web app runs on the browser floor of docs/decisions/090: Android System WebView / Chrome 99,
+  // iOS / Safari 15.5 (apps/web/package.json's browserslist, vite.config.ts's build.target). Oxc
+  // lowers newer syntax; a newer API must have a fallback in apps/web/public/polyfills.js or is an
+  // error here: in the app's code and in the contract's, which the app's bundle holds. Tests run in
+  // Node and jsdom, not on a phone.
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}', 'packages/contract/src/**/*.ts'],
+    ignores: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**', 'packages/contract/src/**/*.test.ts'],
+    plugins: { compat, 'es-x': esX },
+    settings: {
+      // Web APIs (MDN's data for the browserslist) and ECMAScript built-ins alike.
+      lintAllEsApis: true,
+    },
+    // Type information tells es-x that `list.toSorted()` is an array's method and `z.union()` is not a Set's.
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      'compat/compat': 'error',
+      // ECMAScript: built-ins of ES2023 and later are newer than the floor...
+      ...esX.configs['flat/restrict-to-es2022'].rules,
+      // ...except findLast/findLastIndex (Chrome 97, Safari 15.4) and isWellFormed (polyfills.js).
+      'es-x/no-array-prototype-findlast-findlastindex': 'off',
+      'es-x/no-string-prototype-iswellformed': 'off',
+      // Static methods of web APIs that compat's MDN snapshot does not list. URL.canParse,
+      // AbortSignal.timeout and AbortSignal.any are absent from this list because public/polyfills.js
+      // supplies them; add an API here, or a fallback there, when the code needs a newer one.
+      // (Checked in tooling/browser-floor-lint.test.ts.)
+      'no-restricted-properties': [
+        'error',
+        ...[
+          ['URL', 'parse', 'Chrome 126, Safari 18'],
+          ['Response', 'json', 'Chrome 105, Safari 17'],
+        ].map(([object, property, since]) => ({
+          object,
+          property,
+          message: `${object}.${property} is newer than the browser floor (${since}; docs/decisions/090): add a fallback to apps/web/public/polyfills.js or do without.`,
+        })),
       ],
     },
   },

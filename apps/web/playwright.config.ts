@@ -1,8 +1,9 @@
 /**
  * End-to-end suite: Playwright on Debian's Chromium with a fake camera, against the real server
  * (one per worker, fresh data dir, embedded database). Run it with `npm run test:e2e` from the repo
- * root, which builds the web app first. Two projects: 'web' (every spec but native.spec.ts) and
- * 'native' (native.spec.ts, issue 9). Decisions: docs/decisions/009, 030.
+ * root, which builds the web app first. Three projects: 'web' (every spec but the next two),
+ * 'native' (native.spec.ts, issue 9) and 'phone-origin' (phone-origin.spec.ts, issue 25).
+ * Decisions: docs/decisions/009, 030, 090.
  */
 import { defineConfig } from '@playwright/test';
 import { findChromium } from './e2e/support/chromium.ts';
@@ -35,8 +36,11 @@ export default defineConfig({
   },
   projects: [
     // The browser app, as every browser runs it.
-    { name: 'web', testIgnore: '**/native.spec.ts' },
+    { name: 'web', testIgnore: ['**/native.spec.ts', '**/phone-origin.spec.ts'] },
     // The native app's paths: the same build on Capacitor's real bridge with a stand-in of the Java side (docs/native.md).
     { name: 'native', testMatch: '**/native.spec.ts' },
+    // The native app as a phone runs it: the build at the WebView's origin against the server at its
+    // own address, one run on a WebView at the browser floor (issue 25, docs/decisions/090).
+    { name: 'phone-origin', testMatch: '**/phone-origin.spec.ts' },
   ],
 });

@@ -119,6 +119,10 @@ export default defineConfig({
     },
   },
   build: {
+    // The browser floor (docs/decisions/090; the same as package.json's browserslist, which the lint
+    // checks APIs against): Android System WebView 99 and iOS 15.5 with their desktop engines. Oxc
+    // lowers newer JavaScript syntax and Lightning CSS newer CSS (oklch colours to hex) for them.
+    target: ['chrome99', 'edge99', 'safari15.5', 'ios15.5'],
     outDir: 'dist',
     // dist/.vite/manifest.json: the chunk graph `npm run bench:bundle` reads to find the first load.
     manifest: true,
