@@ -8,8 +8,8 @@
  * React Router in declarative mode (`<BrowserRouter>` + `useRoutes`), not its data router: the app
  * uses no loaders, actions or fetchers, and the data router's code is about 19 kB gzip of the first
  * load (issue 13, docs/decisions/061). Lazy screens are `React.lazy` under one `<Suspense>`, whose
- * fallback says 'Loading...' when a screen's code is slow to arrive (screen-loading.tsx): on Preact
- * the router's transition does not keep the screen left on show meanwhile.
+ * fallback says 'Loading...' when a screen's code is slow to arrive (screen-loading.tsx,
+ * docs/decisions/075).
  */
 import { Component, createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
