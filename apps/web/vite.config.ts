@@ -5,6 +5,7 @@ import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
+import { prerenderSignIn } from './prerender-plugin.ts';
 
 /**
  * Files the server may send compressed: text assets and the QR decoder's .wasm (954 kB raw, about a
@@ -89,6 +90,8 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    // The sign-in screen painted from index.html before the JavaScript arrives (docs/decisions/082).
+    prerenderSignIn(),
     pwa,
     compression({
       include: PRECOMPRESSED_FILES,

@@ -8,7 +8,6 @@
  * otherwise leaves the app (Capacitor's own default). Does nothing in a browser (its back button
  * is the browser's).
  */
-import { App } from '@capacitor/app';
 import type { PluginListenerHandle } from '@capacitor/core';
 import { useEffect, useRef } from 'react';
 import { isNativePlatform } from './platform.ts';
@@ -23,6 +22,8 @@ export async function installBackButton(): Promise<() => Promise<void>> {
   if (!isNativePlatform()) return async () => undefined;
   let handle: PluginListenerHandle;
   try {
+    // On demand: a browser never loads the plugin (docs/decisions/082).
+    const { App } = await import('@capacitor/app');
     handle = await App.addListener('backButton', ({ canGoBack }) => {
       const handler = handlers.at(-1);
       if (handler) handler.current();
@@ -37,7 +38,7 @@ export async function installBackButton(): Promise<() => Promise<void>> {
 
 /** Closes the app (Android); resolves when asked, never rejects. */
 export async function exitApp(): Promise<void> {
-  await App.exitApp().catch(() => undefined);
+  await import('@capacitor/app').then(({ App }) => App.exitApp()).catch(() => undefined);
 }
 
 /**
