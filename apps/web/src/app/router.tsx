@@ -124,10 +124,15 @@ export function AppRoutes({ routeObjects = routes }: { routeObjects?: RouteObjec
   return useRoutes(routeObjects);
 }
 
-/** The app's router on the browser's history. */
+/**
+ * The app's router on the browser's history. Its navigations are not React transitions
+ * (`useTransitions={false}`): in a transition React keeps the screen left on show, with no sign that
+ * the tap was taken, while a slow screen's code arrives; outside one the root's `<Suspense>` says
+ * 'Loading...' after 250 ms (docs/decisions/075, 081).
+ */
 export function AppRouter() {
   return (
-    <BrowserRouter>
+    <BrowserRouter useTransitions={false}>
       <AppRoutes />
     </BrowserRouter>
   );

@@ -4,20 +4,22 @@
  * localStorage and never calls these) does not load Capacitor on its first load (docs/decisions/082).
  * In a browser the plugin's own web implementation would stand in (localStorage under a prefix).
  */
-const loadPreferences = async () => (await import('@capacitor/preferences')).Preferences;
+// The module, not the plugin: a Capacitor plugin is a proxy that answers every property, `then`
+// included, so a promise must never resolve to the plugin itself.
+const loadPreferences = () => import('@capacitor/preferences');
 
 /** The stored string, or null when the key is absent. */
 export async function preferencesGet(key: string): Promise<string | null> {
-  const { value } = await (await loadPreferences()).get({ key });
+  const { value } = await (await loadPreferences()).Preferences.get({ key });
   return value;
 }
 
 /** Stores a string under `key`. */
 export async function preferencesSet(key: string, value: string): Promise<void> {
-  await (await loadPreferences()).set({ key, value });
+  await (await loadPreferences()).Preferences.set({ key, value });
 }
 
 /** Deletes `key`; absent keys are fine. */
 export async function preferencesRemove(key: string): Promise<void> {
-  await (await loadPreferences()).remove({ key });
+  await (await loadPreferences()).Preferences.remove({ key });
 }
