@@ -1,10 +1,11 @@
 import { fileURLToPath, URL } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
-import { JSX_ON_PREACT, REACT_ON_PREACT } from './react-on-preact.ts';
+import { prerenderSignIn } from './prerender-plugin.ts';
 
 /**
  * Files the server may send compressed: text assets and the QR decoder's .wasm (954 kB raw, about a
@@ -81,15 +82,16 @@ const pwa = VitePWA({
 
 /**
  * Vite build of the scanner app. `/api` is proxied to the local server in development so the app and
- * the API share one origin (cookies work as in production, where the server serves both). React's
- * API runs on Preact (`REACT_ON_PREACT`, docs/decisions/063); JSX is compiled by Vite's own
- * transform to the automatic runtime (`react/jsx-runtime`, aliased to Preact's). No React Fast
- * Refresh in development: an edit reloads the page.
+ * the API share one origin (cookies work as in production, where the server serves both). React 19
+ * on react-dom everywhere (docs/decisions/081): `@vitejs/plugin-react` compiles JSX to React's
+ * automatic runtime and gives the dev server React Fast Refresh.
  */
 export default defineConfig({
-  oxc: { jsx: JSX_ON_PREACT },
   plugins: [
+    react(),
     tailwindcss(),
+    // The sign-in screen painted from index.html before the JavaScript arrives (docs/decisions/082).
+    prerenderSignIn(),
     pwa,
     compression({
       include: PRECOMPRESSED_FILES,
@@ -111,7 +113,7 @@ export default defineConfig({
     }),
   ],
   resolve: {
-    alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }, ...REACT_ON_PREACT],
+    alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
   server: {
     proxy: {

@@ -2,8 +2,7 @@
  * `npx tsx apps/web/bench/dependency-cost.ts` (from the repository root): what each dependency of the
  * sign-in screen costs on its own, for choosing what to take off the first load (issue 13,
  * docs/decisions/061). For each probe, a tiny module importing just what the app uses is built with
- * Vite (production, minified; React and react-dom left out except in the React probe; the Preact
- * probe is the same module on preact/compat, which the app ships since docs/decisions/063), and its
+ * Vite (production, minified; React and react-dom left out except in the React probe), and its
  * JavaScript is measured in gzip level 9 bytes (1 kB = 1000 bytes), as `bench:bundle` does.
  * Standalone sizes: shared helpers are counted in each probe, so they do not add up exactly.
  * Prints a table; writes the probe modules under node_modules/.cache/dependency-cost.
@@ -21,8 +20,6 @@ const REACT = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client'];
 /** Probe name → the module built for it (each keeps its imports alive through `window.kept`). */
 const PROBES: Record<string, string> = {
   'react + react-dom (client)': `import { createRoot } from 'react-dom/client'; import { createElement } from 'react'; createRoot(document.body).render(createElement('p', null, 'x'));`,
-  // What ships since decision 063: React's API on Preact (react, react-dom aliased to preact/compat).
-  'preact/compat (client)': `import { createRoot } from 'preact/compat/client'; import { createElement } from 'preact/compat'; createRoot(document.body).render(createElement('p', null, 'x'));`,
   'React Router, data router': `import { createBrowserRouter, RouterProvider, Navigate, Outlet, Link, useLocation, useNavigate } from 'react-router'; window.kept = [createBrowserRouter, RouterProvider, Navigate, Outlet, Link, useLocation, useNavigate];`,
   'React Router, declarative': `import { BrowserRouter, useRoutes, Navigate, Outlet, Link, useLocation, useNavigate } from 'react-router'; window.kept = [BrowserRouter, useRoutes, Navigate, Outlet, Link, useLocation, useNavigate];`,
   'zod classic, object schemas': `import { z } from 'zod'; const S = z.object({ a: z.string(), b: z.string().optional(), c: z.boolean().nullish(), d: z.number().int() }); window.kept = S.safeParse({});`,

@@ -1,6 +1,6 @@
 import { KeyRound } from 'lucide-react';
 import { Link } from 'react-router';
-import { Button } from '@/components/ui/button.tsx';
+import { buttonClassName } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { LogoutButton } from './logout-button.tsx';
 import { useTranslation } from 'react-i18next';
@@ -15,12 +15,10 @@ export function AccountActions() {
     <>
       {/* Short on screen so it fits beside Logout on a phone (the key icon only from 380 px: German's
           'Abmelden' is wider than 'Logout'); the name holds the visible word. */}
-      <Button asChild variant="secondary" className="whitespace-nowrap">
-        <Link to={paths.changePassword} aria-label={t('account.changePassword')}>
-          <KeyRound aria-hidden="true" className="size-5 max-[379px]:hidden" />
-          {t('account.password')}
-        </Link>
-      </Button>
+      <Link to={paths.changePassword} aria-label={t('account.changePassword')} className={buttonClassName({ variant: 'secondary' }, 'whitespace-nowrap')}>
+        <KeyRound aria-hidden="true" className="size-5 max-[379px]:hidden" />
+        {t('account.password')}
+      </Link>
       <LogoutButton />
     </>
   );

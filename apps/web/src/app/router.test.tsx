@@ -14,13 +14,13 @@ function flatten(routeObjects: RouteObject[]): RouteObject[] {
   return routeObjects.flatMap((route) => [route, ...flatten(route.children ?? [])]);
 }
 
-/**
- * True when the route's element is a `React.lazy` component (its code loads on first render). On
- * Preact (docs/decisions/063), `lazy` returns a function component named 'Lazy'.
- */
+/** React's marker of a `React.lazy` component, read from one made here (React keeps it on `$$typeof`). */
+const LAZY_TYPE = (lazy(() => new Promise<never>(() => undefined)) as unknown as { $$typeof: symbol }).$$typeof;
+
+/** True when the route's element is a `React.lazy` component (its code loads on first render). */
 function isLazy(route: RouteObject): boolean {
   const element = route.element;
-  return isValidElement(element) && typeof element.type === 'function' && (element.type as { displayName?: string }).displayName === 'Lazy';
+  return isValidElement(element) && typeof element.type === 'object' && element.type !== null && (element.type as { $$typeof?: symbol }).$$typeof === LAZY_TYPE;
 }
 
 function renderAt(path: string) {

@@ -8,8 +8,8 @@
  * React Router in declarative mode (`<BrowserRouter>` + `useRoutes`), not its data router: the app
  * uses no loaders, actions or fetchers, and the data router's code is about 19 kB gzip of the first
  * load (issue 13, docs/decisions/061). Lazy screens are `React.lazy` under one `<Suspense>`, whose
- * fallback says 'Loading...' when a screen's code is slow to arrive (screen-loading.tsx): on Preact
- * the router's transition does not keep the screen left on show meanwhile.
+ * fallback says 'Loading...' when a screen's code is slow to arrive (screen-loading.tsx,
+ * docs/decisions/075).
  */
 import { Component, createElement, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
@@ -124,10 +124,15 @@ export function AppRoutes({ routeObjects = routes }: { routeObjects?: RouteObjec
   return useRoutes(routeObjects);
 }
 
-/** The app's router on the browser's history. */
+/**
+ * The app's router on the browser's history. Its navigations are not React transitions
+ * (`useTransitions={false}`): in a transition React keeps the screen left on show, with no sign that
+ * the tap was taken, while a slow screen's code arrives; outside one the root's `<Suspense>` says
+ * 'Loading...' after 250 ms (docs/decisions/075, 081).
+ */
 export function AppRouter() {
   return (
-    <BrowserRouter>
+    <BrowserRouter useTransitions={false}>
       <AppRoutes />
     </BrowserRouter>
   );

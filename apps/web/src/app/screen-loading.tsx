@@ -1,7 +1,7 @@
 /**
- * The wait for a lazy screen's code (the router's `<Suspense>`, docs/decisions/075). On Preact
- * (docs/decisions/063) a transition does not keep the screen left on show while the next one loads,
- * so without this a slow network showed a blank page.
+ * The wait for a lazy screen's code (the router's `<Suspense>`, docs/decisions/075): shown when
+ * nothing keeps the screen left on show while the next one loads (the first screen of a start, or a
+ * navigation outside a transition), so a slow network never shows a blank page.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';

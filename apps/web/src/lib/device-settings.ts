@@ -168,7 +168,9 @@ export async function updateDeviceSettings(patch: Partial<DeviceSettings>): Prom
  * of the app in this WebView, may have changed it).
  */
 export function useDeviceSettings(): { settings: DeviceSettings; update: (patch: Partial<DeviceSettings>) => void } {
-  const settings = useSyncExternalStore(subscribeToDeviceSettings, readDeviceSettings, readDeviceSettings);
+  // The prerendered sign-in screen (docs/decisions/082) shows the defaults; hydrating it reads them
+  // too, so a stored choice is applied by the render after hydration, never as a mismatch.
+  const settings = useSyncExternalStore(subscribeToDeviceSettings, readDeviceSettings, () => defaultDeviceSettings);
   const update = useCallback((patch: Partial<DeviceSettings>) => void updateDeviceSettings(patch), []);
   useEffect(() => {
     void loadDeviceSettings();

@@ -40,7 +40,8 @@ function subscribe(listener: () => void): () => void {
 
 /** The current selection; re-renders when it changes. */
 export function useSelection(): Selection {
-  return useSyncExternalStore(subscribe, () => current);
+  // The same in the build's prerender (none chosen) and in the browser (docs/decisions/082).
+  return useSyncExternalStore(subscribe, () => current, () => current);
 }
 
 /** The current selection outside React (for example in a query function). */

@@ -22,9 +22,9 @@ export function chooseTheme(preference: ThemePreference): void {
 
 const DARK_SCHEME_QUERY = '(prefers-color-scheme: dark)';
 
-/** The device's dark-scheme media query, or null where there is none (old WebViews, jsdom). */
+/** The device's dark-scheme media query, or null where there is none (old WebViews, jsdom, the build's prerender). */
 function darkSchemeQuery(): MediaQueryList | null {
-  return typeof window.matchMedia === 'function' ? window.matchMedia(DARK_SCHEME_QUERY) : null;
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(DARK_SCHEME_QUERY) : null;
 }
 
 /** Whether the device asks for a dark scheme now. */
@@ -79,7 +79,9 @@ export function followTheme(root: HTMLElement = document.documentElement): () =>
 
 /** The theme shown now, in a component (re-renders when it changes). */
 export function useTheme(): Theme {
-  return useSyncExternalStore(subscribeToTheme, currentTheme, currentTheme);
+  // Light in the prerendered sign-in screen and while hydrating it (docs/decisions/082); the render
+  // after hydration has the device's theme (<html> already shows it, followTheme and first-paint.js).
+  return useSyncExternalStore(subscribeToTheme, currentTheme, (): Theme => 'light');
 }
 
 /** The stored choice, in a component. */

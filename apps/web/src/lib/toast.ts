@@ -90,6 +90,8 @@ export function useToastLibrary(): ToastLibrary | null {
       return () => libraryListeners.delete(listener);
     },
     () => library,
+    // Never loaded in the build's prerender nor while hydrating it (docs/decisions/082).
+    () => null,
   );
   useEffect(() => {
     // A failed load is tried again by the next toast.

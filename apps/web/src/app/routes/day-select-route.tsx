@@ -5,7 +5,7 @@ import { Link, Navigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
-import { Button } from '@/components/ui/button.tsx';
+import { Button, buttonClassName } from '@/components/ui/button.tsx';
 import { Card } from '@/components/ui/card.tsx';
 import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
@@ -90,11 +90,9 @@ function DaySelect({ event }: { event: EventItem }) {
       {supervisorDay && organization && canUseSupervisorTools(organization.role) && (
         // Issue 11: supervisors and admins reach their tools for the chosen day from here, or on a
         // first visit (no day chosen yet) for the day that is today at the event.
-        <Button asChild variant="secondary" size="large">
-          <Link to={paths.supervisor} onClick={(click) => void openSupervisorTools(click, supervisorDay)}>
-            {t('days.supervisorTools', { day: dayLabel(supervisorDay.day) })}
-          </Link>
-        </Button>
+        <Link to={paths.supervisor} onClick={(click) => void openSupervisorTools(click, supervisorDay)} className={buttonClassName({ variant: 'secondary', size: 'large' })}>
+          {t('days.supervisorTools', { day: dayLabel(supervisorDay.day) })}
+        </Link>
       )}
     </PageShell>
   );

@@ -6,9 +6,14 @@
  * In the native app the form starts with 'Server' (issue 9 item 5, decision 030): the address is
  * checked (https, or http on a private network; a Gatecheck server must answer within 8 s) and
  * remembered on the device before signing in.
+ *
+ * In the browser this screen is first painted from HTML rendered at build time (app/prerender.tsx,
+ * docs/decisions/082), then hydrated. What is typed into that HTML before hydration is kept (the
+ * fields' text becomes the state); 'Sign In' is disabled until hydration, so the form is never
+ * submitted by the browser itself (a GET with the password in the address).
  */
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { TextLink } from '@/components/text-link.tsx';
@@ -35,6 +40,7 @@ import {
   type ServerAddressProblem,
 } from '@/lib/server-address.ts';
 import { notify } from '@/lib/toast.ts';
+import { useIsHydrated } from '@/lib/use-is-hydrated.ts';
 import { useSession } from '../session-provider.tsx';
 import { useTranslation } from 'react-i18next';
 
@@ -80,6 +86,18 @@ export function LoginRoute() {
   const [serverAddress, setServerAddress] = useState(serverAddressPrefill);
   const [serverError, setServerError] = useState<ServerAddressProblem | null>(null);
   const [isCheckingServer, setCheckingServer] = useState(false);
+  const isHydrated = useIsHydrated();
+  // Ids from useId: the page holds the prerendered form once per language, each with its own ids (docs/decisions/082).
+  const id = useId();
+  const identifierField = useRef<HTMLInputElement>(null);
+  const passwordField = useRef<HTMLInputElement>(null);
+  // Typed into the prerendered form before React hydrated it: the fields show it, so it is the state.
+  useLayoutEffect(() => {
+    const typedIdentifier = identifierField.current?.value ?? '';
+    const typedPassword = passwordField.current?.value ?? '';
+    if (typedIdentifier !== '') setIdentifier(typedIdentifier);
+    if (typedPassword !== '') setPassword(typedPassword);
+  }, []);
   // Android's back button leaves the app from the first screen (issue 9 item 4).
   useBackButton(exitApp);
 
@@ -134,9 +152,9 @@ export function LoginRoute() {
         <form noValidate onSubmit={(event) => void submit(event)} className="mt-6 flex flex-col gap-5">
           {isNative && (
             <div className="flex flex-col gap-2">
-              <Label htmlFor="login-server">{t('login.server')}</Label>
+              <Label htmlFor={`${id}-server`}>{t('login.server')}</Label>
               <Input
-                id="login-server"
+                id={`${id}-server`}
                 name="server"
                 type="url"
                 inputMode="url"
@@ -148,19 +166,20 @@ export function LoginRoute() {
                 value={serverAddress}
                 onChange={(event) => setServerAddress(event.target.value)}
                 aria-invalid={serverError !== null}
-                aria-describedby={serverError ? 'login-server-error' : undefined}
+                aria-describedby={serverError ? `${id}-server-error` : undefined}
               />
               {serverError && (
-                <p id="login-server-error" role="alert" className="text-base font-semibold text-red-800">
+                <p id={`${id}-server-error`} role="alert" className="text-base font-semibold text-red-800">
                   {serverAddressMessage(serverError)}
                 </p>
               )}
             </div>
           )}
           <div className="flex flex-col gap-2">
-            <Label htmlFor="login-identifier">{t('login.identifier')}</Label>
+            <Label htmlFor={`${id}-identifier`}>{t('login.identifier')}</Label>
             <Input
-              id="login-identifier"
+              ref={identifierField}
+              id={`${id}-identifier`}
               name="identifier"
               type="text"
               autoComplete="username"
@@ -171,13 +190,14 @@ export function LoginRoute() {
               value={identifier}
               onChange={(event) => setIdentifier(event.target.value)}
               aria-invalid={validationError !== null && identifier.trim() === ''}
-              aria-describedby={validationError ? 'login-error' : undefined}
+              aria-describedby={validationError ? `${id}-error` : undefined}
             />
           </div>
           <div className="flex flex-col gap-2">
-            <Label htmlFor="login-password">{t('login.password')}</Label>
+            <Label htmlFor={`${id}-password`}>{t('login.password')}</Label>
             <Input
-              id="login-password"
+              ref={passwordField}
+              id={`${id}-password`}
               name="password"
               type="password"
               autoComplete="current-password"
@@ -185,21 +205,29 @@ export function LoginRoute() {
               value={password}
               onChange={(event) => setPassword(event.target.value)}
               aria-invalid={validationError !== null && password === ''}
-              aria-describedby={validationError ? 'login-error' : undefined}
+              aria-describedby={validationError ? `${id}-error` : undefined}
             />
           </div>
           {validationError && (
-            <p id="login-error" role="alert" className="text-base font-semibold text-red-800">
+            <p id={`${id}-error`} role="alert" className="text-base font-semibold text-red-800">
               {validationError}
             </p>
           )}
-          <Button type="submit" size="large" disabled={login.isPending || isCheckingServer}>
+          <Button type="submit" size="large" disabled={!isHydrated || login.isPending || isCheckingServer}>
             {login.isPending || isCheckingServer ? t('login.signingIn') : t('login.signIn')}
           </Button>
         </form>
         <nav aria-label={t('login.accountNav')} className="mt-4 flex flex-wrap items-center justify-between gap-x-4">
           <TextLink to={paths.forgotPassword}>{t('login.forgotPassword')}</TextLink>
-          {authOptions.data?.isSignUpAllowed && <TextLink to={paths.signUp}>{t('login.signUp')}</TextLink>}
+          {authOptions.data?.isSignUpAllowed ? (
+            <TextLink to={paths.signUp}>{t('login.signUp')}</TextLink>
+          ) : (
+            // The link's room, kept while the server's answer is awaited and when sign-up is off, so
+            // its arrival never moves the form painted from HTML (no layout shift, docs/decisions/082).
+            <span aria-hidden="true" className="ui-text-link invisible">
+              {t('login.signUp')}
+            </span>
+          )}
         </nav>
       </Card>
       <ThemeToggle />

@@ -11,7 +11,7 @@ import { CenteredCard } from '@/components/centered-card.tsx';
 import { FormNotice } from '@/components/form-notice.tsx';
 import { NewPasswordFields } from '@/components/new-password-fields.tsx';
 import { TextLink } from '@/components/text-link.tsx';
-import { Button } from '@/components/ui/button.tsx';
+import { Button, buttonClassName } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
 import { useResetPasswordMutation } from '@/features/auth/account-api.ts';
 import { validateNewPassword } from '@/features/auth/account-rules.ts';
@@ -41,9 +41,9 @@ export function ResetPasswordRoute() {
         <FormNotice variant="success" title={outcome.message}>
           {t('accountScreens.resetDone')}
         </FormNotice>
-        <Button asChild size="large">
-          <Link to={paths.login}>{t('accountScreens.signIn')}</Link>
-        </Button>
+        <Link to={paths.login} className={buttonClassName({ size: 'large' })}>
+          {t('accountScreens.signIn')}
+        </Link>
       </CenteredCard>
     );
   }

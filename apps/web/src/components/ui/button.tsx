@@ -1,4 +1,3 @@
-import { Slot } from '@radix-ui/react-slot';
 import type { ComponentProps } from 'react';
 import { clsx } from 'clsx';
 
@@ -17,21 +16,24 @@ const sizes = {
   icon: 'ui-button-icon',
 } as const;
 
-export interface ButtonProps extends ComponentProps<'button'> {
+/** How a button looks: its variant (default 'primary') and size (default 'default'). */
+export interface ButtonLook {
   variant?: keyof typeof variants;
   size?: keyof typeof sizes;
-  /** Render the child element (for example a link) with button styling. */
-  asChild?: boolean;
+}
+
+export interface ButtonProps extends ComponentProps<'button'>, ButtonLook {}
+
+/**
+ * The classes of a button of `look`, then the caller's `className`: for a link that looks like a
+ * button (`<Link className={buttonClassName(...)}>`). No Radix Slot for that: it would weigh on the
+ * sign-in screen's first load for the few links that need it (docs/decisions/082).
+ */
+export function buttonClassName({ variant = 'primary', size = 'default' }: ButtonLook, className?: string): string {
+  return clsx('ui-button', variants[variant], sizes[size], className);
 }
 
 /** A button with large touch targets and a strong focus ring. */
-export function Button({ variant = 'primary', size = 'default', asChild = false, className, type, ...props }: ButtonProps) {
-  const Component = asChild ? Slot : 'button';
-  return (
-    <Component
-      type={asChild ? undefined : (type ?? 'button')}
-      className={clsx('ui-button', variants[variant], sizes[size], className)}
-      {...props}
-    />
-  );
+export function Button({ variant, size, className, type, ...props }: ButtonProps) {
+  return <button type={type ?? 'button'} className={buttonClassName({ variant, size }, className)} {...props} />;
 }

@@ -1,6 +1,7 @@
 import type { LucideIcon } from 'lucide-react';
 import { useId } from 'react';
 import { clsx } from 'clsx';
+import { useIsHydrated } from '@/lib/use-is-hydrated.ts';
 
 /** One segment: its value, its visible label, an optional icon before it and the label's language. */
 export interface SegmentedOption<T extends string> {
@@ -14,6 +15,7 @@ export interface SegmentedOption<T extends string> {
  * A row of mutually exclusive segments under a legend (the theme and language choices, issue 10).
  * Native radio buttons under the hood, so arrow keys, Tab and screen readers work as everywhere; each
  * radio is laid over its whole segment, so the tap target is the 44 px segment, not a 1 px dot.
+ * Disabled in prerendered HTML until React hydrates it (a choice made before would not be heard).
  */
 export function SegmentedChoice<T extends string>({
   legend,
@@ -29,8 +31,9 @@ export function SegmentedChoice<T extends string>({
   className?: string;
 }) {
   const name = useId();
+  const isHydrated = useIsHydrated();
   return (
-    <fieldset className={clsx('flex flex-wrap items-center justify-center gap-x-3 gap-y-1', className)}>
+    <fieldset disabled={!isHydrated} className={clsx('flex flex-wrap items-center justify-center gap-x-3 gap-y-1', className)}>
       <legend className="float-left text-base font-semibold text-slate-800">{legend}</legend>
       <div className="flex rounded-xl border-2 border-slate-300 bg-white p-0.5">
         {options.map(({ value: option, label, icon: Icon, lang }) => (

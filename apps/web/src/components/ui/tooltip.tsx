@@ -8,10 +8,9 @@ import { TOOLTIP_DELAY_MS } from '@/config/constants.ts';
  * the sign-in screen (issue 13 item 2; a screen has at most one tooltip). It repeats the control's accessible name
  * for sighted mouse users; touch users never see it and do not need it.
  *
- * Its open state is ours (controlled): Radix announces an uncontrolled tooltip's opening from an
- * effect, and on Preact (docs/decisions/063) that effect runs after the new content has started to
- * listen for that announcement, so the tooltip closed itself at once. Controlled, Radix announces it
- * before the content exists.
+ * Its open state is ours (controlled), so Radix announces the opening before the content exists and
+ * never depends on when an effect runs relative to the content's listener (decision 063 found the
+ * uncontrolled tooltip closing itself at once where effects run a frame late; kept on React, 081).
  */
 export function Tooltip({ label, children }: { label: string; children: ReactElement }) {
   const [isOpen, setIsOpen] = useState(false);

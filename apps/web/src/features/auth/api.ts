@@ -128,6 +128,16 @@ export async function logout(): Promise<void> {
   }
 }
 
+/**
+ * Starts the session signed out with no reason, as `checkSession` finds it when no user is stored,
+ * without waiting for storage: the app start calls it once it has read that no user is stored, so
+ * the first render is the sign-in form the prerendered page shows (docs/decisions/082), not the
+ * guard's 'Loading...'. The build's prerender calls it too.
+ */
+export function signedOutSession(queryClient: QueryClient): void {
+  queryClient.setQueryData(sessionQueries.current().queryKey, { user: null });
+}
+
 /** Marks the session signed in (after login). */
 function setSignedIn(queryClient: QueryClient, user: User): void {
   queryClient.setQueryData(sessionQueries.current().queryKey, { user });

@@ -100,8 +100,8 @@ const now = () => performance.now();
 export function useScanner(eventId: string | null, day: EventDay, offline?: OfflineDoor): Scanner {
   const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day }, restoreScannerState);
   const { isScanning, latestResult } = state;
-  // Kept as soon as it is on screen: a layout effect runs with the commit, where Preact runs a plain
-  // effect a frame later and drops it if the screen is left first (docs/decisions/063).
+  // Kept as soon as it is on screen: a layout effect runs with the commit, so the tab memory never
+  // lags the screen (docs/decisions/063, kept by 081).
   useLayoutEffect(() => keepScannerState({ eventId, day: day.day }, { isScanning, latestResult }), [eventId, day.day, isScanning, latestResult]);
   // Back after a sign-in that a ticket check's 401 forced: that ticket was never checked; say so.
   useEffect(() => {

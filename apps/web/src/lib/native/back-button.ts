@@ -12,7 +12,6 @@
  * in components/ui's Sheet and ConfirmDialog), back closes the latest opened and the screen stays,
  * as Android users expect of a sheet and as Escape does on a keyboard.
  */
-import { App } from '@capacitor/app';
 import type { PluginListenerHandle } from '@capacitor/core';
 import { useEffect, useRef } from 'react';
 import { isNativePlatform } from './platform.ts';
@@ -29,6 +28,8 @@ export async function installBackButton(): Promise<() => Promise<void>> {
   if (!isNativePlatform()) return async () => undefined;
   let handle: PluginListenerHandle;
   try {
+    // On demand: a browser never loads the plugin (docs/decisions/082).
+    const { App } = await import('@capacitor/app');
     handle = await App.addListener('backButton', ({ canGoBack }) => {
       const dialog = dialogHandlers.at(-1);
       const handler = handlers.at(-1);
@@ -45,7 +46,7 @@ export async function installBackButton(): Promise<() => Promise<void>> {
 
 /** Closes the app (Android); resolves when asked, never rejects. */
 export async function exitApp(): Promise<void> {
-  await App.exitApp().catch(() => undefined);
+  await import('@capacitor/app').then(({ App }) => App.exitApp()).catch(() => undefined);
 }
 
 /**

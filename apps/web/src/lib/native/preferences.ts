@@ -1,22 +1,25 @@
 /**
  * Device key-value storage on native (Capacitor Preferences, SPEC §3 "native uses device
- * preferences"). On the web, Capacitor's own web implementation of Preferences stands in (it
- * keeps values in localStorage under a prefix), so every call also works in a browser.
+ * preferences"). The plugin is imported on the first call, so a browser (whose storage.ts uses
+ * localStorage and never calls these) does not load Capacitor on its first load (docs/decisions/082).
+ * In a browser the plugin's own web implementation would stand in (localStorage under a prefix).
  */
-import { Preferences } from '@capacitor/preferences';
+// The module, not the plugin: a Capacitor plugin is a proxy that answers every property, `then`
+// included, so a promise must never resolve to the plugin itself.
+const loadPreferences = () => import('@capacitor/preferences');
 
 /** The stored string, or null when the key is absent. */
 export async function preferencesGet(key: string): Promise<string | null> {
-  const { value } = await Preferences.get({ key });
+  const { value } = await (await loadPreferences()).Preferences.get({ key });
   return value;
 }
 
 /** Stores a string under `key`. */
 export async function preferencesSet(key: string, value: string): Promise<void> {
-  await Preferences.set({ key, value });
+  await (await loadPreferences()).Preferences.set({ key, value });
 }
 
 /** Deletes `key`; absent keys are fine. */
 export async function preferencesRemove(key: string): Promise<void> {
-  await Preferences.remove({ key });
+  await (await loadPreferences()).Preferences.remove({ key });
 }

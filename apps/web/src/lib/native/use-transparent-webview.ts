@@ -19,8 +19,8 @@ function ancestors(): Element[] {
  * @param isActive true while a 'behind-webview' camera is running.
  */
 export function useTransparentWebView(isActive: boolean): void {
-  // With the commit, not a frame later (as Preact runs plain effects, docs/decisions/063): the page
-  // is see-through exactly while the screen shows a running camera.
+  // With the commit, not after the paint (docs/decisions/063, kept by 081): the page is see-through
+  // exactly while the screen shows a running camera.
   useLayoutEffect(() => {
     if (!isActive) return;
     const elements = ancestors();

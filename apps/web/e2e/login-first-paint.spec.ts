@@ -1,0 +1,181 @@
+/**
+ * The sign-in screen painted from HTML (docs/decisions/081 and 082): React on react-dom in the built
+ * first load; /login's SPEC §2 texts in the HTML itself (JavaScript off); a German device that never
+ * paints the English subtitle, before or after React hydrates the page; typing into the prerendered
+ * form before hydration is kept and signing in works once hydrated; a stored session paints the
+ * guard's 'Loading...' from the same HTML. Screenshots: e2e/artifacts/first-paint-*.png.
+ *
+ * "Before the JavaScript": the app's entry chunk is held back by a route until the test lets it go,
+ * so what the page shows meanwhile is exactly what the HTML, the CSS and public/first-paint.js paint
+ * (the page then never fires 'load' until it is let go: navigations wait for 'commit' only).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { DIST_DIR, readFirstLoad } from '../bench/first-load.ts';
+import { DEMO_USER } from './support/demo-scope.ts';
+import { expect, test } from './support/fixtures.ts';
+
+const ENGLISH_SUBTITLE = 'Sign in to start scanning tickets';
+const GERMAN_SUBTITLE = 'Melde dich an, um Tickets zu scannen';
+
+/** The service worker would answer from its precache, past the route that holds the script back. */
+test.use({ serviceWorkers: 'block' });
+
+/** The built entry chunk (dist/.vite/manifest.json), as the page requests it. */
+function entryChunkUrl(): string {
+  const manifest = JSON.parse(readFileSync(join(DIST_DIR, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; isEntry?: boolean }>;
+  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
+  if (!entry) throw new Error('The build manifest has no entry chunk.');
+  return `**/${entry.file}`;
+}
+
+/** Holds the app's entry script back until `release()` is called: the page runs no module meanwhile. */
+async function holdAppScript(page: Page): Promise<{ release: () => void }> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(entryChunkUrl(), async (route) => {
+    await released;
+    await route.continue();
+  });
+  return { release };
+}
+
+/**
+ * Records, from before the page's own scripts, every animation frame in which `text` is rendered
+ * visible (innerText skips what CSS hides), the layout shifts Chromium reports, and the page's errors.
+ */
+async function watchFrames(page: Page, text: string): Promise<void> {
+  await page.addInitScript((watched: string) => {
+    const record = { framesWithText: 0, frames: 0, layoutShift: 0 };
+    Object.assign(window, { firstPaintRecord: record });
+    const everyFrame = () => {
+      if (document.body) {
+        record.frames += 1;
+        if (document.body.innerText.includes(watched)) record.framesWithText += 1;
+      }
+      requestAnimationFrame(everyFrame);
+    };
+    requestAnimationFrame(everyFrame);
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) record.layoutShift += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  }, text);
+}
+
+function frameRecord(page: Page): Promise<{ framesWithText: number; frames: number; layoutShift: number }> {
+  return page.evaluate(() => (window as unknown as { firstPaintRecord: { framesWithText: number; frames: number; layoutShift: number } }).firstPaintRecord);
+}
+
+/** The app has taken the page over (prerendered-page.ts removes `data-boot` then). */
+async function waitForApp(page: Page): Promise<void> {
+  await expect(page.locator('html')).not.toHaveAttribute('data-boot', /.*/);
+}
+
+/** Console errors and uncaught errors of the page (a hydration mismatch is reported as one). */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return errors;
+}
+
+test('the first load runs React on react-dom, not Preact', () => {
+  const { scripts } = readFirstLoad();
+  const code = [...scripts].map((file) => readFileSync(join(DIST_DIR, file), 'utf8'));
+  // react-dom's client names itself to React DevTools; Preact 11 marks its elements with Symbol.for('pv').
+  expect(code.some((chunk) => /rendererPackageName:\s*["'`]react-dom["'`]/.test(chunk))).toBe(true);
+  expect(code.filter((chunk) => /Symbol\.for\(\s*["'`]pv["'`]\s*\)|preact/i.test(chunk))).toEqual([]);
+});
+
+test.describe('JavaScript off', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('/login shows SPEC §2\'s sign-in texts from the HTML alone', async ({ page, saveScreen }) => {
+    await page.goto('/login');
+    // Only the English sign-in: neither the German page nor 'Loading...'.
+    await expect(page.getByText(GERMAN_SUBTITLE)).toBeHidden();
+    await expect(page.getByText('Loading...')).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1, name: 'Gatecheck Scanner' })).toBeVisible();
+    await expect(page.getByText(ENGLISH_SUBTITLE)).toBeVisible();
+    await expect(page.getByLabel('Email or Username')).toBeVisible();
+    await expect(page.getByLabel('Password')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Forgot password?' })).toBeVisible();
+    await saveScreen(page, 'first-paint-no-javascript', { fullPage: false });
+  });
+});
+
+test.describe('a German device', () => {
+  test.use({ locale: 'de-DE', viewport: { width: 360, height: 740 } });
+
+  test('never paints the English subtitle: German from the HTML, then hydrated in place with no layout shift', async ({ page, saveScreen }) => {
+    const errors = collectErrors(page);
+    await watchFrames(page, ENGLISH_SUBTITLE);
+    const script = await holdAppScript(page);
+    await page.goto('/login', { waitUntil: 'commit' });
+    // First the English copy hidden: until the stylesheet has arrived (nothing is painted before it,
+    // a render-blocking stylesheet) every prerendered copy counts as visible to Playwright.
+    await expect(page.getByText(ENGLISH_SUBTITLE)).toBeHidden();
+    await expect(page.getByText(GERMAN_SUBTITLE)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Gatecheck Scanner' })).toBeVisible();
+    await expect(page.getByLabel('E-Mail oder Benutzername')).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await saveScreen(page, 'first-paint-de-before-javascript', { fullPage: false });
+    const heading = await page.getByRole('heading', { level: 1 }).elementHandle();
+
+    script.release();
+    await waitForApp(page);
+    await expect(page.getByRole('button', { name: 'Anmelden' })).toBeEnabled();
+    await expect(page.getByText(GERMAN_SUBTITLE)).toBeVisible();
+    await saveScreen(page, 'first-paint-de-hydrated', { fullPage: false });
+    // Hydrated, not rendered again: the painted heading is the one React now owns.
+    expect(await heading?.evaluate((element) => element.isConnected)).toBe(true);
+    const record = await frameRecord(page);
+    expect(record.frames).toBeGreaterThan(0);
+    expect(record.framesWithText).toBe(0);
+    expect(record.layoutShift).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
+
+test('what is typed before hydration is kept, Sign In waits for React, and signing in works; a stored session paints Loading...', async ({ page, saveScreen }) => {
+  const errors = collectErrors(page);
+  await watchFrames(page, ENGLISH_SUBTITLE);
+  let script = await holdAppScript(page);
+  await page.goto('/login', { waitUntil: 'commit' });
+  await expect(page.getByText(GERMAN_SUBTITLE)).toBeHidden();
+  await expect(page.getByText(ENGLISH_SUBTITLE)).toBeVisible();
+  // The prerendered fields take typing; the form cannot be sent by the browser itself before React runs.
+  await page.getByLabel('Email or Username').fill(DEMO_USER.email);
+  await page.getByLabel('Password').fill(DEMO_USER.password);
+  await expect(page.getByRole('button', { name: 'Sign In' })).toBeDisabled();
+  await page.getByLabel('Password').press('Enter');
+  await expect(page).toHaveURL(/\/login$/);
+  await saveScreen(page, 'first-paint-en-typed-before-javascript', { fullPage: false });
+
+  script.release();
+  await waitForApp(page);
+  await expect(page.getByLabel('Email or Username')).toHaveValue(DEMO_USER.email);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/organization-select$/);
+  await expect(page.getByRole('heading', { name: 'Choose Your Organization' })).toBeVisible();
+  expect((await frameRecord(page)).layoutShift).toBe(0);
+
+  // Signed in (a stored user): the next load paints the guard's 'Loading...' from the HTML, not the form.
+  await page.unrouteAll();
+  script = await holdAppScript(page);
+  await page.goto('/login', { waitUntil: 'commit' });
+  await expect(page.getByText(ENGLISH_SUBTITLE)).toBeHidden();
+  await expect(page.getByText('Loading...')).toBeVisible();
+  await saveScreen(page, 'first-paint-stored-session-before-javascript', { fullPage: false });
+  script.release();
+  await expect(page).toHaveURL(/\/organization-select$/);
+  await expect(page.getByRole('heading', { name: 'Choose Your Organization' })).toBeVisible();
+  await expect(page.getByText('Loading...')).toBeHidden();
+  expect(errors).toEqual([]);
+});

@@ -1,0 +1,17 @@
+/**
+ * The app's tree above the router: React's strict mode and the providers (providers.tsx). One
+ * definition for the browser (start-app.tsx, on the browser's history) and the build's prerender of
+ * the sign-in screen (prerender.tsx, at a fixed path), so the HTML hydrated is the HTML React renders.
+ */
+import { StrictMode, type ReactNode } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import { AppProviders } from './providers.tsx';
+
+/** `router` (a `<BrowserRouter>` or `<StaticRouter>` around the routes) under the providers. */
+export function App({ queryClient, router }: { queryClient: QueryClient; router: ReactNode }) {
+  return (
+    <StrictMode>
+      <AppProviders queryClient={queryClient}>{router}</AppProviders>
+    </StrictMode>
+  );
+}
