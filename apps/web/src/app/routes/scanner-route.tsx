@@ -6,7 +6,7 @@
  * Laid out for one hand at a door (issue 15 item 14): the verdict sits between the camera and the
  * manual field, in a slot of constant height, so it is in view whichever way the ticket came in and
  * nothing moves when it lands; when a verdict lands partly out of view, the verdict and the field are
- * scrolled into view together, clear of the toasts at the bottom of the screen.
+ * scrolled into view together, clear of the toasts' band under the top of the screen (decision 093).
  *
  * Issue 10: the camera panel carries the 'Continuous scanning' switch (this device's setting, off =
  * SPEC §4) and, when the device has them, 'Torch' and 'Switch camera'; a keyboard-wedge scanner is
@@ -97,7 +97,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
     (isTyping ? checkInRef : verdictRef).current?.scrollIntoView({ block: 'nearest' });
   }, [latestResultId]);
   const verdict = (
-    <div ref={verdictRef} className="grid scroll-mt-3 scroll-mb-36">
+    <div ref={verdictRef} className="grid scroll-mt-48 scroll-mb-3">
       <VerdictSlot result={state.latestResult} />
     </div>
   );
@@ -112,8 +112,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
   };
 
   return (
-    // The bottom padding lets the field scroll clear of the toasts (bottom of the screen, 9 rem).
-    <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 p-3 pb-40 text-slate-900 sm:gap-5 sm:p-4 sm:pb-40">
+    <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 p-3 text-slate-900 sm:gap-5 sm:p-4">
       <ScannerHeader event={event} day={day} dayWarning={dayWarning} approvalsWaiting={offlineDoor.approvalsWaitingCount} onBack={goBack} />
 
       {state.isScanning ? (
@@ -139,8 +138,8 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
             }
             onOpenSettings={scanner.isCameraDenied ? () => void openCameraSettings().catch(() => undefined) : undefined}
           />
-          {/* The scroll margin below keeps the field clear of the toasts (bottom of the screen). */}
-          <div ref={checkInRef} className="flex scroll-mt-3 scroll-mb-36 flex-col gap-3">
+          {/* The scroll margin above keeps the verdict clear of the toasts (the band under the top of the screen, 12 rem). */}
+          <div ref={checkInRef} className="flex scroll-mt-48 scroll-mb-3 flex-col gap-3">
             {verdict}
             <ManualEntryForm isProcessing={state.isProcessing} onSubmit={scanner.submitManualCode} />
           </div>
