@@ -4,7 +4,8 @@
  * staff tap next — the first organization, the live event, today's day, 'Start Scanning', the manual
  * field and 'Verify' — is in view or one thumb swipe away, and while a toast of SPEC §4/§8 is showing
  * ('Organization Selected', 'Error', 'Event Selected', 'Day Selected', 'Valid Ticket') that toast
- * neither covers it nor takes a tap at its centre (`document.elementFromPoint`). Screenshots of each
+ * neither covers it nor takes a tap at its centre (`document.elementFromPoint`); a tap on the toast's
+ * text goes through to the screen, and its close button takes a tap. Screenshots of each
  * screen with its toast go to e2e/artifacts/ (next-tap-<width>-*.png).
  */
 import type { Locator, Page } from '@playwright/test';
@@ -35,13 +36,17 @@ interface TapReport {
   covering: Box[];
   /** The element hit at the control's centre, described, or 'the control' when it is the control or inside it. */
   hit: string;
+  /** What a tap on the front toast's text hits: 'the screen beneath' when the toast lets it through. */
+  hitOnToastText: string;
+  /** What a tap on the front toast's close button hits: 'the close button' when it takes it. */
+  hitOnCloseButton: string;
 }
 
 /**
  * In one call into the page, so that a brief toast (2 s) is still up when it is measured: scrolls to
  * the top first when `isFromTop`; when `control` is below the screen but within one swipe, scrolls by
  * the least that shows it wholly (its bottom edge at the bottom of the screen); then waits (up to 3 s)
- * until a toast is on screen and has stopped moving (it slides in), and reports what a tap at the
+ * until a toast is on screen and has stopped moving (a stack settles), and reports what a tap at the
  * centre of `control` would hit and which toasts cover it.
  */
 async function tapUnderToast(control: Locator, { isFromTop }: { isFromTop: boolean }): Promise<TapReport> {
@@ -75,7 +80,16 @@ async function tapUnderToast(control: Locator, { isFromTop }: { isFromTop: boole
         return `<${node.tagName.toLowerCase()}> "${(node.textContent ?? '').trim().slice(0, 40)}"${inToast}`;
       };
       const hit = target !== null && element.contains(target) ? 'the control' : describe(target);
-      return { viewportHeight: window.innerHeight, top: before.top, scrollNeeded, toasts, covering, hit };
+      // The front toast: its text lets taps through to the screen, its close button takes them.
+      const front = document.querySelector('[data-sonner-toast][data-front="true"][data-removed="false"]');
+      const title = front?.querySelector('[data-title]')?.getBoundingClientRect();
+      const close = front?.querySelector('[data-close-button]');
+      const closeBox = close?.getBoundingClientRect();
+      const onText = title === undefined ? null : document.elementFromPoint(title.left + 4, title.top + title.height / 2);
+      const onClose = closeBox === undefined ? null : document.elementFromPoint(closeBox.left + closeBox.width / 2, closeBox.top + closeBox.height / 2);
+      const hitOnToastText = onText !== null && onText.closest('[data-sonner-toaster]') === null ? 'the screen beneath' : describe(onText);
+      const hitOnCloseButton = onClose !== null && close?.contains(onClose) === true ? 'the close button' : describe(onClose);
+      return { viewportHeight: window.innerHeight, top: before.top, scrollNeeded, toasts, covering, hit, hitOnToastText, hitOnCloseButton };
     },
     { isFromTop, swipeShare: ONE_SWIPE_SHARE },
   );
@@ -111,6 +125,8 @@ async function expectNextTapFree(control: Locator, what: string, { isFromTop = t
   expect(report.toasts.length, `a toast is showing over the screen of ${what}`).toBeGreaterThan(0);
   expect(report.hit, `a tap at the centre of ${what} hits`).toBe('the control');
   expect(report.covering, `toasts covering ${what}`).toEqual([]);
+  expect(report.hitOnToastText, 'a tap on the toast\'s text goes to').toBe('the screen beneath');
+  expect(report.hitOnCloseButton, 'a tap on the toast\'s close button goes to').toBe('the close button');
 }
 
 for (const viewport of [

@@ -12,7 +12,7 @@
  * under the header's row of controls (`TOASTER_PLACEMENT`), where every screen has its heading and
  * no control when it opens, so a toast never lands on the card, field or button staff tap next. A
  * toast is see-through to taps except its close button and action (index.css): a tap meant for
- * what lies beneath, made as the toast slides in, still reaches it.
+ * what lies beneath, made as the toast appears, still reaches it.
  *
  * sonner is not part of the first load (issue 13, docs/decisions/061): `useToastLibrary` starts
  * loading it once the app is shown, and `notify` waits for it when a toast comes earlier. A toast
