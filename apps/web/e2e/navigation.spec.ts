@@ -149,9 +149,10 @@ test('the Login failed toast of a failed sign-in goes away once staff sign in', 
   await page.getByRole('button', { name: 'Sign In' }).click();
   const loginFailed = page.locator('[data-sonner-toast]').filter({ hasText: 'Login failed' });
   await expect(loginFailed).toBeVisible();
-  // A finger resting on the toast keeps it up (sonner pauses its timer), as a hand at a door would:
-  // it can only go because the sign-in dismissed it. Enter submits, so the pointer stays there.
-  await loginFailed.hover();
+  // A finger resting on the toast's close button keeps it up (sonner pauses its timer; the rest of
+  // the toast lets pointers through, decision 093): it can only go because the sign-in dismissed
+  // it. Enter submits, so the pointer stays there.
+  await loginFailed.getByRole('button', { name: /close/i }).hover();
   await page.getByLabel('Password').fill(DEMO_USER.password);
   await page.getByLabel('Password').press('Enter');
   await expect(page.getByRole('heading', { name: 'Choose Your Organization' })).toBeVisible();

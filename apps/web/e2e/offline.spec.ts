@@ -84,8 +84,8 @@ withOwnServer(
     await expect(page.getByTestId('waiting-count')).toHaveText('5 scans waiting to be sent');
     const outageEndedAt = Date.now();
     await expect(page.locator('[data-verdict]')).toHaveCount(0);
-    // The offline line at the top of the viewport, clear of the toasts at the bottom.
-    await page.getByRole('region', { name: 'Offline check-in' }).evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    // The offline line in the middle of the viewport, clear of the toasts' band at the top.
+    await page.getByRole('region', { name: 'Offline check-in' }).evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await saveScreen(page, 'offline-waiting', { fullPage: false });
 
     // The server is back (same port and data), but this device's uploads do not get through yet:

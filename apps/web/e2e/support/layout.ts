@@ -83,10 +83,13 @@ export async function smallTouchTargets(roots: Locator): Promise<string[]> {
   }, MIN_TOUCH_TARGET_PX);
 }
 
-/** The boxes of the toasts on screen now (sonner), leaving out those already on their way out. */
+/**
+ * The boxes of the toasts on screen now (sonner), leaving out those already on their way out and
+ * those beyond the toaster's visible stack (kept, but not drawn, until the ones in front go).
+ */
 export async function toastBoxes(page: Page): Promise<Box[]> {
   // One look at all of them: a toast that leaves between two looks must not be waited for.
-  return page.locator('[data-sonner-toast][data-removed="false"]').evaluateAll((toasts) =>
+  return page.locator('[data-sonner-toast][data-removed="false"][data-visible="true"]').evaluateAll((toasts) =>
     toasts.map((toast) => {
       const { x, y, width, height } = toast.getBoundingClientRect();
       return { x, y, width, height };

@@ -10,7 +10,7 @@ import type { ReactNode } from 'react';
 import { ApiVersionNotice } from '@/components/api-version-notice.tsx';
 import { OfflineIndicator } from '@/components/offline-indicator.tsx';
 import { useTheme } from '@/lib/theme.ts';
-import { useToastLibrary } from '@/lib/toast.ts';
+import { TOASTER_PLACEMENT, useToastLibrary } from '@/lib/toast.ts';
 import { SessionProvider } from './session-provider.tsx';
 
 export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
@@ -24,8 +24,8 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
       {/* A server too old or too new for this app, said in words (docs/decisions/094). */}
       <ApiVersionNotice />
       <SessionProvider>{children}</SessionProvider>
-      {/* Bottom, at most two stacked: a toast never covers the header or the verdict (issue 15 item 14, decision 028). */}
-      {toastLibrary && <toastLibrary.Toaster theme={theme} position="bottom-center" visibleToasts={2} richColors closeButton />}
+      {/* Under the header, at most two stacked: never over the next control staff tap (decision 093). */}
+      {toastLibrary && <toastLibrary.Toaster theme={theme} {...TOASTER_PLACEMENT} visibleToasts={2} richColors closeButton />}
     </QueryClientProvider>
   );
 }

@@ -13,7 +13,7 @@ export function ApiVersionNotice() {
   const compatibility = useApiCompatibility();
   if (compatibility === 'ok') return null;
   return (
-    <p role="alert" data-testid="api-version-notice" className="flex items-start justify-center gap-1.5 border-b-2 border-red-600 bg-red-50 px-3 pt-[calc(env(safe-area-inset-top)+0.25rem)] pb-1 text-sm font-bold text-red-950">
+    <p role="alert" data-testid="api-version-notice" data-covers-status-bar className="flex items-start justify-center gap-1.5 border-b-2 border-red-600 bg-red-50 px-3 pt-[calc(var(--safe-top)+0.25rem)] pb-1 text-sm font-bold text-red-950">
       <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
       {compatibility === 'app_too_old' ? t('apiVersion.appTooOld') : t('apiVersion.serverTooOld')}
     </p>

@@ -27,7 +27,7 @@ export function OfflineIndicator() {
     // themselves). Offline, a strip above the screen, in the flow, so it covers nothing of it.
     <div aria-live="polite" className="sticky top-0 z-40">
       {isUnreachable && (
-        <p data-testid="offline-indicator" data-covers-status-bar className="flex items-center justify-center gap-1.5 border-b-2 border-amber-500 bg-amber-100 px-3 pt-[calc(var(--safe-top)+0.25rem)] pb-1 text-sm font-bold text-amber-950">
+        <p data-testid="offline-indicator" data-covers-status-bar data-offline-strip className="flex items-center justify-center gap-1.5 border-b-2 border-amber-500 bg-amber-100 px-3 pt-[calc(var(--safe-top)+0.25rem)] pb-1 text-sm font-bold text-amber-950">
           <WifiOff aria-hidden="true" className="size-4" />
           {t('common.offline')}
         </p>

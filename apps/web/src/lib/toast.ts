@@ -8,11 +8,47 @@
  * A toast that announces the step to the next screen ('Organization Selected', …) is raised with
  * `scope: 'next-screen'` and stays through that step.
  *
+ * Where toasts sit (decision 093, superseding 028's bottom placement): at the top, in the band just
+ * under the header's row of controls (`TOASTER_PLACEMENT`), where every screen has its heading and
+ * no control when it opens, so a toast never lands on the card, field or button staff tap next. A
+ * toast is see-through to taps except its close button and action (index.css): a tap meant for
+ * what lies beneath, made as the toast appears, still reaches it.
+ *
  * sonner is not part of the first load (issue 13, docs/decisions/061): `useToastLibrary` starts
  * loading it once the app is shown, and `notify` waits for it when a toast comes earlier. A toast
  * dismissed before sonner arrived is never shown.
  */
 import { createElement, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+
+/**
+ * The top of the band toasts sit in, as a CSS length below the phone's status bar (the safe area):
+ * 4 rem (64 px), under the flow screens' header controls (Back, Password, Logout: 12–60 px; the
+ * header's edge at 72 px) and the scanner's Back button (12–56 px). index.css moves it (`--toast-band-top`) while the 'Offline' strip
+ * shows above the header, and to the screen's top while a dialog or sheet is open: the dimmed screen
+ * there takes no taps, and the sheet's own controls begin below it.
+ */
+const TOAST_BAND_TOP = 'calc(var(--toast-band-top, 4rem) + var(--safe-top, 0px))';
+
+/**
+ * The `<Toaster />`'s placement, the same on phones (sonner's `mobileOffset`, up to 600 px wide)
+ * and wider screens (`offset`): top centre, in the band under the header (decision 093). A second
+ * toast stacked behind the front one peeks out below it by `gap` px (sonner's 14 made the band deeper).
+ */
+export const TOASTER_PLACEMENT = {
+  position: 'top-center',
+  gap: 8,
+  offset: { top: TOAST_BAND_TOP },
+  mobileOffset: { top: TOAST_BAND_TOP, left: '0.5rem', right: '0.5rem' },
+} as const;
+
+/**
+ * For a dialog's `onInteractOutside` (Radix): a tap on a toast — its close button or action, the only
+ * parts that take taps — is not a tap outside the dialog, so it leaves the dialog open. While a
+ * dialog or sheet is open the toasts sit above it, on the dimmed screen (decision 093).
+ */
+export function keepOpenOnToastTap(event: { target: EventTarget | null; preventDefault: () => void }): void {
+  if (event.target instanceof Element && event.target.closest('[data-sonner-toaster]') !== null) event.preventDefault();
+}
 
 /** How long a brief toast stays, in ms (sonner's default, 4 s, for the others). */
 const BRIEF_TOAST_MS = 2_000;

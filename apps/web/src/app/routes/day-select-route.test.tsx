@@ -65,6 +65,22 @@ describe('day selection (SPEC §2)', () => {
     );
   });
 
+  test("today's day comes first, marked Today, the other days after it by date; with no day today, by date (decision 093)", () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const dayNames = () => screen.getAllByRole('listitem').map((item) => within(item).getByText(/^Day \d$/).textContent);
+    // Saturday 11 Jul 2026, 11:30 in Amsterdam: Day 2 is today.
+    vi.setSystemTime(new Date('2026-07-11T09:30:00Z'));
+    const { unmount } = renderApp({ route: '/day-select', selection: { organization: testOrganization, event: testEvent } });
+    expect(dayNames()).toEqual(['Day 2', 'Day 1', 'Day 3']);
+    expect(within(screen.getAllByRole('listitem')[0] ?? document.body).getByText('Today')).toBeInTheDocument();
+    unmount();
+    // A week before the event: no day is today.
+    vi.setSystemTime(new Date('2026-07-03T09:30:00Z'));
+    renderApp({ route: '/day-select', selection: { organization: testOrganization, event: testEvent } });
+    expect(dayNames()).toEqual(['Day 1', 'Day 2', 'Day 3']);
+    expect(screen.queryByText('Today')).toBeNull();
+  });
+
   test("a supervisor's first visit (no day chosen yet) offers Supervisor tools for today's day, and choosing it selects that day", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-07-11T09:30:00Z'));

@@ -1,4 +1,4 @@
-/** /day-select (SPEC §2): choose the event day to scan for. */
+/** /day-select (SPEC §2): choose the event day to scan for; today's day at the event comes first, marked 'Today' (decision 093). */
 import { CalendarDays, MapPin } from 'lucide-react';
 import type { MouseEvent } from 'react';
 import { Link, Navigate } from 'react-router';
@@ -10,7 +10,7 @@ import { Card } from '@/components/ui/card.tsx';
 import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
 import { DayWarning } from '@/components/day-warning.tsx';
-import { dayLabel, defaultEventDay, isToday, notTodayWarning } from '@/features/days/days-logic.ts';
+import { dayLabel, daysTodayFirst, defaultEventDay, isToday, notTodayWarning } from '@/features/days/days-logic.ts';
 import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
 import { formatLongDate } from '@/lib/dates.ts';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
@@ -70,8 +70,9 @@ function DaySelect({ event }: { event: EventItem }) {
           </Button>
         </EmptyState>
       ) : (
+        // Today's day on top, so the card staff need is the first in view, above the other days' warnings.
         <ChoiceList>
-          {event.eventDays.map((day) => {
+          {daysTodayFirst(event, now).map((day) => {
             const warning = notTodayWarning(event, day, now);
             return (
               <ChoiceCard key={day.day} icon={CalendarDays} onChoose={() => void choose(day)}>

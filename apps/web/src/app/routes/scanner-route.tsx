@@ -6,7 +6,7 @@
  * Laid out for one hand at a door (issue 15 item 14): the verdict sits between the camera and the
  * manual field, in a slot of constant height, so it is in view whichever way the ticket came in and
  * nothing moves when it lands; when a verdict lands partly out of view, the verdict and the field are
- * scrolled into view together, clear of the toasts at the bottom of the screen.
+ * scrolled into view together, clear of the toasts' band under the top of the screen (decision 093).
  *
  * Issue 10: the camera panel carries the 'Continuous scanning' switch (this device's setting, off =
  * SPEC §4) and, when the device has them, 'Torch' and 'Switch camera'; a keyboard-wedge scanner is
@@ -98,7 +98,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
     (isTyping ? checkInRef : verdictRef).current?.scrollIntoView({ block: 'nearest' });
   }, [latestResultId]);
   const verdict = (
-    <div ref={verdictRef} className="grid scroll-mt-3 scroll-mb-36">
+    <div ref={verdictRef} className="grid scroll-mt-48 scroll-mb-3">
       <VerdictSlot result={state.latestResult} />
     </div>
   );
@@ -113,9 +113,9 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
   };
 
   return (
-    // The bottom padding lets the field scroll clear of the toasts (bottom of the screen, 9 rem) and
-    // of the system's gesture bar; the top keeps the header below the status bar (decision 091).
-    <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 px-3 pt-[calc(var(--screen-top)+0.75rem)] pb-[calc(var(--safe-bottom)+10rem)] text-slate-900 sm:gap-5 sm:px-4 sm:pt-[calc(var(--screen-top)+1rem)]">
+    // The top keeps the header below the status bar, the bottom the last actions above the gesture
+    // bar (decision 091); toasts sit in a band under the header, not at the bottom (decision 093).
+    <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 px-3 pt-[calc(var(--screen-top)+0.75rem)] pb-[calc(var(--safe-bottom)+0.75rem)] text-slate-900 sm:gap-5 sm:px-4 sm:pt-[calc(var(--screen-top)+1rem)] sm:pb-[calc(var(--safe-bottom)+1rem)]">
       <ScannerHeader event={event} day={day} dayWarning={dayWarning} approvalsWaiting={offlineDoor.approvalsWaitingCount} onBack={goBack} />
 
       {state.isScanning ? (
@@ -141,8 +141,8 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
             }
             onOpenSettings={scanner.isCameraDenied ? () => void openCameraSettings().catch(() => undefined) : undefined}
           />
-          {/* The scroll margin below keeps the field clear of the toasts (bottom of the screen). */}
-          <div ref={checkInRef} className="flex scroll-mt-3 scroll-mb-36 flex-col gap-3">
+          {/* The scroll margin above keeps the verdict clear of the toasts (the band under the top of the screen, 12 rem). */}
+          <div ref={checkInRef} className="flex scroll-mt-48 scroll-mb-3 flex-col gap-3">
             {verdict}
             <ManualEntryForm isProcessing={state.isProcessing} onSubmit={scanner.submitManualCode} />
           </div>

@@ -1,12 +1,14 @@
 /**
  * A question before something that cannot be taken back (Radix Dialog as an `alertdialog`): modal,
- * focus kept inside and put on the safe choice first, Escape or a tap outside is the safe choice.
+ * focus kept inside and put on the safe choice first, Escape or a tap outside is the safe choice
+ * (a tap on a toast's close button is not outside: lib/toast.ts `keepOpenOnToastTap`).
  * Centred, at most 28 rem wide; its two buttons are full-width, stacked on a phone, for gloved taps.
  * Android's back button is the safe choice too (lib/native/back-button.ts).
  */
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { Button } from '@/components/ui/button.tsx';
 import { useBackButtonClosesDialog } from '@/lib/native/back-button.ts';
+import { keepOpenOnToastTap } from '@/lib/toast.ts';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -32,6 +34,7 @@ export function ConfirmDialog({ open, onOpenChange, title, description, cancelLa
         <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/60" />
         <DialogPrimitive.Content
           role="alertdialog"
+          onInteractOutside={keepOpenOnToastTap}
           className="fixed inset-x-4 top-1/2 z-50 mx-auto flex max-w-md -translate-y-1/2 flex-col gap-4 rounded-2xl border-2 border-slate-300 bg-slate-50 p-5 text-slate-900 shadow-xl"
         >
           <DialogPrimitive.Title className="text-xl font-bold text-slate-900">{title}</DialogPrimitive.Title>

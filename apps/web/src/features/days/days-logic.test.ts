@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { testEvent, testEventWithoutDays } from '@/test/fixtures.ts';
-import { dayLabel, defaultEventDay, isToday, notTodayWarning } from './days-logic.ts';
+import { dayLabel, daysTodayFirst, defaultEventDay, isToday, notTodayWarning } from './days-logic.ts';
 
 const [friday, saturday] = testEvent.eventDays;
 if (!friday || !saturday) throw new Error('fixture days missing');
@@ -34,4 +34,42 @@ test('a day that is not today warns in plain words naming the right day; today d
   expect(notTodayWarning(testEventWithoutDays, defaultEventDay(testEventWithoutDays), now)).toBe(
     'Not today — Day 1 (Main Event) is Sat 1 Aug, not today. The event is on Sat 1 Aug. Tickets will be denied.',
   );
+});
+
+/** The day numbers of `daysTodayFirst`, in the order the list shows them. */
+const order = (event: typeof testEvent, now: string) => daysTodayFirst(event, new Date(now)).map((day) => day.day);
+const auckland = { ...testEvent, timeZone: 'Pacific/Auckland' };
+const losAngeles = { ...testEvent, timeZone: 'America/Los_Angeles', dayCutoff: '04:00' };
+const shuffled = { ...testEvent, eventDays: [...testEvent.eventDays].reverse() };
+
+test.each([
+  { why: 'today (Saturday in Amsterdam) first, the others by date', event: testEvent, now: '2026-07-11T10:00:00Z', days: [2, 1, 3] },
+  { why: 'the last day today', event: testEvent, now: '2026-07-12T10:00:00Z', days: [3, 1, 2] },
+  { why: 'the first day today: the order by date', event: testEvent, now: '2026-07-10T10:00:00Z', days: [1, 2, 3] },
+  { why: 'no day today (a week before): by date', event: testEvent, now: '2026-07-03T10:00:00Z', days: [1, 2, 3] },
+  { why: 'no day today (after the event): by date', event: testEvent, now: '2026-07-20T10:00:00Z', days: [1, 2, 3] },
+  { why: 'days sent out of order: by date, today first', event: shuffled, now: '2026-07-11T10:00:00Z', days: [2, 1, 3] },
+  { why: 'days sent out of order, none today: by date', event: shuffled, now: '2026-07-01T10:00:00Z', days: [1, 2, 3] },
+  { why: "05:59 Sunday in Amsterdam, before the cut-off: Saturday's night still runs", event: testEvent, now: '2026-07-12T03:59:00Z', days: [2, 1, 3] },
+  { why: '06:00 Sunday in Amsterdam, the cut-off: Sunday', event: testEvent, now: '2026-07-12T04:00:00Z', days: [3, 1, 2] },
+  { why: "23:30 UTC Friday is Saturday 01:30 in Amsterdam: still Friday's night", event: testEvent, now: '2026-07-10T23:30:00Z', days: [1, 2, 3] },
+  { why: 'Auckland (UTC+12): 13:00 UTC Friday is 01:00 Saturday there, before the cut-off: Friday', event: auckland, now: '2026-07-10T13:00:00Z', days: [1, 2, 3] },
+  { why: 'Auckland: 20:00 UTC Friday is 08:00 Saturday there: Saturday, while UTC says Friday', event: auckland, now: '2026-07-10T20:00:00Z', days: [2, 1, 3] },
+  { why: 'Los Angeles (UTC−7), cut-off 04:00: 10:30 UTC Sunday is 03:30 Sunday there: Saturday', event: losAngeles, now: '2026-07-12T10:30:00Z', days: [2, 1, 3] },
+  { why: 'Los Angeles, cut-off 04:00: 11:00 UTC Sunday is 04:00 there: Sunday', event: losAngeles, now: '2026-07-12T11:00:00Z', days: [3, 1, 2] },
+])('the day list shows today first, then by date: $why', ({ event, now, days }) => {
+  expect(order(event, now)).toEqual(days);
+});
+
+test('an event with one day keeps it, today or not; an event without days has none to order', () => {
+  const oneDay = { ...testEvent, eventDays: [saturday] };
+  expect(order(oneDay, '2026-07-11T10:00:00Z')).toEqual([2]);
+  expect(order(oneDay, '2026-07-20T10:00:00Z')).toEqual([2]);
+  expect(order(testEventWithoutDays, '2026-08-01T10:00:00Z')).toEqual([]);
+});
+
+test("the list's order leaves the event's own days as they are", () => {
+  const days = [...shuffled.eventDays];
+  daysTodayFirst(shuffled, new Date('2026-07-11T10:00:00Z'));
+  expect(shuffled.eventDays).toEqual(days);
 });

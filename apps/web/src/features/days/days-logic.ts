@@ -29,6 +29,19 @@ export function isToday(event: EventItem, day: EventDay, now: Date): boolean {
 }
 
 /**
+ * The event's days in the order the day list shows them (decision 093): the day that is today at
+ * `now` first (`isToday`'s rule: the event's time zone, the night before counting until its
+ * cut-off), then the others by date (day number between days of one date). With no day today, all by
+ * date; one day stays as it is. A new array; `event.eventDays` is left as it is.
+ */
+export function daysTodayFirst(event: EventItem, now: Date): EventDay[] {
+  // Its own days only: an event without days has none to order (not the default day calendarOf adds).
+  const today = todaysEventDay({ ...calendarOf(event), days: event.eventDays }, now);
+  const byDate = [...event.eventDays].sort((a, b) => a.date.slice(0, 10).localeCompare(b.date.slice(0, 10)) || a.day - b.day);
+  return today === null ? byDate : [today, ...byDate.filter((day) => day.day !== today.day)];
+}
+
+/**
  * The warning for scanning `day` at `now`, or null when the day admits now. Plain words naming the
  * right day, e.g. 'Not today — Day 1 (Opening Night) was Sun 22 Nov. Today is Day 2, Mon 23 Nov.
  * Tickets will be denied.'; for an event that allows scanning outside its days (rehearsals), says so.
