@@ -154,7 +154,23 @@ test('what is typed before hydration is kept, Sign In waits for React, and signi
   await page.getByLabel('Email or Username').fill(DEMO_USER.email);
   await page.getByLabel('Password').fill(DEMO_USER.password);
   await expect(page.getByRole('button', { name: 'Sign In' })).toBeDisabled();
+  // A form the browser sent itself would be a GET with the password in the address: watch every
+  // request and navigation while Enter is pressed before hydration.
+  const sentByBrowser: string[] = [];
+  const recordRequest = (request: { url(): string }) => {
+    if (/[?&]password=/.test(request.url())) sentByBrowser.push(request.url());
+  };
+  const recordNavigation = (frame: { url(): string }) => {
+    if (new URL(frame.url()).search !== '') sentByBrowser.push(frame.url());
+  };
+  page.on('request', recordRequest);
+  page.on('framenavigated', recordNavigation);
   await page.getByLabel('Password').press('Enter');
+  // A submit would navigate at once; give it the time to start before looking.
+  await page.waitForTimeout(500);
+  page.off('request', recordRequest);
+  page.off('framenavigated', recordNavigation);
+  expect(sentByBrowser).toEqual([]);
   await expect(page).toHaveURL(/\/login$/);
   await saveScreen(page, 'first-paint-en-typed-before-javascript', { fullPage: false });
 

@@ -95,7 +95,9 @@ export async function signIn(db: DbOrTx, limit: SignInLimit, request: SignInRequ
   const reservation = await limit.reserve({ ip: request.ip, account: signInAccountKey(user?.id ?? null, request.identifier) });
   const isValid = await verifyPassword(user?.passwordHash ?? null, request.password);
   if (!isValid || !user) throw new ServiceError('invalid_credentials', 'Invalid email/username or password');
-  await reservation.succeeded();
+  // The password was right: a count that cannot be given back now (a database hiccup) only leaves
+  // one attempt counted until its window ends, and must not fail a correct sign-in.
+  await reservation.succeeded().catch(() => undefined);
   return user.id;
 }
 

@@ -8,6 +8,7 @@ import { TriangleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { useApiCompatibility } from '@/lib/api-compatibility.ts';
 
+/** The strip, above every screen, while the last answer's server does not fit this app; nothing while it does. */
 export function ApiVersionNotice() {
   const { t } = useTranslation();
   const compatibility = useApiCompatibility();

@@ -13,6 +13,7 @@ import { wireUser } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
 import { compatibilityOf, currentApiCompatibility } from './api-compatibility.ts';
 import { ApiError, apiRequest } from './api-client.ts';
+import { serverMessageText } from './server-messages.ts';
 import { checkServerAddress, serverAddressMessage } from './server-address.ts';
 
 /** Headers of a server that no longer serves apps of this app's version. */
@@ -64,4 +65,12 @@ test('the native login refuses a server too new for this app, in words (German t
   // A server of this version is accepted.
   server.use(http.get(apiUrl(apiPaths.authOptions), () => HttpResponse.json({ isSignUpAllowed: false }, { headers: { [API_VERSION_HEADER]: String(API_VERSION) } })));
   await expect(checkServerAddress(base)).resolves.toBeNull();
+});
+
+test("a refusal for an answer the app could not read is said in the app's words, not the client's English message", async () => {
+  const error = new ApiError(200, 'app_too_old', 'The server speaks another version of the Gatecheck API.');
+  expect(serverMessageText(error)).toBe('This app is older than the Gatecheck server and may not read its answers. Update the app (in a browser: reload the page).');
+  await chooseLanguage('de');
+  expect(serverMessageText(error)).toBe('Diese App ist älter als der Gatecheck-Server und versteht seine Antworten womöglich nicht. Aktualisiere die App (im Browser: Seite neu laden).');
+  expect(serverMessageText(new ApiError(200, 'server_too_old', 'x'))).toBe('Der Gatecheck-Server ist älter als diese App und versteht sie womöglich nicht. Bitte die Veranstaltungsleitung, den Server zu aktualisieren.');
 });

@@ -43,6 +43,10 @@ export function serverMessageText(error: unknown, wordsByCode: Partial<Record<st
   if (!(error instanceof ApiError) || error.status <= 0 || error.code === 'http_error' || error.code === 'invalid_response' || !error.message) {
     return undefined;
   }
+  // Not the server's words but the app's own: an answer it could not read from a server that speaks
+  // another contract (lib/api-compatibility.ts, decision 094), said in the active language.
+  if (error.code === 'app_too_old') return t('apiVersion.appTooOld');
+  if (error.code === 'server_too_old') return t('apiVersion.serverTooOld');
   if (activeLanguage() === 'en') return error.message;
   if (error.code === 'rate_limited' && error.retryAfterSeconds !== undefined) return waitText(error.retryAfterSeconds);
   const key = wordsByCode[error.code] ?? WORDS_FOR_ANY_CALL[error.code];
