@@ -159,3 +159,40 @@ test('the screen is kept awake only while the camera runs, not while the panel i
   // The panel is still open; the phone may sleep.
   expect(screen.getByRole('button', { name: 'Stop Scanning' })).toBeInTheDocument();
 });
+
+test('a camera still starting when the app goes to the background is not left running there', async () => {
+  const { user } = renderApp({ route: '/scanner', selection });
+  await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
+  await flushBridge();
+  // The phone's side: the moment ML Kit is asked to start, the OS sends the app to the background,
+  // before ML Kit's answer (which then says the camera is on).
+  const bridge = (window as unknown as { androidBridge: { postMessage(json: string): void } }).androidBridge;
+  const postMessage = bridge.postMessage.bind(bridge);
+  bridge.postMessage = (json: string) => {
+    const message = JSON.parse(json) as { pluginId?: string; methodName?: string };
+    if (message.pluginId === 'BarcodeScanner' && message.methodName === 'startScan') void standIn().emit('App', 'appStateChange', { isActive: false });
+    postMessage(json);
+  };
+  try {
+    await user.click(screen.getByRole('button', { name: 'Start Camera' }));
+    await waitFor(() => expect(called('BarcodeScanner', 'startScan')).toHaveLength(1));
+  } finally {
+    bridge.postMessage = postMessage;
+  }
+  await flushBridge();
+  await flushBridge();
+  await flushBridge();
+  // Whatever the start got to, the camera is not left on in the background: no startScan without a
+  // stopScan after it, and the screen says the camera is off.
+  const lastStart = standIn().calls.findLastIndex((call) => call.pluginId === 'BarcodeScanner' && call.methodName === 'startScan');
+  const lastStop = standIn().calls.findLastIndex((call) => call.pluginId === 'BarcodeScanner' && call.methodName === 'stopScan');
+  expect(lastStop).toBeGreaterThan(lastStart);
+  expect(screen.getByRole('button', { name: 'Start Camera' })).toBeEnabled();
+  expect(screen.queryByText('Unable to access camera. Please check permissions.')).not.toBeInTheDocument();
+  expect(screen.getByRole('button', { name: 'Stop Camera' })).toBeDisabled();
+  expect(document.documentElement).not.toHaveClass(TRANSPARENT_WEBVIEW_CLASS);
+
+  // Back in the app, the camera that was on its way is taken again.
+  emit('App', 'appStateChange', { isActive: true });
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Stop Camera' })).toBeEnabled());
+});
