@@ -2,8 +2,8 @@
  * sonner is loaded after the first screen (issue 13, docs/decisions/061): toasts raised before it
  * arrives are shown once it does, unless their screen was left first (lib/toast.ts).
  */
-import { render, screen, waitFor } from '@testing-library/react';
-import { expect, test } from 'vitest';
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { expect, test, vi } from 'vitest';
 import { dismissScreenToasts, notify, resetToasts, useToastLibrary } from './toast.ts';
 
 /** Mounts sonner's toaster once lib/toast.ts has loaded it, as the app's providers do. */
@@ -48,4 +48,23 @@ test('after resetToasts the toaster waits for sonner again, as at a fresh start,
   await waitFor(() => expect(screen.queryByText('No toaster yet')).not.toBeInTheDocument());
   notify({ title: 'After the reset', variant: 'info' });
   await waitFor(() => expect(toastTitles()).toContain('After the reset'));
+});
+
+test('a toast that replaces one at the end of its time still shows (the next verdict about 4 s after the last)', async () => {
+  resetToasts();
+  render(<LazyToaster />);
+  await waitFor(() => expect(screen.queryByText('No toaster yet')).not.toBeInTheDocument());
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'requestAnimationFrame', 'cancelAnimationFrame', 'Date'] });
+  try {
+    act(() => notify({ id: 'scan-outcome', title: 'Valid Ticket', description: 'Access granted', variant: 'success', isBrief: true }));
+    await act(async () => vi.advanceTimersByTimeAsync(100));
+    expect(toastTitles()).toEqual(['Valid Ticket']);
+    // Its 2 s run out: it is on its way out when the next verdict comes.
+    await act(async () => vi.advanceTimersByTimeAsync(2_000));
+    act(() => notify({ id: 'scan-outcome', title: 'Invalid Ticket', description: 'Access denied', variant: 'error' }));
+    await act(async () => vi.advanceTimersByTimeAsync(1_000));
+    expect(toastTitles()).toEqual(['Invalid Ticket']);
+  } finally {
+    vi.useRealTimers();
+  }
 });

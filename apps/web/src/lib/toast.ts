@@ -89,6 +89,8 @@ let screenToasts = new Set<ToastId>();
 let nextScreenToasts = new Set<ToastId>();
 /** Toasts raised with `isKeptOnLanguageChange`. */
 const keptOnLanguageChange = new Set<ToastId>();
+/** The toast shown last for each `Notice.id` (the ids of toasts that replace each other). */
+const shownByNoticeId = new Map<string, ToastId>();
 /** Ids of toasts raised without an id of their own: `notify-1`, `notify-2`, … */
 let nextToastNumber = 1;
 
@@ -144,7 +146,22 @@ function isPending(id: ToastId): boolean {
 /** Shows a toast with a title and an optional description (once sonner is loaded: at once, usually). */
 export function notify({ title, description, variant = 'info', id, scope = 'screen', isBrief = false, isAnnounced = true, action, isKeptOnLanguageChange = false }: Notice): void {
   const text = (words: string): ReactNode => (isAnnounced ? words : createElement('span', { 'aria-hidden': true }, words));
-  const toastId = id ?? `notify-${nextToastNumber++}`;
+  // Each toast gets an id of its own, even one that replaces another (`id`): the one it replaces is
+  // dismissed, and the new one is added fresh. Re-using sonner's id for the new toast updated the old
+  // one in place, and a toast in the middle of its own closing took the update away with it: a
+  // verdict toast raised about 4 s after the last one ('Access denied' after 'Access granted') could
+  // then never show.
+  const toastId = id === undefined ? `notify-${nextToastNumber++}` : `${id}-${nextToastNumber++}`;
+  if (id !== undefined) {
+    const replaced = shownByNoticeId.get(id);
+    if (replaced !== undefined) {
+      library?.toast.dismiss(replaced);
+      screenToasts.delete(replaced);
+      nextScreenToasts.delete(replaced);
+      keptOnLanguageChange.delete(replaced);
+    }
+    shownByNoticeId.set(id, toastId);
+  }
   const options = {
     ...(description === undefined ? {} : { description: text(description) }),
     id: toastId,
@@ -179,6 +196,7 @@ export function resetToasts(): void {
   screenToasts = new Set();
   nextScreenToasts = new Set();
   keptOnLanguageChange.clear();
+  shownByNoticeId.clear();
   nextToastNumber = 1;
   library = null;
   libraryLoad = null;

@@ -1,6 +1,6 @@
 import { apiPaths, VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
 import { onlineManager } from '@tanstack/react-query';
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
@@ -401,15 +401,15 @@ test("a new check's toast takes the place of the last one's: no 'Access granted'
   await findToast('Valid Ticket', 'Access granted');
   await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-404{Enter}');
   await findToast('Invalid Ticket', 'Access denied');
-  // At once, not once the earlier toast's 4 s are over.
-  expect(screen.queryByText('Access granted', { selector: '[data-sonner-toast] *' })).not.toBeInTheDocument();
-  expect(document.querySelectorAll('[data-sonner-toast]')).toHaveLength(1);
+  // At once (within a frame or two), not once the earlier toast's 4 s are over: it fades out.
+  await waitFor(() => expect(screen.queryByText('Access granted', { selector: '[data-sonner-toast][data-removed="false"] *' })).not.toBeInTheDocument(), { timeout: 1_000 });
+  expect(document.querySelectorAll('[data-sonner-toast][data-removed="false"]')).toHaveLength(1);
 
   failNext = true;
   await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-2{Enter}');
   await findToast('Verification Error', 'Could not verify ticket. Please try again.');
-  expect(screen.queryByText('Access denied', { selector: '[data-sonner-toast] *' })).not.toBeInTheDocument();
-  expect(document.querySelectorAll('[data-sonner-toast]')).toHaveLength(1);
+  await waitFor(() => expect(screen.queryByText('Access denied', { selector: '[data-sonner-toast][data-removed="false"] *' })).not.toBeInTheDocument(), { timeout: 1_000 });
+  expect(document.querySelectorAll('[data-sonner-toast][data-removed="false"]')).toHaveLength(1);
 });
 
 test('Start Scanning clears the previous result', async () => {
