@@ -10,7 +10,7 @@ import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { checkIns, scanLog, tickets } from '../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
-import { verifyTicket } from '../src/services/check-in.ts';
+import { verifyTicket } from '../src/services/check-ins/verify.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { ServiceError } from '../src/services/errors.ts';
 import { demoIds, userIdOf } from './helpers/fixtures.ts';

@@ -55,7 +55,7 @@ export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options: 
  * Runs `work` — one transaction: a `db.transaction`, or a single statement, which PostgreSQL runs as
  * a transaction of its own — and runs it again on SQLSTATE 40001 / 40P01, with the backoff of
  * `options`, up to `maxAttempts` runs. The hot check-in path uses it for its one-statement write
- * (services/check-in.ts), which needs no BEGIN/COMMIT round trips (docs/decisions/057).
+ * (services/check-ins/write.ts), which needs no BEGIN/COMMIT round trips (docs/decisions/057).
  * @throws as `inTransaction`.
  */
 export async function retrying<T>(work: () => Promise<T>, options: RetryOptions = {}): Promise<T> {

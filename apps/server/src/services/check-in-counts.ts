@@ -1,7 +1,7 @@
 /**
  * Live counts of one event day (issue 10 item 4, docs/decisions/033): how many tickets were checked in
  * that day and how many tickets admit it. Read-only, one SQL query; the same membership rule as
- * verify (services/check-in.ts), without writing the scan log (a count is not a scan). Two index
+ * verify (services/check-ins/verify.ts), without writing the scan log (a count is not a scan). Two index
  * lookups whatever the event's size (docs/decisions/062): N counted from a partial index of active
  * check-ins, M read from the trigger-kept `ticket_day_counts`; nothing is cached in the process, so
  * every server instance on the database answers the same.

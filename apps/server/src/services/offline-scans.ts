@@ -5,7 +5,7 @@
  *
  * Per item, an offline approval goes through the same rule as verify (`decideCheckIn`, with the
  * device's scan time as `now`, so the event-day check is the one at the gate) and the same
- * exactly-once INSERT on the partial unique index of active check-ins; the check-in keeps the
+ * exactly-once write (check-ins/write.ts `recordCheckIn`); the check-in keeps the
  * device's scan time as `checked_in_at` and the server's `received_at`. An admission the server
  * already had (another gate) is a conflict: stored in offline_scans with the check-in it collides
  * with, and logged, so both admissions are in the scan log. An offline denial is logged only.
@@ -41,11 +41,12 @@ import {
   renderTextSafely,
 } from '@gatecheck/contract';
 import { timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, offlineScans, scanLog, sessions, tickets, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
+import { findCheckInOfScan, recordCheckIn, ticketForRule } from './check-ins/write.ts';
 import type { EventDetails } from './events.ts';
 import { isMember } from './organizations.ts';
 import { codeOfScannedText } from './signing-keys.ts';
@@ -243,9 +244,6 @@ interface ItemOutcome {
   log: { verdict: 'approved' | 'denied'; reason: string | null } | null;
 }
 
-/** How often the check-in INSERT is tried when undos keep removing the conflicting row (as verify). */
-const MAX_CHECK_IN_ATTEMPTS = 3;
-
 /**
  * A scan naming a maker who is not a member of the organization: no check-in (nobody the server
  * knows vouches for it), rejected `unknown_staff`, logged under its sender as what the gate did.
@@ -300,19 +298,14 @@ async function decideItem(tx: DbOrTx, makerId: string, event: EventDetails, day:
 
   // The device's online verify may have reached the server before the device gave up on it.
   if (ticketId) {
-    const [same] = await tx
-      .select({ checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName })
-      .from(checkIns)
-      .innerJoin(users, eq(users.id, checkIns.staffUserId))
-      .where(and(eq(checkIns.ticketId, ticketId), eq(checkIns.day, day), eq(checkIns.scanId, scan.scanId)))
-      .limit(1);
+    const same = await findCheckInOfScan(tx, { ticketId, day, scanId: scan.scanId });
     if (same) {
       return { answer: withCheckIn(scan.scanId, 'duplicate', same), code: logged, ticketId, conflictingCheckInId: null, log: null };
     }
   }
 
   const decision = decideCheckIn({
-    ticket: found ? { eventId: found.ticket.eventId, organizationId: found.organizationId, isRevoked: found.ticket.revokedAt !== null, admittedDays: found.ticket.admittedDays } : null,
+    ticket: found ? ticketForRule(found.ticket, found.organizationId) : null,
     event,
     day,
     existingCheckIn: null,
@@ -325,32 +318,19 @@ async function decideItem(tx: DbOrTx, makerId: string, event: EventDetails, day:
   }
   if (!ticketId) throw new Error('a check-in decision without a ticket');
 
-  for (let attempt = 0; attempt < MAX_CHECK_IN_ATTEMPTS; attempt++) {
-    const [inserted] = await tx
-      .insert(checkIns)
-      .values({ eventId: event.id, ticketId, day, staffUserId: makerId, scanId: scan.scanId, checkedInAt: scannedAt, receivedAt: now, deviceId: scan.deviceId })
-      .onConflictDoNothing({ target: [checkIns.eventId, checkIns.ticketId, checkIns.day], where: isNull(checkIns.undoneAt) })
-      .returning({ checkedInAt: checkIns.checkedInAt });
-    if (inserted) {
-      const [maker] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, makerId));
-      return { answer: withCheckIn(scan.scanId, 'recorded', { checkedInAt: inserted.checkedInAt, checkedInBy: maker?.name ?? '' }), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: null } };
-    }
-    const [first] = await tx
-      .select({ id: checkIns.id, checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName })
-      .from(checkIns)
-      .innerJoin(users, eq(users.id, checkIns.staffUserId))
-      .where(and(eq(checkIns.eventId, event.id), eq(checkIns.ticketId, ticketId), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
-      .limit(1);
-    if (!first) continue;
-    return {
-      answer: { ...withCheckIn(scan.scanId, 'conflict', first), message: `This ticket was already checked in for day ${day} by ${first.checkedInBy}.` },
-      code: logged,
-      ticketId,
-      conflictingCheckInId: first.id,
-      log: { verdict: 'approved', reason: 'conflict' },
-    };
+  const written = await recordCheckIn(tx, { eventId: event.id, ticketId, day, staffUserId: makerId, scanId: scan.scanId, checkedInAt: scannedAt, receivedAt: now, deviceId: scan.deviceId });
+  if (written.isRecorded) {
+    const [maker] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, makerId));
+    return { answer: withCheckIn(scan.scanId, 'recorded', { checkedInAt: written.checkedInAt, checkedInBy: maker?.name ?? '' }), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: null } };
   }
-  throw new Error('offline check-in conflict without an active check-in row');
+  const first = { checkedInAt: written.standing.checkedInAt, checkedInBy: written.standing.staffName };
+  return {
+    answer: { ...withCheckIn(scan.scanId, 'conflict', first), message: `This ticket was already checked in for day ${day} by ${first.checkedInBy}.` },
+    code: logged,
+    ticketId,
+    conflictingCheckInId: written.standing.id,
+    log: { verdict: 'approved', reason: 'conflict' },
+  };
 }
 
 function withCheckIn(scanId: string, status: OfflineScanStatus, checkIn: { checkedInAt: Date; checkedInBy: string }): ItemAnswer {

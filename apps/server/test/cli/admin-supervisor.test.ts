@@ -10,7 +10,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { memberships, tickets, ticketSearchTerms, users } from '../../src/db/schema.ts';
 import { findEvent } from '../../src/services/events.ts';
 import { searchAttendees } from '../../src/services/attendee-search.ts';
-import { undoCheckIn, verifyTicket } from '../../src/services/check-in.ts';
+import { undoCheckIn } from '../../src/services/check-ins/manual.ts';
+import { verifyTicket } from '../../src/services/check-ins/verify.ts';
 import { createCliFixture, idIn, type CliFixture } from './cli-harness.ts';
 
 let cli: CliFixture;

@@ -37,7 +37,7 @@ import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
 import { searchAttendees } from '../../services/attendee-search.ts';
 import { countCheckIns } from '../../services/check-in-counts.ts';
-import { manualCheckIn, undoCheckIn } from '../../services/check-in.ts';
+import { manualCheckIn, undoCheckIn } from '../../services/check-ins/manual.ts';
 import { readDoorList } from '../../services/door-list.ts';
 import { listConflicts, recordOfflineScans } from '../../services/offline-scans.ts';
 import { listSigningKeys } from '../../services/signing-keys.ts';

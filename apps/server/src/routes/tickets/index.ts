@@ -8,7 +8,7 @@ import { apiPaths, VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
-import { verifyTicket } from '../../services/check-in.ts';
+import { verifyTicket } from '../../services/check-ins/verify.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { databaseLimiters, RequestLimit } from '../../services/rate-limits.ts';
 

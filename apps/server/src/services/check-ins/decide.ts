@@ -1,0 +1,172 @@
+/**
+ * What verify and the manual check-in share: the rule's input for a ticket (`ruleInput`), the
+ * decision followed by the one check-in write (`decideAndRecord`), the wire verdict (`toVerdict`,
+ * `approve`) and the scan-log row of an attempt (`logAttempt`, coalesced under load,
+ * docs/decisions/070).
+ */
+import { type CheckInDecision, type CheckInInput, decideCheckIn, type DenialReason, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.ts';
+import { type BatchSize, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
+import { scanLog, type tickets } from '../../db/schema.ts';
+import type { EventDetails } from '../events.ts';
+import { existingForRule, recordCheckIn, ticketForRule } from './write.ts';
+
+/** The staff member scanning. */
+export interface Scanner {
+  userId: string;
+}
+
+export type TicketRow = typeof tickets.$inferSelect;
+
+/** A ticket as the rule needs it, with its event's organization. */
+export interface FoundTicket {
+  ticket: TicketRow;
+  organizationId: string;
+}
+
+/** One attempt to check a ticket in: who, at which event, what was sent, and the clock. */
+export interface Attempt {
+  scanner: Scanner;
+  event: EventDetails;
+  request: VerifyTicketRequest;
+  now: Date;
+}
+
+/** The rule's input for a scan of `found` (undefined: no ticket has the code), without an existing check-in. */
+export function ruleInput(attempt: Attempt, found: FoundTicket | undefined): CheckInInput {
+  return {
+    ticket: found ? ticketForRule(found.ticket, found.organizationId) : null,
+    event: attempt.event,
+    day: attempt.request.day,
+    existingCheckIn: null,
+    now: attempt.now,
+  };
+}
+
+/**
+ * The decision for the ticket `found` (undefined: no ticket has the code) and, when the rule says
+ * check in, the exactly-once write (`recordCheckIn`) on `tx`; when another check-in stands, the rule
+ * decides again with it (`already_checked_in`, or the original approval for the same scan).
+ * @returns the wire verdict (nothing logged: the caller logs the attempt).
+ */
+export async function decideAndRecord(tx: DbOrTx, attempt: Attempt, found: FoundTicket | undefined): Promise<VerifyTicketResponse> {
+  const { scanner, event, request } = attempt;
+  const ticket = found?.ticket;
+  const input = ruleInput(attempt, found);
+  const decision = decideCheckIn(input);
+  if (decision.outcome !== 'check_in' || !ticket) return toVerdict(decision, event, ticket);
+  const scanId = request.scanId ?? null;
+  const written = await recordCheckIn(tx, { eventId: ticket.eventId, ticketId: ticket.id, day: request.day, staffUserId: scanner.userId, scanId });
+  if (written.isRecorded) return approve(event, ticket, written.checkedInAt);
+  const existingCheckIn = existingForRule(written.standing, { scanId, staffUserId: scanner.userId });
+  return toVerdict(decideCheckIn({ ...input, existingCheckIn }), event, ticket);
+}
+
+/** The wire verdict for a decision that records nothing new. */
+export function toVerdict(decision: CheckInDecision, event: EventDetails, ticket: TicketRow | undefined): VerifyTicketResponse {
+  if (decision.outcome === 'denied') {
+    return {
+      isValid: false,
+      reason: decision.reason,
+      message: decision.message,
+      ...(decision.dayDenial ? { dayDenial: decision.dayDenial } : {}),
+      ...(decision.checkedInAt ? { checkedInAt: decision.checkedInAt.toISOString() } : {}),
+      ...(decision.checkedInBy ? { checkedInBy: decision.checkedInBy } : {}),
+    };
+  }
+  if (!ticket) throw new Error('an approval without a ticket');
+  if (decision.outcome === 'checked_in_by_this_scan') return approve(event, ticket, decision.checkedInAt);
+  throw new Error('check_in must go through the INSERT');
+}
+
+/** The approval of `ticket` at `event`, checked in at `checkedInAt`. */
+export function approve(event: EventDetails, ticket: TicketRow, checkedInAt: Date): VerifyTicketResponse {
+  return {
+    isValid: true,
+    eventName: event.title,
+    holderName: ticket.holderName,
+    ticketType: ticket.ticketType,
+    checkedInAt: checkedInAt.toISOString(),
+  };
+}
+
+/**
+ * Why an attempt was refused, as the scan log records it: a denial reason. (Rows written before
+ * docs/decisions/086 may say `forbidden`: a non-member's attempt, no longer logged there.)
+ */
+type ScanLogReason = DenialReason;
+
+/** One scan-log row as `logAttempt` writes it. */
+interface ScanLogKey {
+  userId: string;
+  eventId: string;
+  day: number;
+  code: string;
+  verdict: 'approved' | 'denied';
+  reason: ScanLogReason | null;
+  scanId: string | null;
+  source: 'scan' | 'manual';
+}
+
+/**
+ * Writes one scan_log row for `attempt`'s `verdict`: approved, or denied with its reason, in one
+ * statement with the rows of the scans logged at the same moment (docs/decisions/070). A code that
+ * is not storable text (a lone surrogate or NUL from a damaged scan) is logged as
+ * `renderTextSafely` writes it (`\uDC4C`, `\u0000`).
+ */
+export async function logAttempt(
+  db: DbOrTx,
+  attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; verdict: VerifyTicketResponse; source: 'scan' | 'manual' },
+): Promise<void> {
+  const reason = attempt.verdict.isValid ? null : (attempt.verdict.reason ?? null);
+  await scanLogWrite(db)({
+    userId: attempt.scanner.userId,
+    eventId: attempt.event.id,
+    day: attempt.request.day,
+    code: renderTextSafely(attempt.request.qrCode),
+    verdict: reason === null ? 'approved' : 'denied',
+    reason,
+    scanId: attempt.request.scanId ?? null,
+    source: attempt.source,
+  });
+}
+
+const SCAN_LOG_KEY: readonly KeyColumn<ScanLogKey>[] = [
+  ['user_id', 'uuid', 'userId'],
+  ['event_id', 'uuid', 'eventId'],
+  ['day', 'integer', 'day'],
+  ['code', 'text', 'code'],
+  // Verdicts and sources travel as text and are cast per row: PGlite cannot serialize an array of
+  // an enum type as a parameter (it sends the bare element: "malformed array literal").
+  ['verdict', 'text', 'verdict'],
+  ['reason', 'text', 'reason'],
+  ['scan_id', 'uuid', 'scanId'],
+  ['source', 'text', 'source'],
+];
+
+/**
+ * The scan-log INSERT of `logAttempt` for one row or a batch (in the batch's order); answers how
+ * many rows it wrote. Built once per database or transaction and size (a named prepared statement
+ * on PostgreSQL).
+ */
+function prepareScanLogWrite(db: DbOrTx, size: BatchSize) {
+  const logged = db.$with('logged', { id: scanLog.id }).as(sql`
+    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source)
+    select user_id, event_id, day, code, verdict::scan_verdict, reason, scan_id, source::scan_source
+    from ${keysTable(SCAN_LOG_KEY, size)}
+    order by position
+    returning ${scanLog.id}`);
+  return db
+    .with(logged)
+    .select({ written: sql<number>`count(*)`.mapWith(Number) })
+    .from(logged)
+    .prepare(`gatecheck_scan_log_write_${size}`);
+}
+
+/** The scan-log rows of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
+const scanLogWrite = coalescedStatement(SCAN_LOG_KEY, prepareScanLogWrite, async (keys, write) => {
+  const [result] = await write(keys);
+  if (result?.written !== keys.length) throw new Error(`the scan log took ${result?.written ?? 0} of ${keys.length} rows`);
+  return keys.map(() => undefined);
+});

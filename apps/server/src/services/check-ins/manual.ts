@@ -1,0 +1,116 @@
+/**
+ * A supervisor's tools on one ticket (docs/decisions/039): a manual check-in from a search result,
+ * decided and written as a scan is (`decideCheckIn`, the one check-in write of ./write.ts) and
+ * logged with source `manual`; and an undo, which marks the active check-in undone — who, when,
+ * why — so the ticket can be checked in again; no row is ever deleted. The caller's role has been
+ * checked (routes/require-role.ts).
+ */
+import type { VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
+import { and, eq } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { scanLog, tickets, users } from '../../db/schema.ts';
+import { inTransaction } from '../../db/transactions.ts';
+import { isId, ServiceError } from '../errors.ts';
+import type { EventDetails } from '../events.ts';
+import { decideAndRecord, logAttempt, type Scanner, type TicketRow } from './decide.ts';
+import { undoActiveCheckIn } from './write.ts';
+
+/**
+ * A supervisor's check-in of ticket `ticketId` of `event` from a search result: the same decision
+ * as a scan (`decideCheckIn`) and the same exactly-once write (`recordCheckIn`), logged with source
+ * `manual` and the ticket's code, in one transaction.
+ * @returns the verdict, as verify answers it.
+ * @throws ServiceError `not_found` when the ticket is not one of `event`'s (another event's or
+ *   organization's ticket is not found either: nothing leaks).
+ */
+export async function manualCheckIn(
+  db: Db,
+  scanner: Scanner,
+  event: EventDetails,
+  request: { ticketId: string; day: number; scanId?: string | undefined },
+  now: Date,
+): Promise<VerifyTicketResponse> {
+  const ticket = await findEventTicket(db, event, request.ticketId);
+  const verifyRequest: VerifyTicketRequest = { eventId: event.id, qrCode: ticket.code, day: request.day, scanId: request.scanId };
+  return inTransaction(db, async (tx) => {
+    const attempt = { scanner, event, request: verifyRequest, now };
+    const verdict = await decideAndRecord(tx, attempt, { ticket, organizationId: event.organizationId });
+    await logAttempt(tx, { ...attempt, verdict, source: 'manual' });
+    return verdict;
+  });
+}
+
+/** What an undo recorded (UndoCheckInResponse on the wire). */
+export interface UndoneCheckIn {
+  ticketId: string;
+  day: number;
+  checkedInAt: Date;
+  undoneAt: Date;
+  /** Display name of the supervisor who undid it. */
+  undoneBy: string;
+  reason: string;
+}
+
+/**
+ * Undoes the active check-in of ticket `ticketId` of `event` on `day` (`undoActiveCheckIn`: one
+ * UPDATE guarded by `undone_at IS NULL`, the database clock, who and why), and logs the undo (verdict `undone`, source `undo`, the reason) in the same
+ * transaction. The row stays; the ticket can be checked in again on that day. Of two concurrent
+ * undos one wins, the other gets the 409. With `scanId` (an undo from the scanner's recent scans)
+ * only the check-in that scan made is undone: a scan admitted offline whose ticket another gate had
+ * checked in first, or a recent scan whose check-in was undone and made again since, must not undo
+ * the check-in that stands, or the ticket could get in once more.
+ * @throws ServiceError `not_found` when the ticket is not one of `event`'s; `conflict` when it has
+ *   no active check-in on `day`; `check_in_changed` when its active check-in is not `scanId`'s.
+ */
+export async function undoCheckIn(
+  db: Db,
+  supervisor: Scanner,
+  event: EventDetails,
+  request: { ticketId: string; day: number; reason: string; scanId?: string | undefined },
+): Promise<UndoneCheckIn> {
+  const ticket = await findEventTicket(db, event, request.ticketId);
+  return inTransaction(db, async (tx) => {
+    const undone = await undoActiveCheckIn(tx, { eventId: event.id, ticketId: ticket.id, day: request.day, scanId: request.scanId, undoneBy: supervisor.userId, reason: request.reason });
+    if (!undone.isUndone) {
+      if (undone.standing === 'another') {
+        throw new ServiceError(
+          'check_in_changed',
+          "This ticket's check-in was made by another scan (another gate's, or a later one), so nothing was undone. Find attendee shows the check-in that stands.",
+        );
+      }
+      throw new ServiceError('conflict', `This ticket is not checked in on day ${request.day}, so there is nothing to undo.`);
+    }
+    await tx.insert(scanLog).values({
+      userId: supervisor.userId,
+      eventId: event.id,
+      day: request.day,
+      code: ticket.code,
+      verdict: 'undone',
+      reason: request.reason,
+      source: 'undo',
+      scannedAt: undone.undoneAt,
+    });
+    const [user] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, supervisor.userId));
+    return {
+      ticketId: ticket.id,
+      day: request.day,
+      checkedInAt: undone.checkedInAt,
+      undoneAt: undone.undoneAt,
+      undoneBy: user?.name ?? '',
+      reason: request.reason,
+    };
+  });
+}
+
+/**
+ * The ticket `ticketId` when it belongs to `event`.
+ * @throws ServiceError `not_found` otherwise (an unknown id, not a UUID, another event's ticket).
+ */
+async function findEventTicket(db: DbOrTx, event: EventDetails, ticketId: string): Promise<TicketRow> {
+  const [ticket] = isId(ticketId)
+    ? await db.select().from(tickets).where(and(eq(tickets.id, ticketId), eq(tickets.eventId, event.id))).limit(1)
+    : [];
+  if (!ticket) throw new ServiceError('not_found', 'No ticket with this id in this event.');
+  return ticket;
+}
+

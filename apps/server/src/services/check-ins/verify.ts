@@ -1,0 +1,180 @@
+/**
+ * Ticket verification (SPEC §7 POST /tickets/verify), the hot path: one read (`readScan`,
+ * docs/decisions/057), the contract's `decideCheckIn`, and the one check-in write (./write.ts) in its
+ * one-statement form with its scan-log row, coalesced with the scans that arrive together
+ * (docs/decisions/070). A ticket is checked in exactly once per event day: the database's unique
+ * index decides, never a read-then-write in JS.
+ *
+ * A denial is a verdict (`isValid: false` with a `reason` and a plain-English `message`), not an
+ * error; only "unknown event" and "not a member of the event's organization" throw, both answered
+ * 404 alike. Every attempt of a member goes to the scan log (docs/decisions/015); a non-member's
+ * request never does: it is nobody's scan at that organization's gate (docs/decisions/086).
+ */
+import { type CheckInInput, decideCheckIn, isStorableText, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.ts';
+import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
+import { inTransaction } from '../../db/transactions.ts';
+import { checkIns, eventDays, events, memberships, organizations, tickets, users } from '../../db/schema.ts';
+import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from '../errors.ts';
+import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from '../events.ts';
+import { codeOfScannedText } from '../signing-keys.ts';
+import { approve, decideAndRecord, type FoundTicket, logAttempt, ruleInput, type Scanner, toVerdict } from './decide.ts';
+import { existingForRule, isActiveCheckIn, recordScannedCheckIn } from './write.ts';
+
+/**
+ * Verifies `request.qrCode` (any letter case; or a signed ticket's QR text, docs/decisions/043) for `request.day` of event `request.eventId` and, when
+ * it is valid and not yet used that day, records the check-in. Every call of a member of the event's
+ * organization writes one scan_log row.
+ *
+ * Verdicts, checked in this order: denied with reason `not_found` (unknown code, a code that is not storable text, or a ticket of
+ * another organization's event — nothing leaks across organizations), `wrong_event` (a ticket of
+ * another event of the same organization), `event_not_active` (the event is a draft, completed or
+ * cancelled), `revoked`, `not_valid_today` (a day the ticket does not admit or the event does not
+ * have; an event without configured days has only day 1), `not_event_day` (the chosen day is not
+ * open at `now` on the event's calendar — its time zone and cut-off — unless the event allows
+ * scanning outside its days; docs/decisions/021), or `already_checked_in` (with the first
+ * check-in's `checkedInAt` and `checkedInBy`, the staff member's display name); otherwise approved
+ * `{ isValid: true, eventName, holderName, ticketType, checkedInAt }`. A retry with the `scanId` of
+ * the scan that made the check-in, by the same staff member, answers the original approval again.
+ * The order is the contract's `decideCheckIn`; `now` is the clock (the app's, injectable in tests).
+ *
+ * @throws ServiceError `not_found` for an unknown event; AccessRefusedError (the same 404, not in
+ *   the scan log) when `scanner` is not a member of the event's organization (docs/decisions/086).
+ */
+export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTicketRequest, now: Date): Promise<VerifyTicketResponse> {
+  // A genuine signed QR text is decided and logged as its code (docs/decisions/043); ill-formed text
+  // (a lone surrogate, a NUL) is no ticket's code and PostgreSQL cannot compare it: no look-up.
+  const code = isStorableText(request.qrCode) ? await codeOfScannedText(db, request.qrCode) : null;
+  const scanned = code !== null && code !== request.qrCode ? { ...request, qrCode: code } : request;
+  const read = await readScan(db, scanner, request, code);
+  const { event } = read;
+  // Not written into that organization's scan log: the caller is nobody at its gate (decision 086).
+  if (!read.isMember) throw new AccessRefusedError(scanner.userId, { eventId: event.id });
+  const attempt = { scanner, event, request: scanned, now };
+  const decision = decideCheckIn({ ...ruleInput(attempt, read.found), existingCheckIn: read.existingCheckIn });
+  const ticket = read.found?.ticket;
+  if (decision.outcome !== 'check_in' || !ticket) {
+    const verdict = toVerdict(decision, event, ticket);
+    await logAttempt(db, { ...attempt, verdict, source: 'scan' });
+    return verdict;
+  }
+  const checkedInAt = await recordScannedCheckIn(db, {
+    eventId: event.id,
+    ticketId: ticket.id,
+    day: scanned.day,
+    userId: scanner.userId,
+    scanId: scanned.scanId ?? null,
+    code: renderTextSafely(scanned.qrCode),
+  });
+  if (checkedInAt) return approve(event, ticket, checkedInAt);
+  // Another scan of this ticket committed its check-in between the read and the INSERT (or an undo
+  // and a new check-in did): decide again from the row that won, in one transaction as a manual
+  // check-in does (rare: concurrent scans of one ticket).
+  return inTransaction(db, async (tx) => {
+    const verdict = await decideAndRecord(tx, attempt, read.found);
+    await logAttempt(tx, { ...attempt, verdict, source: 'scan' });
+    return verdict;
+  });
+}
+
+/** What one scan needs to know, from one read (`readScan`). */
+interface ScanRead {
+  event: EventDetails;
+  isMember: boolean;
+  /** The ticket with the scanned code (any event, any organization), if any. */
+  found: FoundTicket | undefined;
+  /** The ticket's active check-in on the scanned day, as the rule takes it. */
+  existingCheckIn: CheckInInput['existingCheckIn'];
+}
+
+/** The tickets' own event, joined a second time (a ticket may belong to another event than the scanned one). */
+const ticketEvents = alias(events, 'ticket_events');
+/** The staff member of the active check-in. */
+const checkInStaff = alias(users, 'check_in_staff');
+
+/** What one scan reads by (`readScan`): the event, the scanner, the code (empty: none) and the day. */
+interface ScanKey {
+  eventId: string;
+  userId: string;
+  code: string;
+  day: number;
+}
+
+const SCAN_KEY: readonly KeyColumn<ScanKey>[] = [
+  ['event_id', 'uuid', 'eventId'],
+  ['user_id', 'uuid', 'userId'],
+  ['code', 'text', 'code'],
+  ['day', 'integer', 'day'],
+];
+
+/**
+ * The one read of a scan (docs/decisions/057), for one scan or a batch (docs/decisions/070; the keys
+ * as the table `r`, db/coalesce.ts `keysTable`): one row per scan of a known event, with its key's
+ * 1-based position: the event with its organization and days, whether the scanner is a member, the
+ * ticket by code (case-insensitive, tickets_code_upper_key) with its event's organization, and its
+ * active check-in of the day with the staff member's name. Prepared once per database and size (a
+ * named prepared statement on PostgreSQL).
+ */
+function prepareScanRead(db: Db, size: BatchSize) {
+  return db
+    .select({
+      position: sql<number>`r.position`.mapWith(Number),
+      ...eventDetailsColumns,
+      days: sql<EventDayInfo[]>`(select coalesce(json_agg(json_build_object('day', ${eventDays.day}, 'name', ${eventDays.name}, 'date', ${eventDays.date}) order by ${eventDays.day}), '[]'::json) from ${eventDays} where ${eventDays.eventId} = ${events.id})`,
+      isMember: sql<boolean>`exists (select 1 from ${memberships} where ${memberships.userId} = r.user_id and ${memberships.organizationId} = ${events.organizationId})`,
+      ticket: tickets,
+      ticketOrganizationId: ticketEvents.organizationId,
+      checkedInAt: checkIns.checkedInAt,
+      checkInScanId: checkIns.scanId,
+      checkInStaffUserId: checkIns.staffUserId,
+      checkInStaffName: checkInStaff.displayName,
+    })
+    .from(keysTable(SCAN_KEY, size))
+    .innerJoin(events, sql`${events.id} = r.event_id`)
+    .innerJoin(organizations, eq(organizations.id, events.organizationId))
+    .leftJoin(tickets, sql`upper(${tickets.code}) = upper(r.code)`)
+    .leftJoin(ticketEvents, eq(ticketEvents.id, tickets.eventId))
+    .leftJoin(checkIns, and(eq(checkIns.eventId, tickets.eventId), eq(checkIns.ticketId, tickets.id), sql`${checkIns.day} = r.day`, isActiveCheckIn))
+    .leftJoin(checkInStaff, eq(checkInStaff.id, checkIns.staffUserId))
+    .prepare(`gatecheck_scan_read_${size}`);
+}
+
+/** The reads of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
+const scanRead = coalescedStatement(SCAN_KEY, prepareScanRead, async (keys, read) => byPosition(await read(keys), keys.length));
+
+/**
+ * Reads what a scan of `code` (null: no ticket can have it) needs, in one round trip (shared with
+ * the scans read at the same moment).
+ * @throws ServiceError `not_found` for an unknown event (or an id that is not a UUID).
+ */
+async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, code: string | null): Promise<ScanRead> {
+  if (!isId(request.eventId)) throw new ServiceError('not_found', noSuchEventMessage(request.eventId));
+  // An empty code matches no ticket: codes are 1–128 characters (ticket-codes.ts).
+  const row = await scanRead(db)({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day });
+  if (!row) throw new ServiceError('not_found', noSuchEventMessage(request.eventId));
+  const event: EventDetails = {
+    id: row.id,
+    title: row.title,
+    date: row.date,
+    location: row.location,
+    status: row.status,
+    organizationId: row.organizationId,
+    organizationName: row.organizationName,
+    timeZone: row.timeZone,
+    dayCutoff: toDayCutoff(row.dayCutoff),
+    allowsScanningOutsideDays: row.allowsScanningOutsideDays,
+    days: daysOrDefault(row.days.map((entry) => ({ day: entry.day, name: entry.name, date: String(entry.date).slice(0, 10) })), row.date),
+  };
+  const found = code !== null && row.ticket && row.ticketOrganizationId ? { ticket: row.ticket, organizationId: row.ticketOrganizationId } : undefined;
+  const existingCheckIn =
+    found && row.checkedInAt
+      ? existingForRule(
+          { checkedInAt: row.checkedInAt, staffName: row.checkInStaffName ?? '', scanId: row.checkInScanId, staffUserId: row.checkInStaffUserId ?? '' },
+          { scanId: request.scanId ?? null, staffUserId: scanner.userId },
+        )
+      : null;
+  return { event, isMember: row.isMember, found, existingCheckIn };
+}
+

@@ -1,0 +1,272 @@
+/**
+ * The one check-in write: a ticket is checked in at most once per event day, and that check-in can
+ * be undone. Verify, the supervisor's manual check-in, the offline upload and undo all write here,
+ * so a rule added to the write holds for all of them (docs/decisions/096).
+ *
+ * The database decides "exactly once", never a read-then-write in JS: every INSERT is `ON CONFLICT
+ * (event_id, ticket_id, day) WHERE undone_at IS NULL DO NOTHING` on the partial unique index of the
+ * active check-ins (docs/decisions/058). An INSERT that conflicts reads the check-in that stands and
+ * answers it; an undo committing between the conflict and that read leaves none to read (READ
+ * COMMITTED), and the INSERT is tried again, as if the scan had come later.
+ *
+ * Two forms of the same INSERT:
+ * - `recordCheckIn`, one check-in inside the caller's transaction (manual check-in, the offline
+ *   upload, and verify's fallback when a concurrent scan of the ticket won);
+ * - `recordScannedCheckIn`, verify's hot path: the INSERT with its approved scan-log row in one
+ *   statement, coalesced with the scans that arrive together (docs/decisions/057, 070). It answers
+ *   only "recorded" or "not recorded"; a scan that was not recorded is decided again through
+ *   `recordCheckIn` in a transaction (rare: concurrent scans of one ticket).
+ *
+ * Who may check in and whether the ticket admits the day is the contract's `decideCheckIn`, decided
+ * by the callers before they write; `ticketForRule` and `existingForRule` give it the rows read here.
+ */
+import type { CheckInTicket, ExistingCheckIn } from '@gatecheck/contract';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
+import { checkIns, scanLog, type tickets, users } from '../../db/schema.ts';
+import { retrying } from '../../db/transactions.ts';
+import { changeStamp } from '../door-list.ts';
+
+/** The active check-in of a ticket on a day (not undone): the partial unique index's predicate. */
+export const isActiveCheckIn = isNull(checkIns.undoneAt);
+
+/** How often the check-in INSERT is tried when undos keep removing the conflicting row. */
+const MAX_CHECK_IN_ATTEMPTS = 3;
+
+/** A check-in to record. */
+export interface NewCheckIn {
+  /** The ticket's own event. */
+  eventId: string;
+  ticketId: string;
+  day: number;
+  /** The staff member who answers for it (the scanner, or an offline scan's maker). */
+  staffUserId: string;
+  /** The scan that made it (the client's id; null when the client sent none). */
+  scanId: string | null;
+  /** When it was made; default the database clock (`now()`). An offline scan's device time. */
+  checkedInAt?: Date;
+  /** When the server received an offline scan; absent online. */
+  receivedAt?: Date;
+  /** The device that admitted the ticket offline; absent online. */
+  deviceId?: string;
+}
+
+/** The active check-in that stands for a ticket and day, with its staff member's display name. */
+export interface StandingCheckIn {
+  id: string;
+  checkedInAt: Date;
+  scanId: string | null;
+  staffUserId: string;
+  staffName: string;
+}
+
+/**
+ * What `recordCheckIn` did: recorded this check-in (`isRecorded: true`, its id and time), or found
+ * another active one for the ticket and day, which stands (`isRecorded: false`).
+ */
+export type CheckInWrite = { isRecorded: true; id: string; checkedInAt: Date } | { isRecorded: false; standing: StandingCheckIn };
+
+/**
+ * Records `checkIn` exactly once per ticket and day, on `tx` (the caller's transaction: the caller's
+ * other rows — scan log, offline_scans — commit with it or not at all).
+ * @returns the new check-in, or the active one that stands (made by another scan, or by this very
+ *   scan before: see `isSameScan`).
+ * @throws Error when the INSERT keeps conflicting with no active check-in to read
+ *   (MAX_CHECK_IN_ATTEMPTS tries: undos racing every attempt); database errors as they come.
+ */
+export async function recordCheckIn(tx: DbOrTx, checkIn: NewCheckIn): Promise<CheckInWrite> {
+  for (let attempt = 0; attempt < MAX_CHECK_IN_ATTEMPTS; attempt++) {
+    const [inserted] = await tx
+      .insert(checkIns)
+      .values({
+        eventId: checkIn.eventId,
+        ticketId: checkIn.ticketId,
+        day: checkIn.day,
+        staffUserId: checkIn.staffUserId,
+        scanId: checkIn.scanId,
+        ...(checkIn.checkedInAt ? { checkedInAt: checkIn.checkedInAt } : {}),
+        ...(checkIn.receivedAt ? { receivedAt: checkIn.receivedAt } : {}),
+        ...(checkIn.deviceId !== undefined ? { deviceId: checkIn.deviceId } : {}),
+      })
+      .onConflictDoNothing({ target: [checkIns.eventId, checkIns.ticketId, checkIns.day], where: isActiveCheckIn })
+      .returning({ id: checkIns.id, checkedInAt: checkIns.checkedInAt });
+    if (inserted) return { isRecorded: true, ...inserted };
+    const standing = await findActiveCheckIn(tx, checkIn);
+    if (standing) return { isRecorded: false, standing };
+  }
+  throw new Error('check-in conflict without an active check-in row');
+}
+
+/** The active check-in of `key`'s ticket on its day, if any, with its staff member's name. */
+async function findActiveCheckIn(tx: DbOrTx, key: { eventId: string; ticketId: string; day: number }): Promise<StandingCheckIn | undefined> {
+  const [standing] = await tx
+    .select({
+      id: checkIns.id,
+      checkedInAt: checkIns.checkedInAt,
+      scanId: checkIns.scanId,
+      staffUserId: checkIns.staffUserId,
+      staffName: users.displayName,
+    })
+    .from(checkIns)
+    .innerJoin(users, eq(users.id, checkIns.staffUserId))
+    .where(and(eq(checkIns.eventId, key.eventId), eq(checkIns.ticketId, key.ticketId), eq(checkIns.day, key.day), isActiveCheckIn))
+    .limit(1);
+  return standing;
+}
+
+/**
+ * Whether the check-in that stands was made by this very attempt: the same `scanId` (one was sent)
+ * by the same staff member. A retry of a scan whose answer was lost is then answered with the
+ * original approval (`decideCheckIn`'s `checked_in_by_this_scan`), never "already checked in".
+ */
+export function isSameScan(standing: { scanId: string | null; staffUserId: string }, attempt: { scanId: string | null; staffUserId: string }): boolean {
+  return attempt.scanId !== null && standing.scanId === attempt.scanId && standing.staffUserId === attempt.staffUserId;
+}
+
+/** The rule's `existingCheckIn` for the check-in that stands, as seen by `attempt` (see `isSameScan`). */
+export function existingForRule(
+  standing: { checkedInAt: Date; staffName: string; scanId: string | null; staffUserId: string },
+  attempt: { scanId: string | null; staffUserId: string },
+): ExistingCheckIn {
+  return { checkedInAt: standing.checkedInAt, checkedInBy: standing.staffName, isSameScan: isSameScan(standing, attempt) };
+}
+
+/** The rule's `ticket` for a ticket row whose event belongs to `organizationId`. */
+export function ticketForRule(ticket: typeof tickets.$inferSelect, organizationId: string): CheckInTicket {
+  return { eventId: ticket.eventId, organizationId, isRevoked: ticket.revokedAt !== null, admittedDays: ticket.admittedDays };
+}
+
+/** One scanned check-in of verify's hot path (`recordScannedCheckIn`), with the code its scan-log row records. */
+export interface ScannedCheckIn {
+  eventId: string;
+  ticketId: string;
+  day: number;
+  userId: string;
+  scanId: string | null;
+  /** The code as the scan log keeps it (`renderTextSafely`). */
+  code: string;
+}
+
+const SCANNED_CHECK_IN_KEY: readonly KeyColumn<ScannedCheckIn>[] = [
+  ['event_id', 'uuid', 'eventId'],
+  ['ticket_id', 'uuid', 'ticketId'],
+  ['day', 'integer', 'day'],
+  ['user_id', 'uuid', 'userId'],
+  ['scan_id', 'uuid', 'scanId'],
+  ['code', 'text', 'code'],
+];
+
+/**
+ * The exactly-once write of scans (docs/decisions/057, 070), for one check-in or a batch: the INSERT
+ * of the check-ins (the same ON CONFLICT as `recordCheckIn`; in key order, so that two batches
+ * overlapping on another instance lock in the same order) and, for each it inserted, its scan-log
+ * row (approved), in one statement — one implicit transaction, so a crash leaves neither or both.
+ * The keys of a batch are distinct (event, ticket, day). Prepared once per database and size;
+ * answers `{ position, checkedInAt }` for each key (1-based position) that inserted.
+ */
+function prepareScannedCheckInWrite(db: Db, size: BatchSize) {
+  const input = db
+    .$with('input', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day })
+    .as(sql`select * from ${keysTable(SCANNED_CHECK_IN_KEY, size)}`);
+  const inserted = db.$with('inserted', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day, checkedInAt: checkIns.checkedInAt }).as(sql`
+    insert into ${checkIns} (event_id, ticket_id, day, staff_user_id, scan_id)
+    select event_id, ticket_id, day, user_id, scan_id from input order by event_id, ticket_id, day
+    on conflict (event_id, ticket_id, day) where undone_at is null do nothing
+    returning ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkedInAt}`);
+  const logged = db.$with('logged', {}).as(sql`
+    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source)
+    select input.user_id, input.event_id, input.day, input.code, 'approved'::scan_verdict, null, input.scan_id, 'scan'::scan_source
+    from input join inserted using (event_id, ticket_id, day) order by input.position`);
+  return db
+    .with(input, inserted, logged)
+    .select({ position: sql<number>`input.position`.mapWith(Number), checkedInAt: inserted.checkedInAt })
+    .from(input)
+    .innerJoin(inserted, sql`(input.event_id, input.ticket_id, input.day) = (${inserted.eventId}, ${inserted.ticketId}, ${inserted.day})`)
+    .prepare(`gatecheck_check_in_write_${size}`);
+}
+
+/** The check-in writes of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
+const scannedCheckInWrite = coalescedStatement(SCANNED_CHECK_IN_KEY, prepareScannedCheckInWrite, async (keys, write) => {
+  // Two scans of one ticket and day in one batch: the first is written; the other answers "not
+  // recorded" and is decided again from the row that won, as if it had come later.
+  const seen = new Set<string>();
+  const isFirst = keys.map((key) => {
+    const identity = `${key.eventId} ${key.ticketId} ${key.day}`;
+    const first = !seen.has(identity);
+    seen.add(identity);
+    return first;
+  });
+  const batch = keys.filter((_, index) => isFirst[index]);
+  const written = byPosition(await retrying(() => write(batch)), batch.length);
+  let next = 0;
+  // Drizzle maps the timestamp to a Date on both drivers; text from a driver is parsed here.
+  return keys.map((_, index) => {
+    const row = isFirst[index] ? written[next++] : undefined;
+    return row ? new Date(row.checkedInAt) : null;
+  });
+});
+
+/**
+ * Verify's hot-path write: records `checkIn` and its approved scan-log row (source `scan`) in one
+ * statement with the check-ins of the scans written at the same moment, retried on 40001/40P01
+ * (`retrying`). Not inside a transaction of the caller's: it is its own.
+ * @returns when the check-in was made, or null when it was not recorded (an active check-in
+ *   existed, or another scan of the same ticket and day in the same batch won): the caller then
+ *   records through `recordCheckIn` in a transaction, which answers the check-in that stands.
+ */
+export function recordScannedCheckIn(db: Db, checkIn: ScannedCheckIn): Promise<Date | null> {
+  return scannedCheckInWrite(db)(checkIn);
+}
+
+/** An undo to make: the active check-in of a ticket on a day, optionally only the one `scanId` made. */
+export interface CheckInUndo {
+  eventId: string;
+  ticketId: string;
+  day: number;
+  /** Undo only the check-in this scan made (docs/decisions/080); undefined: whichever stands. */
+  scanId?: string | undefined;
+  /** The supervisor undoing it. */
+  undoneBy: string;
+  reason: string;
+}
+
+/**
+ * What `undoActiveCheckIn` did: undone (`isUndone: true`, when the check-in was made and undone — the
+ * database clock), or nothing, because no check-in is active (`standing: 'none'`) or the active one
+ * is not `scanId`'s (`standing: 'another'`).
+ */
+export type CheckInUndoWrite = { isUndone: true; checkedInAt: Date; undoneAt: Date } | { isUndone: false; standing: 'none' | 'another' };
+
+/**
+ * Undoes the active check-in `undo` names, on `tx`: sets `undone_at` (`now()`), `undone_by`,
+ * `undo_reason` and the door list's change stamp in one UPDATE guarded by `undone_at IS NULL`, so of
+ * two concurrent undos one wins. The row stays: the ticket can be checked in again on that day.
+ * With `scanId`, a check-in made by another scan (another gate's, or a later one) is left standing.
+ */
+export async function undoActiveCheckIn(tx: DbOrTx, undo: CheckInUndo): Promise<CheckInUndoWrite> {
+  const activeCheckIn = and(eq(checkIns.eventId, undo.eventId), eq(checkIns.ticketId, undo.ticketId), eq(checkIns.day, undo.day), isActiveCheckIn);
+  const [undone] = await tx
+    .update(checkIns)
+    .set({ undoneAt: sql`now()`, undoneBy: undo.undoneBy, undoReason: undo.reason, changedXid: changeStamp() })
+    .where(undo.scanId === undefined ? activeCheckIn : and(activeCheckIn, eq(checkIns.scanId, undo.scanId)))
+    .returning({ checkedInAt: checkIns.checkedInAt, undoneAt: checkIns.undoneAt });
+  if (undone?.undoneAt) return { isUndone: true, checkedInAt: undone.checkedInAt, undoneAt: undone.undoneAt };
+  const [standing] = undo.scanId === undefined ? [] : await tx.select({ id: checkIns.id }).from(checkIns).where(activeCheckIn).limit(1);
+  return { isUndone: false, standing: standing ? 'another' : 'none' };
+}
+
+/**
+ * The check-in `scan` made of its ticket on its day, active or undone, if any: an offline scan whose
+ * online verify reached the server before the device gave up on it is that check-in, not a new one
+ * (docs/decisions/045).
+ */
+export async function findCheckInOfScan(tx: DbOrTx, scan: { ticketId: string; day: number; scanId: string }): Promise<{ checkedInAt: Date; checkedInBy: string } | undefined> {
+  const [made] = await tx
+    .select({ checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName })
+    .from(checkIns)
+    .innerJoin(users, eq(users.id, checkIns.staffUserId))
+    .where(and(eq(checkIns.ticketId, scan.ticketId), eq(checkIns.day, scan.day), eq(checkIns.scanId, scan.scanId)))
+    .limit(1);
+  return made;
+}

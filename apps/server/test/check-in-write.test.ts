@@ -1,0 +1,122 @@
+/**
+ * The one check-in write (services/check-ins/write.ts), which verify, the manual check-in, the
+ * offline upload and undo rely on: a ticket is recorded at most once per day however many writers
+ * race, the loser is told which check-in stands, a retry of the same scan is recognised as that
+ * scan, an undo frees the day (and, given a scanId, only that scan's check-in), and the hot path's
+ * batched write records one check-in and one scan-log row per ticket and day.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, count, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { checkIns, scanLog } from '../src/db/schema.ts';
+import { DEMO_COLLEAGUE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
+import { inTransaction } from '../src/db/transactions.ts';
+import { existingForRule, recordCheckIn, recordScannedCheckIn, undoActiveCheckIn } from '../src/services/check-ins/write.ts';
+import { insertTickets } from '../src/services/tickets.ts';
+import { demoIds, userIdOf } from './helpers/fixtures.ts';
+import { createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
+
+const DAY = DEMO_TODAY_DAY_NUMBER;
+let t: TestApp;
+let eventId: string;
+let staffId: string;
+let colleagueId: string;
+let nextTicket = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  eventId = (await demoIds(t.database.db)).liveEventId;
+  staffId = await userIdOf(t.database.db, DEMO_USER.username);
+  colleagueId = await userIdOf(t.database.db, DEMO_COLLEAGUE.username);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** A new ticket of the demo's live event, admitted every day: its id and code. */
+async function newTicket(): Promise<{ id: string; code: string }> {
+  const code = `WRITE-${String(nextTicket++).padStart(4, '0')}`;
+  const [ticket] = await insertTickets(t.database.db, [{ code, eventId, holderName: `Holder ${code}`, ticketType: 'General Admission' }]);
+  if (!ticket) throw new Error('no ticket inserted');
+  return ticket;
+}
+
+async function activeCheckIns(ticketId: string): Promise<number> {
+  const [rows] = await t.database.db
+    .select({ value: count() })
+    .from(checkIns)
+    .where(and(eq(checkIns.ticketId, ticketId), eq(checkIns.day, DAY), isNull(checkIns.undoneAt)));
+  return rows?.value ?? 0;
+}
+
+test(`20 concurrent writes of one ticket and day record one check-in; each other writer is told the one that stands (${TEST_DATABASE_KIND})`, async () => {
+  const ticket = await newTicket();
+  const writers = Array.from({ length: 20 }, (_, i) => ({ staffUserId: i % 2 === 0 ? staffId : colleagueId, scanId: randomUUID() }));
+  const writes = await Promise.all(
+    writers.map((writer) => inTransaction(t.database.db, (tx) => recordCheckIn(tx, { eventId, ticketId: ticket.id, day: DAY, ...writer }))),
+  );
+  const recorded = writes.flatMap((write) => (write.isRecorded ? [write] : []));
+  expect(recorded).toHaveLength(1);
+  const winner = recorded[0];
+  const winnerScan = writers[writes.findIndex((write) => write.isRecorded)];
+  for (const write of writes) {
+    if (write.isRecorded) continue;
+    expect(write.standing).toMatchObject({ id: winner?.id, scanId: winnerScan?.scanId, staffUserId: winnerScan?.staffUserId });
+    expect(write.standing.checkedInAt.getTime()).toBe(winner?.checkedInAt.getTime());
+    expect(write.standing.staffName).toBe(winnerScan?.staffUserId === staffId ? DEMO_USER.displayName : DEMO_COLLEAGUE.displayName);
+  }
+  expect(await activeCheckIns(ticket.id)).toBe(1);
+});
+
+test(`a retry of the same scan by the same staff member is that scan; another staff member or another scan is not (${TEST_DATABASE_KIND})`, async () => {
+  const ticket = await newTicket();
+  const scanId = randomUUID();
+  const first = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, staffUserId: staffId, scanId });
+  expect(first.isRecorded).toBe(true);
+  const retry = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, staffUserId: staffId, scanId });
+  if (retry.isRecorded) throw new Error('the retry recorded a second check-in');
+  expect(await activeCheckIns(ticket.id)).toBe(1);
+
+  const asRetry = existingForRule(retry.standing, { scanId, staffUserId: staffId });
+  expect(asRetry).toEqual({ checkedInAt: first.isRecorded ? first.checkedInAt : null, checkedInBy: DEMO_USER.displayName, isSameScan: true });
+  expect(existingForRule(retry.standing, { scanId, staffUserId: colleagueId }).isSameScan).toBe(false);
+  expect(existingForRule(retry.standing, { scanId: randomUUID(), staffUserId: staffId }).isSameScan).toBe(false);
+  expect(existingForRule(retry.standing, { scanId: null, staffUserId: staffId }).isSameScan).toBe(false);
+});
+
+test(`an undo frees the day, only once; given a scanId it leaves another scan's check-in standing (${TEST_DATABASE_KIND})`, async () => {
+  const ticket = await newTicket();
+  const scanId = randomUUID();
+  const undo = { eventId, ticketId: ticket.id, day: DAY, undoneBy: colleagueId, reason: 'Wrong guest' };
+  expect(await undoActiveCheckIn(t.database.db, undo)).toEqual({ isUndone: false, standing: 'none' });
+
+  const made = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, staffUserId: staffId, scanId });
+  expect(await undoActiveCheckIn(t.database.db, { ...undo, scanId: randomUUID() })).toEqual({ isUndone: false, standing: 'another' });
+  expect(await activeCheckIns(ticket.id)).toBe(1);
+
+  const undone = await undoActiveCheckIn(t.database.db, { ...undo, scanId });
+  expect(undone).toMatchObject({ isUndone: true, checkedInAt: made.isRecorded ? made.checkedInAt : null });
+  expect(await undoActiveCheckIn(t.database.db, undo)).toEqual({ isUndone: false, standing: 'none' });
+  expect(await activeCheckIns(ticket.id)).toBe(0);
+
+  const again = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, staffUserId: colleagueId, scanId: randomUUID() });
+  expect(again.isRecorded).toBe(true);
+  expect(again.isRecorded && made.isRecorded && again.id !== made.id).toBe(true);
+  expect(await activeCheckIns(ticket.id)).toBe(1);
+});
+
+test(`the hot path's batched write: scans of one ticket at once record one check-in and one scan-log row; a standing check-in is not overwritten (${TEST_DATABASE_KIND})`, async () => {
+  const ticket = await newTicket();
+  const scan = () => recordScannedCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, userId: staffId, scanId: randomUUID(), code: ticket.code });
+  const written = await Promise.all(Array.from({ length: 10 }, scan));
+  expect(written.filter((at) => at !== null)).toHaveLength(1);
+  expect(await activeCheckIns(ticket.id)).toBe(1);
+  const logged = await t.database.db.select({ verdict: scanLog.verdict, source: scanLog.source }).from(scanLog).where(eq(scanLog.code, ticket.code));
+  expect(logged).toEqual([{ verdict: 'approved', source: 'scan' }]);
+
+  // A scan after it, and a transactional write after that: neither records a second check-in.
+  expect(await scan()).toBeNull();
+  const late = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, staffUserId: colleagueId, scanId: randomUUID() });
+  expect(late.isRecorded).toBe(false);
+  expect(await activeCheckIns(ticket.id)).toBe(1);
+});
