@@ -141,24 +141,35 @@ export async function listOrganizationEvents(db: DbOrTx, userId: string, organiz
 }
 
 /**
+ * The first key of the advisory locks `createOrganization` takes (the two-int form, a key space apart
+ * from the migration lock's bigint, db/client.ts); the second is the hash of the lower-cased name.
+ */
+const ORGANIZATION_NAME_LOCK = 428_322_436;
+
+/**
  * Creates an organization. Names are unique case-insensitively here, so that an organization can be
- * named instead of given by id in the other commands.
+ * named instead of given by id in the other commands. The check and the insert run in one
+ * transaction holding an advisory lock on the name, so two creations of one name at once (two
+ * operators, two scripts) make one organization and the other is refused, as a later one would be.
  * @returns the new organization's id.
  * @throws ServiceError `conflict` when the name is taken.
  */
-export async function createOrganization(db: DbOrTx, input: { name: string; description?: string }): Promise<string> {
-  const [existing] = await db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(sql`lower(${organizations.name})`, input.name.toLowerCase()))
-    .limit(1);
-  if (existing) throw new ServiceError('conflict', `An organization named "${input.name}" already exists (id ${existing.id})`);
-  const [row] = await db
-    .insert(organizations)
-    .values({ name: input.name, description: input.description ?? '' })
-    .returning({ id: organizations.id });
-  if (!row) throw new Error('insert into organizations returned no row');
-  return row.id;
+export async function createOrganization(db: Db, input: { name: string; description?: string }): Promise<string> {
+  return inTransaction(db, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ORGANIZATION_NAME_LOCK}, hashtext(${input.name.toLowerCase()}))`);
+    const [existing] = await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(sql`lower(${organizations.name})`, input.name.toLowerCase()))
+      .limit(1);
+    if (existing) throw new ServiceError('conflict', `An organization named "${input.name}" already exists (id ${existing.id})`);
+    const [row] = await tx
+      .insert(organizations)
+      .values({ name: input.name, description: input.description ?? '' })
+      .returning({ id: organizations.id });
+    if (!row) throw new Error('insert into organizations returned no row');
+    return row.id;
+  });
 }
 
 /** An organization as listed by the CLI. */
