@@ -10,7 +10,7 @@ import { apiPaths, ApiErrorBody, CheckInCounts, checkInCountsPath, supervisorPat
 import { and, arrayContains, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { eventDays, events, ticketDayCounts, tickets } from '../src/db/schema.ts';
-import { revokeTicket } from '../src/services/admin/tickets.ts';
+import { revokeTicket } from '../src/services/tickets.ts';
 import { importTicketsCsv } from '../src/services/tickets-import.ts';
 import { DEMO_LIVE_EVENT_TITLE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { createOutsider, demoIds, OUTSIDER } from './helpers/fixtures.ts';

@@ -27,11 +27,10 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkIns, offlineScans, scanLog, sessions, users } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
-import { revokeTicket } from '../src/services/admin/tickets.ts';
 import { readDoorList } from '../src/services/door-list.ts';
 import { findEvent } from '../src/services/events.ts';
 import { createSession, hashToken } from '../src/services/sessions.ts';
-import { insertTickets } from '../src/services/tickets.ts';
+import { insertTickets, revokeTicket } from '../src/services/tickets.ts';
 import { createOutsider, demoIds, OUTSIDER, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 

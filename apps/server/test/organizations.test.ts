@@ -1,4 +1,5 @@
 import { apiPaths, ApiErrorBody, EventList, OrganizationList, organizationEventsPath, todaysEventDay } from '@gatecheck/contract';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
   DEMO_DRAFT_EVENT_TITLE,
@@ -10,6 +11,8 @@ import {
   DEMO_TODAY_DAY_NUMBER,
   DEMO_USER,
 } from '../src/db/seed.ts';
+import { organizations } from '../src/db/schema.ts';
+import { createOrganization } from '../src/services/organizations.ts';
 import { createOutsider, demoIds, OUTSIDER } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
 
@@ -93,4 +96,15 @@ test('anonymous callers get 401 on both organization routes', async () => {
     const response = await t.app.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(401);
   }
+});
+
+test('eight creations of one organization name at once (any letter case) make one organization; the others are refused as taken', async () => {
+  const names = ['Race Stage', 'RACE STAGE', 'race stage', 'Race stage', 'Race Stage', 'RACE STAGE', 'race stage', 'Race stage'];
+  const results = await Promise.allSettled(names.map((name) => createOrganization(t.database.db, { name })));
+  expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+  for (const result of results) {
+    if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'conflict', message: expect.stringMatching(/^An organization named ".+" already exists/) });
+  }
+  const stored = await t.database.db.select({ id: organizations.id }).from(organizations).where(eq(sql`lower(${organizations.name})`, 'race stage'));
+  expect(stored).toHaveLength(1);
 });

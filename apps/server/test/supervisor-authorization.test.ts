@@ -11,7 +11,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { tickets, users } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_LIVE_EVENT_TITLE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
-import { setMemberRole } from '../src/services/admin/organizations.ts';
+import { setMemberRole } from '../src/services/organizations.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { createOutsider, demoIds, OUTSIDER, ticketPicker } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';

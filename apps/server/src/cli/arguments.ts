@@ -4,7 +4,7 @@
  */
 import { DayCutoff, TimeZone } from '@gatecheck/contract';
 import { InvalidArgumentError } from 'commander';
-import type { EventDayInput } from '../services/admin/events.ts';
+import type { EventDayInput } from '../services/events.ts';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

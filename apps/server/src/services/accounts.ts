@@ -8,7 +8,7 @@
  * ends the user's other sessions and voids their other reset tokens.
  */
 import { RESET_PASSWORD_LINK, type ChangePasswordRequest, type RegisterRequest, type ResetPasswordRequest } from '@gatecheck/contract';
-import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { rowsOf } from '../db/rows.ts';
 import { inTransaction } from '../db/transactions.ts';
@@ -18,7 +18,7 @@ import type { MailMessage, Mailer } from './mailer.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { signInAccountKey, type SignInLimit } from './rate-limits.ts';
 import { generateToken, hashToken } from './sessions.ts';
-import { createUser } from './users.ts';
+import { createAccount, EMAIL_TAKEN_MESSAGE, USERNAME_TAKEN_MESSAGE } from './users.ts';
 
 /** How long a password-reset link works: 1 hour, in ms. */
 const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
@@ -29,8 +29,8 @@ export const ACCOUNT_MESSAGES = {
   passwordChanged: 'Password changed successfully',
   resetRequested: 'If an account exists for that email, a reset link has been sent.',
   passwordReset: 'Password updated successfully',
-  emailTaken: 'An account with this email already exists.',
-  usernameTaken: 'This username is already taken.',
+  emailTaken: EMAIL_TAKEN_MESSAGE,
+  usernameTaken: USERNAME_TAKEN_MESSAGE,
   wrongCurrentPassword: 'Current password is incorrect.',
   invalidResetToken: 'This reset link is invalid or has expired.',
   signUpClosed: 'Sign-up is turned off on this server. Ask your administrator for an account.',
@@ -45,48 +45,17 @@ export interface SignUpPolicy {
  * Creates an account (argon2id password, SPEC §7 fields; `name` becomes the display name), when the
  * server allows self-registration (docs/decisions/018; a staff tool keeps it off by default).
  * @throws ServiceError `forbidden` (403) when sign-up is off; `conflict` (409) when the email or
- *   username is taken, case-insensitively.
+ *   username is taken, case-insensitively (AccountTakenError, also when two sign-ups race).
  */
 export async function registerAccount(db: Db, request: RegisterRequest, policy: SignUpPolicy): Promise<void> {
   if (!policy.isSignUpAllowed) throw new ServiceError('forbidden', ACCOUNT_MESSAGES.signUpClosed);
-  await assertAvailable(db, request.email, request.username);
-  try {
-    await createUser(db, {
-      displayName: request.name,
-      username: request.username,
-      email: request.email,
-      password: request.password,
-      country: request.country.toUpperCase(),
-    });
-  } catch (error) {
-    // Two sign-ups for the same name at once: the unique index decides, the loser gets the same answer.
-    if (isUniqueViolation(error)) {
-      await assertAvailable(db, request.email, request.username);
-      throw new ServiceError('conflict', ACCOUNT_MESSAGES.emailTaken);
-    }
-    throw error;
-  }
-}
-
-async function assertAvailable(db: DbOrTx, email: string, username: string): Promise<void> {
-  const taken = await db
-    .select({ email: users.email, username: users.username })
-    .from(users)
-    .where(or(eq(sql`lower(${users.email})`, email.toLowerCase()), eq(sql`lower(${users.username})`, username.toLowerCase())))
-    .limit(2);
-  if (taken.some((row) => row.email.toLowerCase() === email.toLowerCase())) {
-    throw new ServiceError('conflict', ACCOUNT_MESSAGES.emailTaken);
-  }
-  if (taken.length > 0) throw new ServiceError('conflict', ACCOUNT_MESSAGES.usernameTaken);
-}
-
-/** Whether `error` (or an error it wraps, as Drizzle does) is PostgreSQL's unique_violation (23505). */
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error; typeof current === 'object' && current !== null; ) {
-    if ('code' in current && current.code === '23505') return true;
-    current = 'cause' in current ? current.cause : undefined;
-  }
-  return false;
+  await createAccount(db, {
+    displayName: request.name,
+    username: request.username,
+    email: request.email,
+    password: request.password,
+    country: request.country.toUpperCase(),
+  });
 }
 
 /** The signed-in caller of change-password: the user and the session they used. */

@@ -4,14 +4,15 @@
  * verify (services/check-ins/verify.ts), without writing the scan log (a count is not a scan). Two index
  * lookups whatever the event's size (docs/decisions/062): N counted from a partial index of active
  * check-ins, M read from the trigger-kept `ticket_day_counts`; nothing is cached in the process, so
- * every server instance on the database answers the same.
+ * every server instance on the database answers the same. The admin CLI's `checkins count` counts
+ * with the same queries (`countCheckInsByDay`).
  */
 import type { CheckInCounts } from '@gatecheck/contract';
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { checkIns, ticketDayCounts } from '../db/schema.ts';
-import { AccessRefusedError } from './errors.ts';
-import { findEvent } from './events.ts';
+import { AccessRefusedError, ServiceError } from './errors.ts';
+import { type EventDayInfo, type EventDetails, findEvent } from './events.ts';
 import { isMember } from './organizations.ts';
 
 /**
@@ -29,6 +30,37 @@ import { isMember } from './organizations.ts';
 export async function countCheckIns(db: DbOrTx, userId: string, eventId: string, day: number): Promise<CheckInCounts> {
   const event = await findEvent(db, eventId);
   if (!(await isMember(db, userId, event.organizationId))) throw new AccessRefusedError(userId, { eventId });
+  return { eventId: event.id, day, ...(await countDay(db, event, day)) };
+}
+
+/** Check-ins of one event day, as the admin CLI lists them. */
+export interface DayCheckInCount extends EventDayInfo {
+  /** As `CheckInCounts.checkedIn`. */
+  checkedIn: number;
+  /** As `CheckInCounts.validTickets`: tickets not revoked that admit this day. */
+  admitted: number;
+}
+
+/**
+ * The counts of `eventId` for the operator (admin CLI, no membership): day `day` only, or every day
+ * of the event; each day counted as `countCheckIns` counts it.
+ * @throws ServiceError `not_found` for an unknown event, `bad_request` for a day the event does not have.
+ */
+export async function countCheckInsByDay(db: DbOrTx, eventId: string, day?: number): Promise<{ event: EventDetails; days: DayCheckInCount[] }> {
+  const event = await findEvent(db, eventId);
+  const days = day === undefined ? event.days : event.days.filter((entry) => entry.day === day);
+  if (days.length === 0) {
+    throw new ServiceError('bad_request', `Event "${event.title}" has no day ${day} (days: ${event.days.map((d) => d.day).join(', ')})`);
+  }
+  const counted: DayCheckInCount[] = [];
+  for (const entry of days) {
+    const { checkedIn, validTickets } = await countDay(db, event, entry.day);
+    counted.push({ ...entry, checkedIn, admitted: validTickets });
+  }
+  return { event, days: counted };
+}
+
+async function countDay(db: DbOrTx, event: EventDetails, day: number): Promise<Pick<CheckInCounts, 'checkedIn' | 'validTickets'>> {
   const hasDay = event.days.some((entry) => entry.day === day);
   // N from the partial index check_ins_active_event_day_idx alone (every check-in carries its
   // ticket's event, docs/decisions/058); M from ticket_day_counts, rows 0 (tickets of every day) and
@@ -43,10 +75,5 @@ export async function countCheckIns(db: DbOrTx, userId: string, eventId: string,
         .from(ticketDayCounts)
         .where(and(eq(ticketDayCounts.eventId, event.id), inArray(ticketDayCounts.day, [0, day])))
     : [];
-  return {
-    eventId: event.id,
-    day,
-    checkedIn: checkedInRow?.checkedIn ?? 0,
-    validTickets: Number(validRow?.validTickets ?? 0),
-  };
+  return { checkedIn: checkedInRow?.checkedIn ?? 0, validTickets: Number(validRow?.validTickets ?? 0) };
 }

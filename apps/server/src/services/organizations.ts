@@ -1,10 +1,13 @@
 /**
- * Organizations and their events as the scanning flow reads them (SPEC §3, §7). Access is by
- * membership: a user sees only the organizations they belong to and only those organizations' events.
+ * Organizations, memberships and their events: as the scanning flow reads them (SPEC §3, §7), where
+ * access is by membership (a user sees only the organizations they belong to and only those
+ * organizations' events), and as an operator keeps them (create, list, find by id or name, add a
+ * member, change a role: the admin CLI). Failures the caller can fix throw ServiceError.
  */
 import { type Event, type EventDay, hasRoleAtLeast, INACTIVE_EVENT_STATUSES, type MembershipRole, type Organization } from '@gatecheck/contract';
-import { and, asc, count, eq, inArray, isNull, notInArray } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
+import { and, asc, count, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client.ts';
+import { inTransaction } from '../db/transactions.ts';
 import { eventDays, events, memberships, organizations, tickets } from '../db/schema.ts';
 import { AccessRefusedError, isId, NO_SUCH_ORGANIZATION_MESSAGE, ServiceError } from './errors.ts';
 import { type EventDetails, findEvent, toDayCutoff } from './events.ts';
@@ -135,4 +138,131 @@ export async function listOrganizationEvents(db: DbOrTx, userId: string, organiz
     dayCutoff: toDayCutoff(row.dayCutoff),
     allowsScanningOutsideDays: row.allowsScanningOutsideDays,
   }));
+}
+
+/**
+ * The first key of the advisory locks `createOrganization` takes (the two-int form, a key space apart
+ * from the migration lock's bigint, db/client.ts); the second is the hash of the lower-cased name.
+ */
+const ORGANIZATION_NAME_LOCK = 428_322_436;
+
+/**
+ * Creates an organization. Names are unique case-insensitively here, so that an organization can be
+ * named instead of given by id in the other commands. The check and the insert run in one
+ * transaction holding an advisory lock on the name, so two creations of one name at once (two
+ * operators, two scripts) make one organization and the other is refused, as a later one would be.
+ * @returns the new organization's id.
+ * @throws ServiceError `conflict` when the name is taken.
+ */
+export async function createOrganization(db: Db, input: { name: string; description?: string }): Promise<string> {
+  return inTransaction(db, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${ORGANIZATION_NAME_LOCK}, hashtext(${input.name.toLowerCase()}))`);
+    const [existing] = await tx
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(eq(sql`lower(${organizations.name})`, input.name.toLowerCase()))
+      .limit(1);
+    if (existing) throw new ServiceError('conflict', `An organization named "${input.name}" already exists (id ${existing.id})`);
+    const [row] = await tx
+      .insert(organizations)
+      .values({ name: input.name, description: input.description ?? '' })
+      .returning({ id: organizations.id });
+    if (!row) throw new Error('insert into organizations returned no row');
+    return row.id;
+  });
+}
+
+/** An organization as listed by the CLI. */
+export interface OrganizationSummary {
+  id: string;
+  name: string;
+  description: string;
+  members: number;
+  events: number;
+}
+
+/** Every organization by name, with its member and event counts. */
+export async function listOrganizations(db: DbOrTx): Promise<OrganizationSummary[]> {
+  const rows = await db
+    .select({ id: organizations.id, name: organizations.name, description: organizations.description })
+    .from(organizations)
+    .orderBy(asc(organizations.name), asc(organizations.id));
+  const members = await db
+    .select({ organizationId: memberships.organizationId, value: count() })
+    .from(memberships)
+    .groupBy(memberships.organizationId);
+  const eventCounts = await db
+    .select({ organizationId: events.organizationId, value: count() })
+    .from(events)
+    .groupBy(events.organizationId);
+  return rows.map((row) => ({
+    ...row,
+    members: members.find((entry) => entry.organizationId === row.id)?.value ?? 0,
+    events: eventCounts.find((entry) => entry.organizationId === row.id)?.value ?? 0,
+  }));
+}
+
+/**
+ * The organization with id `idOrName`, or else the one named `idOrName` (case-insensitive).
+ * @throws ServiceError `not_found`, or `conflict` when several organizations have that name.
+ */
+export async function findOrganization(db: DbOrTx, idOrName: string): Promise<{ id: string; name: string }> {
+  const columns = { id: organizations.id, name: organizations.name };
+  if (isId(idOrName)) {
+    const [byId] = await db.select(columns).from(organizations).where(eq(organizations.id, idOrName));
+    if (byId) return byId;
+  }
+  const byName = await db
+    .select(columns)
+    .from(organizations)
+    .where(eq(sql`lower(${organizations.name})`, idOrName.toLowerCase()))
+    .limit(2);
+  if (byName.length > 1) throw new ServiceError('conflict', `Several organizations are named "${idOrName}"; give its id`);
+  const [found] = byName;
+  if (!found) throw new ServiceError('not_found', `No organization with id or name "${idOrName}"`);
+  return found;
+}
+
+/**
+ * Makes `userId` a member of `organizationId` with `role`, or changes the role of an existing member.
+ * @returns the role the user had before (null when they were not a member).
+ */
+export async function addMember(
+  db: Db,
+  input: { organizationId: string; userId: string; role: MembershipRole },
+): Promise<{ previousRole: MembershipRole | null }> {
+  return inTransaction(db, async (tx) => {
+    const [existing] = await tx
+      .select({ role: memberships.role })
+      .from(memberships)
+      .where(and(eq(memberships.userId, input.userId), eq(memberships.organizationId, input.organizationId)));
+    await tx
+      .insert(memberships)
+      .values(input)
+      .onConflictDoUpdate({ target: [memberships.userId, memberships.organizationId], set: { role: input.role } });
+    return { previousRole: existing?.role ?? null };
+  });
+}
+
+/**
+ * Changes the role of `userId`, who must already be a member of `organizationId` (`org set-role`;
+ * `addMember` also adds).
+ * @returns the role the member had before.
+ * @throws ServiceError `not_found` when the user is not a member.
+ */
+export async function setMemberRole(
+  db: DbOrTx,
+  input: { organizationId: string; userId: string; role: MembershipRole },
+): Promise<{ previousRole: MembershipRole }> {
+  const [previous] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.userId, input.userId), eq(memberships.organizationId, input.organizationId)));
+  const [updated] = await db
+    .update(memberships)
+    .set({ role: input.role })
+    .where(and(eq(memberships.userId, input.userId), eq(memberships.organizationId, input.organizationId)))
+    .returning({ id: memberships.id });
+  if (!previous || !updated) throw new ServiceError('not_found', 'This user is not a member of this organization (add them: org add-member)');
+  return { previousRole: previous.role };
 }

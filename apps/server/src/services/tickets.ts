@@ -1,11 +1,15 @@
 /**
- * Storing tickets: the one way every writer (the demo seed, the CLI import, test fixtures) inserts
- * them, so each ticket gets its attendee-search terms in the same transaction (issue 11,
- * docs/decisions/038).
+ * Tickets: storing them — the one way every writer (the demo seed, the CLI import, test fixtures)
+ * inserts them, so each ticket gets its attendee-search terms in the same transaction
+ * (docs/decisions/038) — and revoking one by its code.
  */
+import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
-import { tickets, ticketSearchTerms } from '../db/schema.ts';
+import { events, tickets, ticketSearchTerms } from '../db/schema.ts';
 import { searchTermsOf } from './attendee-search.ts';
+import { changeStamp } from './door-list.ts';
+import { ServiceError } from './errors.ts';
+import { ticketCodeMatches } from './ticket-codes.ts';
 
 /** A ticket to insert (the `tickets` row without the generated columns). */
 export type NewTicket = typeof tickets.$inferInsert;
@@ -40,3 +44,33 @@ export async function insertTickets(
 }
 
 const TERM_ROWS_PER_INSERT = 10_000;
+
+/** The outcome of revokeTicket. */
+export interface RevokedTicket {
+  code: string;
+  holderName: string;
+  eventTitle: string;
+  revokedAt: Date;
+  /** True when the ticket had been revoked before this call (nothing changed). */
+  wasAlreadyRevoked: boolean;
+}
+
+/**
+ * Revokes the ticket `code` (case-insensitive, as verify looks codes up): later scans are denied with reason `revoked`.
+ * Existing check-ins stay. Revoking twice keeps the first time.
+ * @throws ServiceError `not_found`.
+ */
+export async function revokeTicket(db: DbOrTx, code: string): Promise<RevokedTicket> {
+  const [updated] = await db
+    .update(tickets)
+    .set({ revokedAt: new Date(), changedXid: changeStamp() })
+    .where(and(ticketCodeMatches(code), isNull(tickets.revokedAt)))
+    .returning({ revokedAt: tickets.revokedAt });
+  const [ticket] = await db
+    .select({ code: tickets.code, holderName: tickets.holderName, eventTitle: events.title, revokedAt: tickets.revokedAt })
+    .from(tickets)
+    .innerJoin(events, eq(events.id, tickets.eventId))
+    .where(ticketCodeMatches(code));
+  if (!ticket || !ticket.revokedAt) throw new ServiceError('not_found', `No ticket with code "${code}"`);
+  return { ...ticket, revokedAt: ticket.revokedAt, wasAlreadyRevoked: !updated };
+}

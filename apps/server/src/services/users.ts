@@ -1,9 +1,10 @@
 /**
- * User accounts: creation, sign-in credentials and the SPEC §3 profile (GET /users/me).
+ * User accounts: creation (the one rule for sign-up, the admin CLI and any management screen),
+ * look-up by e-mail or username, sign-in credentials and the SPEC §3 profile (GET /users/me).
  */
 import type { UserMe } from '@gatecheck/contract';
 import { eq, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.ts';
+import type { Db, DbOrTx } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { ServiceError } from './errors.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -19,8 +20,9 @@ export interface NewUser {
 }
 
 /**
- * Creates an account with an argon2id password hash; email and username keep their case but are
- * unique case-insensitively.
+ * Inserts an account with an argon2id password hash; email and username keep their case but are
+ * unique case-insensitively. For a new account from outside (sign-up, admin CLI) use
+ * `createAccount`, which answers a taken name clearly; this insert is for seeds and fixtures.
  * @returns the new user's id.
  * @throws the database's unique-violation error (code 23505) when the email or username is taken.
  */
@@ -38,6 +40,90 @@ export async function createUser(db: DbOrTx, user: NewUser): Promise<string> {
     .returning({ id: users.id });
   if (!row) throw new Error('insert into users returned no row');
   return row.id;
+}
+
+/** SPEC §8's answers to a sign-up whose e-mail or username is taken. */
+export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists.';
+export const USERNAME_TAKEN_MESSAGE = 'This username is already taken.';
+
+/**
+ * A new account's e-mail or username is already another account's (compared case-insensitively):
+ * a ServiceError `conflict` (409) with SPEC §8's words; `field` says which, so a caller with other
+ * words (the admin CLI) can say it its way.
+ */
+export class AccountTakenError extends ServiceError {
+  readonly field: 'email' | 'username';
+
+  constructor(field: 'email' | 'username') {
+    super('conflict', field === 'email' ? EMAIL_TAKEN_MESSAGE : USERNAME_TAKEN_MESSAGE);
+    this.name = 'AccountTakenError';
+    this.field = field;
+  }
+}
+
+/**
+ * Creates an account (`createUser`) after checking that its e-mail and username are free. Two
+ * creations of the same name at once both pass the check; the unique index then decides, and the
+ * loser gets the same AccountTakenError as a later caller would, never the database's error.
+ * Not inside a transaction: the failed insert would abort it.
+ * @returns the new user's id.
+ * @throws AccountTakenError (e-mail checked first) when the e-mail or username is taken.
+ */
+export async function createAccount(db: Db, user: NewUser): Promise<string> {
+  await assertAvailable(db, user.email, user.username);
+  try {
+    return await createUser(db, user);
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      await assertAvailable(db, user.email, user.username);
+      throw new AccountTakenError('email');
+    }
+    throw error;
+  }
+}
+
+/** @throws AccountTakenError when `email` or `username` is another account's (case-insensitive). */
+async function assertAvailable(db: DbOrTx, email: string, username: string): Promise<void> {
+  const taken = await db
+    .select({ email: users.email, username: users.username })
+    .from(users)
+    .where(or(eq(sql`lower(${users.email})`, email.toLowerCase()), eq(sql`lower(${users.username})`, username.toLowerCase())))
+    .limit(2);
+  if (taken.some((row) => row.email.toLowerCase() === email.toLowerCase())) throw new AccountTakenError('email');
+  if (taken.length > 0) throw new AccountTakenError('username');
+}
+
+/** Whether `error` (or an error it wraps, as Drizzle does) is PostgreSQL's unique_violation (23505). */
+function isUniqueViolation(error: unknown): boolean {
+  for (let current = error; typeof current === 'object' && current !== null; ) {
+    if ('code' in current && current.code === '23505') return true;
+    current = 'cause' in current ? current.cause : undefined;
+  }
+  return false;
+}
+
+/** A user as the admin CLI names them. */
+export interface UserSummary {
+  id: string;
+  email: string;
+  username: string;
+  displayName: string;
+}
+
+/**
+ * The user whose email or username is `identifier` (case-insensitive; as `findUserByIdentifier`).
+ * @throws ServiceError `not_found`.
+ */
+export async function findUser(db: DbOrTx, identifier: string): Promise<UserSummary> {
+  const match = await findUserByIdentifier(db, identifier);
+  const [user] = match
+    ? await db
+        .select({ id: users.id, email: users.email, username: users.username, displayName: users.displayName })
+        .from(users)
+        .where(eq(users.id, match.id))
+    : [];
+  if (!user) throw new ServiceError('not_found', `No user with email or username "${identifier}"`);
+  return user;
 }
 
 /**

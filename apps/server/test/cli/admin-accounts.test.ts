@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { eventDays, events, memberships, users } from '../../src/db/schema.ts';
 import { checkCredentials } from '../../src/services/users.ts';
@@ -44,6 +44,25 @@ test('user create refuses a taken email or username, whatever its case', async (
   const username = await cli.run('user', 'create', '--email', 'new@example.com', '--username', 'SAM', '--name', 'X', '--password', 'long-enough');
   expect(username.exitCode).toBe(1);
   expectOneLineError(username.stderr, /username SAM already exists/);
+});
+
+test('two user create at once with the same email, or the same username: one account each time, the other told which is taken', async () => {
+  const create = (email: string, username: string) => cli.run('user', 'create', '--email', email, '--username', username, '--name', 'Twin', '--password', 'long-enough');
+  // Both runs check before either inserts (the password hash lies between): the unique index decides.
+  const [sameEmail, sameUsername] = await Promise.all([
+    Promise.all([create('twin@example.com', 'twin-a'), create('TWIN@example.com', 'twin-b')]),
+    Promise.all([create('pat-a@example.com', 'pat'), create('pat-b@example.com', 'PAT')]),
+  ]);
+  for (const [pair, pattern] of [
+    [sameEmail, /^error: A user with email (twin|TWIN)@example\.com already exists/],
+    [sameUsername, /^error: A user with username (pat|PAT) already exists/],
+  ] as const) {
+    expect(pair.map((result) => result.exitCode).sort()).toEqual([0, 1]);
+    const loser = pair.find((result) => result.exitCode === 1);
+    expectOneLineError(loser?.stderr ?? '', pattern);
+  }
+  const stored = await cli.database.db.select({ username: users.username }).from(users).where(inArray(users.username, ['twin-a', 'twin-b', 'pat', 'PAT']));
+  expect(stored).toHaveLength(2);
 });
 
 test('user create rejects bad values with the option named', async () => {

@@ -2,7 +2,7 @@
  * `checkins count`: how many tickets have been checked in on an event day, out of those admitted.
  */
 import type { Command } from 'commander';
-import { countCheckIns } from '../../services/admin/events.ts';
+import { countCheckInsByDay } from '../../services/check-in-counts.ts';
 import { parsePositiveInteger } from '../arguments.ts';
 import type { AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';
@@ -18,7 +18,7 @@ export function registerCheckInCommands(program: Command, context: AdminContext)
     .option('--json', 'print JSON instead of a table')
     .addHelpText('after', '\nExample:\n  npm run admin -- checkins count --event 0b7c...e1 --day 2')
     .action(async (options: { event: string; day?: number; json?: boolean }) => {
-      const { event, days } = await countCheckIns(await context.db(), options.event, options.day);
+      const { event, days } = await countCheckInsByDay(await context.db(), options.event, options.day);
       if (options.json) return context.print(JSON.stringify({ eventId: event.id, eventTitle: event.title, days }, null, 2));
       context.print(`${event.title} (${event.organizationName})`);
       context.print(

@@ -1,9 +1,9 @@
 /**
  * `db vacuum`: reclaims the space of deleted and updated rows and refreshes the planner
- * statistics (services/admin/database.ts); for the embedded database, which has no autovacuum.
+ * statistics (db/vacuum.ts); for the embedded database, which has no autovacuum.
  */
 import type { Command } from 'commander';
-import { vacuumDatabase } from '../../services/admin/database.ts';
+import { vacuumDatabase } from '../../db/vacuum.ts';
 import type { AdminContext } from '../context.ts';
 
 const megabytes = new Intl.NumberFormat('en', { style: 'unit', unit: 'megabyte', minimumFractionDigits: 1, maximumFractionDigits: 1 });

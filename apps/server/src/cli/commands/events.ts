@@ -5,8 +5,8 @@
  */
 import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE, EventStatus } from '@gatecheck/contract';
 import { Option, type Command } from 'commander';
-import { createEvent, listEvents, updateEventSettings, type EventDayInput } from '../../services/admin/events.ts';
-import { findOrganization } from '../../services/admin/organizations.ts';
+import { createEvent, listEvents, updateEventSettings, type EventDayInput } from '../../services/events.ts';
+import { findOrganization } from '../../services/organizations.ts';
 import { collectDay, parseDate, parseDayCutoff, parseDayList, parseTimeZone, parseYesNo } from '../arguments.ts';
 import { CliError, type AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';

@@ -4,8 +4,8 @@
  */
 import { MembershipRole } from '@gatecheck/contract';
 import { Option, type Command } from 'commander';
-import { addMember, createOrganization, findOrganization, listOrganizations, setMemberRole } from '../../services/admin/organizations.ts';
-import { findUser } from '../../services/admin/users.ts';
+import { addMember, createOrganization, findOrganization, listOrganizations, setMemberRole } from '../../services/organizations.ts';
+import { findUser } from '../../services/users.ts';
 import type { AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';
 

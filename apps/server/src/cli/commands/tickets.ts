@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { DOOR_LIST_MIN_CODE_BITS } from '@gatecheck/contract';
 import type { Command } from 'commander';
-import { revokeTicket } from '../../services/admin/tickets.ts';
+import { revokeTicket } from '../../services/tickets.ts';
 import { reindexSearchTerms } from '../../services/attendee-search.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { countNeedingUnicodeFont, listPrintableTickets, type PrintableTicket, writeTicketPngs, writeTicketsPdf } from '../../services/qr-export.ts';

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { RegisterRequest } from '@gatecheck/contract';
 import type { Command } from 'commander';
-import { createAccount } from '../../services/admin/users.ts';
+import { AccountTakenError, createAccount } from '../../services/users.ts';
 import { CliError, type AdminContext } from '../context.ts';
 
 /** Adds the `user` commands to `program`. */
@@ -40,6 +40,10 @@ export function registerUserCommands(program: Command, context: AdminContext): v
         email: parsed.data.email,
         password: parsed.data.password,
         country,
+      }).catch((error: unknown) => {
+        if (!(error instanceof AccountTakenError)) throw error;
+        const name = error.field === 'email' ? `email ${parsed.data.email}` : `username ${parsed.data.username}`;
+        throw new CliError(`A user with ${name} already exists`);
       });
       context.print(`Created user ${parsed.data.username} <${parsed.data.email}> (id ${id})`);
       if (generatedPassword) context.print(`Password (generated, shown once): ${generatedPassword}`);

@@ -1,12 +1,12 @@
 /**
- * Upkeep of the database for the admin CLI (`db vacuum`). The embedded database (PGlite) has no
+ * Upkeep of the database (the admin CLI's `db vacuum`). The embedded database (PGlite) has no
  * autovacuum (docs/decisions/072): the server keeps its planner statistics, but nothing reclaims
  * the rows that updates and deletes leave behind (undone check-ins, edited tickets, revoked sessions,
  * expired rate-limit counters). On PostgreSQL autovacuum does this on its own.
  */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { rowsOf } from '../../db/rows.ts';
+import type { Db } from './client.ts';
+import { rowsOf } from './rows.ts';
 
 /** What `vacuumDatabase` did: the mode, the database's size before and after (bytes), and how long it took (ms). */
 export interface VacuumReport {
