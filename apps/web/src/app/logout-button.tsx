@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { useLogoutMutation } from '@/features/auth/api.ts';
-import { recordUploadConflicts } from '@/features/scanner/check-in-queries.ts';
+import { recordUpload } from '@/features/scanner/recent-scans-query.ts';
 import { sendBeforeLogout } from '@/features/scanner/offline/send-before-logout.ts';
 import { useTranslation } from 'react-i18next';
 import { useSession } from './session-provider.tsx';
@@ -28,7 +28,7 @@ export function LogoutButton() {
 
   const onLogout = async () => {
     setSending(true);
-    const waiting = user ? await sendBeforeLogout(user.id, { onConflicts: (conflicts) => recordUploadConflicts(queryClient, conflicts) }) : 0;
+    const waiting = user ? await sendBeforeLogout(user.id, { onUploaded: (outcome) => recordUpload(queryClient, outcome) }) : 0;
     setSending(false);
     if (waiting === 0) logout.mutate();
     else setUnsent(waiting);

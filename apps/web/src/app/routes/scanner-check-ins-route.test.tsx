@@ -8,7 +8,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, expect, test, vi } from 'vitest';
 import { logout } from '@/features/auth/api.ts';
-import { CHECK_IN_COUNTS_REFRESH_MS } from '@/features/scanner/check-in-queries.ts';
+import { CHECK_IN_COUNTS_REFRESH_MS } from '@/lib/check-ins/check-in-queries.ts';
 import { QrDecoderProvider } from '@/features/scanner/qr-decoder-context.tsx';
 import { keepRecentScans, readRecentScans, RECENT_SCANS_MAX } from '@/features/scanner/recent-scans.ts';
 import type { ScanResult } from '@/features/scanner/scanner-logic.ts';

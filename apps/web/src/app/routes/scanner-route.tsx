@@ -47,7 +47,7 @@ import { RecentScansList } from '@/features/scanner/components/recent-scans-list
 import { ScannerHeader } from '@/features/scanner/components/scanner-header.tsx';
 import { VerdictFlash } from '@/features/scanner/components/verdict-flash.tsx';
 import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
-import { recordUndo } from '@/features/scanner/check-in-queries.ts';
+import { recordUndo } from '@/features/scanner/recent-scans-query.ts';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
 import { ConflictsList } from '@/features/scanner/components/conflicts-list.tsx';
 import { OfflineStatus } from '@/features/scanner/components/offline-status.tsx';
@@ -104,7 +104,7 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
   );
 
   const dayWarning = notTodayWarning(event, day, useNow());
-  // Issue 11: an undo marks the approval in the recent scans and refreshes the counts.
+  // Issue 11: an undo marks the approval in the recent scans (the undo refreshed the day's data).
   const queryClient = useQueryClient();
   const onUndone = (code: string, undo: UndoCheckInResponse) => {
     const undone = { at: undo.undoneAt, reason: undo.reason };

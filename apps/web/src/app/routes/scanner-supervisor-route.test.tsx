@@ -251,6 +251,8 @@ test("a manual check-in's row in Recent scans undoes that check-in: the undo nam
   await user.type(within(sheet).getByLabelText('Name or ticket code'), 'zoe');
   await user.click(within(await within(sheet).findByRole('listitem', { name: 'Zoë Ångström' })).getByRole('button', { name: 'Check in' }));
   await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  // The modal sheet hands the page its clicks back once it has closed (as a thumb has to wait for).
+  await waitFor(() => expect(document.body).not.toHaveStyle({ pointerEvents: 'none' }));
 
   const row = within(await openRecentScans(user)).getByRole('listitem');
   await undoWithReason(user, row, 'Wrong guest');

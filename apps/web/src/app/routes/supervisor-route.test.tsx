@@ -184,6 +184,30 @@ describe('supervisor tools (issue 11)', () => {
     await user.click(within(row).getByRole('button', { name: 'Check in' }));
     expect(await screen.findByText('Zoë Ångström checked in')).toBeInTheDocument();
   });
+  test("this device's offline scans, sent while the supervisor reads the log, show in it at once (decision 097)", { timeout: 15_000 }, async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, offlineScan(1, { code: 'GC-ZOE' }));
+    let isUp = false;
+    // The server records the upload: its scan log lists the scan from then on.
+    const upload = serveUpload(
+      () => isUp,
+      () => log.unshift({ id: 'log-0', at: '2026-07-11T10:01:00.000Z', day: testDay.day, userName: 'Demo Staff', code: 'GC-ZOE', verdict: 'approved', reason: null, source: 'offline', sentBy: null }),
+    );
+    renderApp({ route: '/supervisor', selection: { organization: supervisorOrganization, event: testEvent, day: testDay } });
+    expect(await screen.findByText('No scans yet.')).toBeInTheDocument();
+    // The app's sender loads after sign-in, and finds the server away.
+    await waitFor(() => expect(upload.attempts()).toBeGreaterThan(0), { timeout: 5_000 });
+
+    // The server answers again; the app sends the outbox (the browser says it is online).
+    isUp = true;
+    act(() => window.dispatchEvent(new Event('online')));
+    await waitFor(() => expect(upload.batches).toHaveLength(1));
+    // Well before the log's own 15 s refresh.
+    const entries = screen.getByRole('list', { name: 'Scan log entries' });
+    await waitFor(() => expect(within(entries).getAllByRole('listitem')).toHaveLength(1));
+    expect(within(entries).getByRole('listitem')).toHaveTextContent(/GC-ZOE · Demo Staff$/);
+    expect(screen.queryByText('No scans yet.')).not.toBeInTheDocument();
+  });
   test("an offline scan a colleague sent from the same phone names its maker and who sent it (decision 077)", async () => {
     log = [
       { id: 'log-1', at: '2026-07-11T12:05:00.000Z', day: testDay.day, userName: 'Alex Morgan', code: 'GC-ZOE', verdict: 'approved', reason: null, source: 'offline', sentBy: 'Demo Staff' },

@@ -1,13 +1,14 @@
 /**
  * Ticket verification, POST tickets/verify (SPEC §7), as a TanStack mutation. The wire verdict is
- * mapped once, here, to the client's `Verdict`; every verdict goes into the day's recent scans and an
- * approval refreshes the day's counts (check-in-queries.ts, SEAMS §6).
+ * mapped once, here, to the client's `Verdict`; every verdict goes into the day's recent scans and
+ * refreshes the day's check-in data (lib/check-ins, docs/decisions/097).
  */
 import { apiPaths, VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RETRY_BASE_DELAY_MS } from '@/config/constants.ts';
 import { ApiError, apiRequest } from '@/lib/api-client.ts';
-import { recordVerdict } from './check-in-queries.ts';
+import { refreshCheckInDay } from '@/lib/check-ins/check-in-queries.ts';
+import { recordVerdict } from './recent-scans-query.ts';
 import type { Verdict } from './scanner-logic.ts';
 
 /** SPEC §5: verification is refused when no selected event id is stored. */
@@ -63,17 +64,21 @@ export function isNetworkFailure(error: unknown): boolean {
 
 /**
  * The verify mutation: `mutateAsync(check)` resolves to the verdict (see `verifyTicket`), after the
- * verdict was put first in the day's recent scans (id = the check's `scanId`, time = now) and, for
- * an approval, the day's counts were marked for a refetch.
+ * verdict was put first in the day's recent scans (id = the check's `scanId`, time = now) and the
+ * day's check-in data (counts, scan log, search ...) was marked for a refetch: the server has
+ * recorded the scan, whatever the verdict.
  */
 export function useVerifyTicketMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (check: TicketCheck) => verifyTicket(check, check.signal),
     onSuccess: (verdict, check) => {
-      // Given up on (decided on the device meanwhile): the offline verdict stands in the list.
-      if (check.signal?.aborted) return;
-      recordVerdict(queryClient, { eventId: check.eventId, day: check.day }, { id: check.scanId, ticketId: check.qrCode, timestamp: new Date().toISOString(), ...verdict });
+      // Given up on (decided on the device meanwhile): the offline verdict stands in the list, but
+      // the server has recorded this scan all the same.
+      if (!check.signal?.aborted) {
+        recordVerdict(queryClient, { eventId: check.eventId, day: check.day }, { id: check.scanId, ticketId: check.qrCode, timestamp: new Date().toISOString(), ...verdict });
+      }
+      void refreshCheckInDay(queryClient, check);
     },
     retry: (failureCount, error) => isNetworkFailure(error) && failureCount < VERIFY_NETWORK_RETRIES,
     retryDelay: RETRY_BASE_DELAY_MS,

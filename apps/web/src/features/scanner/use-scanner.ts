@@ -17,7 +17,7 @@ import { notify } from '@/lib/toast.ts';
 import { isNetworkFailure, toVerdict, useVerifyTicketMutation, type TicketCheck } from './api.ts';
 import { VERIFY_TIMEOUT_MS } from './offline/connectivity.ts';
 import type { OfflineDoor } from './offline/use-offline-door.ts';
-import { recordVerdict } from './check-in-queries.ts';
+import { recordVerdict } from './recent-scans-query.ts';
 import { useCameraSourceFactory } from './camera-source-context.tsx';
 import { countDeviceCameras } from './choose-camera-source.ts';
 import { useQrDecoderFactory } from './qr-decoder-context.tsx';

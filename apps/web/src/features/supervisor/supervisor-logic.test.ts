@@ -1,7 +1,7 @@
 import type { Attendee, ScanLogEntry } from '@gatecheck/contract';
 import { expect, test } from 'vitest';
 import { chooseLanguage } from '@/lib/i18n/choice.ts';
-import { admitsSelectedDay, admittedDaysText, attendeeStatusText, canUseSupervisorTools, isSearchable, scanLogVerdictText } from './supervisor-logic.ts';
+import { admitsSelectedDay, admittedDaysText, attendeeStatusText, canUseSupervisorTools, scanLogVerdictText } from './supervisor-logic.ts';
 
 test('only supervisors and admins see the supervisor tools; unknown roles do not (issue 11)', () => {
   expect(canUseSupervisorTools('supervisor')).toBe(true);
@@ -9,13 +9,6 @@ test('only supervisors and admins see the supervisor tools; unknown roles do not
   expect(canUseSupervisorTools('staff')).toBe(false);
   expect(canUseSupervisorTools('guest')).toBe(false);
   expect(canUseSupervisorTools('')).toBe(false);
-});
-
-test('a search needs 3 characters after trimming', () => {
-  expect(isSearchable('zo')).toBe(false);
-  expect(isSearchable('  zo  ')).toBe(false);
-  expect(isSearchable('zoe')).toBe(true);
-  expect(isSearchable('%%%')).toBe(true);
 });
 
 const attendee: Attendee = { ticketId: 't', code: 'C', holderName: 'H', ticketType: 'VIP', admittedDays: null, revokedAt: null, day: 2, checkIn: null };

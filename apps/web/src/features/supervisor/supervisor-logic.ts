@@ -3,7 +3,7 @@
  * status for the selected day in words. The server enforces the role; this only hides what a role
  * cannot do.
  */
-import { type Attendee, ATTENDEE_SEARCH_MIN_LENGTH, hasRoleAtLeast, ticketAdmitsDay, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
+import { type Attendee, hasRoleAtLeast, ticketAdmitsDay, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
 import { ApiError } from '@/lib/api-client.ts';
 import { denialReasonWords } from '@/lib/denial-text.ts';
 import { activeLanguage, formattingLocale, t } from '@/lib/i18n/index.ts';
@@ -13,11 +13,6 @@ import { serverMessageText } from '@/lib/server-messages.ts';
 export function canUseSupervisorTools(role: string): boolean {
   const parsed = MembershipRole.safeParse(role);
   return parsed.success && hasRoleAtLeast(parsed.data, 'supervisor');
-}
-
-/** Whether `text` is long enough to search (trimmed, at least 3 characters; fewer lists nobody). */
-export function isSearchable(text: string): boolean {
-  return text.trim().length >= ATTENDEE_SEARCH_MIN_LENGTH;
 }
 
 /** 'HH:MM' in the device's clock for an ISO 8601 time. */

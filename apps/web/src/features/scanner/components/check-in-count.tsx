@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Users } from 'lucide-react';
-import { checkInQueries } from '../check-in-queries.ts';
+import { checkInQueries } from '@/lib/check-ins/check-in-queries.ts';
 import { useTranslation } from 'react-i18next';
 
 /**
  * 'Checked in N / M' for the selected event day (issue 10 item 4): N check-ins of the day, M tickets
- * valid that day, from `checkInQueries.counts` (refetched every 30 s and after each approval). Shows
+ * valid that day, from `checkInQueries.counts` (every 30 s, and after every check-in write of the day). Shows
  * nothing until the first answer, and keeps the last numbers when a later fetch fails, so the door
  * never sees a made-up '0 / 0'. N adds `approvalsWaiting`, this device's approvals of the day not yet
  * sent (issue 12): offline, the count goes on with the gate's own admissions.

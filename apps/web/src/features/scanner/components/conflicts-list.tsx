@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ChevronRight } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { offlineQueries } from '../offline/offline-api.ts';
+import { checkInQueries } from '@/lib/check-ins/check-in-queries.ts';
 import { recentScanTime } from '../recent-scans.ts';
 import { resultCodeText } from '../scanner-logic.ts';
 
@@ -11,16 +11,16 @@ import { resultCodeText } from '../scanner-logic.ts';
  * that another gate had already checked in, each with both gates and times — the offline admission
  * (time to the second, staff member, device) and the one the server had (time, staff member).
  * Collapsed like 'Recent scans', its heading counting them (amber when there are any); fetched (GET
- * conflicts) when the scanner opens, after an upload that found conflicts, and each time the list
- * is opened. Open to every member of the event's organization, as the server allows until the
- * supervisor role gates it.
+ * conflicts) when the scanner opens, after every check-in write of the day (an upload, a verify,
+ * an undo: `refreshCheckInDay`), and each time the list is opened. Open to every member of the
+ * event's organization, as the server allows until the supervisor role gates it.
  */
 export function ConflictsList({ eventId, day }: { eventId: string; day: number }) {
   const { t } = useTranslation();
   const [isOpen, setOpen] = useState(false);
   // Read on open of the scanner too (not only of the list): the heading shows the count, so a
   // ticket let in twice is seen without opening anything. Read again on every opening of the list.
-  const { data, isError, isPending, refetch } = useQuery({ ...offlineQueries.conflicts(eventId, day), enabled: eventId !== '', refetchOnMount: 'always', staleTime: 0 });
+  const { data, isError, isPending, refetch } = useQuery({ ...checkInQueries.conflicts(eventId, day), enabled: eventId !== '', refetchOnMount: 'always', staleTime: 0 });
   const conflicts = data?.conflicts ?? [];
   return (
     <details

@@ -3,7 +3,7 @@ import { ChevronRight, CircleCheck, CircleX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { cn } from '@/lib/cn.ts';
-import { checkInQueries } from '../check-in-queries.ts';
+import { recentScansQuery } from '../recent-scans-query.ts';
 import { recentScanTime } from '../recent-scans.ts';
 import { denialText, resultCodeText, verdictTicketText, type ScanResult } from '../scanner-logic.ts';
 import { OfflineBadge } from './result-card.tsx';
@@ -27,7 +27,7 @@ import { useTranslation } from 'react-i18next';
  */
 export function RecentScansList({ eventId, day, undoAction }: { eventId: string | null; day: number; undoAction?: (scan: ScanResult) => ReactNode }) {
   const { t } = useTranslation();
-  const { data: scans = [] } = useQuery(checkInQueries.recent(eventId, day));
+  const { data: scans = [] } = useQuery(recentScansQuery(eventId, day));
   const [isOpen, setOpen] = useState(false);
   return (
     <details className="group rounded-2xl border border-slate-300 bg-white" open={isOpen} onToggle={(event) => setOpen(event.currentTarget.open)}>

@@ -1,12 +1,11 @@
 /**
  * The offline check-in calls (issue 12, docs/decisions/044, 045, 043), through the one api-client:
- * the door list, the signing keys, the outbox upload and the day's conflicts (the server probe is
- * lib/server-probe.ts).
+ * the door list, the signing keys and the outbox upload (the day's conflicts are check-in data,
+ * lib/check-ins; the server probe is lib/server-probe.ts).
  * The door list and the keys come back unparsed: their stores parse them, so a corrupt answer is
  * told apart from a failed download.
  */
-import { OfflineConflictList, OfflineScanBatchResponse, offlinePaths, type OfflineScan, type OfflineScanBatch } from '@gatecheck/contract';
-import { queryOptions } from '@tanstack/react-query';
+import { OfflineScanBatchResponse, offlinePaths, type OfflineScan, type OfflineScanBatch } from '@gatecheck/contract';
 import { z } from 'zod';
 import { apiRequest } from '@/lib/api-client.ts';
 import { readStoredToken } from '@/lib/stored-user.ts';
@@ -49,11 +48,3 @@ export async function roundSender(signal?: AbortSignal): Promise<SendOfflineScan
   return (eventId, day, scans) => sendOfflineScans(eventId, day, scans, { token, signal });
 }
 
-export const offlineQueries = {
-  /** The day's conflicts (GET conflicts, decision 045), fetched while the 'Conflicts' list is open. */
-  conflicts: (eventId: string, day: number) =>
-    queryOptions({
-      queryKey: ['check-ins', eventId, day, 'conflicts'] as const,
-      queryFn: ({ signal }) => apiRequest(offlinePaths.offlineConflicts(eventId, day), { schema: OfflineConflictList, signal }),
-    }),
-};

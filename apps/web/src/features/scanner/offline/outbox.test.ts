@@ -39,7 +39,7 @@ describe('outbox', () => {
     expect((await readOutbox(reopened)).map((queued) => queued.code)).toEqual(['CODE-1', 'CODE-2', 'CODE-3']);
     const server = recordingServer();
     const outcome = await uploadOutbox(reopened, 'user-1', server.send);
-    expect(outcome).toEqual({ sent: 3, conflicts: [], setAside: 0, failed: false, unanswered: false });
+    expect(outcome).toEqual({ sent: 3, conflicts: [], days: [{ eventId: 'event-1', day: 2 }], setAside: 0, failed: false, unanswered: false });
     expect(server.batches).toHaveLength(1);
     expect(server.batches[0]?.scans.map((scan) => scan.code)).toEqual(['CODE-1', 'CODE-2', 'CODE-3']);
     expect(server.batches[0]?.scans[0]).toEqual({ scanId: item(1).scanId, code: 'CODE-1', scannedAt: item(1).scannedAt, deviceId: 'device-1', verdict: 'approved' });
@@ -84,7 +84,7 @@ describe('outbox', () => {
       scan.code === 'CODE-2' ? { status: 'rejected', reason: 'revoked', message: 'This ticket has been revoked.' } : scan.code === 'CODE-3' ? { status: 'conflict' } : { status: 'duplicate' },
     );
     const outcome = await uploadOutbox(db, 'user-1', server.send);
-    expect(outcome).toEqual({ sent: 2, conflicts: [{ scanId: item(3).scanId, eventId: 'event-1', day: 2 }], setAside: 1, failed: false, unanswered: false });
+    expect(outcome).toEqual({ sent: 2, conflicts: [{ scanId: item(3).scanId, eventId: 'event-1', day: 2 }], days: [{ eventId: 'event-1', day: 2 }], setAside: 1, failed: false, unanswered: false });
 
     const summary = await summarizeOutbox(db, 'user-1');
     expect(summary.waiting).toBe(0);

@@ -150,6 +150,8 @@ const GATEWAY_FAILURES = new Set([502, 503, 504]);
 export interface UploadOutcome {
   sent: number;
   conflicts: UploadConflict[];
+  /** The event days of which the server recorded at least one scan (their data changed), once each. */
+  days: { eventId: string; day: number }[];
   setAside: number;
   /** The round stopped on a failure that leaves items queued (no answer, 5xx, 401). */
   failed: boolean;
@@ -166,7 +168,7 @@ export interface UploadOutcome {
  * IndexedDB fails.
  */
 export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOfflineScans): Promise<UploadOutcome> {
-  const outcome: UploadOutcome = { sent: 0, conflicts: [], setAside: 0, failed: false, unanswered: false };
+  const outcome: UploadOutcome = { sent: 0, conflicts: [], days: [], setAside: 0, failed: false, unanswered: false };
   const queued = (await readOutbox(db)).filter((item) => !item.setAside);
   for (const batch of batchesInScanOrder(queued)) {
     const first = batch[0];
@@ -199,6 +201,7 @@ export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOffl
       if (result.status === 'conflict') outcome.conflicts.push({ scanId: item.scanId, eventId: item.eventId, day: item.day });
       await deleteOutboxRecord(db, item.scanId);
       outcome.sent += 1;
+      if (!outcome.days.some(({ eventId, day }) => eventId === item.eventId && day === item.day)) outcome.days.push({ eventId: item.eventId, day: item.day });
     }
   }
   if (outcome.sent > 0) void pruneOutboxCopies(db);

@@ -7,24 +7,24 @@
 import { LOGOUT_SEND_TIMEOUT_MS } from '@/config/constants.ts';
 import { roundSender } from './offline-api.ts';
 import { openOfflineDb } from './offline-db.ts';
-import { summarizeOutbox, uploadOutbox, type UploadConflict } from './outbox.ts';
+import { summarizeOutbox, uploadOutbox, type UploadOutcome } from './outbox.ts';
 
 /**
  * When `userId` has scans queued, sends the outbox (one upload round under this session, given up
  * after `options.timeoutMs`) and says how many of `userId`'s scans still wait: 0 when none was
  * queued, all were sent, or this device has no readable outbox (private mode, a broken store:
  * nothing can be sent from it either). Set-aside scans do not count: the server has answered them.
- * `options.onConflicts` hears the scans the server answered `conflict` for. Never throws.
+ * `options.onUploaded` hears what the upload did (`recordUpload` takes it). Never throws.
  */
 export async function sendBeforeLogout(
   userId: string,
-  options: { timeoutMs?: number; onConflicts?: (conflicts: UploadConflict[]) => void } = {},
+  options: { timeoutMs?: number; onUploaded?: (outcome: UploadOutcome) => void } = {},
 ): Promise<number> {
   try {
     const db = await openOfflineDb();
     if ((await summarizeOutbox(db, userId)).waiting === 0) return 0;
     const outcome = await uploadOutbox(db, userId, await roundSender(AbortSignal.timeout(options.timeoutMs ?? LOGOUT_SEND_TIMEOUT_MS)));
-    if (outcome.conflicts.length > 0) options.onConflicts?.(outcome.conflicts);
+    options.onUploaded?.(outcome);
     return (await summarizeOutbox(db, userId)).waiting;
   } catch {
     return 0;

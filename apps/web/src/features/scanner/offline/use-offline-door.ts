@@ -20,7 +20,7 @@ import { deviceId, eventDayKey, openOfflineDb, type OfflineDb } from './offline-
 import { dismissSetAside, queueOfflineScan, sessionProofOf, summarizeOutbox, unsentAdmissionCheck, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
 import { createOutboxRounds, type OutboxRounds } from './outbox-rounds.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
-import { checkInQueries, recordUploadConflicts } from '../check-in-queries.ts';
+import { recordUpload } from '../recent-scans-query.ts';
 import type { Verdict } from '../scanner-logic.ts';
 
 /** The door list is downloaded again this often while the scanner is open, in ms (issue 12 item 2). */
@@ -82,7 +82,7 @@ export interface OfflineDoor {
  *   offline side stays idle — nothing is queued without a user to send it as).
  *
  * A scan the server answers `conflict` for is marked 'Conflict' in the day's recent scans
- * (`recordUploadConflicts`, under the day each scan was made on).
+ * (`recordUpload`, under the day each scan was made on), and every day it sent scans of is refreshed.
  */
 export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | null): OfflineDoor {
   const eventId = event.id;
@@ -131,11 +131,10 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
       if (!open || staffId === null) return { failed: false };
       try {
         const outcome = await uploadOutbox(open, staffId, await roundSender());
-        if (outcome.conflicts.length > 0) recordUploadConflicts(queryClient, outcome.conflicts);
+        // The check-ins just recorded on the server count now (header 'Checked in N / M', the
+        // 'Conflicts', the scan log), also after a round that failed part way.
+        recordUpload(queryClient, outcome);
         if (isMountedRef.current && !outcome.failed && outcome.sent > 0) dispatch({ type: 'serverAnswered' });
-        // The check-ins just recorded on the server count now (header 'Checked in N / M'), also
-        // after a round that failed part way: they no longer wait on the device.
-        if (outcome.sent > 0) void queryClient.invalidateQueries({ queryKey: checkInQueries.counts(eventId, dayNumber).queryKey });
         return outcome;
       } finally {
         await refreshSummary();
@@ -143,7 +142,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     });
     roundsRef.current = rounds;
     return () => rounds.stop();
-  }, [db, staffId, refreshSummary, queryClient, eventId, dayNumber]);
+  }, [db, staffId, refreshSummary, queryClient]);
   const upload = useCallback(async (): Promise<void> => {
     await roundsRef.current?.run();
   }, []);

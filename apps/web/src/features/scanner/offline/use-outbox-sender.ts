@@ -9,12 +9,13 @@
  * online again, and after a failed round 1 s, 2 s, 4 s … 30 s later (./outbox-rounds.ts, SPEC §9's
  * policy, as the scanner does). Every waiting item is sent under this user's session, a colleague's
  * naming its maker (decision 077, as the scanner does); scans the
- * server answers `conflict` for are marked 'Conflict' in their own day's recent scans. Re-sending an item is safe:
+ * server answers `conflict` for are marked 'Conflict' in their own day's recent scans, and each day
+ * sent is refreshed. Re-sending an item is safe:
  * the server keeps one row per scan id and answers a repeat as before.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { recordUploadConflicts } from '../check-in-queries.ts';
+import { recordUpload } from '../recent-scans-query.ts';
 import { roundSender } from './offline-api.ts';
 import { openOfflineDb } from './offline-db.ts';
 import { uploadOutbox } from './outbox.ts';
@@ -35,7 +36,7 @@ export function useOutboxSender(userId: string | null): void {
         if (!db) return { failed: false };
         // With nothing waiting, this reads the outbox and sends nothing.
         const outcome = await uploadOutbox(db, userId, await roundSender());
-        if (outcome.conflicts.length > 0) recordUploadConflicts(queryClient, outcome.conflicts);
+        recordUpload(queryClient, outcome);
         return outcome;
       },
       { whenIdleMs: OUTBOX_SEND_INTERVAL_MS },

@@ -14,10 +14,11 @@ import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { supervisorQueries, useManualCheckIn, useUndoCheckIn } from '../api.ts';
+import { checkInQueries, isSearchable } from '@/lib/check-ins/check-in-queries.ts';
+import { useManualCheckIn, useUndoCheckIn } from '../api.ts';
 import { denialText } from '@/lib/denial-text.ts';
 import { useIsServerUnreachable } from '@/lib/reachability.ts';
-import { admitsSelectedDay, admittedDaysText, attendeeStatusText, isSearchable, supervisorErrorText } from '../supervisor-logic.ts';
+import { admitsSelectedDay, admittedDaysText, attendeeStatusText, supervisorErrorText } from '../supervisor-logic.ts';
 import { useTranslation } from 'react-i18next';
 
 export interface AttendeeSearchProps {
@@ -41,7 +42,7 @@ export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, o
   const inputId = useId();
   const [text, setText] = useState('');
   const deferred = useDeferredValue(text);
-  const search = useQuery(supervisorQueries.search(eventId, day, deferred));
+  const search = useQuery(checkInQueries.search(eventId, day, deferred));
   const isServerUnreachable = useIsServerUnreachable();
   const checkIn = useManualCheckIn(eventId, day);
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);

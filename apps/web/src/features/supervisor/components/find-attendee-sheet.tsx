@@ -11,7 +11,7 @@ import { UserSearch } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { Sheet } from '@/components/ui/sheet.tsx';
-import { supervisorQueries } from '../api.ts';
+import { checkInKeys } from '@/lib/check-ins/check-in-queries.ts';
 import { AttendeeSearch } from './attendee-search.tsx';
 import { useTranslation } from 'react-i18next';
 
@@ -30,7 +30,7 @@ export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone, isAdmit
   const queryClient = useQueryClient();
   const [isOpen, setOpen] = useState(false);
   const onOpenChange = (open: boolean) => {
-    if (open) void queryClient.invalidateQueries({ queryKey: supervisorQueries.all() });
+    if (open) void queryClient.invalidateQueries({ queryKey: checkInKeys.searches(eventId, day) });
     setOpen(open);
   };
   return (

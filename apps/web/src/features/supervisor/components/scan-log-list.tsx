@@ -10,7 +10,7 @@ import { useId, useState } from 'react';
 import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { supervisorQueries } from '../api.ts';
+import { checkInQueries } from '@/lib/check-ins/check-in-queries.ts';
 import { formatTime, scanLogVerdictText, supervisorErrorText } from '../supervisor-logic.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -25,7 +25,7 @@ export function ScanLogList({ eventId, day }: { eventId: string; day: number }) 
   const { t } = useTranslation();
   const filterId = useId();
   const [verdict, setVerdict] = useState<ScanLogVerdict | 'all'>('all');
-  const log = useInfiniteQuery(supervisorQueries.scanLog(eventId, day, verdict));
+  const log = useInfiniteQuery(checkInQueries.scanLog(eventId, day, verdict));
   const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
 
   return (

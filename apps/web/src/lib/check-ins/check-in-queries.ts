@@ -1,0 +1,124 @@
+/**
+ * The check-in data of an event day on the web, in one place (docs/decisions/097): one key root per
+ * event day, `checkInKeys.day(eventId, day)`, with everything the server knows about that day's
+ * check-ins below it — the counts, the conflicts of offline uploads, the scan log, the attendee
+ * search — and the device's recent scans. Every write to the day's check-ins (a verify, a manual
+ * check-in, an undo, an offline upload) ends in `refreshCheckInDay`, one invalidation of that root,
+ * so each screen showing the day reads it again, whichever screen made the change.
+ *
+ * Shared by the scanner and the supervisor features, so it sits below them, in lib/ (features do
+ * not import each other); it imports only the contract and lib.
+ */
+import {
+  ATTENDEE_SEARCH_MIN_LENGTH,
+  AttendeeSearchResponse,
+  CheckInCounts,
+  checkInCountsPath,
+  OfflineConflictList,
+  offlinePaths,
+  ScanLogPage,
+  type ScanLogVerdict,
+  supervisorPaths,
+} from '@gatecheck/contract';
+import { infiniteQueryOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client.ts';
+
+/** While the scanner is open the counts are fetched again at least this often, in ms. */
+export const CHECK_IN_COUNTS_REFRESH_MS = 30_000;
+
+/** How often the open scan log is read again, in ms (the scanner's counts: every 30 s). */
+export const SCAN_LOG_REFRESH_MS = 15_000;
+
+/** Which event day: the selected event's id (null or '' when none is stored, SPEC §5) and day number. */
+export interface CheckInDay {
+  eventId: string | null;
+  day: number;
+}
+
+/**
+ * The query keys of check-in data (TkDodo's key factories): `['check-ins', eventId, day, ...]`.
+ * Everything of one event day starts with `day(eventId, day)`; a key of one kind without its last
+ * part (`scanLogs`, `searches`) matches every variant of that kind.
+ */
+export const checkInKeys = {
+  all: () => ['check-ins'] as const,
+  /** The root of one event day: invalidating it refreshes all of the day's check-in data. */
+  day: (eventId: string | null, day: number) => [...checkInKeys.all(), eventId, day] as const,
+  counts: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'counts'] as const,
+  /** This device's recent verdicts of the day (kept by the scanner in tab memory). */
+  recent: (eventId: string | null, day: number) => [...checkInKeys.day(eventId, day), 'recent'] as const,
+  conflicts: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'conflicts'] as const,
+  scanLogs: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'scan-log'] as const,
+  scanLog: (eventId: string, day: number, verdict: ScanLogVerdict | 'all') => [...checkInKeys.scanLogs(eventId, day), verdict] as const,
+  searches: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'search'] as const,
+  search: (eventId: string, day: number, text: string) => [...checkInKeys.searches(eventId, day), text.trim()] as const,
+};
+
+/** Whether `text` is long enough to search (trimmed, at least `ATTENDEE_SEARCH_MIN_LENGTH` = 3 characters; fewer lists nobody). */
+export function isSearchable(text: string): boolean {
+  return text.trim().length >= ATTENDEE_SEARCH_MIN_LENGTH;
+}
+
+/** GET /events/{eventId}/days/{day}/counts. @throws {ApiError} on a network failure or an error answer. */
+export async function fetchCheckInCounts(eventId: string, day: number, signal?: AbortSignal): Promise<CheckInCounts> {
+  return apiRequest(checkInCountsPath(eventId, day), { schema: CheckInCounts, signal });
+}
+
+/** The server's check-in data of an event day as query options; each call @throws {ApiError}. */
+export const checkInQueries = {
+  /**
+   * 'Checked in N / M' of the day: refetched every `CHECK_IN_COUNTS_REFRESH_MS` while shown and
+   * with the day's root. No error toast: the header keeps the last numbers it had.
+   */
+  counts: (eventId: string, day: number) =>
+    queryOptions({
+      queryKey: checkInKeys.counts(eventId, day),
+      queryFn: ({ signal }) => fetchCheckInCounts(eventId, day, signal),
+      refetchInterval: CHECK_IN_COUNTS_REFRESH_MS,
+      // No event id stored: nothing to count (verify refuses too, SPEC §5).
+      enabled: eventId !== '',
+    }),
+  /** The day's conflicts (GET conflicts, decision 045), fetched while the 'Conflicts' list is open. */
+  conflicts: (eventId: string, day: number) =>
+    queryOptions({
+      queryKey: checkInKeys.conflicts(eventId, day),
+      queryFn: ({ signal }) => apiRequest(offlinePaths.offlineConflicts(eventId, day), { schema: OfflineConflictList, signal }),
+    }),
+  /**
+   * GET …/scan-log?day=&verdict=&cursor=, newest first, 50 a page; read again every
+   * `SCAN_LOG_REFRESH_MS` while the screen is shown and only its first page is loaded, so the
+   * gates' scans appear as they come (with 'Load more' pages, every page would be read again).
+   */
+  scanLog: (eventId: string, day: number, verdict: ScanLogVerdict | 'all') =>
+    infiniteQueryOptions({
+      queryKey: checkInKeys.scanLog(eventId, day, verdict),
+      queryFn: ({ signal, pageParam }) => {
+        const query = new URLSearchParams({ day: String(day), ...(verdict === 'all' ? {} : { verdict }), ...(pageParam ? { cursor: pageParam } : {}) });
+        return apiRequest(`${supervisorPaths.scanLog(eventId)}?${query}`, { schema: ScanLogPage, signal });
+      },
+      initialPageParam: '',
+      getNextPageParam: (page) => page.nextCursor ?? undefined,
+      refetchInterval: (query) => ((query.state.data?.pages.length ?? 1) > 1 ? false : SCAN_LOG_REFRESH_MS),
+    }),
+  /** GET …/attendees?q=&day= (only when `text` is searchable). */
+  search: (eventId: string, day: number, text: string) =>
+    queryOptions({
+      queryKey: checkInKeys.search(eventId, day, text),
+      queryFn: ({ signal }) =>
+        apiRequest(`${supervisorPaths.attendeeSearch(eventId)}?${new URLSearchParams({ q: text.trim(), day: String(day) })}`, {
+          schema: AttendeeSearchResponse,
+          signal,
+        }),
+      enabled: isSearchable(text),
+    }),
+};
+
+/**
+ * After the server recorded something for `scope`'s check-ins (a verify's verdict, a manual
+ * check-in, an undo, an offline upload): marks all of that day's check-in data stale, and refetches
+ * what is shown. Resolves when the refetches have settled. No event id: nothing to refresh.
+ */
+export function refreshCheckInDay(queryClient: QueryClient, scope: CheckInDay): Promise<void> {
+  if (!scope.eventId) return Promise.resolve();
+  return queryClient.invalidateQueries({ queryKey: checkInKeys.day(scope.eventId, scope.day) });
+}
