@@ -71,6 +71,24 @@ describe('codes too weak for the door list (docs/decisions/087)', () => {
     expect(await decideOffline(db, await input('GOOD-1', { doorList: list }))).toMatchObject({ isValid: true });
   });
 
+  test("a weak code this device admitted is denied 'Already checked in', not left to the server, even after a newer list", async () => {
+    const db = await openOfflineDb();
+    const list = await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada' }], { hasUnlistedCodes: true });
+    await rememberOnlineCheckIn(db, { eventId: 'event-1', day: 2, code: '12345678' }, { checkedInAt: new Date('2026-07-11T10:30:00Z'), checkedInBy: 'Dana Demo' });
+    const denied = { isValid: false, denial: { reason: 'already_checked_in', checkedInAt: '2026-07-11T10:30:00.000Z', checkedInBy: 'Dana Demo' } };
+    expect(await decideOffline(db, await input('12345678', { doorList: list }))).toEqual(denied);
+    // A list generated after it cannot know better: weak codes are never on it.
+    const newer = { ...list, generatedAt: '2026-07-11T11:00:00.000Z' };
+    expect(await decideOffline(db, await input('12345678', { doorList: newer }))).toEqual(denied);
+    // Admitted offline under a list of an older server (which listed weak codes), then the new list arrives.
+    const older = await makeDoorList([{ code: '000042', holderName: 'Nina' }]);
+    expect(await decideOffline(db, await input('000042', { doorList: older }))).toMatchObject({ isValid: true });
+    expect(await decideOffline(db, await input('000042', { doorList: list, now: new Date('2026-07-11T12:05:00Z') }))).toMatchObject({
+      isValid: false,
+      denial: { reason: 'already_checked_in', checkedInAt: NOW.toISOString(), checkedInBy: 'Dana Demo' },
+    });
+  });
+
   test('without unlisted codes in the event, an unknown weak code is denied not_found as before', async () => {
     const db = await openOfflineDb();
     expect(await decideOffline(db, await input('12345678'))).toMatchObject({ isValid: false, denial: { reason: 'not_found' } });

@@ -11,7 +11,9 @@
  *
  * A plain code the list does not hold, when the list says it leaves weak codes out and this code is
  * one (`isDoorListCode`, docs/decisions/087), may be a valid ticket: it is not decided here (null,
- * the caller's 'Verification Error': it needs the server). A signed ticket whose key the list names
+ * the caller's 'Verification Error': it needs the server) — unless this device admitted it (online or
+ * offline), when it is DENIED 'Already checked in' (the list, which never holds it, cannot say
+ * otherwise, so an online admission counts whatever the list's age). A signed ticket whose key the list names
  * as revoked (`revokedKeyIds`, docs/decisions/089) is an unknown code, whatever keys the device kept.
  *
  * Every approval is remembered in `localCheckIns` (by lookup key, never the code), so the same ticket
@@ -66,12 +68,18 @@ const LocalCheckInSchema = z.object({ checkedInAt: z.string(), checkedInBy: z.st
 export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput): Promise<Verdict | null> {
   const { eventId, day, code, now, doorList } = input;
   const lookupKey = await doorListLookupKey(eventId, code);
-  const local = await readLocalCheckIn(db, { eventId, day, lookupKey }, doorList);
   const entry = doorList ? (entryIndex(doorList).get(lookupKey) ?? null) : null;
+  // A weak code the list leaves out (decision 087): the list never knows its check-ins.
+  const isUnlisted = !entry && doorList?.hasUnlistedCodes === true && !isDoorListCode(code);
+  const local = await readLocalCheckIn(db, { eventId, day, lookupKey }, isUnlisted ? null : doorList);
   const signed = parseSignedTicket(code);
 
   let decision: CheckInDecision;
-  if (!signed && !entry && doorList?.hasUnlistedCodes && !isDoorListCode(code)) return null;
+  if (!signed && isUnlisted) {
+    // Only this device's own admission can be known: that one is denied, anything else needs the server.
+    if (!local) return null;
+    return { isValid: false, denial: { reason: 'already_checked_in', checkedInAt: local.checkedInAt.toISOString(), checkedInBy: local.checkedInBy } };
+  }
   if (signed && doorList?.revokedKeyIds.includes(signed.keyId)) {
     // Signed by a revoked key: an unknown code, as on the server, even when its code is listed (decision 089).
     decision = decideCheckIn({ ticket: null, event: doorList.event, day, existingCheckIn: null, now });
