@@ -54,7 +54,8 @@ export function registerTicketCommands(program: Command, context: AdminContext):
         'is not UTF-8 is refused whole. Commas separate fields, or semicolons if the header uses them.',
         'A code too easy to guess (under 64 bits: an 8-digit barcode, say) is imported but kept off',
         'the phones\' door lists, where it could be recovered with its holder\'s name; the summary names',
-        'each. Phones check such tickets only online, or offline when printed signed (export-qr --signed).',
+        'each. Phones check such tickets only online, printed signed or not; a ticket imported with an',
+        'empty code gets an unguessable one that phones can check offline.',
         '',
         'Example:',
         '  npm run admin -- tickets import --event 0b7c...e1 ./tickets.csv',
@@ -82,8 +83,8 @@ export function registerTicketCommands(program: Command, context: AdminContext):
       if (summary.offlineOnly.count > 0) {
         context.print(
           `Kept off the door list: ${summary.offlineOnly.count} ticket${summary.offlineOnly.count === 1 ? '' : 's'} whose code is too easy to guess ` +
-            `(under ${DOOR_LIST_MIN_CODE_BITS} bits). They are valid, but a phone without the server cannot check them as typed or plain QR codes; ` +
-            'print them signed (tickets export-qr --signed) so phones can check them offline.',
+            `(under ${DOOR_LIST_MIN_CODE_BITS} bits). They are valid, but a phone without the server cannot check them, typed or scanned, signed or not ` +
+            '(the door list cannot say whether they were revoked or checked in at another gate); a ticket imported with an empty code gets one phones can check offline.',
         );
         for (const row of summary.offlineOnly.rows) context.print(`  line ${row.line} (${row.code}): about ${Math.floor(row.bits)} bits`);
         if (summary.offlineOnly.count > summary.offlineOnly.rows.length) context.print(`  ... and ${summary.offlineOnly.count - summary.offlineOnly.rows.length} more`);

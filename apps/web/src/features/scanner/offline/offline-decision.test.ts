@@ -1,4 +1,5 @@
-import { SIGNED_TICKET_VECTOR, parseSignedTicket, type CheckInEvent } from '@gatecheck/contract';
+import { SIGNED_TICKET_VECTOR, formatSignedTicket, parseSignedTicket, signedTicketPayloadBytes, type CheckInEvent } from '@gatecheck/contract';
+import { signAsync } from '@noble/ed25519';
 import { describe, expect, test } from 'vitest';
 import { doorListEvent, makeDoorList } from '@/test/door-list-fixtures.ts';
 import { decideOffline, rememberOnlineCheckIn, type OfflineDecisionInput } from './offline-decision.ts';
@@ -87,6 +88,33 @@ describe('codes too weak for the door list (docs/decisions/087)', () => {
       isValid: false,
       denial: { reason: 'already_checked_in', checkedInAt: NOW.toISOString(), checkedInBy: 'Dana Demo' },
     });
+  });
+
+  test('a signed ticket of a weak code the list leaves out is not decided from its signature: it may be revoked or checked in at another gate', async () => {
+    const db = await openOfflineDb();
+    const vector = SIGNED_TICKET_VECTOR;
+    const listEvent = { ...doorListEvent, id: vector.eventId };
+    const keys = [{ keyId: vector.keyId, publicKey: vector.publicKey }];
+    const secretKey = Uint8Array.from(vector.secretKeyHex.match(/../g) ?? [], (hex) => Number.parseInt(hex, 16));
+    const sign = async (code: string) => {
+      const payload = signedTicketPayloadBytes({ keyId: vector.keyId, eventId: vector.eventId, code, days: null });
+      return formatSignedTicket(payload, await signAsync(payload, secretKey));
+    };
+    const decide = async (code: string, doorList: Awaited<ReturnType<typeof makeDoorList>>) =>
+      decideOffline(db, { eventId: vector.eventId, day: 2, code, now: NOW, staffName: 'Dana Demo', doorList, signingKeys: keys, event: listEvent });
+    // On the server this ticket is revoked, or checked in at gate B: the list, which leaves it out, cannot say so.
+    const list = await makeDoorList([], { event: listEvent, hasUnlistedCodes: true });
+    expect(await decide(await sign('12345678'), list)).toBeNull();
+    // Admitted by this device (here online): denied as checked in, signed or typed.
+    await rememberOnlineCheckIn(db, { eventId: vector.eventId, day: 2, code: '12345678' }, { checkedInAt: new Date('2026-07-11T10:30:00Z'), checkedInBy: 'Dana Demo' });
+    expect(await decide(await sign('12345678'), list)).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in', checkedInBy: 'Dana Demo' } });
+    // A forged text is still an unknown code; a strong signed code the list does not hold is decided from its signature (a ticket newer than the list).
+    const genuine = await sign('12345678');
+    const forged = `${genuine.slice(0, -3)}${genuine.endsWith('AAA') ? 'BBB' : 'AAA'}`;
+    expect(await decide(forged, list)).toMatchObject({ isValid: false, denial: { reason: 'not_found' } });
+    expect(await decide(await sign('GC-ABCDEFGHJKMNPQRS'), list)).toMatchObject({ isValid: true });
+    // A list of an older server (no hasUnlistedCodes): decided from the signature as before.
+    expect(await decide(await sign('000042'), await makeDoorList([], { event: listEvent }))).toMatchObject({ isValid: true });
   });
 
   test('without unlisted codes in the event, an unknown weak code is denied not_found as before', async () => {

@@ -7,7 +7,10 @@
  * A signed ticket (`GC1.…`) whose signature does not verify under the event's keys is an unknown
  * code, as on the server. A genuine one of this event that the door list does not hold (or with no
  * door list on the device) is decided from its payload: its event and days, not revoked (the list's
- * revocations are the only ones a device can know), and this device's own check-ins.
+ * revocations are the only ones a device can know), and this device's own check-ins — unless its
+ * code is weak and the list says it leaves weak codes out: the ticket may then be revoked or checked
+ * in at another gate without the list saying so, and it is not decided here (null) unless this
+ * device admitted it (DENIED 'Already checked in').
  *
  * A plain code the list does not hold, when the list says it leaves weak codes out and this code is
  * one (`isDoorListCode`, docs/decisions/087), may be a valid ticket: it is not decided here (null,
@@ -61,8 +64,9 @@ const LocalCheckInSchema = z.object({ checkedInAt: z.string(), checkedInBy: z.st
 
 /**
  * The verdict for a scan with the server out of reach, or null when the device cannot decide (no door
- * list and not a genuine signed ticket of this event): the caller then shows SPEC §8's 'Verification
- * Error'. An approval is recorded in this device's check-ins before it resolves.
+ * list and not a genuine signed ticket of this event, or a weak code the list leaves out, plain or
+ * signed, that this device did not admit): the caller then shows SPEC §8's 'Verification Error'.
+ * An approval is recorded in this device's check-ins before it resolves.
  * @throws the browser's error when IndexedDB fails.
  */
 export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput): Promise<Verdict | null> {
@@ -87,6 +91,10 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
     if (!(await verifyTicketSignature(signed, input.signingKeys))) {
       // A forged or foreign-key text: an unknown code, as on the server (decision 043).
       decision = decideCheckIn({ ticket: null, event: doorList?.event ?? input.event, day, existingCheckIn: null, now });
+    } else if (isUnlisted && !local && signed.eventId === eventId.toLowerCase()) {
+      // A genuine ticket of a weak code: the list leaves it out, so it cannot say whether the ticket
+      // was revoked or checked in at another gate, and the signature says neither (decision 087).
+      return null;
     } else {
       const event = doorList?.event ?? input.event;
       decision = decideCheckIn({
