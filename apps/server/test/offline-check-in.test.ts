@@ -490,23 +490,40 @@ describe('offline scans: the upload', () => {
     }
   });
 
-  test('a scan time before the session it was made in began is rejected, not recorded; a scan proven made in an earlier session of its maker is recorded (decision 088)', async () => {
+  test('a scan time before the session it was made in began is taken as that start and judged by the rule there: an admission of today is recorded and marked, a backdated one of yesterday refused (decision 088)', async () => {
     const db = t.database.db;
     const colleagueId = await userIdOf(db, DEMO_COLLEAGUE.username);
-    // Signed in just now; a scan claiming yesterday (a day-1 scan uploaded on day 2).
+    // Signed in just now, e.g. after the phone's session was revoked while it was offline, or with a clock more than 5 min slow.
     const fresh = await tokenFor(DEMO_USER.username);
+    const [session] = await db.select({ createdAt: sessions.createdAt }).from(sessions).where(eq(sessions.tokenHash, hashToken(fresh)));
+    const sessionStart = session?.createdAt.toISOString();
+    const slowClock = await newTicket();
+    const early = scan(slowClock.code, {}, 60 * 60);
+    // Proven made in the colleague's session, but at a time before that session began: the uploader's, at the upload session's start.
+    const beforeColleague = await proven(colleague, scan((await newTicket()).code, { scannedBy: colleagueId }, 2 * 60 * 60));
+    const answer = await uploaded(fresh, [early, beforeColleague]);
+    expect(answer.results.map((result) => [result.status, result.checkedInAt, result.checkedInBy])).toEqual([
+      ['recorded', sessionStart, DEMO_USER.displayName],
+      ['recorded', sessionStart, DEMO_USER.displayName],
+    ]);
+    // The check-in is at the session start; offline_scans keeps the time the device claimed; the scan log marks it.
+    expect(await db.select({ checkedInAt: checkIns.checkedInAt }).from(checkIns).where(eq(checkIns.ticketId, slowClock.id))).toEqual([{ checkedInAt: session?.createdAt }]);
+    expect(await db.select({ scannedAt: offlineScans.scannedAt }).from(offlineScans).where(eq(offlineScans.scanId, early.scanId))).toEqual([{ scannedAt: new Date(early.scannedAt) }]);
+    expect(await db.select({ verdict: scanLog.verdict, reason: scanLog.reason, scannedAt: scanLog.scannedAt }).from(scanLog).where(eq(scanLog.scanId, early.scanId))).toEqual([
+      { verdict: 'approved', reason: 'scanned_before_session', scannedAt: session?.createdAt },
+    ]);
+    // The ticket is used: another gate is denied.
+    expect(await verify(staff, slowClock.code)).toMatchObject({ isValid: false, reason: 'already_checked_in', checkedInAt: sessionStart });
+
+    // A day-1 scan uploaded on day 2 with a day-1 time (issue 28 item 5): judged at the session start, on day 2, day 1 is over.
     const backdated = await newTicket();
     const yesterday = scan(backdated.code, {}, 24 * 60 * 60);
-    // Proven made in the colleague's session, but at a time before that session began.
-    const beforeColleague = await proven(colleague, scan((await newTicket()).code, { scannedBy: colleagueId }, 2 * 60 * 60));
-    const answer = await uploaded(fresh, [yesterday, beforeColleague]);
-    expect(answer.results.map((result) => [result.status, result.reason])).toEqual([
-      ['rejected', 'scanned_before_session'],
-      ['rejected', 'scanned_before_session'],
-    ]);
+    const refused = await upload(fresh, [yesterday], DAY - 1);
+    expect(refused.statusCode).toBe(200);
+    expect(OfflineScanBatchResponse.parse(refused.json()).results.map((result) => [result.status, result.reason])).toEqual([['rejected', 'not_event_day']]);
     expect(await db.select().from(checkIns).where(eq(checkIns.ticketId, backdated.id))).toEqual([]);
     // Logged, with the reason, so a supervisor sees the attempt.
-    expect(await db.select({ verdict: scanLog.verdict, reason: scanLog.reason }).from(scanLog).where(eq(scanLog.scanId, yesterday.scanId))).toEqual([{ verdict: 'approved', reason: 'scanned_before_session' }]);
+    expect(await db.select({ verdict: scanLog.verdict, reason: scanLog.reason }).from(scanLog).where(eq(scanLog.scanId, yesterday.scanId))).toEqual([{ verdict: 'approved', reason: 'not_event_day' }]);
     expect(await verify(staff, backdated.code)).toMatchObject({ isValid: true });
 
     // The colleague's session of two hours ago, still open an hour ago when they scanned; sent now by

@@ -33,7 +33,8 @@ export const OFFLINE_BATCH_MAX_ITEMS = 500;
 export const DEVICE_ID_MAX_LENGTH = 100;
 /**
  * How far a device's clock may be off the server's, in ms: a scan time more than this ahead of the
- * server's receipt, or before the start of the session that made it, is rejected (decision 088).
+ * server's receipt is rejected; one more than this before the start of the session that made it is
+ * taken as that start (decision 088).
  */
 export const OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS = 5 * 60 * 1000;
 

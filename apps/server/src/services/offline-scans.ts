@@ -13,10 +13,13 @@
  * Who answers for a scan, and when it can have been made (decision 088, refining 077): the maker a
  * scan names (`scannedBy`, else the uploader) only when its `sessionProof` proves it was made in a
  * session of that maker (`offlineScanProof`, keyed by the session's token hash) whose lifetime covers
- * the scan time; otherwise the uploader, and the scan time must fall in the uploading session. A
- * scan time before the proving (or uploading) session began is rejected `scanned_before_session`, one
- * after the receipt `scanned_in_future` (both with OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS of clock skew), so
- * a scan cannot be backdated into a day the device was not signed in. The check-in and the scan log
+ * the scan time; otherwise the uploader. A scan time before the proving (or uploading) session began
+ * (less OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS of clock skew) is set to that session's start: an approved
+ * admission is never dropped for its time (a slow phone clock, a session revoked while the phone was
+ * offline, an item queued without a proof), but it is judged by the rule — the day rule too — at the
+ * session start, so a scan cannot be backdated into a day the device was not signed in; its scan-log
+ * row says `scanned_before_session`, and offline_scans keeps the time the device claimed. A scan time
+ * after the receipt plus the skew is rejected `scanned_in_future`. The check-in and the scan log
  * name the accountable staff member; offline_scans keeps who sent it (`sent_by_user_id`) beside. A
  * proven maker who is not a member (any more) is rejected (`unknown_staff`) and makes no check-in,
  * but is still stored and logged under its sender, with that reason, so the admission at the gate
@@ -160,8 +163,11 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, event: EventD
   if (stored) return replay(stored, makerId, event, day);
   try {
     return await inTransaction(db, async (tx) => {
-      const isBeforeSession = new Date(scan.scannedAt).getTime() < maker.sessionStartedAt.getTime() - OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS;
-      const outcome = !maker.isKnown ? unknownMaker(scan) : isBeforeSession ? beforeSession(scan) : await decideItem(tx, makerId, event, day, scan, now);
+      const claimedAt = new Date(scan.scannedAt);
+      // No scan before its session began (decision 088): such a time is taken as the session's start.
+      const isBeforeSession = claimedAt.getTime() < maker.sessionStartedAt.getTime() - OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS;
+      const at = isBeforeSession ? maker.sessionStartedAt : claimedAt;
+      const outcome = !maker.isKnown ? unknownMaker(scan) : await decideItem(tx, makerId, event, day, scan, { at, isClamped: isBeforeSession }, now);
       const [inserted] = await tx
         .insert(offlineScans)
         .values({
@@ -196,7 +202,7 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, event: EventD
           reason: outcome.log.reason,
           scanId: scan.scanId,
           source: 'offline',
-          scannedAt: new Date(scan.scannedAt),
+          scannedAt: at,
         });
       }
       return outcome.answer;
@@ -259,23 +265,11 @@ function unknownMaker(scan: OfflineScan): ItemOutcome {
 }
 
 /**
- * A scan claiming a time before the session it was made in began (decision 088): no check-in (a
- * device cannot have scanned before it was signed in), rejected, logged as what the gate claims so
- * a supervisor sees the attempt.
+ * Decides one item made by `makerId` (see the module comment) inside its transaction, at `time.at`:
+ * the scan time, or the session's start when the scan claimed an earlier one (`time.isClamped`).
  */
-function beforeSession(scan: OfflineScan): ItemOutcome {
-  return {
-    answer: reject(scan.scanId, 'scanned_before_session', 'The scan time is before the session it was made in began.'),
-    code: scan.code,
-    ticketId: null,
-    conflictingCheckInId: null,
-    log: { verdict: scan.verdict, reason: 'scanned_before_session' },
-  };
-}
-
-/** Decides one item made by `makerId` (see the module comment) inside its transaction. */
-async function decideItem(tx: DbOrTx, makerId: string, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemOutcome> {
-  const scannedAt = new Date(scan.scannedAt);
+async function decideItem(tx: DbOrTx, makerId: string, event: EventDetails, day: number, scan: OfflineScan, time: { at: Date; isClamped: boolean }, now: Date): Promise<ItemOutcome> {
+  const scannedAt = time.at;
   if (scannedAt.getTime() > now.getTime() + OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS) {
     return { answer: reject(scan.scanId, 'scanned_in_future', 'The scan time is ahead of the server clock.'), code: scan.code, ticketId: null, conflictingCheckInId: null, log: null };
   }
@@ -321,7 +315,9 @@ async function decideItem(tx: DbOrTx, makerId: string, event: EventDetails, day:
   const written = await recordCheckIn(tx, { eventId: event.id, ticketId, day, staffUserId: makerId, scanId: scan.scanId, checkedInAt: scannedAt, receivedAt: now, deviceId: scan.deviceId });
   if (written.isRecorded) {
     const [maker] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, makerId));
-    return { answer: withCheckIn(scan.scanId, 'recorded', { checkedInAt: written.checkedInAt, checkedInBy: maker?.name ?? '' }), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: null } };
+    // A time set to the session's start is marked, so a supervisor knows the check-in time is not the gate's.
+    const reason = time.isClamped ? 'scanned_before_session' : null;
+    return { answer: withCheckIn(scan.scanId, 'recorded', { checkedInAt: written.checkedInAt, checkedInBy: maker?.name ?? '' }), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason } };
   }
   const first = { checkedInAt: written.standing.checkedInAt, checkedInBy: written.standing.staffName };
   return {
