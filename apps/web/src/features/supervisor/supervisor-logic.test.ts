@@ -54,5 +54,7 @@ test('an offline admission says it was offline and, when the server found it wro
   expect(scanLogVerdictText({ ...offline, reason: 'conflict' })).toBe('Approved (offline): also checked in at another gate');
   expect(scanLogVerdictText({ ...offline, reason: 'revoked' })).toBe('Approved (offline): the server would have denied it (Ticket revoked)');
   expect(scanLogVerdictText({ ...offline, reason: 'unknown_staff' })).toBe('Approved (offline): made by someone not in this organization');
+  // Recorded, at its session's start, since the device claimed an earlier time (decision 088).
+  expect(scanLogVerdictText({ ...offline, reason: 'scanned_before_session' })).toBe('Approved (offline): its device claimed a time before its sign-in; logged at the sign-in');
   expect(scanLogVerdictText({ ...offline, verdict: 'denied', reason: 'not_found' })).toBe('Denied (offline): Ticket not found');
 });
