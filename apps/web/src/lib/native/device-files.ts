@@ -2,7 +2,8 @@
  * Files in the app's own storage on the phone (Capacitor Filesystem, docs/decisions/095): on iOS the
  * Library folder without iCloud backup, on Android the app's files folder (`Directory.LibraryNoCloud`).
  * Unlike the WebView's IndexedDB, the OS never clears them to make room; they go only with the app.
- * The offline store keeps a copy of what must not be lost there (features/scanner/offline/durable-copy.ts).
+ * The offline store keeps a copy of what must not be lost there (features/scanner/offline/durable-copy.ts,
+ * door-list-copy.ts).
  *
  * Native only: callers ask `isNativePlatform()` first (Capacitor's web implementation of Filesystem
  * would only put the files back into the browser's IndexedDB). Paths are relative, '/'-separated,
