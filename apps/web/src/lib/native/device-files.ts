@@ -24,6 +24,26 @@ export async function writeDeviceFile(path: string, text: string): Promise<void>
   await Filesystem.rename({ from: partial, to: path, directory: DIRECTORY, toDirectory: DIRECTORY });
 }
 
+/**
+ * Writes the text of `parts`, in order, to `path` whole, or leaves the old file, as `writeDeviceFile`
+ * does; for texts of many MB (a door list): each part crosses the bridge on its own (the first is
+ * written, the others appended), and the page gets the main thread back between parts (a macrotask),
+ * so a scan is not kept waiting while the text is made. Parts are made as they are asked for.
+ * @throws the plugin's error when the file cannot be written (a full disk)
+ */
+export async function writeDeviceFileInParts(path: string, parts: Iterable<string>): Promise<void> {
+  const partial = `${path}.partial`;
+  let isFirst = true;
+  for (const part of parts) {
+    if (isFirst) await Filesystem.writeFile({ path: partial, data: part, directory: DIRECTORY, encoding: Encoding.UTF8, recursive: true });
+    else await Filesystem.appendFile({ path: partial, data: part, directory: DIRECTORY, encoding: Encoding.UTF8 });
+    isFirst = false;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  if (isFirst) await Filesystem.writeFile({ path: partial, data: '', directory: DIRECTORY, encoding: Encoding.UTF8, recursive: true });
+  await Filesystem.rename({ from: partial, to: path, directory: DIRECTORY, toDirectory: DIRECTORY });
+}
+
 /** The text of `path`, or null when there is no such file (or it cannot be read). */
 export async function readDeviceFile(path: string): Promise<string | null> {
   try {

@@ -9,7 +9,7 @@ import { SIGNED_TICKET_VECTOR, type DoorList, type EventSigningKeys } from '@gat
 import { deleteDB } from 'idb';
 import { doorListEvent, makeDoorList } from '@/test/door-list-fixtures.ts';
 import { expect, test } from 'vitest';
-import { DOOR_LIST_COPY_FOLDER, SIGNING_KEYS_COPY_FOLDER } from './door-list-copy.ts';
+import { DOOR_LIST_COPY_FOLDER, DOOR_LIST_ENTRIES_PER_PART, SIGNING_KEYS_COPY_FOLDER } from './door-list-copy.ts';
 import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { deviceFilesSettled } from './durable-copy.ts';
 import { decideOffline, type OfflineDecisionInput } from './offline-decision.ts';
@@ -31,8 +31,8 @@ async function osClearsWebViewStorage(): Promise<void> {
 }
 
 /** The Filesystem writes made so far under `folder` (each write of a copy writes its `.partial` file). */
-function fileWrites(folder: string): number {
-  return standIn().calls.filter((call) => call.pluginId === 'Filesystem' && call.methodName === 'writeFile' && String((call.options as { path?: unknown }).path).startsWith(`${folder}/`)).length;
+function fileWrites(folder: string, methodName = 'writeFile'): number {
+  return standIn().calls.filter((call) => call.pluginId === 'Filesystem' && call.methodName === methodName && String((call.options as { path?: unknown }).path).startsWith(`${folder}/`)).length;
 }
 
 test('a door list and signing keys synced on the phone are back after the OS cleared the WebView storage, and decide tickets offline at once', async () => {
@@ -86,4 +86,27 @@ test('a door list (and keys) unchanged across syncs is not written again; a chan
   await osClearsWebViewStorage();
   const restarted = await openOfflineDb();
   expect((await readDoorList(restarted, doorListEvent.id, 2))?.list.tickets).toHaveLength(2);
+});
+
+test('a large door list is written in parts and comes back whole', async () => {
+  const db = await openOfflineDb();
+  const list = await makeDoorList([{ code: 'DECK-0001', holderName: 'Ada Lovelace' }], { day: 3 });
+  // Entries as the server sends them (the holder name sealed), without sealing thousands of names here.
+  const count = DOOR_LIST_ENTRIES_PER_PART * 2 + 17;
+  const many: DoorList = {
+    ...list,
+    tickets: [
+      ...list.tickets,
+      ...Array.from({ length: count }, (_, index) => ({ lookupKey: `key-${index}`, ticketType: 'Day', admittedDays: [3], isRevoked: index % 7 === 0, holderName: { iv: 'aXY', data: `sealed-${index}` }, checkIn: index % 5 === 0 ? { checkedInAt: '2026-07-12T09:00:00.000Z', checkedInBy: 'Gate "North"' } : null })),
+    ],
+  };
+  const appends = fileWrites(DOOR_LIST_COPY_FOLDER, 'appendFile');
+  expect(await syncDoorList(db, { eventId: doorListEvent.id, day: 3 }, async () => many)).toMatchObject({ status: 'synced' });
+  await deviceFilesSettled();
+  // The head, three parts of entries, the tail: one write and four appends.
+  expect(fileWrites(DOOR_LIST_COPY_FOLDER, 'appendFile') - appends).toBe(4);
+
+  await osClearsWebViewStorage();
+  const restarted = await openOfflineDb();
+  expect((await readDoorList(restarted, doorListEvent.id, 3))?.list).toEqual(many);
 });

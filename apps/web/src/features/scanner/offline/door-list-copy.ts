@@ -15,10 +15,12 @@
  *   twice changes nothing (decision 044). Keys are compared with what was last written. The first
  *   sync of each list or key set in a page session writes it whatever changed (a file a failed write
  *   or an older app version left missing), and a failed write is tried again at the next sync.
- * - Writes go through `writeDeviceFile` (beside the old file, then renamed over it: never half a
- *   file), one at a time after the IndexedDB write and off the verdict's path; the JSON text is made
- *   only when the write runs, and several syncs of the same list waiting behind a slow write become
- *   one write of the newest. Errors are reported, never thrown (IndexedDB still holds the list).
+ * - Writes go beside the old file and are renamed over it (never half a file; lib/native/device-files.ts),
+ *   one at a time after the IndexedDB write and off the verdict's path. A door list's JSON text is
+ *   made and written in parts of `DOOR_LIST_ENTRIES_PER_PART` entries, giving the page the main
+ *   thread back between parts, only when its write runs; several syncs of the same list waiting
+ *   behind a slow write become one write of the newest. Errors are reported, never thrown
+ *   (IndexedDB still holds the list).
  * - Restored by `restoreDoorListCopies`, which durable-copy.ts's `restoreFromDeviceFiles` calls
  *   under the same IndexedDB mark as the outbox: only when IndexedDB lost it.
  * - Lists of days long past are kept, as IndexedDB keeps them (neither is pruned yet).
@@ -27,7 +29,7 @@
  */
 import { DoorList, EventSigningKeys } from '@gatecheck/contract';
 import { z } from 'zod';
-import { listDeviceFiles, readDeviceFile, writeDeviceFile } from '@/lib/native/device-files.ts';
+import { listDeviceFiles, readDeviceFile, writeDeviceFile, writeDeviceFileInParts } from '@/lib/native/device-files.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
 import { eventDayKey, type OfflineDb } from './offline-db.ts';
 
@@ -54,7 +56,27 @@ const written = new Map<string, string>();
 const waiting = new Map<string, unknown>();
 let pending: Promise<void> = Promise.resolve();
 
-function queueWrite(path: string, value: unknown, fingerprint: string): Promise<void> {
+/** Door-list entries per part of its file's text (about 250 bytes each: some 500 KB a part). */
+export const DOOR_LIST_ENTRIES_PER_PART = 2_000;
+
+/**
+ * The JSON text of a kept door list, in parts of `DOOR_LIST_ENTRIES_PER_PART` entries, made one at a
+ * time as the write asks for them: 100,000 tickets are some 25 MB of text, too much to make (and pass
+ * over the bridge) in one piece without holding up the page.
+ */
+function* doorListText(stored: CopiedDoorList): Generator<string> {
+  const { tickets, ...rest } = stored.list;
+  const head = JSON.stringify({ syncedAt: stored.syncedAt, needsFullList: stored.needsFullList, list: { ...rest, tickets: [] } });
+  // `head` ends with `[]}}`: the entries go between the brackets.
+  yield head.slice(0, -3);
+  for (let start = 0; start < tickets.length; start += DOOR_LIST_ENTRIES_PER_PART) {
+    const part = tickets.slice(start, start + DOOR_LIST_ENTRIES_PER_PART).map((entry) => JSON.stringify(entry)).join(',');
+    yield start === 0 ? part : `,${part}`;
+  }
+  yield ']}}';
+}
+
+function queueWrite(path: string, value: unknown, fingerprint: string, write: (path: string, value: unknown) => Promise<void>): Promise<void> {
   written.set(path, fingerprint);
   const alreadyQueued = waiting.has(path);
   waiting.set(path, value);
@@ -63,7 +85,7 @@ function queueWrite(path: string, value: unknown, fingerprint: string): Promise<
     .then(async () => {
       const newest = waiting.get(path);
       waiting.delete(path);
-      await writeDeviceFile(path, JSON.stringify(newest));
+      await write(path, newest);
     })
     .catch((error: unknown) => {
       // Reported, not thrown: IndexedDB holds the list; the next sync writes the file again.
@@ -84,7 +106,7 @@ export function copyDoorList(stored: CopiedDoorList, hasChanged: boolean): Promi
   if (!isNativePlatform()) return Promise.resolve();
   const path = doorListPath(stored.list.event.id, stored.list.day);
   if (!hasChanged && written.has(path)) return Promise.resolve();
-  return queueWrite(path, stored, '');
+  return queueWrite(path, stored, '', (to, value) => writeDeviceFileInParts(to, doorListText(value as CopiedDoorList)));
 }
 
 /**
@@ -96,7 +118,7 @@ export function copySigningKeys(keys: EventSigningKeys): Promise<void> {
   const path = signingKeysPath(keys.eventId);
   const fingerprint = JSON.stringify(keys);
   if (written.get(path) === fingerprint) return Promise.resolve();
-  return queueWrite(path, keys, fingerprint);
+  return queueWrite(path, keys, fingerprint, (to, value) => writeDeviceFile(to, JSON.stringify(value)));
 }
 
 /** Resolves when every door-list and key write asked so far is done. */
