@@ -88,9 +88,9 @@ function queueWrite(path: string, value: unknown, fingerprint: string, write: (p
       await write(path, newest);
     })
     .catch((error: unknown) => {
-      // Reported, not thrown: IndexedDB holds the list; the next sync writes the file again.
+      // Reported, not thrown: IndexedDB holds the list (or keys); the next sync writes the file again.
       written.delete(path);
-      console.error('Gatecheck: the copy of the door list in the app files could not be updated.', error);
+      console.error('Gatecheck: the copy of a door list or signing keys in the app files could not be updated.', error);
     });
   return pending;
 }
