@@ -15,7 +15,7 @@
  *   of the page, the "restart of the app", keeps them, as a device does); all fail with `preferencesFail`.
  * - BarcodeScanner: permission state `camera` ('granted' | 'denied' | 'prompt'); `requestPermissions`
  *   turns 'prompt' into `cameraOnRequest`; startScan/stopScan/torch/openSettings are recorded.
- * - Filesystem: the app's own files (writeFile/readFile/deleteFile/readdir/rename/stat/mkdir/rmdir),
+ * - Filesystem: the app's own files (writeFile/appendFile/readFile/deleteFile/readdir/rename/stat/mkdir/rmdir),
  *   kept in `localStorage` under 'standin-files:' + directory + ':' + path, so they outlive a reload
  *   and the deletion of the page's IndexedDB (what the OS may clear: the WebView's storage).
  * - Haptics, App, KeepAwake, StatusBar, SplashScreen: recorded, answered with `{}` (or the plain result).
@@ -158,6 +158,10 @@ export function installCapacitorStandIn(
       if (methodName === 'writeFile') {
         store.setItem(key, String(args.data));
         return { data: { uri: `file:///${key}` } };
+      }
+      if (methodName === 'appendFile') {
+        store.setItem(key, (store.getItem(key) ?? '') + String(args.data));
+        return {};
       }
       if (methodName === 'readFile') {
         const data = store.getItem(key);

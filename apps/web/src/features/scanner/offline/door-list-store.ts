@@ -10,6 +10,7 @@
  */
 import { DoorList, mergeDoorList } from '@gatecheck/contract';
 import { z } from 'zod';
+import { copyDoorList } from './door-list-copy.ts';
 import { eventDayKey, type OfflineDb } from './offline-db.ts';
 
 /** A door list as kept: the list and when this device last got it (ISO 8601, device clock). */
@@ -79,5 +80,21 @@ export async function syncDoorList(db: OfflineDb, scope: { eventId: string; day:
   }
   const stored: StoredDoorList = { list: merged, syncedAt: now.toISOString(), needsFullList: false };
   await db.put('doorLists', stored, eventDayKey(eventId, day));
+  // On the phone, also in the app's files (door-list-copy.ts), when it decides anything differently.
+  void copyDoorList(stored, since === null || !previous || !parsed.success || changesAnything(previous.list, parsed.data));
   return { status: 'synced', stored };
+}
+
+/**
+ * Whether a change list changes what `previous` decides by: tickets, the event, the revoked keys or
+ * the unlisted-codes flag. A new `cursor` or `generatedAt` alone does not.
+ */
+function changesAnything(previous: DoorList, changes: DoorList): boolean {
+  return (
+    changes.isComplete ||
+    changes.tickets.length > 0 ||
+    changes.hasUnlistedCodes !== previous.hasUnlistedCodes ||
+    JSON.stringify(changes.event) !== JSON.stringify(previous.event) ||
+    JSON.stringify(changes.revokedKeyIds) !== JSON.stringify(previous.revokedKeyIds)
+  );
 }

@@ -17,13 +17,14 @@
  * - In a browser, nothing: the web app asks the browser to keep its storage instead
  *   (lib/persistent-storage.ts).
  *
- * Not copied: the door list (downloaded again at the next sync, and until then a signed ticket is
- * still decided from its payload and the restored check-ins) and the signing keys (downloaded with it).
+ * The day's door lists and the events' signing keys have their own copy (door-list-copy.ts), put back
+ * by the same entry point (`restoreFromDeviceFiles`) under the same mark.
  */
 import { doorListLookupKey } from '@gatecheck/contract';
 import { z } from 'zod';
 import { deleteDeviceFile, listDeviceFiles, readDeviceFile, writeDeviceFile } from '@/lib/native/device-files.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
+import { doorListCopiesSettled, restoreDoorListCopies } from './door-list-copy.ts';
 import { eventDayKey, type OfflineDb } from './offline-db.ts';
 
 /** The folder of the outbox's copies in the app's files. */
@@ -77,9 +78,12 @@ export function dropOutboxCopy(scanId: string): Promise<void> {
   return inOrder(() => deleteDeviceFile(copyPath(scanId)));
 }
 
-/** Resolves when every file write and deletion asked so far is done (tests; the logout waits for it). */
-export function deviceFilesSettled(): Promise<void> {
-  return pending;
+/**
+ * Resolves when every file write and deletion asked so far is done, the door lists' and keys' too
+ * (tests; the logout waits for it).
+ */
+export async function deviceFilesSettled(): Promise<void> {
+  await Promise.all([pending, doorListCopiesSettled()]);
 }
 
 /**
@@ -97,14 +101,17 @@ export function pruneOutboxCopies(db: OfflineDb): Promise<void> {
 }
 
 /**
- * Puts the outbox back from its file copy when IndexedDB has lost it (see the module comment), on
- * native; called once per page by `openOfflineDb`. Damaged files are skipped.
+ * Puts the outbox, the door lists and the signing keys back from their file copies when IndexedDB
+ * has lost them (see the module comment), on native; called once per page by `openOfflineDb`.
+ * Damaged files are skipped. The door lists and keys go first: the mark is set with the outbox, so an
+ * app killed between the two restores again at its next start (what is already back is skipped).
  * @returns how many scans were put back (0 in a browser, or when IndexedDB still had its mark)
  * @throws the browser's error when IndexedDB cannot be written
  */
-export async function restoreOutboxFromDeviceFiles(db: OfflineDb): Promise<number> {
+export async function restoreFromDeviceFiles(db: OfflineDb): Promise<number> {
   if (!isNativePlatform()) return 0;
   if ((await db.get('meta', COPY_MARK_KEY)) === true) return 0;
+  await restoreDoorListCopies(db);
   const records: CopiedOutboxRecord[] = [];
   for (const name of await listDeviceFiles(OUTBOX_COPY_FOLDER)) {
     if (!name.endsWith('.json')) continue;

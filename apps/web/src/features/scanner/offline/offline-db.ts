@@ -13,11 +13,11 @@
  * - `meta`: this device's id and the outbox counter.
  *
  * Everything read back is parsed with a zod schema by the modules that read it: a damaged value
- * reads as absent. On the phone the outbox also has a copy in the app's own files, which the OS does
- * not clear (durable-copy.ts, docs/decisions/095).
+ * reads as absent. On the phone the outbox, the door lists and the signing keys also have a copy in
+ * the app's own files, which the OS does not clear (durable-copy.ts, door-list-copy.ts, decision 095).
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { restoreOutboxFromDeviceFiles } from './durable-copy.ts';
+import { restoreFromDeviceFiles } from './durable-copy.ts';
 
 /** Name of the IndexedDB database (one per origin). */
 export const OFFLINE_DB_NAME = 'gatecheck-offline';
@@ -54,11 +54,11 @@ export function openOfflineDb(): Promise<OfflineDb> {
       opening = null;
     },
   })
-    // On the phone, the outbox comes back from its copy in the app's files if the OS cleared the
-    // WebView's storage (durable-copy.ts, docs/decisions/095). A copy that cannot be read is not a
-    // reason to refuse the store.
+    // On the phone, the outbox, the door lists and the signing keys come back from their copy in the
+    // app's files if the OS cleared the WebView's storage (durable-copy.ts, door-list-copy.ts,
+    // docs/decisions/095). A copy that cannot be read is not a reason to refuse the store.
     .then(async (db) => {
-      await restoreOutboxFromDeviceFiles(db).catch((error: unknown) => console.error('Gatecheck: the offline outbox could not be restored from the app files.', error));
+      await restoreFromDeviceFiles(db).catch((error: unknown) => console.error('Gatecheck: the offline store could not be restored from the app files.', error));
       return db;
     })
     .catch((error: unknown) => {

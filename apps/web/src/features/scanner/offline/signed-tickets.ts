@@ -5,6 +5,7 @@
  * @noble/ed25519 where it does not (older Android WebViews, Safari before 17).
  */
 import { EventSigningKeys, fromBase64Url, verifySignedTicket, type EventSigningKey, type ParsedSignedTicket } from '@gatecheck/contract';
+import { copySigningKeys } from './door-list-copy.ts';
 import type { OfflineDb } from './offline-db.ts';
 
 type KeyPart = Pick<EventSigningKey, 'keyId' | 'publicKey'>;
@@ -32,6 +33,8 @@ export async function syncSigningKeys(db: OfflineDb, eventId: string, fetchKeys:
   const parsed = EventSigningKeys.safeParse(body);
   if (!parsed.success || parsed.data.eventId !== eventId) return readSigningKeys(db, eventId);
   await db.put('signingKeys', parsed.data, eventId);
+  // On the phone, also in the app's files (door-list-copy.ts), when they changed.
+  void copySigningKeys(parsed.data);
   return parsed.data.keys;
 }
 
