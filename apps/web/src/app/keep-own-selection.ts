@@ -14,10 +14,12 @@ import { clearSelection, getSelection } from '@/lib/selection.ts';
  * Clears the stored selections unless the stored organization is one of the signed-in user's.
  * Needs the fresh user's credentials to be stored already (the list call sends them). When the
  * memberships cannot be loaded the choices are cleared too: a wrong event is worse than choosing
- * again. Never throws.
+ * again. A selection that changed while the memberships were asked for is left as it is (it was made
+ * since, so it is not the previous user's). Never throws.
  */
 export async function keepOnlyOwnSelection(queryClient: QueryClient): Promise<void> {
-  const { organization } = getSelection();
+  const checked = getSelection();
+  const { organization } = checked;
   if (!organization) return;
   let memberships: OrganizationItem[] = [];
   try {
@@ -25,5 +27,7 @@ export async function keepOnlyOwnSelection(queryClient: QueryClient): Promise<vo
   } catch {
     // Unknown memberships: treated as "not a member" (see above).
   }
+  // A choice made while the memberships were asked for is not the previous user's: leave it.
+  if (getSelection() !== checked) return;
   if (!memberships.some((membership) => membership.id === organization.id)) await clearSelection('organization');
 }

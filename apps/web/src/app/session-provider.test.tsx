@@ -13,7 +13,7 @@ test('a ticket check answered 401 signs staff out with Session expired, and sign
   server.use(http.post(apiUrl(apiPaths.verifyTicket), unauthenticated));
   const { user, router } = renderApp({ route: '/scanner', selection: { organization: testOrganization, event: testEvent, day: testDay } });
   await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
-  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
+  await user.type(await screen.findByLabelText('Or enter ticket ID manually:'), 'GC-1{Enter}');
 
   expect(await screen.findByText('Session expired', { selector: '[role=status]' })).toBeInTheDocument();
   expect(router.state.location.pathname).toBe('/login');

@@ -58,12 +58,14 @@ const loadSelectionCheck = () => import('../keep-own-selection.ts');
  * as keep-own-selection.ts does when the memberships cannot be loaded. Never throws.
  */
 async function keepOwnSelection(queryClient: QueryClient): Promise<void> {
-  if (!getSelection().organization) return;
+  const checked = getSelection();
+  if (!checked.organization) return;
   try {
     const { keepOnlyOwnSelection } = await loadSelectionCheck();
     await keepOnlyOwnSelection(queryClient);
   } catch {
-    await clearSelection('organization');
+    // Only the choices this check was about: one made since is not the previous user's.
+    if (getSelection() === checked) await clearSelection('organization');
   }
 }
 
