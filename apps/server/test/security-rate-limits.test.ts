@@ -274,17 +274,27 @@ test('register is limited per email and per IP', async () => {
   expectRateLimited(await post(apiPaths.register, { ...account, username: 'bulk-last', email: 'bulk-last@example.org' }, ip));
 });
 
+/** The demo user's session token, signed in from a fresh address. */
+async function demoToken(): Promise<string> {
+  const { token } = LoginResponse.parse((await post(apiPaths.login, { email: DEMO_USER.username, password: DEMO_USER.password }, freshIp())).json());
+  return token ?? '';
+}
+
+/** A change-password call with a wrong current password, under `token`, from `ip`. */
+function wrongPasswordChange(token: string, ip: string) {
+  return t.app.inject({
+    method: 'POST',
+    url: api(apiPaths.changePassword),
+    headers: { authorization: `Bearer ${token}` },
+    payload: { currentPassword: 'a-wrong-guess', newPassword: 'long-enough' },
+    remoteAddress: ip,
+  });
+}
+
 test('change-password is limited per IP', async () => {
   const ip = freshIp();
-  const { token } = LoginResponse.parse((await post(apiPaths.login, { email: DEMO_USER.username, password: DEMO_USER.password }, freshIp())).json());
-  const attempt = () =>
-    t.app.inject({
-      method: 'POST',
-      url: api(apiPaths.changePassword),
-      headers: { authorization: `Bearer ${token ?? ''}` },
-      payload: { currentPassword: 'a-wrong-guess', newPassword: 'long-enough' },
-      remoteAddress: ip,
-    });
+  const token = await demoToken();
+  const attempt = () => wrongPasswordChange(token, ip);
   for (let guess = 0; guess < IP_MAX; guess += 1) expect((await attempt()).statusCode).toBe(400);
   expectRateLimited(await attempt());
 });
@@ -299,18 +309,8 @@ test('bursts at register, forgot-password and change-password are counted before
   expect(statusesOf(register)).toEqual([201, ...Array<number>(ACCOUNT_MAX - 1).fill(409), ...Array<number>(40 - ACCOUNT_MAX).fill(429)]);
 
   const ip = freshIp();
-  const { token } = LoginResponse.parse((await post(apiPaths.login, { email: DEMO_USER.username, password: DEMO_USER.password }, freshIp())).json());
-  const changes = await Promise.all(
-    Array.from({ length: 40 }, () =>
-      t.app.inject({
-        method: 'POST',
-        url: api(apiPaths.changePassword),
-        headers: { authorization: `Bearer ${token ?? ''}` },
-        payload: { currentPassword: 'a-wrong-guess', newPassword: 'long-enough' },
-        remoteAddress: ip,
-      }),
-    ),
-  );
+  const token = await demoToken();
+  const changes = await Promise.all(Array.from({ length: 40 }, () => wrongPasswordChange(token, ip)));
   expect(statusesOf(changes)).toEqual([...Array<number>(IP_MAX).fill(400), ...Array<number>(40 - IP_MAX).fill(429)]);
 });
 
