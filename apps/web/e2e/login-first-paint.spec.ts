@@ -9,7 +9,7 @@
  * so what the page shows meanwhile is exactly what the HTML, the CSS and public/first-paint.js paint
  * (the page then never fires 'load' until it is let go: navigations wait for 'commit' only).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { DIST_DIR, readFirstLoad } from '../bench/first-load.ts';
@@ -90,6 +90,18 @@ test('the first load runs React on react-dom, not Preact', () => {
   // react-dom's client names itself to React DevTools; Preact 11 marks its elements with Symbol.for('pv').
   expect(code.some((chunk) => /rendererPackageName:\s*["'`]react-dom["'`]/.test(chunk))).toBe(true);
   expect(code.filter((chunk) => /Symbol\.for\(\s*["'`]pv["'`]\s*\)|preact/i.test(chunk))).toEqual([]);
+});
+
+test('the first load carries no TanStack Query: the sign-in screen works without the query cache (docs/decisions/098)', () => {
+  const { scripts } = readFirstLoad();
+  // Messages only TanStack Query's code holds: query-core's (any query) and react-query's provider.
+  const tanStackChunks = readdirSync(join(DIST_DIR, 'assets'))
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => `assets/${file}`)
+    .filter((file) => /Missing queryFn|No QueryClient set/.test(readFileSync(join(DIST_DIR, file), 'utf8')));
+  // In the build, loaded with the screens after sign-in; none of it before the form is usable.
+  expect(tanStackChunks.length).toBeGreaterThan(0);
+  expect(tanStackChunks.filter((file) => scripts.has(file))).toEqual([]);
 });
 
 test.describe('JavaScript off', () => {

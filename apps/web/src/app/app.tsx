@@ -4,14 +4,17 @@
  * the sign-in screen (prerender.tsx, at a fixed path), so the HTML hydrated is the HTML React renders.
  */
 import { StrictMode, type ReactNode } from 'react';
-import type { QueryClient } from '@tanstack/react-query';
+import type { SessionStore } from '@/features/auth/session-store.ts';
+import type { QueryClientSlot } from '@/lib/query-client-slot.ts';
 import { AppProviders } from './providers.tsx';
 
 /** `router` (a `<BrowserRouter>` or `<StaticRouter>` around the routes) under the providers. */
-export function App({ queryClient, router }: { queryClient: QueryClient; router: ReactNode }) {
+export function App({ session, queryClient, router }: { session: SessionStore; queryClient: QueryClientSlot; router: ReactNode }) {
   return (
     <StrictMode>
-      <AppProviders queryClient={queryClient}>{router}</AppProviders>
+      <AppProviders session={session} queryClient={queryClient}>
+        {router}
+      </AppProviders>
     </StrictMode>
   );
 }

@@ -3,7 +3,9 @@
  * Each entry loads its route module and resolves to the route's component (router.tsx wraps it in
  * `React.lazy`); the bundler makes each a chunk of its own, outside the first load.
  */
+import { createElement, type ComponentType } from 'react';
 import { isNativePlatform } from '@/lib/native/platform.ts';
+import type { QueryClientSlot } from '@/lib/query-client-slot.ts';
 
 /**
  * Every screen but sign-in loads on demand (issue 13 item 2, docs/decisions/048): the first load
@@ -25,6 +27,32 @@ export const lazyScreens = {
   signUp: () => import('./routes/sign-up-route.tsx').then((module) => module.SignUpRoute),
   notFound: () => import('./routes/not-found-route.tsx').then((module) => module.NotFoundRoute),
 };
+
+/** The query layer every lazy screen renders under (query-layer.tsx): TanStack Query, off the first load. */
+export const loadQueryLayer = () => import('./query-layer.tsx');
+
+/**
+ * `load`'s component under the app's query client (query-layer.tsx), as one component whose code
+ * and query layer load together: what `React.lazy` is given for a screen loaded on demand.
+ */
+export async function withQueryLayer(load: () => Promise<ComponentType>): Promise<{ default: ComponentType }> {
+  const [Screen, { WithQueryClient }] = await Promise.all([load(), loadQueryLayer()]);
+  return {
+    default: function ScreenWithQueryClient() {
+      return createElement(WithQueryClient, null, createElement(Screen));
+    },
+  };
+}
+
+/**
+ * Starts loading the signed-in part of the app that every screen after sign-in needs, TanStack Query
+ * and the app's query client (docs/decisions/098): when a sign-in is sent, when the app starts with a
+ * stored user, and once the sign-in screen is idle, so no screen after sign-in waits for it. Returns
+ * at once; a failed load is ignored here (the screen loads it again when it is shown).
+ */
+export function preloadQueryLayer(queryClient: QueryClientSlot): void {
+  void Promise.all([loadQueryLayer(), queryClient.load()]).catch(() => undefined);
+}
 
 /**
  * Loads the screens of the main job after sign-in (issue 13 item 2): the three choice screens and

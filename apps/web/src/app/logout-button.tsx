@@ -1,13 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LogOut } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
-import { useLogoutMutation } from '@/features/auth/api.ts';
 import { recordUpload } from '@/features/scanner/recent-scans-query.ts';
 import { sendBeforeLogout } from '@/features/scanner/offline/send-before-logout.ts';
 import { useTranslation } from 'react-i18next';
-import { useSession } from './session-provider.tsx';
+import { useSession, useSessionStore } from './session-provider.tsx';
 
 /**
  * 'Logout' (SPEC §2, §4): logs out, clearing the user and every selection whatever the server says.
@@ -21,7 +20,9 @@ import { useSession } from './session-provider.tsx';
 export function LogoutButton() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const logout = useLogoutMutation();
+  // Whatever the server says, the session becomes signed out (features/auth/session-store.ts).
+  const sessionStore = useSessionStore();
+  const logout = useMutation({ mutationFn: () => sessionStore.signOut() });
   const queryClient = useQueryClient();
   const [sending, setSending] = useState(false);
   const [unsent, setUnsent] = useState(0);

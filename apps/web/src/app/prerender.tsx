@@ -13,9 +13,9 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { paths } from '@/config/paths.ts';
-import { signedOutSession } from '@/features/auth/api.ts';
+import { createSessionStore } from '@/features/auth/session-store.ts';
 import { i18n, LANGUAGES, type Language } from '@/lib/i18n/index.ts';
-import { createQueryClient } from '@/lib/query-client.ts';
+import { lazyQueryClient } from '@/lib/query-client-slot.ts';
 import { App } from './app.tsx';
 import { idPrefixOf } from './prerendered-page.ts';
 import { AppRoutes } from './router.tsx';
@@ -28,16 +28,12 @@ export type PrerenderedKind = 'sign-in' | 'loading';
  * `hydrateRoot` will find); ids prefixed for `language` (`idPrefixOf`).
  */
 export function renderSignIn(language: Language): string {
-  const queryClient = createQueryClient();
-  signedOutSession(queryClient);
-  try {
-    return renderToString(<App queryClient={queryClient} router={<StaticRouter location={paths.login}><AppRoutes /></StaticRouter>} />, {
-      identifierPrefix: idPrefixOf(language),
-    });
-  } finally {
-    // Its queries' garbage-collection timers (minutes) would keep the build's process alive.
-    queryClient.clear();
-  }
+  // The sign-in screen needs no query cache: a slot that is never loaded.
+  const queryClient = lazyQueryClient(() => Promise.reject(new Error('The prerendered sign-in screen has no query cache.')));
+  const session = createSessionStore({ queryClient, initial: { user: null } });
+  return renderToString(<App session={session} queryClient={queryClient} router={<StaticRouter location={paths.login}><AppRoutes /></StaticRouter>} />, {
+    identifierPrefix: idPrefixOf(language),
+  });
 }
 
 /** The guard's 'Loading...' (SPEC §2) as the app shows it (the same component), as HTML. */

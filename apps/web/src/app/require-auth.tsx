@@ -8,21 +8,25 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { paths } from '@/config/paths.ts';
-import { prefetchSignedInScreens } from './lazy-screens.ts';
+import { useQueryClientSlot } from '@/lib/query-client-slot.ts';
+import { preloadQueryLayer, prefetchSignedInScreens, withQueryLayer } from './lazy-screens.ts';
 import { useSession } from './session-provider.tsx';
 import { useTranslation } from 'react-i18next';
 
 /** Sends offline scans from the screens around the scanner (app/outbox-sender.tsx), loaded after sign-in. */
-const OutboxSender = lazy(() => import('./outbox-sender.tsx'));
+const OutboxSender = lazy(() => withQueryLayer(() => import('./outbox-sender.tsx').then((module) => module.default)));
 
 export function RequireAuth({ redirectTo = paths.login }: { redirectTo?: string }) {
   const { t } = useTranslation();
   const session = useSession();
   const { pathname } = useLocation();
+  const queryClient = useQueryClientSlot();
   const isSignedIn = session.status === 'authenticated';
   useEffect(() => {
-    if (isSignedIn) prefetchSignedInScreens();
-  }, [isSignedIn]);
+    if (!isSignedIn) return;
+    preloadQueryLayer(queryClient);
+    prefetchSignedInScreens();
+  }, [isSignedIn, queryClient]);
   if (session.status === 'loading') return <FullScreenMessage>{t('common.loading')}</FullScreenMessage>;
   if (session.status === 'unauthenticated') return <Navigate to={redirectTo} replace />;
   return (

@@ -1,10 +1,11 @@
 /** The lazy routes (issue 13 item 2, docs/decisions/048 and 061): only sign-in and the shell are eager. */
 import { act, render, screen } from '@testing-library/react';
-import { isValidElement, lazy, type ReactNode } from 'react';
+import { isValidElement, lazy, useState, type ReactNode } from 'react';
 import { MemoryRouter, type RouteObject } from 'react-router';
 import { expect, test, vi } from 'vitest';
+import { createSessionStore } from '@/features/auth/session-store.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
-import { sessionQueries } from '@/features/auth/api.ts';
+import { readyQueryClient } from '@/lib/query-client-slot.ts';
 import { writeStoredUser } from '@/lib/stored-user.ts';
 import { testUser } from '@/test/fixtures.ts';
 import { AppProviders } from './providers.tsx';
@@ -23,15 +24,24 @@ function isLazy(route: RouteObject): boolean {
   return isValidElement(element) && typeof element.type === 'object' && element.type !== null && (element.type as { $$typeof?: symbol }).$$typeof === LAZY_TYPE;
 }
 
+/** The app's providers, signed in as `testUser`, with a fresh query client (loaded). */
+function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(() => readyQueryClient(createQueryClient({ retry: false })));
+  const [session] = useState(() => createSessionStore({ queryClient, initial: { user: testUser } }));
+  return (
+    <AppProviders session={session} queryClient={queryClient}>
+      {children}
+    </AppProviders>
+  );
+}
+
 function renderAt(path: string) {
-  const queryClient = createQueryClient({ retry: false });
-  queryClient.setQueryData(sessionQueries.current().queryKey, { user: testUser });
   return render(
-    <AppProviders queryClient={queryClient}>
+    <Providers>
       <MemoryRouter initialEntries={[path]}>
         <AppRoutes />
       </MemoryRouter>
-    </AppProviders>,
+    </Providers>,
   );
 }
 
@@ -57,11 +67,11 @@ test('a screen that fails to render shows the error screen under the app\'s root
   }
   const root = routes[0];
   render(
-    <AppProviders queryClient={createQueryClient({ retry: false })}>
+    <Providers>
       <MemoryRouter initialEntries={['/broken']}>
         <AppRoutes routeObjects={[{ element: root?.element, children: [{ path: '/broken', element: <Broken /> }] }]} />
       </MemoryRouter>
-    </AppProviders>,
+    </Providers>,
   );
   expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
   quiet.mockRestore();
@@ -73,11 +83,11 @@ test("a screen whose code is slow to arrive shows 'Loading...' after a moment, n
   const Slow = lazy(() => new Promise<{ default: () => ReactNode }>((resolve) => (arrive = resolve)));
   const root = routes[0];
   render(
-    <AppProviders queryClient={createQueryClient({ retry: false })}>
+    <Providers>
       <MemoryRouter initialEntries={['/slow']}>
         <AppRoutes routeObjects={[{ element: root?.element, children: [{ path: '/slow', element: <Slow /> }] }]} />
       </MemoryRouter>
-    </AppProviders>,
+    </Providers>,
   );
   // Not at once, nor within a tenth of a second (a screen loaded from the cache must not flicker;
   // a slow machine only makes the message later) ...

@@ -17,7 +17,7 @@ import { paths } from '@/config/paths.ts';
 import { RequireAuth } from './require-auth.tsx';
 import { ScreenToasts } from './screen-toasts.tsx';
 import { LoginRoute } from './routes/login-route.tsx';
-import { lazyScreens } from './lazy-screens.ts';
+import { lazyScreens, withQueryLayer } from './lazy-screens.ts';
 import { RouteError } from './routes/route-error.tsx';
 import { ScreenLoading } from './screen-loading.tsx';
 
@@ -106,11 +106,14 @@ export function createRoutes(screen: (name: LazyScreenName) => ReactNode): Route
 
 const lazyComponents = new Map<LazyScreenName, ComponentType>();
 
-/** The `React.lazy` element of a lazy screen (one lazy component per screen). */
+/**
+ * The `React.lazy` element of a lazy screen (one lazy component per screen), under the app's query
+ * client: the screen's code and TanStack Query load together (docs/decisions/098).
+ */
 function lazyScreen(name: LazyScreenName): ReactNode {
   let screen = lazyComponents.get(name);
   if (!screen) {
-    screen = lazy(() => lazyScreens[name]().then((Screen: ComponentType) => ({ default: Screen })));
+    screen = lazy(() => withQueryLayer(lazyScreens[name]));
     lazyComponents.set(name, screen);
   }
   return createElement(screen);

@@ -1,7 +1,9 @@
 /**
- * The session of SPEC §4 for the whole tree: 'loading' until the stored user has been checked,
- * then 'authenticated' or 'unauthenticated'. When the check finally fails (after the SPEC §9
- * retries), the stored user is deleted and the visitor is signed out with 'Session expired'.
+ * The session of SPEC §4 for the whole tree (features/auth/session-store.ts): 'loading' until the
+ * stored user has been checked, then 'authenticated' or 'unauthenticated'. When the check finally
+ * fails, the stored user is deleted and the visitor is signed out with 'Session expired'. The store
+ * is outside TanStack Query, so the sign-in screen and the guard work before the query cache has
+ * loaded (docs/decisions/098).
  *
  * Offline start (issue 12 item 1, docs/decisions/056): when the server could not be asked, the
  * stored user is signed in unconfirmed (`checkSession`); as soon as the server answers again (the
@@ -13,59 +15,53 @@
  * reports such answers (lib/session-ended.ts), queries and mutations alike, and the calls outside
  * the query cache too (the offline outbox, the door list).
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, use, useEffect, type ReactNode } from 'react';
-import { expireSession, isSignedIn, sessionQueries } from '@/features/auth/api.ts';
-import type { SessionEndReason } from '@/features/auth/auth-messages.ts';
-import type { User } from '@/lib/entities.ts';
+import { createContext, use, useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import type { SessionState, SessionStore } from '@/features/auth/session-store.ts';
 import { useIsServerUnreachable } from '@/lib/reachability.ts';
 import { onSessionEnded } from '@/lib/session-ended.ts';
-import { removeStoredUser } from '@/lib/stored-user.ts';
 
-export type SessionState =
-  | { status: 'loading'; user: null; reason?: undefined }
-  | { status: 'authenticated'; user: User; reason?: undefined }
-  | { status: 'unauthenticated'; user: null; reason?: SessionEndReason };
+export type { SessionState } from '@/features/auth/session-store.ts';
 
-const SessionContext = createContext<SessionState | null>(null);
+const SessionContext = createContext<SessionStore | null>(null);
 
-export function SessionProvider({ children }: { children: ReactNode }) {
-  const queryClient = useQueryClient();
-  const query = useQuery(sessionQueries.current());
+export function SessionProvider({ store, children }: { store: SessionStore; children: ReactNode }) {
+  const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
+
+  // The SPEC §4 check, once (the app start may have begun it already); stopped if the app goes first.
+  useEffect(() => {
+    void store.check();
+    return () => store.cancelCheck();
+  }, [store]);
 
   // Any call the server answers 401 `unauthenticated` while signed in ends the session (a wrong
   // password at sign-in is `invalid_credentials`; before sign-in there is nothing to end).
   useEffect(
     () =>
       onSessionEnded(() => {
-        if (isSignedIn(queryClient)) void expireSession(queryClient);
+        if (store.getState().status === 'authenticated') void store.expire();
       }),
-    [queryClient],
+    [store],
   );
 
   // Confirm an offline start's user once the server answers again (a 401 then signs out).
   const isUnreachable = useIsServerUnreachable();
-  const isUnconfirmed = query.data?.isUnconfirmed === true;
+  const isUnconfirmed = state.isUnconfirmed === true;
   useEffect(() => {
-    if (isUnconfirmed && !isUnreachable) void queryClient.refetchQueries({ queryKey: sessionQueries.current().queryKey });
-  }, [isUnconfirmed, isUnreachable, queryClient]);
+    if (isUnconfirmed && !isUnreachable) void store.recheck();
+  }, [isUnconfirmed, isUnreachable, store]);
 
-  useEffect(() => {
-    if (query.isError) void removeStoredUser();
-  }, [query.isError]);
-
-  let state: SessionState;
-  if (query.isPending) state = { status: 'loading', user: null };
-  else if (query.isError) state = { status: 'unauthenticated', user: null, reason: 'session_expired' };
-  else if (query.data.user) state = { status: 'authenticated', user: query.data.user };
-  else state = { status: 'unauthenticated', user: null, reason: query.data.reason };
-
-  return <SessionContext value={state}>{children}</SessionContext>;
+  return <SessionContext value={store}>{children}</SessionContext>;
 }
 
-/** The current session. @throws {Error} outside `<SessionProvider>` */
+/** The session store: sign-in, logout and expiry (features/auth/session-store.ts). @throws {Error} outside `<SessionProvider>` */
+export function useSessionStore(): SessionStore {
+  const store = use(SessionContext);
+  if (!store) throw new Error('useSession must be used inside <SessionProvider>');
+  return store;
+}
+
+/** The current session; re-renders when it changes. @throws {Error} outside `<SessionProvider>` */
 export function useSession(): SessionState {
-  const session = use(SessionContext);
-  if (!session) throw new Error('useSession must be used inside <SessionProvider>');
-  return session;
+  const store = useSessionStore();
+  return useSyncExternalStore(store.subscribe, store.getState, store.getState);
 }

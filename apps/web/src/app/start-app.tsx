@@ -5,11 +5,11 @@
  */
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { paths } from '@/config/paths.ts';
-import { signedOutSession } from '@/features/auth/api.ts';
+import { createSessionStore } from '@/features/auth/session-store.ts';
 import { loadDeviceSettings } from '@/lib/device-settings.ts';
 import { activeLanguage, i18n, i18nReady } from '@/lib/i18n/index.ts';
 import { applyChosenLanguage } from '@/lib/i18n/choice.ts';
-import { createQueryClient } from '@/lib/query-client.ts';
+import { appQueryClient } from '@/lib/query-client-slot.ts';
 import { installBackButton } from '@/lib/native/back-button.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
 import { setUpStatusBar } from '@/lib/native/status-bar.ts';
@@ -21,6 +21,7 @@ import { readStoredUser } from '@/lib/stored-user.ts';
 import { notify } from '@/lib/toast.ts';
 import { App } from './app.tsx';
 import { chooseAppContainer, idPrefixOf, settlePrerenderedPage } from './prerendered-page.ts';
+import { preloadQueryLayer } from './lazy-screens.ts';
 import { AppRouter } from './router.tsx';
 
 /**
@@ -53,11 +54,17 @@ export async function startApp(container?: HTMLElement): Promise<Root> {
   } catch {
     // Unreadable selections: start with none (the furthest step is then /organization-select).
   }
-  const queryClient = createQueryClient();
+  // TanStack Query loads with the screens after sign-in (docs/decisions/098).
+  const queryClient = appQueryClient();
   // No stored user: signed out from the first render (what checkSession would find), so /login
-  // renders its form at once, as prerendered, rather than the guard's 'Loading...' first.
-  if (storedUser === null) signedOutSession(queryClient);
-  const app = <App queryClient={queryClient} router={<AppRouter />} />;
+  // renders its form at once, as prerendered, rather than the guard's 'Loading...' first. With one,
+  // the SPEC §4 check starts now, and so does the load of what the screens after sign-in need.
+  const session = createSessionStore({ queryClient, initial: storedUser === null ? { user: null } : undefined });
+  if (storedUser !== null) {
+    void session.check();
+    preloadQueryLayer(queryClient);
+  }
+  const app = <App session={session} queryClient={queryClient} router={<AppRouter />} />;
   let root: Root;
   if (container) {
     root = createRoot(container);
@@ -74,6 +81,8 @@ export async function startApp(container?: HTMLElement): Promise<Root> {
     }
     settlePrerenderedPage(target);
   }
+  // Signed out: the screens after sign-in need the query cache; its code loads once the page is idle.
+  if (storedUser === null) whenIdle(() => preloadQueryLayer(queryClient));
   // The browser app's offline start (issue 12 item 1, docs/decisions/055); a new version waits for
   // staff to tap 'Reload', so it never interrupts a scan.
   registerServiceWorker({
@@ -81,4 +90,17 @@ export async function startApp(container?: HTMLElement): Promise<Root> {
       notify({ id: 'app-update', scope: 'app', title: i18n.t('common.updateReady'), action: { label: i18n.t('common.updateReload'), onClick: applyUpdate } }),
   });
   return root;
+}
+
+/** How long after the first render the sign-in screen's idle preload waits at most, in ms. */
+const IDLE_PRELOAD_TIMEOUT_MS = 2000;
+
+/**
+ * Runs `work` once the browser is idle (at most `IDLE_PRELOAD_TIMEOUT_MS` later), so it never
+ * competes with the hydration of the sign-in form; after a short wait where `requestIdleCallback`
+ * is missing (Safari, iOS WebView).
+ */
+function whenIdle(work: () => void): void {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(work, { timeout: IDLE_PRELOAD_TIMEOUT_MS });
+  else setTimeout(work, IDLE_PRELOAD_TIMEOUT_MS / 4);
 }

@@ -1,7 +1,7 @@
 /**
  * TanStack Query setup (SPEC §9): unused data is discarded after 5 minutes; failed queries are
  * retried 3 times with exponential backoff (1 s, 2 s, 4 s …) capped at 30 s, except 4xx answers,
- * which a retry cannot fix. A query may declare `meta.errorToast`; it is shown once when the query
+ * which a retry cannot fix (lib/retry-policy.ts). A query may declare `meta.errorToast`; it is shown once when the query
  * finally fails (SPEC §8 "Organization load failure: toast 'Error' / …").
  *
  * Every query and mutation uses `networkMode: 'always'`: when the browser reports itself offline,
@@ -10,25 +10,16 @@
  * check would otherwise freeze the scanner and record a check-in nobody saw once the network is back.
  */
 import { QueryCache, QueryClient } from '@tanstack/react-query';
-import { QUERY_GC_TIME_MS, QUERY_RETRIES, RETRY_BASE_DELAY_MS, RETRY_DELAY_CAP_MS } from '@/config/constants.ts';
-import { ApiError } from './api-client.ts';
+import { QUERY_GC_TIME_MS } from '@/config/constants.ts';
+import { retryDelay, shouldRetry } from './retry-policy.ts';
 import { notify, type Notice } from './toast.ts';
+
+export { retryDelay, shouldRetry } from './retry-policy.ts';
 
 declare module '@tanstack/react-query' {
   interface Register {
     queryMeta: { errorToast?: Notice };
   }
-}
-
-/** True when `failureCount` earlier failures and `error` still warrant another attempt (SPEC §9). */
-export function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
-  return failureCount < QUERY_RETRIES;
-}
-
-/** Delay before retry number `attemptIndex` (0-based), in ms: 1 s doubling, capped at 30 s (SPEC §9). */
-export function retryDelay(attemptIndex: number): number {
-  return Math.min(RETRY_BASE_DELAY_MS * 2 ** attemptIndex, RETRY_DELAY_CAP_MS);
 }
 
 /**

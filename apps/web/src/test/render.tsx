@@ -1,6 +1,7 @@
 /**
- * Rendering helpers for screen tests: the real providers (fresh QueryClient with retries off, the
- * session, the toaster) around a memory router.
+ * Rendering helpers for screen tests: the real providers (a fresh session store, a fresh
+ * QueryClient with retries off, the toaster) around a memory router; every screen but sign-in under
+ * the query layer, as in the app (app/query-layer.tsx).
  *
  * - `renderWithProviders(ui, options)` mounts `ui` at `options.route` (default '/'); any other path
  *   renders a heading 'Test page <path>' so redirects are visible.
@@ -17,10 +18,12 @@ import { createElement, type ComponentType, type ReactElement } from 'react';
 import { UNSAFE_createMemoryHistory, unstable_HistoryRouter as HistoryRouter, useLocation, type RouteObject } from 'react-router';
 import { AppProviders } from '@/app/providers.tsx';
 import { lazyScreens } from '@/app/lazy-screens.ts';
+import { WithQueryClient } from '@/app/query-layer.tsx';
 import { AppRoutes, createRoutes, ScreenErrorBoundary, type LazyScreenName } from '@/app/router.tsx';
-import { sessionQueries } from '@/features/auth/api.ts';
+import { createSessionStore, type SessionStore } from '@/features/auth/session-store.ts';
 import type { EventDay, EventItem, OrganizationItem, User } from '@/lib/entities.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
+import { readyQueryClient, type QueryClientSlot } from '@/lib/query-client-slot.ts';
 import { selectDay, selectEvent, selectOrganization } from '@/lib/selection.ts';
 import { writeStoredUser } from '@/lib/stored-user.ts';
 import { testUser } from './fixtures.ts';
@@ -36,6 +39,8 @@ export interface RenderOptions {
   selection?: { organization?: OrganizationItem; event?: EventItem; day?: EventDay };
   /** Defaults to a fresh client with retries off. */
   queryClient?: QueryClient;
+  /** Where the app gets its query client; default: `queryClient`, loaded already. */
+  queryClientSlot?: QueryClientSlot;
   /** renderWithProviders only: shown when `ui` fails to render (as the app's error screen is). */
   errorElement?: ReactElement;
 }
@@ -54,7 +59,8 @@ function renderRouter(routeObjects: RouteObject[], options: RenderOptions) {
   const queryClient = options.queryClient ?? createQueryClient({ retry: false });
 
   if (user) void writeStoredUser(user);
-  if (!checkSession) queryClient.setQueryData(sessionQueries.current().queryKey, user ? { user } : { user: null });
+  const queryClientSlot = options.queryClientSlot ?? readyQueryClient(queryClient);
+  const session: SessionStore = createSessionStore({ queryClient: queryClientSlot, initial: checkSession ? undefined : user ? { user } : { user: null } });
   if (selection.organization) void selectOrganization(selection.organization);
   if (selection.event) void selectEvent(selection.event);
   if (selection.day) void selectDay(selection.day);
@@ -79,13 +85,13 @@ function renderRouter(routeObjects: RouteObject[], options: RenderOptions) {
   };
 
   const result = render(
-    <AppProviders queryClient={queryClient}>
+    <AppProviders session={session} queryClient={queryClientSlot}>
       <HistoryRouter history={history}>
         <AppRoutes routeObjects={routeObjects} />
       </HistoryRouter>
     </AppProviders>,
   );
-  return { ...result, router, queryClient, visited, user: userEvent.setup() };
+  return { ...result, router, queryClient, session, visited, user: userEvent.setup() };
 }
 
 /** Renders `ui` at `options.route` inside the app providers. */
@@ -93,7 +99,10 @@ export function renderWithProviders(ui: ReactElement, options: RenderOptions = {
   const pathname = new URL(options.route ?? '/', 'http://test.local').pathname;
   return renderRouter(
     [
-      { path: pathname, element: options.errorElement ? <ScreenErrorBoundary fallback={options.errorElement}>{ui}</ScreenErrorBoundary> : ui },
+      {
+        path: pathname,
+        element: <WithQueryClient>{options.errorElement ? <ScreenErrorBoundary fallback={options.errorElement}>{ui}</ScreenErrorBoundary> : ui}</WithQueryClient>,
+      },
       { path: '*', element: <TestPage /> },
     ],
     options,
@@ -111,7 +120,8 @@ async function loadLazyScreens(): Promise<RouteObject[]> {
   const screens = new Map<LazyScreenName, ComponentType>(
     await Promise.all(names.map(async (name): Promise<[LazyScreenName, ComponentType]> => [name, await lazyScreens[name]()])),
   );
-  return createRoutes((name) => createElement(screens.get(name) as ComponentType));
+  // Under the app's query client, as router.tsx puts every lazy screen (query-layer.tsx).
+  return createRoutes((name) => <WithQueryClient>{createElement(screens.get(name) as ComponentType)}</WithQueryClient>);
 }
 
 const loadedRoutes = await loadLazyScreens();

@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { organizationQueries } from '@/features/organizations/api.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
+import { lazyQueryClient } from '@/lib/query-client-slot.ts';
 import { TEST_TOKEN, testDay, testEvent, testOrganization, wireUser } from '@/test/fixtures.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
 import { renderApp } from '@/test/render.tsx';
@@ -100,6 +101,33 @@ describe('the login screen (SPEC §2)', () => {
     await signIn(user, 'demo', 'demo-scanner');
     expect(await screen.findByText('Login failed')).toBeInTheDocument();
     expect(screen.getByText('Please check your credentials')).toBeInTheDocument();
+  });
+});
+
+describe('the sign-in screen without TanStack Query (docs/decisions/098)', () => {
+  test('signs in before the query cache has loaded; sending the sign-in starts loading it, and the next screen waits for it', async () => {
+    server.use(http.get(apiUrl(apiPaths.authOptions), () => HttpResponse.json({ isSignUpAllowed: true })));
+    let loads = 0;
+    let arrive: () => void = () => undefined;
+    const queryClientSlot = lazyQueryClient(() => {
+      loads += 1;
+      return new Promise((resolve) => {
+        arrive = () => resolve(createQueryClient({ retry: false }));
+      });
+    });
+    const { user, router } = renderApp({ route: '/login', user: null, queryClientSlot });
+    // The whole screen works without it, the server's 'Sign up' included.
+    expect(await screen.findByRole('link', { name: 'Sign up' })).toBeInTheDocument();
+    expect(loads).toBe(0);
+
+    await signIn(user, 'demo', 'demo-scanner');
+    expect(loads).toBe(1);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/organization-select'));
+    // The choice screen needs the query cache: it shows once the cache has loaded, not before.
+    expect(screen.queryByRole('heading', { name: 'Choose Your Organization' })).not.toBeInTheDocument();
+    arrive();
+    expect(await screen.findByRole('heading', { name: 'Choose Your Organization' })).toBeInTheDocument();
+    expect(loads).toBe(1);
   });
 });
 

@@ -12,7 +12,6 @@
  * fields' text becomes the state); 'Sign In' is disabled until hydration, so the form is never
  * submitted by the browser itself (a GET with the password in the address).
  */
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
@@ -25,11 +24,12 @@ import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { SCANNER_NAME } from '@/config/constants.ts';
 import { paths } from '@/config/paths.ts';
-import { authOptionsQueries, useLoginMutation } from '@/features/auth/api.ts';
 import { furthestStep, loginFailureDescription, validateLogin } from '@/features/auth/auth-logic.ts';
 import { sessionEndText } from '@/features/auth/auth-messages.ts';
+import { useIsSignUpOffered } from '@/features/auth/sign-up-offer.ts';
 import { exitApp, useBackButton } from '@/lib/native/back-button.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
+import { useQueryClientSlot, type QueryClientSlot } from '@/lib/query-client-slot.ts';
 import { clearSelection, getSelection, useSelection } from '@/lib/selection.ts';
 import {
   checkServerAddress,
@@ -41,7 +41,8 @@ import {
 } from '@/lib/server-address.ts';
 import { notify } from '@/lib/toast.ts';
 import { useIsHydrated } from '@/lib/use-is-hydrated.ts';
-import { useSession } from '../session-provider.tsx';
+import { preloadQueryLayer } from '../lazy-screens.ts';
+import { useSession, useSessionStore } from '../session-provider.tsx';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -57,12 +58,12 @@ const loadSelectionCheck = () => import('../keep-own-selection.ts');
  * the signed-in user's (SPEC §2). When the check itself cannot be loaded, the choices are cleared,
  * as keep-own-selection.ts does when the memberships cannot be loaded. Never throws.
  */
-async function keepOwnSelection(queryClient: QueryClient): Promise<void> {
+async function keepOwnSelection(queryClient: QueryClientSlot): Promise<void> {
   const checked = getSelection();
   if (!checked.organization) return;
   try {
-    const { keepOnlyOwnSelection } = await loadSelectionCheck();
-    await keepOnlyOwnSelection(queryClient);
+    const [{ keepOnlyOwnSelection }, client] = await Promise.all([loadSelectionCheck(), queryClient.load()]);
+    await keepOnlyOwnSelection(client);
   } catch {
     // Only the choices this check was about: one made since is not the previous user's.
     if (getSelection() === checked) await clearSelection('organization');
@@ -73,14 +74,14 @@ export function LoginRoute() {
   const { t } = useTranslation();
   const session = useSession();
   const selection = useSelection();
-  const queryClient = useQueryClient();
-  // The previous user's organization, event and day are dropped before the furthest-step redirect.
-  const login = useLoginMutation({ beforeSignIn: () => keepOwnSelection(queryClient) });
+  const sessionStore = useSessionStore();
+  const queryClient = useQueryClientSlot();
+  const [isSigningIn, setSigningIn] = useState(false);
   const hasStoredOrganization = Boolean(selection.organization);
   useEffect(() => {
     if (hasStoredOrganization) void loadSelectionCheck().catch(() => undefined);
   }, [hasStoredOrganization]);
-  const authOptions = useQuery(authOptionsQueries.current());
+  const isSignUpOffered = useIsSignUpOffered();
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
   const [validationError, setValidationError] = useState<string | null>(null);
@@ -135,10 +136,17 @@ export function LoginRoute() {
     setValidationError(problem);
     if (problem) return;
     if (isNative && !(await confirmServer())) return;
-    login.mutate(
-      { identifier, password },
-      { onError: (error) => notify({ title: t('login.failed'), description: loginFailureDescription(error), variant: 'error' }) },
-    );
+    // The screens after sign-in need the query cache: its code loads while the sign-in call runs.
+    preloadQueryLayer(queryClient);
+    setSigningIn(true);
+    try {
+      // The previous user's organization, event and day are dropped before the furthest-step redirect.
+      await sessionStore.signIn({ identifier, password }, { beforeSignIn: () => keepOwnSelection(queryClient) });
+    } catch (error) {
+      notify({ title: t('login.failed'), description: loginFailureDescription(error), variant: 'error' });
+    } finally {
+      setSigningIn(false);
+    }
   };
 
   return (
@@ -215,13 +223,13 @@ export function LoginRoute() {
               {validationError}
             </p>
           )}
-          <Button type="submit" size="large" disabled={!isHydrated || login.isPending || isCheckingServer}>
-            {login.isPending || isCheckingServer ? t('login.signingIn') : t('login.signIn')}
+          <Button type="submit" size="large" disabled={!isHydrated || isSigningIn || isCheckingServer}>
+            {isSigningIn || isCheckingServer ? t('login.signingIn') : t('login.signIn')}
           </Button>
         </form>
         <nav aria-label={t('login.accountNav')} className="mt-4 flex flex-wrap items-center justify-between gap-x-4">
           <TextLink to={paths.forgotPassword}>{t('login.forgotPassword')}</TextLink>
-          {authOptions.data?.isSignUpAllowed ? (
+          {isSignUpOffered ? (
             <TextLink to={paths.signUp}>{t('login.signUp')}</TextLink>
           ) : (
             // The link's room, kept while the server's answer is awaited and when sign-up is off, so

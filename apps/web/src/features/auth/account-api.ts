@@ -5,12 +5,13 @@
  * (issue 13, docs/decisions/061).
  */
 import { apiPaths, FlagMessageResponse, type ChangePasswordRequest, type ResetPasswordRequest } from '@gatecheck/contract';
-import { useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
 import { IP_LOOKUP_TIMEOUT_MS } from '@/config/constants.ts';
 import { env } from '@/config/env.ts';
 import { ApiError, apiRequest } from '@/lib/api-client.ts';
 import { activeLanguage, t } from '@/lib/i18n/index.ts';
+import { fetchAuthOptions } from './api.ts';
 import { serverRefusalText, type AccountCall } from './auth-messages.ts';
 
 const IpLookupAnswer = z.object({
@@ -152,3 +153,20 @@ export function useResetPasswordMutation() {
 export function useChangePasswordMutation() {
   return useMutation({ mutationFn: changePassword });
 }
+
+/** How long the server's sign-up setting is trusted before it is asked again, in ms. */
+const AUTH_OPTIONS_STALE_MS = 5 * 60 * 1000;
+
+export const authOptionsQueries = {
+  all: () => ['auth-options'] as const,
+  /**
+   * GET /auth/options: whether the server offers sign-up (`isSignUpAllowed`, docs/decisions/018).
+   * The screens treat a failed call as "no sign-up", the server's default.
+   */
+  current: () =>
+    queryOptions({
+      queryKey: [...authOptionsQueries.all(), 'current'] as const,
+      queryFn: ({ signal }) => fetchAuthOptions(signal),
+      staleTime: AUTH_OPTIONS_STALE_MS,
+    }),
+};

@@ -1,21 +1,17 @@
 /**
  * Authentication calls of SPEC §7 and the session of SPEC §4, with the SPEC §8 messages.
  *
- * The session lives in the query cache under `sessionQueries.current()`: `{ user }` when signed in,
- * `{ user: null, reason? }` when not. Login and logout write it directly.
- *
- * The account screens (docs/decisions/018) use `authOptionsQueries` (is sign-up offered?) and the
- * calls of account-api.ts (apart, so the sign-in screen's first load does without them; issue 13).
+ * The calls only: the session itself is kept by ./session-store.ts (outside the query cache, so the
+ * sign-in screen's first load does without TanStack Query; docs/decisions/098). The account screens
+ * (docs/decisions/018) use the calls of account-api.ts (apart, so the first load does without them).
  */
 import { apiPaths, AuthOptionsResponse, LoginAnswer, UserMe } from '@gatecheck/contract';
-import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod/mini';
 import { SESSION_CHECK_TIMEOUT_MS } from '@/config/constants.ts';
 import { ApiError, apiRequest } from '@/lib/api-client.ts';
 import type { User } from '@/lib/entities.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
 import { reportServerUnreachable } from '@/lib/reachability.ts';
-import { clearPersistedQueries } from '@/lib/query-persister.ts';
 import { clearSelection } from '@/lib/selection.ts';
 import { readStoredUser, removeStoredUser, writeStoredUser } from '@/lib/stored-user.ts';
 import { toLoginRequest, toUser } from './auth-logic.ts';
@@ -74,21 +70,6 @@ export async function checkSession(signal?: AbortSignal, timeoutMs: number = SES
   }
 }
 
-export const sessionQueries = {
-  all: () => ['session'] as const,
-  /** The current session; checked once per app start, then kept until login or logout change it. */
-  current: () =>
-    queryOptions({
-      queryKey: [...sessionQueries.all(), 'current'] as const,
-      queryFn: ({ signal }) => checkSession(signal),
-      // checkSession decides about failures itself; it throws only when the query was cancelled.
-      retry: false,
-      staleTime: Number.POSITIVE_INFINITY,
-      gcTime: Number.POSITIVE_INFINITY,
-      refetchOnWindowFocus: false,
-    }),
-};
-
 /**
  * SPEC §4/§7 login: POST /auth/login (`useCookie: true` on the web), then GET /users/me with the
  * returned bearer token (`sessionToken` or `token`); the user, with its token, is stored.
@@ -129,91 +110,10 @@ export async function logout(): Promise<void> {
 }
 
 /**
- * Starts the session signed out with no reason, as `checkSession` finds it when no user is stored,
- * without waiting for storage: the app start calls it once it has read that no user is stored, so
- * the first render is the sign-in form the prerendered page shows (docs/decisions/082), not the
- * guard's 'Loading...'. The build's prerender calls it too.
+ * GET /auth/options: whether the server offers sign-up (`isSignUpAllowed`, docs/decisions/018).
+ * @throws {ApiError} when the server refused or could not be asked (the screens then treat it as "no
+ *   sign-up", the server's default)
  */
-export function signedOutSession(queryClient: QueryClient): void {
-  queryClient.setQueryData(sessionQueries.current().queryKey, { user: null });
+export function fetchAuthOptions(signal?: AbortSignal): Promise<AuthOptionsResponse> {
+  return apiRequest(apiPaths.authOptions, { schema: AuthOptionsResponse, token: null, signal });
 }
-
-/** Marks the session signed in (after login). */
-function setSignedIn(queryClient: QueryClient, user: User): void {
-  queryClient.setQueryData(sessionQueries.current().queryKey, { user });
-}
-
-/**
- * Forgets every cached server answer except the session, so one user never sees another's data:
- * in memory and the lists kept in IndexedDB for offline use (lib/query-persister.ts).
- */
-export async function forgetCachedData(queryClient: QueryClient): Promise<void> {
-  queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0] });
-  await clearPersistedQueries();
-}
-
-/** Marks the session signed out (with `reason`, shown on /login) and forgets the cached data. */
-function setSignedOut(queryClient: QueryClient, reason?: SessionEndReason): void {
-  queryClient.setQueryData<Session>(sessionQueries.current().queryKey, reason === undefined ? { user: null } : { user: null, reason });
-  void forgetCachedData(queryClient);
-}
-
-/** True when the cached session has a signed-in user. */
-export function isSignedIn(queryClient: QueryClient): boolean {
-  return Boolean(queryClient.getQueryData<Session>(sessionQueries.current().queryKey)?.user);
-}
-
-/**
- * Ends a session the server no longer accepts (SPEC §8 'Session expired'): signs out with that
- * reason and deletes the stored user, but keeps the chosen organization, event and day, so the same
- * user's next sign-in returns to the furthest step (SPEC §2).
- */
-export async function expireSession(queryClient: QueryClient): Promise<void> {
-  setSignedOut(queryClient, 'session_expired');
-  await removeStoredUser();
-}
-
-/**
- * The login mutation; on success the session becomes signed in. `beforeSignIn` runs after the
- * user is stored and before the session flips to signed in (and so before the furthest-step
- * redirect); a rejection from it fails the login.
- */
-export function useLoginMutation(options: { beforeSignIn?: (user: User) => Promise<void> } = {}) {
-  const queryClient = useQueryClient();
-  const { beforeSignIn } = options;
-  return useMutation({
-    mutationFn: async (credentials: { identifier: string; password: string }) => {
-      const user = await login(credentials);
-      await forgetCachedData(queryClient);
-      await beforeSignIn?.(user);
-      return user;
-    },
-    onSuccess: (user) => setSignedIn(queryClient, user),
-  });
-}
-
-/** The logout mutation; whatever the server says, the session becomes signed out. */
-export function useLogoutMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: logout,
-    onSettled: () => setSignedOut(queryClient),
-  });
-}
-
-/** How long the server's sign-up setting is trusted before it is asked again, in ms. */
-const AUTH_OPTIONS_STALE_MS = 5 * 60 * 1000;
-
-export const authOptionsQueries = {
-  all: () => ['auth-options'] as const,
-  /**
-   * GET /auth/options: whether the server offers sign-up (`isSignUpAllowed`, docs/decisions/018).
-   * The screens treat a failed call as "no sign-up", the server's default.
-   */
-  current: () =>
-    queryOptions({
-      queryKey: [...authOptionsQueries.all(), 'current'] as const,
-      queryFn: ({ signal }) => apiRequest(apiPaths.authOptions, { schema: AuthOptionsResponse, token: null, signal }),
-      staleTime: AUTH_OPTIONS_STALE_MS,
-    }),
-};
