@@ -4,6 +4,7 @@
  * `React.lazy`); the bundler makes each a chunk of its own, outside the first load.
  */
 import { createElement, type ComponentType } from 'react';
+import { loadScreenTexts } from '@/lib/i18n/index.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
 import type { QueryClientSlot } from '@/lib/query-client-slot.ts';
 
@@ -32,11 +33,12 @@ export const lazyScreens = {
 export const loadQueryLayer = () => import('./query-layer.tsx');
 
 /**
- * `load`'s component under the app's query client (query-layer.tsx), as one component whose code
- * and query layer load together: what `React.lazy` is given for a screen loaded on demand.
+ * `load`'s component under the app's query client (query-layer.tsx), as one component whose code,
+ * query layer and English texts (lib/i18n `loadScreenTexts`) load together: what `React.lazy` is
+ * given for a screen loaded on demand (docs/decisions/098).
  */
 export async function withQueryLayer(load: () => Promise<ComponentType>): Promise<{ default: ComponentType }> {
-  const [Screen, { WithQueryClient }] = await Promise.all([load(), loadQueryLayer()]);
+  const [Screen, { WithQueryClient }] = await Promise.all([load(), loadQueryLayer(), loadScreenTexts()]);
   return {
     default: function ScreenWithQueryClient() {
       return createElement(WithQueryClient, null, createElement(Screen));
@@ -45,13 +47,13 @@ export async function withQueryLayer(load: () => Promise<ComponentType>): Promis
 }
 
 /**
- * Starts loading the signed-in part of the app that every screen after sign-in needs, TanStack Query
- * and the app's query client (docs/decisions/098): when a sign-in is sent, when the app starts with a
+ * Starts loading what every screen after sign-in needs, TanStack Query with the app's query client
+ * and the screens' English texts (docs/decisions/098): when a sign-in is sent, when the app starts with a
  * stored user, and once the sign-in screen is idle, so no screen after sign-in waits for it. Returns
  * at once; a failed load is ignored here (the screen loads it again when it is shown).
  */
 export function preloadQueryLayer(queryClient: QueryClientSlot): void {
-  void Promise.all([loadQueryLayer(), queryClient.load()]).catch(() => undefined);
+  void Promise.all([loadQueryLayer(), queryClient.load(), loadScreenTexts()]).catch(() => undefined);
 }
 
 /**

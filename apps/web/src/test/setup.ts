@@ -23,7 +23,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { focusManager, onlineManager } from '@tanstack/react-query';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import { i18n } from '@/lib/i18n/index.ts';
+import { i18n, loadScreenTexts } from '@/lib/i18n/index.ts';
 
 // The suite shares two cores with other workspaces' suites; findBy*/waitFor wait up to 5 s, not 1 s.
 configure({ asyncUtilTimeout: 5_000 });
@@ -37,6 +37,10 @@ class NoLayoutResizeObserver {
 globalThis.ResizeObserver ??= NoLayoutResizeObserver;
 // Nor scrolling: the scanner scrolls a new verdict into view (proven in the e2e suite).
 Element.prototype.scrollIntoView ??= function scrollIntoView(): void {};
+
+// The English texts of every screen, which the app loads with the screens' code (docs/decisions/098):
+// tests render those screens (and call their logic) directly.
+beforeAll(() => loadScreenTexts());
 
 // Every test starts in English (the SPEC texts), whatever the machine's locale or an earlier test chose.
 beforeEach(async () => {

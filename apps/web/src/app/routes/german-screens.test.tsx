@@ -11,7 +11,8 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { chooseLanguage } from '@/lib/i18n/choice.ts';
 import de from '@/lib/i18n/locales/de.json';
-import en from '@/lib/i18n/locales/en.json';
+import enFirstScreen from '@/lib/i18n/locales/en.json';
+import enScreens from '@/lib/i18n/locales/en-screens.json';
 import { writeStoredUser } from '@/lib/stored-user.ts';
 import { testEvent, testDay, testOrganization, testUser } from '@/test/fixtures.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
@@ -87,7 +88,7 @@ function englishOnlyPieces(): string[] {
       for (const [key, value] of Object.entries(english)) walk(value, (german as Record<string, unknown>)[key]);
     }
   };
-  walk(en, de);
+  walk({ ...enFirstScreen, ...enScreens }, de);
   return [...pieces];
 }
 

@@ -1,10 +1,14 @@
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { readDeviceSettings } from '../device-settings.ts';
-import { activeLanguage, formattingLocale, i18n } from './index.ts';
+import { activeLanguage, deviceLanguage, formattingLocale, i18n } from './index.ts';
 import { chooseLanguage } from './choice.ts';
 import de from './locales/de.json';
-import en from './locales/en.json';
+import enFirstScreen from './locales/en.json';
+import enScreens from './locales/en-screens.json';
 import { formatLongDate } from '../dates.ts';
+
+/** Every English text: the sign-in screen's and the other screens' (docs/decisions/098). */
+const en = { ...enFirstScreen, ...enScreens };
 
 /** 'a.b.c' paths of every leaf of a resource tree, with the leaf's value. */
 function leaves(tree: object, prefix = ''): Map<string, unknown> {
@@ -49,4 +53,18 @@ test('choosing German loads its texts, sets <html lang>, formats dates in German
   expect(document.documentElement.lang).toBe('en');
   expect(i18n.t('scanner.startScanning')).toBe('Start Scanning');
   expect(formatLongDate('2026-07-11')).toBe('Saturday, July 11, 2026');
+});
+
+test("the device's language is its first one the app speaks, in the device's order; none means English", () => {
+  const languages = vi.spyOn(navigator, 'languages', 'get');
+  try {
+    languages.mockReturnValue(['fr-FR', 'de-AT', 'en-GB']);
+    expect(deviceLanguage()).toBe('de');
+    languages.mockReturnValue(['en-GB', 'de-DE']);
+    expect(deviceLanguage()).toBe('en');
+    languages.mockReturnValue(['fr-FR', 'nl']);
+    expect(deviceLanguage()).toBeUndefined();
+  } finally {
+    languages.mockRestore();
+  }
 });

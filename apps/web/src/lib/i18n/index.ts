@@ -1,26 +1,49 @@
 /**
  * Languages of the web app (issue 10 item 9): English, the SPEC texts word for word and the default,
- * and German. i18next + react-i18next; every user-visible string of the app is a key of
- * `locales/en.json` (bundled) and `locales/de.json` (loaded on demand with a dynamic import, so
- * English-speaking devices never download it). docs/decisions/046.
+ * and German. i18next + react-i18next; every user-visible string of the app is a key of the English
+ * texts and of `locales/de.json` (loaded on demand with a dynamic import, so English-speaking devices
+ * never download it). docs/decisions/046. The English texts come in two files: `locales/en.json`,
+ * bundled, holds those of the sign-in screen and of what is shown around every screen; the texts of
+ * every other screen, `locales/en-screens.json`, load with those screens (`loadScreenTexts`, called
+ * by app/lazy-screens.ts), off the sign-in screen's first load (docs/decisions/098).
  *
  * The language is the one chosen on this device with the language switch (the `language` field of
- * lib/device-settings.ts, docs/decisions/051; applied by ./choice.ts), else the device's
- * (`navigator.language`, via i18next-browser-languagedetector), else English. <html lang> follows
- * the active language.
+ * lib/device-settings.ts, docs/decisions/051; applied by ./choice.ts), else the device's first
+ * language the app speaks (`navigator.languages`, `deviceLanguage`), else English. <html lang>
+ * follows the active language.
  */
 import type { BackendModule, ReadCallback } from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { i18n, LANGUAGES, toAppLanguage } from './instance.ts';
+import { i18n, LANGUAGES, toAppLanguage, type Language } from './instance.ts';
 import en from './locales/en.json';
 
 export { activeLanguage, formattingLocale, i18n, LANGUAGES, t, type Language } from './instance.ts';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
-    resources: { translation: typeof en };
+    resources: { translation: typeof en & typeof import('./locales/en-screens.json') };
   }
+}
+
+let screenTexts: Promise<void> | undefined;
+
+/**
+ * Loads the English texts of every screen but sign-in (`locales/en-screens.json`) into i18next, once
+ * (every call returns the same promise). The screens that use them load it with their code
+ * (app/lazy-screens.ts). German needs nothing more: `locales/de.json` holds all its texts.
+ * @throws {Error} when the file's chunk cannot be loaded; a later call tries again
+ */
+export function loadScreenTexts(): Promise<void> {
+  screenTexts ??= import('./locales/en-screens.json').then(
+    (module) => {
+      i18n.addResourceBundle('en', 'translation', module.default, true, false);
+    },
+    (error: unknown) => {
+      screenTexts = undefined;
+      throw error;
+    },
+  );
+  return screenTexts;
 }
 
 /** Loads the resources of a language that is not bundled (German) in its own chunk. */
@@ -46,12 +69,32 @@ function applyDocumentLanguage(language: string): void {
 
 i18n.on('languageChanged', applyDocumentLanguage);
 
-/** Resolves once the detected language's resources are loaded (German: after its chunk arrived). */
+/**
+ * The device's first language the app speaks ('de-AT' → 'de'), from `navigator.languages` (else
+ * `navigator.language`) in the device's order; undefined when none is (i18next then falls back to
+ * English) or outside a browser (the build's prerender). What i18next-browser-languagedetector's
+ * 'navigator' lookup gave with our supported languages, without its 2 kB on the sign-in screen's
+ * first load (docs/decisions/098); public/first-paint.js chooses the painted page the same way.
+ */
+export function deviceLanguage(): Language | undefined {
+  if (typeof navigator === 'undefined') return undefined;
+  const languages = navigator.languages.length > 0 ? navigator.languages : [navigator.language];
+  for (const language of languages) {
+    const primary = language.toLowerCase().split('-')[0];
+    const spoken = LANGUAGES.find((candidate) => candidate === primary);
+    if (spoken) return spoken;
+  }
+  return undefined;
+}
+
+/** Resolves once the device language's resources are loaded (German: after its chunk arrived). */
 export const i18nReady: Promise<unknown> = i18n
   .use(lazyResources)
-  .use(LanguageDetector)
   .use(initReactI18next)
   .init({
+    // The device's language; a language chosen with the switch is applied by `applyChosenLanguage`
+    // (./choice.ts) once the device settings are loaded, before the first render.
+    lng: deviceLanguage(),
     resources: { en: { translation: en } },
     partialBundledLanguages: true,
     fallbackLng: 'en',
@@ -62,11 +105,5 @@ export const i18nReady: Promise<unknown> = i18n
     initAsync: false,
     interpolation: { escapeValue: false }, // React escapes.
     returnNull: false,
-    detection: {
-      // The device's language; a language chosen with the switch is applied by `applyChosenLanguage`
-      // (./choice.ts) once the device settings are loaded, before the first render.
-      order: ['navigator'],
-      caches: [],
-    },
     react: { useSuspense: false },
   });
