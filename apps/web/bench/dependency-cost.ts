@@ -24,7 +24,8 @@ const PROBES: Record<string, string> = {
   'React Router, declarative': `import { BrowserRouter, useRoutes, Navigate, Outlet, Link, useLocation, useNavigate } from 'react-router'; window.kept = [BrowserRouter, useRoutes, Navigate, Outlet, Link, useLocation, useNavigate];`,
   'zod classic, object schemas': `import { z } from 'zod'; const S = z.object({ a: z.string(), b: z.string().optional(), c: z.boolean().nullish(), d: z.number().int() }); window.kept = S.safeParse({});`,
   'zod/mini, the same schemas': `import { z } from 'zod/mini'; const S = z.object({ a: z.string(), b: z.optional(z.string()), c: z.nullish(z.boolean()), d: z.int() }); window.kept = z.safeParse(S, {});`,
-  'i18next + react-i18next + detector': `import i18next from 'i18next'; import LanguageDetector from 'i18next-browser-languagedetector'; import { initReactI18next, useTranslation } from 'react-i18next'; window.kept = [i18next, LanguageDetector, initReactI18next, useTranslation];`,
+  // Without i18next-browser-languagedetector since decision 098 (the app reads navigator.languages itself).
+  'i18next + react-i18next': `import i18next from 'i18next'; import { initReactI18next, useTranslation } from 'react-i18next'; window.kept = [i18next, initReactI18next, useTranslation];`,
   'TanStack Query': `import { QueryClient, QueryClientProvider, useQuery, useMutation, useQueryClient, queryOptions } from '@tanstack/react-query'; window.kept = [QueryClient, QueryClientProvider, useQuery, useMutation, useQueryClient, queryOptions];`,
   sonner: `import { Toaster, toast } from 'sonner'; window.kept = [Toaster, toast];`,
   'tailwind-merge': `import { twMerge } from 'tailwind-merge'; window.kept = twMerge;`,
