@@ -104,6 +104,15 @@ test('the first load carries no TanStack Query: the sign-in screen works without
   expect(tanStackChunks.filter((file) => scripts.has(file))).toEqual([]);
 });
 
+test("the first load asks for no text of the other screens' English file, which loads with those screens (docs/decisions/098)", () => {
+  const { scripts } = readFirstLoad();
+  const otherScreens = Object.keys(JSON.parse(readFileSync(new URL('../src/lib/i18n/locales/en-screens.json', import.meta.url), 'utf8')) as object);
+  // A key is a string literal of the minified code: 'scanner.verify', `offline.${x}`.
+  const keyOfOtherScreens = new RegExp(`["'\`](?:${otherScreens.join('|')})\\.[a-zA-Z]`);
+  expect(otherScreens.length).toBeGreaterThan(0);
+  expect([...scripts].filter((file) => keyOfOtherScreens.test(readFileSync(join(DIST_DIR, file), 'utf8')))).toEqual([]);
+});
+
 test.describe('JavaScript off', () => {
   test.use({ javaScriptEnabled: false });
 
