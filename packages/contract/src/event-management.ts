@@ -61,13 +61,20 @@ export const EventRequest = z
     days: z
       .array(EventDayRequest)
       .max(EVENT_DAYS_MAX, `An event has at most ${EVENT_DAYS_MAX} days`)
-      .superRefine((days, context) => {
-        const seen = new Set<number>();
-        days.forEach((day, index) => {
-          if (seen.has(day.day)) context.addIssue({ code: 'custom', path: [index, 'day'], message: `Day ${day.day} is there twice` });
-          seen.add(day.day);
-        });
-      }),
+      .superRefine(
+        (days, context) => {
+          const seen = new Set<number>();
+          (days as unknown[]).forEach((day, index) => {
+            const number = typeof day === 'object' && day !== null && 'day' in day ? day.day : undefined;
+            if (typeof number !== 'number' || !Number.isInteger(number)) return;
+            if (seen.has(number)) context.addIssue({ code: 'custom', path: [index, 'day'], message: `Day ${number} is there twice` });
+            seen.add(number);
+          });
+        },
+        // Runs even when some day did not parse (by default a refinement is skipped then), so a form
+        // shows a repeated number together with the other problems of its days; it reads only numbers.
+        { when: () => true },
+      ),
   })
   .meta({ id: 'EventRequest' });
 export type EventRequest = z.infer<typeof EventRequest>;

@@ -18,6 +18,22 @@ export const paths = {
   changePassword: '/change-password',
   /** Issue 11: attendee search, undo and the scan log, for supervisors and admins. */
   supervisor: '/supervisor',
+  /** The organizer's management area, for admins of the selected organization (docs/decisions/105, 106). */
+  manage: '/manage',
+  manageNewEvent: '/manage/events/new',
+  /** Route patterns: build concrete paths with `managedEventPath` / `eventActivityPath`. */
+  manageEvent: '/manage/events/:eventId',
+  manageEventActivity: '/manage/events/:eventId/activity',
 } as const;
+
+/** The management area's screen of one event. */
+export function managedEventPath(eventId: string): string {
+  return `/manage/events/${encodeURIComponent(eventId)}`;
+}
+
+/** The Activity page of one event in the management area. */
+export function eventActivityPath(eventId: string): string {
+  return `/manage/events/${encodeURIComponent(eventId)}/activity`;
+}
 
 export type AppPath = (typeof paths)[keyof typeof paths];
