@@ -93,6 +93,9 @@ test('the new-event form shows every problem next to its field and sends nothing
   expect(created).toEqual([]);
 
   await user.type(screen.getByLabelText('Title'), 'Harbour Nights');
+  // Changed, the field's problem goes; the others stay until they are changed.
+  expect(screen.getByLabelText('Title')).not.toHaveAccessibleDescription('Give the event a title.');
+  expect(within(dayOne).getByLabelText('Name')).toHaveAccessibleDescription('Give the day a name.');
   await user.type(screen.getByLabelText('Location'), 'Pier 4');
   await user.selectOptions(screen.getByLabelText('Status'), 'live');
   await user.clear(within(dayTwo).getByLabelText('Number'));

@@ -66,9 +66,22 @@ export function EventForm({ initial, submitLabel, isPending, refusal, onSubmit }
   const [values, setValues] = useState(initial);
   const [problems, setProblems] = useState<FieldProblems>({});
   const zones = useMemo(() => timeZoneChoices(values.timeZone), [values.timeZone]);
-  const set = <K extends keyof EventFormValues>(key: K, value: EventFormValues[K]) => setValues((current) => ({ ...current, [key]: value }));
-  const setDay = (index: number, change: Partial<EventFormValues['days'][number]>) =>
+  // A field's problem goes once the field is changed; the next 'Save' checks it again.
+  const clearProblems = (isCleared: (field: string) => boolean) =>
+    setProblems((current) => Object.fromEntries(Object.entries(current).filter(([field]) => !isCleared(field))));
+  const set = <K extends keyof EventFormValues>(key: K, value: EventFormValues[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    clearProblems((field) => field === key);
+  };
+  const setDay = (index: number, change: Partial<EventFormValues['days'][number]>) => {
     setValues((current) => ({ ...current, days: current.days.map((day, at) => (at === index ? { ...day, ...change } : day)) }));
+    clearProblems((field) => Object.keys(change).some((key) => field === `days.${index}.${key}`));
+  };
+  /** Adds or removes a row: the rows after it move, so their problems (keyed by place) go. */
+  const setDays = (days: (current: EventFormValues['days'], values: EventFormValues) => EventFormValues['days']) => {
+    setValues((current) => ({ ...current, days: days(current.days, current) }));
+    clearProblems((field) => field.startsWith('days'));
+  };
 
   const shown: FieldProblems = refusal?.field ? { ...problems, [refusal.field]: refusal.text } : problems;
   const id = (name: string) => `${idPrefix}-${name}`;
@@ -157,7 +170,7 @@ export function EventForm({ initial, submitLabel, isPending, refusal, onSubmit }
             {day.checkIns > 0 ? (
               <p className="text-base text-slate-800">{t('manage.dayKeptForCheckIns', { count: day.checkIns })}</p>
             ) : (
-              <Button variant="secondary" onClick={() => setValues((current) => ({ ...current, days: current.days.filter((_, at) => at !== index) }))}>
+              <Button variant="secondary" onClick={() => setDays((days) => days.filter((_, at) => at !== index))}>
                 <Trash2 aria-hidden="true" className="size-5" />
                 {t('manage.removeDay', { number: index + 1 })}
               </Button>
@@ -169,7 +182,7 @@ export function EventForm({ initial, submitLabel, isPending, refusal, onSubmit }
             {shown.days}
           </p>
         )}
-        <Button variant="secondary" onClick={() => setValues((current) => ({ ...current, days: [...current.days, nextDayRow(current)] }))}>
+        <Button variant="secondary" onClick={() => setDays((days, current) => [...days, nextDayRow(current)])}>
           <Plus aria-hidden="true" className="size-5" />
           {t('manage.addDay')}
         </Button>
