@@ -21,8 +21,21 @@ const SPEC_CALLS = [
 /** The supervisor calls of issue 11 (not in SPEC §7). */
 const SUPERVISOR_OPERATION_IDS = ['searchAttendees', 'manualCheckIn', 'undoCheckIn', 'readScanLog'] as const;
 const OFFLINE_OPERATION_IDS = ['getDoorList', 'uploadOfflineScans', 'listOfflineConflicts', 'listSigningKeys'] as const;
-/** The organizer's management calls (docs/decisions/105, 106). */
-const MANAGE_OPERATION_IDS = ['listManagedEvents', 'createEvent', 'getManagedEvent', 'updateEvent', 'archiveEvent', 'restoreEvent', 'listEventActivity'] as const;
+/** The organizer's management calls (docs/decisions/105, 106) and the door team's (issue 30 item 5). */
+const MANAGE_OPERATION_IDS = [
+  'listManagedEvents',
+  'createEvent',
+  'getManagedEvent',
+  'updateEvent',
+  'archiveEvent',
+  'restoreEvent',
+  'listEventActivity',
+  'getTeam',
+  'inviteMember',
+  'revokeInvitation',
+  'acceptInvitation',
+  'joinWithNewAccount',
+] as const;
 
 const JsonSchema = z.looseObject({ type: z.union([z.string(), z.array(z.string())]).optional() });
 const Operation = z.looseObject({

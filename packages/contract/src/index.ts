@@ -5,6 +5,7 @@ export * from './sign-in.ts';
 export * from './users.ts';
 export * from './organizations.ts';
 export * from './event-management.ts';
+export * from './team.ts';
 export * from './tickets.ts';
 export * from './check-in-counts.ts';
 export * from './supervisor.ts';

@@ -460,3 +460,30 @@ export const auditEntries = pgTable(
   },
   (t) => [index('audit_entries_event_time_idx').on(t.eventId, t.createdAt), index('audit_entries_organization_time_idx').on(t.organizationId, t.createdAt)],
 );
+
+/**
+ * Invitations to an organization's door team (issue 30 item 5): an e-mail address, the role it will
+ * have, who invited, and a one-time link's token — stored as its SHA-256 hash (hex) only. Live while
+ * not accepted, not revoked and before `expires_at`; inviting the same address again revokes the
+ * earlier one, so an address has one live invitation per organization.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: membershipRole('role').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedByUserId: uuid('invited_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    invitedByName: text('invited_by_name').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedByUserId: uuid('accepted_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('invitations_organization_email_idx').on(t.organizationId, sql`lower(${t.email})`)],
+);

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { changePasswordRoutes } from './account/index.ts';
 import eventsRoutes from './events/index.ts';
 import manageRoutes from './manage/index.ts';
+import teamRoutes from './manage/team.ts';
 import organizationsRoutes from './organizations/index.ts';
 import ticketsRoutes from './tickets/index.ts';
 import usersRoutes from './users/index.ts';
@@ -37,4 +38,5 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   await scope.register(ticketsRoutes);
   await scope.register(eventsRoutes);
   await scope.register(manageRoutes);
+  await scope.register(teamRoutes);
 }

@@ -28,14 +28,16 @@ export function cliActor(): Actor {
   return { kind: 'cli', userId: null, name: `admin CLI (${account})` };
 }
 
+/**
+ * Changes to an organization's door team (no event; not on an event's Activity page): an
+ * invitation sent, revoked or accepted. Their `before`/`after` are the invitation's facts.
+ */
+export type TeamAuditAction = 'member.invited' | 'invitation.revoked' | 'invitation.accepted';
+
 /** One change to record. `before` null for a creation; `after` null for a deletion. */
-export interface AuditRecord {
-  organizationId: string;
-  eventId: string | null;
-  action: AuditAction;
-  before: EventSnapshot | null;
-  after: EventSnapshot | null;
-}
+export type AuditRecord =
+  | { organizationId: string; eventId: string; action: AuditAction; before: EventSnapshot | null; after: EventSnapshot | null }
+  | { organizationId: string; eventId: null; action: TeamAuditAction; before: Record<string, unknown> | null; after: Record<string, unknown> | null };
 
 /** Writes one audit entry by `actor` in `tx`, the transaction of the change it records. */
 export async function recordAudit(tx: Tx, actor: Actor, record: AuditRecord): Promise<void> {
