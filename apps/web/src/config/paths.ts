@@ -1,4 +1,4 @@
-import { RESET_PASSWORD_LINK } from '@gatecheck/contract';
+import { INVITATION_LINK, RESET_PASSWORD_LINK } from '@gatecheck/contract';
 
 /**
  * Route paths of the app: SPEC §2's, then the account screens the issue added (docs/decisions/018).
@@ -24,6 +24,10 @@ export const paths = {
   /** Route patterns: build concrete paths with `managedEventPath` / `eventActivityPath`. */
   manageEvent: '/manage/events/:eventId',
   manageEventActivity: '/manage/events/:eventId/activity',
+  /** The door team of the selected organization: members, invitations (issue 30 item 5). */
+  manageTeam: '/manage/team',
+  /** The mailed invitation link's screen (`?token=`): accept it, or join with a new account. Open. */
+  invitation: INVITATION_LINK.path,
 } as const;
 
 /** The management area's screen of one event. */

@@ -5,7 +5,7 @@
  * server refuses them anyway).
  */
 import { useQuery } from '@tanstack/react-query';
-import { Archive, CalendarDays, Plus, Users } from 'lucide-react';
+import { Archive, CalendarDays, Plus, UserPlus, Users } from 'lucide-react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/empty-state.tsx';
@@ -38,6 +38,10 @@ function ManageEvents({ organization }: { organization: OrganizationItem }) {
       <Link to={paths.manageNewEvent} className={buttonClassName({ size: 'large' })}>
         <Plus aria-hidden="true" className="size-6" />
         {t('manage.newEvent')}
+      </Link>
+      <Link to={paths.manageTeam} className={buttonClassName({ variant: 'secondary' })}>
+        <UserPlus aria-hidden="true" className="size-5" />
+        {t('team.title')}
       </Link>
       {events.isPending && <p role="status" className="text-lg text-slate-700">{t('manage.loading')}</p>}
       {events.isError && (
