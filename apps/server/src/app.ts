@@ -20,6 +20,7 @@ import securityPlugin, { securityHeadersSetter } from './plugins/security.ts';
 import webPlugin from './plugins/web.ts';
 import accountRoutes from './routes/account/index.ts';
 import authRoutes from './routes/auth/index.ts';
+import { invitationJoinRoutes } from './routes/manage/team.ts';
 import operationsRoutes from './routes/operations/index.ts';
 import signedInRoutes from './routes/signed-in.ts';
 import { ServiceError } from './services/errors.ts';
@@ -175,6 +176,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       // Open to everyone: signing in and out, signing up, account recovery; health and readiness probes.
       await api.register(operationsRoutes);
       await api.register(authRoutes);
+      await api.register(invitationJoinRoutes);
       await api.register(accountRoutes);
       // Everything else needs a session, checked by one hook before the request is validated.
       await api.register(signedInRoutes);

@@ -94,7 +94,7 @@ test('a visitor can register and then sign in with the new account', async () =>
   expect(row?.hash).toMatch(/^\$argon2id\$/);
 });
 
-test('registering a taken email or username, in any letter case, is a 409 with a message for the sign-up form', async () => {
+test('registering a taken email or username, in any letter case, is a 409 with a message for the sign-up form, naming the field', async () => {
   const takenEmail = await post(apiPaths.register, {
     name: 'Copy Cat',
     username: 'copycat',
@@ -103,7 +103,7 @@ test('registering a taken email or username, in any letter case, is a 409 with a
     country: '',
   });
   expect(takenEmail.statusCode).toBe(409);
-  expect(ApiErrorBody.parse(takenEmail.json())).toEqual({ code: 'conflict', message: 'An account with this email already exists.' });
+  expect(ApiErrorBody.parse(takenEmail.json())).toEqual({ code: 'conflict', message: 'An account with this email already exists.', field: 'body.email' });
 
   const takenUsername = await post(apiPaths.register, {
     name: 'Copy Cat',
@@ -113,7 +113,7 @@ test('registering a taken email or username, in any letter case, is a 409 with a
     country: '',
   });
   expect(takenUsername.statusCode).toBe(409);
-  expect(ApiErrorBody.parse(takenUsername.json())).toEqual({ code: 'conflict', message: 'This username is already taken.' });
+  expect(ApiErrorBody.parse(takenUsername.json())).toEqual({ code: 'conflict', message: 'This username is already taken.', field: 'body.username' });
   expect(await canSignIn('copycat@example.org', 'long-enough')).toBe(false);
 });
 

@@ -4,6 +4,8 @@ export * from './auth.ts';
 export * from './sign-in.ts';
 export * from './users.ts';
 export * from './organizations.ts';
+export * from './event-management.ts';
+export * from './team.ts';
 export * from './tickets.ts';
 export * from './check-in-counts.ts';
 export * from './supervisor.ts';

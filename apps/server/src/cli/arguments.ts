@@ -2,20 +2,16 @@
  * Parsers for command-line values (commander `argParser`s). A bad value throws commander's
  * InvalidArgumentError, which commander reports as one line naming the option.
  */
-import { DayCutoff, TimeZone } from '@gatecheck/contract';
+import { DayCutoff, isCalendarDate, TimeZone } from '@gatecheck/contract';
 import { InvalidArgumentError } from 'commander';
-import type { EventDayInput } from '../services/events.ts';
+import type { EventDayInfo } from '../services/events.ts';
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A day as given on the command line: numbered by its place in the list. */
+type EventDayInput = Omit<EventDayInfo, 'day'>;
 
-/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30). */
+/** A calendar date `YYYY-MM-DD` that exists (no 2026-02-30): the contract's rule. */
 export function parseDate(value: string): string {
-  const match = ISO_DATE.exec(value.trim());
-  if (match) {
-    const [, year, month, day] = match.map(Number);
-    const date = new Date(Date.UTC(year ?? 0, (month ?? 0) - 1, day ?? 0));
-    if (date.getUTCFullYear() === year && date.getUTCMonth() + 1 === month && date.getUTCDate() === day) return value.trim();
-  }
+  if (isCalendarDate(value.trim())) return value.trim();
   throw new InvalidArgumentError('Expected a calendar date as YYYY-MM-DD.');
 }
 

@@ -23,6 +23,7 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -173,6 +174,8 @@ export const events = pgTable(
     dayCutoff: time('day_cutoff').notNull().default(DEFAULT_DAY_CUTOFF),
     /** Rehearsals: scans outside the event's days are decided as if on the chosen day. */
     allowsScanningOutsideDays: boolean('allows_scanning_outside_days').notNull().default(false),
+    /** Put away by an admin (docs/decisions/105): not offered for scanning; its data stays. Null = not archived. */
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('events_organization_id_idx').on(t.organizationId)],
@@ -429,3 +432,58 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull().default(0),
   expire: timestamp('expire', { withTimezone: true, mode: 'date' }),
 });
+
+/**
+ * The audit trail (docs/decisions/106): one row per change an organizer makes, in the management
+ * area or with the admin CLI, written in the same transaction as the change (so a change that fails
+ * leaves no row, and no change is without one). `actor_kind` says whether a signed-in user or the
+ * CLI made it; `actor_user_id` is the user (null for the CLI, or once the account is deleted); `actor_name` is who it was as shown then ('Sam Lee', 'admin CLI (root)'). `action` names the
+ * change ('event.created', 'event.updated', 'event.archived', 'event.restored'); `before` and `after`
+ * are the resource as it was and as it became (JSON; null before a creation). Rows are never changed.
+ */
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id').references(() => events.id, { onDelete: 'cascade' }),
+    /** 'user' (signed in, the management area) or 'cli' (the admin CLI on the server). */
+    actorKind: text('actor_kind').notNull(),
+    actorUserId: uuid('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    actorName: text('actor_name').notNull(),
+    action: text('action').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_entries_event_time_idx').on(t.eventId, t.createdAt), index('audit_entries_organization_time_idx').on(t.organizationId, t.createdAt)],
+);
+
+/**
+ * Invitations to an organization's door team (issue 30 item 5): an e-mail address, the role it will
+ * have, who invited, and a one-time link's token — stored as its SHA-256 hash (hex) only. Live while
+ * not accepted, not revoked and before `expires_at`; inviting the same address again revokes the
+ * earlier one, so an address has one live invitation per organization.
+ */
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: membershipRole('role').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    invitedByUserId: uuid('invited_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    invitedByName: text('invited_by_name').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedByUserId: uuid('accepted_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('invitations_organization_email_idx').on(t.organizationId, sql`lower(${t.email})`)],
+);

@@ -31,7 +31,7 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
       // Answered as an unknown id; the operator's log says what it was (docs/decisions/086).
       if (error instanceof AccessRefusedError) request.log.warn({ userId: error.userId, ...error.resource }, 'access refused: not a member of the organization');
       if (error instanceof RateLimitedError) void reply.header('retry-after', error.retryAfterSeconds);
-      return reply.status(STATUS_OF[error.code]).send({ code: error.code, message: error.message });
+      return reply.status(STATUS_OF[error.code]).send({ code: error.code, message: error.message, ...(error.field ? { field: error.field } : {}) });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const [first] = error.validation;

@@ -12,12 +12,14 @@ import type { MembershipRole } from '@gatecheck/contract';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { signedInUser } from '../plugins/auth.ts';
 import type { EventDetails } from '../services/events.ts';
-import { eventForRole } from '../services/organizations.ts';
+import { eventForRole, organizationForRole } from '../services/organizations.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The event of a `requireRole` route, set once the caller's role has been checked; null elsewhere. */
     roleCheckedEvent: EventDetails | null;
+    /** The organization of a `requireOrganizationRole` route, set once the caller's role has been checked; null elsewhere. */
+    roleCheckedOrganization: { id: string; name: string } | null;
   }
 }
 
@@ -41,4 +43,25 @@ export function requireRole(role: MembershipRole): preHandlerAsyncHookHandler {
 export function eventOf(request: FastifyRequest): EventDetails {
   if (!request.roleCheckedEvent) throw new Error('eventOf needs the requireRole preHandler on this route');
   return request.roleCheckedEvent;
+}
+
+/**
+ * A preHandler that lets through callers with at least `role` in the organization
+ * `request.params.organizationId` (the organization-level `requireRole`), with the same answers.
+ */
+export function requireOrganizationRole(role: MembershipRole): preHandlerAsyncHookHandler {
+  return async function checkOrganizationRole(request) {
+    const { organizationId } = request.params as { organizationId?: unknown };
+    if (typeof organizationId !== 'string') throw new Error('requireOrganizationRole is for routes with an :organizationId parameter');
+    request.roleCheckedOrganization = await organizationForRole(request.server.db, signedInUser(request).userId, organizationId, role);
+  };
+}
+
+/**
+ * The organization whose role check `requireOrganizationRole` passed for this request.
+ * @throws Error when the route has no `requireOrganizationRole` preHandler (fails closed, 500).
+ */
+export function organizationOf(request: FastifyRequest): { id: string; name: string } {
+  if (!request.roleCheckedOrganization) throw new Error('organizationOf needs the requireOrganizationRole preHandler on this route');
+  return request.roleCheckedOrganization;
 }

@@ -9,6 +9,8 @@
 import type { FastifyInstance } from 'fastify';
 import { changePasswordRoutes } from './account/index.ts';
 import eventsRoutes from './events/index.ts';
+import manageRoutes from './manage/index.ts';
+import teamRoutes from './manage/team.ts';
 import organizationsRoutes from './organizations/index.ts';
 import ticketsRoutes from './tickets/index.ts';
 import usersRoutes from './users/index.ts';
@@ -26,6 +28,7 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
     route.config = { ...route.config, requiresSession: true };
   });
   scope.decorateRequest('roleCheckedEvent', null);
+  scope.decorateRequest('roleCheckedOrganization', null);
   scope.addHook('onRequest', async (request) => {
     request.sessionUser = await scope.authenticate(request);
   });
@@ -34,4 +37,6 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   await scope.register(organizationsRoutes);
   await scope.register(ticketsRoutes);
   await scope.register(eventsRoutes);
+  await scope.register(manageRoutes);
+  await scope.register(teamRoutes);
 }

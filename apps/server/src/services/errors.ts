@@ -7,11 +7,14 @@ import type { ErrorCode } from '@gatecheck/contract';
 /** A failure that is the caller's fault (unknown id, no permission, ...); its message is shown to the client. */
 export class ServiceError extends Error {
   readonly code: ErrorCode;
+  /** The request field the failure is about (dotted, as a validation failure names it: `body.days.1.day`), when one is. */
+  readonly field: string | undefined;
 
-  constructor(code: ErrorCode, message: string) {
+  constructor(code: ErrorCode, message: string, field?: string) {
     super(message);
     this.name = 'ServiceError';
     this.code = code;
+    this.field = field;
   }
 }
 

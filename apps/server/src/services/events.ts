@@ -3,20 +3,27 @@
  * day cut-off, rehearsal setting) and the event rule that verify, the admin CLI, the import and the
  * QR export share — an event without configured days has one day (SPEC §2 /day-select: day 1,
  * "Main Event", on the event date). Which statuses admit is the contract's `isEventActive`.
- * Also how an operator keeps events (the admin CLI): create one with its days, change its status
- * and calendar, list them. Failures the caller can fix throw ServiceError.
+ * Also the one way events are kept (SEAMS §6: one service per resource), called by the management
+ * API, the admin CLI and so the console alike: create, change (settings and days), archive and
+ * restore, each with its audit entry in the same transaction (docs/decisions/105, 106); list them.
+ * Input is validated here with the contract's `EventRequest`, so every caller refuses the same.
+ * Failures the caller can fix throw ServiceError.
  */
 import {
-  DEFAULT_DAY_CUTOFF,
   DEFAULT_EVENT_DAY_NAME,
   DEFAULT_EVENT_DAY_NUMBER,
-  DEFAULT_EVENT_TIME_ZONE,
+  EventRequest,
+  type EventRequestDraft,
+  type EventSnapshot,
   type EventStatus,
+  isEventActive,
+  type ManagedEvent,
 } from '@gatecheck/contract';
-import { asc, count, eq, isNull } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../db/client.ts';
+import { and, asc, count, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
+import type { Db, DbOrTx, Tx } from '../db/client.ts';
 import { inTransaction } from '../db/transactions.ts';
-import { eventDays, events, organizations, tickets } from '../db/schema.ts';
+import { checkIns, eventDays, events, organizations, tickets } from '../db/schema.ts';
+import { type Actor, recordAudit } from './audit.ts';
 import { isId, noSuchEventMessage, ServiceError } from './errors.ts';
 
 /** One day of an event: configured, or the implicit day 1 of an event without configured days. */
@@ -98,78 +105,251 @@ export function daysOrDefault(configured: EventDayInfo[], eventDate: string): Ev
   return [{ day: DEFAULT_EVENT_DAY_NUMBER, name: DEFAULT_EVENT_DAY_NAME, date: eventDate }];
 }
 
-/** A configured event day: day number from 1, name, calendar date (YYYY-MM-DD). */
-export interface EventDayInput {
-  name: string;
-  date: string;
-}
-
-/** What an event is created from. `days` empty = a single-day event (implicit day 1 on `date`). */
-export interface NewEvent {
+/** What an event is created from: the organization and the contract's `EventRequest` (not yet parsed). */
+export interface NewEvent extends EventRequestDraft {
   organizationId: string;
-  title: string;
-  date: string;
-  description?: string;
-  location?: string;
-  status?: EventStatus;
-  days?: EventDayInput[];
-  /** IANA time zone (validated by the caller with the contract's `TimeZone`); default UTC. */
-  timeZone?: string;
-  /** 'HH:MM' cut-off of each day the next morning; default 06:00. */
-  dayCutoff?: string;
-  /** Rehearsals: admit outside the event's days as if on the chosen day; default false. */
-  allowsScanningOutsideDays?: boolean;
 }
 
 /**
- * Creates an event and its days (numbered 1, 2, … in the given order) in one transaction.
+ * Creates an event and its days in one transaction, with its audit entry (docs/decisions/106).
+ * The one way an event comes to be: the management API and the admin CLI both call it.
  * @returns the new event's id.
+ * @throws ServiceError `validation_failed` (with `field`, e.g. `days.1.date`) for input the
+ *   contract's `EventRequest` refuses.
  */
-export async function createEvent(db: Db, input: NewEvent): Promise<string> {
+export async function createEvent(db: Db, input: NewEvent, actor: Actor): Promise<string> {
+  const { organizationId, ...draft } = input;
+  const event = parseEventRequest(draft);
   return inTransaction(db, async (tx) => {
-    const [event] = await tx
+    const [created] = await tx
       .insert(events)
       .values({
-        organizationId: input.organizationId,
-        title: input.title,
-        date: input.date,
-        description: input.description ?? '',
-        location: input.location ?? '',
-        status: input.status ?? 'draft',
-        timeZone: input.timeZone ?? DEFAULT_EVENT_TIME_ZONE,
-        dayCutoff: input.dayCutoff ?? DEFAULT_DAY_CUTOFF,
-        allowsScanningOutsideDays: input.allowsScanningOutsideDays ?? false,
+        organizationId,
+        title: event.title,
+        date: event.date,
+        description: event.description,
+        location: event.location,
+        status: event.status,
+        timeZone: event.timeZone,
+        dayCutoff: event.dayCutoff,
+        allowsScanningOutsideDays: event.allowsScanningOutsideDays,
       })
       .returning({ id: events.id });
-    if (!event) throw new Error('insert into events returned no row');
-    const days = input.days ?? [];
-    if (days.length > 0) {
-      await tx.insert(eventDays).values(days.map((day, index) => ({ eventId: event.id, day: index + 1, ...day })));
+    if (!created) throw new Error('insert into events returned no row');
+    if (event.days.length > 0) {
+      await tx.insert(eventDays).values(event.days.map((day) => ({ eventId: created.id, ...day })));
     }
-    return event.id;
+    await recordAudit(tx, actor, { organizationId, eventId: created.id, action: 'event.created', before: null, after: await snapshotEvent(tx, created.id) });
+    return created.id;
   });
 }
 
-/** The settings `event set` changes; absent fields stay as they are. */
-export interface EventSettingsChange {
-  status?: EventStatus;
-  timeZone?: string;
-  dayCutoff?: string;
-  allowsScanningOutsideDays?: boolean;
+/**
+ * The contract's `EventRequest` parse of `draft`, or the first problem as a ServiceError.
+ * @throws ServiceError `validation_failed` whose `field` is the offending path (`days.0.name`).
+ */
+export function parseEventRequest(draft: EventRequestDraft): EventRequest {
+  const parsed = EventRequest.safeParse(draft);
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  const field = issue?.path.join('.') ?? '';
+  throw new ServiceError('validation_failed', `Invalid ${field || 'event'}: ${issue?.message ?? 'not accepted'}`, field || undefined);
+}
+
+/** What an audit entry records of an event: its settings and configured days as they are in `db`. */
+async function snapshotEvent(db: DbOrTx, eventId: string): Promise<EventSnapshot> {
+  const [row] = await db.select().from(events).where(eq(events.id, eventId));
+  if (!row) throw new ServiceError('not_found', noSuchEventMessage(eventId));
+  const days = await db
+    .select({ day: eventDays.day, name: eventDays.name, date: eventDays.date })
+    .from(eventDays)
+    .where(eq(eventDays.eventId, eventId))
+    .orderBy(asc(eventDays.day));
+  return {
+    title: row.title,
+    description: row.description,
+    date: row.date,
+    location: row.location,
+    status: row.status,
+    timeZone: row.timeZone,
+    dayCutoff: toDayCutoff(row.dayCutoff),
+    allowsScanningOutsideDays: row.allowsScanningOutsideDays,
+    days,
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+  };
+}
+
+/** The event row locked for this transaction's change (FOR UPDATE: two edits of one event queue). */
+async function lockEvent(tx: Tx, eventId: string) {
+  const [row] = isId(eventId) ? await tx.select().from(events).where(eq(events.id, eventId)).for('update') : [];
+  if (!row) throw new ServiceError('not_found', noSuchEventMessage(eventId));
+  return row;
 }
 
 /**
- * Changes an event's status and calendar settings.
+ * Changes an event: any of its settings and, when `change.days` is given, its whole set of days
+ * (days are matched by number: a kept number keeps its check-ins, a missing one is removed). The
+ * result is validated as a whole with the contract's `EventRequest`; the change and its audit entry
+ * are one transaction. Absent fields stay as they are (the CLI's `event set` sends a few).
+ * Refused: an archived event (restore it first, docs/decisions/105); removing a day that has
+ * check-ins — also the implicit day 1 of an event without configured days — since they would
+ * point at nothing.
  * @returns the event as it is now.
- * @throws ServiceError `not_found` for an unknown event, `bad_request` when nothing is to change.
+ * @throws ServiceError `not_found`, `bad_request` (nothing to change), `validation_failed` (with
+ *   `field`), `conflict` (archived; a day with check-ins, `field` `days`).
  */
-export async function updateEventSettings(db: DbOrTx, eventId: string, change: EventSettingsChange): Promise<EventDetails> {
-  const event = await findEvent(db, eventId);
+export async function updateEvent(db: Db, eventId: string, change: Partial<EventRequestDraft>, actor: Actor): Promise<EventDetails> {
   if (Object.values(change).every((value) => value === undefined)) {
-    throw new ServiceError('bad_request', 'Nothing to change: give --status, --time-zone, --day-cutoff or --scan-outside-days');
+    throw new ServiceError('bad_request', 'Nothing to change: give at least one setting of the event');
   }
-  await db.update(events).set(change).where(eq(events.id, event.id));
-  return findEvent(db, event.id);
+  await inTransaction(db, async (tx) => {
+    const row = await lockEvent(tx, eventId);
+    if (row.archivedAt) throw new ServiceError('conflict', 'This event is archived: restore it before changing it.');
+    const before = await snapshotEvent(tx, row.id);
+    const next = parseEventRequest({
+      title: before.title,
+      description: before.description,
+      date: before.date,
+      location: before.location,
+      status: before.status as EventStatus,
+      timeZone: before.timeZone,
+      dayCutoff: before.dayCutoff,
+      allowsScanningOutsideDays: before.allowsScanningOutsideDays,
+      days: before.days,
+      ...withoutUndefined(change),
+    });
+    await refuseRemovingDaysWithCheckIns(tx, row.id, daysOrDefault(before.days, before.date), daysOrDefault(next.days, next.date));
+    const { days, ...settings } = next;
+    await tx.update(events).set(settings).where(eq(events.id, row.id));
+    if (change.days !== undefined) {
+      const kept = days.map((day) => day.day);
+      await tx.delete(eventDays).where(kept.length > 0 ? and(eq(eventDays.eventId, row.id), notInArray(eventDays.day, kept)) : eq(eventDays.eventId, row.id));
+      if (days.length > 0) {
+        await tx
+          .insert(eventDays)
+          .values(days.map((day) => ({ eventId: row.id, ...day })))
+          .onConflictDoUpdate({ target: [eventDays.eventId, eventDays.day], set: { name: sql`excluded.name`, date: sql`excluded.date` } });
+      }
+    }
+    await recordAudit(tx, actor, { organizationId: row.organizationId, eventId: row.id, action: 'event.updated', before, after: await snapshotEvent(tx, row.id) });
+  });
+  return findEvent(db, eventId);
+}
+
+/** `change` without its undefined fields (so they do not overwrite what is there). */
+function withoutUndefined<T extends object>(change: T): Partial<T> {
+  return Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * @throws ServiceError `conflict` (field `days`) when a day of `before` that is not in `after` has
+ *   active check-ins: they would point at a day the event no longer has.
+ */
+async function refuseRemovingDaysWithCheckIns(tx: Tx, eventId: string, before: EventDayInfo[], after: EventDayInfo[]): Promise<void> {
+  const removed = before.filter((day) => !after.some((kept) => kept.day === day.day)).map((day) => day.day);
+  if (removed.length === 0) return;
+  const held = await tx
+    .select({ day: checkIns.day, value: count() })
+    .from(checkIns)
+    .where(and(eq(checkIns.eventId, eventId), inArray(checkIns.day, removed), isNull(checkIns.undoneAt)))
+    .groupBy(checkIns.day)
+    .orderBy(asc(checkIns.day));
+  const [first] = held;
+  if (!first) return;
+  const name = before.find((day) => day.day === first.day)?.name ?? '';
+  throw new ServiceError(
+    'conflict',
+    `Day ${first.day} (${name}) has ${first.value} check-in${first.value === 1 ? '' : 's'} and cannot be removed. Keep the day, or rename it.`,
+    'days',
+  );
+}
+
+/**
+ * Archives an event (docs/decisions/105): scanners are no longer offered it; its tickets,
+ * check-ins and scan log stay. Only an event whose status admits no one (draft, completed,
+ * cancelled) can be archived, so no door can still be admitting with it.
+ * @throws ServiceError `not_found`; `conflict` when already archived or still admitting (field `status`).
+ */
+export async function archiveEvent(db: Db, eventId: string, actor: Actor): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const row = await lockEvent(tx, eventId);
+    if (row.archivedAt) throw new ServiceError('conflict', 'This event is already archived.');
+    if (isEventActive(row.status)) {
+      throw new ServiceError('conflict', `This event is ${row.status}: set its status to completed, cancelled or draft before archiving it, so no door admits with it.`, 'status');
+    }
+    const before = await snapshotEvent(tx, row.id);
+    await tx.update(events).set({ archivedAt: sql`now()` }).where(eq(events.id, row.id));
+    await recordAudit(tx, actor, { organizationId: row.organizationId, eventId: row.id, action: 'event.archived', before, after: await snapshotEvent(tx, row.id) });
+  });
+}
+
+/**
+ * Brings an archived event back (docs/decisions/105), with the status it had.
+ * @throws ServiceError `not_found`; `conflict` when it is not archived.
+ */
+export async function restoreEvent(db: Db, eventId: string, actor: Actor): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const row = await lockEvent(tx, eventId);
+    if (!row.archivedAt) throw new ServiceError('conflict', 'This event is not archived.');
+    const before = await snapshotEvent(tx, row.id);
+    await tx.update(events).set({ archivedAt: null }).where(eq(events.id, row.id));
+    await recordAudit(tx, actor, { organizationId: row.organizationId, eventId: row.id, action: 'event.restored', before, after: await snapshotEvent(tx, row.id) });
+  });
+}
+
+/**
+ * The events of `organizationId` as the management area shows them (archived ones too), by date:
+ * every setting, the days with their check-in counts, tickets not revoked, active check-ins.
+ */
+export async function listManagedEvents(db: DbOrTx, organizationId: string): Promise<ManagedEvent[]> {
+  const rows = await db.select().from(events).where(eq(events.organizationId, organizationId)).orderBy(asc(events.date), asc(events.title));
+  return managedEvents(db, rows);
+}
+
+/**
+ * One event as the management area shows it (see listManagedEvents).
+ * @throws ServiceError `not_found`.
+ */
+export async function findManagedEvent(db: DbOrTx, eventId: string): Promise<ManagedEvent> {
+  const rows = isId(eventId) ? await db.select().from(events).where(eq(events.id, eventId)) : [];
+  const [event] = await managedEvents(db, rows);
+  if (!event) throw new ServiceError('not_found', noSuchEventMessage(eventId));
+  return event;
+}
+
+async function managedEvents(db: DbOrTx, rows: Array<typeof events.$inferSelect>): Promise<ManagedEvent[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const days = await db.select().from(eventDays).where(inArray(eventDays.eventId, ids)).orderBy(asc(eventDays.day));
+  const checkInsByDay = await db
+    .select({ eventId: checkIns.eventId, day: checkIns.day, value: count() })
+    .from(checkIns)
+    .where(and(inArray(checkIns.eventId, ids), isNull(checkIns.undoneAt)))
+    .groupBy(checkIns.eventId, checkIns.day);
+  const ticketCounts = await db
+    .select({ eventId: tickets.eventId, value: count() })
+    .from(tickets)
+    .where(and(inArray(tickets.eventId, ids), isNull(tickets.revokedAt)))
+    .groupBy(tickets.eventId);
+  return rows.map((row) => {
+    const checkInsOf = (day: number) => checkInsByDay.find((entry) => entry.eventId === row.id && entry.day === day)?.value ?? 0;
+    return {
+      id: row.id,
+      organizationId: row.organizationId,
+      title: row.title,
+      description: row.description,
+      date: row.date,
+      location: row.location,
+      status: row.status,
+      timeZone: row.timeZone,
+      dayCutoff: toDayCutoff(row.dayCutoff),
+      allowsScanningOutsideDays: row.allowsScanningOutsideDays,
+      days: days.filter((day) => day.eventId === row.id).map((day) => ({ day: day.day, name: day.name, date: day.date, checkIns: checkInsOf(day.day) })),
+      archivedAt: row.archivedAt?.toISOString() ?? null,
+      ticketCount: ticketCounts.find((entry) => entry.eventId === row.id)?.value ?? 0,
+      checkInCount: checkInsByDay.filter((entry) => entry.eventId === row.id).reduce((sum, entry) => sum + entry.value, 0),
+    };
+  });
 }
 
 /** An event as listed by the CLI. */
@@ -184,6 +364,8 @@ export interface EventSummary {
   days: number;
   /** Tickets not revoked. */
   tickets: number;
+  /** Archived (docs/decisions/105): not offered for scanning. */
+  isArchived: boolean;
 }
 
 /** Events by date, of one organization or of all. */
@@ -196,6 +378,7 @@ export async function listEvents(db: DbOrTx, filter: { organizationId?: string }
       status: events.status,
       organizationName: organizations.name,
       timeZone: events.timeZone,
+      archivedAt: events.archivedAt,
     })
     .from(events)
     .innerJoin(organizations, eq(organizations.id, events.organizationId))
@@ -207,8 +390,9 @@ export async function listEvents(db: DbOrTx, filter: { organizationId?: string }
     .from(tickets)
     .where(isNull(tickets.revokedAt))
     .groupBy(tickets.eventId);
-  return rows.map((row) => ({
+  return rows.map(({ archivedAt, ...row }) => ({
     ...row,
+    isArchived: archivedAt !== null,
     days: dayCounts.find((entry) => entry.eventId === row.id)?.value ?? 0,
     tickets: ticketCounts.find((entry) => entry.eventId === row.id)?.value ?? 0,
   }));

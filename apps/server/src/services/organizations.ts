@@ -36,6 +36,7 @@ export async function listMemberships(db: DbOrTx, userId: string): Promise<Organ
           rows.map((row) => row.id),
         ),
         notInArray(events.status, [...INACTIVE_EVENT_STATUSES]),
+        isNull(events.archivedAt),
       ),
     )
     .orderBy(asc(events.date), asc(events.title));
@@ -86,6 +87,23 @@ export async function eventForRole(db: DbOrTx, userId: string, eventId: string, 
 }
 
 /**
+ * The organization `organizationId` when `userId` has at least role `needed` in it: the
+ * organization-level twin of `eventForRole` (routes/require-role.ts).
+ * @throws ServiceError `not_found` for an unknown organization, AccessRefusedError (the same 404)
+ *   for a non-member (docs/decisions/086); `forbidden` for a member whose role is lower.
+ */
+export async function organizationForRole(db: DbOrTx, userId: string, organizationId: string, needed: MembershipRole): Promise<{ id: string; name: string }> {
+  const [organization] = isId(organizationId)
+    ? await db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId)).limit(1)
+    : [];
+  if (!organization) throw new ServiceError('not_found', NO_SUCH_ORGANIZATION_MESSAGE);
+  const role = await roleOf(db, userId, organization.id);
+  if (role === null) throw new AccessRefusedError(userId, { organizationId });
+  if (!hasRoleAtLeast(role, needed)) throw new ServiceError('forbidden', `This needs the ${needed} role in ${organization.name}; yours is ${role}.`);
+  return organization;
+}
+
+/**
  * Throws unless `userId` is a member of `organizationId`.
  * @throws ServiceError `not_found` for an unknown organization; AccessRefusedError (the same 404) for
  *   a non-member, so the answer does not tell that the organization exists (docs/decisions/086).
@@ -99,7 +117,7 @@ export async function assertMember(db: DbOrTx, userId: string, organizationId: s
 }
 
 /**
- * The events of `organizationId` (every status, by date), with `ticketsSold` (tickets not revoked)
+ * The events of `organizationId` (every status, by date; not the archived ones), with `ticketsSold` (tickets not revoked)
  * and the configured event days (empty when the event has a single implicit day), plus the event's
  * calendar (time zone, day cut-off 'HH:MM', rehearsal setting) so the client can say 'not today'.
  * @throws ServiceError `not_found` / AccessRefusedError as assertMember.
@@ -109,7 +127,8 @@ export async function listOrganizationEvents(db: DbOrTx, userId: string, organiz
   const rows = await db
     .select()
     .from(events)
-    .where(eq(events.organizationId, organizationId))
+    // An archived event is not offered for scanning (docs/decisions/105).
+    .where(and(eq(events.organizationId, organizationId), isNull(events.archivedAt)))
     .orderBy(asc(events.date), asc(events.title));
   if (rows.length === 0) return [];
   const eventIds = rows.map((row) => row.id);

@@ -48,16 +48,16 @@ export const USERNAME_TAKEN_MESSAGE = 'This username is already taken.';
 
 /**
  * A new account's e-mail or username is already another account's (compared case-insensitively):
- * a ServiceError `conflict` (409) with SPEC §8's words; `field` says which, so a caller with other
- * words (the admin CLI) can say it its way.
+ * a ServiceError `conflict` (409) with SPEC §8's words, naming the request field (`body.email`);
+ * `takenField` says which, so a caller with other words (the admin CLI) can say it its way.
  */
 export class AccountTakenError extends ServiceError {
-  readonly field: 'email' | 'username';
+  readonly takenField: 'email' | 'username';
 
   constructor(field: 'email' | 'username') {
-    super('conflict', field === 'email' ? EMAIL_TAKEN_MESSAGE : USERNAME_TAKEN_MESSAGE);
+    super('conflict', field === 'email' ? EMAIL_TAKEN_MESSAGE : USERNAME_TAKEN_MESSAGE, `body.${field}`);
     this.name = 'AccountTakenError';
-    this.field = field;
+    this.takenField = field;
   }
 }
 

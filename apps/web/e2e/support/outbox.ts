@@ -32,3 +32,17 @@ export async function waitForResetLink(dataDir: string, email: string, count = 1
   if (!link) throw new Error(`no reset link in the mail to ${email}:\n${mail}`);
   return link;
 }
+
+/**
+ * Waits for the invitation mail to `email` (issue 30 item 5) and returns its link's path and query
+ * (`/invitation?token=…`), to open on the origin the test's browser uses.
+ * @throws when no such mail with a link arrives within the expect timeout.
+ */
+export async function waitForInvitationPath(dataDir: string, email: string): Promise<string> {
+  await expect.poll(() => mailsTo(dataDir, email).length, { message: `invitation mail to ${email}` }).toBeGreaterThanOrEqual(1);
+  const mail = mailsTo(dataDir, email).at(-1) ?? '';
+  const link = /https?:\/\/\S+\/invitation\?token=[A-Za-z0-9_-]+/.exec(mail)?.[0];
+  if (!link) throw new Error(`no invitation link in the mail to ${email}:\n${mail}`);
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}

@@ -87,6 +87,7 @@ export function createRoutes(screen: (name: LazyScreenName) => ReactNode): Route
         { path: paths.forgotPassword, element: screen('forgotPassword') },
         { path: paths.resetPassword, element: screen('resetPassword') },
         { path: paths.signUp, element: screen('signUp') },
+        { path: paths.invitation, element: screen('invitation') },
         {
           element: <RequireAuth />,
           children: [
@@ -96,6 +97,11 @@ export function createRoutes(screen: (name: LazyScreenName) => ReactNode): Route
             { path: paths.scanner, element: screen('scanner') },
             { path: paths.changePassword, element: screen('changePassword') },
             { path: paths.supervisor, element: screen('supervisor') },
+            { path: paths.manage, element: screen('manage') },
+            { path: paths.manageNewEvent, element: screen('manageEvent') },
+            { path: paths.manageEvent, element: screen('manageEvent') },
+            { path: paths.manageEventActivity, element: screen('manageActivity') },
+            { path: paths.manageTeam, element: screen('manageTeam') },
           ],
         },
         { path: '*', element: screen('notFound') },

@@ -1,4 +1,4 @@
-import { RESET_PASSWORD_LINK } from '@gatecheck/contract';
+import { INVITATION_LINK, RESET_PASSWORD_LINK } from '@gatecheck/contract';
 
 /**
  * Route paths of the app: SPEC §2's, then the account screens the issue added (docs/decisions/018).
@@ -18,6 +18,26 @@ export const paths = {
   changePassword: '/change-password',
   /** Issue 11: attendee search, undo and the scan log, for supervisors and admins. */
   supervisor: '/supervisor',
+  /** The organizer's management area, for admins of the selected organization (docs/decisions/105, 106). */
+  manage: '/manage',
+  manageNewEvent: '/manage/events/new',
+  /** Route patterns: build concrete paths with `managedEventPath` / `eventActivityPath`. */
+  manageEvent: '/manage/events/:eventId',
+  manageEventActivity: '/manage/events/:eventId/activity',
+  /** The door team of the selected organization: members, invitations (issue 30 item 5). */
+  manageTeam: '/manage/team',
+  /** The mailed invitation link's screen (`?token=`): accept it, or join with a new account. Open. */
+  invitation: INVITATION_LINK.path,
 } as const;
+
+/** The management area's screen of one event. */
+export function managedEventPath(eventId: string): string {
+  return `/manage/events/${encodeURIComponent(eventId)}`;
+}
+
+/** The Activity page of one event in the management area. */
+export function eventActivityPath(eventId: string): string {
+  return `/manage/events/${encodeURIComponent(eventId)}/activity`;
+}
 
 export type AppPath = (typeof paths)[keyof typeof paths];

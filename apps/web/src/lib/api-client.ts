@@ -29,13 +29,16 @@ export class ApiError extends Error {
   readonly code: string;
   /** Seconds to wait before trying again (a 429's `Retry-After`), when the server said. */
   readonly retryAfterSeconds: number | undefined;
+  /** The request field the refusal is about (`body.title`), when the server named one. */
+  readonly field: string | undefined;
 
-  constructor(status: number, code: string, message: string, retryAfterSeconds?: number) {
+  constructor(status: number, code: string, message: string, retryAfterSeconds?: number, field?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.field = field;
   }
 }
 
@@ -99,7 +102,7 @@ export async function apiRequest<S extends core.$ZodType>(path: string, options:
     if (errorBody.success) {
       // The session ended on the server (not a wrong password: that is `invalid_credentials`).
       if (response.status === 401 && errorBody.data.code === 'unauthenticated') reportSessionEnded();
-      throw new ApiError(response.status, errorBody.data.code, errorBody.data.message, retryAfterSecondsOf(response));
+      throw new ApiError(response.status, errorBody.data.code, errorBody.data.message, retryAfterSecondsOf(response), errorBody.data.field);
     }
     throw new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
   }

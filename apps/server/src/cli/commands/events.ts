@@ -1,11 +1,14 @@
 /**
- * `event create`, `event set` and `event list`: events with their days, status and calendar (time
- * zone, day cut-off, rehearsal setting; issue 15). `event list` shows the ids the ticket and
- * check-in commands take.
+ * `event create`, `event set`, `event archive`, `event restore` and `event list`: events with their
+ * days, status and calendar (time zone, day cut-off, rehearsal setting). `event list` shows the ids
+ * the ticket and check-in commands take. Thin callers of services/events.ts, the same functions the
+ * management API calls (SEAMS §6): the rules and the validation (the contract's `EventRequest`) are
+ * there, and every change is on the audit trail as the CLI's (docs/decisions/106).
  */
 import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE, EventStatus } from '@gatecheck/contract';
 import { Option, type Command } from 'commander';
-import { createEvent, listEvents, updateEventSettings, type EventDayInput } from '../../services/events.ts';
+import { cliActor } from '../../services/audit.ts';
+import { archiveEvent, createEvent, listEvents, restoreEvent, updateEvent, type EventDayInfo } from '../../services/events.ts';
 import { findOrganization } from '../../services/organizations.ts';
 import { collectDay, parseDate, parseDayCutoff, parseDayList, parseTimeZone, parseYesNo } from '../arguments.ts';
 import { CliError, type AdminContext } from '../context.ts';
@@ -18,8 +21,8 @@ interface CreateOptions {
   location: string;
   description: string;
   status: string;
-  day?: EventDayInput[];
-  days?: EventDayInput[];
+  day?: Array<Omit<EventDayInfo, 'day'>>;
+  days?: Array<Omit<EventDayInfo, 'day'>>;
   timeZone: string;
   dayCutoff: string;
   scanOutsideDays: boolean;
@@ -67,24 +70,27 @@ export function registerEventCommands(program: Command, context: AdminContext): 
     )
     .action(async (options: CreateOptions) => {
       if (options.day && options.days) throw new CliError('Give the days either with --day (repeated) or with --days, not both');
-      const days = options.days ?? options.day ?? [];
+      const days = (options.days ?? options.day ?? []).map((day, index) => ({ day: index + 1, ...day }));
       const title = options.title.trim();
-      if (!title) throw new CliError('option --title: must not be empty');
       const db = await context.db();
       const organization = await findOrganization(db, options.org);
-      const id = await createEvent(db, {
-        organizationId: organization.id,
-        title,
-        date: options.date,
-        location: options.location.trim(),
-        description: options.description.trim(),
-        status: EventStatus.parse(options.status),
-        days,
-        timeZone: options.timeZone,
-        dayCutoff: options.dayCutoff,
-        allowsScanningOutsideDays: options.scanOutsideDays,
-      });
-      const dayText = days.length === 0 ? `one day (${options.date})` : `${days.length} days (${days.map((day, index) => `${index + 1}. ${day.name} ${day.date}`).join(', ')})`;
+      const id = await createEvent(
+        db,
+        {
+          organizationId: organization.id,
+          title,
+          date: options.date,
+          location: options.location,
+          description: options.description,
+          status: EventStatus.parse(options.status),
+          days,
+          timeZone: options.timeZone,
+          dayCutoff: options.dayCutoff,
+          allowsScanningOutsideDays: options.scanOutsideDays,
+        },
+        cliActor(),
+      );
+      const dayText = days.length === 0 ? `one day (${options.date})` : `${days.length} days (${days.map((day) => `${day.day}. ${day.name} ${day.date}`).join(', ')})`;
       context.print(`Created event "${title}" of "${organization.name}", ${options.status}, ${dayText} (id ${id})`);
       context.print(calendarText(options.timeZone, options.dayCutoff, options.scanOutsideDays));
     });
@@ -100,14 +106,38 @@ export function registerEventCommands(program: Command, context: AdminContext): 
     .addHelpText('after', ['', 'Example:', '  npm run admin -- event set --event <event-id> --time-zone America/New_York --day-cutoff 04:00 --scan-outside-days yes'].join('\n'))
     .action(async (options: SetOptions) => {
       const db = await context.db();
-      const updated = await updateEventSettings(db, options.event, {
+      const change = {
         status: options.status === undefined ? undefined : EventStatus.parse(options.status),
         timeZone: options.timeZone,
         dayCutoff: options.dayCutoff,
         allowsScanningOutsideDays: options.scanOutsideDays,
-      });
+      };
+      if (Object.values(change).every((value) => value === undefined)) {
+        throw new CliError('Nothing to change: give --status, --time-zone, --day-cutoff or --scan-outside-days');
+      }
+      const updated = await updateEvent(db, options.event, change, cliActor());
       context.print(`Updated event "${updated.title}", ${updated.status}`);
       context.print(calendarText(updated.timeZone, updated.dayCutoff, updated.allowsScanningOutsideDays));
+    });
+
+  event
+    .command('archive')
+    .description('archive an event that admits no one (draft, completed, cancelled): scanners no longer see it; its data stays')
+    .requiredOption('--event <id>', 'event id (see event list)')
+    .action(async (options: { event: string }) => {
+      const db = await context.db();
+      await archiveEvent(db, options.event, cliActor());
+      context.print(`Archived event ${options.event}: it is no longer offered for scanning (event restore brings it back).`);
+    });
+
+  event
+    .command('restore')
+    .description('bring an archived event back, with the status it had')
+    .requiredOption('--event <id>', 'event id (see event list)')
+    .action(async (options: { event: string }) => {
+      const db = await context.db();
+      await restoreEvent(db, options.event, cliActor());
+      context.print(`Restored event ${options.event}.`);
     });
 
   event
@@ -124,7 +154,7 @@ export function registerEventCommands(program: Command, context: AdminContext): 
       context.print(
         formatTable([
           ['ID', 'DATE', 'STATUS', 'DAYS', 'TICKETS', 'TIME ZONE', 'ORGANIZATION', 'TITLE'],
-          ...rows.map((row) => [row.id, row.date, row.status, String(Math.max(row.days, 1)), String(row.tickets), row.timeZone, row.organizationName, row.title]),
+          ...rows.map((row) => [row.id, row.date, row.isArchived ? `${row.status} (archived)` : row.status, String(Math.max(row.days, 1)), String(row.tickets), row.timeZone, row.organizationName, row.title]),
         ]),
       );
     });

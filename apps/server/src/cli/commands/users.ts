@@ -42,7 +42,7 @@ export function registerUserCommands(program: Command, context: AdminContext): v
         country,
       }).catch((error: unknown) => {
         if (!(error instanceof AccountTakenError)) throw error;
-        const name = error.field === 'email' ? `email ${parsed.data.email}` : `username ${parsed.data.username}`;
+        const name = error.takenField === 'email' ? `email ${parsed.data.email}` : `username ${parsed.data.username}`;
         throw new CliError(`A user with ${name} already exists`);
       });
       context.print(`Created user ${parsed.data.username} <${parsed.data.email}> (id ${id})`);

@@ -1,14 +1,18 @@
-/** /event-select (SPEC §2): choose an event of the chosen organization. */
+/**
+ * /event-select (SPEC §2): choose an event of the chosen organization; for its admins, also the way
+ * into the management area ('Manage events', docs/decisions/105).
+ */
 import { useQuery } from '@tanstack/react-query';
-import { Ban, CalendarDays, MapPin, Users } from 'lucide-react';
-import { Navigate } from 'react-router';
+import { Ban, CalendarDays, MapPin, Settings, Users } from 'lucide-react';
+import { Link, Navigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
-import { Button } from '@/components/ui/button.tsx';
+import { Button, buttonClassName } from '@/components/ui/button.tsx';
 import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
 import { eventQueries } from '@/features/events/api.ts';
+import { canManage } from '@/features/manage/manage-logic.ts';
 import { attendeesLabel, closedReasonText, statusBadgeClasses, statusText } from '@/features/events/events-logic.ts';
 import { formatShortDate } from '@/lib/dates.ts';
 import type { EventItem, OrganizationItem } from '@/lib/entities.ts';
@@ -48,6 +52,13 @@ function EventSelect({ organization }: { organization: OrganizationItem }) {
 
   return (
     <PageShell title={t('events.title')} subtitle={organization.name} onBack={goBack} actions={<AccountActions />}>
+      {/* Admins only (docs/decisions/105): the organization's events in the management area. */}
+      {canManage(organization.role) && (
+        <Link to={paths.manage} className={buttonClassName({ variant: 'secondary' }, 'self-start')}>
+          <Settings aria-hidden="true" className="size-5" />
+          {t('manage.entry')}
+        </Link>
+      )}
       {events.isPending && <p role="status" className="text-lg text-slate-700">{t('events.loading')}</p>}
       {events.isError && (
         <Button variant="secondary" onClick={() => void events.refetch()}>

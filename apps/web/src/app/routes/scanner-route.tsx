@@ -18,15 +18,16 @@
  *
  * Issue 11, for supervisors and admins only: 'Find attendee' (features/supervisor) checks a guest in
  * by hand, shown here as a scan's verdict, and approvals in 'Recent scans' get 'Undo check-in'.
+ * For admins only, 'Manage events' opens the management area (docs/decisions/105).
  */
 import type { UndoCheckInResponse } from '@gatecheck/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { ScanLine, Square } from 'lucide-react';
+import { ScanLine, Settings, Square } from 'lucide-react';
 import { useEffect, useRef } from 'react';
-import { Navigate } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { LanguageToggle } from '@/components/language-toggle.tsx';
 import { ThemeToggle } from '@/components/theme-toggle.tsx';
-import { Button } from '@/components/ui/button.tsx';
+import { Button, buttonClassName } from '@/components/ui/button.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { paths } from '@/config/paths.ts';
 import { prefetchQrDecoder } from '@/lib/qr/prefetch-qr-decoder.ts';
@@ -58,16 +59,24 @@ import { notTodayWarning } from '@/features/days/days-logic.ts';
 import { FindAttendeeSheet } from '@/features/supervisor/components/find-attendee-sheet.tsx';
 import { UndoCheckInAction } from '@/features/supervisor/components/undo-check-in-action.tsx';
 import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
+import { canManage } from '@/features/manage/manage-logic.ts';
 import { useTranslation } from 'react-i18next';
 
 /** The scanner screen; sends the user to /event-select when no event or day is chosen. */
 export function ScannerRoute() {
   const { organization, event, day } = useSelection();
   if (!event || !day) return <Navigate to={paths.eventSelect} replace />;
-  return <ScannerScreen event={event} day={day} canSupervise={organization !== null && canUseSupervisorTools(organization.role)} />;
+  return (
+    <ScannerScreen
+      event={event}
+      day={day}
+      canSupervise={organization !== null && canUseSupervisorTools(organization.role)}
+      canManageEvents={organization !== null && canManage(organization.role)}
+    />
+  );
 }
 
-function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: EventDay; canSupervise: boolean }) {
+function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: EventItem; day: EventDay; canSupervise: boolean; canManageEvents: boolean }) {
   const { t } = useTranslation();
   const goBack = useBack(paths.daySelect);
   useBackButton(goBack);
@@ -192,6 +201,13 @@ function ScannerScreen({ event, day, canSupervise }: { event: EventItem; day: Ev
         }
       />
       <ConflictsList eventId={event.id} day={day.day} />
+      {/* Admins only (docs/decisions/105): below the door's own controls, out of a steward's way. */}
+      {canManageEvents && (
+        <Link to={paths.manage} className={buttonClassName({ variant: 'secondary' })}>
+          <Settings aria-hidden="true" className="size-5" />
+          {t('manage.entry')}
+        </Link>
+      )}
       <ThemeToggle className="mt-auto pt-4" />
       <LanguageToggle />
       <VerdictFlash result={feedback.flash} onDismiss={feedback.dismissFlash} />

@@ -1,0 +1,139 @@
+/**
+ * The organizer's management area on the real server and database (docs/decisions/105, 106), as a
+ * new organizer tries it on a phone: the demo admin signs in, opens Manage events, is shown each
+ * problem of an empty form next to its field, creates an event with two days, and invites a new
+ * staff member by e-mail (the real mailer, its outbox folder); the tickets come in with the admin
+ * CLI (the management area has no upload yet); the invited person opens the mailed link, makes an
+ * account, signs in, finds the event in the scanning flow, has no way into /manage, and scans a
+ * ticket of it: APPROVED. The Activity page shows the creation, in English and in German. Screens
+ * are saved at 320 and 360 px, light and dark, and checked with axe.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runAdmin } from './support/admin-cli.ts';
+import { waitForInvitationPath } from './support/outbox.ts';
+import { axeViolations } from './support/axe.ts';
+import { expect, test } from './support/fixtures.ts';
+import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, scanWithCamera, signIn, startScanning } from './support/main-job.ts';
+import { testWithOwnServer } from './support/own-server.ts';
+import { startGatecheckServer } from './support/server.ts';
+
+const withOwnServer = testWithOwnServer('manage');
+withOwnServer.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+
+/** The demo organization's admin (seed, README), and the person they invite to the door team. */
+const DEMO_ADMIN = { email: 'demo@example.com', password: 'demo-scanner' } as const;
+const NEW_STAFF = { email: 'nadia@example.org', username: 'nadia', name: 'Nadia Door', password: 'nadia-at-the-door' } as const;
+const TITLE = 'Pier Nights';
+const TICKET = { code: 'PIER-NIGHTS-0001', holderName: 'Noor Pier', ticketType: 'General Admission' };
+
+withOwnServer('an admin creates an event with two days at a phone viewport and invites a staff member, who joins from the mailed link, sees the event and scans its ticket', async ({ page, browser, ownServer, fakeCamera, saveScreen }) => {
+  test.setTimeout(240_000);
+  await openApp(page);
+  await signIn(page, DEMO_ADMIN);
+  await chooseOrganization(page, 'Northwind Live');
+  await page.getByRole('link', { name: 'Manage events' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage events' })).toBeVisible();
+  await saveScreen(page, 'manage-list', { fullPage: false });
+  expect(await axeViolations(page, 'manage list')).toEqual([]);
+
+  await page.getByRole('link', { name: 'New event' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'New event' })).toBeVisible();
+  // An empty title: said next to the field, nothing sent.
+  await page.getByRole('button', { name: 'Create event' }).click();
+  await expect(page.getByLabel('Title')).toHaveAccessibleDescription('Give the event a title.');
+  await expect(page).toHaveURL(/\/manage\/events\/new$/);
+
+  await page.getByLabel('Title').fill(TITLE);
+  await page.getByLabel('Location').fill('Harbour Pier 2');
+  await page.getByLabel('Status').selectOption('live');
+  await page.getByRole('button', { name: 'Add day' }).click();
+  await page.getByRole('button', { name: 'Add day' }).click();
+  await page.getByRole('group', { name: 'Day 1' }).getByLabel('Name').fill('Opening');
+  await page.getByRole('group', { name: 'Day 2' }).getByLabel('Name').fill('Closing');
+  await saveScreen(page, 'manage-new-event-360-light', { fullPage: true });
+  expect(await axeViolations(page, 'new event form')).toEqual([]);
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await saveScreen(page, 'manage-new-event-320-dark', { fullPage: true });
+  expect(await axeViolations(page, 'new event form, dark, 320 px')).toEqual([]);
+  await page.getByRole('button', { name: 'Create event' }).click();
+  await expect(page).toHaveURL(/\/manage\/events\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible();
+  const eventId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+  await saveScreen(page, 'manage-event-320-dark', { fullPage: true });
+
+  await page.getByRole('link', { name: 'Activity' }).click();
+  const created = page.getByRole('listitem').filter({ hasText: 'Created the event' });
+  await expect(created).toContainText('Demo Staff');
+  await expect(created).toContainText('1. Opening');
+  await saveScreen(page, 'manage-activity-320-dark', { fullPage: true });
+  expect(await axeViolations(page, 'activity, dark')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await saveScreen(page, 'manage-activity-320-light', { fullPage: true });
+  await page.getByText('Deutsch', { exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Aktivität' })).toBeVisible();
+  await expect(created).toHaveCount(0);
+  await expect(page.getByRole('listitem').filter({ hasText: 'Veranstaltung angelegt' })).toContainText('Titel');
+  await saveScreen(page, 'manage-activity-320-de', { fullPage: true });
+
+  // The door team: invite a new staff member; the link goes out by mail (the outbox in development).
+  await page.getByText('English', { exact: true }).click();
+  await page.goto('/manage');
+  await page.getByRole('link', { name: 'Door team' }).click();
+  await page.getByLabel('E-mail address').fill(NEW_STAFF.email);
+  await page.getByLabel('Role').selectOption('staff');
+  await page.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByRole('button', { name: `Revoke the invitation of ${NEW_STAFF.email}` })).toBeVisible();
+  await saveScreen(page, 'manage-team-320-light', { fullPage: true });
+  expect(await axeViolations(page, 'door team')).toEqual([]);
+  const invitationPath = await waitForInvitationPath(ownServer.current.dataDir, NEW_STAFF.email);
+
+  // The tickets: with the admin CLI, which needs the embedded database to itself.
+  const csvDir = mkdtempSync(join(tmpdir(), 'gatecheck-e2e-manage-'));
+  try {
+    const csv = join(csvDir, 'tickets.csv');
+    writeFileSync(csv, `code,holder_name,ticket_type,days\n${TICKET.code},${TICKET.holderName},${TICKET.ticketType},all\n`);
+    const { dataDir, url } = ownServer.current;
+    await ownServer.current.stop({ keepData: true });
+    expect(await runAdmin(dataDir, ['tickets', 'import', '--event', eventId, csv])).toContain('Imported 1 of 1 row');
+    ownServer.current = await startGatecheckServer('manage', { dataDir, port: Number(new URL(url).port) });
+  } finally {
+    rmSync(csvDir, { recursive: true, force: true });
+  }
+
+  // A staff member on another phone.
+  const staffContext = await browser.newContext({ baseURL: ownServer.current.url, viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, permissions: ['camera'] });
+  try {
+    const staff = await staffContext.newPage();
+    await staff.goto(invitationPath);
+    await expect(staff.getByRole('heading', { name: 'Join a door team' })).toBeVisible();
+    await staff.getByLabel('Your name').fill(NEW_STAFF.name);
+    await staff.getByLabel('Username').fill(NEW_STAFF.username);
+    await staff.getByLabel('New password', { exact: true }).fill(NEW_STAFF.password);
+    await staff.getByLabel('Confirm new password').fill(NEW_STAFF.password);
+    await saveScreen(staff, 'manage-invitation-360', { fullPage: true });
+    expect(await axeViolations(staff, 'invitation')).toEqual([]);
+    await staff.getByRole('button', { name: 'Make my account and join' }).click();
+    await expect(staff.getByText('You joined Northwind Live as Staff.')).toBeVisible();
+    await staff.getByRole('link', { name: 'Sign in' }).click();
+    await expect(staff).toHaveURL(/\/login$/);
+    await signIn(staff, { email: NEW_STAFF.username, password: NEW_STAFF.password });
+    await chooseOrganization(staff, 'Northwind Live');
+    await expect(staff.getByRole('button', { name: new RegExp(TITLE) })).toBeVisible();
+    await expect(staff.getByRole('link', { name: 'Manage events' })).toHaveCount(0);
+    await chooseEvent(staff, TITLE);
+    await chooseDay(staff, 1);
+    await expect(staff.getByRole('link', { name: 'Manage events' })).toHaveCount(0);
+    await startScanning(staff);
+    await scanWithCamera(staff, fakeCamera, TICKET.code);
+    await expectVerdict(staff, { isValid: true, holderName: TICKET.holderName });
+    await saveScreen(staff, 'manage-staff-approved', { fullPage: false });
+    // Typed in, /manage sends staff back to their events.
+    await staff.goto('/manage');
+    await expect(staff).toHaveURL(/\/event-select$/);
+  } finally {
+    await staffContext.close();
+  }
+});

@@ -1,0 +1,65 @@
+/**
+ * The management area's calls (docs/decisions/105, 106): an organization's events, one event, its
+ * activity, and the writes (create, save, archive, restore) as TanStack mutations. Every write
+ * refreshes the management area's data of the event; the screen refreshes the scanner's lists.
+ * Paths and shapes from the contract.
+ */
+import { AuditEntryList, type EventRequest, ManagedEvent, ManagedEventList, managePaths } from '@gatecheck/contract';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client.ts';
+
+export const manageQueries = {
+  all: () => ['manage'] as const,
+  /** GET the organization's events, archived ones too. @throws {ApiError} */
+  events: (organizationId: string) =>
+    queryOptions({
+      queryKey: [...manageQueries.all(), 'events', organizationId] as const,
+      queryFn: ({ signal }) => apiRequest(managePaths.organizationEvents(organizationId), { schema: ManagedEventList, signal }),
+    }),
+  /** GET one event with its days and counts. */
+  event: (eventId: string) =>
+    queryOptions({
+      queryKey: [...manageQueries.all(), 'event', eventId] as const,
+      queryFn: ({ signal }) => apiRequest(managePaths.event(eventId), { schema: ManagedEvent, signal }),
+    }),
+  /** GET the event's audit trail, newest first. */
+  activity: (eventId: string) =>
+    queryOptions({
+      queryKey: [...manageQueries.all(), 'event', eventId, 'activity'] as const,
+      queryFn: ({ signal }) => apiRequest(managePaths.eventActivity(eventId), { schema: AuditEntryList, signal }),
+    }),
+};
+
+/** Refreshes everything the management area holds (lists, events, activity). */
+function useRefreshManage() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: manageQueries.all() });
+}
+
+/** POST a new event of `organizationId`; resolves to the created event. */
+export function useCreateEvent(organizationId: string) {
+  const refresh = useRefreshManage();
+  return useMutation({
+    mutationFn: (request: EventRequest) => apiRequest(managePaths.organizationEvents(organizationId), { method: 'POST', body: request, schema: ManagedEvent }),
+    onSuccess: refresh,
+  });
+}
+
+/** POST the event's settings and days; resolves to the event as saved. */
+export function useSaveEvent(eventId: string) {
+  const refresh = useRefreshManage();
+  return useMutation({
+    mutationFn: (request: EventRequest) => apiRequest(managePaths.event(eventId), { method: 'POST', body: request, schema: ManagedEvent }),
+    onSuccess: refresh,
+  });
+}
+
+/** POST archive or restore of the event. */
+export function useArchiveEvent(eventId: string) {
+  const refresh = useRefreshManage();
+  return useMutation({
+    mutationFn: (action: 'archive' | 'restore') =>
+      apiRequest(action === 'archive' ? managePaths.archiveEvent(eventId) : managePaths.restoreEvent(eventId), { method: 'POST', schema: ManagedEvent }),
+    onSuccess: refresh,
+  });
+}

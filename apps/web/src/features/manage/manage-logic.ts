@@ -1,0 +1,241 @@
+/**
+ * The management area's rules as pure functions (docs/decisions/105, 106): who sees it, the event
+ * form's values and their check with the contract's `EventRequest` (the schema the server checks
+ * with), every problem in words next to its field, a server refusal placed on its field, and an
+ * activity entry's changes in words.
+ */
+import {
+  type AuditEntry,
+  DEFAULT_DAY_CUTOFF,
+  EventRequest,
+  type EventSnapshot,
+  EventStatus,
+  hasRoleAtLeast,
+  type ManagedEvent,
+  MembershipRole,
+} from '@gatecheck/contract';
+import { ApiError } from '@/lib/api-client.ts';
+import { activeLanguage, t } from '@/lib/i18n/index.ts';
+
+/** Whether a membership `role` (as the server sent it) may use the management area: admins only. */
+export function canManage(role: string): boolean {
+  const parsed = MembershipRole.safeParse(role);
+  return parsed.success && hasRoleAtLeast(parsed.data, 'admin');
+}
+
+/** One day row of the form; `key` keeps React's rows stable while numbers are typed. */
+export interface DayFormValues {
+  key: string;
+  /** As typed: a whole number from 1. */
+  day: string;
+  name: string;
+  /** YYYY-MM-DD (a date input's value). */
+  date: string;
+  /** Check-ins the day holds on the server (0 for a new row): such a day cannot be removed. */
+  checkIns: number;
+}
+
+/** The event form's values, as the inputs hold them. */
+export interface EventFormValues {
+  title: string;
+  description: string;
+  date: string;
+  location: string;
+  status: EventStatus;
+  timeZone: string;
+  dayCutoff: string;
+  allowsScanningOutsideDays: boolean;
+  days: DayFormValues[];
+}
+
+let rowCounter = 0;
+function rowKey(): string {
+  rowCounter += 1;
+  return `day-row-${rowCounter}`;
+}
+
+/** The device's IANA time zone, or UTC when the platform does not say. */
+export function deviceTimeZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** Today on the device's calendar, YYYY-MM-DD. */
+export function todayOnDevice(now = new Date()): string {
+  const month = String(now.getMonth() + 1).padStart(2, '0');
+  const day = String(now.getDate()).padStart(2, '0');
+  return `${now.getFullYear()}-${month}-${day}`;
+}
+
+/** A new event's form: a draft on `today` (YYYY-MM-DD) in the device's time zone, no days (a single-day event). */
+export function newEventForm(today: string, timeZone = deviceTimeZone()): EventFormValues {
+  return { title: '', description: '', date: today, location: '', status: 'draft', timeZone, dayCutoff: DEFAULT_DAY_CUTOFF, allowsScanningOutsideDays: false, days: [] };
+}
+
+/** The form of an existing event. */
+export function eventToForm(event: ManagedEvent): EventFormValues {
+  return {
+    title: event.title,
+    description: event.description,
+    date: event.date,
+    location: event.location,
+    status: event.status,
+    timeZone: event.timeZone,
+    dayCutoff: event.dayCutoff,
+    allowsScanningOutsideDays: event.allowsScanningOutsideDays,
+    days: event.days.map((day) => ({ key: rowKey(), day: String(day.day), name: day.name, date: day.date, checkIns: day.checkIns })),
+  };
+}
+
+/** `date` (YYYY-MM-DD) plus `days` calendar days, or `date` itself when it is not a date. */
+function addDays(date: string, days: number): string {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(parsed.getTime())) return date;
+  parsed.setUTCDate(parsed.getUTCDate() + days);
+  return parsed.toISOString().slice(0, 10);
+}
+
+/**
+ * The row 'Add day' appends: the next number after the highest, the day after the last row's date
+ * (the event date for the first row), no name yet.
+ */
+export function nextDayRow(values: EventFormValues): DayFormValues {
+  const numbers = values.days.map((day) => Number(day.day)).filter((number) => Number.isInteger(number));
+  const last = values.days.at(-1);
+  return {
+    key: rowKey(),
+    day: String(numbers.length === 0 ? 1 : Math.max(...numbers) + 1),
+    name: '',
+    date: last ? addDays(last.date, 1) : values.date,
+    checkIns: 0,
+  };
+}
+
+/** Problems by field path (`title`, `days.1.date`, `days` for the list as a whole), in words. */
+export type FieldProblems = Partial<Record<string, string>>;
+
+/** The request body for the form, as the server takes it (`EventRequest`, not yet checked). */
+function toRequestDraft(values: EventFormValues) {
+  return {
+    ...values,
+    days: values.days.map((day) => ({ day: day.day.trim() === '' ? Number.NaN : Number(day.day), name: day.name, date: day.date })),
+  };
+}
+
+/**
+ * Checks the form with the contract's `EventRequest`.
+ * @returns the request to send, or every field's first problem in words.
+ */
+export function checkEventForm(values: EventFormValues): { request: EventRequest; problems?: undefined } | { request?: undefined; problems: FieldProblems } {
+  const parsed = EventRequest.safeParse(toRequestDraft(values));
+  if (parsed.success) return { request: parsed.data };
+  const problems: FieldProblems = {};
+  for (const issue of parsed.error.issues) {
+    const field = issue.path.join('.');
+    problems[field] ??= problemText(field, issue);
+  }
+  return { problems };
+}
+
+/** The zod issue facts `problemText` reads. */
+interface IssueFacts {
+  code: string;
+  message: string;
+  maximum?: unknown;
+}
+
+/** A field's problem in the active language, by the field and the kind of issue. */
+function problemText(field: string, issue: IssueFacts): string {
+  const last = field.split('.').at(-1) ?? field;
+  const isDay = field.startsWith('days.');
+  const tooLong = () => t('manage.problems.tooLong', { max: typeof issue.maximum === 'number' ? issue.maximum : '' });
+  if (field === 'title') return issue.code === 'too_big' ? tooLong() : t('manage.problems.titleRequired');
+  if (field === 'description' || field === 'location') return tooLong();
+  if (last === 'date') return t('manage.problems.date');
+  if (field === 'timeZone') return t('manage.problems.timeZone');
+  if (field === 'dayCutoff') return t('manage.problems.dayCutoff');
+  if (field === 'status') return t('manage.problems.status');
+  if (isDay && last === 'name') return issue.code === 'too_big' ? tooLong() : t('manage.problems.dayName');
+  if (isDay && last === 'day') return issue.code === 'custom' ? t('manage.problems.dayTwice') : t('manage.problems.dayNumber');
+  if (field === 'days') return t('manage.problems.tooManyDays');
+  return issue.message;
+}
+
+/**
+ * Where and how to show a refused save: the field the server named (without its `body.` prefix;
+ * null for the form as a whole) and the words — in English the server's own message, in other
+ * languages ours by its code.
+ */
+export function refusalOf(error: Error): { field: string | null; text: string } {
+  if (!(error instanceof ApiError)) return { field: null, text: error.message };
+  if (error.status === 0) return { field: null, text: t('manage.problems.noConnection') };
+  const field = error.field?.replace(/^body\./, '') ?? null;
+  if (activeLanguage() === 'en' && error.message) return { field, text: error.message };
+  const byCode: Partial<Record<string, string>> = {
+    conflict: field === 'days' ? t('manage.problems.dayHasCheckIns') : field === 'status' ? t('manage.problems.archiveWhileOpen') : t('manage.problems.conflict'),
+    validation_failed: t('serverMessages.invalidInput'),
+    forbidden: t('serverMessages.forbidden'),
+    not_found: t('serverMessages.notFound'),
+  };
+  return { field, text: byCode[error.code] ?? t('manage.problems.failed') };
+}
+
+/** An event status in words ('Live', 'Draft', …). */
+export function statusWords(status: string): string {
+  const parsed = EventStatus.safeParse(status);
+  return parsed.success ? t(`manage.status.${parsed.data}`) : status;
+}
+
+/** The settings an activity entry can show changed, in the order shown. */
+const SNAPSHOT_FIELDS = ['title', 'description', 'date', 'location', 'status', 'timeZone', 'dayCutoff', 'allowsScanningOutsideDays', 'days', 'archivedAt'] as const;
+type SnapshotField = (typeof SNAPSHOT_FIELDS)[number];
+
+/** One changed setting: its label and its value before and after, in words ('—' for none). */
+export interface ChangeLine {
+  field: SnapshotField;
+  label: string;
+  before: string;
+  after: string;
+}
+
+/** A snapshot's value of `field` in words. */
+function valueWords(snapshot: EventSnapshot | null, field: SnapshotField): string {
+  if (!snapshot) return '—';
+  switch (field) {
+    case 'days':
+      return snapshot.days.length === 0 ? t('manage.singleDay') : snapshot.days.map((day) => `${day.day}. ${day.name} (${day.date})`).join(', ');
+    case 'allowsScanningOutsideDays':
+      return snapshot.allowsScanningOutsideDays ? t('common.on') : t('common.off');
+    case 'status':
+      return statusWords(snapshot.status);
+    case 'archivedAt':
+      return snapshot.archivedAt ? t('manage.archived') : t('manage.notArchived');
+    default:
+      return snapshot[field] === '' ? '—' : snapshot[field];
+  }
+}
+
+/** What an activity entry changed: every setting whose words differ between before and after (all set ones for a creation). */
+export function changeLines(entry: AuditEntry): ChangeLine[] {
+  return SNAPSHOT_FIELDS.flatMap((field) => {
+    const before = valueWords(entry.before, field);
+    const after = valueWords(entry.after, field);
+    if (before === after) return [];
+    if (entry.before === null && (after === '—' || field === 'archivedAt')) return [];
+    return [{ field, label: t(`manage.fields.${field}`), before, after }];
+  });
+}
+
+/** An activity entry's action in words ('Created the event', …). */
+export function actionWords(entry: AuditEntry): string {
+  const words = {
+    'event.created': () => t('manage.actions.created'),
+    'event.updated': () => t('manage.actions.updated'),
+    'event.archived': () => t('manage.actions.archived'),
+    'event.restored': () => t('manage.actions.restored'),
+  } satisfies Record<AuditEntry['action'], () => string>;
+  return words[entry.action]();
+}

@@ -1,0 +1,176 @@
+/**
+ * The organizer's management of events (issue 30; docs/decisions/105, 106): what an admin of an
+ * organization sends to create or edit an event and its days, what the management area reads back,
+ * and the event's activity (audit trail). One schema validates the form in the browser, the API
+ * request on the server and the admin CLI's options (through the events service), so the three
+ * refuse the same input with the same words.
+ *
+ * Paths: `managePaths`. Every call needs the `admin` role in the event's organization: 403
+ * `forbidden` for staff and supervisors, 404 `not_found` for everyone else (docs/decisions/086).
+ */
+import { z } from 'zod';
+import { DayCutoff, EventStatus, TimeZone } from './organizations.ts';
+import { requestText } from './text.ts';
+
+/** Longest event title, in characters. */
+export const EVENT_TITLE_MAX_LENGTH = 200;
+/** Longest event description, in characters. */
+export const EVENT_DESCRIPTION_MAX_LENGTH = 2000;
+/** Longest event location, in characters. */
+export const EVENT_LOCATION_MAX_LENGTH = 200;
+/** Longest event-day name, in characters. */
+export const EVENT_DAY_NAME_MAX_LENGTH = 100;
+/** Most days an event can have (a festival season, not a year of days). */
+export const EVENT_DAYS_MAX = 60;
+
+/** Whether `value` is a calendar date 'YYYY-MM-DD' that exists (no 2026-02-30). */
+export function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() + 1 === month && date.getUTCDate() === day;
+}
+
+/** A calendar date 'YYYY-MM-DD' that exists. */
+export const CalendarDate = z.string().refine(isCalendarDate, { message: 'Use a date that exists, as YYYY-MM-DD' });
+
+/** One configured day of an event: its number (from 1), name and date. */
+export const EventDayRequest = z.object({
+  day: z.number().int('Use a whole number').min(1, 'Day numbers start at 1').max(999, 'Use a day number up to 999'),
+  name: requestText().trim().min(1, 'Give the day a name').max(EVENT_DAY_NAME_MAX_LENGTH, `Use at most ${EVENT_DAY_NAME_MAX_LENGTH} characters`),
+  date: CalendarDate,
+});
+export type EventDayRequest = z.infer<typeof EventDayRequest>;
+
+/**
+ * An event as an admin creates or edits it: every setting the admin CLI has (issue 15's calendar
+ * included). `days` empty = a single-day event (SPEC §2: day 1 'Main Event' on `date`). Day numbers
+ * must differ; a refused number is reported on its own field (`days.<i>.day`).
+ */
+export const EventRequest = z
+  .object({
+    title: requestText().trim().min(1, 'Give the event a title').max(EVENT_TITLE_MAX_LENGTH, `Use at most ${EVENT_TITLE_MAX_LENGTH} characters`),
+    description: requestText().trim().max(EVENT_DESCRIPTION_MAX_LENGTH, `Use at most ${EVENT_DESCRIPTION_MAX_LENGTH} characters`),
+    date: CalendarDate,
+    location: requestText().trim().max(EVENT_LOCATION_MAX_LENGTH, `Use at most ${EVENT_LOCATION_MAX_LENGTH} characters`),
+    status: EventStatus,
+    timeZone: TimeZone,
+    dayCutoff: DayCutoff,
+    allowsScanningOutsideDays: z.boolean(),
+    days: z
+      .array(EventDayRequest)
+      .max(EVENT_DAYS_MAX, `An event has at most ${EVENT_DAYS_MAX} days`)
+      .superRefine(
+        (days, context) => {
+          const seen = new Set<number>();
+          (days as unknown[]).forEach((day, index) => {
+            const number = typeof day === 'object' && day !== null && 'day' in day ? day.day : undefined;
+            if (typeof number !== 'number' || !Number.isInteger(number)) return;
+            if (seen.has(number)) context.addIssue({ code: 'custom', path: [index, 'day'], message: `Day ${number} is there twice` });
+            seen.add(number);
+          });
+        },
+        // Runs even when some day did not parse (by default a refinement is skipped then), so a form
+        // shows a repeated number together with the other problems of its days; it reads only numbers.
+        { when: () => true },
+      ),
+  })
+  .meta({ id: 'EventRequest' });
+export type EventRequest = z.infer<typeof EventRequest>;
+/** What the form holds before parsing (the same fields). */
+export type EventRequestDraft = z.input<typeof EventRequest>;
+
+/** A day as the management area shows it, with how many check-ins it holds (a day with any cannot be removed). */
+export const ManagedEventDay = z.object({
+  day: z.number().int(),
+  name: z.string(),
+  date: z.string(),
+  checkIns: z.number().int(),
+}).meta({ id: 'ManagedEventDay' });
+export type ManagedEventDay = z.infer<typeof ManagedEventDay>;
+
+/** An event in the management area: every setting, whether it is archived, its ticket and check-in counts. */
+export const ManagedEvent = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  title: z.string(),
+  description: z.string(),
+  date: z.string(),
+  location: z.string(),
+  status: EventStatus,
+  timeZone: z.string(),
+  dayCutoff: z.string(),
+  allowsScanningOutsideDays: z.boolean(),
+  /** Configured days by number; empty = one implicit day. */
+  days: z.array(ManagedEventDay),
+  /** ISO 8601 instant it was archived, or null (docs/decisions/105). */
+  archivedAt: z.string().nullable(),
+  /** Tickets not revoked. */
+  ticketCount: z.number().int(),
+  /** Active (not undone) check-ins over all days. */
+  checkInCount: z.number().int(),
+}).meta({ id: 'ManagedEvent' });
+export type ManagedEvent = z.infer<typeof ManagedEvent>;
+
+export const ManagedEventList = z.array(ManagedEvent).meta({ id: 'ManagedEventList' });
+export type ManagedEventList = z.infer<typeof ManagedEventList>;
+
+/** What an audit entry says was changed (docs/decisions/106). */
+export const AuditAction = z.enum(['event.created', 'event.updated', 'event.archived', 'event.restored']);
+export type AuditAction = z.infer<typeof AuditAction>;
+
+/** An event as an audit entry records it before and after a change. */
+export const EventSnapshot = z.object({
+  title: z.string(),
+  description: z.string(),
+  date: z.string(),
+  location: z.string(),
+  status: z.string(),
+  timeZone: z.string(),
+  dayCutoff: z.string(),
+  allowsScanningOutsideDays: z.boolean(),
+  days: z.array(z.object({ day: z.number().int(), name: z.string(), date: z.string() })),
+  archivedAt: z.string().nullable(),
+}).meta({ id: 'EventSnapshot' });
+export type EventSnapshot = z.infer<typeof EventSnapshot>;
+
+/** One line of an event's activity: who, when, what, before and after. */
+export const AuditEntry = z.object({
+  id: z.string(),
+  /** ISO 8601 instant. */
+  at: z.string(),
+  actor: z.object({
+    /** `user`: someone signed in (the management area); `cli`: the admin CLI on the server. */
+    kind: z.enum(['user', 'cli']),
+    name: z.string(),
+  }),
+  action: AuditAction,
+  before: EventSnapshot.nullable(),
+  after: EventSnapshot.nullable(),
+}).meta({ id: 'AuditEntry' });
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const AuditEntryList = z.array(AuditEntry).meta({ id: 'AuditEntryList' });
+export type AuditEntryList = z.infer<typeof AuditEntryList>;
+
+/** Path params of the management calls on one event. */
+export const ManagedEventParams = z.object({ eventId: requestText().min(1).max(64) });
+
+/** The management area's calls (Fastify route patterns; build concrete paths with `managePaths`). */
+export const manageRoutes = {
+  organizationEvents: '/manage/organizations/:organizationId/events',
+  event: '/manage/events/:eventId',
+  archiveEvent: '/manage/events/:eventId/archive',
+  restoreEvent: '/manage/events/:eventId/restore',
+  eventActivity: '/manage/events/:eventId/activity',
+} as const;
+
+/** The concrete paths of the management calls. */
+export const managePaths = {
+  organizationEvents: (organizationId: string) => `/manage/organizations/${encodeURIComponent(organizationId)}/events`,
+  event: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}`,
+  archiveEvent: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}/archive`,
+  restoreEvent: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}/restore`,
+  eventActivity: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}/activity`,
+} as const;
