@@ -29,7 +29,9 @@ export type Manifest = Record<string, ManifestChunk>;
 
 /**
  * Files index.html makes the browser fetch up front: module scripts and module preloads (the
- * bundle's graph), classic scripts (from public/, outside the graph) and stylesheets.
+ * bundle's graph; since decision 099 in an inert template that the boot script starts after the
+ * first paint), classic scripts (outside the graph) and stylesheets (the entry's is inline since
+ * 099, named by a disabled `<link>` that is never fetched).
  */
 export function filesNamedByIndexHtml(html: string): { scripts: Set<string>; classicScripts: Set<string>; styles: Set<string> } {
   const scripts = new Set<string>();
@@ -70,6 +72,11 @@ export function firstLoadOf(manifest: Manifest): { scripts: Set<string>; styles:
   return { scripts, styles, lazy };
 }
 
+
+/** The text of each inline script of index.html (the boot script, docs/decisions/099): first-load JavaScript in the page itself. */
+export function inlineScriptsOf(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
+}
 
 /** The build's first load, from DIST_DIR. @throws {Error} when index.html or the manifest is missing, or when the two disagree. */
 export function readFirstLoad(): { scripts: Set<string>; classicScripts: Set<string>; styles: Set<string>; lazy: Set<string> } {

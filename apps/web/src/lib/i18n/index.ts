@@ -6,12 +6,13 @@
  *
  * The language is the one chosen on this device with the language switch (the `language` field of
  * lib/device-settings.ts, docs/decisions/051; applied by ./choice.ts), else the device's
- * (`navigator.language`, via i18next-browser-languagedetector), else English. <html lang> follows
- * the active language.
+ * (`navigator.languages`: the first English or German one, `deviceLanguageOf`, the rule the boot
+ * script also follows to paint the prerendered page in the same language), else English. <html lang>
+ * follows the active language.
  */
-import type { BackendModule, ReadCallback } from 'i18next';
-import LanguageDetector from 'i18next-browser-languagedetector';
+import type { BackendModule, LanguageDetectorModule, ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { deviceLanguageOf, deviceLanguages } from './device-language.ts';
 import { i18n, LANGUAGES, toAppLanguage } from './instance.ts';
 import en from './locales/en.json';
 
@@ -39,6 +40,16 @@ const lazyResources: BackendModule = {
   },
 };
 
+/**
+ * The device's language by `deviceLanguageOf` (undefined when the device names neither English nor
+ * German: i18next falls back to English). A language chosen with the switch is applied by
+ * `applyChosenLanguage` (./choice.ts) once the device settings are loaded, before the first render.
+ */
+const deviceLanguageDetector: LanguageDetectorModule = {
+  type: 'languageDetector',
+  detect: () => deviceLanguageOf(deviceLanguages()) ?? undefined,
+};
+
 /** Puts the app language of `language` ('de-DE' → 'de') on <html lang> (screen readers pick their voice from it). */
 function applyDocumentLanguage(language: string): void {
   if (typeof document !== 'undefined') document.documentElement.lang = toAppLanguage(language);
@@ -49,7 +60,7 @@ i18n.on('languageChanged', applyDocumentLanguage);
 /** Resolves once the detected language's resources are loaded (German: after its chunk arrived). */
 export const i18nReady: Promise<unknown> = i18n
   .use(lazyResources)
-  .use(LanguageDetector)
+  .use(deviceLanguageDetector)
   .use(initReactI18next)
   .init({
     resources: { en: { translation: en } },
@@ -62,11 +73,5 @@ export const i18nReady: Promise<unknown> = i18n
     initAsync: false,
     interpolation: { escapeValue: false }, // React escapes.
     returnNull: false,
-    detection: {
-      // The device's language; a language chosen with the switch is applied by `applyChosenLanguage`
-      // (./choice.ts) once the device settings are loaded, before the first render.
-      order: ['navigator'],
-      caches: [],
-    },
     react: { useSuspense: false },
   });

@@ -1,0 +1,50 @@
+/**
+ * The app's module scripts, started after the first paint (docs/decisions/099).
+ *
+ * The build (apps/web/boot-plugin.ts) moves the entry's `<script type="module">` and its
+ * `<link rel="modulepreload">`s into an inert `<template id="app-scripts">` in `<head>`; this puts
+ * live copies of them into `<head>` once the page has painted. Why: the prerendered page must paint
+ * before any of the app's script runs, however fast the script arrives (from the service worker's
+ * precache or a fast network, React's start and hydration would otherwise run before the first
+ * frame); and the downloads then do not compete with the page for a slow network's first round
+ * trips. The cost: the downloads start one frame later than the preload scanner would start them.
+ */
+
+/** The id of the `<template>` holding the app's scripts (boot-plugin.ts writes it). */
+export const APP_SCRIPTS_TEMPLATE_ID = 'app-scripts';
+
+/**
+ * Puts live copies of the template's module scripts and modulepreloads (same attributes, same
+ * order) into `<head>` and removes the template; does nothing when there is none (the dev server,
+ * or already started). Returns the number of elements started.
+ */
+export function startAppScripts(document: Document = window.document): number {
+  const template = document.getElementById(APP_SCRIPTS_TEMPLATE_ID);
+  if (!(template instanceof HTMLTemplateElement)) return 0;
+  template.remove();
+  const inert = [...template.content.querySelectorAll('link[rel="modulepreload"], script[type="module"]')];
+  for (const element of inert) {
+    // A new element, not a clone: a script parsed inside a <template> never runs, even when moved.
+    const live = document.createElement(element.localName);
+    for (const { name, value } of element.attributes) live.setAttribute(name, value);
+    document.head.append(live);
+  }
+  return inert.length;
+}
+
+/**
+ * Starts the app's scripts once the parsed page has had its first frame: after DOMContentLoaded, the
+ * next animation frame, then a task (so the frame is painted first). A hidden page (a background
+ * tab; animation frames wait until it shows) starts them at once.
+ */
+export function startAppScriptsAfterFirstPaint(): void {
+  const start = () => {
+    startAppScripts();
+  };
+  const afterParse = () => {
+    if (document.visibilityState === 'hidden') start();
+    else requestAnimationFrame(() => setTimeout(start, 0));
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', afterParse, { once: true });
+  else afterParse();
+}
