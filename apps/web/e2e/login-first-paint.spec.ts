@@ -92,7 +92,7 @@ test('the first load runs React on react-dom, not Preact', () => {
   expect(code.filter((chunk) => /Symbol\.for\(\s*["'`]pv["'`]\s*\)|preact/i.test(chunk))).toEqual([]);
 });
 
-test('the first paint waits for the HTML alone: no script or stylesheet blocks it, and the app starts under the CSP', async ({ page }) => {
+test('the first paint waits for the HTML alone: no script or stylesheet blocks it, the whole prerendered body is parsed first, and the app starts under the CSP', async ({ page }) => {
   const errors = collectErrors(page);
   const response = await page.goto('/login');
   await waitForApp(page);
@@ -112,6 +112,15 @@ test('the first paint waits for the HTML alone: no script or stylesheet blocks i
   expect(fetched.filter((entry) => entry.renderBlockingStatus !== 'non-blocking')).toEqual([]);
   // The entry's stylesheet is in the page, not fetched again by a lazy chunk.
   expect(fetched.filter((entry) => entry.url.endsWith('.css'))).toEqual([]);
+  // Nothing in <head> blocks rendering any more, so the paint waits for the whole prerendered body
+  // (never a half-parsed, centred card that then moves): the render-blocking expect link names the
+  // body's last element, after every prerendered copy.
+  const expected = await page.evaluate(() => {
+    const link = document.querySelector<HTMLLinkElement>('head link[rel="expect"][blocking="render"]');
+    const target = link ? document.getElementById(link.getAttribute('href')?.slice(1) ?? '') : null;
+    return { isLastOfBody: target !== null && target === document.body.lastElementChild, isHidden: target?.hidden };
+  });
+  expect(expected).toEqual({ isLastOfBody: true, isHidden: true });
   expect(errors).toEqual([]);
 });
 
