@@ -16,6 +16,12 @@
  * - **The app's scripts after the first paint**: Vite's `<script type="module">` and
  *   `<link rel="modulepreload">`s move into `<template id="app-scripts">`, which the boot script
  *   starts once the page has painted (src/boot/app-scripts.ts).
+ * - **The screen of a stored session preloaded with the app**: for the screens a signed-in phone
+ *   reopens (`SIGNED_IN_SCREENS`: the scanner and the choices before it), the route's chunk and
+ *   its static imports are in the template too, as modulepreloads marked `data-path`; the boot
+ *   script starts them only at that path with a stored session (`<html data-boot="loading">`), so
+ *   the scanner's code downloads beside the app's instead of after the app has run and the session
+ *   check (GET /api/users/me) has answered.
  * - **No paint of a half-parsed page**: with nothing render-blocking left in `<head>`, Chromium may
  *   paint while the body (about 13 kB of prerendered HTML) is still being parsed, and the sign-in
  *   card, centred on the screen, then moves as the rest of it arrives (a layout shift of about 0.1,
@@ -34,6 +40,33 @@ import { build, type Plugin, type Rolldown } from 'vite';
 const WEB_DIR = fileURLToPath(new URL('.', import.meta.url));
 /** Where index.html's source wants the boot script. */
 export const BOOT_PLACEHOLDER = '<!-- gatecheck:boot -->';
+/** Paths of the screens a phone with a stored session reopens, and their route modules (src/app/lazy-screens.ts). */
+const SIGNED_IN_SCREENS: Record<string, string> = {
+  '/organization-select': 'src/app/routes/organization-select-route.tsx',
+  '/event-select': 'src/app/routes/event-select-route.tsx',
+  '/day-select': 'src/app/routes/day-select-route.tsx',
+  '/scanner': 'src/app/routes/scanner-route.tsx',
+};
+
+/**
+ * The files of the chunk built from `routeModule` and of its static imports, less `loaded` (the
+ * entry's first load). @throws {Error} when no chunk was built from that module (a renamed route).
+ */
+function routeChunkFiles(bundle: Rolldown.OutputBundle, routeModule: string, loaded: ReadonlySet<string>): string[] {
+  const chunks = Object.values(bundle).filter((item): item is Rolldown.OutputChunk => item.type === 'chunk');
+  const route = chunks.find((chunk) => chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(`/${routeModule}`));
+  if (!route) throw new Error(`No chunk was built from ${routeModule}: update SIGNED_IN_SCREENS in boot-plugin.ts.`);
+  const files: string[] = [];
+  const visit = (fileName: string) => {
+    if (loaded.has(fileName) || files.includes(fileName)) return;
+    files.push(fileName);
+    const chunk = bundle[fileName];
+    if (chunk?.type === 'chunk') for (const imported of chunk.imports) visit(imported);
+  };
+  visit(route.fileName);
+  return files;
+}
+
 /** The id of the empty element after the prerendered body that the first paint waits for. */
 const PRERENDERED_END_ID = 'prerendered-end';
 /** The entry's stylesheet as Vite names it (the entry is index.html's main.tsx: `index-[hash].css`). */
@@ -92,6 +125,11 @@ export function bootInIndexHtml(): Plugin {
         if (!appTags.some((tag) => tag.startsWith('<script'))) throw new Error('index.html has no module script of the entry.');
 
         const disabledLink = stylesheet[0].replace(/>$/, ' disabled>');
+        const loaded = new Set(appTags.map((tag) => /(?:src|href)="\/([^"]+)"/.exec(tag)?.[1] ?? ''));
+        for (const [path, routeModule] of Object.entries(SIGNED_IN_SCREENS)) {
+          for (const file of routeChunkFiles(bundle, routeModule, loaded)) appTags.push(`<link rel="modulepreload" crossorigin href="/${file}" data-path="${path}">`);
+        }
+
         let page = html.replace(stylesheet[0], `<style data-inlined-from="/${stylesheet[1]}">${cssText}</style>\n    ${disabledLink}`);
         for (const tag of appTags) page = page.replace(new RegExp(`\\s*${tag.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`), '');
         if (!page.includes('</body>')) throw new Error('index.html has no </body>.');

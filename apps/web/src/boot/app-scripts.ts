@@ -16,17 +16,25 @@ export const APP_SCRIPTS_TEMPLATE_ID = 'app-scripts';
 /**
  * Puts live copies of the template's module scripts and modulepreloads (same attributes, same
  * order) into `<head>` and removes the template; does nothing when there is none (the dev server,
- * or already started). Returns the number of elements started.
+ * or already started). A modulepreload marked `data-path` (the code of a signed-in screen,
+ * boot-plugin.ts) is started only at that path and with a stored session (`<html
+ * data-boot="loading">`, first-paint.ts): that screen is what the app will show. Returns the number
+ * of elements started.
  */
 export function startAppScripts(document: Document = window.document): number {
   const template = document.getElementById(APP_SCRIPTS_TEMPLATE_ID);
   if (!(template instanceof HTMLTemplateElement)) return 0;
   template.remove();
-  const inert = [...template.content.querySelectorAll('link[rel="modulepreload"], script[type="module"]')];
+  const hasStoredSession = document.documentElement.getAttribute('data-boot') === 'loading';
+  const path = document.location.pathname;
+  const inert = [...template.content.querySelectorAll('link[rel="modulepreload"], script[type="module"]')].filter((element) => {
+    const screenPath = element.getAttribute('data-path');
+    return screenPath === null || (hasStoredSession && screenPath === path);
+  });
   for (const element of inert) {
     // A new element, not a clone: a script parsed inside a <template> never runs, even when moved.
     const live = document.createElement(element.localName);
-    for (const { name, value } of element.attributes) live.setAttribute(name, value);
+    for (const { name, value } of element.attributes) if (name !== 'data-path') live.setAttribute(name, value);
     document.head.append(live);
   }
   return inert.length;

@@ -174,6 +174,33 @@ describe("the app's scripts", () => {
     expect(startAppScripts()).toBe(0);
   });
 
+  test("a signed-in screen's code starts with the app only at its path and with a stored session", () => {
+    /** The template with a modulepreload of the scanner's code, as the build marks it. */
+    const screenTemplate = () => {
+      addTemplate();
+      const link = document.createElement('link');
+      Object.assign(link, { rel: 'modulepreload', href: '/assets/scanner-route-test.js' });
+      link.setAttribute('data-path', '/scanner');
+      (document.getElementById(APP_SCRIPTS_TEMPLATE_ID) as HTMLTemplateElement).content.append(link);
+    };
+    window.history.replaceState(null, '', '/scanner');
+    document.documentElement.setAttribute('data-boot', 'loading');
+    screenTemplate();
+    expect(startAppScripts()).toBe(3);
+    expect(liveAppScripts().at(-1)).toMatch(/^link \/assets\/scanner-route-test\.js /);
+    expect(document.head.querySelector('link[data-path]')).toBeNull();
+
+    // The form at /scanner (no stored session: the guard goes to /login), or another screen: not started.
+    for (const [path, boot] of [['/scanner', 'sign-in'], ['/day-select', 'loading']] as const) {
+      document.head.querySelectorAll('[data-test-boot]').forEach((element) => element.remove());
+      window.history.replaceState(null, '', path);
+      document.documentElement.setAttribute('data-boot', boot);
+      screenTemplate();
+      expect(startAppScripts(), `${path} ${boot}`).toBe(2);
+      expect(liveAppScripts(), `${path} ${boot}`).toHaveLength(2);
+    }
+  });
+
   test('start after the next animation frame and a task, not before; at once on a hidden page', () => {
     vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'setTimeout'] });
     addTemplate();
