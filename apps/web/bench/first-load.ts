@@ -30,8 +30,9 @@ export type Manifest = Record<string, ManifestChunk>;
 /**
  * Files index.html makes the browser fetch up front: module scripts and module preloads (the
  * bundle's graph; since decision 099 in an inert template that the boot script starts after the
- * first paint), classic scripts (outside the graph) and stylesheets (the entry's is inline since
- * 099, named by a disabled `<link>` that is never fetched).
+ * first paint; those marked `data-path` are a signed-in screen's and not counted), classic scripts
+ * (outside the graph) and stylesheets (the entry's is inline since 099, named by a disabled
+ * `<link>` that is never fetched).
  */
 export function filesNamedByIndexHtml(html: string): { scripts: Set<string>; classicScripts: Set<string>; styles: Set<string> } {
   const scripts = new Set<string>();
@@ -44,6 +45,8 @@ export function filesNamedByIndexHtml(html: string): { scripts: Set<string>; cla
     const rel = attribute(tag, 'rel');
     const url = isScript ? attribute(tag, 'src') : attribute(tag, 'href');
     if (!url?.startsWith('/') || url.startsWith('//')) continue;
+    // A signed-in screen's code, started only at its path with a stored session (decision 099): not the first load.
+    if (attribute(tag, 'data-path') !== undefined) continue;
     const file = url.slice(1);
     if (isModuleScript || rel === 'modulepreload') scripts.add(file);
     else if (isScript) classicScripts.add(file);

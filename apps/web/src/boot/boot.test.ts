@@ -9,7 +9,7 @@ import { deviceLanguageOf } from '@/lib/i18n/device-language.ts';
 import { activeLanguage, i18n } from '@/lib/i18n/index.ts';
 import { storageKeys } from '@/lib/storage.ts';
 import { testUser } from '@/test/fixtures.ts';
-import { APP_SCRIPTS_TEMPLATE_ID, startAppScripts, startAppScriptsAfterFirstPaint } from './app-scripts.ts';
+import { APP_SCRIPTS_TEMPLATE_ID, FIRST_PAINT_WAIT_LIMIT_MS, startAppScripts, startAppScriptsAfterFirstPaint } from './app-scripts.ts';
 import { applyFirstPaint } from './first-paint.ts';
 
 /** The device's language list, as `navigator.languages` gives it. */
@@ -201,14 +201,45 @@ describe("the app's scripts", () => {
     }
   });
 
-  test('start after the next animation frame and a task, not before; at once on a hidden page', () => {
+  test('start once the first contentful paint is reported, not before; at the latest after the wait limit', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    let reportPaint: (names: string[]) => void = () => {};
+    class PaintObserver {
+      static supportedEntryTypes = ['paint'];
+      constructor(callback: (list: { getEntriesByName: (name: string) => unknown[] }) => void) {
+        reportPaint = (names) => callback({ getEntriesByName: (name) => names.filter((entry) => entry === name) });
+      }
+      observe(): void {}
+      disconnect(): void {}
+    }
+    vi.stubGlobal('PerformanceObserver', PaintObserver);
+    addTemplate();
+    startAppScriptsAfterFirstPaint();
+    reportPaint(['first-paint']);
+    expect(liveAppScripts()).toEqual([]);
+    reportPaint(['first-contentful-paint']);
+    expect(liveAppScripts()).toHaveLength(2);
+
+    // No report at all (a page that never paints text): started after the limit.
+    document.head.querySelectorAll('[data-test-boot]').forEach((element) => element.remove());
+    addTemplate();
+    startAppScriptsAfterFirstPaint();
+    vi.advanceTimersByTime(FIRST_PAINT_WAIT_LIMIT_MS - 1);
+    expect(liveAppScripts()).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(liveAppScripts()).toHaveLength(2);
+  });
+
+  test('without Paint Timing: after the next animation frame and a task; at once on a hidden page', () => {
     vi.useFakeTimers({ toFake: ['requestAnimationFrame', 'setTimeout'] });
+    vi.stubGlobal('PerformanceObserver', undefined);
     addTemplate();
     startAppScriptsAfterFirstPaint();
     expect(liveAppScripts()).toEqual([]);
     vi.advanceTimersToNextFrame();
     expect(liveAppScripts()).toEqual([]);
-    vi.runOnlyPendingTimers();
+    // The task after the frame, well before the wait limit.
+    vi.advanceTimersByTime(1);
     expect(liveAppScripts()).toHaveLength(2);
 
     document.head.querySelectorAll('[data-test-boot]').forEach((element) => element.remove());
