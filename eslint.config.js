@@ -105,7 +105,7 @@ export default tseslint.config(
   },
   // The web app runs on the browser floor of docs/decisions/090: Android System WebView / Chrome 99,
   // iOS / Safari 15.5 (apps/web/package.json's browserslist, vite.config.ts's build.target). Oxc
-  // lowers newer syntax; a newer API must have a fallback in apps/web/public/polyfills.js or is an
+  // lowers newer syntax; a newer API must have a fallback in apps/web/src/boot/polyfills.js or is an
   // error here: in the app's code and in the contract's, which the app's bundle holds. Tests run in
   // Node and jsdom, not on a phone.
   {
@@ -126,7 +126,7 @@ export default tseslint.config(
       'es-x/no-array-prototype-findlast-findlastindex': 'off',
       'es-x/no-string-prototype-iswellformed': 'off',
       // Static methods of web APIs that compat's MDN snapshot does not list. URL.canParse,
-      // AbortSignal.timeout and AbortSignal.any are absent from this list because public/polyfills.js
+      // AbortSignal.timeout and AbortSignal.any are absent from this list because src/boot/polyfills.js
       // supplies them; add an API here, or a fallback there, when the code needs a newer one.
       // (Checked in tooling/browser-floor-lint.test.ts.)
       'no-restricted-properties': [
@@ -137,7 +137,7 @@ export default tseslint.config(
         ].map(([object, property, since]) => ({
           object,
           property,
-          message: `${object}.${property} is newer than the browser floor (${since}; docs/decisions/090): add a fallback to apps/web/public/polyfills.js or do without.`,
+          message: `${object}.${property} is newer than the browser floor (${since}; docs/decisions/090): add a fallback to apps/web/src/boot/polyfills.js or do without.`,
         })),
       ],
     },

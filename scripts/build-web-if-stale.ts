@@ -26,6 +26,7 @@ const INPUTS = [
   'apps/web/index.html',
   'apps/web/vite.config.ts',
   'apps/web/prerender-plugin.ts',
+  'apps/web/boot-plugin.ts',
   'apps/web/tsconfig.json',
   'apps/web/package.json',
   'apps/web/.env',

@@ -1,6 +1,6 @@
 /**
  * The browser floor's lint (docs/decisions/090, eslint.config.js): in the web app's code, an API
- * newer than Android System WebView 99 / iOS 15.5 is an error unless public/polyfills.js supplies it.
+ * newer than Android System WebView 99 / iOS 15.5 is an error unless src/boot/polyfills.js supplies it.
  * Snippets linted as if they stood in apps/web/src (without type information: they are not files on
  * disk, so each newer method is called on a value whose type is plain from the code). And the floor
  * is one number in every place that states it.
@@ -45,7 +45,7 @@ test('APIs newer than the floor without a fallback are errors in the web app, an
   expect((await floorErrors("export const fixed = 'GC-1'.toWellFormed();\n")).join('\n')).toMatch(/String\.prototype\.toWellFormed/);
 });
 
-test('the APIs public/polyfills.js supplies, and those the floor has, pass', async () => {
+test('the APIs src/boot/polyfills.js supplies, and those the floor has, pass', async () => {
   const code = [
     "export const valid = URL.canParse('https://gate.example.com');",
     'export const timeout = AbortSignal.timeout(8000);',

@@ -5,6 +5,7 @@ import { visualizer } from 'rollup-plugin-visualizer';
 import { defineConfig } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
+import { bootInIndexHtml } from './boot-plugin.ts';
 import { prerenderSignIn } from './prerender-plugin.ts';
 
 /**
@@ -92,6 +93,8 @@ export default defineConfig({
     tailwindcss(),
     // The sign-in screen painted from index.html before the JavaScript arrives (docs/decisions/082).
     prerenderSignIn(),
+    // The boot script and the entry's stylesheet inline, the app's scripts after the first paint (docs/decisions/099).
+    bootInIndexHtml(),
     pwa,
     compression({
       include: PRECOMPRESSED_FILES,

@@ -17,7 +17,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { DIST_DIR, MANIFEST_FILE, readFirstLoad } from './first-load.ts';
+import { DIST_DIR, MANIFEST_FILE, inlineScriptsOf, readFirstLoad } from './first-load.ts';
 
 /** First-load JavaScript, gzip, in bytes: React on react-dom with the sign-in screen prerendered (docs/decisions/081). */
 const GOAL_JS_GZIP_BYTES = 140_000;
@@ -62,7 +62,12 @@ try {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
-const scripts = [...firstLoad.scripts, ...firstLoad.classicScripts].map(measure).sort((a, b) => b.gzipBytes - a.gzipBytes);
+// The boot script is inside index.html (docs/decisions/099): counted as first-load JavaScript on its own.
+const inlineScripts = inlineScriptsOf(readFileSync(join(DIST_DIR, 'index.html'), 'utf8')).map((code, index) => {
+  const content = Buffer.from(code);
+  return { file: `index.html inline script ${index + 1}`, rawBytes: content.length, gzipBytes: gzipSync(content, { level: 9 }).length };
+});
+const scripts = [...[...firstLoad.scripts, ...firstLoad.classicScripts].map(measure), ...inlineScripts].sort((a, b) => b.gzipBytes - a.gzipBytes);
 const styles = [...firstLoad.styles].map(measure);
 const lazy = [...firstLoad.lazy].map(measure).sort((a, b) => b.gzipBytes - a.gzipBytes);
 const sum = (assets: Asset[], key: 'rawBytes' | 'gzipBytes') => assets.reduce((total, asset) => total + asset[key], 0);

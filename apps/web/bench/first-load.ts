@@ -29,7 +29,10 @@ export type Manifest = Record<string, ManifestChunk>;
 
 /**
  * Files index.html makes the browser fetch up front: module scripts and module preloads (the
- * bundle's graph), classic scripts (from public/, outside the graph) and stylesheets.
+ * bundle's graph; since decision 099 in an inert template that the boot script starts after the
+ * first paint; those marked `data-path` are a signed-in screen's and not counted), classic scripts
+ * (outside the graph) and stylesheets (the entry's is inline since 099, named by a disabled
+ * `<link>` that is never fetched).
  */
 export function filesNamedByIndexHtml(html: string): { scripts: Set<string>; classicScripts: Set<string>; styles: Set<string> } {
   const scripts = new Set<string>();
@@ -42,6 +45,8 @@ export function filesNamedByIndexHtml(html: string): { scripts: Set<string>; cla
     const rel = attribute(tag, 'rel');
     const url = isScript ? attribute(tag, 'src') : attribute(tag, 'href');
     if (!url?.startsWith('/') || url.startsWith('//')) continue;
+    // A signed-in screen's code, started only at its path with a stored session (decision 099): not the first load.
+    if (attribute(tag, 'data-path') !== undefined) continue;
     const file = url.slice(1);
     if (isModuleScript || rel === 'modulepreload') scripts.add(file);
     else if (isScript) classicScripts.add(file);
@@ -70,6 +75,11 @@ export function firstLoadOf(manifest: Manifest): { scripts: Set<string>; styles:
   return { scripts, styles, lazy };
 }
 
+
+/** The text of each inline script of index.html (the boot script, docs/decisions/099): first-load JavaScript in the page itself. */
+export function inlineScriptsOf(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
+}
 
 /** The build's first load, from DIST_DIR. @throws {Error} when index.html or the manifest is missing, or when the two disagree. */
 export function readFirstLoad(): { scripts: Set<string>; classicScripts: Set<string>; styles: Set<string>; lazy: Set<string> } {

@@ -100,12 +100,17 @@ test('a German device gets German screens (login, day select, scanner with a ver
 test('the language switch changes the language, <html lang> follows, and the choice survives a reload', async ({ page }) => {
   await page.goto('/');
   const html = page.locator('html');
+  // The page paints before the app's script runs (docs/decisions/082, 099): until the app has taken it
+  // over (no data-boot) it holds the sign-in in both languages, and the switch waits for React.
+  const appStarted = () => expect(html).not.toHaveAttribute('data-boot', /.*/);
   await expect(page.getByText('Melde dich an, um Tickets zu scannen')).toBeVisible();
+  await appStarted();
   await page.getByText('English', { exact: true }).click();
   await expect(page.getByText('Sign in to start scanning tickets')).toBeVisible();
   await expect(html).toHaveAttribute('lang', 'en');
   await page.reload();
   await expect(page.getByText('Sign in to start scanning tickets')).toBeVisible();
+  await appStarted();
   await expect(page.getByRole('radio', { name: 'English' })).toBeChecked();
   await expect(html).toHaveAttribute('lang', 'en');
 
@@ -114,5 +119,6 @@ test('the language switch changes the language, <html lang> follows, and the cho
   await expect(html).toHaveAttribute('lang', 'de');
   await page.reload();
   await expect(page.getByText('Melde dich an, um Tickets zu scannen')).toBeVisible();
+  await appStarted();
   await expect(page.getByRole('radio', { name: 'Deutsch' })).toBeChecked();
 });

@@ -9,7 +9,7 @@
  * cross-origin with a real CORS preflight, carries the bearer token and no cookie, and the browser
  * keeps no cookie at all. The Android run is a WebView at the floor of docs/decisions/090, without
  * URL.canParse, AbortSignal.timeout, AbortSignal.any and String.prototype.isWellFormed
- * (public/polyfills.js supplies them).
+ * (src/boot/polyfills.js supplies them).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -114,7 +114,7 @@ class ServerTraffic {
 const PUBLIC_PATHS = new Set([`${API_PREFIX}${apiPaths.authOptions}`, `${API_PREFIX}${apiPaths.login}`]);
 
 for (const phone of [
-  { name: 'Android WebView at the floor (https://localhost, without the newer APIs public/polyfills.js supplies)', origin: ANDROID_ORIGIN, oldWebView: true },
+  { name: 'Android WebView at the floor (https://localhost, without the newer APIs src/boot/polyfills.js supplies)', origin: ANDROID_ORIGIN, oldWebView: true },
   { name: `iOS (capacitor://localhost, as ${IOS_EQUIVALENT_ORIGIN})`, origin: IOS_EQUIVALENT_ORIGIN, oldWebView: false },
 ]) {
   test(`${phone.name}: signs in to the server at its own address, scans, starts with the server stopped and logs out, bearer only`, async ({
@@ -147,7 +147,7 @@ for (const phone of [
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(`${phone.origin}/organization-select`);
     expect(await nativePreference(page, 'serverUrl')).toBe(`${serverUrl}/api`);
-    // The Android run signed in on the fallbacks (public/polyfills.js), the iOS run on the browser's own.
+    // The Android run signed in on the fallbacks (src/boot/polyfills.js), the iOS run on the browser's own.
     expect(await newerApiState(page)).toEqual(
       phone.oldWebView
         ? { 'URL.canParse': 'fallback', 'AbortSignal.timeout': 'fallback', 'AbortSignal.any': 'fallback', 'String.prototype.isWellFormed': 'fallback' }

@@ -69,7 +69,7 @@ test.describe('what crosses the wire on a first visit', () => {
       signInLoad.filter((response) => ['script', 'stylesheet'].includes(response.request().resourceType())).map(transferOf),
     );
     expect(bundles.map((bundle) => bundle.url)).toContainEqual(expect.stringMatching(/^\/assets\/.+\.js$/));
-    // The hashed bundles; public/zod-jitless.js (0.5 kB, below the 1 kB compression threshold, not hashed) is counted in the totals only.
+    // The hashed bundles (the boot script and the entry's stylesheet are inside index.html, docs/decisions/099).
     // A hashed chunk below that threshold (Rollup may split off a few bytes shared by two screens) is
     // sent as it is: brotli would not make it smaller. It is still cached for good.
     for (const bundle of bundles.filter((candidate) => candidate.url.startsWith('/assets/'))) {

@@ -2,7 +2,7 @@
  * The app's defences, all through maintained Fastify plugins and registered before any route:
  *
  * - Security headers (helmet, its middleware built once) with a Content-Security-Policy that fits the SPA: scripts from
- *   our origin only plus `'wasm-unsafe-eval'` for the zxing WebAssembly decoder, images from blob:
+ *   our origin only plus `'wasm-unsafe-eval'` for the zxing WebAssembly decoder and the hash of index.html's inline boot script, images from blob:
  *   and data:, camera media, and `connect-src` limited to our origin and `CSP_CONNECT_SRC`.
  * - CORS (@fastify/cors) for the configured origins only (`CORS_ORIGINS`, e.g. the Capacitor app's
  *   `capacitor://localhost`, `https://localhost`), with credentials.
@@ -17,6 +17,7 @@ import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import type { Config } from '../config.ts';
 import { bearerTokenOf } from './auth.ts';
+import { inlineScriptHashesOf } from './web.ts';
 import { ServiceError } from '../services/errors.ts';
 
 /** Methods that never change state; everything else is checked for CSRF. */
@@ -74,7 +75,8 @@ function helmetOptionsOf(config: Config) {
       directives: {
         defaultSrc: ["'self'"],
         // 'wasm-unsafe-eval' lets the page compile WebAssembly (the zxing decoder) without allowing eval().
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        // The hashes: index.html's inline boot script, exactly (docs/decisions/099); never 'unsafe-inline'.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...inlineScriptHashesOf(config.webDistDir)],
         scriptSrcAttr: ["'none'"],
         // UI libraries (toasts, swagger-ui) insert <style> elements; styles cannot run code.
         styleSrc: ["'self'", "'unsafe-inline'"],

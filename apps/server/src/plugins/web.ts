@@ -15,7 +15,8 @@
  *   build, `/manifest.json`, a script, a fetch — is a plain 404 `{ code, message }`, never the app's
  *   HTML with 200.
  */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { API_PREFIX } from '@gatecheck/contract';
@@ -41,6 +42,28 @@ export function isAppNavigation(request: FastifyRequest): boolean {
   const isNavigate = request.headers['sec-fetch-mode'] === 'navigate';
   const acceptsHtml = /\btext\/html\b/i.test(request.headers.accept ?? '');
   return isNavigate || acceptsHtml;
+}
+
+/**
+ * The Content-Security-Policy sources (`'sha256-<base64>'`) of the inline scripts of the built
+ * index.html in `webDistDir`: the boot script the web build puts in its `<head>` (docs/decisions/099).
+ * `script-src` names them so that exactly these scripts run inline, without 'unsafe-inline'. Read
+ * once, when the app is built: a web app rebuilt under a running server needs the server restarted
+ * (`npm start` builds first). Empty when there is no built app.
+ */
+export function inlineScriptHashesOf(webDistDir: string): string[] {
+  const indexHtml = path.join(webDistDir, 'index.html');
+  if (!existsSync(indexHtml)) return [];
+  const html = readFileSync(indexHtml, 'utf8');
+  const hashes = new Set<string>();
+  // A script element with no src whose content runs: no type, or a JavaScript one (not a JSON data block).
+  for (const [, attributes = '', content = ''] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (/\ssrc\s*=/i.test(attributes)) continue;
+    const type = /\stype\s*=\s*"([^"]*)"/i.exec(attributes)?.[1]?.toLowerCase();
+    if (type !== undefined && type !== '' && type !== 'module' && !type.includes('javascript')) continue;
+    hashes.add(`'sha256-${createHash('sha256').update(content, 'utf8').digest('base64')}'`);
+  }
+  return [...hashes];
 }
 
 async function webPlugin(app: FastifyInstance, options: { webDistDir: string }): Promise<void> {

@@ -17,7 +17,7 @@
  *
  * `removeNewerApis(context)` makes the browser a WebView at the floor of docs/decisions/090 for the
  * APIs the app needs a fallback for: URL.canParse, AbortSignal.timeout, AbortSignal.any and
- * String.prototype.isWellFormed are deleted before any script of a page runs (public/polyfills.js
+ * String.prototype.isWellFormed are deleted before any script of a page runs (src/boot/polyfills.js
  * must put them back).
  */
 import { readFile } from 'node:fs/promises';

@@ -1,6 +1,7 @@
 /**
  * The prerendered sign-in screen (docs/decisions/082) against what React renders: the body the build
- * puts in index.html (`prerenderedBody`), with public/first-paint.js run as the browser runs it,
+ * puts in index.html (`prerenderedBody`), with the boot script's first paint (src/boot/first-paint.ts)
+ * run as the browser runs it,
  * then the app's real start (`startApp`). A hydration that disagrees with the HTML makes React
  * report it on console.error (and to `onRecoverableError`); any console.error fails these tests.
  */
@@ -8,13 +9,13 @@ import { act, screen } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { hydrateRoot } from 'react-dom/client';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { applyFirstPaint } from '@/boot/first-paint.ts';
 import { createSessionStore } from '@/features/auth/session-store.ts';
 import { i18n } from '@/lib/i18n/index.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
 import { readyQueryClient } from '@/lib/query-client-slot.ts';
 import { storageKeys } from '@/lib/storage.ts';
 import { testUser } from '@/test/fixtures.ts';
-import FIRST_PAINT_SCRIPT from '../../public/first-paint.js?raw';
 import { App } from './app.tsx';
 import { prerenderedBody } from './prerender.tsx';
 import { idPrefixOf } from './prerendered-page.ts';
@@ -35,13 +36,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The built page at `path`: the prerendered body, then first-paint.js as the browser runs it from <head>. */
+/** The built page at `path`: the prerendered body, then the boot script's first paint as the browser runs it from <head>. */
 async function loadPrerenderedPage(path: string): Promise<void> {
   const body = await prerenderedBody();
   window.history.replaceState(null, '', path);
   document.body.innerHTML = body;
-  // A classic script in the page's global scope, as index.html loads it.
-  new Function(FIRST_PAINT_SCRIPT)();
+  applyFirstPaint();
 }
 
 /** The element the page shows now (index.css's rules, which jsdom does not apply, written out). */

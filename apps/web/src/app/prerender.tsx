@@ -6,7 +6,7 @@
  * runs, and the app hydrates the page of its language (prerendered-page.ts).
  *
  * Every element carries `data-prerendered` ('sign-in' | 'loading') and `lang`; which one shows is
- * decided before the first paint by public/first-paint.js and index.css. Without JavaScript the
+ * decided before the first paint by src/boot/first-paint.ts and index.css. Without JavaScript the
  * English sign-in shows (SPEC §2's texts). The English sign-in is `#root`.
  */
 import { renderToString } from 'react-dom/server';

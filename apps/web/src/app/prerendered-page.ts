@@ -3,7 +3,7 @@
  * element React takes, and the clean-up of the others.
  *
  * index.html holds, for each language, the sign-in screen and the guard's 'Loading...', each a
- * `<div data-prerendered="sign-in" | "loading" lang>`; public/first-paint.js has put the visitor's
+ * `<div data-prerendered="sign-in" | "loading" lang>`; src/boot/first-paint.ts has put the visitor's
  * case on `<html data-boot>` ('sign-in' when React will render exactly that form: a browser at
  * /login with no stored user; 'loading' otherwise) and the language on `<html lang>`, and index.css
  * shows the matching element. A page without them (the dev server, the screen tests) gets `#root`.

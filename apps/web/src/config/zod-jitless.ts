@@ -9,8 +9,8 @@
  * Must run before any schema is built: `main.tsx` imports this module first, ahead of the contract
  * and `env.ts`, which build schemas as they load. In the production build that order is not kept
  * (code splitting puts zod and modules that build schemas in a chunk the entry imports, which runs
- * first), so index.html also loads `public/zod-jitless.js`, a classic script that sets the same
- * option on zod's global configuration before any module runs (docs/decisions/048). This module
+ * first), so the boot script in index.html's `<head>` (src/boot/boot.ts, with src/boot/zod-jitless.js)
+ * sets the same option on zod's global configuration before any module runs (docs/decisions/048, 099). This module
  * keeps it for the dev server and the tests.
  */
 import { z } from 'zod/mini';

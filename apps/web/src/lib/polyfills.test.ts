@@ -1,5 +1,5 @@
 /**
- * public/polyfills.js (docs/decisions/090): run, as index.html runs it, in a window whose URL,
+ * src/boot/polyfills.js (docs/decisions/090): run, as index.html runs it, in a window whose URL,
  * AbortSignal and String lack URL.canParse, AbortSignal.timeout, AbortSignal.any and
  * String.prototype.isWellFormed (a WebView at the floor), and in one that has them (left alone). A
  * fresh vm context each time, so this file's own globals are never changed.
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createContext, runInContext, runInNewContext } from 'node:vm';
 import { describe, expect, test } from 'vitest';
 
-const SCRIPT = readFileSync(join(import.meta.dirname, '..', '..', 'public', 'polyfills.js'), 'utf8');
+const SCRIPT = readFileSync(join(import.meta.dirname, '..', 'boot', 'polyfills.js'), 'utf8');
 
 interface Floor {
   URL: typeof URL;
@@ -31,7 +31,7 @@ function runAtFloor(): Floor {
   return { URL: window.URL as typeof URL, AbortSignal: window.AbortSignal as typeof AbortSignal, evaluate: (expression) => runInContext(expression, window) };
 }
 
-describe('public/polyfills.js on a WebView at the floor', () => {
+describe('src/boot/polyfills.js on a WebView at the floor', () => {
   test('URL.canParse says whether new URL(url, base) would throw', () => {
     const { URL: FloorUrl } = runAtFloor();
     expect(FloorUrl.canParse('https://gate.example.com/api')).toBe(true);
@@ -80,7 +80,7 @@ describe('public/polyfills.js on a WebView at the floor', () => {
   });
 });
 
-test('public/polyfills.js leaves a browser that has the APIs alone', () => {
+test('src/boot/polyfills.js leaves a browser that has the APIs alone', () => {
   const own = { canParse: URL.canParse, timeout: AbortSignal.timeout, any: AbortSignal.any };
   const window = { URL, AbortSignal, AbortController, DOMException, setTimeout };
   const contextsOwn = runInNewContext(`${SCRIPT}; String.prototype.isWellFormed`, window) as unknown;

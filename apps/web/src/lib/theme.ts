@@ -80,7 +80,7 @@ export function followTheme(root: HTMLElement = document.documentElement): () =>
 /** The theme shown now, in a component (re-renders when it changes). */
 export function useTheme(): Theme {
   // Light in the prerendered sign-in screen and while hydrating it (docs/decisions/082); the render
-  // after hydration has the device's theme (<html> already shows it, followTheme and first-paint.js).
+  // after hydration has the device's theme (<html> already shows it, followTheme and the boot script).
   return useSyncExternalStore(subscribeToTheme, currentTheme, (): Theme => 'light');
 }
 

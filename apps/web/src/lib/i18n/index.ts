@@ -8,12 +8,14 @@
  * by app/lazy-screens.ts), off the sign-in screen's first load (docs/decisions/098).
  *
  * The language is the one chosen on this device with the language switch (the `language` field of
- * lib/device-settings.ts, docs/decisions/051; applied by ./choice.ts), else the device's first
- * language the app speaks (`navigator.languages`, `deviceLanguage`), else English. <html lang>
+ * lib/device-settings.ts, docs/decisions/051; applied by ./choice.ts), else the device's
+ * (`navigator.languages`: the first English or German one, `deviceLanguageOf`, the rule the boot
+ * script also follows to paint the prerendered page in the same language), else English. <html lang>
  * follows the active language.
  */
-import type { BackendModule, ReadCallback } from 'i18next';
+import type { BackendModule, LanguageDetectorModule, ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { deviceLanguageOf, deviceLanguages } from './device-language.ts';
 import { i18n, LANGUAGES, toAppLanguage, type Language } from './instance.ts';
 import en from './locales/en.json';
 
@@ -62,6 +64,16 @@ const lazyResources: BackendModule = {
   },
 };
 
+/**
+ * The device's language by `deviceLanguageOf` (undefined when the device names neither English nor
+ * German: i18next falls back to English). A language chosen with the switch is applied by
+ * `applyChosenLanguage` (./choice.ts) once the device settings are loaded, before the first render.
+ */
+const deviceLanguageDetector: LanguageDetectorModule = {
+  type: 'languageDetector',
+  detect: deviceLanguage,
+};
+
 /** Puts the app language of `language` ('de-DE' → 'de') on <html lang> (screen readers pick their voice from it). */
 function applyDocumentLanguage(language: string): void {
   if (typeof document !== 'undefined') document.documentElement.lang = toAppLanguage(language);
@@ -72,29 +84,20 @@ i18n.on('languageChanged', applyDocumentLanguage);
 /**
  * The device's first language the app speaks ('de-AT' → 'de'), from `navigator.languages` (else
  * `navigator.language`) in the device's order; undefined when none is (i18next then falls back to
- * English) or outside a browser (the build's prerender). What i18next-browser-languagedetector's
- * 'navigator' lookup gave with our supported languages, without its 2 kB on the sign-in screen's
- * first load (docs/decisions/098); public/first-paint.js chooses the painted page the same way.
+ * English) or outside a browser (the build's prerender). The same rule as the boot script's
+ * (`deviceLanguageOf`, docs/decisions/099), without i18next-browser-languagedetector's 2 kB on the
+ * sign-in screen's first load (docs/decisions/098).
  */
 export function deviceLanguage(): Language | undefined {
-  if (typeof navigator === 'undefined') return undefined;
-  const languages = navigator.languages.length > 0 ? navigator.languages : [navigator.language];
-  for (const language of languages) {
-    const primary = language.toLowerCase().split('-')[0];
-    const spoken = LANGUAGES.find((candidate) => candidate === primary);
-    if (spoken) return spoken;
-  }
-  return undefined;
+  return deviceLanguageOf(deviceLanguages()) ?? undefined;
 }
 
 /** Resolves once the device language's resources are loaded (German: after its chunk arrived). */
 export const i18nReady: Promise<unknown> = i18n
   .use(lazyResources)
+  .use(deviceLanguageDetector)
   .use(initReactI18next)
   .init({
-    // The device's language; a language chosen with the switch is applied by `applyChosenLanguage`
-    // (./choice.ts) once the device settings are loaded, before the first render.
-    lng: deviceLanguage(),
     resources: { en: { translation: en } },
     partialBundledLanguages: true,
     fallbackLng: 'en',

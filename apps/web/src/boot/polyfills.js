@@ -1,6 +1,6 @@
 // Fallbacks for the web APIs the app uses that are newer than its browser floor (Android System
-// WebView / Chrome 99, iOS / Safari 15.5: docs/decisions/090). A classic script in index.html, so it
-// runs before every module of the app, whatever order code splitting gives them (as zod-jitless.js,
+// WebView / Chrome 99, iOS / Safari 15.5: docs/decisions/090). Part of the boot script (./boot.ts) in
+// index.html's <head>, so it runs before every module of the app, whatever order code splitting gives them (as zod-jitless.js,
 // docs/decisions/048). Each is installed only where the browser lacks it; each behaves as the
 // standard says for what the app does with it (eslint.config.js lists them as supplied):
 // - URL.canParse(url, base?): true when `new URL(url, base)` would not throw (Chrome 120, Safari 17).
