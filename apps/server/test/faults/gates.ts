@@ -7,7 +7,7 @@
  * database's contents are read back: every approval a gate showed must be one active check-in.
  */
 import { randomUUID } from 'node:crypto';
-import { apiPaths, offlinePaths, offlineScanProof, OfflineScanBatchResponse, VerifyTicketResponse } from '@gatecheck/contract';
+import { apiPaths, OFFLINE_BATCH_MAX_ITEMS, offlinePaths, offlineScanProof, OfflineScanBatchResponse, VerifyTicketResponse } from '@gatecheck/contract';
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
 import { checkIns, tickets } from '../../src/db/schema.ts';
@@ -111,17 +111,22 @@ export function startGates(door: Door, count: number, intervalMs: number): Runni
  * @returns the server's answer per item.
  */
 export async function uploadQueued(door: Door, queued: QueuedScan[]): Promise<OfflineScanBatchResponse['results']> {
-  const scans = await Promise.all(
-    queued.map(async (item) => ({ ...item, verdict: 'approved' as const, sessionProof: await offlineScanProof(door.token, item) })),
-  );
-  const response = await fetch(`${door.baseUrl}/api${offlinePaths.offlineScans(door.eventId, door.day)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${door.token}` },
-    body: JSON.stringify({ scans }),
-    signal: AbortSignal.timeout(30_000),
-  });
-  if (response.status !== 200) throw new Error(`offline upload answered ${response.status}: ${await response.text()}`);
-  return OfflineScanBatchResponse.parse(await response.json()).results;
+  const results: OfflineScanBatchResponse['results'] = [];
+  // In scan order, in batches of at most OFFLINE_BATCH_MAX_ITEMS, as the phone's outbox sends them.
+  for (let start = 0; start < queued.length; start += OFFLINE_BATCH_MAX_ITEMS) {
+    const scans = await Promise.all(
+      queued.slice(start, start + OFFLINE_BATCH_MAX_ITEMS).map(async (item) => ({ ...item, verdict: 'approved' as const, sessionProof: await offlineScanProof(door.token, item) })),
+    );
+    const response = await fetch(`${door.baseUrl}/api${offlinePaths.offlineScans(door.eventId, door.day)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${door.token}` },
+      body: JSON.stringify({ scans }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (response.status !== 200) throw new Error(`offline upload answered ${response.status}: ${await response.text()}`);
+    results.push(...OfflineScanBatchResponse.parse(await response.json()).results);
+  }
+  return results;
 }
 
 /** Active check-ins (not undone) on the door's day, per ticket code, for `codes`. */
