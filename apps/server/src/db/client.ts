@@ -19,6 +19,7 @@ import { type Logger, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { createGuardedPool, DATABASE_CONNECT_TIMEOUT_MS, withDatabaseDeadline } from './pg-pool.ts';
 import { openPgliteDir } from './pglite-durable.ts';
+import { reopeningAfterPanic } from './pglite-reopen.ts';
 import { withNamedStatements } from './pglite-named-statements.ts';
 import { keepStatistics } from './pglite-statistics.ts';
 import { rowsOf } from './rows.ts';
@@ -68,6 +69,11 @@ export interface DatabaseHandle {
    * whose autovacuum does this.
    */
   keepStatistics: ((options: { onError: (error: unknown) => void; onAnalyzed?: (tables: string[]) => void }) => void) | undefined;
+  /**
+   * A PGlite folder: tells `listener` each time the database was opened again after a PANIC, or
+   * failed to (`error`), so the server can log it (./pglite-reopen.ts). Undefined otherwise.
+   */
+  onReopened: ((listener: (outcome: { error?: unknown }) => void) => void) | undefined;
 }
 
 /** Options of `openDatabase`. */
@@ -151,24 +157,32 @@ async function connect(location: DatabaseLocation, logger: Logger | undefined): 
       exclusively: (work) => withAdvisoryLock(location.databaseUrl, work),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       keepStatistics: undefined,
+      onReopened: undefined,
     };
   }
-  let client: PGlite;
+  // Named prepared statements for the statements Drizzle repeats (docs/decisions/071).
+  let client: { client: PGlite; close(): Promise<void> };
   let unlock = async () => {};
+  const reopenListeners: ((outcome: { error?: unknown }) => void)[] = [];
   if ('pgliteDir' in location) {
-    await mkdir(location.pgliteDir, { recursive: true });
-    unlock = await lockPgliteDir(location.pgliteDir);
+    const { pgliteDir, isDurable } = location;
+    await mkdir(pgliteDir, { recursive: true });
+    unlock = await lockPgliteDir(pgliteDir);
     try {
-      client = await openPgliteDir(location.pgliteDir, { isDurable: location.isDurable });
+      // A folder is opened again after a PANIC (a WAL file it could not write): ./pglite-reopen.ts.
+      const open = async () => withNamedStatements(await openPgliteDir(pgliteDir, { isDurable }));
+      client = reopeningAfterPanic(await open(), open, (outcome) => {
+        for (const listener of reopenListeners) listener(outcome);
+      });
     } catch (error) {
       await unlock();
       throw error;
     }
   } else {
-    client = await PGlite.create(location.loadDataDir ? { loadDataDir: location.loadDataDir } : {});
+    const inMemory = withNamedStatements(await PGlite.create(location.loadDataDir ? { loadDataDir: location.loadDataDir } : {}));
+    client = { client: inMemory, close: () => inMemory.close() };
   }
-  // Named prepared statements for the statements Drizzle repeats (docs/decisions/071).
-  const db = drizzlePglite({ client: withNamedStatements(client), schema, ...(logger ? { logger } : {}) });
+  const db = drizzlePglite({ client: client.client, schema, ...(logger ? { logger } : {}) });
   let stopStatistics = () => {};
   return {
     db,
@@ -181,6 +195,7 @@ async function connect(location: DatabaseLocation, logger: Logger | undefined): 
         await unlock();
       }
     }),
+    onReopened: (listener) => reopenListeners.push(listener),
     migrate: () => countingApplied(db, () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER })),
     exclusively: (work) => work(),
     poolStats: undefined,
