@@ -21,7 +21,9 @@ import { DatabaseDeadlineError, withDatabaseDeadline } from '../src/db/pg-pool.t
 import { inTransaction } from '../src/db/transactions.ts';
 import { databaseTroubleOf } from '../src/db/unavailable.ts';
 import { DATABASE_TROUBLE_ANSWERS } from '../src/plugins/errors.ts';
+import { VERIFY_DATABASE_DEADLINE_MS } from '../src/routes/tickets/index.ts';
 import { startBlackHoleProxy } from './faults/black-hole-proxy.ts';
+import { PHONE_CUT_OVER_MS } from './faults/gates.ts';
 import { createPostgresTestDatabase } from './helpers/test-app.ts';
 
 /** A port of 127.0.0.1 nobody listens on (a PostgreSQL that is stopped). */
@@ -80,6 +82,37 @@ test('what counts as the database unable to serve: no connection, no answer in t
 });
 
 if (process.env.DATABASE_URL) {
+  test('on PostgreSQL behind a black-holed network, a verify (its sign-in lookup included) answers 503 at its deadline, before the phone gives up', async () => {
+    const created = await createPostgresTestDatabase();
+    const direct = new URL(created.url);
+    const proxy = await startBlackHoleProxy(Number(direct.port));
+    direct.port = String(proxy.port);
+    const database = await openDatabase({ databaseUrl: direct.toString(), poolSize: 2 });
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-unavailable-'));
+    const app = await buildApp({ config: loadConfig({ DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'none'), LOG_LEVEL: 'silent' }), db: database.db });
+    try {
+      proxy.blackHole();
+      const started = performance.now();
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api${apiPaths.verifyTicket}`,
+        headers: { authorization: `Bearer ${'a'.repeat(43)}` },
+        payload: { eventId: randomUUID(), qrCode: 'GC-1', day: 1, scanId: randomUUID() },
+      });
+      const elapsedMs = performance.now() - started;
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe(String(DATABASE_TROUBLE_ANSWERS.unreachable.retryAfterSeconds));
+      expect(elapsedMs).toBeGreaterThanOrEqual(VERIFY_DATABASE_DEADLINE_MS - 50);
+      expect(elapsedMs).toBeLessThan(PHONE_CUT_OVER_MS);
+    } finally {
+      await app.close();
+      await proxy.close();
+      await database.close();
+      await created.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   test('on PostgreSQL behind a black-holed network, statements give up at their deadline and the pool serves again once the network does', async () => {
     const created = await createPostgresTestDatabase();
     const direct = new URL(created.url);
