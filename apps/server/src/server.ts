@@ -63,6 +63,15 @@ const app = await buildApp({
   ...(tls ? { tls: { cert: tls.cert, key: tls.key } } : {}),
 });
 
+// The embedded database opened again after a PANIC (a full disk, a failed sync: decision 104). It
+// retries every 2 s while it cannot: the first failure is logged, not each one.
+let isReopenFailing = false;
+database.onReopened?.(({ error }) => {
+  if (error && !isReopenFailing) app.log.warn({ err: error }, 'opening the embedded database again after a PANIC failed; retrying every 2 s');
+  if (!error) app.log.warn('the embedded database was opened again after a PANIC (crash recovery from its WAL)');
+  isReopenFailing = Boolean(error);
+});
+
 // The embedded database has no autovacuum: its planner statistics are kept here (decision 072).
 database.keepStatistics?.({
   onError: (error) => app.log.warn({ err: error }, 'updating the embedded database statistics failed'),

@@ -13,11 +13,13 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { type Logger, sql } from 'drizzle-orm';
 import pg from 'pg';
+import { createGuardedPool, DATABASE_CONNECT_TIMEOUT_MS, withDatabaseDeadline } from './pg-pool.ts';
 import { openPgliteDir } from './pglite-durable.ts';
+import { reopeningAfterPanic } from './pglite-reopen.ts';
 import { withNamedStatements } from './pglite-named-statements.ts';
 import { keepStatistics } from './pglite-statistics.ts';
 import { rowsOf } from './rows.ts';
@@ -67,6 +69,11 @@ export interface DatabaseHandle {
    * whose autovacuum does this.
    */
   keepStatistics: ((options: { onError: (error: unknown) => void; onAnalyzed?: (tables: string[]) => void }) => void) | undefined;
+  /**
+   * A PGlite folder: tells `listener` each time the database was opened again after a PANIC, or
+   * failed to (`error`), so the server can log it (./pglite-reopen.ts). Undefined otherwise.
+   */
+  onReopened: ((listener: (outcome: { error?: unknown }) => void) => void) | undefined;
 }
 
 /** Options of `openDatabase`. */
@@ -129,7 +136,8 @@ export async function openDatabase(location: DatabaseLocation, options: OpenOpti
 
 async function connect(location: DatabaseLocation, logger: Logger | undefined): Promise<DatabaseHandle> {
   if ('databaseUrl' in location) {
-    const pool = new pg.Pool({ connectionString: location.databaseUrl, max: location.poolSize ?? 10 });
+    // Timeouts, keepalive and dropping failed connections: ./pg-pool.ts (docs/decisions/103).
+    const pool = createGuardedPool(location.databaseUrl, location.poolSize ?? 10);
     // An idle connection the server ends (a restart, pg_terminate_backend, an administrator's
     // DROP … FORCE) makes the pool emit 'error'; without a listener Node would crash the process.
     // The pool has already dropped that client and the next query opens a new connection, so there
@@ -144,28 +152,37 @@ async function connect(location: DatabaseLocation, logger: Logger | undefined): 
       db,
       kind: 'postgres',
       close: once(() => endPoolFully(pool, connected)),
-      migrate: () => countingApplied(db, () => migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER })),
+      // On a connection of its own, without the pool's statement timeouts: a migration may take long.
+      migrate: () => withOwnConnection(location.databaseUrl, (ownDb) => countingApplied(ownDb, () => migratePg(ownDb, { migrationsFolder: MIGRATIONS_FOLDER }))),
       exclusively: (work) => withAdvisoryLock(location.databaseUrl, work),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       keepStatistics: undefined,
+      onReopened: undefined,
     };
   }
-  let client: PGlite;
+  // Named prepared statements for the statements Drizzle repeats (docs/decisions/071).
+  let client: { client: PGlite; close(): Promise<void> };
   let unlock = async () => {};
+  const reopenListeners: ((outcome: { error?: unknown }) => void)[] = [];
   if ('pgliteDir' in location) {
-    await mkdir(location.pgliteDir, { recursive: true });
-    unlock = await lockPgliteDir(location.pgliteDir);
+    const { pgliteDir, isDurable } = location;
+    await mkdir(pgliteDir, { recursive: true });
+    unlock = await lockPgliteDir(pgliteDir);
     try {
-      client = await openPgliteDir(location.pgliteDir, { isDurable: location.isDurable });
+      // A folder is opened again after a PANIC (a WAL file it could not write): ./pglite-reopen.ts.
+      const open = async () => withNamedStatements(await openPgliteDir(pgliteDir, { isDurable }));
+      client = reopeningAfterPanic(await open(), open, (outcome) => {
+        for (const listener of reopenListeners) listener(outcome);
+      });
     } catch (error) {
       await unlock();
       throw error;
     }
   } else {
-    client = await PGlite.create(location.loadDataDir ? { loadDataDir: location.loadDataDir } : {});
+    const inMemory = withNamedStatements(await PGlite.create(location.loadDataDir ? { loadDataDir: location.loadDataDir } : {}));
+    client = { client: inMemory, close: () => inMemory.close() };
   }
-  // Named prepared statements for the statements Drizzle repeats (docs/decisions/071).
-  const db = drizzlePglite({ client: withNamedStatements(client), schema, ...(logger ? { logger } : {}) });
+  const db = drizzlePglite({ client: client.client, schema, ...(logger ? { logger } : {}) });
   let stopStatistics = () => {};
   return {
     db,
@@ -178,6 +195,7 @@ async function connect(location: DatabaseLocation, logger: Logger | undefined): 
         await unlock();
       }
     }),
+    onReopened: (listener) => reopenListeners.push(listener),
     migrate: () => countingApplied(db, () => migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER })),
     exclusively: (work) => work(),
     poolStats: undefined,
@@ -206,6 +224,18 @@ const batchSlots = new WeakMap<object, number>();
  */
 export function batchSlotsOf(db: DbOrTx): number {
   return batchSlots.get(db) ?? 1;
+}
+
+/** Runs `work` on a Drizzle database over one connection of its own (no pool, no timeouts), closed afterwards. */
+async function withOwnConnection<T>(databaseUrl: string, work: (db: NodePgDatabase<typeof schema>) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    return await work(drizzlePg({ client, schema }));
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 /** Runs `work` holding `pg_advisory_lock(MIGRATION_LOCK_KEY)` on a connection of its own. */
@@ -250,7 +280,8 @@ export async function checkDatabaseReadiness(db: Db): Promise<DatabaseReadiness>
   const timeout = new Promise<'unreachable'>((resolve) => {
     timer = setTimeout(() => resolve('unreachable'), READY_TIMEOUT_MS);
   });
-  const probe = latestAppliedMillis(db).then(
+  // The deadline also drops a connection whose probe never answers (./pg-pool.ts).
+  const probe = withDatabaseDeadline(READY_TIMEOUT_MS, () => latestAppliedMillis(db)).then(
     (latest): DatabaseReadiness => (latest !== null && latest >= LATEST_MIGRATION_MILLIS ? 'ready' : 'not_migrated'),
     (): DatabaseReadiness => 'unreachable',
   );
@@ -274,7 +305,10 @@ function endPoolFully(pool: pg.Pool, connected: Set<pg.PoolClient>): Promise<voi
       if (connected.size === 0) resolve();
     });
   });
-  return pool.end().then(() => allClosed);
+  // A connection whose peer stopped answering (a black-holed network) never closes cleanly: wait no
+  // longer than a connection attempt may take.
+  const atMost = new Promise<void>((resolve) => setTimeout(resolve, DATABASE_CONNECT_TIMEOUT_MS).unref());
+  return pool.end().then(() => Promise.race([allClosed, atMost]));
 }
 
 /** Lock files this process holds. */

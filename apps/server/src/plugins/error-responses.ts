@@ -98,6 +98,12 @@ const DERIVED_ERRORS: readonly DerivedError[] = [
     appliesTo: (route) => route.isRateLimited,
   },
   {
+    status: 503,
+    codes: ['not_ready'],
+    description: 'The database does not answer or its disk is full: nothing was saved; `Retry-After` says when to try again.',
+    appliesTo: () => true,
+  },
+  {
     status: 500,
     codes: ['internal_error'],
     description: 'The server failed; the body says nothing more.',

@@ -12,6 +12,12 @@ import { verifyTicket } from '../../services/check-ins/verify.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { databaseLimiters, RequestLimit } from '../../services/rate-limits.ts';
 
+/**
+ * How long a verify's database statements may take in all, from the request's arrival (ms): inside
+ * the phone's 3 s offline cut-over (docs/decisions/052), with half a second left for the network.
+ */
+export const VERIFY_DATABASE_DEADLINE_MS = 2_500;
+
 const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { windowMs, ipMax } = app.config.rateLimit;
   const refusals = new RequestLimit({ keyPrefix: 'refused-verify-user', points: ipMax, durationSeconds: Math.ceil(windowMs / 1000) }, databaseLimiters(app.db));
@@ -23,6 +29,8 @@ const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
         body: VerifyTicketRequest,
         response: { 200: VerifyTicketResponse, ...ruleErrors('not_found') },
       },
+      // Answered (503 at worst) before the phone gives up and decides offline (docs/decisions/103).
+      config: { databaseDeadlineMs: VERIFY_DATABASE_DEADLINE_MS },
     },
     async (request) => {
       const { userId } = signedInUser(request);

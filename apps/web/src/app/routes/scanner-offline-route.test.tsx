@@ -128,6 +128,23 @@ test("a verify with no answer in 3 s is decided from the door list, marked 'Offl
   expect(screen.getByTestId('check-in-count')).toHaveTextContent('Checked in 13 / 340');
 });
 
+test("a verify answered 503 (the server's database away, decision 103) is decided from the door list at once, marked 'Offline', and waits to be sent", { timeout: 20_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  const verified = serveVerify(() =>
+    HttpResponse.json({ code: 'not_ready', message: 'The database does not answer: nothing was saved. Try again in a few seconds.' }, { status: 503, headers: { 'retry-after': '5' } }),
+  );
+  const { user } = renderScanner();
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GOOD-2');
+  const card = await screen.findByRole('group', { name: 'Valid Ticket' });
+  expect(within(card).getByText('Offline')).toBeInTheDocument();
+  expect(within(card).getByText('Grace Hopper')).toBeInTheDocument();
+  expect(verified).toEqual(['GOOD-2']);
+  expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
+  expect(screen.queryByText('Verification Error', { selector: '[data-sonner-toast] *' })).not.toBeInTheDocument();
+});
+
 test('a scan decided here while the scanner stays online is sent as soon as the server answers a probe, not at the next door-list sync', { timeout: 25_000 }, async () => {
   serveDoorList(await makeDoorList(TICKETS));
   let isServerDown = true;

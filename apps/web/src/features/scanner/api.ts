@@ -63,6 +63,15 @@ export function isNetworkFailure(error: unknown): boolean {
 }
 
 /**
+ * True when the server answered that it cannot decide now: 503 (its database does not answer or
+ * its disk is full, with `Retry-After`; docs/decisions/103) or a proxy's 502/504 for a server that
+ * did not answer. Nothing was recorded: the scanner decides on the device as for no answer.
+ */
+export function isServerUnavailable(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 502 || error.status === 503 || error.status === 504);
+}
+
+/**
  * The verify mutation: `mutateAsync(check)` resolves to the verdict (see `verifyTicket`), after the
  * verdict was put first in the day's recent scans (id = the check's `scanId`, time = now) and the
  * day's check-in data (counts, scan log, search ...) was marked for a refetch: the server has

@@ -14,7 +14,7 @@ import { createKeyboardWedgeSource } from '@/lib/scan-source/keyboard-wedge-sour
 import type { ScanPreview } from '@/lib/scan-source/scan-source.ts';
 import { ApiError } from '@/lib/api-client.ts';
 import { notify } from '@/lib/toast.ts';
-import { isNetworkFailure, toVerdict, useVerifyTicketMutation, type TicketCheck } from './api.ts';
+import { isNetworkFailure, isServerUnavailable, toVerdict, useVerifyTicketMutation, type TicketCheck } from './api.ts';
 import { VERIFY_TIMEOUT_MS } from './offline/connectivity.ts';
 import type { OfflineDoor } from './offline/use-offline-door.ts';
 import { recordVerdict } from './recent-scans-query.ts';
@@ -185,9 +185,10 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
         dispatch({ type: 'verified', result: { id: scanId, ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });
         notify(verdictNotice(verdict));
       } catch (error) {
-        // Issue 12: no answer (in 3 s) — the device decides, under the same scanId (a verify that did
-        // reach the server makes the upload answer 'duplicate', decision 043).
-        if (offline && (error === VERIFY_TIMED_OUT || isNetworkFailure(error))) {
+        // Issue 12: no answer (in 3 s), or the server cannot decide now (503, decision 103) — the
+        // device decides, under the same scanId (a verify that did reach the server makes the upload
+        // answer 'duplicate', decision 043).
+        if (offline && (error === VERIFY_TIMED_OUT || isNetworkFailure(error) || isServerUnavailable(error))) {
           offline.verifyFailed();
           if (await decideHere(qrCode, scanId, scannedAt)) return;
         }

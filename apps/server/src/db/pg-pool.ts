@@ -1,0 +1,175 @@
+/**
+ * The `pg` pool the server runs on PostgreSQL, made to live through a database that goes away
+ * (stopped, crashed, failed over, or behind a network that black-holes its packets) and to come back
+ * by itself when it returns (docs/decisions/103):
+ *
+ * - **Connecting** gives up after `DATABASE_CONNECT_TIMEOUT_MS` (pg's `connectionTimeoutMillis`,
+ *   which also bounds the wait for a free connection), instead of waiting for ever on a host that
+ *   accepts and never answers. TCP keepalive is on, so the kernel finds a dead peer on a quiet
+ *   connection.
+ * - **Every statement** has a read timeout (pg's `query_timeout`): the time left of the caller's
+ *   deadline (`withDatabaseDeadline`, e.g. a verify's, inside decision 052's 3 s cut-over) or
+ *   else `DATABASE_QUERY_TIMEOUT_MS`. When the deadline passes first (still waiting for a
+ *   connection), the call rejects with `DatabaseDeadlineError` at once.
+ * - **A connection that failed** (a statement timed out or the connection broke) is destroyed and
+ *   never handed out again. `pool.query` already does that; a client checked out for a transaction
+ *   (Drizzle's `db.transaction`) is released with the error here, because Drizzle releases it
+ *   without one, or not at all when its BEGIN fails, and a connection whose statement never
+ *   answered would otherwise go back to the pool and hang the next request that takes it.
+ *
+ * Migrations do not go through this pool (client.ts): a long `CREATE INDEX` must not time out.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+
+/** How long getting a connection may take, free or new (ms). */
+export const DATABASE_CONNECT_TIMEOUT_MS = 5_000;
+/** How long a statement outside any deadline may go unanswered before its connection is dropped (ms). */
+export const DATABASE_QUERY_TIMEOUT_MS = 30_000;
+/** Idle time before the first TCP keepalive probe (ms). */
+const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
+
+/** The database did not answer before the deadline of the work that asked (`withDatabaseDeadline`). */
+export class DatabaseDeadlineError extends Error {
+  constructor() {
+    super('The database did not answer before the deadline.');
+    this.name = 'DatabaseDeadlineError';
+  }
+}
+
+/** `performance.now()` by which the database work of the current async context must be answered. */
+const deadlines = new AsyncLocalStorage<number>();
+
+/**
+ * Runs `work` with a deadline `budgetMs` from now for every statement it sends on PostgreSQL
+ * (nested deadlines keep the earlier one). On PGlite it only runs `work`. `work`'s result is
+ * awaited inside the deadline: Drizzle's queries are lazy and start when awaited.
+ * @returns what `work` resolves to.
+ */
+export function withDatabaseDeadline<T>(budgetMs: number, work: () => T | PromiseLike<T>): Promise<T> {
+  const deadline = performance.now() + budgetMs;
+  const outer = deadlines.getStore();
+  return deadlines.run(outer === undefined ? deadline : Math.min(outer, deadline), async () => await work());
+}
+
+/** ms left before the current deadline (may be ≤ 0), or undefined outside any deadline. */
+function remainingMs(): number | undefined {
+  const deadline = deadlines.getStore();
+  return deadline === undefined ? undefined : Math.floor(deadline - performance.now());
+}
+
+/** Rejects with `DatabaseDeadlineError` after `ms`, unless `work` settles first. */
+function beforeDeadline<T>(work: Promise<T>, ms: number, onLate: (value: T) => void = () => undefined): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  let isLate = false;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      isLate = true;
+      reject(new DatabaseDeadlineError());
+    }, ms);
+  });
+  const answered = work.then((value) => {
+    if (isLate) onLate(value);
+    return value;
+  });
+  // The loser's rejection is nobody's business once the race is decided.
+  answered.catch(() => undefined);
+  return Promise.race([answered, late]).finally(() => clearTimeout(timer));
+}
+
+type QueryArgs = [config: unknown, values?: unknown, callback?: unknown];
+
+/** A statement config (an object with `text`) with the read timeout of the current deadline. */
+function withReadTimeout(config: unknown): { config: unknown; remaining: number | undefined } {
+  const remaining = remainingMs();
+  if (typeof config !== 'object' || config === null || !('text' in config)) return { config, remaining };
+  return { config: { ...config, query_timeout: Math.max(1, remaining ?? DATABASE_QUERY_TIMEOUT_MS) }, remaining };
+}
+
+/** Runs `query` (pool's or client's promise form) with the timeout and deadline of the current context. */
+function queryInTime(query: (...args: QueryArgs) => unknown, args: QueryArgs): unknown {
+  const [config, values, callback] = args;
+  // Callback forms are pg's own (pool.query calls client.query so); only promises are ours to time.
+  if (typeof values === 'function' || typeof callback === 'function') return query(...args);
+  const timed = withReadTimeout(config);
+  if (timed.remaining !== undefined && timed.remaining <= 0) return Promise.reject(new DatabaseDeadlineError());
+  const running = query(timed.config, values) as Promise<unknown>;
+  return timed.remaining === undefined ? running : beforeDeadline(running, timed.remaining);
+}
+
+/** Each pooled client's own `query` (before `guard` wrapped it), and the `release` of its current checkout. */
+const ownQueries = new WeakMap<pg.PoolClient, (...args: QueryArgs) => unknown>();
+const currentReleases = new WeakMap<pg.PoolClient, (error?: Error | boolean) => void>();
+
+/**
+ * A client checked out of the pool, guarded: its statements are timed (`queryInTime`); a statement
+ * that fails for want of an answer or a connection releases it with the error (the pool then
+ * destroys it), and `release` may be called again (Drizzle does) without pg-pool's double-release
+ * error. pg-pool gives the client a new `release` at each checkout; `query` is wrapped once.
+ */
+function guard(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release.bind(client);
+  let isReleased = false;
+  const releaseOnce = (error?: Error | boolean) => {
+    if (isReleased) return;
+    isReleased = true;
+    release(error);
+  };
+  currentReleases.set(client, releaseOnce);
+  if (!ownQueries.has(client)) {
+    const ownQuery = client.query.bind(client) as (...args: QueryArgs) => unknown;
+    ownQueries.set(client, ownQuery);
+    const guardedQuery = (...args: QueryArgs): unknown => {
+      const result = queryInTime(ownQuery, args);
+      if (result instanceof Promise) {
+        result.catch((error: unknown) => {
+          if (isConnectionFailure(error)) currentReleases.get(client)?.(error instanceof Error ? error : new Error(String(error)));
+        });
+      }
+      return result;
+    };
+    Object.assign(client, { query: guardedQuery as pg.PoolClient['query'] });
+  }
+  return Object.assign(client, { release: releaseOnce });
+}
+
+/**
+ * A failure of the connection rather than of the statement: no answer in time, or the connection
+ * broke or is closed. The statement's outcome is unknown and the connection unusable.
+ */
+function isConnectionFailure(error: unknown): boolean {
+  if (error instanceof DatabaseDeadlineError) return true;
+  if (!(error instanceof Error)) return false;
+  return /^(Query read timeout|Connection terminated|Client has encountered a connection error|Client was closed)/.test(error.message) || 'errno' in error;
+}
+
+/**
+ * A `pg.Pool` for `connectionString` with `max` connections, with the timeouts and the guard of the
+ * module comment. Drizzle takes it as it takes a plain pool (it is one, seen through a Proxy).
+ */
+export function createGuardedPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+  });
+  const query = pool.query.bind(pool) as (...args: QueryArgs) => unknown;
+  const connect = pool.connect.bind(pool);
+  const guardedConnect = (...args: unknown[]): unknown => {
+    if (args.length > 0) return (connect as (...callbackArgs: unknown[]) => unknown)(...args);
+    const remaining = remainingMs();
+    if (remaining !== undefined && remaining <= 0) return Promise.reject(new DatabaseDeadlineError());
+    const connecting = connect().then(guard);
+    // A connection that arrives after the deadline is handed back unused.
+    return remaining === undefined ? connecting : beforeDeadline(connecting, remaining, (client) => client.release());
+  };
+  return new Proxy(pool, {
+    get(target, property, receiver) {
+      if (property === 'query') return (...args: QueryArgs) => queryInTime(query, args);
+      if (property === 'connect') return guardedConnect;
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}

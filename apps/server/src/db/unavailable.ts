@@ -1,0 +1,55 @@
+/**
+ * Which failures mean "the database cannot serve right now" rather than "this request is wrong" or
+ * "our code is wrong" (docs/decisions/103): the errors plugin answers them 503 `not_ready` with
+ * `Retry-After`, so a phone decides offline and queues the scan (decision 052) and an operator
+ * reads the cause once in the log instead of a 500 per request.
+ */
+import { DatabaseDeadlineError } from './pg-pool.ts';
+import { sqlStateOf } from './transactions.ts';
+
+/**
+ * `unreachable`: no answer, no connection, the server shutting down or restarting, a standby that
+ * cannot write, too many connections. `disk_full`: the database could not write for want of space
+ * (SQLSTATE 53100, ENOSPC), on PostgreSQL or on the embedded database's disk.
+ */
+export type DatabaseTrouble = 'unreachable' | 'disk_full';
+
+/** SQLSTATEs of a database that cannot serve now (PostgreSQL appendix A): classes 08, 57P, 53, and a few more. */
+function troubleOfSqlState(sqlState: string): DatabaseTrouble | undefined {
+  if (sqlState === '53100') return 'disk_full';
+  // 08: connection exception; 57P01-57P05: shutting down, crashed, starting, idle timeouts; 53:
+  // out of memory, too many connections; 57014: a statement_timeout or cancel; 25006: a standby
+  // (after a failover, until the pool reaches the new primary); 58030: an I/O error (a failed sync).
+  if (sqlState.startsWith('08') || sqlState.startsWith('57P') || sqlState.startsWith('53')) return 'unreachable';
+  if (sqlState === '57014' || sqlState === '25006' || sqlState === '58030') return 'unreachable';
+  return undefined;
+}
+
+/** pg's and pg-pool's own messages when a connection is missing, broken or too slow. */
+const CONNECTION_MESSAGES = /^(Query read timeout|Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/;
+
+/** Node's error codes of a socket that could not reach or lost its peer. */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * What keeps the database from serving, if `error` (or one of its causes: Drizzle wraps the
+ * driver's error) says so; undefined for any other error.
+ */
+export function databaseTroubleOf(error: unknown): DatabaseTrouble | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Object; depth += 1) {
+    if (current instanceof DatabaseDeadlineError) return 'unreachable';
+    if (current instanceof Error) {
+      if (/No space left on device/.test(current.message)) return 'disk_full';
+      if (CONNECTION_MESSAGES.test(current.message)) return 'unreachable';
+      const { code, severity } = current as { code?: unknown; severity?: unknown };
+      if (typeof code === 'string' && SOCKET_CODES.has(code)) return 'unreachable';
+      // The embedded database after a PANIC (a WAL file it could not write): it refuses every
+      // statement until it is opened again.
+      if (severity === 'PANIC') return 'unreachable';
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  const sqlState = sqlStateOf(error);
+  return sqlState === undefined ? undefined : troubleOfSqlState(sqlState);
+}

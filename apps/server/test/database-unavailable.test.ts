@@ -1,0 +1,146 @@
+/**
+ * A database that cannot serve (docs/decisions/103): requests get a fast 503 `not_ready` with
+ * `Retry-After` and a message, never a 500 or a hang; the cause is logged once per outage; on
+ * PostgreSQL the pool gives up on connections that never answer (the deadline of a verify, or a
+ * statement's read timeout) and drops them, so it serves again once the database answers. The long
+ * versions (a minute away, real server processes, the phones' queue) are `npm run test:faults`.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { apiPaths } from '@gatecheck/contract';
+import { sql } from 'drizzle-orm';
+import { expect, test } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/db/client.ts';
+import { DatabaseDeadlineError, withDatabaseDeadline } from '../src/db/pg-pool.ts';
+import { inTransaction } from '../src/db/transactions.ts';
+import { databaseTroubleOf } from '../src/db/unavailable.ts';
+import { DATABASE_TROUBLE_ANSWERS } from '../src/plugins/errors.ts';
+import { VERIFY_DATABASE_DEADLINE_MS } from '../src/routes/tickets/index.ts';
+import { startBlackHoleProxy } from './faults/black-hole-proxy.ts';
+import { PHONE_CUT_OVER_MS } from './faults/gates.ts';
+import { createPostgresTestDatabase } from './helpers/test-app.ts';
+
+/** A port of 127.0.0.1 nobody listens on (a PostgreSQL that is stopped). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address !== 'object') throw new Error('no port');
+  return address.port;
+}
+
+test('verify against a stopped PostgreSQL is a fast 503 not_ready with Retry-After, never a 500; the cause is logged once', async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-unavailable-'));
+  const database = await openDatabase({ databaseUrl: `postgres://gatecheck:secret@127.0.0.1:${await closedPort()}/gatecheck`, poolSize: 2 }, { migrate: false });
+  const stream = new PassThrough();
+  const lines: { msg?: string; level?: number }[] = [];
+  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg?: string })));
+  const config = loadConfig({ DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'none'), LOG_LEVEL: 'info' });
+  const app = await buildApp({ config, db: database.db, logStream: stream });
+  try {
+    for (let n = 0; n < 3; n++) {
+      const started = performance.now();
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api${apiPaths.verifyTicket}`,
+        headers: { authorization: `Bearer ${'a'.repeat(43)}` },
+        payload: { eventId: randomUUID(), qrCode: 'GC-1', day: 1, scanId: randomUUID() },
+      });
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe(String(DATABASE_TROUBLE_ANSWERS.unreachable.retryAfterSeconds));
+      expect(response.json()).toEqual({ code: 'not_ready', message: DATABASE_TROUBLE_ANSWERS.unreachable.message });
+    }
+    expect(lines.filter((line) => line.msg?.startsWith('database unavailable (unreachable)'))).toHaveLength(1);
+    expect(lines.filter((line) => line.msg === 'request failed')).toEqual([]);
+  } finally {
+    await app.close();
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('what counts as the database unable to serve: no connection, no answer in time, disk full, shutting down; not a broken rule', async () => {
+  const refused = await new (await import('pg')).default.Client({ connectionString: `postgres://x:y@127.0.0.1:${await closedPort()}/x` }).connect().catch((error: unknown) => error);
+  expect(databaseTroubleOf(refused)).toBe('unreachable');
+  expect(databaseTroubleOf(new DatabaseDeadlineError())).toBe('unreachable');
+  expect(databaseTroubleOf(new Error('Failed query', { cause: new Error('Query read timeout') }))).toBe('unreachable');
+  // PostgreSQL's errors carry their SQLSTATE in `code` (pg's DatabaseError), Drizzle wraps them.
+  const withState = (code: string, message: string) => new Error('Failed query', { cause: Object.assign(new Error(message), { code }) });
+  expect(databaseTroubleOf(withState('53100', 'could not extend file "base/5/16384": No space left on device'))).toBe('disk_full');
+  expect(databaseTroubleOf(withState('57P01', 'terminating connection due to administrator command'))).toBe('unreachable');
+  expect(databaseTroubleOf(withState('25006', 'cannot execute INSERT in a read-only transaction'))).toBe('unreachable');
+  expect(databaseTroubleOf(withState('23505', 'duplicate key value violates unique constraint'))).toBeUndefined();
+  expect(databaseTroubleOf(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBeUndefined();
+});
+
+if (process.env.DATABASE_URL) {
+  test('on PostgreSQL behind a black-holed network, a verify (its sign-in lookup included) answers 503 at its deadline, before the phone gives up', async () => {
+    const created = await createPostgresTestDatabase();
+    const direct = new URL(created.url);
+    const proxy = await startBlackHoleProxy(Number(direct.port));
+    direct.port = String(proxy.port);
+    const database = await openDatabase({ databaseUrl: direct.toString(), poolSize: 2 });
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-unavailable-'));
+    const app = await buildApp({ config: loadConfig({ DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'none'), LOG_LEVEL: 'silent' }), db: database.db });
+    try {
+      proxy.blackHole();
+      const started = performance.now();
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api${apiPaths.verifyTicket}`,
+        headers: { authorization: `Bearer ${'a'.repeat(43)}` },
+        payload: { eventId: randomUUID(), qrCode: 'GC-1', day: 1, scanId: randomUUID() },
+      });
+      const elapsedMs = performance.now() - started;
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe(String(DATABASE_TROUBLE_ANSWERS.unreachable.retryAfterSeconds));
+      expect(elapsedMs).toBeGreaterThanOrEqual(VERIFY_DATABASE_DEADLINE_MS - 50);
+      expect(elapsedMs).toBeLessThan(PHONE_CUT_OVER_MS);
+    } finally {
+      await app.close();
+      await proxy.close();
+      await database.close();
+      await created.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('on PostgreSQL behind a black-holed network, statements give up at their deadline and the pool serves again once the network does', async () => {
+    const created = await createPostgresTestDatabase();
+    const direct = new URL(created.url);
+    const proxy = await startBlackHoleProxy(Number(direct.port));
+    direct.port = String(proxy.port);
+    const database = await openDatabase({ databaseUrl: direct.toString(), poolSize: 3 }, { migrate: false });
+    const { db } = database;
+    try {
+      // Two connections open and idle in the pool, then the network drops everything.
+      await Promise.all([db.execute(sql`SELECT pg_sleep(0.05)`), inTransaction(db, (tx) => tx.execute(sql`SELECT 1`))]);
+      proxy.blackHole();
+      for (const work of [() => db.execute(sql`SELECT 1`), () => inTransaction(db, (tx) => tx.execute(sql`SELECT 1`)), () => db.execute(sql`SELECT 2`)]) {
+        const started = performance.now();
+        const failure = await withDatabaseDeadline(300, work).then(() => undefined, (error: unknown) => error);
+        expect(performance.now() - started).toBeLessThan(1_000);
+        expect(databaseTroubleOf(failure)).toBe('unreachable');
+      }
+      proxy.restore();
+      // The held connections are never used again: new ones answer, with no connection leaked.
+      await expect.poll(() => withDatabaseDeadline(1_000, () => db.execute(sql`SELECT 1 AS one`)).then(() => 'answers', () => 'fails'), { timeout: 10_000 }).toBe('answers');
+      await inTransaction(db, (tx) => tx.execute(sql`SELECT 1`));
+      expect(database.poolStats?.()).toMatchObject({ waiting: 0 });
+      expect(database.poolStats?.().total).toBeLessThanOrEqual(3);
+    } finally {
+      // The proxy first: closing its sockets lets the pool's goodbyes and the DROP go through.
+      await proxy.close();
+      await database.close();
+      await created.drop();
+    }
+  });
+}
