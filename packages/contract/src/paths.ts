@@ -69,3 +69,11 @@ export function checkInCountsPath(eventId: string, day: number): string {
  * serves the screen at the same path.
  */
 export const RESET_PASSWORD_LINK = { path: '/reset-password', tokenParam: 'token' } as const;
+
+/**
+ * The web app's route the mailed invitation link opens, `?token=` + the token. The server builds the
+ * link from its PUBLIC_URL and this path; the web app serves the screen at the same path. Here, with
+ * no schema beside it, so the web's route table does not pull the team's zod schemas into the
+ * sign-in screen's first load (docs/decisions/098).
+ */
+export const INVITATION_LINK = { path: '/invitation', tokenParam: 'token' } as const;

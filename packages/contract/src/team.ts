@@ -97,9 +97,3 @@ export const teamPaths = {
   acceptInvitation: teamRoutes.acceptInvitation,
   joinWithNewAccount: teamRoutes.joinWithNewAccount,
 } as const;
-
-/**
- * The web app's route the mailed invitation link opens, `?token=` + the token. The server builds the
- * link from its PUBLIC_URL and this path; the web app serves the screen at the same path.
- */
-export const INVITATION_LINK = { path: '/invitation', tokenParam: 'token' } as const;
