@@ -141,7 +141,7 @@ describe('base64url', () => {
 const LOOKUP_VECTOR = '5KTt_aLqdJGs1ndk-cxgufQNFqtaiSJZtxkasYvKMvM';
 
 describe('mergeDoorList: applying a download', () => {
-  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], format: 2, tickets: [
+  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], checkInLists: [], format: 2, tickets: [
     { ...entry, lookupKey: 'a' },
     { ...entry, lookupKey: 'b' },
   ] };

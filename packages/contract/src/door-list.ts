@@ -15,7 +15,8 @@
  * browser / WebView.
  */
 import { z } from 'zod';
-import type { CheckInEvent, CheckInInput, ExistingCheckIn } from './check-in-rules.ts';
+import { CheckInList, CheckInListId } from './check-in-lists.ts';
+import type { CheckInEvent, CheckInInput, CheckInListRule, ExistingCheckIn } from './check-in-rules.ts';
 import { fromBase64Url, fromUtf8, globalCrypto, subtle, toBase64Url, utf8 } from './bytes.ts';
 import { EventStatus } from './organizations.ts';
 import { ticketCodeOfQrText } from './signed-ticket.ts';
@@ -27,9 +28,13 @@ export const EventDayParams = z.object({
 });
 export type EventDayParams = z.infer<typeof EventDayParams>;
 
-/** `?since=`: the `cursor` of the previous door list download (opaque text). */
+/**
+ * `?since=`: the `cursor` of the previous door list download (opaque text). `?checkInListId=`: the
+ * check-in list whose check-ins the entries carry (docs/decisions/100); default the event's first.
+ */
 export const DoorListQuery = z.object({
   since: z.string().regex(/^[0-9]{1,20}$/, 'a cursor from a previous door list').optional(),
+  checkInListId: CheckInListId.optional(),
 });
 export type DoorListQuery = z.infer<typeof DoorListQuery>;
 
@@ -54,8 +59,9 @@ export const SealedText = z.object({
 export type SealedText = z.infer<typeof SealedText>;
 
 /**
- * One ticket of the door list. `admittedDays` null = every day of the event. `checkIn` is the
- * ticket's active (not undone) check-in on the list's day, or null: when (ISO 8601) and by whom
+ * One ticket of the door list. `admittedDays` null = every day of the event. `ticketType` decides
+ * which check-in lists admit it. `checkIn` is the ticket's active (not undone) check-in on the list's
+ * day at the door list's check-in list (`checkInListId`), or null: when (ISO 8601) and by whom
  * (display name).
  */
 export const DoorListEntry = z.object({
@@ -79,6 +85,17 @@ export const DoorList = z.object({
   cursor: z.string(),
   generatedAt: z.string(),
   tickets: z.array(DoorListEntry),
+  /**
+   * The check-in list the entries' check-ins are at (docs/decisions/100), one of `checkInLists`.
+   * Absent (older server): the event's first list.
+   */
+  checkInListId: z.string().optional(),
+  /**
+   * The event's check-in lists, first list first, so the device decides which list admits a ticket
+   * with the same rule as the server. Absent (older server): none known; the device decides as
+   * before lists (every ticket admitted).
+   */
+  checkInLists: z.array(CheckInList).default([]),
   /**
    * Whether the event has tickets this list leaves out because their codes are too weak to keep
    * secret on a device (`isDoorListCode`, docs/decisions/087). A weak code the list does not hold
@@ -194,6 +211,7 @@ export function mergeDoorList(previous: DoorList | null, changes: DoorList): Doo
     return changes;
   }
   if (previous.event.id !== changes.event.id || previous.day !== changes.day) throw new Error('changes for another event or day');
+  if (previous.checkInListId !== changes.checkInListId) throw new Error('changes for another check-in list');
   if (previous.format !== changes.format) throw new Error('changes in another format: a full list is needed');
   const byKey = new Map(previous.tickets.map((entry) => [entry.lookupKey, entry]));
   for (const entry of changes.tickets) byKey.set(entry.lookupKey, entry);
@@ -217,21 +235,37 @@ export interface LocalCheckIn {
  * `entry` is the list's entry under the scanned code's lookup key (null: no such ticket in this
  * event — offline, another event's ticket is `not_found`), `localCheckIn` the device's own check-in
  * of it on this day, if any (it wins over the list's, which may be older). `now` is the device clock.
+ * The check-in list is the door list's (`checkInListId`, else the first of `checkInLists`); a list
+ * without `checkInLists` (older server) decides as before lists.
  */
-export function doorListCheckInInput(list: Pick<DoorList, 'event'>, day: number, entry: DoorListEntry | null, now: Date, localCheckIn: LocalCheckIn | null = null): CheckInInput {
+export function doorListCheckInInput(
+  list: Pick<DoorList, 'event'> & Partial<Pick<DoorList, 'checkInListId' | 'checkInLists'>>,
+  day: number,
+  entry: DoorListEntry | null,
+  now: Date,
+  localCheckIn: LocalCheckIn | null = null,
+): CheckInInput {
   const event: CheckInEvent = list.event;
   const listed = entry?.checkIn ? { checkedInAt: new Date(entry.checkIn.checkedInAt), checkedInBy: entry.checkIn.checkedInBy } : null;
   const existing = localCheckIn ?? listed;
   const existingCheckIn: ExistingCheckIn | null = existing ? { ...existing, isSameScan: false } : null;
   return {
     ticket: entry
-      ? { eventId: event.id, organizationId: event.organizationId, isRevoked: entry.isRevoked, admittedDays: entry.admittedDays }
+      ? { eventId: event.id, organizationId: event.organizationId, isRevoked: entry.isRevoked, admittedDays: entry.admittedDays, ticketType: entry.ticketType }
       : null,
     event,
     day,
     existingCheckIn,
     now,
+    checkInList: doorListCheckInList(list),
   };
+}
+
+/** The door list's check-in list and the event's lists, as the rule takes them; undefined when it carries none. */
+function doorListCheckInList(list: Partial<Pick<DoorList, 'checkInListId' | 'checkInLists'>>): CheckInInput['checkInList'] {
+  const lists: CheckInListRule[] = list.checkInLists ?? [];
+  const chosen = list.checkInListId === undefined ? lists[0] : lists.find((entry) => entry.id === list.checkInListId);
+  return chosen ? { list: chosen, lists } : undefined;
 }
 
 const LOOKUP_PREFIX = 'gatecheck-door-list-v1\n';

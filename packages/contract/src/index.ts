@@ -6,6 +6,7 @@ export * from './users.ts';
 export * from './organizations.ts';
 export * from './tickets.ts';
 export * from './check-in-counts.ts';
+export * from './check-in-lists.ts';
 export * from './supervisor.ts';
 export * from './check-in-rules.ts';
 export * from './bytes.ts';

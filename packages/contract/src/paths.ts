@@ -20,6 +20,8 @@ export const apiPaths = {
   verifyTicket: '/tickets/verify',
   /** Not in SPEC §7: live counts of an event day (issue 10, docs/decisions/033). Fastify route pattern. */
   checkInCounts: '/events/:eventId/days/:day/counts',
+  /** Not in SPEC §7: an event's check-in lists (docs/decisions/100), any member. Fastify route pattern. */
+  checkInLists: '/events/:eventId/check-in-lists',
   /** Issue 11, supervisor+ (Fastify route patterns; build concrete paths with supervisorPaths). */
   attendeeSearch: '/events/:eventId/attendees',
   manualCheckIn: '/events/:eventId/attendees/:ticketId/check-in',
@@ -61,6 +63,11 @@ export function organizationEventsPath(organizationId: string): string {
 /** The concrete path of an event day's live counts (`apiPaths.checkInCounts`). */
 export function checkInCountsPath(eventId: string, day: number): string {
   return `/events/${encodeURIComponent(eventId)}/days/${day}/counts`;
+}
+
+/** The concrete path of an event's check-in lists (`apiPaths.checkInLists`). */
+export function checkInListsPath(eventId: string): string {
+  return `/events/${encodeURIComponent(eventId)}/check-in-lists`;
 }
 
 /**

@@ -3,6 +3,7 @@
  * day. A denial is a verdict (`isValid: false` with a `reason`), never an HTTP error.
  */
 import { z } from 'zod';
+import { CheckInListId, ListDenial } from './check-in-lists.ts';
 import { requestText } from './text.ts';
 
 /** Longest QR payload accepted, in characters. */
@@ -20,6 +21,11 @@ export const VerifyTicketRequest = z
     qrCode: z.string().trim().min(1).max(QR_CODE_MAX_LENGTH),
     day: z.number().int().min(1).max(366),
     scanId: requestText().uuid().optional(),
+    /**
+     * The check-in list scanned at (docs/decisions/100); absent: the event's first list, as before
+     * lists. A list of another event is a 400 `bad_request` and nothing is written.
+     */
+    checkInListId: CheckInListId.optional(),
   })
   .meta({ id: 'VerifyTicketRequest' });
 export type VerifyTicketRequest = z.infer<typeof VerifyTicketRequest>;
@@ -28,7 +34,8 @@ export type VerifyTicketRequest = z.infer<typeof VerifyTicketRequest>;
  * Why a ticket was denied. `event_not_active`: the event is a draft, completed or cancelled, so no
  * ticket of it admits anyone. `not_valid_today`: the ticket does not admit the chosen day (or the
  * event has no such day). `not_event_day`: the chosen day is not today at the event (issue 15;
- * see check-in-rules.ts).
+ * see check-in-rules.ts). `not_on_list`: the check-in list scanned at does not admit the ticket's type
+ * on the chosen day ('Not valid at this entrance — valid at VIP Gate', docs/decisions/100).
  */
 export const DenialReason = z.enum([
   'not_found',
@@ -38,6 +45,7 @@ export const DenialReason = z.enum([
   'already_checked_in',
   'event_not_active',
   'not_event_day',
+  'not_on_list',
 ]).meta({ id: 'DenialReason' });
 export type DenialReason = z.infer<typeof DenialReason>;
 
@@ -81,8 +89,8 @@ export type DayDenial = z.infer<typeof DayDenial>;
 
 /**
  * DENIED, with the reason; for `already_checked_in`, when and by whom the first check-in was made.
- * `message`: the reason in English words; `dayDenial`: the facts behind a calendar reason, for a
- * client that words them itself.
+ * `message`: the reason in English words; `dayDenial`, `listDenial`: the facts behind a calendar or
+ * list reason, for a client that words them itself.
  */
 export const DeniedVerdict = z.object({
   isValid: z.literal(false),
@@ -90,6 +98,8 @@ export const DeniedVerdict = z.object({
   reason: DenialReason.optional().catch(undefined),
   message: z.string().optional(),
   dayDenial: DayDenial.optional(),
+  /** For `not_on_list`: the list scanned at and the lists that admit the ticket on the day. */
+  listDenial: ListDenial.optional(),
   checkedInAt: z.string().optional(),
   checkedInBy: z.string().optional(),
 }).meta({ id: 'DeniedVerdict' });

@@ -197,6 +197,35 @@ export const eventDays = pgTable(
 );
 
 /**
+ * The check-in lists of an event (docs/decisions/100): each entrance or desk a ticket is checked in
+ * at, once per list and event day. `ticketTypes` are the `tickets.ticket_type` texts it admits (null:
+ * every type); `days` the day numbers it admits (null: every day of the event). The event's first
+ * list (lowest `position`, then `created_at`, then id) is the one a client that names no list scans
+ * at. Every event has at least one: 'All tickets' (every type, every day), made with the event and
+ * given by migration to events that existed before lists. Primary key (event_id, id): a check-in
+ * names its list with its own event, so it can only ever be on a list of that event (the foreign
+ * key), and the table can be distributed by event like check_ins (docs/decisions/058).
+ */
+export const checkInLists = pgTable(
+  'check_in_lists',
+  {
+    id: uuid('id').notNull().defaultRandom(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    position: integer('position').notNull(),
+    ticketTypes: text('ticket_types').array(),
+    days: integer('days').array(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'check_in_lists_pkey', columns: [t.eventId, t.id] }),
+    uniqueIndex('check_in_lists_event_name_key').on(t.eventId, sql`lower(${t.name})`),
+  ],
+);
+
+/**
  * Tickets. `code` is the text printed in the QR, stored as given but unique case-insensitively (index
  * on upper(code)): a phone keyboard capitalises a typed code, so look-ups compare upper(code) too.
  * `admittedDays` null means the ticket admits every day of its event; otherwise it lists the day
@@ -225,8 +254,9 @@ export const tickets = pgTable(
 );
 
 /**
- * Check-ins: exactly one active check-in per ticket per event day, enforced by the partial unique
- * index on (event_id, ticket_id, day) WHERE undone_at IS NULL. An undo (issue 11) sets `undone_at`,
+ * Check-ins: exactly one active check-in per ticket, check-in list and event day, enforced by the
+ * partial unique index on (event_id, check_in_list_id, day, ticket_id) WHERE undone_at IS NULL
+ * (docs/decisions/100; one per ticket and day before lists). An undo (issue 11) sets `undone_at`,
  * `undone_by` and `undo_reason` and never deletes the row, so the ticket can be checked in again
  * while the history stays. `scanId` is the client's id of the scan that made it, so a retried
  * request can be recognised. `eventId` is the ticket's event (issue 14 item 6): the primary key and
@@ -244,6 +274,8 @@ export const checkIns = pgTable(
       .notNull()
       .references(() => tickets.id, { onDelete: 'cascade' }),
     day: integer('day').notNull(),
+    /** The check-in list it was made at (docs/decisions/100): once per ticket, list and day. */
+    checkInListId: uuid('check_in_list_id').notNull(),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }).notNull().defaultNow(),
     staffUserId: uuid('staff_user_id')
       .notNull()
@@ -260,11 +292,19 @@ export const checkIns = pgTable(
   },
   (t) => [
     primaryKey({ name: 'check_ins_pkey', columns: [t.eventId, t.id] }),
-    uniqueIndex('check_ins_active_event_ticket_day_key').on(t.eventId, t.ticketId, t.day).where(sql`${t.undoneAt} is null`),
+    foreignKey({
+      name: 'check_ins_check_in_list_fk',
+      columns: [t.eventId, t.checkInListId],
+      foreignColumns: [checkInLists.eventId, checkInLists.id],
+    }),
+    // Once per ticket, list and day (docs/decisions/100); (…, day, ticket_id) so that a list's N of
+    // the live counts is counted from this index alone.
+    uniqueIndex('check_ins_active_list_day_ticket_key').on(t.eventId, t.checkInListId, t.day, t.ticketId).where(sql`${t.undoneAt} is null`),
     index('check_ins_ticket_id_idx').on(t.ticketId),
     index('check_ins_day_changed_xid_idx').on(t.day, t.changedXid),
-    // The live counts' N (services/check-in-counts.ts): counted from this index alone (docs/decisions/062).
-    index('check_ins_active_event_day_idx').on(t.eventId, t.day).where(sql`${t.undoneAt} is null`),
+    // The live counts' N of the event (services/check-in-counts.ts): distinct tickets counted from
+    // this index alone (docs/decisions/062, 100).
+    index('check_ins_active_event_day_ticket_idx').on(t.eventId, t.day, t.ticketId).where(sql`${t.undoneAt} is null`),
   ],
 );
 

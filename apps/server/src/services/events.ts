@@ -122,7 +122,9 @@ export interface NewEvent {
 }
 
 /**
- * Creates an event and its days (numbered 1, 2, … in the given order) in one transaction.
+ * Creates an event and its days (numbered 1, 2, … in the given order) in one transaction; the
+ * database gives it its first check-in list, 'All tickets' (trigger of migration 0016,
+ * docs/decisions/100).
  * @returns the new event's id.
  */
 export async function createEvent(db: Db, input: NewEvent): Promise<string> {

@@ -58,6 +58,7 @@ export async function makeDoorList(
     tickets: await Promise.all(tickets.map((ticket) => doorListEntry(ticket, event.id))),
     hasUnlistedCodes: options.hasUnlistedCodes ?? false,
     revokedKeyIds: options.revokedKeyIds ?? [],
+    checkInLists: [],
     format: options.format ?? DOOR_LIST_FORMAT,
   };
 }

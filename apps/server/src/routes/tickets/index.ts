@@ -21,7 +21,7 @@ const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'verifyTicket',
         body: VerifyTicketRequest,
-        response: { 200: VerifyTicketResponse, ...ruleErrors('not_found') },
+        response: { 200: VerifyTicketResponse, ...ruleErrors('bad_request', 'not_found') },
       },
     },
     async (request) => {

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { type BatchSize, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
 import { scanLog, type tickets } from '../../db/schema.ts';
+import type { ChosenCheckInList } from '../check-in-lists.ts';
 import type { EventDetails } from '../events.ts';
 import { existingForRule, recordCheckIn, ticketForRule } from './write.ts';
 
@@ -25,10 +26,12 @@ export interface FoundTicket {
   organizationId: string;
 }
 
-/** One attempt to check a ticket in: who, at which event, what was sent, and the clock. */
+/** One attempt to check a ticket in: who, at which event and check-in list, what was sent, and the clock. */
 export interface Attempt {
   scanner: Scanner;
   event: EventDetails;
+  /** The list scanned at (the request's, or the event's first), with the event's lists. */
+  checkInList: ChosenCheckInList;
   request: VerifyTicketRequest;
   now: Date;
 }
@@ -41,6 +44,7 @@ export function ruleInput(attempt: Attempt, found: FoundTicket | undefined): Che
     day: attempt.request.day,
     existingCheckIn: null,
     now: attempt.now,
+    checkInList: attempt.checkInList,
   };
 }
 
@@ -57,7 +61,14 @@ export async function decideAndRecord(tx: DbOrTx, attempt: Attempt, found: Found
   const decision = decideCheckIn(input);
   if (decision.outcome !== 'check_in' || !ticket) return toVerdict(decision, event, ticket);
   const scanId = request.scanId ?? null;
-  const written = await recordCheckIn(tx, { eventId: ticket.eventId, ticketId: ticket.id, day: request.day, staffUserId: scanner.userId, scanId });
+  const written = await recordCheckIn(tx, {
+    eventId: ticket.eventId,
+    ticketId: ticket.id,
+    day: request.day,
+    checkInListId: attempt.checkInList.list.id,
+    staffUserId: scanner.userId,
+    scanId,
+  });
   if (written.isRecorded) return approve(event, ticket, written.checkedInAt);
   const existingCheckIn = existingForRule(written.standing, { scanId, staffUserId: scanner.userId });
   return toVerdict(decideCheckIn({ ...input, existingCheckIn }), event, ticket);
@@ -71,6 +82,7 @@ export function toVerdict(decision: CheckInDecision, event: EventDetails, ticket
       reason: decision.reason,
       message: decision.message,
       ...(decision.dayDenial ? { dayDenial: decision.dayDenial } : {}),
+      ...(decision.listDenial ? { listDenial: decision.listDenial } : {}),
       ...(decision.checkedInAt ? { checkedInAt: decision.checkedInAt.toISOString() } : {}),
       ...(decision.checkedInBy ? { checkedInBy: decision.checkedInBy } : {}),
     };

@@ -16,7 +16,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
 import { inTransaction } from '../../db/transactions.ts';
-import { checkIns, eventDays, events, memberships, organizations, tickets, users } from '../../db/schema.ts';
+import { checkInLists, checkIns, eventDays, events, memberships, organizations, tickets, users } from '../../db/schema.ts';
+import { type ChosenCheckInList, chooseCheckInList, type CheckInListRow } from '../check-in-lists.ts';
 import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from '../errors.ts';
 import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from '../events.ts';
 import { codeOfScannedText } from '../signing-keys.ts';
@@ -52,7 +53,9 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
   const { event } = read;
   // Not written into that organization's scan log: the caller is nobody at its gate (decision 086).
   if (!read.isMember) throw new AccessRefusedError(scanner.userId, { eventId: event.id });
-  const attempt = { scanner, event, request: scanned, now };
+  // Another event's list (or none at all): a 400 before anything is written or logged.
+  const checkInList: ChosenCheckInList = chooseCheckInList(read.lists, request.checkInListId);
+  const attempt = { scanner, event, checkInList, request: scanned, now };
   const decision = decideCheckIn({ ...ruleInput(attempt, read.found), existingCheckIn: read.existingCheckIn });
   const ticket = read.found?.ticket;
   if (decision.outcome !== 'check_in' || !ticket) {
@@ -64,6 +67,7 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
     eventId: event.id,
     ticketId: ticket.id,
     day: scanned.day,
+    checkInListId: checkInList.list.id,
     userId: scanner.userId,
     scanId: scanned.scanId ?? null,
     code: renderTextSafely(scanned.qrCode),
@@ -83,9 +87,11 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
 interface ScanRead {
   event: EventDetails;
   isMember: boolean;
+  /** The event's check-in lists, first list first. */
+  lists: CheckInListRow[];
   /** The ticket with the scanned code (any event, any organization), if any. */
   found: FoundTicket | undefined;
-  /** The ticket's active check-in on the scanned day, as the rule takes it. */
+  /** The ticket's active check-in on the scanned list and day, as the rule takes it. */
   existingCheckIn: CheckInInput['existingCheckIn'];
 }
 
@@ -94,12 +100,16 @@ const ticketEvents = alias(events, 'ticket_events');
 /** The staff member of the active check-in. */
 const checkInStaff = alias(users, 'check_in_staff');
 
-/** What one scan reads by (`readScan`): the event, the scanner, the code (empty: none) and the day. */
+/**
+ * What one scan reads by (`readScan`): the event, the scanner, the code (empty: none), the day and
+ * the check-in list asked for (null: the event's first).
+ */
 interface ScanKey {
   eventId: string;
   userId: string;
   code: string;
   day: number;
+  checkInListId: string | null;
 }
 
 const SCAN_KEY: readonly KeyColumn<ScanKey>[] = [
@@ -107,14 +117,16 @@ const SCAN_KEY: readonly KeyColumn<ScanKey>[] = [
   ['user_id', 'uuid', 'userId'],
   ['code', 'text', 'code'],
   ['day', 'integer', 'day'],
+  ['check_in_list_id', 'uuid', 'checkInListId'],
 ];
 
 /**
  * The one read of a scan (docs/decisions/057), for one scan or a batch (docs/decisions/070; the keys
  * as the table `r`, db/coalesce.ts `keysTable`): one row per scan of a known event, with its key's
  * 1-based position: the event with its organization and days, whether the scanner is a member, the
- * ticket by code (case-insensitive, tickets_code_upper_key) with its event's organization, and its
- * active check-in of the day with the staff member's name. Prepared once per database and size (a
+ * ticket by code (case-insensitive, tickets_code_upper_key) with its event's organization, the
+ * event's check-in lists (docs/decisions/100), and the ticket's active check-in on the list asked for
+ * (the first list when none was) and the day, with the staff member's name. Prepared once per database and size (a
  * named prepared statement on PostgreSQL).
  */
 function prepareScanRead(db: Db, size: BatchSize) {
@@ -123,6 +135,7 @@ function prepareScanRead(db: Db, size: BatchSize) {
       position: sql<number>`r.position`.mapWith(Number),
       ...eventDetailsColumns,
       days: sql<EventDayInfo[]>`(select coalesce(json_agg(json_build_object('day', ${eventDays.day}, 'name', ${eventDays.name}, 'date', ${eventDays.date}) order by ${eventDays.day}), '[]'::json) from ${eventDays} where ${eventDays.eventId} = ${events.id})`,
+      lists: sql<CheckInListRow[]>`(select coalesce(json_agg(json_build_object('id', ${checkInLists.id}, 'name', ${checkInLists.name}, 'position', ${checkInLists.position}, 'ticketTypes', ${checkInLists.ticketTypes}, 'days', ${checkInLists.days}) order by ${checkInLists.position}, ${checkInLists.createdAt}, ${checkInLists.id}), '[]'::json) from ${checkInLists} where ${checkInLists.eventId} = ${events.id})`,
       isMember: sql<boolean>`exists (select 1 from ${memberships} where ${memberships.userId} = r.user_id and ${memberships.organizationId} = ${events.organizationId})`,
       ticket: tickets,
       ticketOrganizationId: ticketEvents.organizationId,
@@ -136,7 +149,16 @@ function prepareScanRead(db: Db, size: BatchSize) {
     .innerJoin(organizations, eq(organizations.id, events.organizationId))
     .leftJoin(tickets, sql`upper(${tickets.code}) = upper(r.code)`)
     .leftJoin(ticketEvents, eq(ticketEvents.id, tickets.eventId))
-    .leftJoin(checkIns, and(eq(checkIns.eventId, tickets.eventId), eq(checkIns.ticketId, tickets.id), sql`${checkIns.day} = r.day`, isActiveCheckIn))
+    .leftJoin(
+      checkIns,
+      and(
+        eq(checkIns.eventId, tickets.eventId),
+        sql`${checkIns.checkInListId} = coalesce(r.check_in_list_id, (select ${checkInLists.id} from ${checkInLists} where ${checkInLists.eventId} = ${events.id} order by ${checkInLists.position}, ${checkInLists.createdAt}, ${checkInLists.id} limit 1))`,
+        sql`${checkIns.day} = r.day`,
+        eq(checkIns.ticketId, tickets.id),
+        isActiveCheckIn,
+      ),
+    )
     .leftJoin(checkInStaff, eq(checkInStaff.id, checkIns.staffUserId))
     .prepare(`gatecheck_scan_read_${size}`);
 }
@@ -152,7 +174,9 @@ const scanRead = coalescedStatement(SCAN_KEY, prepareScanRead, async (keys, read
 async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, code: string | null): Promise<ScanRead> {
   if (!isId(request.eventId)) throw new ServiceError('not_found', noSuchEventMessage(request.eventId));
   // An empty code matches no ticket: codes are 1–128 characters (ticket-codes.ts).
-  const row = await scanRead(db)({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day });
+  // A list id that is no UUID names no list: chooseCheckInList refuses it after the read.
+  const checkInListId = request.checkInListId !== undefined && isId(request.checkInListId) ? request.checkInListId : null;
+  const row = await scanRead(db)({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day, checkInListId });
   if (!row) throw new ServiceError('not_found', noSuchEventMessage(request.eventId));
   const event: EventDetails = {
     id: row.id,
@@ -175,6 +199,6 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
           { scanId: request.scanId ?? null, staffUserId: scanner.userId },
         )
       : null;
-  return { event, isMember: row.isMember, found, existingCheckIn };
+  return { event, isMember: row.isMember, lists: row.lists, found, existingCheckIn };
 }
 

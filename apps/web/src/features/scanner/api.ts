@@ -53,8 +53,8 @@ export function toVerdict(response: VerifyTicketResponse): Verdict {
     return { isValid: true, details: { eventName, holderName, ticketType } };
   }
   // The English `message` is not kept: the screen words the reason in the active language.
-  const { reason, checkedInAt, checkedInBy, dayDenial } = response;
-  return { isValid: false, denial: { reason, checkedInAt, checkedInBy, dayDenial } };
+  const { reason, checkedInAt, checkedInBy, dayDenial, listDenial } = response;
+  return { isValid: false, denial: { reason, checkedInAt, checkedInBy, dayDenial, ...(listDenial ? { listDenial } : {}) } };
 }
 
 /** True when `error` means the request got no answer (retrying with the same scanId is safe). */

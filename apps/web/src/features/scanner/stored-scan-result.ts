@@ -4,7 +4,7 @@
  * decision 034). One schema, so that what a card shows before a reload it shows after it: the day
  * denial's facts, 'Offline', 'Conflict', 'Undone elsewhere since' and an undo made on this screen.
  */
-import { DayDenial, DenialReason } from '@gatecheck/contract';
+import { DayDenial, DenialReason, ListDenial } from '@gatecheck/contract';
 import { z } from 'zod';
 import type { ScanResult } from './scanner-logic.ts';
 
@@ -33,6 +33,7 @@ export const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
         checkedInBy: z.string().optional(),
         // Kept before decision 050 as `message` (English words): dropped on read, the reason shows.
         dayDenial: DayDenial.optional(),
+        listDenial: ListDenial.optional(),
       }),
     }),
   ]),

@@ -112,8 +112,11 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
   }
 
   if (decision.outcome === 'denied') {
-    const { reason, dayDenial, checkedInAt, checkedInBy } = decision;
-    return { isValid: false, denial: { reason, ...(dayDenial ? { dayDenial } : {}), checkedInAt: checkedInAt?.toISOString(), checkedInBy } };
+    const { reason, dayDenial, listDenial, checkedInAt, checkedInBy } = decision;
+    return {
+      isValid: false,
+      denial: { reason, ...(dayDenial ? { dayDenial } : {}), ...(listDenial ? { listDenial } : {}), checkedInAt: checkedInAt?.toISOString(), checkedInBy },
+    };
   }
   await recordLocalCheckIn(db, { eventId, day, lookupKey }, { checkedInAt: now, checkedInBy: input.staffName }, false);
   const holderName = entry ? await openHolderName(eventId, code, entry.holderName).catch(() => undefined) : undefined;
