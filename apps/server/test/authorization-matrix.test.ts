@@ -3,7 +3,7 @@
  * and their events and tickets is by membership; the role does not matter for these SPEC §7 calls
  * (the supervisor calls of issue 11 have their own matrix: supervisor-authorization.test.ts).
  */
-import { apiPaths, checkInCountsPath, OrganizationList, organizationEventsPath } from '@gatecheck/contract';
+import { apiPaths, checkInCountsPath, checkInListsPath, OrganizationList, organizationEventsPath } from '@gatecheck/contract';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -110,6 +110,21 @@ const MATRIX: Row[] = [
   {
     endpoint: 'GET /events/{unknown event}/days/1/counts',
     request: () => ({ method: 'GET', url: api(checkInCountsPath(UNKNOWN_ORGANIZATION_ID, 1)) }),
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404 },
+  },
+  {
+    endpoint: 'GET /events/{demo event}/check-in-lists',
+    request: () => ({ method: 'GET', url: api(checkInListsPath(ids.liveEventId)) }),
+    expected: demoMembersOnly,
+  },
+  {
+    endpoint: 'GET /events/{other event}/check-in-lists',
+    request: () => ({ method: 'GET', url: api(checkInListsPath(other.eventId)) }),
+    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404 },
+  },
+  {
+    endpoint: 'GET /events/{unknown event}/check-in-lists',
+    request: () => ({ method: 'GET', url: api(checkInListsPath(UNKNOWN_ORGANIZATION_ID)) }),
     expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404 },
   },
   {

@@ -148,8 +148,10 @@ test('every operation has its own operationId', () => {
   // The SPEC §7 calls plus GET /auth/options (whether sign-up is offered, docs/decisions/018) and
   // GET /events/{eventId}/days/{day}/counts (live counts, docs/decisions/033) and the four
   // supervisor calls of issue 11 (docs/decisions/037), the four offline check-in calls of issue 12
-  // (docs/decisions/043–045) and the health and readiness probes of issue 14 (docs/decisions/041).
-  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2);
+  // (docs/decisions/043–045), the health and readiness probes of issue 14 (docs/decisions/041) and
+  // the check-in lists of an event (docs/decisions/100).
+  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2 + 1);
+  expect(ids).toContain('listCheckInLists');
   expect(ids).toContain('getHealth');
   expect(ids).toContain('getReadiness');
   for (const id of [...SUPERVISOR_OPERATION_IDS, ...OFFLINE_OPERATION_IDS]) expect(ids).toContain(id);
@@ -208,4 +210,26 @@ test('the login answer documents what the server sends: token and expiresAt, bot
   const schema = resolved(login);
   expect(schema.required).toEqual(expect.arrayContaining(['token', 'expiresAt']));
   expect(JSON.stringify(schema)).not.toContain('sessionToken');
+});
+
+test('check-in lists are documented (docs/decisions/100): the lists of an event, checkInListId on every call that takes one, not_on_list with its facts', () => {
+  const lists = document.paths[openApiPath(apiPaths.checkInLists)]?.get;
+  expect(lists?.operationId).toBe('listCheckInLists');
+  expect(lists?.responses['200']?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/CheckInLists' });
+  expect(Object.keys(lists?.responses ?? {})).toEqual(expect.arrayContaining(['401', '404']));
+  for (const schema of ['VerifyTicketRequest', 'ManualCheckInRequest', 'UndoCheckInRequest', 'OfflineScanBatch']) {
+    const properties = resolved({ $ref: `#/components/schemas/${schema}` }).properties ?? {};
+    expect(Object.keys(properties), schema).toContain('checkInListId');
+    expect(resolved({ $ref: `#/components/schemas/${schema}` }).required ?? [], schema).not.toContain('checkInListId');
+  }
+  for (const path of [apiPaths.verifyTicket, apiPaths.manualCheckIn, apiPaths.undoCheckIn, apiPaths.offlineScans]) {
+    expect(Object.keys(document.paths[openApiPath(path)]?.post?.responses ?? {}), path).toContain('400');
+  }
+  for (const path of [apiPaths.checkInCounts, apiPaths.doorList, apiPaths.attendeeSearch]) {
+    const parameters = document.paths[openApiPath(path)]?.get?.parameters ?? [];
+    expect(parameters, path).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'query', name: 'checkInListId' })]));
+    expect(Object.keys(document.paths[openApiPath(path)]?.get?.responses ?? {}), path).toContain('400');
+  }
+  expect(JSON.stringify(document.components)).toContain('"not_on_list"');
+  expect(Object.keys(resolved({ $ref: '#/components/schemas/DeniedVerdict' }).properties ?? {})).toContain('listDenial');
 });

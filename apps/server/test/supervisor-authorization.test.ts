@@ -5,7 +5,7 @@
  * admins get through. Also: tickets of another organization are 404 for a supervisor, whatever the
  * event named in the path.
  */
-import { ApiErrorBody, supervisorPaths, UndoCheckInResponse, VerifyTicketResponse } from '@gatecheck/contract';
+import { ApiErrorBody, checkInListsPath, supervisorPaths, UndoCheckInResponse, VerifyTicketResponse } from '@gatecheck/contract';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -82,6 +82,12 @@ const supervisorsOnly = { anonymous: 401, otherOrganization: 404, staff: 403, su
 const nobodyFinds = { anonymous: 401, otherOrganization: 404, staff: 404, supervisor: 404, admin: 404 };
 
 const MATRIX: Row[] = [
+  {
+    // Not a supervisor tool: any member may read the check-in lists a scanner offers (docs/decisions/100).
+    endpoint: 'GET /events/{demo event}/check-in-lists',
+    request: async () => ({ method: 'GET', url: api(checkInListsPath(ids.liveEventId)) }),
+    expected: { anonymous: 401, otherOrganization: 404, staff: 200, supervisor: 200, admin: 200 },
+  },
   {
     endpoint: 'GET /events/{demo event}/attendees',
     request: async () => ({ method: 'GET', url: api(`${supervisorPaths.attendeeSearch(ids.liveEventId)}?q=gc-&day=${DAY}`) }),

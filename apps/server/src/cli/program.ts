@@ -5,6 +5,7 @@
  * failure is one line on stderr (`error: ...`) and exit code 1, never a stack trace.
  */
 import { Command, CommanderError } from 'commander';
+import { registerCheckInListCommands } from './commands/check-in-lists.ts';
 import { registerCheckInCommands } from './commands/check-ins.ts';
 import { registerDatabaseCommands } from './commands/database.ts';
 import { registerEventCommands } from './commands/events.ts';
@@ -24,6 +25,7 @@ const OVERVIEW_EXAMPLES = [
   '  npm run admin -- event list',
   '  npm run admin -- tickets import --event <event id> tickets.csv',
   '  npm run admin -- tickets export-qr --event <event id> --out ./qr --pdf tickets.pdf',
+  '  npm run admin -- list create --event <event id> --name "VIP Gate" --types VIP',
   '  npm run admin -- checkins count --event <event id> --day 1',
   '  npm run admin -- org set-role --org "Northwind Live" --user sam --role supervisor',
   '  npm run admin -- scanlog export --event <event id> --day 1 --out scans.csv',
@@ -49,6 +51,7 @@ function buildProgram(context: AdminContext): Command {
   registerOrganizationCommands(program, context);
   registerEventCommands(program, context);
   registerTicketCommands(program, context);
+  registerCheckInListCommands(program, context);
   registerCheckInCommands(program, context);
   registerScanLogCommands(program, context);
   registerDatabaseCommands(program, context);

@@ -309,10 +309,11 @@ export const checkIns = pgTable(
 );
 
 /**
- * How many tickets of an event, not revoked, admit a day (docs/decisions/062): the live counts' M
- * without reading the tickets. `day` 0 counts the tickets whose `admitted_days` is null (every day
+ * How many tickets of an event and ticket type, not revoked, admit a day (docs/decisions/062, 101):
+ * the live counts' M without reading the tickets, for the event (every type) or a check-in list (its
+ * types). `day` 0 counts the tickets whose `admitted_days` is null (every day
  * of the event); day d ≥ 1 counts those whose `admitted_days` lists d, so M of day d is the sum of
- * rows 0 and d. Maintained only by the statement triggers on `tickets` (custom migration
+ * rows 0 and d (of every type, or of a list's types). Maintained only by the statement triggers on `tickets` (custom migration
  * `*_ticket_day_counts_triggers.sql`), in the transaction of every insert, update and delete, so it
  * is exactly the tickets table's state in every snapshot; no application code writes it.
  */
@@ -323,9 +324,11 @@ export const ticketDayCounts = pgTable(
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
     day: integer('day').notNull(),
+    /** The tickets' `ticket_type`: a check-in list's M sums the types it admits (docs/decisions/101). */
+    ticketType: text('ticket_type').notNull(),
     validTickets: bigint('valid_tickets', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [primaryKey({ name: 'ticket_day_counts_pkey', columns: [t.eventId, t.day] })],
+  (t) => [primaryKey({ name: 'ticket_day_counts_pkey', columns: [t.eventId, t.day, t.ticketType] })],
 );
 
 /**

@@ -97,13 +97,15 @@ async function countDay(db: DbOrTx, event: EventDetails, day: number): Promise<P
 
 /**
  * M: the tickets of `eventId` not revoked that admit `day` (a day the event has), of the types
- * `ticketTypes` (null: every type), summed from ticket_day_counts rows 0 and `day` by primary key.
+ * `ticketTypes` (null: every type), summed from the ticket_day_counts rows of days 0 and `day` (one
+ * per ticket type: a few rows by primary-key prefix; docs/decisions/101).
  */
 async function validTicketsOf(db: DbOrTx, eventId: string, day: number, ticketTypes: readonly string[] | null): Promise<number> {
   const [validRow] = await db
     .select({ validTickets: sql<string | null>`sum(${ticketDayCounts.validTickets})` })
     .from(ticketDayCounts)
-    .where(and(eq(ticketDayCounts.eventId, eventId), inArray(ticketDayCounts.day, [0, day])));
-  void ticketTypes;
+    .where(
+      and(eq(ticketDayCounts.eventId, eventId), inArray(ticketDayCounts.day, [0, day]), ticketTypes === null ? undefined : inArray(ticketDayCounts.ticketType, [...ticketTypes])),
+    );
   return Number(validRow?.validTickets ?? 0);
 }
