@@ -33,6 +33,4 @@ UPDATE "check_ins" SET "check_in_list_id" = l."id" FROM "check_in_lists" l WHERE
 ALTER TABLE "check_ins" ALTER COLUMN "check_in_list_id" SET NOT NULL;--> statement-breakpoint
 ALTER TABLE "check_ins" ADD CONSTRAINT "check_ins_check_in_list_fk" FOREIGN KEY ("event_id","check_in_list_id") REFERENCES "public"."check_in_lists"("event_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "check_ins_active_list_day_ticket_key" ON "check_ins" USING btree ("event_id","check_in_list_id","day","ticket_id") WHERE "check_ins"."undone_at" is null;--> statement-breakpoint
-DROP INDEX "check_ins_active_event_ticket_day_key";--> statement-breakpoint
-CREATE INDEX "check_ins_active_event_day_ticket_idx" ON "check_ins" USING btree ("event_id","day","ticket_id") WHERE "check_ins"."undone_at" is null;--> statement-breakpoint
-DROP INDEX "check_ins_active_event_day_idx";
+DROP INDEX "check_ins_active_event_ticket_day_key";

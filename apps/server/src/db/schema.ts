@@ -302,9 +302,9 @@ export const checkIns = pgTable(
     uniqueIndex('check_ins_active_list_day_ticket_key').on(t.eventId, t.checkInListId, t.day, t.ticketId).where(sql`${t.undoneAt} is null`),
     index('check_ins_ticket_id_idx').on(t.ticketId),
     index('check_ins_day_changed_xid_idx').on(t.day, t.changedXid),
-    // The live counts' N of the event (services/check-in-counts.ts): distinct tickets counted from
-    // this index alone (docs/decisions/062, 100).
-    index('check_ins_active_event_day_ticket_idx').on(t.eventId, t.day, t.ticketId).where(sql`${t.undoneAt} is null`),
+    // The live counts' N of the event (services/check-in-counts.ts): the day's active check-ins of
+    // the event (docs/decisions/062), their distinct tickets (docs/decisions/101).
+    index('check_ins_active_event_day_idx').on(t.eventId, t.day).where(sql`${t.undoneAt} is null`),
   ],
 );
 

@@ -84,9 +84,9 @@ export async function countCheckInsByDay(db: DbOrTx, eventId: string, day?: numb
 
 async function countDay(db: DbOrTx, event: EventDetails, day: number): Promise<Pick<CheckInCounts, 'checkedIn' | 'validTickets'>> {
   const hasDay = event.days.some((entry) => entry.day === day);
-  // N from the partial index check_ins_active_event_day_ticket_idx alone (every check-in carries its
-  // ticket's event, docs/decisions/058): distinct tickets, as a ticket may be checked in at several
-  // lists (docs/decisions/100); M from ticket_day_counts, rows 0 (tickets of every day) and `day`,
+  // N from the partial index check_ins_active_event_day_idx (every check-in carries its ticket's
+  // event, docs/decisions/058): distinct tickets, as a ticket may be checked in at several lists
+  // (docs/decisions/101); M from ticket_day_counts, rows 0 (tickets of every day) and `day`,
   // kept by the triggers on tickets in the same transactions (docs/decisions/062).
   const [checkedInRow] = await db
     .select({ checkedIn: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
