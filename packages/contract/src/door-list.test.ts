@@ -205,3 +205,29 @@ describe('ticketCodeStrengthBits / isDoorListCode (docs/decisions/087)', () => {
     expect(isDoorListCode('12345678')).toBe(false);
   });
 });
+
+describe('a door list with check-in lists (docs/decisions/100)', () => {
+  const lists = [
+    { id: 'main', name: 'Main entrance', position: 1, ticketTypes: null, days: null },
+    { id: 'vip', name: 'VIP Gate', position: 2, ticketTypes: ['VIP'], days: null },
+  ];
+  const base: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], format: 2, tickets: [], checkInLists: lists };
+
+  test("the device decides at the list's list: a ticket of another type is denied naming where it is valid", () => {
+    const atGate = { ...base, checkInListId: 'vip' };
+    expect(decideCheckIn(doorListCheckInInput(atGate, 2, entry, duringDay2))).toMatchObject({
+      outcome: 'denied',
+      reason: 'not_on_list',
+      message: 'Not valid at this entrance — valid at Main entrance',
+    });
+    expect(decideCheckIn(doorListCheckInInput(atGate, 2, { ...entry, ticketType: 'VIP' }, duringDay2))).toEqual({ outcome: 'check_in' });
+    // Without a list named: the first; a list from an older server (no lists): as before lists.
+    expect(decideCheckIn(doorListCheckInInput(base, 2, entry, duringDay2))).toEqual({ outcome: 'check_in' });
+    expect(decideCheckIn(doorListCheckInInput({ ...base, checkInLists: [] }, 2, entry, duringDay2))).toEqual({ outcome: 'check_in' });
+  });
+
+  test('changes for another check-in list are refused: the kept check-ins are of its own list', () => {
+    expect(() => mergeDoorList({ ...base, checkInListId: 'main' }, { ...base, isComplete: false, checkInListId: 'vip' })).toThrow(/check-in list/);
+    expect(mergeDoorList({ ...base, checkInListId: 'vip' }, { ...base, isComplete: false, checkInListId: 'vip' }).checkInListId).toBe('vip');
+  });
+});

@@ -2,8 +2,8 @@
  * Ticket verification (SPEC §7 POST /tickets/verify), the hot path: one read (`readScan`,
  * docs/decisions/057), the contract's `decideCheckIn`, and the one check-in write (./write.ts) in its
  * one-statement form with its scan-log row, coalesced with the scans that arrive together
- * (docs/decisions/070). A ticket is checked in exactly once per event day: the database's unique
- * index decides, never a read-then-write in JS.
+ * (docs/decisions/070). A ticket is checked in exactly once per check-in list and event day
+ * (docs/decisions/100): the database's unique index decides, never a read-then-write in JS.
  *
  * A denial is a verdict (`isValid: false` with a `reason` and a plain-English `message`), not an
  * error; only "unknown event" and "not a member of the event's organization" throw, both answered
@@ -35,14 +35,18 @@ import { existingForRule, isActiveCheckIn, recordScannedCheckIn } from './write.
  * cancelled), `revoked`, `not_valid_today` (a day the ticket does not admit or the event does not
  * have; an event without configured days has only day 1), `not_event_day` (the chosen day is not
  * open at `now` on the event's calendar — its time zone and cut-off — unless the event allows
- * scanning outside its days; docs/decisions/021), or `already_checked_in` (with the first
- * check-in's `checkedInAt` and `checkedInBy`, the staff member's display name); otherwise approved
+ * scanning outside its days; docs/decisions/021), `not_on_list` (the check-in list scanned at —
+ * `request.checkInListId`, default the event's first — does not admit the ticket's type on the day;
+ * docs/decisions/100), or `already_checked_in` at that list (with the first check-in's `checkedInAt`
+ * and `checkedInBy`, the staff member's display name); otherwise approved
  * `{ isValid: true, eventName, holderName, ticketType, checkedInAt }`. A retry with the `scanId` of
  * the scan that made the check-in, by the same staff member, answers the original approval again.
  * The order is the contract's `decideCheckIn`; `now` is the clock (the app's, injectable in tests).
  *
  * @throws ServiceError `not_found` for an unknown event; AccessRefusedError (the same 404, not in
- *   the scan log) when `scanner` is not a member of the event's organization (docs/decisions/086).
+ *   the scan log) when `scanner` is not a member of the event's organization (docs/decisions/086);
+ *   ServiceError `bad_request` (nothing written or logged) when `request.checkInListId` is not one
+ *   of the event's lists.
  */
 export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTicketRequest, now: Date): Promise<VerifyTicketResponse> {
   // A genuine signed QR text is decided and logged as its code (docs/decisions/043); ill-formed text
