@@ -68,7 +68,7 @@ export interface CheckInListInput {
   name: string;
   ticketTypes: string[] | null;
   days: number[] | null;
-  /** Where it goes among the event's lists (1 = first); default after the last. */
+  /** Where it goes among the event's lists (1 = first: where a client naming no list checks in); default after the last. */
   position?: number;
 }
 
@@ -84,9 +84,10 @@ export async function createCheckInList(db: Db, event: EventDetails, input: Chec
     const [last] = await tx.select({ position: sql<number | null>`max(${checkInLists.position})` }).from(checkInLists).where(eq(checkInLists.eventId, event.id));
     const [created] = await tx
       .insert(checkInLists)
-      .values({ eventId: event.id, name: checked.name, ticketTypes: checked.ticketTypes, days: checked.days, position: input.position ?? (last?.position ?? 0) + 1 })
+      .values({ eventId: event.id, name: checked.name, ticketTypes: checked.ticketTypes, days: checked.days, position: (last?.position ?? 0) + 1 })
       .returning({ id: checkInLists.id });
     if (!created) throw new Error('insert into check_in_lists returned no row');
+    if (input.position !== undefined) await moveList(tx, event.id, created.id, input.position);
     return findList(tx, event.id, created.id);
   });
 }
@@ -119,8 +120,9 @@ export async function editCheckInList(db: Db, event: EventDetails, checkInListId
     const checked = await checkListInput(tx, event, merged, current.id);
     await tx
       .update(checkInLists)
-      .set({ name: checked.name, ticketTypes: checked.ticketTypes, days: checked.days, ...(change.position === undefined ? {} : { position: change.position }) })
+      .set({ name: checked.name, ticketTypes: checked.ticketTypes, days: checked.days })
       .where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, current.id)));
+    if (change.position !== undefined) await moveList(tx, event.id, current.id, change.position);
     return findList(tx, event.id, current.id);
   });
 }
@@ -143,6 +145,20 @@ export async function deleteCheckInList(db: Db, event: EventDetails, checkInList
     await tx.delete(checkInLists).where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, list.id)));
     return list;
   });
+}
+
+/**
+ * Puts list `checkInListId` at place `position` (1 = first; past the end: last) among event
+ * `eventId`'s lists and numbers them all 1, 2, … in their order, on `tx`.
+ */
+async function moveList(tx: DbOrTx, eventId: string, checkInListId: string, position: number): Promise<void> {
+  const others = (await tx.select({ id: checkInLists.id }).from(checkInLists).where(eq(checkInLists.eventId, eventId)).orderBy(...LIST_ORDER).for('update')).filter(
+    (list) => list.id !== checkInListId,
+  );
+  const ordered = [...others.slice(0, position - 1), { id: checkInListId }, ...others.slice(position - 1)];
+  for (const [index, list] of ordered.entries()) {
+    await tx.update(checkInLists).set({ position: index + 1 }).where(and(eq(checkInLists.eventId, eventId), eq(checkInLists.id, list.id)));
+  }
 }
 
 /**

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { users } from '../../src/db/schema.ts';
+import { checkIns, tickets, users } from '../../src/db/schema.ts';
 import { listCheckInLists } from '../../src/services/check-in-lists.ts';
 import { verifyTicket } from '../../src/services/check-ins/verify.ts';
 import { createCliFixture, idIn, type CliFixture } from './cli-harness.ts';
@@ -79,14 +79,38 @@ test('list edit changes types, days and name; the check-ins made stay on the lis
   expect(await scan('HL-2')).toMatchObject({ isValid: false, reason: 'already_checked_in' });
 });
 
+test('--position moves a list among the others: position 1 makes it the first, where a scanner naming no list checks in', async () => {
+  await cli.ok('list', 'create', '--event', eventId, '--name', 'Side door', '--position', '1');
+  expect((await listCheckInLists(cli.database.db, eventId)).map((list) => [list.position, list.name])).toEqual([
+    [1, 'Side door'],
+    [2, 'All tickets'],
+    [3, 'VIP Gate'],
+    [4, 'Merch'],
+  ]);
+  const [gate] = await cli.database.db.select({ id: users.id }).from(users).where(eq(users.username, 'gate'));
+  const checkIn = await verifyTicket(cli.database.db, { userId: gate?.id ?? '' }, { eventId, qrCode: 'HL-3', day: 2 }, new Date('2026-12-02T12:00:00Z'));
+  expect(checkIn).toMatchObject({ isValid: true });
+  const [row] = await cli.database.db.select({ listId: checkIns.checkInListId }).from(checkIns).innerJoin(tickets, eq(tickets.id, checkIns.ticketId)).where(eq(tickets.code, 'HL-3'));
+  expect(row?.listId).toBe((await listCheckInLists(cli.database.db, eventId))[0]?.id);
+  await cli.ok('list', 'edit', '--event', eventId, '--list', 'Side door', '--position', '9');
+  expect((await listCheckInLists(cli.database.db, eventId)).map((list) => [list.position, list.name])).toEqual([
+    [1, 'All tickets'],
+    [2, 'VIP Gate'],
+    [3, 'Merch'],
+    [4, 'Side door'],
+  ]);
+});
+
 test('a list with check-ins is not deleted; one without is; the last list of an event never is', async () => {
   const withCheckIns = await cli.run('list', 'delete', '--event', eventId, '--list', 'Merch');
   expect(withCheckIns.exitCode).toBe(1);
   expect(withCheckIns.stderr).toBe('error: "Merch" has 1 check-in(s) and cannot be deleted; edit it instead (its check-ins stay on it).\n');
   expect(await cli.ok('list', 'delete', '--event', eventId, '--list', 'VIP Gate')).toBe('Deleted check-in list "VIP Gate" of "Harbour Lights"\n');
+  const withOne = await cli.run('list', 'delete', '--event', eventId, '--list', 'Side door');
+  expect(withOne.stderr).toMatch(/"Side door" has 1 check-in\(s\) and cannot be deleted/);
   const lone = idIn(await cli.ok('event', 'create', '--org', 'Northwind Live', '--title', 'Lone Night', '--date', '2026-12-05'));
   const last = await cli.run('list', 'delete', '--event', lone, '--list', 'All tickets');
   expect(last.exitCode).toBe(1);
   expect(last.stderr).toBe('error: "All tickets" is the only check-in list of "Lone Night": an event needs one.\n');
-  expect((await listCheckInLists(cli.database.db, eventId)).map((list) => list.name)).toEqual(['All tickets', 'Merch']);
+  expect((await listCheckInLists(cli.database.db, eventId)).map((list) => list.name)).toEqual(['All tickets', 'Merch', 'Side door']);
 });
