@@ -37,6 +37,7 @@ const entry: DoorListEntry = {
   isRevoked: false,
   holderName: { iv: '', data: '' },
   checkIn: null,
+  requiresAttention: false,
 };
 /** Tuesday 24 Nov 2026, 15:00 in London: day 2 is open. */
 const duringDay2 = new Date('2026-11-24T15:00:00Z');
@@ -141,7 +142,7 @@ describe('base64url', () => {
 const LOOKUP_VECTOR = '5KTt_aLqdJGs1ndk-cxgufQNFqtaiSJZtxkasYvKMvM';
 
 describe('mergeDoorList: applying a download', () => {
-  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], format: 2, tickets: [
+  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], format: 2, ticketTypes: [], tickets: [
     { ...entry, lookupKey: 'a' },
     { ...entry, lookupKey: 'b' },
   ] };

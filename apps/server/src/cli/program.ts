@@ -11,6 +11,7 @@ import { registerEventCommands } from './commands/events.ts';
 import { registerOrganizationCommands } from './commands/organizations.ts';
 import { registerScanLogCommands } from './commands/scan-log.ts';
 import { registerTicketCommands } from './commands/tickets.ts';
+import { registerTicketTypeCommands } from './commands/ticket-types.ts';
 import { registerUserCommands } from './commands/users.ts';
 import { createContext, type AdminContext, type AdminIo } from './context.ts';
 
@@ -23,6 +24,7 @@ const OVERVIEW_EXAMPLES = [
   '    --status live --days "Opening Night:2026-12-01,Main Day:2026-12-02"',
   '  npm run admin -- event list',
   '  npm run admin -- tickets import --event <event id> tickets.csv',
+  '  npm run admin -- ticket-type set --event <event id> VIP --note "Green wristband" --attention yes',
   '  npm run admin -- tickets export-qr --event <event id> --out ./qr --pdf tickets.pdf',
   '  npm run admin -- checkins count --event <event id> --day 1',
   '  npm run admin -- org set-role --org "Northwind Live" --user sam --role supervisor',
@@ -49,6 +51,7 @@ function buildProgram(context: AdminContext): Command {
   registerOrganizationCommands(program, context);
   registerEventCommands(program, context);
   registerTicketCommands(program, context);
+  registerTicketTypeCommands(program, context);
   registerCheckInCommands(program, context);
   registerScanLogCommands(program, context);
   registerDatabaseCommands(program, context);
