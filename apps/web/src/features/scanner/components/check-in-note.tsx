@@ -6,7 +6,7 @@ import { checkInNoteContent } from '../verdict-flash-logic.ts';
 
 /**
  * A ticket's check-in note (docs/decisions/102), large: 'ATTENTION' with a warning icon when the
- * ticket or its type asks staff to look up, else 'Note', then the note itself, line breaks kept. In
+ * ticket or its type asks staff to look up, else 'Note', then the note itself, a paragraph a line. In
  * the result card (`size="card"`) and on the full-screen flash (`size="flash"`). Dark text on a
  * light panel with a thick amber border (light panel with dark text turned over in the dark
  * theme, decision 036), so it reads in sun and against the verdict's colour alike.
@@ -29,7 +29,14 @@ export function CheckInNote({ attention, size }: { attention: CheckInAttention; 
         <Icon aria-hidden="true" className={cn('shrink-0', isFlash ? 'size-8' : 'size-5')} strokeWidth={2.75} />
         {attention.requiresAttention ? t('scanner.attention') : t('scanner.checkInNote')}
       </p>
-      <p className={cn('leading-snug font-bold break-words whitespace-pre-line', isFlash ? 'mt-1 text-3xl min-[360px]:text-4xl' : 'text-xl')}>{content.text}</p>
+      {/* One line of the note a paragraph, ruled apart: the ticket's own note and its type's read as two. */}
+      <div className={cn('divide-y-2 divide-slate-300 leading-snug font-bold break-words', isFlash ? 'mt-1 text-3xl min-[360px]:text-4xl' : 'text-xl')}>
+        {content.text.split('\n').map((line, index) => (
+          <p key={index} className={cn(index > 0 && (isFlash ? 'pt-2' : 'pt-1'), isFlash ? 'pb-2 last:pb-0' : 'pb-1 last:pb-0')}>
+            {line}
+          </p>
+        ))}
+      </div>
     </div>
   );
 }
