@@ -11,7 +11,7 @@ import { API_PREFIX, offlinePaths } from '@gatecheck/contract';
 import { expect, test } from './support/fixtures.ts';
 import { runAdmin } from './support/admin-cli.ts';
 import { admitsDay } from './support/demo-tickets.ts';
-import { captureFlashes, capturedFlashes, clearFrozenFlashes, freezeNextFlash, frozenFlash } from './support/flash-capture.ts';
+import { captureFlashes, capturedFlashes, clearFrozenFlashes, freezeNextFlash, frozenFlash, frozenFlashContrast } from './support/flash-capture.ts';
 import { expectVerdict, openScannerReadyForOffline, scanWithCamera, verdictCard } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 import { startGatecheckServer } from './support/server.ts';
@@ -70,8 +70,12 @@ withOwnServer('an attention ticket shows its note on the flash, online and with 
   // Its own note (opened on the device with its code) first, then its type's, one a line.
   await expect(frozenFlash(page).getByTestId('verdict-flash-note')).toHaveText(`ATTENTION${OWN_NOTE}${TYPE_NOTE}`);
   await saveScreen(page, 'check-in-notes-flash-offline', { fullPage: false });
+  // The note's colours pass axe's contrast rule in the dark theme and the light one (on the still
+  // copy of the flash, as dark-mode.spec.ts checks the flashes).
+  expect(await frozenFlashContrast(page)).toMatchObject({ violations: [], checked: expect.any(Number) });
   await page.emulateMedia({ colorScheme: 'light' });
   await saveScreen(page, 'check-in-notes-flash-offline-light', { fullPage: false });
+  expect(await frozenFlashContrast(page)).toMatchObject({ violations: [] });
   // Screen readers heard the note with each verdict.
   const live = (await capturedFlashes(page)).map((flash) => flash.liveText);
   expect(live).toContain(`APPROVED. ATTENTION: ${TYPE_NOTE}`);
