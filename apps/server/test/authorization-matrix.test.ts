@@ -128,6 +128,17 @@ const MATRIX: Row[] = [
     expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404 },
   },
   {
+    // Ticket types and their check-in notes (docs/decisions/102): supervisors read, admins edit.
+    endpoint: 'GET /events/{live event}/ticket-types',
+    request: () => ({ method: 'GET', url: api(`/events/${ids.liveEventId}/ticket-types`) }),
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 403 },
+  },
+  {
+    endpoint: 'PATCH /events/{live event}/ticket-types/VIP',
+    request: () => ({ method: 'PATCH', url: api(`/events/${ids.liveEventId}/ticket-types/VIP`), payload: { requiresAttention: true } }),
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 403 },
+  },
+  {
     endpoint: 'POST /auth/change-password',
     request: (caller) => ({
       method: 'POST',

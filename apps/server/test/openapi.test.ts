@@ -21,6 +21,7 @@ const SPEC_CALLS = [
 /** The supervisor calls of issue 11 (not in SPEC §7). */
 const SUPERVISOR_OPERATION_IDS = ['searchAttendees', 'manualCheckIn', 'undoCheckIn', 'readScanLog'] as const;
 const OFFLINE_OPERATION_IDS = ['getDoorList', 'uploadOfflineScans', 'listOfflineConflicts', 'listSigningKeys'] as const;
+const TICKET_TYPE_OPERATION_IDS = ['listTicketTypes', 'updateTicketType'] as const;
 
 const JsonSchema = z.looseObject({ type: z.union([z.string(), z.array(z.string())]).optional() });
 const Operation = z.looseObject({
@@ -108,6 +109,19 @@ test('verify documents every denial reason, event_not_active included, and its 4
   }
 });
 
+test('verify, the attendee search and the door list declare the check-in note and attention flag as optional fields (docs/decisions/102)', () => {
+  const schemas = document.components.schemas;
+  for (const name of ['ApprovedVerdict', 'DeniedVerdict', 'Attendee']) {
+    const schema = z.looseObject({ properties: z.record(z.string(), z.unknown()), required: z.array(z.string()).optional() }).parse(schemas[name]);
+    expect(schema.properties, name).toMatchObject({ checkInNote: { type: 'string' }, requiresAttention: { type: 'boolean' } });
+    expect(schema.required ?? [], name).not.toContain('checkInNote');
+    expect(schema.required ?? [], name).not.toContain('requiresAttention');
+  }
+  expect(JSON.stringify(schemas.DoorListEntry)).toContain('"checkInNote"');
+  expect(JSON.stringify(schemas.DoorList)).toContain('"#/components/schemas/DoorListTicketType"');
+  expect(document.paths[openApiPath(apiPaths.ticketType)]?.patch?.requestBody?.content['application/json'].schema).toEqual({ $ref: expect.stringMatching(/^#\/components\/schemas\/UpdateTicketTypeRequest/) });
+});
+
 test('operations that need a session say so (bearer token or session cookie); the sign-in calls do not', () => {
   const security = [{ bearerToken: [] }, { sessionCookie: [] }];
   expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.security).toEqual(security);
@@ -149,12 +163,13 @@ test('every operation has its own operationId', () => {
   // GET /events/{eventId}/days/{day}/counts (live counts, docs/decisions/033) and the four
   // supervisor calls of issue 11 (docs/decisions/037), the four offline check-in calls of issue 12
   // (docs/decisions/043–045), the health and readiness probes of issue 14 (docs/decisions/041) and
-  // the check-in lists of an event (docs/decisions/100).
-  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2 + 1);
+  // the check-in lists of an event (docs/decisions/100) and the ticket types with their check-in
+  // notes (docs/decisions/102).
+  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2 + 1 + TICKET_TYPE_OPERATION_IDS.length);
   expect(ids).toContain('listCheckInLists');
   expect(ids).toContain('getHealth');
   expect(ids).toContain('getReadiness');
-  for (const id of [...SUPERVISOR_OPERATION_IDS, ...OFFLINE_OPERATION_IDS]) expect(ids).toContain(id);
+  for (const id of [...SUPERVISOR_OPERATION_IDS, ...OFFLINE_OPERATION_IDS, ...TICKET_TYPE_OPERATION_IDS]) expect(ids).toContain(id);
   for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
   expect(new Set(ids).size).toBe(ids.length);
   expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.operationId).toBe('verifyTicket');

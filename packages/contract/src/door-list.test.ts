@@ -37,6 +37,7 @@ const entry: DoorListEntry = {
   isRevoked: false,
   holderName: { iv: '', data: '' },
   checkIn: null,
+  requiresAttention: false,
 };
 /** Tuesday 24 Nov 2026, 15:00 in London: day 2 is open. */
 const duringDay2 = new Date('2026-11-24T15:00:00Z');
@@ -141,7 +142,7 @@ describe('base64url', () => {
 const LOOKUP_VECTOR = '5KTt_aLqdJGs1ndk-cxgufQNFqtaiSJZtxkasYvKMvM';
 
 describe('mergeDoorList: applying a download', () => {
-  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], checkInLists: [], format: 2, tickets: [
+  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], checkInLists: [], format: 2, ticketTypes: [], tickets: [
     { ...entry, lookupKey: 'a' },
     { ...entry, lookupKey: 'b' },
   ] };
@@ -211,7 +212,7 @@ describe('a door list with check-in lists (docs/decisions/100)', () => {
     { id: 'main', name: 'Main entrance', position: 1, ticketTypes: null, days: null },
     { id: 'vip', name: 'VIP Gate', position: 2, ticketTypes: ['VIP'], days: null },
   ];
-  const base: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], format: 2, tickets: [], checkInLists: lists };
+  const base: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], format: 2, ticketTypes: [], tickets: [], checkInLists: lists };
 
   test("the device decides at the list's list: a ticket of another type is denied naming where it is valid", () => {
     const atGate = { ...base, checkInListId: 'vip' };

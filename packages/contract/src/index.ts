@@ -17,4 +17,5 @@ export * from './offline-scans.ts';
 export * from './operations.ts';
 export * from './paths.ts';
 export * from './text.ts';
+export * from './check-in-notes.ts';
 export * from './api-version.ts';

@@ -35,6 +35,9 @@ export const apiPaths = {
   doorList: '/events/:eventId/days/:day/door-list',
   offlineScans: '/events/:eventId/days/:day/offline-scans',
   offlineConflicts: '/events/:eventId/days/:day/conflicts',
+  /** An event's ticket types with their check-in notes (docs/decisions/102): list (supervisor+), update one (admin). */
+  ticketTypes: '/events/:eventId/ticket-types',
+  ticketType: '/events/:eventId/ticket-types/:name',
   /** Issue 12: the event's public Ed25519 keys for signed tickets (docs/decisions/043). */
   signingKeys: '/events/:eventId/signing-keys',
 } as const;

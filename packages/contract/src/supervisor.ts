@@ -74,6 +74,10 @@ export const Attendee = z.object({
   revokedAt: z.string().nullable(),
   day: z.number().int(),
   checkIn: AttendeeCheckIn.nullable(),
+  /** The ticket's and its type's check-in notes, one per line (docs/decisions/102); absent when none. */
+  checkInNote: z.string().optional(),
+  /** Present (true) when the ticket or its type asks staff to look up before admitting. */
+  requiresAttention: z.boolean().optional(),
 }).meta({ id: 'Attendee' });
 export type Attendee = z.infer<typeof Attendee>;
 

@@ -49,6 +49,18 @@ export const DenialReason = z.enum([
 ]).meta({ id: 'DenialReason' });
 export type DenialReason = z.infer<typeof DenialReason>;
 
+/**
+ * What the door must see for this ticket (docs/decisions/102, check-in-notes.ts), on APPROVED and
+ * on DENIED `already_checked_in` (the guest at the door holds a real ticket of this event and staff
+ * settle it with the note in view); absent on every other verdict and for tickets without them.
+ * `checkInNote`: the ticket's and its type's notes, one per line. `requiresAttention`: play the
+ * attention sound and vibration, not the plain approval's.
+ */
+const verdictAttention = {
+  checkInNote: z.string().optional(),
+  requiresAttention: z.boolean().optional(),
+};
+
 /** APPROVED: the check-in was recorded now (or, for a retried `scanId`, earlier by this same scan). */
 export const ApprovedVerdict = z.object({
   isValid: z.literal(true),
@@ -56,6 +68,7 @@ export const ApprovedVerdict = z.object({
   holderName: z.string().optional(),
   ticketType: z.string().optional(),
   checkedInAt: z.string().optional(),
+  ...verdictAttention,
 }).meta({ id: 'ApprovedVerdict' });
 export type ApprovedVerdict = z.infer<typeof ApprovedVerdict>;
 
@@ -102,6 +115,7 @@ export const DeniedVerdict = z.object({
   listDenial: ListDenial.optional(),
   checkedInAt: z.string().optional(),
   checkedInBy: z.string().optional(),
+  ...verdictAttention,
 }).meta({ id: 'DeniedVerdict' });
 export type DeniedVerdict = z.infer<typeof DeniedVerdict>;
 

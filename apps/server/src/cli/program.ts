@@ -12,6 +12,7 @@ import { registerEventCommands } from './commands/events.ts';
 import { registerOrganizationCommands } from './commands/organizations.ts';
 import { registerScanLogCommands } from './commands/scan-log.ts';
 import { registerTicketCommands } from './commands/tickets.ts';
+import { registerTicketTypeCommands } from './commands/ticket-types.ts';
 import { registerUserCommands } from './commands/users.ts';
 import { createContext, type AdminContext, type AdminIo } from './context.ts';
 
@@ -24,6 +25,7 @@ const OVERVIEW_EXAMPLES = [
   '    --status live --days "Opening Night:2026-12-01,Main Day:2026-12-02"',
   '  npm run admin -- event list',
   '  npm run admin -- tickets import --event <event id> tickets.csv',
+  '  npm run admin -- ticket-type set --event <event id> VIP --note "Green wristband" --attention yes',
   '  npm run admin -- tickets export-qr --event <event id> --out ./qr --pdf tickets.pdf',
   '  npm run admin -- list create --event <event id> --name "VIP Gate" --types VIP',
   '  npm run admin -- checkins count --event <event id> --day 1',
@@ -51,6 +53,7 @@ function buildProgram(context: AdminContext): Command {
   registerOrganizationCommands(program, context);
   registerEventCommands(program, context);
   registerTicketCommands(program, context);
+  registerTicketTypeCommands(program, context);
   registerCheckInListCommands(program, context);
   registerCheckInCommands(program, context);
   registerScanLogCommands(program, context);

@@ -243,6 +243,9 @@ export const tickets = pgTable(
     ticketType: text('ticket_type').notNull(),
     admittedDays: integer('admitted_days').array(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** This ticket's own check-in note ('' = none) and attention flag, shown with its type's (docs/decisions/102). */
+    checkInNote: text('check_in_note').notNull().default(''),
+    requiresAttention: boolean('requires_attention').notNull().default(false),
     createdAt: createdAt(),
     changedXid: changedXid(),
   },
@@ -251,6 +254,28 @@ export const tickets = pgTable(
     uniqueIndex('tickets_code_upper_key').on(sql`upper(${t.code})`),
     index('tickets_event_changed_xid_idx').on(t.eventId, t.changedXid),
   ],
+);
+
+/**
+ * The ticket types of an event (docs/decisions/102): one row per (event, name), the name being what
+ * tickets carry in `ticket_type` (matched exactly), with the check-in note ('' = none) and attention
+ * flag every ticket of the type shows at the door. Written when tickets of a new type are inserted
+ * (services/tickets.ts) and by the ticket-type service; a door list carries the rows with a note or
+ * flag whole on every download, so an edit needs no change stamp on the tickets.
+ */
+export const ticketTypes = pgTable(
+  'ticket_types',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    checkInNote: text('check_in_note').notNull().default(''),
+    requiresAttention: boolean('requires_attention').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('ticket_types_event_name_key').on(t.eventId, t.name)],
 );
 
 /**

@@ -9,6 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { changePasswordRoutes } from './account/index.ts';
 import eventsRoutes from './events/index.ts';
+import ticketTypesRoutes from './ticket-types/index.ts';
 import organizationsRoutes from './organizations/index.ts';
 import ticketsRoutes from './tickets/index.ts';
 import usersRoutes from './users/index.ts';
@@ -34,4 +35,5 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   await scope.register(organizationsRoutes);
   await scope.register(ticketsRoutes);
   await scope.register(eventsRoutes);
+  await scope.register(ticketTypesRoutes);
 }

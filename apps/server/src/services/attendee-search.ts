@@ -10,12 +10,12 @@
  * are ordinary characters, and no extension (unaccent, pg_trgm) is needed on PGlite or PostgreSQL.
  */
 import type { Attendee, AttendeeSearchResponse } from '@gatecheck/contract';
-import { ATTENDEE_SEARCH_LIMIT } from '@gatecheck/contract';
+import { ATTENDEE_SEARCH_LIMIT, attentionFields, checkInAttention } from '@gatecheck/contract';
 import transliterate from '@sindresorhus/transliterate';
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { inTransaction } from '../db/transactions.ts';
-import { checkIns, tickets, ticketSearchTerms, users } from '../db/schema.ts';
+import { checkIns, tickets, ticketSearchTerms, ticketTypes, users } from '../db/schema.ts';
 import { resolveCheckInList } from './check-in-lists.ts';
 import type { EventDetails } from './events.ts';
 
@@ -84,8 +84,11 @@ export async function searchAttendees(db: Db, event: EventDetails, query: string
       ticket: tickets,
       checkedInAt: checkIns.checkedInAt,
       checkedInBy: users.displayName,
+      typeNote: ticketTypes.checkInNote,
+      typeRequiresAttention: ticketTypes.requiresAttention,
     })
     .from(tickets)
+    .leftJoin(ticketTypes, and(eq(ticketTypes.eventId, tickets.eventId), eq(ticketTypes.name, tickets.ticketType)))
     .leftJoin(checkIns, and(eq(checkIns.eventId, tickets.eventId), eq(checkIns.checkInListId, list.id), eq(checkIns.day, day), eq(checkIns.ticketId, tickets.id), isNull(checkIns.undoneAt)))
     .leftJoin(users, eq(users.id, checkIns.staffUserId))
     .where(inArray(tickets.id, ids))
@@ -101,6 +104,12 @@ export async function searchAttendees(db: Db, event: EventDetails, query: string
         revokedAt: row.ticket.revokedAt?.toISOString() ?? null,
         day,
         checkIn: row.checkedInAt ? { checkedInAt: row.checkedInAt.toISOString(), checkedInBy: row.checkedInBy ?? '' } : null,
+        ...attentionFields(
+          checkInAttention(
+            { note: row.ticket.checkInNote, requiresAttention: row.ticket.requiresAttention },
+            row.typeNote !== null && row.typeRequiresAttention !== null ? { note: row.typeNote, requiresAttention: row.typeRequiresAttention } : undefined,
+          ),
+        ),
       }),
     ),
     hasMore,

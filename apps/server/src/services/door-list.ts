@@ -14,7 +14,9 @@
  *
  * Tickets whose codes are too weak to keep secret (`isDoorListCode`, docs/decisions/087) are left
  * off, and the list says the event has such tickets (`hasUnlistedCodes`); the ids of the event's
- * revoked signing keys come with every list (`revokedKeyIds`, docs/decisions/089).
+ * revoked signing keys come with every list (`revokedKeyIds`, docs/decisions/089), and so do the
+ * ticket types with a check-in note or attention flag (`ticketTypes`, docs/decisions/102); a
+ * ticket's own note is sealed like its holder name.
  */
 import {
   DOOR_LIST_FORMAT,
@@ -22,6 +24,7 @@ import {
   type DoorListEntry,
   doorListLookupKey,
   isDoorListCode,
+  sealCheckInNote,
   sealHolderName,
 } from '@gatecheck/contract';
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
@@ -30,6 +33,7 @@ import { checkIns, events, tickets, users } from '../db/schema.ts';
 import { chooseCheckInList, listCheckInLists } from './check-in-lists.ts';
 import type { EventDetails } from './events.ts';
 import { revokedSigningKeyIds } from './signing-keys.ts';
+import { doorListTicketTypes } from './ticket-types.ts';
 
 /**
  * The SQL value that stamps a row as changed by the current transaction: `SET changed_xid =
@@ -81,6 +85,8 @@ export async function readDoorList(
       ticketType: tickets.ticketType,
       admittedDays: tickets.admittedDays,
       revokedAt: tickets.revokedAt,
+      checkInNote: tickets.checkInNote,
+      requiresAttention: tickets.requiresAttention,
       checkedInAt: checkIns.checkedInAt,
       checkedInBy: users.displayName,
     })
@@ -106,6 +112,9 @@ export async function readDoorList(
       isRevoked: row.revokedAt !== null,
       holderName: await sealHolderName(event.id, row.code, row.holderName),
       checkIn: row.checkedInAt ? { checkedInAt: row.checkedInAt.toISOString(), checkedInBy: row.checkedInBy ?? '' } : null,
+      // Sealed like the name (docs/decisions/102); only tickets with a note pay for it.
+      ...(row.checkInNote !== '' ? { checkInNote: await sealCheckInNote(event.id, row.code, row.checkInNote) } : {}),
+      requiresAttention: row.requiresAttention,
     });
   }
   return {
@@ -129,5 +138,6 @@ export async function readDoorList(
     hasUnlistedCodes,
     revokedKeyIds: await revokedSigningKeyIds(db, event.id),
     format: DOOR_LIST_FORMAT,
+    ticketTypes: await doorListTicketTypes(db, event.id),
   };
 }

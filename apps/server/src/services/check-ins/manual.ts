@@ -8,12 +8,12 @@
 import type { VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { scanLog, tickets, users } from '../../db/schema.ts';
+import { scanLog, tickets, ticketTypes, users } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transactions.ts';
 import { resolveCheckInList } from '../check-in-lists.ts';
 import { isId, ServiceError } from '../errors.ts';
 import type { EventDetails } from '../events.ts';
-import { decideAndRecord, logAttempt, type Scanner, type TicketRow } from './decide.ts';
+import { decideAndRecord, type FoundTicket, logAttempt, type Scanner, type TicketRow } from './decide.ts';
 import { undoActiveCheckIn } from './write.ts';
 
 /**
@@ -38,7 +38,7 @@ export async function manualCheckIn(
   const verifyRequest: VerifyTicketRequest = { eventId: event.id, qrCode: ticket.code, day: request.day, scanId: request.scanId };
   return inTransaction(db, async (tx) => {
     const attempt = { scanner, event, checkInList, request: verifyRequest, now };
-    const verdict = await decideAndRecord(tx, attempt, { ticket, organizationId: event.organizationId });
+    const verdict = await decideAndRecord(tx, attempt, { ticket, organizationId: event.organizationId, type: await findTicketType(tx, ticket) });
     await logAttempt(tx, { ...attempt, verdict, source: 'manual' });
     return verdict;
   });
@@ -131,3 +131,12 @@ async function findEventTicket(db: DbOrTx, event: EventDetails, ticketId: string
   return ticket;
 }
 
+
+/** The check-in note and flag of `ticket`'s type (docs/decisions/102), undefined when it has no row. */
+async function findTicketType(db: DbOrTx, ticket: TicketRow): Promise<FoundTicket['type']> {
+  const [type] = await db
+    .select({ note: ticketTypes.checkInNote, requiresAttention: ticketTypes.requiresAttention })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.eventId, ticket.eventId), eq(ticketTypes.name, ticket.ticketType)));
+  return type;
+}

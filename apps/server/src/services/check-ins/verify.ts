@@ -16,7 +16,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
 import { inTransaction } from '../../db/transactions.ts';
-import { checkInLists, checkIns, eventDays, events, memberships, organizations, tickets, users } from '../../db/schema.ts';
+import { checkInLists, checkIns, eventDays, events, memberships, organizations, tickets, ticketTypes, users } from '../../db/schema.ts';
 import { type ChosenCheckInList, chooseCheckInList, type CheckInListRow } from '../check-in-lists.ts';
 import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from '../errors.ts';
 import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from '../events.ts';
@@ -61,22 +61,22 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
   const checkInList: ChosenCheckInList = chooseCheckInList(read.lists, request.checkInListId);
   const attempt = { scanner, event, checkInList, request: scanned, now };
   const decision = decideCheckIn({ ...ruleInput(attempt, read.found), existingCheckIn: read.existingCheckIn });
-  const ticket = read.found?.ticket;
-  if (decision.outcome !== 'check_in' || !ticket) {
-    const verdict = toVerdict(decision, event, ticket);
+  const found = read.found;
+  if (decision.outcome !== 'check_in' || !found) {
+    const verdict = toVerdict(decision, event, found);
     await logAttempt(db, { ...attempt, verdict, source: 'scan' });
     return verdict;
   }
   const checkedInAt = await recordScannedCheckIn(db, {
     eventId: event.id,
-    ticketId: ticket.id,
+    ticketId: found.ticket.id,
     day: scanned.day,
     checkInListId: checkInList.list.id,
     userId: scanner.userId,
     scanId: scanned.scanId ?? null,
     code: renderTextSafely(scanned.qrCode),
   });
-  if (checkedInAt) return approve(event, ticket, checkedInAt);
+  if (checkedInAt) return approve(event, found, checkedInAt);
   // Another scan of this ticket committed its check-in between the read and the INSERT (or an undo
   // and a new check-in did): decide again from the row that won, in one transaction as a manual
   // check-in does (rare: concurrent scans of one ticket).
@@ -143,6 +143,8 @@ function prepareScanRead(db: Db, size: BatchSize) {
       isMember: sql<boolean>`exists (select 1 from ${memberships} where ${memberships.userId} = r.user_id and ${memberships.organizationId} = ${events.organizationId})`,
       ticket: tickets,
       ticketOrganizationId: ticketEvents.organizationId,
+      typeNote: ticketTypes.checkInNote,
+      typeRequiresAttention: ticketTypes.requiresAttention,
       checkedInAt: checkIns.checkedInAt,
       checkInScanId: checkIns.scanId,
       checkInStaffUserId: checkIns.staffUserId,
@@ -153,6 +155,8 @@ function prepareScanRead(db: Db, size: BatchSize) {
     .innerJoin(organizations, eq(organizations.id, events.organizationId))
     .leftJoin(tickets, sql`upper(${tickets.code}) = upper(r.code)`)
     .leftJoin(ticketEvents, eq(ticketEvents.id, tickets.eventId))
+    // The type's check-in note (docs/decisions/102): one index probe on (event_id, name).
+    .leftJoin(ticketTypes, and(eq(ticketTypes.eventId, tickets.eventId), eq(ticketTypes.name, tickets.ticketType)))
     .leftJoin(
       checkIns,
       and(
@@ -195,7 +199,8 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
     allowsScanningOutsideDays: row.allowsScanningOutsideDays,
     days: daysOrDefault(row.days.map((entry) => ({ day: entry.day, name: entry.name, date: String(entry.date).slice(0, 10) })), row.date),
   };
-  const found = code !== null && row.ticket && row.ticketOrganizationId ? { ticket: row.ticket, organizationId: row.ticketOrganizationId } : undefined;
+  const type = row.typeNote !== null && row.typeRequiresAttention !== null ? { note: row.typeNote, requiresAttention: row.typeRequiresAttention } : undefined;
+  const found = code !== null && row.ticket && row.ticketOrganizationId ? { ticket: row.ticket, organizationId: row.ticketOrganizationId, type } : undefined;
   const existingCheckIn =
     found && row.checkedInAt
       ? existingForRule(
