@@ -14,7 +14,7 @@
 import { type CheckInList, type CheckInListRule, CHECK_IN_LIST_NAME_MAX_LENGTH } from '@gatecheck/contract';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkInLists, checkIns, tickets } from '../db/schema.ts';
+import { checkInLists, checkIns, tickets, ticketTypes as ticketTypeRows } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { isId, ServiceError } from './errors.ts';
 import type { EventDetails } from './events.ts';
@@ -177,8 +177,20 @@ async function findList(db: DbOrTx, eventId: string, checkInListId: string): Pro
 }
 
 /**
+ * The ticket type names of event `eventId`, sorted: its `ticket_types` rows (every type its tickets
+ * carry, and a type named ahead of its tickets with `ticket-type set`, docs/decisions/102) and, in
+ * case a ticket was written without its row, the types its tickets carry.
+ */
+async function knownTicketTypes(db: DbOrTx, eventId: string): Promise<string[]> {
+  const declared = await db.select({ type: ticketTypeRows.name }).from(ticketTypeRows).where(eq(ticketTypeRows.eventId, eventId));
+  const carried = await db.selectDistinct({ type: tickets.ticketType }).from(tickets).where(eq(tickets.eventId, eventId));
+  return [...new Set([...declared, ...carried].map((row) => row.type))].sort();
+}
+
+/**
  * `input` checked against `event`: the name trimmed, not empty, not too long, not another list's
- * (any letter case); the types each the type of some ticket of the event, in its stored spelling
+ * (any letter case); the types each a ticket type of the event (`knownTicketTypes`: one its tickets
+ * carry or one named ahead of them), in its stored spelling
  * (any letter case given), at least one unless every type; the days the event's, without repeats.
  */
 async function checkListInput(db: DbOrTx, event: EventDetails, input: CheckInListInput, listId: string | undefined): Promise<{ name: string; ticketTypes: string[] | null; days: number[] | null }> {
@@ -195,12 +207,12 @@ async function checkListInput(db: DbOrTx, event: EventDetails, input: CheckInLis
   if (input.ticketTypes !== null) {
     const given = input.ticketTypes.map((type) => type.trim()).filter((type) => type !== '');
     if (given.length === 0) throw new ServiceError('bad_request', 'A check-in list must admit at least one ticket type (or every type: --all-types).');
-    const known = (await db.selectDistinct({ type: tickets.ticketType }).from(tickets).where(eq(tickets.eventId, event.id))).map((row) => row.type).sort();
+    const known = await knownTicketTypes(db, event.id);
     ticketTypes = [];
     for (const type of given) {
       const stored = known.find((entry) => entry === type) ?? known.find((entry) => entry.toLowerCase() === type.toLowerCase());
       if (stored === undefined) {
-        const types = known.length > 0 ? `its ticket types: ${known.join(', ')}` : 'it has no tickets yet: import them first';
+        const types = known.length > 0 ? `its ticket types: ${known.join(', ')}` : 'it has no ticket types yet: import its tickets first, or name a type with ticket-type set';
         throw new ServiceError('bad_request', `"${event.title}" has no tickets of type "${type}" (${types}).`);
       }
       if (!ticketTypes.includes(stored)) ticketTypes.push(stored);

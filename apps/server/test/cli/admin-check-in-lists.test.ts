@@ -2,7 +2,8 @@
  * `list create/edit/delete/list` in the admin CLI (docs/decisions/100), on a real database: an event
  * made by `event create` has 'All tickets'; lists take ticket types (as imported, any letter case)
  * and days; a list that names no type, an unknown type, a day the event lacks, a name taken, are
- * clear errors; a list with check-ins, or an event's only list, is not deleted.
+ * clear errors (a type set up with `ticket-type set` before any ticket has it is known); a list with
+ * check-ins, or an event's only list, is not deleted.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -113,4 +114,17 @@ test('a list with check-ins is not deleted; one without is; the last list of an 
   expect(last.exitCode).toBe(1);
   expect(last.stderr).toBe('error: "All tickets" is the only check-in list of "Lone Night": an event needs one.\n');
   expect((await listCheckInLists(cli.database.db, eventId)).map((list) => list.name)).toEqual(['All tickets', 'Merch', 'Side door']);
+});
+
+test('a list may name a ticket type set up ahead of its tickets (ticket-type set); an event without types says how to get one', async () => {
+  const early = idIn(await cli.ok('event', 'create', '--org', 'Northwind Live', '--title', 'Early Bird', '--date', '2026-12-06'));
+  const none = await cli.run('list', 'create', '--event', early, '--name', 'Crew door', '--types', 'Crew');
+  expect(none.exitCode).toBe(1);
+  expect(none.stderr).toBe('error: "Early Bird" has no tickets of type "Crew" (it has no ticket types yet: import its tickets first, or name a type with ticket-type set).\n');
+  await cli.ok('ticket-type', 'set', '--event', early, 'Crew', '--note', 'Hi-vis vest');
+  expect(await cli.ok('list', 'create', '--event', early, '--name', 'Crew door', '--types', 'crew')).toMatch(/^Created check-in list "Crew door" of "Early Bird": ticket types Crew; every day/);
+  expect((await listCheckInLists(cli.database.db, early)).map((list) => [list.name, list.ticketTypes])).toEqual([
+    ['All tickets', null],
+    ['Crew door', ['Crew']],
+  ]);
 });
