@@ -21,6 +21,8 @@ const SPEC_CALLS = [
 /** The supervisor calls of issue 11 (not in SPEC §7). */
 const SUPERVISOR_OPERATION_IDS = ['searchAttendees', 'manualCheckIn', 'undoCheckIn', 'readScanLog'] as const;
 const OFFLINE_OPERATION_IDS = ['getDoorList', 'uploadOfflineScans', 'listOfflineConflicts', 'listSigningKeys'] as const;
+/** The door-device calls (docs/decisions/107, 108). */
+const DEVICE_OPERATION_IDS = ['createDeviceEnrollment', 'redeemDeviceEnrollment', 'startDeviceShift', 'reportDeviceStatus', 'listDevices', 'updateDevice', 'revokeDevice'];
 
 const JsonSchema = z.looseObject({ type: z.union([z.string(), z.array(z.string())]).optional() });
 const Operation = z.looseObject({
@@ -148,11 +150,12 @@ test('every operation has its own operationId', () => {
   // The SPEC §7 calls plus GET /auth/options (whether sign-up is offered, docs/decisions/018) and
   // GET /events/{eventId}/days/{day}/counts (live counts, docs/decisions/033) and the four
   // supervisor calls of issue 11 (docs/decisions/037), the four offline check-in calls of issue 12
-  // (docs/decisions/043–045) and the health and readiness probes of issue 14 (docs/decisions/041).
-  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2);
+  // (docs/decisions/043–045), the health and readiness probes of issue 14 (docs/decisions/041) and
+  // the door-device calls (docs/decisions/107).
+  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2 + DEVICE_OPERATION_IDS.length);
   expect(ids).toContain('getHealth');
   expect(ids).toContain('getReadiness');
-  for (const id of [...SUPERVISOR_OPERATION_IDS, ...OFFLINE_OPERATION_IDS]) expect(ids).toContain(id);
+  for (const id of [...SUPERVISOR_OPERATION_IDS, ...OFFLINE_OPERATION_IDS, ...DEVICE_OPERATION_IDS]) expect(ids).toContain(id);
   for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
   expect(new Set(ids).size).toBe(ids.length);
   expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.operationId).toBe('verifyTicket');

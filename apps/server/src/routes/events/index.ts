@@ -51,7 +51,10 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     apiPaths.checkInCounts,
     { schema: { operationId: 'getCheckInCounts', params: CheckInCountsParams, response: { 200: CheckInCounts, ...ruleErrors('not_found') } } },
-    async (request) => countCheckIns(app.db, signedInUser(request).userId, request.params.eventId, request.params.day),
+    async (request) => {
+      const { userId, device } = signedInUser(request);
+      return countCheckIns(app.db, { userId, deviceEventId: device?.eventId }, request.params.eventId, request.params.day);
+    },
   );
 
   const supervisorOnly = requireRole('supervisor');
@@ -156,8 +159,11 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: OfflineScanBatchResponse, ...ruleErrors('forbidden', 'not_found') },
       },
     },
-    async (request) =>
-      recordOfflineScans(app.db, { userId: signedInUser(request).userId, sessionId: signedInUser(request).sessionId }, eventOf(request), request.params.day, request.body.scans, app.clock()),
+    async (request) => {
+      const { userId, sessionId, device } = signedInUser(request);
+      const uploader = { userId, sessionId, acceptsScansBefore: device?.revokedAt ?? undefined };
+      return recordOfflineScans(app.db, uploader, eventOf(request), request.params.day, request.body.scans, app.clock());
+    },
   );
 
   app.get(

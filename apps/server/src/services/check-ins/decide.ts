@@ -12,9 +12,10 @@ import { scanLog, type tickets } from '../../db/schema.ts';
 import type { EventDetails } from '../events.ts';
 import { existingForRule, recordCheckIn, ticketForRule } from './write.ts';
 
-/** The staff member scanning. */
+/** The staff member scanning; `deviceEventId`: a door device's one event, which it scans instead of by membership (docs/decisions/107). */
 export interface Scanner {
   userId: string;
+  deviceEventId?: string | undefined;
 }
 
 export type TicketRow = typeof tickets.$inferSelect;

@@ -1,0 +1,30 @@
+/**
+ * Door devices for the server suite, made through the real API (docs/decisions/107): an admin's
+ * enrollment, redeemed as a phone would redeem it.
+ */
+import { CreateEnrollmentResponse, devicePaths, deviceApiPaths, parseEnrollmentLink, RedeemEnrollmentResponse } from '@gatecheck/contract';
+import type { FastifyInstance } from 'fastify';
+import { api, bearer } from './test-app.ts';
+
+/**
+ * Creates an enrollment for `eventId` as the admin holding `adminToken`.
+ * @throws when the API does not answer 201.
+ */
+export async function createEnrollmentAs(app: FastifyInstance, adminToken: string, eventId: string, name?: string): Promise<CreateEnrollmentResponse> {
+  const response = await app.inject({ method: 'POST', url: api(devicePaths.createEnrollment(eventId)), headers: bearer(adminToken), payload: name === undefined ? {} : { name } });
+  if (response.statusCode !== 201) throw new Error(`enrollment failed: ${response.statusCode} ${response.body}`);
+  return CreateEnrollmentResponse.parse(response.json());
+}
+
+/**
+ * Enrolls a device for `eventId` (the admin's enrollment, redeemed from its link).
+ * @returns the device's bearer token and the device.
+ */
+export async function enrollDevice(app: FastifyInstance, adminToken: string, eventId: string, name = 'North gate 2'): Promise<RedeemEnrollmentResponse> {
+  const enrollment = await createEnrollmentAs(app, adminToken, eventId, name);
+  const link = parseEnrollmentLink(enrollment.link);
+  if (!link) throw new Error(`not an enrollment link: ${enrollment.link}`);
+  const response = await app.inject({ method: 'POST', url: api(deviceApiPaths.redeemEnrollment), payload: { token: link.token, platform: 'android', appVersion: '1.4.0' } });
+  if (response.statusCode !== 200) throw new Error(`redeem failed: ${response.statusCode} ${response.body}`);
+  return RedeemEnrollmentResponse.parse(response.json());
+}
