@@ -292,3 +292,16 @@ describe(`devices list, rename, move, revoke (${TEST_DATABASE_KIND})`, () => {
     }
   });
 });
+
+test(`redeeming is rate limited per address like the account calls (${TEST_DATABASE_KIND})`, async () => {
+  const limited = await createTestApp({ seed: false, env: { RATE_LIMIT_IP_MAX: '3' } });
+  try {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      statuses.push((await limited.app.inject({ method: 'POST', url: api(deviceApiPaths.redeemEnrollment), payload: { token: 'C'.repeat(43) } })).statusCode);
+    }
+    expect(statuses).toEqual([400, 400, 400, 429]);
+  } finally {
+    await limited.close();
+  }
+});

@@ -4,6 +4,8 @@
  */
 import { CreateEnrollmentResponse, devicePaths, deviceApiPaths, parseEnrollmentLink, RedeemEnrollmentResponse } from '@gatecheck/contract';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../src/db/client.ts';
+import { createEnrollment, redeemEnrollment } from '../../src/services/devices.ts';
 import { api, bearer } from './test-app.ts';
 
 /**
@@ -27,4 +29,18 @@ export async function enrollDevice(app: FastifyInstance, adminToken: string, eve
   const response = await app.inject({ method: 'POST', url: api(deviceApiPaths.redeemEnrollment), payload: { token: link.token, platform: 'android', appVersion: '1.4.0' } });
   if (response.statusCode !== 200) throw new Error(`redeem failed: ${response.statusCode} ${response.body}`);
   return RedeemEnrollmentResponse.parse(response.json());
+}
+
+/**
+ * A fresh device of `eventId` made by the services (no HTTP; for the authorization matrices, which
+ * need a new credential per request).
+ * @returns its bearer token and id.
+ */
+export async function newDeviceToken(db: Db, eventId: string, name = 'Matrix gate'): Promise<{ token: string; deviceId: string }> {
+  const now = new Date();
+  const enrollment = await createEnrollment(db, { eventId, name, createdBy: null, publicUrl: 'http://localhost', now });
+  const link = parseEnrollmentLink(enrollment.link);
+  if (!link) throw new Error('not an enrollment link');
+  const redeemed = await redeemEnrollment(db, { token: link.token, now });
+  return { token: redeemed.token, deviceId: redeemed.device.id };
 }
