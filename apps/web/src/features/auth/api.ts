@@ -61,6 +61,8 @@ export async function checkSession(signal?: AbortSignal, timeoutMs: number = SES
     return { user: toUser(me, stored.token) };
   } catch (error) {
     if (signal?.aborted) throw error;
+    // A removed door device: the session provider sends its scans, then deletes it all (app/remove-this-device.ts).
+    if (error instanceof ApiError && error.status === 401 && error.code === 'device_revoked') return { user: null, reason: 'device_removed' };
     if (error instanceof ApiError && error.status === 401) {
       await removeStoredUser();
       return { user: null, reason: 'session_expired' };
@@ -156,6 +158,14 @@ export async function forgetCachedData(queryClient: QueryClient): Promise<void> 
 function setSignedOut(queryClient: QueryClient, reason?: SessionEndReason): void {
   queryClient.setQueryData<Session>(sessionQueries.current().queryKey, reason === undefined ? { user: null } : { user: null, reason });
   void forgetCachedData(queryClient);
+}
+
+/**
+ * Signs the screen out with `reason` (shown on /login) and forgets the cached data, keeping the
+ * stored user and its token for what must still be sent (app/remove-this-device.ts).
+ */
+export function endSession(queryClient: QueryClient, reason: SessionEndReason): void {
+  setSignedOut(queryClient, reason);
 }
 
 /** True when the cached session has a signed-in user. */
