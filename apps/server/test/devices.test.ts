@@ -108,6 +108,16 @@ describe(`enrollment (${TEST_DATABASE_KIND})`, () => {
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 400, 400]);
   });
 
+  test('the web app redeems with useCookie: the session cookie then signs the device in', async () => {
+    const token = tokenOfLink((await createEnrollmentAs(t.app, adminToken, ids.liveEventId, 'Web door')).link);
+    const response = await t.app.inject({ method: 'POST', url: api(deviceApiPaths.redeemEnrollment), payload: { token, useCookie: true, platform: 'web' } });
+    expect(response.statusCode, response.body).toBe(200);
+    const cookie = response.cookies.find((candidate) => candidate.name === 'gatecheck_session');
+    expect(cookie?.httpOnly).toBe(true);
+    const me = await t.app.inject({ method: 'GET', url: api(apiPaths.usersMe), cookies: { gatecheck_session: cookie?.value ?? '' } });
+    expect(UserMe.parse(me.json()).displayName).toBe('Web door');
+  });
+
   test('an expired or unknown token is refused in plain words', async () => {
     const token = tokenOfLink((await createEnrollmentAs(t.app, adminToken, ids.liveEventId)).link);
     clockOffsetMs = 24 * 3600_000 + 1000;

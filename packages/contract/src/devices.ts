@@ -67,6 +67,8 @@ const DeviceFacts = {
 export const RedeemEnrollmentRequest = z.object({
   token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'an enrollment token (43 base64url characters)'),
   ...DeviceFacts,
+  /** The web app: also set the HttpOnly session cookie (as POST /auth/login's `useCookie`). */
+  useCookie: z.boolean().optional(),
 }).meta({ id: 'RedeemEnrollmentRequest' });
 export type RedeemEnrollmentRequest = z.infer<typeof RedeemEnrollmentRequest>;
 

@@ -28,7 +28,7 @@ import {
 } from '@gatecheck/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { signedInUser } from '../../plugins/auth.ts';
+import { setSessionCookie, signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
 import {
   assertOrganizationAdmin,
@@ -50,7 +50,11 @@ export const deviceEnrollmentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     deviceApiPaths.redeemEnrollment,
     { schema: { operationId: 'redeemDeviceEnrollment', body: RedeemEnrollmentRequest, response: { 200: RedeemEnrollmentResponse } } },
-    async (request) => redeemEnrollment(app.db, { ...request.body, now: app.clock() }),
+    async (request, reply) => {
+      const redeemed = await redeemEnrollment(app.db, { ...request.body, now: app.clock() });
+      if (request.body.useCookie) setSessionCookie(request, reply, redeemed.token, new Date(redeemed.expiresAt));
+      return redeemed;
+    },
   );
 };
 

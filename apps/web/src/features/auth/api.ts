@@ -140,6 +140,11 @@ export function signedOutSession(queryClient: QueryClient): void {
   queryClient.setQueryData(sessionQueries.current().queryKey, { user: null });
 }
 
+/** Marks the session signed in as `user` (a door device after its set-up, features/auth/enroll-api.ts). */
+export function signInAs(queryClient: QueryClient, user: User): void {
+  setSignedIn(queryClient, user);
+}
+
 /** Marks the session signed in (after login). */
 function setSignedIn(queryClient: QueryClient, user: User): void {
   queryClient.setQueryData(sessionQueries.current().queryKey, { user });
