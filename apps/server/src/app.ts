@@ -20,6 +20,7 @@ import securityPlugin, { securityHeadersSetter } from './plugins/security.ts';
 import webPlugin from './plugins/web.ts';
 import accountRoutes from './routes/account/index.ts';
 import authRoutes from './routes/auth/index.ts';
+import { deviceEnrollmentRoutes } from './routes/devices/index.ts';
 import operationsRoutes from './routes/operations/index.ts';
 import signedInRoutes from './routes/signed-in.ts';
 import { ServiceError } from './services/errors.ts';
@@ -176,6 +177,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(operationsRoutes);
       await api.register(authRoutes);
       await api.register(accountRoutes);
+      await api.register(deviceEnrollmentRoutes);
       // Everything else needs a session, checked by one hook before the request is validated.
       await api.register(signedInRoutes);
       // Any other path under /api is a 404 `{ code, message }` with every hook's headers, so no

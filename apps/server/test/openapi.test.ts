@@ -22,6 +22,8 @@ const SPEC_CALLS = [
 const SUPERVISOR_OPERATION_IDS = ['searchAttendees', 'manualCheckIn', 'undoCheckIn', 'readScanLog'] as const;
 const OFFLINE_OPERATION_IDS = ['getDoorList', 'uploadOfflineScans', 'listOfflineConflicts', 'listSigningKeys'] as const;
 const TICKET_TYPE_OPERATION_IDS = ['listTicketTypes', 'updateTicketType'] as const;
+/** The door-device calls (docs/decisions/107, 108). */
+const DEVICE_OPERATION_IDS = ['createDeviceEnrollment', 'redeemDeviceEnrollment', 'startDeviceShift', 'reportDeviceStatus', 'listDevices', 'updateDevice', 'revokeDevice'];
 
 const JsonSchema = z.looseObject({ type: z.union([z.string(), z.array(z.string())]).optional() });
 const Operation = z.looseObject({
@@ -163,13 +165,13 @@ test('every operation has its own operationId', () => {
   // GET /events/{eventId}/days/{day}/counts (live counts, docs/decisions/033) and the four
   // supervisor calls of issue 11 (docs/decisions/037), the four offline check-in calls of issue 12
   // (docs/decisions/043–045), the health and readiness probes of issue 14 (docs/decisions/041) and
-  // the check-in lists of an event (docs/decisions/100) and the ticket types with their check-in
-  // notes (docs/decisions/102).
-  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2 + 1 + TICKET_TYPE_OPERATION_IDS.length);
+  // the check-in lists of an event (docs/decisions/100), the ticket types with their check-in
+  // notes (docs/decisions/102) and the door-device calls (docs/decisions/107).
+  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2 + 1 + TICKET_TYPE_OPERATION_IDS.length + DEVICE_OPERATION_IDS.length);
   expect(ids).toContain('listCheckInLists');
   expect(ids).toContain('getHealth');
   expect(ids).toContain('getReadiness');
-  for (const id of [...SUPERVISOR_OPERATION_IDS, ...OFFLINE_OPERATION_IDS, ...TICKET_TYPE_OPERATION_IDS]) expect(ids).toContain(id);
+  for (const id of [...SUPERVISOR_OPERATION_IDS, ...OFFLINE_OPERATION_IDS, ...TICKET_TYPE_OPERATION_IDS, ...DEVICE_OPERATION_IDS]) expect(ids).toContain(id);
   for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
   expect(new Set(ids).size).toBe(ids.length);
   expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.operationId).toBe('verifyTicket');

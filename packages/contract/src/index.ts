@@ -14,6 +14,7 @@ export * from './door-list.ts';
 export * from './signed-ticket.ts';
 export * from './signed-ticket-vectors.ts';
 export * from './offline-scans.ts';
+export * from './devices.ts';
 export * from './operations.ts';
 export * from './paths.ts';
 export * from './text.ts';

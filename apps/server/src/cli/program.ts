@@ -8,6 +8,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCheckInListCommands } from './commands/check-in-lists.ts';
 import { registerCheckInCommands } from './commands/check-ins.ts';
 import { registerDatabaseCommands } from './commands/database.ts';
+import { registerDeviceCommands } from './commands/devices.ts';
 import { registerEventCommands } from './commands/events.ts';
 import { registerOrganizationCommands } from './commands/organizations.ts';
 import { registerScanLogCommands } from './commands/scan-log.ts';
@@ -31,6 +32,7 @@ const OVERVIEW_EXAMPLES = [
   '  npm run admin -- checkins count --event <event id> --day 1',
   '  npm run admin -- org set-role --org "Northwind Live" --user sam --role supervisor',
   '  npm run admin -- scanlog export --event <event id> --day 1 --out scans.csv',
+  '  npm run admin -- device enroll --event <event id> --name "North gate 2" --qr north-gate-2.png',
   '',
   'Configuration: the same environment as the server. DATABASE_URL selects PostgreSQL; otherwise the',
   'embedded database in $DATA_DIR/pgdata (default ./data) is used. Stop the server before using the',
@@ -57,6 +59,7 @@ function buildProgram(context: AdminContext): Command {
   registerCheckInListCommands(program, context);
   registerCheckInCommands(program, context);
   registerScanLogCommands(program, context);
+  registerDeviceCommands(program, context);
   registerDatabaseCommands(program, context);
   program.addHelpText('after', `\nAll commands:\n${listLeafCommands(program).join('\n')}\n\n${OVERVIEW_EXAMPLES}`);
   return program;

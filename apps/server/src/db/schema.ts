@@ -497,3 +497,77 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull().default(0),
   expire: timestamp('expire', { withTimezone: true, mode: 'date' }),
 });
+
+/**
+ * Door devices (docs/decisions/107): a phone enrolled by an admin's QR code, holding its own
+ * credential instead of a person's. It scans `event_id` with the role of staff and nothing else.
+ * The device acts through users rows of its own (`device_principals`: the device itself, and one
+ * per shift named by whoever scans), so check-ins and the scan log reference a user as before.
+ * `check_in_list_id`: the check-in list it scans, once check-in lists exist (null: every list; no
+ * foreign key yet). `app_version`, `platform`, `scans_waiting` and `last_seen_at` are what the
+ * device last reported. `revoked_at`: removed by an admin (docs/decisions/108).
+ */
+export const devices = pgTable(
+  'devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    checkInListId: uuid('check_in_list_id'),
+    name: text('name').notNull(),
+    appVersion: text('app_version'),
+    platform: text('platform'),
+    scansWaiting: integer('scans_waiting'),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: uuid('revoked_by').references(() => users.id),
+  },
+  (t) => [index('devices_organization_id_idx').on(t.organizationId), index('devices_event_id_idx').on(t.eventId)],
+);
+
+/**
+ * The users rows a device acts as (docs/decisions/107): its own (`shift_name` null) and one per shift
+ * ('Anna'). Such a user has no membership and no usable password; its rights come from the device.
+ */
+export const devicePrincipals = pgTable(
+  'device_principals',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    shiftName: text('shift_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('device_principals_device_id_idx').on(t.deviceId)],
+);
+
+/**
+ * One-time enrollment tokens (docs/decisions/107): only the SHA-256 hash is kept; valid until
+ * `expires_at` (24 h), used once (`used_at`, and the device it made).
+ */
+export const deviceEnrollments = pgTable(
+  'device_enrollments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    checkInListId: uuid('check_in_list_id'),
+    deviceName: text('device_name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    deviceId: uuid('device_id').references(() => devices.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('device_enrollments_event_id_idx').on(t.eventId)],
+);

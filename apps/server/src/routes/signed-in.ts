@@ -8,6 +8,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { changePasswordRoutes } from './account/index.ts';
+import { admitDevice, keepDeviceToItsEvent } from './device-access.ts';
+import devicesRoutes from './devices/index.ts';
 import eventsRoutes from './events/index.ts';
 import ticketTypesRoutes from './ticket-types/index.ts';
 import organizationsRoutes from './organizations/index.ts';
@@ -29,11 +31,15 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   scope.decorateRequest('roleCheckedEvent', null);
   scope.addHook('onRequest', async (request) => {
     request.sessionUser = await scope.authenticate(request);
+    await admitDevice(request);
   });
+  // A door device reaches only its own event (docs/decisions/107).
+  scope.addHook('preHandler', keepDeviceToItsEvent);
   await scope.register(changePasswordRoutes);
   await scope.register(usersRoutes);
   await scope.register(organizationsRoutes);
   await scope.register(ticketsRoutes);
   await scope.register(eventsRoutes);
   await scope.register(ticketTypesRoutes);
+  await scope.register(devicesRoutes);
 }

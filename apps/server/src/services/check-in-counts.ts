@@ -17,7 +17,7 @@ import { type EventDayInfo, type EventDetails, findEvent } from './events.ts';
 import { isMember } from './organizations.ts';
 
 /**
- * The counts of day `day` of event `eventId` for the signed-in `userId`:
+ * The counts of day `day` of event `eventId` for the signed-in `caller` (a door device: its `deviceEventId`):
  * `checkedIn` = check-ins of that day of the event's tickets that were not undone (at most one
  * active per ticket and day, so a re-scan or a denied scan never adds one; a check-in stays counted
  * if its ticket is revoked later; an undo by a supervisor takes it away), `validTickets` = the event's tickets not revoked that admit the day
@@ -28,10 +28,18 @@ import { isMember } from './organizations.ts';
  *   AccessRefusedError (the same 404) when `userId` is not a member of the event's organization —
  *   the same answers as verify (docs/decisions/086).
  */
-export async function countCheckIns(db: DbOrTx, userId: string, eventId: string, at: { day: number; checkInListId?: string | undefined }): Promise<CheckInCounts> {
+export async function countCheckIns(
+  db: DbOrTx,
+  caller: { userId: string; deviceEventId?: string | undefined },
+  eventId: string,
+  at: { day: number; checkInListId?: string | undefined },
+): Promise<CheckInCounts> {
+  const { userId, deviceEventId } = caller;
   const { day } = at;
   const event = await findEvent(db, eventId);
-  if (!(await isMember(db, userId, event.organizationId))) throw new AccessRefusedError(userId, { eventId });
+  // A door device counts its one event, and has no membership (docs/decisions/107).
+  const mayRead = deviceEventId === undefined ? await isMember(db, userId, event.organizationId) : deviceEventId === event.id;
+  if (!mayRead) throw new AccessRefusedError(userId, { eventId });
   const counts: CheckInCounts = { eventId: event.id, day, ...(await countDay(db, event, day)) };
   if (at.checkInListId === undefined) return counts;
   const { list } = await resolveCheckInList(db, event.id, at.checkInListId);

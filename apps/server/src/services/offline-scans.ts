@@ -52,14 +52,20 @@ import { inTransaction } from '../db/transactions.ts';
 import type { ChosenCheckInList } from './check-in-lists.ts';
 import { findCheckInOfScan, recordCheckIn, ticketForRule } from './check-ins/write.ts';
 import type { EventDetails } from './events.ts';
+import { isDevicePrincipalAtEvent } from './devices.ts';
 import { isMember } from './organizations.ts';
 import { codeOfScannedText } from './signing-keys.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
 
-/** The signed-in staff member uploading, and the session they upload in. */
+/**
+ * The signed-in staff member uploading, and the session they upload in. `acceptsScansBefore`: a
+ * revoked door device's revocation time; its scans made at or after it are rejected `device_revoked`
+ * (docs/decisions/108).
+ */
 export interface Uploader {
   userId: string;
   sessionId: string;
+  acceptsScansBefore?: Date | undefined;
 }
 
 /** What is stored and answered for one item (its `index` is added per batch). */
@@ -91,7 +97,8 @@ export async function recordOfflineScans(
   const makers = new Map<string, Promise<boolean>>([[uploader.userId, Promise.resolve(true)]]);
   const isKnownMaker = (userId: string): Promise<boolean> => {
     let known = makers.get(userId);
-    if (!known) makers.set(userId, (known = isMember(db, userId, event.organizationId)));
+    // A member, or a door device (or one of its shifts) that scans this event (docs/decisions/107).
+    if (!known) makers.set(userId, (known = isMember(db, userId, event.organizationId).then((member) => member || isDevicePrincipalAtEvent(db, userId, event.id))));
     return known;
   };
   // Each maker's sessions, for the proofs (decision 088): read once per maker per batch.
@@ -112,6 +119,10 @@ export async function recordOfflineScans(
         reason: 'invalid_item',
         message: issue ? `${issue.path.join('.') || 'item'}: ${issue.message}` : 'invalid item',
       });
+      continue;
+    }
+    if (uploader.acceptsScansBefore && Date.parse(parsed.data.scannedAt) >= uploader.acceptsScansBefore.getTime()) {
+      results.push({ index, scanId: parsed.data.scanId, status: 'rejected', reason: 'device_revoked', message: 'Scanned after this device was removed by its organizer.' });
       continue;
     }
     const claimedMaker = parsed.data.scannedBy ?? uploader.userId;

@@ -87,6 +87,7 @@ export function createRoutes(screen: (name: LazyScreenName) => ReactNode): Route
         { path: paths.forgotPassword, element: screen('forgotPassword') },
         { path: paths.resetPassword, element: screen('resetPassword') },
         { path: paths.signUp, element: screen('signUp') },
+        { path: paths.enroll, element: screen('enroll') },
         {
           element: <RequireAuth />,
           children: [

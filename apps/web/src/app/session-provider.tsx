@@ -21,6 +21,7 @@ import type { User } from '@/lib/entities.ts';
 import { useIsServerUnreachable } from '@/lib/reachability.ts';
 import { onSessionEnded } from '@/lib/session-ended.ts';
 import { removeStoredUser } from '@/lib/stored-user.ts';
+import { removeThisDevice } from './remove-this-device.ts';
 
 export type SessionState =
   | { status: 'loading'; user: null; reason?: undefined }
@@ -37,8 +38,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // password at sign-in is `invalid_credentials`; before sign-in there is nothing to end).
   useEffect(
     () =>
-      onSessionEnded(() => {
-        if (isSignedIn(queryClient)) void expireSession(queryClient);
+      onSessionEnded((code) => {
+        if (!isSignedIn(queryClient)) return;
+        // This door device was removed by its organizer: its scans go first, then its data (decision 108).
+        if (code === 'device_revoked') void removeThisDevice(queryClient);
+        else void expireSession(queryClient);
       }),
     [queryClient],
   );
@@ -53,6 +57,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (query.isError) void removeStoredUser();
   }, [query.isError]);
+
+  // Removed while the app was closed: found by the session check at start.
+  const isDeviceRemoved = query.data?.reason === 'device_removed';
+  useEffect(() => {
+    if (isDeviceRemoved) void removeThisDevice(queryClient);
+  }, [isDeviceRemoved, queryClient]);
 
   let state: SessionState;
   if (query.isPending) state = { status: 'loading', user: null };

@@ -65,8 +65,10 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: CheckInCounts, ...ruleErrors('bad_request', 'not_found') },
       },
     },
-    async (request) =>
-      countCheckIns(app.db, signedInUser(request).userId, request.params.eventId, { day: request.params.day, checkInListId: request.query.checkInListId }),
+    async (request) => {
+      const { userId, device } = signedInUser(request);
+      return countCheckIns(app.db, { userId, deviceEventId: device?.eventId }, request.params.eventId, { day: request.params.day, checkInListId: request.query.checkInListId });
+    },
   );
 
   const supervisorOnly = requireRole('supervisor');
@@ -191,8 +193,9 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
       const event = eventOf(request);
       // Another event's list: a 400 for the batch before any item is recorded.
       const checkInList = await resolveCheckInList(app.db, event.id, request.body.checkInListId);
-      const { userId, sessionId } = signedInUser(request);
-      return recordOfflineScans(app.db, { userId, sessionId }, event, { day: request.params.day, checkInList }, request.body.scans, app.clock());
+      const { userId, sessionId, device } = signedInUser(request);
+      const uploader = { userId, sessionId, acceptsScansBefore: device?.revokedAt ?? undefined };
+      return recordOfflineScans(app.db, uploader, event, { day: request.params.day, checkInList }, request.body.scans, app.clock());
     },
   );
 

@@ -25,8 +25,8 @@ const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = signedInUser(request);
-      const verdict = await verifyTicket(app.db, { userId }, request.body, app.clock()).catch(async (error: unknown) => {
+      const { userId, device } = signedInUser(request);
+      const verdict = await verifyTicket(app.db, { userId, deviceEventId: device?.eventId }, request.body, app.clock()).catch(async (error: unknown) => {
         // Unknown and foreign events count alike, so the limit tells no more than the answer does.
         if (error instanceof ServiceError && error.code === 'not_found') await refusals.consume(userId);
         throw error;

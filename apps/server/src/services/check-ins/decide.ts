@@ -24,9 +24,10 @@ import type { ChosenCheckInList } from '../check-in-lists.ts';
 import type { EventDetails } from '../events.ts';
 import { existingForRule, recordCheckIn, ticketForRule } from './write.ts';
 
-/** The staff member scanning. */
+/** The staff member scanning; `deviceEventId`: a door device's one event, which it scans instead of by membership (docs/decisions/107). */
 export interface Scanner {
   userId: string;
+  deviceEventId?: string | undefined;
 }
 
 export type TicketRow = typeof tickets.$inferSelect;

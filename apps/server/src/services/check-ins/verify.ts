@@ -56,7 +56,8 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
   const read = await readScan(db, scanner, request, code);
   const { event } = read;
   // Not written into that organization's scan log: the caller is nobody at its gate (decision 086).
-  if (!read.isMember) throw new AccessRefusedError(scanner.userId, { eventId: event.id });
+  const mayScan = scanner.deviceEventId === undefined ? read.isMember : scanner.deviceEventId === event.id;
+  if (!mayScan) throw new AccessRefusedError(scanner.userId, { eventId: event.id });
   // Another event's list (or none at all): a 400 before anything is written or logged.
   const checkInList: ChosenCheckInList = chooseCheckInList(read.lists, request.checkInListId);
   const attempt = { scanner, event, checkInList, request: scanned, now };

@@ -61,6 +61,8 @@ export async function checkSession(signal?: AbortSignal, timeoutMs: number = SES
     return { user: toUser(me, stored.token) };
   } catch (error) {
     if (signal?.aborted) throw error;
+    // A removed door device: the session provider sends its scans, then deletes it all (app/remove-this-device.ts).
+    if (error instanceof ApiError && error.status === 401 && error.code === 'device_revoked') return { user: null, reason: 'device_removed' };
     if (error instanceof ApiError && error.status === 401) {
       await removeStoredUser();
       return { user: null, reason: 'session_expired' };
@@ -138,6 +140,11 @@ export function signedOutSession(queryClient: QueryClient): void {
   queryClient.setQueryData(sessionQueries.current().queryKey, { user: null });
 }
 
+/** Marks the session signed in as `user` (a door device after its set-up, features/auth/enroll-api.ts). */
+export function signInAs(queryClient: QueryClient, user: User): void {
+  setSignedIn(queryClient, user);
+}
+
 /** Marks the session signed in (after login). */
 function setSignedIn(queryClient: QueryClient, user: User): void {
   queryClient.setQueryData(sessionQueries.current().queryKey, { user });
@@ -156,6 +163,14 @@ export async function forgetCachedData(queryClient: QueryClient): Promise<void> 
 function setSignedOut(queryClient: QueryClient, reason?: SessionEndReason): void {
   queryClient.setQueryData<Session>(sessionQueries.current().queryKey, reason === undefined ? { user: null } : { user: null, reason });
   void forgetCachedData(queryClient);
+}
+
+/**
+ * Signs the screen out with `reason` (shown on /login) and forgets the cached data, keeping the
+ * stored user and its token for what must still be sent (app/remove-this-device.ts).
+ */
+export function endSession(queryClient: QueryClient, reason: SessionEndReason): void {
+  setSignedOut(queryClient, reason);
 }
 
 /** True when the cached session has a signed-in user. */
