@@ -93,7 +93,7 @@ test('sign-in is the default: every route except signing in, signing up, account
         continue;
       }
       const url = route.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
-      const response = await t.app.inject({ method: method === 'get' ? 'GET' : 'POST', url, payload: method === 'get' ? undefined : {} });
+      const response = await t.app.inject({ method: method.toUpperCase() as 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url, payload: method === 'get' ? undefined : {} });
       expectOurError(response, 401, 'unauthenticated');
     }
   }
