@@ -86,7 +86,7 @@ async function main(): Promise<void> {
       for (let run = 0; run < WARMUP + RUNS; run++) {
         for (const [key, event] of [['small', smallEvent], ['large', largeEvent]] as const) {
           const t0 = performance.now();
-          const result = await searchAttendees(handle.db, event, queries[key], 1);
+          const result = await searchAttendees(handle.db, event, queries[key], { day: 1 });
           const elapsed = performance.now() - t0;
           if (run >= WARMUP) times[key].push(elapsed);
           found[key] = result.attendees.length;

@@ -30,8 +30,9 @@ import { keepStatistics } from '../src/db/pglite-statistics.ts';
  * write, as the server does):
  *
  * 1. `session`: the live session of the bearer token's SHA-256 (who scans).
- * 2. `read`: the event (with its days and organization), whether the scanner is a member, the ticket
- *    by code (case-insensitive, with its event's organization) and its active check-in of the day.
+ * 2. `read`: the event (with its days, its check-in lists and organization), whether the scanner is
+ *    a member, the ticket by code (case-insensitive, with its event's organization) and its active
+ *    check-in of the day at the event's first check-in list (docs/decisions/100).
  * 3. `approve`: the exactly-once INSERT of the check-in (ON CONFLICT on the active check-in's unique
  *    key DO NOTHING) and, when it inserted, the scan-log row, in one statement (one transaction).
  *    `deny`: the scan-log row of a denial.
@@ -41,18 +42,21 @@ export const CHECK_IN_SQL = {
     WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > now() LIMIT 1`,
   read: `SELECT e.id, e.status, e.title, e.date, e.organization_id, e.time_zone, e.day_cutoff, e.allows_scanning_outside_days, o.name AS organization_name,
       (SELECT coalesce(json_agg(json_build_object('day', d.day, 'name', d.name, 'date', d.date) ORDER BY d.day), '[]') FROM event_days d WHERE d.event_id = e.id) AS days,
+      (SELECT coalesce(json_agg(json_build_object('id', l.id, 'name', l.name, 'ticketTypes', l.ticket_types, 'days', l.days) ORDER BY l.position, l.created_at, l.id), '[]') FROM check_in_lists l WHERE l.event_id = e.id) AS lists,
+      (SELECT l.id FROM check_in_lists l WHERE l.event_id = e.id ORDER BY l.position, l.created_at, l.id LIMIT 1) AS check_in_list_id,
       EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = $2 AND m.organization_id = e.organization_id) AS is_member,
       t.id AS ticket_id, t.event_id AS ticket_event_id, te.organization_id AS ticket_organization_id, t.holder_name, t.ticket_type, t.admitted_days, t.revoked_at,
       c.checked_in_at, c.scan_id, c.staff_user_id, cu.display_name AS checked_in_by
     FROM events e JOIN organizations o ON o.id = e.organization_id
     LEFT JOIN tickets t ON upper(t.code) = upper($3)
     LEFT JOIN events te ON te.id = t.event_id
-    LEFT JOIN check_ins c ON c.event_id = t.event_id AND c.ticket_id = t.id AND c.day = $4 AND c.undone_at IS NULL
+    LEFT JOIN check_ins c ON c.event_id = t.event_id AND c.check_in_list_id = (SELECT l.id FROM check_in_lists l WHERE l.event_id = e.id ORDER BY l.position, l.created_at, l.id LIMIT 1)
+      AND c.day = $4 AND c.ticket_id = t.id AND c.undone_at IS NULL
     LEFT JOIN users cu ON cu.id = c.staff_user_id
     WHERE e.id = $1`,
   approve: `WITH inserted AS (
-      INSERT INTO check_ins (event_id, ticket_id, day, staff_user_id, scan_id) VALUES ($1, $2, $3, $4, $5)
-      ON CONFLICT (event_id, ticket_id, day) WHERE undone_at IS NULL DO NOTHING
+      INSERT INTO check_ins (event_id, ticket_id, day, staff_user_id, scan_id, check_in_list_id) VALUES ($1, $2, $3, $4, $5, $7)
+      ON CONFLICT (event_id, check_in_list_id, day, ticket_id) WHERE undone_at IS NULL DO NOTHING
       RETURNING checked_in_at),
     logged AS (
       INSERT INTO scan_log (user_id, event_id, day, code, verdict, scan_id, source)
@@ -122,7 +126,7 @@ async function scanOnce(query: Query, setup: SqlSetup, tokenHash: string, kind: 
   const scanId = randomUUID();
   if (kind === 'approve') {
     if (row.checked_in_at) return false;
-    const inserted = await query('approve', [setup.eventId, row.ticket_id, setup.day, userId, scanId, code]);
+    const inserted = await query('approve', [setup.eventId, row.ticket_id, setup.day, userId, scanId, code, row.check_in_list_id]);
     return inserted.length === 1;
   }
   if (!row.checked_in_at) return false;

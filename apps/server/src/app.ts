@@ -21,6 +21,7 @@ import webPlugin from './plugins/web.ts';
 import accountRoutes from './routes/account/index.ts';
 import authRoutes from './routes/auth/index.ts';
 import { invitationJoinRoutes } from './routes/manage/team.ts';
+import { deviceEnrollmentRoutes } from './routes/devices/index.ts';
 import operationsRoutes from './routes/operations/index.ts';
 import signedInRoutes from './routes/signed-in.ts';
 import { ServiceError } from './services/errors.ts';
@@ -178,6 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await api.register(authRoutes);
       await api.register(invitationJoinRoutes);
       await api.register(accountRoutes);
+      await api.register(deviceEnrollmentRoutes);
       // Everything else needs a session, checked by one hook before the request is validated.
       await api.register(signedInRoutes);
       // Any other path under /api is a 404 `{ code, message }` with every hook's headers, so no

@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ApiErrorBody, apiPaths, organizationEventsPath, teamPaths } from '@gatecheck/contract';
+import { ApiErrorBody, apiPaths, deviceApiPaths, organizationEventsPath, teamPaths } from '@gatecheck/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { z } from 'zod';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -83,7 +83,7 @@ test('without a session, every signed-in route answers 401 before looking at the
 
 const Document = z.object({ paths: z.record(z.string(), z.record(z.string(), z.looseObject({ security: z.array(z.unknown()).optional() }))) });
 
-test('sign-in is the default: every route except signing in, signing up, account recovery, joining from an invitation and the health probes needs a session', async () => {
+test('sign-in is the default: every route except signing in, signing up, account recovery, joining from an invitation, a device\'s enrollment and the health probes needs a session', async () => {
   const document = Document.parse((await t.app.inject({ method: 'GET', url: api('/docs/json') })).json());
   const open: string[] = [];
   for (const [route, methods] of Object.entries(document.paths)) {
@@ -93,7 +93,7 @@ test('sign-in is the default: every route except signing in, signing up, account
         continue;
       }
       const url = route.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
-      const response = await t.app.inject({ method: method === 'get' ? 'GET' : 'POST', url, payload: method === 'get' ? undefined : {} });
+      const response = await t.app.inject({ method: method.toUpperCase() as 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url, payload: method === 'get' ? undefined : {} });
       expectOurError(response, 401, 'unauthenticated');
     }
   }
@@ -102,7 +102,8 @@ test('sign-in is the default: every route except signing in, signing up, account
       `get ${api(apiPaths.authOptions)}`,
       `get ${api(apiPaths.health)}`,
       `get ${api(apiPaths.ready)}`,
-      ...[apiPaths.forgotPassword, apiPaths.login, apiPaths.logout, apiPaths.register, apiPaths.resetPassword].map((pathname) => `post ${api(pathname)}`),
+      // The enrollment token is the credential of a device's first call (docs/decisions/107).
+      ...[apiPaths.forgotPassword, apiPaths.login, apiPaths.logout, apiPaths.register, apiPaths.resetPassword, deviceApiPaths.redeemEnrollment].map((pathname) => `post ${api(pathname)}`),
       // Joining the door team from an invitation's link without an account: the link is the permission.
       `post ${api(teamPaths.joinWithNewAccount)}`,
     ].sort(),

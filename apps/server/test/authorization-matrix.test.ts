@@ -1,22 +1,26 @@
 /**
  * Every API endpoint × every kind of caller, with the status each must get. Access to organizations
  * and their events and tickets is by membership; the role does not matter for these SPEC §7 calls
- * (the supervisor calls of issue 11 have their own matrix: supervisor-authorization.test.ts).
+ * (the supervisor calls of issue 11 have their own matrix: supervisor-authorization.test.ts). A door
+ * device (docs/decisions/107) scans its one event (the demo live event) as staff and calls nothing
+ * else; the device calls themselves are in this matrix too.
  */
-import { apiPaths, checkInCountsPath, OrganizationList, organizationEventsPath } from '@gatecheck/contract';
+import { apiPaths, checkInCountsPath, checkInListsPath, deviceApiPaths, devicePaths, offlinePaths, OrganizationList, organizationEventsPath } from '@gatecheck/contract';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkIns, tickets, users } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_LIVE_EVENT_TITLE, DEMO_USER } from '../src/db/seed.ts';
 import { createSession } from '../src/services/sessions.ts';
+import { newDeviceToken } from './helpers/devices.ts';
 import { createOutsider, demoIds, OUTSIDER, ticketPicker } from './helpers/fixtures.ts';
-import { api, bearer, createTestApp, type TestApp } from './helpers/test-app.ts';
+import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
-type Caller = 'anonymous' | 'outsider' | 'member' | 'staffMember';
+type Caller = 'anonymous' | 'outsider' | 'member' | 'staffMember' | 'device';
+const CALLER_KINDS = ['anonymous', 'outsider', 'member', 'staffMember', 'device'] as const satisfies readonly Caller[];
 
-/** Who each caller is: anonymous; the owner of "Other Org" only; the demo admin; a demo staff member. */
-const CALLERS: Record<Exclude<Caller, 'anonymous'>, { username: string; password: string }> = {
+/** Who each caller is: anonymous; the owner of "Other Org" only; the demo admin; a demo staff member; a device of the demo live event. */
+const CALLERS: Record<Exclude<Caller, 'anonymous' | 'device'>, { username: string; password: string }> = {
   outsider: OUTSIDER,
   member: DEMO_USER,
   staffMember: DEMO_COLLEAGUE,
@@ -26,6 +30,9 @@ let t: TestApp;
 let ids: Awaited<ReturnType<typeof demoIds>>;
 let other: Awaited<ReturnType<typeof createOutsider>>;
 let pickTicket: ReturnType<typeof ticketPicker>;
+/** Devices the admin renames and revokes in the matrix. */
+let renamedDeviceId: string;
+let revokedDeviceId: string;
 const UNKNOWN_ORGANIZATION_ID = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
@@ -33,6 +40,8 @@ beforeAll(async () => {
   ids = await demoIds(t.database.db);
   other = await createOutsider(t.database.db);
   pickTicket = ticketPicker(t.demo?.tickets ?? []);
+  renamedDeviceId = (await newDeviceToken(t.database.db, ids.liveEventId, 'Renamed gate')).deviceId;
+  revokedDeviceId = (await newDeviceToken(t.database.db, ids.liveEventId, 'Revoked gate')).deviceId;
 });
 afterAll(async () => {
   await t.close();
@@ -41,13 +50,14 @@ afterAll(async () => {
 /** A fresh session for `caller` (each request gets its own: logout and change-password end sessions). */
 async function tokenOf(caller: Caller): Promise<string | undefined> {
   if (caller === 'anonymous') return undefined;
+  if (caller === 'device') return (await newDeviceToken(t.database.db, ids.liveEventId)).token;
   const [user] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.username, CALLERS[caller].username));
   if (!user) throw new Error(`no user ${caller}`);
   return (await createSession(t.database.db, user.id, 60_000)).token;
 }
 
 function passwordOf(caller: Caller): string {
-  return caller === 'anonymous' ? 'any-password' : CALLERS[caller].password;
+  return caller === 'anonymous' || caller === 'device' ? 'any-password' : CALLERS[caller].password;
 }
 
 function liveTicketForDayOne(): string {
@@ -60,9 +70,11 @@ interface Row {
   expected: Record<Caller, number>;
 }
 
-const signedInOnly = { anonymous: 401, outsider: 200, member: 200, staffMember: 200 };
-const demoMembersOnly = { anonymous: 401, outsider: 404, member: 200, staffMember: 200 };
-const open = (status: number) => ({ anonymous: status, outsider: status, member: status, staffMember: status });
+const signedInOnly = { anonymous: 401, outsider: 200, member: 200, staffMember: 200, device: 200 };
+const demoMembersOnly = { anonymous: 401, outsider: 404, member: 200, staffMember: 200, device: 200 };
+const demoAdminsOnly = { anonymous: 401, outsider: 404, member: 200, staffMember: 403, device: 403 };
+const devicesOnly = { anonymous: 401, outsider: 403, member: 403, staffMember: 403, device: 200 };
+const open = (status: number) => ({ anonymous: status, outsider: status, member: status, staffMember: status, device: status });
 
 let registrations = 0;
 const MATRIX: Row[] = [
@@ -80,12 +92,12 @@ const MATRIX: Row[] = [
   {
     endpoint: 'GET /organizations/membership/{other organization}',
     request: () => ({ method: 'GET', url: api(organizationEventsPath(other.organizationId)) }),
-    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404 },
+    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, device: 404 },
   },
   {
     endpoint: 'GET /organizations/membership/{unknown organization}',
     request: () => ({ method: 'GET', url: api(organizationEventsPath(UNKNOWN_ORGANIZATION_ID)) }),
-    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404 },
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, device: 404 },
   },
   {
     endpoint: 'POST /tickets/verify (demo event)',
@@ -95,7 +107,12 @@ const MATRIX: Row[] = [
   {
     endpoint: 'POST /tickets/verify (other event)',
     request: () => ({ method: 'POST', url: api(apiPaths.verifyTicket), payload: { eventId: other.eventId, qrCode: 'NO-SUCH-CODE', day: 1 } }),
-    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404 },
+    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, device: 404 },
+  },
+  {
+    endpoint: 'POST /tickets/verify (another event of the demo organization)',
+    request: () => ({ method: 'POST', url: api(apiPaths.verifyTicket), payload: { eventId: ids.singleDayEventId, qrCode: 'NO-SUCH-CODE', day: 1 } }),
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 200, device: 404 },
   },
   {
     endpoint: 'GET /events/{demo event}/days/1/counts',
@@ -105,12 +122,65 @@ const MATRIX: Row[] = [
   {
     endpoint: 'GET /events/{other event}/days/1/counts',
     request: () => ({ method: 'GET', url: api(checkInCountsPath(other.eventId, 1)) }),
-    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404 },
+    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, device: 404 },
   },
   {
     endpoint: 'GET /events/{unknown event}/days/1/counts',
     request: () => ({ method: 'GET', url: api(checkInCountsPath(UNKNOWN_ORGANIZATION_ID, 1)) }),
-    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404 },
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, device: 404 },
+  },
+  ...(['demo event', 'another event of the demo organization'] as const).flatMap((which): Row[] => {
+    const eventId = () => (which === 'demo event' ? ids.liveEventId : ids.singleDayEventId);
+    // A device scans only its own event (the demo live event).
+    const expected = which === 'demo event' ? demoMembersOnly : { ...demoMembersOnly, device: 404 };
+    return [
+      { endpoint: `GET /events/{${which}}/days/1/door-list`, request: () => ({ method: 'GET', url: api(offlinePaths.doorList(eventId(), 1)) }), expected },
+      {
+        endpoint: `POST /events/{${which}}/days/1/offline-scans (empty batch)`,
+        request: () => ({ method: 'POST', url: api(offlinePaths.offlineScans(eventId(), 1)), payload: { scans: [] } }),
+        expected,
+      },
+      { endpoint: `GET /events/{${which}}/days/1/conflicts`, request: () => ({ method: 'GET', url: api(offlinePaths.offlineConflicts(eventId(), 1)) }), expected },
+      { endpoint: `GET /events/{${which}}/signing-keys`, request: () => ({ method: 'GET', url: api(offlinePaths.signingKeys(eventId())) }), expected },
+    ];
+  }),
+  {
+    endpoint: 'GET /events/{other organization event}/days/1/door-list',
+    request: () => ({ method: 'GET', url: api(offlinePaths.doorList(other.eventId, 1)) }),
+    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, device: 404 },
+  },
+  {
+    endpoint: 'GET /events/{demo event}/check-in-lists',
+    request: () => ({ method: 'GET', url: api(checkInListsPath(ids.liveEventId)) }),
+    expected: demoMembersOnly,
+  },
+  {
+    // A device reads its own event's lists as staff do (docs/decisions/100, 107), no other event's.
+    endpoint: 'GET /events/{another event of the demo organization}/check-in-lists',
+    request: () => ({ method: 'GET', url: api(checkInListsPath(ids.singleDayEventId)) }),
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 200, device: 404 },
+  },
+  {
+    endpoint: 'GET /events/{other event}/check-in-lists',
+    request: () => ({ method: 'GET', url: api(checkInListsPath(other.eventId)) }),
+    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, device: 404 },
+  },
+  {
+    endpoint: 'GET /events/{unknown event}/check-in-lists',
+    request: () => ({ method: 'GET', url: api(checkInListsPath(UNKNOWN_ORGANIZATION_ID)) }),
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, device: 404 },
+  },
+  {
+    // Ticket types and their check-in notes (docs/decisions/102): supervisors read, admins edit; a
+    // device, staff at most, neither (it gets the notes with its door list and verdicts).
+    endpoint: 'GET /events/{live event}/ticket-types',
+    request: () => ({ method: 'GET', url: api(`/events/${ids.liveEventId}/ticket-types`) }),
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 403, device: 403 },
+  },
+  {
+    endpoint: 'PATCH /events/{live event}/ticket-types/VIP',
+    request: () => ({ method: 'PATCH', url: api(`/events/${ids.liveEventId}/ticket-types/VIP`), payload: { requiresAttention: true } }),
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 403, device: 403 },
   },
   {
     endpoint: 'POST /auth/change-password',
@@ -119,7 +189,47 @@ const MATRIX: Row[] = [
       url: api(apiPaths.changePassword),
       payload: { currentPassword: passwordOf(caller), newPassword: passwordOf(caller) },
     }),
-    expected: signedInOnly,
+    expected: { ...signedInOnly, device: 403 },
+  },
+  {
+    endpoint: 'POST /events/{demo event}/device-enrollments',
+    request: () => ({ method: 'POST', url: api(devicePaths.createEnrollment(ids.liveEventId)), payload: { name: 'Matrix gate' } }),
+    expected: { ...demoAdminsOnly, member: 201 },
+  },
+  {
+    endpoint: 'POST /events/{other event}/device-enrollments',
+    request: () => ({ method: 'POST', url: api(devicePaths.createEnrollment(other.eventId)), payload: {} }),
+    expected: { anonymous: 401, outsider: 201, member: 404, staffMember: 404, device: 403 },
+  },
+  {
+    endpoint: 'GET /organizations/{demo organization}/devices',
+    request: () => ({ method: 'GET', url: api(devicePaths.listDevices(ids.organizationId)) }),
+    expected: demoAdminsOnly,
+  },
+  {
+    endpoint: 'POST /devices/{demo device} (rename)',
+    request: () => ({ method: 'POST', url: api(devicePaths.updateDevice(renamedDeviceId)), payload: { name: 'Renamed gate' } }),
+    expected: demoAdminsOnly,
+  },
+  {
+    endpoint: 'POST /devices/{demo device}/revoke',
+    request: () => ({ method: 'POST', url: api(devicePaths.revokeDevice(revokedDeviceId)) }),
+    expected: demoAdminsOnly,
+  },
+  {
+    endpoint: 'POST /devices/me/shifts',
+    request: () => ({ method: 'POST', url: api(deviceApiPaths.startShift), payload: { name: 'Matrix Person' } }),
+    expected: devicesOnly,
+  },
+  {
+    endpoint: 'POST /devices/me/status',
+    request: () => ({ method: 'POST', url: api(deviceApiPaths.reportStatus), payload: { scansWaiting: 0 } }),
+    expected: devicesOnly,
+  },
+  {
+    endpoint: 'POST /devices/enroll (unknown token)',
+    request: () => ({ method: 'POST', url: api(deviceApiPaths.redeemEnrollment), payload: { token: 'D'.repeat(43) } }),
+    expected: open(400),
   },
   { endpoint: 'POST /auth/logout', request: () => ({ method: 'POST', url: api(apiPaths.logout), payload: {} }), expected: open(200) },
   {
@@ -151,7 +261,7 @@ const MATRIX: Row[] = [
 ];
 
 describe.each(MATRIX)('$endpoint', (row) => {
-  test.each(['anonymous', 'outsider', 'member', 'staffMember'] as const)('%s gets the expected status', async (caller) => {
+  test.each(CALLER_KINDS)(`%s gets the expected status (${TEST_DATABASE_KIND})`, async (caller) => {
     const token = await tokenOf(caller);
     const request = row.request(caller);
     const response = await t.app.inject({ ...request, headers: { ...request.headers, ...(token ? bearer(token) : {}) } });

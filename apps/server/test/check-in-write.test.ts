@@ -13,12 +13,13 @@ import { DEMO_COLLEAGUE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed
 import { inTransaction } from '../src/db/transactions.ts';
 import { existingForRule, recordCheckIn, recordScannedCheckIn, undoActiveCheckIn } from '../src/services/check-ins/write.ts';
 import { insertTickets } from '../src/services/tickets.ts';
-import { demoIds, userIdOf } from './helpers/fixtures.ts';
+import { demoIds, firstCheckInListId, userIdOf } from './helpers/fixtures.ts';
 import { createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
 const DAY = DEMO_TODAY_DAY_NUMBER;
 let t: TestApp;
 let eventId: string;
+let checkInListId: string;
 let staffId: string;
 let colleagueId: string;
 let nextTicket = 0;
@@ -26,6 +27,7 @@ let nextTicket = 0;
 beforeAll(async () => {
   t = await createTestApp();
   eventId = (await demoIds(t.database.db)).liveEventId;
+  checkInListId = await firstCheckInListId(t.database.db, eventId);
   staffId = await userIdOf(t.database.db, DEMO_USER.username);
   colleagueId = await userIdOf(t.database.db, DEMO_COLLEAGUE.username);
 });
@@ -53,7 +55,7 @@ test(`20 concurrent writes of one ticket and day record one check-in; each other
   const ticket = await newTicket();
   const writers = Array.from({ length: 20 }, (_, i) => ({ staffUserId: i % 2 === 0 ? staffId : colleagueId, scanId: randomUUID() }));
   const writes = await Promise.all(
-    writers.map((writer) => inTransaction(t.database.db, (tx) => recordCheckIn(tx, { eventId, ticketId: ticket.id, day: DAY, ...writer }))),
+    writers.map((writer) => inTransaction(t.database.db, (tx) => recordCheckIn(tx, { eventId, ticketId: ticket.id, day: DAY, checkInListId, ...writer }))),
   );
   const recorded = writes.flatMap((write) => (write.isRecorded ? [write] : []));
   expect(recorded).toHaveLength(1);
@@ -71,9 +73,9 @@ test(`20 concurrent writes of one ticket and day record one check-in; each other
 test(`a retry of the same scan by the same staff member is that scan; another staff member or another scan is not (${TEST_DATABASE_KIND})`, async () => {
   const ticket = await newTicket();
   const scanId = randomUUID();
-  const first = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, staffUserId: staffId, scanId });
+  const first = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, checkInListId, staffUserId: staffId, scanId });
   expect(first.isRecorded).toBe(true);
-  const retry = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, staffUserId: staffId, scanId });
+  const retry = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, checkInListId, staffUserId: staffId, scanId });
   if (retry.isRecorded) throw new Error('the retry recorded a second check-in');
   expect(await activeCheckIns(ticket.id)).toBe(1);
 
@@ -87,10 +89,10 @@ test(`a retry of the same scan by the same staff member is that scan; another st
 test(`an undo frees the day, only once; given a scanId it leaves another scan's check-in standing (${TEST_DATABASE_KIND})`, async () => {
   const ticket = await newTicket();
   const scanId = randomUUID();
-  const undo = { eventId, ticketId: ticket.id, day: DAY, undoneBy: colleagueId, reason: 'Wrong guest' };
+  const undo = { eventId, ticketId: ticket.id, day: DAY, checkInListId, undoneBy: colleagueId, reason: 'Wrong guest' };
   expect(await undoActiveCheckIn(t.database.db, undo)).toEqual({ isUndone: false, standing: 'none' });
 
-  const made = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, staffUserId: staffId, scanId });
+  const made = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, checkInListId, staffUserId: staffId, scanId });
   expect(await undoActiveCheckIn(t.database.db, { ...undo, scanId: randomUUID() })).toEqual({ isUndone: false, standing: 'another' });
   expect(await activeCheckIns(ticket.id)).toBe(1);
 
@@ -99,7 +101,7 @@ test(`an undo frees the day, only once; given a scanId it leaves another scan's 
   expect(await undoActiveCheckIn(t.database.db, undo)).toEqual({ isUndone: false, standing: 'none' });
   expect(await activeCheckIns(ticket.id)).toBe(0);
 
-  const again = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, staffUserId: colleagueId, scanId: randomUUID() });
+  const again = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, checkInListId, staffUserId: colleagueId, scanId: randomUUID() });
   expect(again.isRecorded).toBe(true);
   expect(again.isRecorded && made.isRecorded && again.id !== made.id).toBe(true);
   expect(await activeCheckIns(ticket.id)).toBe(1);
@@ -107,7 +109,7 @@ test(`an undo frees the day, only once; given a scanId it leaves another scan's 
 
 test(`the hot path's batched write: scans of one ticket at once record one check-in and one scan-log row; a standing check-in is not overwritten (${TEST_DATABASE_KIND})`, async () => {
   const ticket = await newTicket();
-  const scan = () => recordScannedCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, userId: staffId, scanId: randomUUID(), code: ticket.code });
+  const scan = () => recordScannedCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, checkInListId, userId: staffId, scanId: randomUUID(), code: ticket.code });
   const written = await Promise.all(Array.from({ length: 10 }, scan));
   expect(written.filter((at) => at !== null)).toHaveLength(1);
   expect(await activeCheckIns(ticket.id)).toBe(1);
@@ -116,7 +118,7 @@ test(`the hot path's batched write: scans of one ticket at once record one check
 
   // A scan after it, and a transactional write after that: neither records a second check-in.
   expect(await scan()).toBeNull();
-  const late = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, staffUserId: colleagueId, scanId: randomUUID() });
+  const late = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, checkInListId, staffUserId: colleagueId, scanId: randomUUID() });
   expect(late.isRecorded).toBe(false);
   expect(await activeCheckIns(ticket.id)).toBe(1);
 });

@@ -65,9 +65,11 @@ async function expectMigratedData(query: Query): Promise<void> {
   ]);
   // Migration 0007 gave the existing check-in its ticket's event (issue 14 item 6).
   expect(await query('select undone_at, event_id from check_ins')).toEqual([{ undone_at: null, event_id: '00000000-0000-4000-8000-0000000000e1' }]);
-  const secondCheckIn = `insert into check_ins (event_id, ticket_id, day, staff_user_id) values
-    ('00000000-0000-4000-8000-0000000000e1', '00000000-0000-4000-8000-0000000000f1', 1, '00000000-0000-4000-8000-000000000003')`;
-  await expect(query(secondCheckIn)).rejects.toThrow(/check_ins_active_event_ticket_day_key/);
+  // Migration 0016 put it on the event's 'All tickets' list, whose unique index now holds it.
+  const secondCheckIn = `insert into check_ins (event_id, ticket_id, day, staff_user_id, check_in_list_id)
+    select '00000000-0000-4000-8000-0000000000e1', '00000000-0000-4000-8000-0000000000f1', 1, '00000000-0000-4000-8000-000000000003', id
+    from check_in_lists where event_id = '00000000-0000-4000-8000-0000000000e1'`;
+  await expect(query(secondCheckIn)).rejects.toThrow(/check_ins_active_list_day_ticket_key/);
   await query(`update check_ins set undone_at = now(), undo_reason = 'test'`);
   await query(secondCheckIn);
   expect(await query('select count(*)::int as n from check_ins')).toEqual([{ n: 2 }]);

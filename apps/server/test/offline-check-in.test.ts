@@ -31,7 +31,7 @@ import { readDoorList } from '../src/services/door-list.ts';
 import { findEvent } from '../src/services/events.ts';
 import { createSession, hashToken } from '../src/services/sessions.ts';
 import { insertTickets, revokeTicket } from '../src/services/tickets.ts';
-import { createOutsider, demoIds, OUTSIDER, userIdOf } from './helpers/fixtures.ts';
+import { createOutsider, demoIds, firstCheckInListId, OUTSIDER, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
 const DAY = DEMO_TODAY_DAY_NUMBER;
@@ -222,19 +222,20 @@ describe('door list: the change cursor', () => {
   test('a check-in on another day is not a change of this day', async () => {
     const ticket = await newTicket();
     const before = await readList();
-    await t.database.db.insert(checkIns).values({ eventId, ticketId: ticket.id, day: DAY + 1, staffUserId: await userId(DEMO_USER.username) });
+    await t.database.db.insert(checkIns).values({ eventId, ticketId: ticket.id, day: DAY + 1, checkInListId: await firstCheckInListId(t.database.db, eventId), staffUserId: await userId(DEMO_USER.username) });
     expect((await readList(before.cursor)).tickets).toEqual([]);
   });
 
   test(`a write still running while the list is read comes with the next changes (${TEST_DATABASE_KIND})`, async () => {
     const ticket = await newTicket();
     const staffId = await userId(DEMO_USER.username);
+    const checkInListId = await firstCheckInListId(t.database.db, eventId);
     if (TEST_DATABASE_KIND === 'pglite') {
       // One connection: the list is read inside the writing transaction, before it commits; its
       // cursor must still be at or below the writer's transaction id.
       const inside = await t.database.db.transaction(async (tx) => {
-        await tx.insert(checkIns).values({ eventId, ticketId: ticket.id, day: DAY, staffUserId: staffId });
-        return readDoorList(tx, await findEvent(tx, eventId), DAY, undefined, new Date());
+        await tx.insert(checkIns).values({ eventId, ticketId: ticket.id, day: DAY, checkInListId, staffUserId: staffId });
+        return readDoorList(tx, await findEvent(tx, eventId), { day: DAY }, new Date());
       });
       expect(await entryOf(await readList(inside.cursor), ticket.code)).toMatchObject({ checkIn: { checkedInBy: DEMO_USER.displayName } });
       return;
@@ -245,7 +246,7 @@ describe('door list: the change cursor', () => {
     let signalWritten: () => void = () => undefined;
     const written = new Promise<void>((resolve) => (signalWritten = resolve));
     const writer = t.database.db.transaction(async (tx) => {
-      await tx.insert(checkIns).values({ eventId, ticketId: ticket.id, day: DAY, staffUserId: staffId });
+      await tx.insert(checkIns).values({ eventId, ticketId: ticket.id, day: DAY, checkInListId, staffUserId: staffId });
       signalWritten();
       await gate;
     });

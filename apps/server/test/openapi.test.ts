@@ -36,6 +36,9 @@ const MANAGE_OPERATION_IDS = [
   'acceptInvitation',
   'joinWithNewAccount',
 ] as const;
+const TICKET_TYPE_OPERATION_IDS = ['listTicketTypes', 'updateTicketType'] as const;
+/** The door-device calls (docs/decisions/107, 108). */
+const DEVICE_OPERATION_IDS = ['createDeviceEnrollment', 'redeemDeviceEnrollment', 'startDeviceShift', 'reportDeviceStatus', 'listDevices', 'updateDevice', 'revokeDevice'];
 
 const JsonSchema = z.looseObject({ type: z.union([z.string(), z.array(z.string())]).optional() });
 const Operation = z.looseObject({
@@ -123,6 +126,19 @@ test('verify documents every denial reason, event_not_active included, and its 4
   }
 });
 
+test('verify, the attendee search and the door list declare the check-in note and attention flag as optional fields (docs/decisions/102)', () => {
+  const schemas = document.components.schemas;
+  for (const name of ['ApprovedVerdict', 'DeniedVerdict', 'Attendee']) {
+    const schema = z.looseObject({ properties: z.record(z.string(), z.unknown()), required: z.array(z.string()).optional() }).parse(schemas[name]);
+    expect(schema.properties, name).toMatchObject({ checkInNote: { type: 'string' }, requiresAttention: { type: 'boolean' } });
+    expect(schema.required ?? [], name).not.toContain('checkInNote');
+    expect(schema.required ?? [], name).not.toContain('requiresAttention');
+  }
+  expect(JSON.stringify(schemas.DoorListEntry)).toContain('"checkInNote"');
+  expect(JSON.stringify(schemas.DoorList)).toContain('"#/components/schemas/DoorListTicketType"');
+  expect(document.paths[openApiPath(apiPaths.ticketType)]?.patch?.requestBody?.content['application/json'].schema).toEqual({ $ref: expect.stringMatching(/^#\/components\/schemas\/UpdateTicketTypeRequest/) });
+});
+
 test('operations that need a session say so (bearer token or session cookie); the sign-in calls do not', () => {
   const security = [{ bearerToken: [] }, { sessionCookie: [] }];
   expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.security).toEqual(security);
@@ -164,11 +180,16 @@ test('every operation has its own operationId', () => {
   // GET /events/{eventId}/days/{day}/counts (live counts, docs/decisions/033) and the four
   // supervisor calls of issue 11 (docs/decisions/037), the four offline check-in calls of issue 12
   // (docs/decisions/043–045), the health and readiness probes of issue 14 (docs/decisions/041) and
-  // the management calls (docs/decisions/105, 106).
-  expect(ids.length).toBe(SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2 + MANAGE_OPERATION_IDS.length);
+  // the check-in lists of an event (docs/decisions/100), the ticket types with their check-in
+  // notes (docs/decisions/102), the door-device calls (docs/decisions/107) and the management calls
+  // (docs/decisions/105, 106).
+  expect(ids.length).toBe(
+    SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2 + 1 + TICKET_TYPE_OPERATION_IDS.length + DEVICE_OPERATION_IDS.length + MANAGE_OPERATION_IDS.length,
+  );
+  expect(ids).toContain('listCheckInLists');
   expect(ids).toContain('getHealth');
   expect(ids).toContain('getReadiness');
-  for (const id of [...SUPERVISOR_OPERATION_IDS, ...OFFLINE_OPERATION_IDS, ...MANAGE_OPERATION_IDS]) expect(ids).toContain(id);
+  for (const id of [...SUPERVISOR_OPERATION_IDS, ...OFFLINE_OPERATION_IDS, ...TICKET_TYPE_OPERATION_IDS, ...DEVICE_OPERATION_IDS, ...MANAGE_OPERATION_IDS]) expect(ids).toContain(id);
   for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z]+$/);
   expect(new Set(ids).size).toBe(ids.length);
   expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.operationId).toBe('verifyTicket');
@@ -224,4 +245,26 @@ test('the login answer documents what the server sends: token and expiresAt, bot
   const schema = resolved(login);
   expect(schema.required).toEqual(expect.arrayContaining(['token', 'expiresAt']));
   expect(JSON.stringify(schema)).not.toContain('sessionToken');
+});
+
+test('check-in lists are documented (docs/decisions/100): the lists of an event, checkInListId on every call that takes one, not_on_list with its facts', () => {
+  const lists = document.paths[openApiPath(apiPaths.checkInLists)]?.get;
+  expect(lists?.operationId).toBe('listCheckInLists');
+  expect(lists?.responses['200']?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/CheckInLists' });
+  expect(Object.keys(lists?.responses ?? {})).toEqual(expect.arrayContaining(['401', '404']));
+  for (const schema of ['VerifyTicketRequest', 'ManualCheckInRequest', 'UndoCheckInRequest', 'OfflineScanBatch']) {
+    const properties = resolved({ $ref: `#/components/schemas/${schema}` }).properties ?? {};
+    expect(Object.keys(properties), schema).toContain('checkInListId');
+    expect(resolved({ $ref: `#/components/schemas/${schema}` }).required ?? [], schema).not.toContain('checkInListId');
+  }
+  for (const path of [apiPaths.verifyTicket, apiPaths.manualCheckIn, apiPaths.undoCheckIn, apiPaths.offlineScans]) {
+    expect(Object.keys(document.paths[openApiPath(path)]?.post?.responses ?? {}), path).toContain('400');
+  }
+  for (const path of [apiPaths.checkInCounts, apiPaths.doorList, apiPaths.attendeeSearch]) {
+    const parameters = document.paths[openApiPath(path)]?.get?.parameters ?? [];
+    expect(parameters, path).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'query', name: 'checkInListId' })]));
+    expect(Object.keys(document.paths[openApiPath(path)]?.get?.responses ?? {}), path).toContain('400');
+  }
+  expect(JSON.stringify(document.components)).toContain('"not_on_list"');
+  expect(Object.keys(resolved({ $ref: '#/components/schemas/DeniedVerdict' }).properties ?? {})).toContain('listDenial');
 });

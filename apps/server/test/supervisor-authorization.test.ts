@@ -1,11 +1,11 @@
 /**
  * Issue 11: every supervisor endpoint × {anonymous, member of another organization, staff,
- * supervisor, admin}. The role check is on the server (routes/require-role.ts): staff get 403
+ * supervisor, admin, a door device of the demo live event (docs/decisions/107: staff there)}. The role check is on the server (routes/require-role.ts): staff get 403
  * `{ code, message }`, a member of another organization gets 404 (nothing leaks), supervisors and
  * admins get through. Also: tickets of another organization are 404 for a supervisor, whatever the
  * event named in the path.
  */
-import { ApiErrorBody, supervisorPaths, UndoCheckInResponse, VerifyTicketResponse } from '@gatecheck/contract';
+import { ApiErrorBody, checkInListsPath, supervisorPaths, UndoCheckInResponse, VerifyTicketResponse } from '@gatecheck/contract';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -13,14 +13,15 @@ import { tickets, users } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_LIVE_EVENT_TITLE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { setMemberRole } from '../src/services/organizations.ts';
 import { createSession } from '../src/services/sessions.ts';
+import { newDeviceToken } from './helpers/devices.ts';
 import { createOutsider, demoIds, OUTSIDER, ticketPicker } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
-type Caller = 'anonymous' | 'otherOrganization' | 'staff' | 'supervisor' | 'admin';
-const CALLERS = ['anonymous', 'otherOrganization', 'staff', 'supervisor', 'admin'] as const satisfies readonly Caller[];
+type Caller = 'anonymous' | 'otherOrganization' | 'staff' | 'supervisor' | 'admin' | 'device';
+const CALLERS = ['anonymous', 'otherOrganization', 'staff', 'supervisor', 'admin', 'device'] as const satisfies readonly Caller[];
 
 /** Who each caller is: the admin of "Other Org" only; the demo organization's staff, supervisor and admin. */
-const USERNAMES: Record<Exclude<Caller, 'anonymous'>, string> = {
+const USERNAMES: Record<Exclude<Caller, 'anonymous' | 'device'>, string> = {
   otherOrganization: OUTSIDER.username,
   staff: DEMO_COLLEAGUE.username,
   supervisor: DEMO_SUPERVISOR.username,
@@ -45,6 +46,7 @@ afterAll(async () => {
 
 async function tokenOf(caller: Caller): Promise<string | undefined> {
   if (caller === 'anonymous') return undefined;
+  if (caller === 'device') return (await newDeviceToken(t.database.db, ids.liveEventId)).token;
   const [user] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.username, USERNAMES[caller]));
   if (!user) throw new Error(`no user ${caller}`);
   return (await createSession(t.database.db, user.id, 60_000)).token;
@@ -78,10 +80,19 @@ interface Row {
   expected: Record<Caller, number>;
 }
 
-const supervisorsOnly = { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 200, admin: 200 };
-const nobodyFinds = { anonymous: 401, otherOrganization: 404, staff: 404, supervisor: 404, admin: 404 };
+const supervisorsOnly = { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 200, admin: 200, device: 403 };
+// A door device is refused the supervisor routes themselves (403, whatever the id: nothing about
+// the id is told), before any event is looked up (routes/device-access.ts).
+const nobodyFinds = { anonymous: 401, otherOrganization: 404, staff: 404, supervisor: 404, admin: 404, device: 403 };
 
 const MATRIX: Row[] = [
+  {
+    // Not a supervisor tool: any member may read the check-in lists a scanner offers (docs/decisions/100),
+    // and so may a door device of the event, as staff (docs/decisions/107).
+    endpoint: 'GET /events/{demo event}/check-in-lists',
+    request: async () => ({ method: 'GET', url: api(checkInListsPath(ids.liveEventId)) }),
+    expected: { anonymous: 401, otherOrganization: 404, staff: 200, supervisor: 200, admin: 200, device: 200 },
+  },
   {
     endpoint: 'GET /events/{demo event}/attendees',
     request: async () => ({ method: 'GET', url: api(`${supervisorPaths.attendeeSearch(ids.liveEventId)}?q=gc-&day=${DAY}`) }),
@@ -109,22 +120,22 @@ const MATRIX: Row[] = [
   {
     endpoint: 'GET /events/{other organization event}/attendees',
     request: async () => ({ method: 'GET', url: api(`${supervisorPaths.attendeeSearch(other.eventId)}?q=otto&day=1`) }),
-    expected: { anonymous: 401, otherOrganization: 200, staff: 404, supervisor: 404, admin: 404 },
+    expected: { anonymous: 401, otherOrganization: 200, staff: 404, supervisor: 404, admin: 404, device: 403 },
   },
   {
     endpoint: 'GET /events/{other organization event}/scan-log',
     request: async () => ({ method: 'GET', url: api(supervisorPaths.scanLog(other.eventId)) }),
-    expected: { anonymous: 401, otherOrganization: 200, staff: 404, supervisor: 404, admin: 404 },
+    expected: { anonymous: 401, otherOrganization: 200, staff: 404, supervisor: 404, admin: 404, device: 403 },
   },
   {
     endpoint: "POST /events/{demo event}/attendees/{other organization's ticket}/check-in",
     request: async () => ({ method: 'POST', url: api(supervisorPaths.manualCheckIn(ids.liveEventId, other.ticketId)), payload: { day: DAY } }),
-    expected: { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 404, admin: 404 },
+    expected: { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 404, admin: 404, device: 403 },
   },
   {
     endpoint: "POST /events/{demo event}/attendees/{other organization's ticket}/undo-check-in",
     request: async () => ({ method: 'POST', url: api(supervisorPaths.undoCheckIn(ids.liveEventId, other.ticketId)), payload: { day: DAY, reason: 'x' } }),
-    expected: { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 404, admin: 404 },
+    expected: { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 404, admin: 404, device: 403 },
   },
   {
     endpoint: 'GET /events/{unknown event}/attendees',

@@ -5,23 +5,11 @@
  * the device, and that choice is kept across a reload. Axe in the dark theme on the screens that
  * accessibility.spec.ts does not walk (account screens) and on both flashes.
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { axeViolations } from './support/axe.ts';
-import { captureFlashes, capturedFlashes, clearFrozenFlashes, freezeNextFlash, frozenFlash } from './support/flash-capture.ts';
+import { captureFlashes, capturedFlashes, clearFrozenFlashes, freezeNextFlash, frozenFlashContrast } from './support/flash-capture.ts';
 import { expect, test } from './support/fixtures.ts';
 import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, signIn, startScanning, verifyByHand } from './support/main-job.ts';
 import { findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
-
-/**
- * axe's colour-contrast rule on the still copy of the last flash (support/flash-capture.ts: the
- * real one is up for a second only): its violations, and how many nodes it checked.
- */
-async function flashContrast(page: Page): Promise<{ violations: unknown[]; checked: number }> {
-  await expect(frozenFlash(page)).toBeVisible();
-  const result = await new AxeBuilder({ page }).include('[data-frozen-verdict]').withRules(['color-contrast']).analyze();
-  return { violations: result.violations, checked: result.passes.flatMap((rule) => rule.nodes).length };
-}
 
 test.use({ viewport: { width: 360, height: 740 }, colorScheme: 'dark', hasTouch: true });
 
@@ -44,7 +32,7 @@ test('a device that prefers dark gets the dark theme on every screen, flashes in
   const ticket = ticketPool.take(`for "${event.title}" on all days`, (candidate) => candidate.eventTitle === event.title && candidate.days === 'all');
   await freezeNextFlash(page);
   await verifyByHand(page, ticket.code);
-  const approvedContrast = await flashContrast(page);
+  const approvedContrast = await frozenFlashContrast(page);
   await saveScreen(page, 'dark-flash-approved', { fullPage: false });
   await clearFrozenFlashes(page);
   expect(approvedContrast.violations).toEqual([]);
@@ -56,7 +44,7 @@ test('a device that prefers dark gets the dark theme on every screen, flashes in
 
   await freezeNextFlash(page);
   await verifyByHand(page, ticket.code);
-  const deniedContrast = await flashContrast(page);
+  const deniedContrast = await frozenFlashContrast(page);
   await saveScreen(page, 'dark-flash-denied', { fullPage: false });
   await clearFrozenFlashes(page);
   expect(deniedContrast.violations).toEqual([]);

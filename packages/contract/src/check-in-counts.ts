@@ -21,9 +21,28 @@ export const CheckInCountsParams = z.object({
 });
 export type CheckInCountsParams = z.infer<typeof CheckInCountsParams>;
 
+/** `?checkInListId=`: also count that check-in list of the event (docs/decisions/100). */
+export const CheckInCountsQuery = z.object({
+  checkInListId: requestText().uuid().optional(),
+});
+export type CheckInCountsQuery = z.infer<typeof CheckInCountsQuery>;
+
 /**
- * The counts of one event day. `checkedIn`: check-ins recorded for that day (one per ticket at most;
- * a denied scan or a re-scan adds none). `validTickets`: tickets of the event that admit that day —
+ * The counts of one check-in list on the day: `checkedIn` check-ins at that list, `validTickets` the
+ * event's tickets not revoked that admit the day and that the list admits (its ticket types and days;
+ * 0 on a day the list does not admit).
+ */
+export const CheckInListCounts = z.object({
+  id: z.string(),
+  name: z.string(),
+  checkedIn: z.number().int().min(0),
+  validTickets: z.number().int().min(0),
+}).meta({ id: 'CheckInListCounts' });
+export type CheckInListCounts = z.infer<typeof CheckInListCounts>;
+
+/**
+ * The counts of one event day. `checkedIn`: tickets checked in that day at any of the event's check-in
+ * lists (a ticket checked in at two lists counts once; a denied scan or a re-scan adds none). `validTickets`: tickets of the event that admit that day —
  * not revoked, and either valid every day or listing that day; 0 for a day the event does not have.
  */
 export const CheckInCounts = z
@@ -32,6 +51,8 @@ export const CheckInCounts = z
     day: z.number().int(),
     checkedIn: z.number().int().min(0),
     validTickets: z.number().int().min(0),
+    /** The counts of the list asked for with `?checkInListId=`; absent when none was. */
+    checkInList: CheckInListCounts.optional(),
   })
   .meta({ id: 'CheckInCounts' });
 export type CheckInCounts = z.infer<typeof CheckInCounts>;

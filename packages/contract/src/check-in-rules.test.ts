@@ -185,3 +185,60 @@ test('a ticket admits every day of its event without a day list, else only the d
   expect(ticketAdmitsDay([1, 3], 2)).toBe(false);
   expect(ticketAdmitsDay([], 1)).toBe(false);
 });
+
+describe('decideCheckIn: check-in lists (docs/decisions/100)', () => {
+  const main = { id: 'list-main', name: 'Main entrance', ticketTypes: null, days: null };
+  const vipGate = { id: 'list-vip', name: 'VIP Gate', ticketTypes: ['VIP'], days: null };
+  const merch = { id: 'list-merch', name: 'Merch desk', ticketTypes: ['VIP', 'General'], days: [2] };
+  const lists = [main, vipGate, merch];
+  const general: CheckInTicket = { ...weekendPass, ticketType: 'General' };
+  const vip: CheckInTicket = { ...weekendPass, ticketType: 'VIP' };
+
+  test('a ticket whose type the list admits is checked in', () => {
+    expect(decide({ ticket: vip, checkInList: { list: vipGate, lists } })).toEqual({ outcome: 'check_in' });
+    expect(decide({ ticket: general, checkInList: { list: main, lists } })).toEqual({ outcome: 'check_in' });
+  });
+
+  test('a ticket not on the list is denied, naming the lists that admit it today', () => {
+    expect(decide({ ticket: general, checkInList: { list: vipGate, lists } })).toEqual({
+      outcome: 'denied',
+      reason: 'not_on_list',
+      message: 'Not valid at this entrance — valid at Main entrance and Merch desk',
+      listDenial: { checkInList: { id: 'list-vip', name: 'VIP Gate' }, validAt: [{ id: 'list-main', name: 'Main entrance' }, { id: 'list-merch', name: 'Merch desk' }] },
+    });
+    // Only the lists of the chosen day: on day 3 the merch desk takes no one.
+    expect(decide({ ticket: { ...general, admittedDays: [3] }, day: 3, now: new Date('2026-11-25T15:00:00Z'), checkInList: { list: vipGate, lists } })).toMatchObject({
+      message: 'Not valid at this entrance — valid at Main entrance',
+    });
+  });
+
+  test('a list that does not admit the chosen day denies every ticket there', () => {
+    const onlyDay3 = { ...merch, days: [3] };
+    expect(decide({ ticket: vip, checkInList: { list: onlyDay3, lists: [main, vipGate, onlyDay3] } })).toMatchObject({
+      reason: 'not_on_list',
+      message: 'Not valid at this entrance — valid at Main entrance and VIP Gate',
+    });
+  });
+
+  test('a ticket on no list today is denied and told so', () => {
+    expect(decide({ ticket: { ...weekendPass, ticketType: 'Staff' }, checkInList: { list: vipGate, lists: [vipGate] } })).toMatchObject({
+      outcome: 'denied',
+      reason: 'not_on_list',
+      message: 'Not valid at this entrance — no entrance admits this ticket today',
+      listDenial: { validAt: [] },
+    });
+  });
+
+  test('a ticket of unknown type is admitted only by a list of every type', () => {
+    expect(decide({ ticket: weekendPass, checkInList: { list: main, lists } })).toEqual({ outcome: 'check_in' });
+    expect(decide({ ticket: weekendPass, checkInList: { list: vipGate, lists } })).toMatchObject({ reason: 'not_on_list' });
+  });
+
+  test('the calendar and revocation come before the list; the check-in on the list after it', () => {
+    expect(decide({ ticket: { ...general, isRevoked: true }, checkInList: { list: vipGate, lists } })).toMatchObject({ reason: 'revoked' });
+    expect(decide({ ticket: general, day: 1, checkInList: { list: vipGate, lists } })).toMatchObject({ reason: 'not_event_day' });
+    const existingCheckIn = { checkedInAt: duringDay2, checkedInBy: 'Alex', isSameScan: false };
+    expect(decide({ ticket: general, existingCheckIn, checkInList: { list: vipGate, lists } })).toMatchObject({ reason: 'not_on_list' });
+    expect(decide({ ticket: vip, existingCheckIn, checkInList: { list: vipGate, lists } })).toMatchObject({ reason: 'already_checked_in' });
+  });
+});

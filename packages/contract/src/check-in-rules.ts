@@ -13,6 +13,7 @@
 import { tz } from '@date-fns/tz';
 import { addDays, format, parseISO } from 'date-fns';
 import { INACTIVE_EVENT_STATUSES, type EventStatus } from './organizations.ts';
+import type { ListDenial } from './check-in-lists.ts';
 import type { DayDenial, DenialReason } from './tickets.ts';
 
 /** When an event's days are open: its time zone, day cut-off and the rehearsal setting. */
@@ -49,6 +50,22 @@ export interface CheckInTicket {
   isRevoked: boolean;
   /** Day numbers the ticket admits; null = every day of its event. */
   admittedDays: readonly number[] | null;
+  /**
+   * The ticket's type (`tickets.ticket_type`), which check-in lists admit. Absent: not known (a signed
+   * ticket decided offline without its door-list entry): only a list of every type admits it.
+   */
+  ticketType?: string | undefined;
+}
+
+/**
+ * A check-in list as the decision reads it (docs/decisions/100): `ticketTypes` it admits (null: every
+ * type), `days` it admits (null: every day of the event).
+ */
+export interface CheckInListRule {
+  id: string;
+  name: string;
+  ticketTypes: readonly string[] | null;
+  days: readonly number[] | null;
 }
 
 /** The ticket's check-in for the selected day, when there is one. */
@@ -68,6 +85,12 @@ export interface CheckInInput {
   day: number;
   existingCheckIn: ExistingCheckIn | null;
   now: Date;
+  /**
+   * The check-in list scanned at, and every list of the event in order (to name where the ticket is
+   * valid instead). Absent: one list that admits every ticket on every day (as before lists; an older
+   * door list). `existingCheckIn` is then the ticket's check-in on this list.
+   */
+  checkInList?: { list: CheckInListRule; lists: readonly CheckInListRule[] } | undefined;
 }
 
 /**
@@ -77,7 +100,15 @@ export interface CheckInInput {
 export type CheckInDecision =
   | { outcome: 'check_in' }
   | { outcome: 'checked_in_by_this_scan'; checkedInAt: Date }
-  | { outcome: 'denied'; reason: DenialReason; message: string; dayDenial?: DayDenial; checkedInAt?: Date; checkedInBy?: string };
+  | {
+      outcome: 'denied';
+      reason: DenialReason;
+      message: string;
+      dayDenial?: DayDenial;
+      listDenial?: ListDenial;
+      checkedInAt?: Date;
+      checkedInBy?: string;
+    };
 
 /** The gate's words for an event that admits no one, by status. */
 const INACTIVE_EVENT_MESSAGES: Partial<Record<EventStatus, string>> = {
@@ -95,13 +126,34 @@ export function ticketAdmitsDay(admittedDays: readonly number[] | null | undefin
 }
 
 /**
+ * Whether check-in list `list` admits a ticket of type `ticketType` (undefined: not known) on event
+ * day `day`: its types are every type or name this one (exactly, as imported), and its days are every
+ * day or list this one.
+ */
+export function listAdmits(list: Pick<CheckInListRule, 'ticketTypes' | 'days'>, ticketType: string | undefined, day: number): boolean {
+  const isTypeAdmitted = list.ticketTypes === null || (ticketType !== undefined && list.ticketTypes.includes(ticketType));
+  return isTypeAdmitted && (list.days === null || list.days.includes(day));
+}
+
+/**
+ * A list denial in English words: 'Not valid at this entrance — valid at VIP Gate' (several: 'valid at
+ * Main entrance and VIP Gate'); when no list admits the ticket that day: 'Not valid at this entrance —
+ * no entrance admits this ticket today'.
+ */
+export function listDenialMessage(facts: ListDenial): string {
+  if (facts.validAt.length === 0) return 'Not valid at this entrance — no entrance admits this ticket today';
+  return `Not valid at this entrance — valid at ${joinWords(facts.validAt.map((list) => list.name))}`;
+}
+
+/**
  * Decides one scan. Checks, in this order (docs/decisions/015, 020): `not_found` (no ticket, or a
  * ticket of another organization's event: nothing leaks across organizations), `wrong_event`,
  * `event_not_active` (draft, completed, cancelled), `revoked`, `not_valid_today` (the event has no
  * such day, or the ticket does not admit it: 'This ticket is for Day 2, Sat 24 Nov'), `not_event_day`
  * (the chosen day is not open at `now` on the event's calendar, unless the event allows scanning
- * outside its days), then the existing check-in (`already_checked_in`, or the same scan retried).
- * Pure: same input, same answer.
+ * outside its days), `not_on_list` (the check-in list scanned at does not admit the ticket's type on
+ * the day: the facts name the lists that do, docs/decisions/100), then the existing check-in on that
+ * list (`already_checked_in`, or the same scan retried). Pure: same input, same answer.
  */
 export function decideCheckIn(input: CheckInInput): CheckInDecision {
   const { ticket, event, day, existingCheckIn, now } = input;
@@ -117,6 +169,14 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
   }
   if (!event.allowsScanningOutsideDays && !isEventDayOpen(event, selected, now)) {
     return denyDay('not_event_day', notEventDayFacts(event, selected, now));
+  }
+  const { checkInList } = input;
+  if (checkInList && !listAdmits(checkInList.list, ticket.ticketType, day)) {
+    const listDenial: ListDenial = {
+      checkInList: namedList(checkInList.list),
+      validAt: checkInList.lists.filter((list) => listAdmits(list, ticket.ticketType, day)).map(namedList),
+    };
+    return { outcome: 'denied', reason: 'not_on_list', message: listDenialMessage(listDenial), listDenial };
   }
   if (existingCheckIn) {
     if (existingCheckIn.isSameScan) return { outcome: 'checked_in_by_this_scan', checkedInAt: existingCheckIn.checkedInAt };
@@ -285,6 +345,11 @@ function deny(reason: Exclude<DenialReason, 'already_checked_in'>, message: stri
 /** A calendar denial: the facts and their English words. */
 function denyDay(reason: 'not_valid_today' | 'not_event_day', dayDenial: DayDenial): CheckInDecision {
   return { outcome: 'denied', reason, message: dayDenialMessage(dayDenial), dayDenial };
+}
+
+/** The list's id and name, without its rules. */
+function namedList(list: CheckInListRule): { id: string; name: string } {
+  return { id: list.id, name: list.name };
 }
 
 /** The day's number, name and date ('YYYY-MM-DD'), without any other field it carries. */

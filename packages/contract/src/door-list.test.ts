@@ -37,6 +37,7 @@ const entry: DoorListEntry = {
   isRevoked: false,
   holderName: { iv: '', data: '' },
   checkIn: null,
+  requiresAttention: false,
 };
 /** Tuesday 24 Nov 2026, 15:00 in London: day 2 is open. */
 const duringDay2 = new Date('2026-11-24T15:00:00Z');
@@ -141,7 +142,7 @@ describe('base64url', () => {
 const LOOKUP_VECTOR = '5KTt_aLqdJGs1ndk-cxgufQNFqtaiSJZtxkasYvKMvM';
 
 describe('mergeDoorList: applying a download', () => {
-  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], format: 2, tickets: [
+  const full: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], checkInLists: [], format: 2, ticketTypes: [], tickets: [
     { ...entry, lookupKey: 'a' },
     { ...entry, lookupKey: 'b' },
   ] };
@@ -203,5 +204,31 @@ describe('ticketCodeStrengthBits / isDoorListCode (docs/decisions/087)', () => {
     expect(isDoorListCode('1'.repeat(20))).toBe(true);
     expect(isDoorListCode('GC-2222222222222222')).toBe(true);
     expect(isDoorListCode('12345678')).toBe(false);
+  });
+});
+
+describe('a door list with check-in lists (docs/decisions/100)', () => {
+  const lists = [
+    { id: 'main', name: 'Main entrance', position: 1, ticketTypes: null, days: null },
+    { id: 'vip', name: 'VIP Gate', position: 2, ticketTypes: ['VIP'], days: null },
+  ];
+  const base: DoorList = { ...list, day: 2, isComplete: true, cursor: '100', generatedAt: '2026-11-24T15:00:00.000Z', hasUnlistedCodes: false, revokedKeyIds: [], format: 2, ticketTypes: [], tickets: [], checkInLists: lists };
+
+  test("the device decides at the list's list: a ticket of another type is denied naming where it is valid", () => {
+    const atGate = { ...base, checkInListId: 'vip' };
+    expect(decideCheckIn(doorListCheckInInput(atGate, 2, entry, duringDay2))).toMatchObject({
+      outcome: 'denied',
+      reason: 'not_on_list',
+      message: 'Not valid at this entrance — valid at Main entrance',
+    });
+    expect(decideCheckIn(doorListCheckInInput(atGate, 2, { ...entry, ticketType: 'VIP' }, duringDay2))).toEqual({ outcome: 'check_in' });
+    // Without a list named: the first; a list from an older server (no lists): as before lists.
+    expect(decideCheckIn(doorListCheckInInput(base, 2, entry, duringDay2))).toEqual({ outcome: 'check_in' });
+    expect(decideCheckIn(doorListCheckInInput({ ...base, checkInLists: [] }, 2, entry, duringDay2))).toEqual({ outcome: 'check_in' });
+  });
+
+  test('changes for another check-in list are refused: the kept check-ins are of its own list', () => {
+    expect(() => mergeDoorList({ ...base, checkInListId: 'main' }, { ...base, isComplete: false, checkInListId: 'vip' })).toThrow(/check-in list/);
+    expect(mergeDoorList({ ...base, checkInListId: 'vip' }, { ...base, isComplete: false, checkInListId: 'vip' }).checkInListId).toBe('vip');
   });
 });

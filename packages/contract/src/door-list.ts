@@ -15,7 +15,9 @@
  * browser / WebView.
  */
 import { z } from 'zod';
-import type { CheckInEvent, CheckInInput, ExistingCheckIn } from './check-in-rules.ts';
+import { CheckInList, CheckInListId } from './check-in-lists.ts';
+import { type CheckInAttention, checkInAttention } from './check-in-notes.ts';
+import type { CheckInEvent, CheckInInput, CheckInListRule, ExistingCheckIn } from './check-in-rules.ts';
 import { fromBase64Url, fromUtf8, globalCrypto, subtle, toBase64Url, utf8 } from './bytes.ts';
 import { EventStatus } from './organizations.ts';
 import { ticketCodeOfQrText } from './signed-ticket.ts';
@@ -27,9 +29,13 @@ export const EventDayParams = z.object({
 });
 export type EventDayParams = z.infer<typeof EventDayParams>;
 
-/** `?since=`: the `cursor` of the previous door list download (opaque text). */
+/**
+ * `?since=`: the `cursor` of the previous door list download (opaque text). `?checkInListId=`: the
+ * check-in list whose check-ins the entries carry (docs/decisions/100); default the event's first.
+ */
 export const DoorListQuery = z.object({
   since: z.string().regex(/^[0-9]{1,20}$/, 'a cursor from a previous door list').optional(),
+  checkInListId: CheckInListId.optional(),
 });
 export type DoorListQuery = z.infer<typeof DoorListQuery>;
 
@@ -54,8 +60,9 @@ export const SealedText = z.object({
 export type SealedText = z.infer<typeof SealedText>;
 
 /**
- * One ticket of the door list. `admittedDays` null = every day of the event. `checkIn` is the
- * ticket's active (not undone) check-in on the list's day, or null: when (ISO 8601) and by whom
+ * One ticket of the door list. `admittedDays` null = every day of the event. `ticketType` decides
+ * which check-in lists admit it. `checkIn` is the ticket's active (not undone) check-in on the list's
+ * day at the door list's check-in list (`checkInListId`), or null: when (ISO 8601) and by whom
  * (display name).
  */
 export const DoorListEntry = z.object({
@@ -65,8 +72,23 @@ export const DoorListEntry = z.object({
   isRevoked: z.boolean(),
   holderName: SealedText,
   checkIn: z.object({ checkedInAt: z.string(), checkedInBy: z.string() }).nullable(),
+  /**
+   * The ticket's own check-in note (docs/decisions/102), sealed like the holder name: a note may
+   * say something personal ('wheelchair user'). Absent when the ticket has none.
+   */
+  checkInNote: SealedText.optional(),
+  /** The ticket's own attention flag (its type's is in the list's `ticketTypes`). */
+  requiresAttention: z.boolean().default(false),
 }).meta({ id: 'DoorListEntry' });
 export type DoorListEntry = z.infer<typeof DoorListEntry>;
+
+/** A ticket type's check-in note and attention flag (docs/decisions/102), as the door list carries it. */
+export const DoorListTicketType = z.object({
+  name: z.string(),
+  checkInNote: z.string(),
+  requiresAttention: z.boolean(),
+}).meta({ id: 'DoorListTicketType' });
+export type DoorListTicketType = z.infer<typeof DoorListTicketType>;
 
 /**
  * The answer. `isComplete`: true for a full list (no `since`), false for changes only. `cursor`:
@@ -79,6 +101,17 @@ export const DoorList = z.object({
   cursor: z.string(),
   generatedAt: z.string(),
   tickets: z.array(DoorListEntry),
+  /**
+   * The check-in list the entries' check-ins are at (docs/decisions/100), one of `checkInLists`.
+   * Absent (older server): the event's first list.
+   */
+  checkInListId: z.string().optional(),
+  /**
+   * The event's check-in lists, first list first, so the device decides which list admits a ticket
+   * with the same rule as the server. Absent (older server): none known; the device decides as
+   * before lists (every ticket admitted).
+   */
+  checkInLists: z.array(CheckInList).default([]),
   /**
    * Whether the event has tickets this list leaves out because their codes are too weak to keep
    * secret on a device (`isDoorListCode`, docs/decisions/087). A weak code the list does not hold
@@ -97,6 +130,12 @@ export const DoorList = z.object({
    * (weak codes) would otherwise stay, never updated. Absent (older server): 1.
    */
   format: z.number().int().min(1).default(1),
+  /**
+   * The event's ticket types that carry a check-in note or the attention flag (docs/decisions/102),
+   * always the full set, in full lists and change lists alike (a type's note edited changes no
+   * ticket row). Absent (older server): none.
+   */
+  ticketTypes: z.array(DoorListTicketType).default([]),
 }).meta({ id: 'DoorList' });
 export type DoorList = z.infer<typeof DoorList>;
 
@@ -110,8 +149,13 @@ export function normalizeTicketCode(scanned: string): string {
   return ticketCodeOfQrText(scanned.trim()).toUpperCase();
 }
 
-/** The door list's format: 2 since weak codes are left out (docs/decisions/087). */
-export const DOOR_LIST_FORMAT = 2;
+/**
+ * The door list's format: 2 since weak codes are left out (docs/decisions/087), 3 since entries
+ * carry check-in notes (docs/decisions/102), 4 since it also carries the event's check-in lists and
+ * its entries' check-ins are at one list (docs/decisions/100): a device holding an older list
+ * downloads it whole, so no entry it kept lacks its note and no list lacks the check-in lists.
+ */
+export const DOOR_LIST_FORMAT = 4;
 
 /** The least strength, in bits, a ticket code must have to be on a door list (docs/decisions/087). */
 export const DOOR_LIST_MIN_CODE_BITS = 64;
@@ -163,10 +207,22 @@ export async function doorListLookupKey(eventId: string, code: string): Promise<
  * 12-byte IV each time.
  */
 export async function sealHolderName(eventId: string, code: string, holderName: string): Promise<SealedText> {
-  const key = await holderNameKey(eventId, code, ['encrypt']);
+  return sealWithCode(eventId, code, holderName, HOLDER_NAME_INFO);
+}
+
+/**
+ * Encrypts a ticket's own check-in note for the door list of `eventId` as `sealHolderName` does
+ * the holder name, under a key of its own (HKDF info `gatecheck-check-in-note-v1`).
+ */
+export async function sealCheckInNote(eventId: string, code: string, note: string): Promise<SealedText> {
+  return sealWithCode(eventId, code, note, CHECK_IN_NOTE_INFO);
+}
+
+async function sealWithCode(eventId: string, code: string, text: string, info: string): Promise<SealedText> {
+  const key = await codeDerivedKey(eventId, code, info, ['encrypt']);
   const iv = new Uint8Array(12);
   globalCrypto().getRandomValues(iv);
-  const data = await subtle().encrypt({ name: 'AES-GCM', iv }, key, utf8(holderName));
+  const data = await subtle().encrypt({ name: 'AES-GCM', iv }, key, utf8(text));
   return { iv: toBase64Url(iv), data: toBase64Url(new Uint8Array(data)) };
 }
 
@@ -175,7 +231,26 @@ export async function sealHolderName(eventId: string, code: string, holderName: 
  * @throws Error (WebCrypto's OperationError) when `code` is not the ticket's code or the text was altered.
  */
 export async function openHolderName(eventId: string, code: string, sealed: SealedText): Promise<string> {
-  const key = await holderNameKey(eventId, code, ['decrypt']);
+  return openWithCode(eventId, code, sealed, HOLDER_NAME_INFO);
+}
+
+/**
+ * What a device shows for a ticket of `list` scanned as `code` (docs/decisions/102): the entry's
+ * own note (opened with the code) and flag combined with its type's by `checkInAttention`, as the
+ * server combines them. A note that does not open (altered) is left out; the flag still counts.
+ * @returns null when there is neither a note nor a flag.
+ */
+export async function doorListAttention(list: Pick<DoorList, 'event' | 'ticketTypes'>, code: string, entry: DoorListEntry): Promise<CheckInAttention | null> {
+  const note = entry.checkInNote ? await openWithCode(list.event.id, code, entry.checkInNote, CHECK_IN_NOTE_INFO).catch(() => '') : '';
+  const type = list.ticketTypes.find((candidate) => candidate.name === entry.ticketType);
+  return checkInAttention(
+    { note, requiresAttention: entry.requiresAttention },
+    type ? { note: type.checkInNote, requiresAttention: type.requiresAttention } : undefined,
+  );
+}
+
+async function openWithCode(eventId: string, code: string, sealed: SealedText, info: string): Promise<string> {
+  const key = await codeDerivedKey(eventId, code, info, ['decrypt']);
   const plain = await subtle().decrypt({ name: 'AES-GCM', iv: fromBase64Url(sealed.iv) }, key, fromBase64Url(sealed.data));
   return fromUtf8(new Uint8Array(plain));
 }
@@ -194,6 +269,7 @@ export function mergeDoorList(previous: DoorList | null, changes: DoorList): Doo
     return changes;
   }
   if (previous.event.id !== changes.event.id || previous.day !== changes.day) throw new Error('changes for another event or day');
+  if (previous.checkInListId !== changes.checkInListId) throw new Error('changes for another check-in list');
   if (previous.format !== changes.format) throw new Error('changes in another format: a full list is needed');
   const byKey = new Map(previous.tickets.map((entry) => [entry.lookupKey, entry]));
   for (const entry of changes.tickets) byKey.set(entry.lookupKey, entry);
@@ -217,30 +293,47 @@ export interface LocalCheckIn {
  * `entry` is the list's entry under the scanned code's lookup key (null: no such ticket in this
  * event — offline, another event's ticket is `not_found`), `localCheckIn` the device's own check-in
  * of it on this day, if any (it wins over the list's, which may be older). `now` is the device clock.
+ * The check-in list is the door list's (`checkInListId`, else the first of `checkInLists`); a list
+ * without `checkInLists` (older server) decides as before lists.
  */
-export function doorListCheckInInput(list: Pick<DoorList, 'event'>, day: number, entry: DoorListEntry | null, now: Date, localCheckIn: LocalCheckIn | null = null): CheckInInput {
+export function doorListCheckInInput(
+  list: Pick<DoorList, 'event'> & Partial<Pick<DoorList, 'checkInListId' | 'checkInLists'>>,
+  day: number,
+  entry: DoorListEntry | null,
+  now: Date,
+  localCheckIn: LocalCheckIn | null = null,
+): CheckInInput {
   const event: CheckInEvent = list.event;
   const listed = entry?.checkIn ? { checkedInAt: new Date(entry.checkIn.checkedInAt), checkedInBy: entry.checkIn.checkedInBy } : null;
   const existing = localCheckIn ?? listed;
   const existingCheckIn: ExistingCheckIn | null = existing ? { ...existing, isSameScan: false } : null;
   return {
     ticket: entry
-      ? { eventId: event.id, organizationId: event.organizationId, isRevoked: entry.isRevoked, admittedDays: entry.admittedDays }
+      ? { eventId: event.id, organizationId: event.organizationId, isRevoked: entry.isRevoked, admittedDays: entry.admittedDays, ticketType: entry.ticketType }
       : null,
     event,
     day,
     existingCheckIn,
     now,
+    checkInList: doorListCheckInList(list),
   };
+}
+
+/** The door list's check-in list and the event's lists, as the rule takes them; undefined when it carries none. */
+function doorListCheckInList(list: Partial<Pick<DoorList, 'checkInListId' | 'checkInLists'>>): CheckInInput['checkInList'] {
+  const lists: CheckInListRule[] = list.checkInLists ?? [];
+  const chosen = list.checkInListId === undefined ? lists[0] : lists.find((entry) => entry.id === list.checkInListId);
+  return chosen ? { list: chosen, lists } : undefined;
 }
 
 const LOOKUP_PREFIX = 'gatecheck-door-list-v1\n';
 const HOLDER_NAME_INFO = 'gatecheck-holder-name-v1';
+const CHECK_IN_NOTE_INFO = 'gatecheck-check-in-note-v1';
 
-async function holderNameKey(eventId: string, code: string, usages: string[]): Promise<unknown> {
+async function codeDerivedKey(eventId: string, code: string, info: string, usages: string[]): Promise<unknown> {
   const material = await subtle().importKey('raw', utf8(normalizeTicketCode(code)), 'HKDF', false, ['deriveKey']);
   return subtle().deriveKey(
-    { name: 'HKDF', hash: 'SHA-256', salt: utf8(eventId), info: utf8(HOLDER_NAME_INFO) },
+    { name: 'HKDF', hash: 'SHA-256', salt: utf8(eventId), info: utf8(info) },
     material,
     { name: 'AES-GCM', length: 256 },
     false,

@@ -13,6 +13,7 @@ export const ErrorCode = z.enum([
   'bad_request',
   'validation_failed',
   'unauthenticated',
+  'device_revoked',
   'invalid_credentials',
   'forbidden',
   'not_found',

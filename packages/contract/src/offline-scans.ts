@@ -24,6 +24,7 @@
  */
 import { z } from 'zod';
 import { subtle, toBase64Url, utf8 } from './bytes.ts';
+import { CheckInListId } from './check-in-lists.ts';
 import { DenialReason } from './tickets.ts';
 import { QR_CODE_MAX_LENGTH } from './tickets.ts';
 
@@ -90,8 +91,12 @@ function toHex(bytes: Uint8Array): string {
 /**
  * The body: `scans` in scan order, at most OFFLINE_BATCH_MAX_ITEMS. Each item should be an
  * `OfflineScan`; an item that is not is rejected on its own (`invalid_item`), not the batch.
+ * `checkInListId`: the check-in list the scans were made at (docs/decisions/100), as the day is
+ * the path's: a device sends each list's scans in their own batches. Absent: the event's first list.
+ * A list of another event is a 400 `bad_request` for the whole batch, nothing recorded.
  */
 export const OfflineScanBatch = z.object({
+  checkInListId: CheckInListId.optional(),
   // `OfflineScan` or anything: the document shows the item's shape, the server validates each item
   // on its own (an invalid one is rejected alone, the batch is not).
   scans: z.array(z.union([OfflineScan, z.unknown()]).meta({ description: 'An OfflineScan; validated item by item, an invalid item is rejected alone.' })).max(OFFLINE_BATCH_MAX_ITEMS),
@@ -103,7 +108,7 @@ export const OfflineScanStatus = z.enum(['recorded', 'duplicate', 'conflict', 'r
 export type OfflineScanStatus = z.infer<typeof OfflineScanStatus>;
 
 /** Why an item was rejected: a denial reason of the rule, or a problem with the item itself. */
-export const OfflineRejection = z.enum([...DenialReason.options, 'invalid_item', 'scan_id_taken', 'scanned_in_future', 'scanned_before_session', 'unknown_staff']).meta({ id: 'OfflineRejection' });
+export const OfflineRejection = z.enum([...DenialReason.options, 'invalid_item', 'scan_id_taken', 'scanned_in_future', 'scanned_before_session', 'unknown_staff', 'device_revoked']).meta({ id: 'OfflineRejection' });
 export type OfflineRejection = z.infer<typeof OfflineRejection>;
 
 /**

@@ -20,6 +20,8 @@ export const apiPaths = {
   verifyTicket: '/tickets/verify',
   /** Not in SPEC §7: live counts of an event day (issue 10, docs/decisions/033). Fastify route pattern. */
   checkInCounts: '/events/:eventId/days/:day/counts',
+  /** Not in SPEC §7: an event's check-in lists (docs/decisions/100), any member. Fastify route pattern. */
+  checkInLists: '/events/:eventId/check-in-lists',
   /** Issue 11, supervisor+ (Fastify route patterns; build concrete paths with supervisorPaths). */
   attendeeSearch: '/events/:eventId/attendees',
   manualCheckIn: '/events/:eventId/attendees/:ticketId/check-in',
@@ -33,6 +35,9 @@ export const apiPaths = {
   doorList: '/events/:eventId/days/:day/door-list',
   offlineScans: '/events/:eventId/days/:day/offline-scans',
   offlineConflicts: '/events/:eventId/days/:day/conflicts',
+  /** An event's ticket types with their check-in notes (docs/decisions/102): list (supervisor+), update one (admin). */
+  ticketTypes: '/events/:eventId/ticket-types',
+  ticketType: '/events/:eventId/ticket-types/:name',
   /** Issue 12: the event's public Ed25519 keys for signed tickets (docs/decisions/043). */
   signingKeys: '/events/:eventId/signing-keys',
 } as const;
@@ -63,6 +68,11 @@ export function checkInCountsPath(eventId: string, day: number): string {
   return `/events/${encodeURIComponent(eventId)}/days/${day}/counts`;
 }
 
+/** The concrete path of an event's check-in lists (`apiPaths.checkInLists`). */
+export function checkInListsPath(eventId: string): string {
+  return `/events/${encodeURIComponent(eventId)}/check-in-lists`;
+}
+
 /**
  * The web app's route that the mailed password-reset link opens, `?token=` + the token
  * (docs/decisions/018). The server builds the link from its PUBLIC_URL and this path; the web app
@@ -77,3 +87,22 @@ export const RESET_PASSWORD_LINK = { path: '/reset-password', tokenParam: 'token
  * sign-in screen's first load (docs/decisions/098).
  */
 export const INVITATION_LINK = { path: '/invitation', tokenParam: 'token' } as const;
+
+/**
+ * The link an enrollment's QR code holds: the server's public address, this path, and the token in
+ * the fragment (`#token=…`), which browsers and proxies do not send or log. The web app serves the
+ * path; the native app takes the server address and the token from the same text. Here, beside the
+ * other links, with no schema next to it (docs/decisions/098).
+ */
+export const DEVICE_ENROLLMENT_LINK = { path: '/enroll', tokenParam: 'token' } as const;
+
+/**
+ * The server address and token in an enrollment link (`DEVICE_ENROLLMENT_LINK`), or null when
+ * `text` is not one. The server address is the link's origin plus any path before `/enroll`.
+ */
+export function parseEnrollmentLink(text: string): { serverUrl: string; token: string } | null {
+  // A regular expression, not URL: the contract runs where no URL class is typed (no DOM lib).
+  const match = /^(https?:\/\/[^\s/?#]+(?:\/[^\s?#]*?)?)\/enroll(?:\?[^\s#]*)?#(?:[^\s#]*&)?token=([A-Za-z0-9_-]{43})(?:&[^\s#]*)?$/i.exec(text.trim());
+  if (!match?.[1] || !match[2]) return null;
+  return { serverUrl: match[1], token: match[2] };
+}

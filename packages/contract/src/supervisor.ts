@@ -5,6 +5,7 @@
  * (`hasRoleAtLeast`, organizations.ts); the server enforces it (docs/decisions/037).
  */
 import { z } from 'zod';
+import { CheckInListId } from './check-in-lists.ts';
 import { requestText } from './text.ts';
 import { VerifyTicketResponse } from './tickets.ts';
 
@@ -47,6 +48,8 @@ const queryDay = z.coerce.number().int().min(1).max(366);
 export const AttendeeSearchQuery = z.object({
   q: requestText().trim().min(ATTENDEE_SEARCH_MIN_LENGTH).max(ATTENDEE_SEARCH_MAX_LENGTH),
   day: queryDay,
+  /** The check-in list whose check-ins the results show (docs/decisions/100); default the event's first. */
+  checkInListId: CheckInListId.optional(),
 });
 export type AttendeeSearchQuery = z.infer<typeof AttendeeSearchQuery>;
 
@@ -71,6 +74,10 @@ export const Attendee = z.object({
   revokedAt: z.string().nullable(),
   day: z.number().int(),
   checkIn: AttendeeCheckIn.nullable(),
+  /** The ticket's and its type's check-in notes, one per line (docs/decisions/102); absent when none. */
+  checkInNote: z.string().optional(),
+  /** Present (true) when the ticket or its type asks staff to look up before admitting. */
+  requiresAttention: z.boolean().optional(),
 }).meta({ id: 'Attendee' });
 export type Attendee = z.infer<typeof Attendee>;
 
@@ -89,6 +96,8 @@ export type AttendeeSearchResponse = z.infer<typeof AttendeeSearchResponse>;
 export const ManualCheckInRequest = z.object({
   day: z.number().int().min(1).max(366),
   scanId: requestText().uuid().optional(),
+  /** The check-in list (docs/decisions/100); default the event's first. Another event's: 400. */
+  checkInListId: CheckInListId.optional(),
 }).meta({ id: 'ManualCheckInRequest' });
 export type ManualCheckInRequest = z.infer<typeof ManualCheckInRequest>;
 export const ManualCheckInResponse = VerifyTicketResponse;
@@ -107,6 +116,11 @@ export const UndoCheckInRequest = z.object({
    * is undone. Without it (Find attendee), the ticket's active check-in on `day`.
    */
   scanId: z.uuid().optional(),
+  /**
+   * The check-in list of the check-in (docs/decisions/100); default the event's first, or with
+   * `scanId` whichever list that scan checked in at. Another event's: 400.
+   */
+  checkInListId: CheckInListId.optional(),
 }).meta({ id: 'UndoCheckInRequest' });
 export type UndoCheckInRequest = z.infer<typeof UndoCheckInRequest>;
 

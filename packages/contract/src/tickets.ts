@@ -3,6 +3,7 @@
  * day. A denial is a verdict (`isValid: false` with a `reason`), never an HTTP error.
  */
 import { z } from 'zod';
+import { CheckInListId, ListDenial } from './check-in-lists.ts';
 import { requestText } from './text.ts';
 
 /** Longest QR payload accepted, in characters. */
@@ -20,6 +21,11 @@ export const VerifyTicketRequest = z
     qrCode: z.string().trim().min(1).max(QR_CODE_MAX_LENGTH),
     day: z.number().int().min(1).max(366),
     scanId: requestText().uuid().optional(),
+    /**
+     * The check-in list scanned at (docs/decisions/100); absent: the event's first list, as before
+     * lists. A list of another event is a 400 `bad_request` and nothing is written.
+     */
+    checkInListId: CheckInListId.optional(),
   })
   .meta({ id: 'VerifyTicketRequest' });
 export type VerifyTicketRequest = z.infer<typeof VerifyTicketRequest>;
@@ -28,7 +34,8 @@ export type VerifyTicketRequest = z.infer<typeof VerifyTicketRequest>;
  * Why a ticket was denied. `event_not_active`: the event is a draft, completed or cancelled, so no
  * ticket of it admits anyone. `not_valid_today`: the ticket does not admit the chosen day (or the
  * event has no such day). `not_event_day`: the chosen day is not today at the event (issue 15;
- * see check-in-rules.ts).
+ * see check-in-rules.ts). `not_on_list`: the check-in list scanned at does not admit the ticket's type
+ * on the chosen day ('Not valid at this entrance — valid at VIP Gate', docs/decisions/100).
  */
 export const DenialReason = z.enum([
   'not_found',
@@ -38,8 +45,21 @@ export const DenialReason = z.enum([
   'already_checked_in',
   'event_not_active',
   'not_event_day',
+  'not_on_list',
 ]).meta({ id: 'DenialReason' });
 export type DenialReason = z.infer<typeof DenialReason>;
+
+/**
+ * What the door must see for this ticket (docs/decisions/102, check-in-notes.ts), on APPROVED and
+ * on DENIED `already_checked_in` (the guest at the door holds a real ticket of this event and staff
+ * settle it with the note in view); absent on every other verdict and for tickets without them.
+ * `checkInNote`: the ticket's and its type's notes, one per line. `requiresAttention`: play the
+ * attention sound and vibration, not the plain approval's.
+ */
+const verdictAttention = {
+  checkInNote: z.string().optional(),
+  requiresAttention: z.boolean().optional(),
+};
 
 /** APPROVED: the check-in was recorded now (or, for a retried `scanId`, earlier by this same scan). */
 export const ApprovedVerdict = z.object({
@@ -48,6 +68,7 @@ export const ApprovedVerdict = z.object({
   holderName: z.string().optional(),
   ticketType: z.string().optional(),
   checkedInAt: z.string().optional(),
+  ...verdictAttention,
 }).meta({ id: 'ApprovedVerdict' });
 export type ApprovedVerdict = z.infer<typeof ApprovedVerdict>;
 
@@ -81,8 +102,8 @@ export type DayDenial = z.infer<typeof DayDenial>;
 
 /**
  * DENIED, with the reason; for `already_checked_in`, when and by whom the first check-in was made.
- * `message`: the reason in English words; `dayDenial`: the facts behind a calendar reason, for a
- * client that words them itself.
+ * `message`: the reason in English words; `dayDenial`, `listDenial`: the facts behind a calendar or
+ * list reason, for a client that words them itself.
  */
 export const DeniedVerdict = z.object({
   isValid: z.literal(false),
@@ -90,8 +111,11 @@ export const DeniedVerdict = z.object({
   reason: DenialReason.optional().catch(undefined),
   message: z.string().optional(),
   dayDenial: DayDenial.optional(),
+  /** For `not_on_list`: the list scanned at and the lists that admit the ticket on the day. */
+  listDenial: ListDenial.optional(),
   checkedInAt: z.string().optional(),
   checkedInBy: z.string().optional(),
+  ...verdictAttention,
 }).meta({ id: 'DeniedVerdict' });
 export type DeniedVerdict = z.infer<typeof DeniedVerdict>;
 

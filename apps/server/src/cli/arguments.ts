@@ -2,7 +2,7 @@
  * Parsers for command-line values (commander `argParser`s). A bad value throws commander's
  * InvalidArgumentError, which commander reports as one line naming the option.
  */
-import { DayCutoff, isCalendarDate, TimeZone } from '@gatecheck/contract';
+import { DayCutoff, isCalendarDate, parseAttentionFlag, TimeZone } from '@gatecheck/contract';
 import { InvalidArgumentError } from 'commander';
 import type { EventDayInfo } from '../services/events.ts';
 
@@ -69,4 +69,11 @@ function parseDay(value: string, dayNumber: number): EventDayInput {
   } catch {
     throw new InvalidArgumentError(`Day "${value}": expected Name:YYYY-MM-DD (e.g. "Opening Night:2026-12-01").`);
   }
+}
+
+/** The attention flag: yes/no, true/false, 1/0 (`parseAttentionFlag`, docs/decisions/102). */
+export function parseAttention(value: string): boolean {
+  const flag = parseAttentionFlag(value);
+  if (flag === null || value.trim() === '') throw new InvalidArgumentError('Expected yes or no (also true/false, 1/0).');
+  return flag;
 }

@@ -5,12 +5,15 @@
  * failure is one line on stderr (`error: ...`) and exit code 1, never a stack trace.
  */
 import { Command, CommanderError } from 'commander';
+import { registerCheckInListCommands } from './commands/check-in-lists.ts';
 import { registerCheckInCommands } from './commands/check-ins.ts';
 import { registerDatabaseCommands } from './commands/database.ts';
+import { registerDeviceCommands } from './commands/devices.ts';
 import { registerEventCommands } from './commands/events.ts';
 import { registerOrganizationCommands } from './commands/organizations.ts';
 import { registerScanLogCommands } from './commands/scan-log.ts';
 import { registerTicketCommands } from './commands/tickets.ts';
+import { registerTicketTypeCommands } from './commands/ticket-types.ts';
 import { registerUserCommands } from './commands/users.ts';
 import { createContext, type AdminContext, type AdminIo } from './context.ts';
 
@@ -23,10 +26,13 @@ const OVERVIEW_EXAMPLES = [
   '    --status live --days "Opening Night:2026-12-01,Main Day:2026-12-02"',
   '  npm run admin -- event list',
   '  npm run admin -- tickets import --event <event id> tickets.csv',
+  '  npm run admin -- ticket-type set --event <event id> VIP --note "Green wristband" --attention yes',
   '  npm run admin -- tickets export-qr --event <event id> --out ./qr --pdf tickets.pdf',
+  '  npm run admin -- list create --event <event id> --name "VIP Gate" --types VIP',
   '  npm run admin -- checkins count --event <event id> --day 1',
   '  npm run admin -- org set-role --org "Northwind Live" --user sam --role supervisor',
   '  npm run admin -- scanlog export --event <event id> --day 1 --out scans.csv',
+  '  npm run admin -- device enroll --event <event id> --name "North gate 2" --qr north-gate-2.png',
   '',
   'Configuration: the same environment as the server. DATABASE_URL selects PostgreSQL; otherwise the',
   'embedded database in $DATA_DIR/pgdata (default ./data) is used. Stop the server before using the',
@@ -49,8 +55,11 @@ function buildProgram(context: AdminContext): Command {
   registerOrganizationCommands(program, context);
   registerEventCommands(program, context);
   registerTicketCommands(program, context);
+  registerTicketTypeCommands(program, context);
+  registerCheckInListCommands(program, context);
   registerCheckInCommands(program, context);
   registerScanLogCommands(program, context);
+  registerDeviceCommands(program, context);
   registerDatabaseCommands(program, context);
   program.addHelpText('after', `\nAll commands:\n${listLeafCommands(program).join('\n')}\n\n${OVERVIEW_EXAMPLES}`);
   return program;

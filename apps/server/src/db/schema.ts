@@ -200,6 +200,35 @@ export const eventDays = pgTable(
 );
 
 /**
+ * The check-in lists of an event (docs/decisions/100): each entrance or desk a ticket is checked in
+ * at, once per list and event day. `ticketTypes` are the `tickets.ticket_type` texts it admits (null:
+ * every type); `days` the day numbers it admits (null: every day of the event). The event's first
+ * list (lowest `position`, then `created_at`, then id) is the one a client that names no list scans
+ * at. Every event has at least one: 'All tickets' (every type, every day), made with the event and
+ * given by migration to events that existed before lists. Primary key (event_id, id): a check-in
+ * names its list with its own event, so it can only ever be on a list of that event (the foreign
+ * key), and the table can be distributed by event like check_ins (docs/decisions/058).
+ */
+export const checkInLists = pgTable(
+  'check_in_lists',
+  {
+    id: uuid('id').notNull().defaultRandom(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    position: integer('position').notNull(),
+    ticketTypes: text('ticket_types').array(),
+    days: integer('days').array(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ name: 'check_in_lists_pkey', columns: [t.eventId, t.id] }),
+    uniqueIndex('check_in_lists_event_name_key').on(t.eventId, sql`lower(${t.name})`),
+  ],
+);
+
+/**
  * Tickets. `code` is the text printed in the QR, stored as given but unique case-insensitively (index
  * on upper(code)): a phone keyboard capitalises a typed code, so look-ups compare upper(code) too.
  * `admittedDays` null means the ticket admits every day of its event; otherwise it lists the day
@@ -217,6 +246,9 @@ export const tickets = pgTable(
     ticketType: text('ticket_type').notNull(),
     admittedDays: integer('admitted_days').array(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** This ticket's own check-in note ('' = none) and attention flag, shown with its type's (docs/decisions/102). */
+    checkInNote: text('check_in_note').notNull().default(''),
+    requiresAttention: boolean('requires_attention').notNull().default(false),
     createdAt: createdAt(),
     changedXid: changedXid(),
   },
@@ -228,8 +260,31 @@ export const tickets = pgTable(
 );
 
 /**
- * Check-ins: exactly one active check-in per ticket per event day, enforced by the partial unique
- * index on (event_id, ticket_id, day) WHERE undone_at IS NULL. An undo (issue 11) sets `undone_at`,
+ * The ticket types of an event (docs/decisions/102): one row per (event, name), the name being what
+ * tickets carry in `ticket_type` (matched exactly), with the check-in note ('' = none) and attention
+ * flag every ticket of the type shows at the door. Written when tickets of a new type are inserted
+ * (services/tickets.ts) and by the ticket-type service; a door list carries the rows with a note or
+ * flag whole on every download, so an edit needs no change stamp on the tickets.
+ */
+export const ticketTypes = pgTable(
+  'ticket_types',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    checkInNote: text('check_in_note').notNull().default(''),
+    requiresAttention: boolean('requires_attention').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [unique('ticket_types_event_name_key').on(t.eventId, t.name)],
+);
+
+/**
+ * Check-ins: exactly one active check-in per ticket, check-in list and event day, enforced by the
+ * partial unique index on (event_id, check_in_list_id, day, ticket_id) WHERE undone_at IS NULL
+ * (docs/decisions/100; one per ticket and day before lists). An undo (issue 11) sets `undone_at`,
  * `undone_by` and `undo_reason` and never deletes the row, so the ticket can be checked in again
  * while the history stays. `scanId` is the client's id of the scan that made it, so a retried
  * request can be recognised. `eventId` is the ticket's event (issue 14 item 6): the primary key and
@@ -247,6 +302,8 @@ export const checkIns = pgTable(
       .notNull()
       .references(() => tickets.id, { onDelete: 'cascade' }),
     day: integer('day').notNull(),
+    /** The check-in list it was made at (docs/decisions/100): once per ticket, list and day. */
+    checkInListId: uuid('check_in_list_id').notNull(),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }).notNull().defaultNow(),
     staffUserId: uuid('staff_user_id')
       .notNull()
@@ -263,19 +320,28 @@ export const checkIns = pgTable(
   },
   (t) => [
     primaryKey({ name: 'check_ins_pkey', columns: [t.eventId, t.id] }),
-    uniqueIndex('check_ins_active_event_ticket_day_key').on(t.eventId, t.ticketId, t.day).where(sql`${t.undoneAt} is null`),
+    foreignKey({
+      name: 'check_ins_check_in_list_fk',
+      columns: [t.eventId, t.checkInListId],
+      foreignColumns: [checkInLists.eventId, checkInLists.id],
+    }),
+    // Once per ticket, list and day (docs/decisions/100); (…, day, ticket_id) so that a list's N of
+    // the live counts is counted from this index alone.
+    uniqueIndex('check_ins_active_list_day_ticket_key').on(t.eventId, t.checkInListId, t.day, t.ticketId).where(sql`${t.undoneAt} is null`),
     index('check_ins_ticket_id_idx').on(t.ticketId),
     index('check_ins_day_changed_xid_idx').on(t.day, t.changedXid),
-    // The live counts' N (services/check-in-counts.ts): counted from this index alone (docs/decisions/062).
+    // The live counts' N of the event (services/check-in-counts.ts): the day's active check-ins of
+    // the event (docs/decisions/062), their distinct tickets (docs/decisions/101).
     index('check_ins_active_event_day_idx').on(t.eventId, t.day).where(sql`${t.undoneAt} is null`),
   ],
 );
 
 /**
- * How many tickets of an event, not revoked, admit a day (docs/decisions/062): the live counts' M
- * without reading the tickets. `day` 0 counts the tickets whose `admitted_days` is null (every day
+ * How many tickets of an event and ticket type, not revoked, admit a day (docs/decisions/062, 101):
+ * the live counts' M without reading the tickets, for the event (every type) or a check-in list (its
+ * types). `day` 0 counts the tickets whose `admitted_days` is null (every day
  * of the event); day d ≥ 1 counts those whose `admitted_days` lists d, so M of day d is the sum of
- * rows 0 and d. Maintained only by the statement triggers on `tickets` (custom migration
+ * rows 0 and d (of every type, or of a list's types). Maintained only by the statement triggers on `tickets` (custom migration
  * `*_ticket_day_counts_triggers.sql`), in the transaction of every insert, update and delete, so it
  * is exactly the tickets table's state in every snapshot; no application code writes it.
  */
@@ -286,9 +352,11 @@ export const ticketDayCounts = pgTable(
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),
     day: integer('day').notNull(),
+    /** The tickets' `ticket_type`: a check-in list's M sums the types it admits (docs/decisions/101). */
+    ticketType: text('ticket_type').notNull(),
     validTickets: bigint('valid_tickets', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [primaryKey({ name: 'ticket_day_counts_pkey', columns: [t.eventId, t.day] })],
+  (t) => [primaryKey({ name: 'ticket_day_counts_pkey', columns: [t.eventId, t.day, t.ticketType] })],
 );
 
 /**
@@ -432,6 +500,80 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull().default(0),
   expire: timestamp('expire', { withTimezone: true, mode: 'date' }),
 });
+
+/**
+ * Door devices (docs/decisions/107): a phone enrolled by an admin's QR code, holding its own
+ * credential instead of a person's. It scans `event_id` with the role of staff and nothing else.
+ * The device acts through users rows of its own (`device_principals`: the device itself, and one
+ * per shift named by whoever scans), so check-ins and the scan log reference a user as before.
+ * `check_in_list_id`: the check-in list it scans, once check-in lists exist (null: every list; no
+ * foreign key yet). `app_version`, `platform`, `scans_waiting` and `last_seen_at` are what the
+ * device last reported. `revoked_at`: removed by an admin (docs/decisions/108).
+ */
+export const devices = pgTable(
+  'devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    checkInListId: uuid('check_in_list_id'),
+    name: text('name').notNull(),
+    appVersion: text('app_version'),
+    platform: text('platform'),
+    scansWaiting: integer('scans_waiting'),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedBy: uuid('revoked_by').references(() => users.id),
+  },
+  (t) => [index('devices_organization_id_idx').on(t.organizationId), index('devices_event_id_idx').on(t.eventId)],
+);
+
+/**
+ * The users rows a device acts as (docs/decisions/107): its own (`shift_name` null) and one per shift
+ * ('Anna'). Such a user has no membership and no usable password; its rights come from the device.
+ */
+export const devicePrincipals = pgTable(
+  'device_principals',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    shiftName: text('shift_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('device_principals_device_id_idx').on(t.deviceId)],
+);
+
+/**
+ * One-time enrollment tokens (docs/decisions/107): only the SHA-256 hash is kept; valid until
+ * `expires_at` (24 h), used once (`used_at`, and the device it made).
+ */
+export const deviceEnrollments = pgTable(
+  'device_enrollments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    checkInListId: uuid('check_in_list_id'),
+    deviceName: text('device_name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    deviceId: uuid('device_id').references(() => devices.id, { onDelete: 'set null' }),
+  },
+  (t) => [index('device_enrollments_event_id_idx').on(t.eventId)],
+);
 
 /**
  * The audit trail (docs/decisions/106): one row per change an organizer makes, in the management

@@ -13,6 +13,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,
   validation_failed: 400,
   unauthenticated: 401,
+  device_revoked: 401,
   invalid_credentials: 401,
   forbidden: 403,
   csrf_failed: 403,
@@ -35,6 +36,8 @@ export interface RouteTraits {
   requiresSession: boolean;
   /** It is rate limited (plugins/security.ts). */
   isRateLimited: boolean;
+  /** It needs a session and a door device may not call it (routes/device-access.ts, docs/decisions/107). */
+  isClosedToDevices: boolean;
 }
 
 /** One error answer every route with a trait can give: the status, the codes, why. */
@@ -57,9 +60,16 @@ const DERIVED_ERRORS: readonly DerivedError[] = [
   },
   {
     status: 401,
-    codes: ['unauthenticated'],
-    description: 'No live session: sign in and send the bearer token or the session cookie.',
+    codes: ['unauthenticated', 'device_revoked'],
+    description:
+      'No live session: sign in and send the bearer token or the session cookie. `device_revoked`: this door device was removed by an admin (docs/decisions/108).',
     appliesTo: (route) => route.requiresSession,
+  },
+  {
+    status: 403,
+    codes: ['forbidden'],
+    description: 'A door device asked for something other than scanning its event (docs/decisions/107).',
+    appliesTo: (route) => route.isClosedToDevices,
   },
   {
     status: 403,
@@ -112,7 +122,7 @@ const DERIVED_ERRORS: readonly DerivedError[] = [
 ];
 
 /** Codes only the framework, the hooks and the error handler give, never a route's rules. */
-const DERIVED_ONLY_CODES: readonly ErrorCode[] = ['unauthenticated', 'csrf_failed', 'payload_too_large', 'rate_limited', 'internal_error'];
+const DERIVED_ONLY_CODES: readonly ErrorCode[] = ['unauthenticated', 'device_revoked', 'csrf_failed', 'payload_too_large', 'rate_limited', 'internal_error'];
 
 /**
  * The response schemas of the error answers a route's rules raise (beyond the derived ones), for

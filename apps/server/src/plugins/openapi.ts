@@ -16,6 +16,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { documentedErrors } from './error-responses.ts';
+import { isDeviceRoute } from '../routes/device-access.ts';
 import { isRateLimitedRoute } from './rate-limits.ts';
 
 /** Where the Swagger UI is served; the document is at `${OPENAPI_DOCS_PATH}/json`. */
@@ -74,7 +75,13 @@ function errorResponsesOf(route: RouteOptions, requiresSession: boolean): Record
   const method = typeof route.method === 'string' ? route.method : (route.method[0] ?? 'GET');
   const declared = Object.keys(route.schema?.response ?? {}).map(Number).filter((status) => status >= 400);
   return documentedErrors(
-    { method, hasParams: route.schema?.params !== undefined, requiresSession, isRateLimited: isRateLimitedRoute(method, route.url) },
+    {
+      method,
+      hasParams: route.schema?.params !== undefined,
+      requiresSession,
+      isRateLimited: isRateLimitedRoute(method, route.url),
+      isClosedToDevices: requiresSession && !isDeviceRoute(method, route.url),
+    },
     declared,
   );
 }

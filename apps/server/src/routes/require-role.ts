@@ -6,11 +6,13 @@
  *
  * Answers: 404 `not_found` for an unknown event or one of an organization the caller is not a
  * member of (nothing leaks across organizations), 403 `forbidden` `{ code, message }` for a member
- * with a lower role. The route must declare them: `ruleErrors('forbidden', 'not_found')`.
+ * with a lower role. A door device (docs/decisions/107) passes on its own event up to the staff
+ * role (services/devices.ts `eventForDevice`). The route must declare them: `ruleErrors('forbidden', 'not_found')`.
  */
 import type { MembershipRole } from '@gatecheck/contract';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { signedInUser } from '../plugins/auth.ts';
+import { eventForDevice } from '../services/devices.ts';
 import type { EventDetails } from '../services/events.ts';
 import { eventForRole, organizationForRole } from '../services/organizations.ts';
 
@@ -32,7 +34,10 @@ export function requireRole(role: MembershipRole): preHandlerAsyncHookHandler {
   return async function checkRole(request) {
     const { eventId } = request.params as { eventId?: unknown };
     if (typeof eventId !== 'string') throw new Error('requireRole is for routes with an :eventId parameter');
-    request.roleCheckedEvent = await eventForRole(request.server.db, signedInUser(request).userId, eventId, role);
+    const user = signedInUser(request);
+    request.roleCheckedEvent = user.device
+      ? await eventForDevice(request.server.db, { userId: user.userId, device: user.device }, eventId, role)
+      : await eventForRole(request.server.db, user.userId, eventId, role);
   };
 }
 

@@ -8,9 +8,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { changePasswordRoutes } from './account/index.ts';
+import { admitDevice, keepDeviceToItsEvent } from './device-access.ts';
+import devicesRoutes from './devices/index.ts';
 import eventsRoutes from './events/index.ts';
 import manageRoutes from './manage/index.ts';
 import teamRoutes from './manage/team.ts';
+import ticketTypesRoutes from './ticket-types/index.ts';
 import organizationsRoutes from './organizations/index.ts';
 import ticketsRoutes from './tickets/index.ts';
 import usersRoutes from './users/index.ts';
@@ -31,7 +34,10 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   scope.decorateRequest('roleCheckedOrganization', null);
   scope.addHook('onRequest', async (request) => {
     request.sessionUser = await scope.authenticate(request);
+    await admitDevice(request);
   });
+  // A door device reaches only its own event (docs/decisions/107).
+  scope.addHook('preHandler', keepDeviceToItsEvent);
   await scope.register(changePasswordRoutes);
   await scope.register(usersRoutes);
   await scope.register(organizationsRoutes);
@@ -39,4 +45,6 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   await scope.register(eventsRoutes);
   await scope.register(manageRoutes);
   await scope.register(teamRoutes);
+  await scope.register(ticketTypesRoutes);
+  await scope.register(devicesRoutes);
 }

@@ -10,12 +10,13 @@
  * are ordinary characters, and no extension (unaccent, pg_trgm) is needed on PGlite or PostgreSQL.
  */
 import type { Attendee, AttendeeSearchResponse } from '@gatecheck/contract';
-import { ATTENDEE_SEARCH_LIMIT } from '@gatecheck/contract';
+import { ATTENDEE_SEARCH_LIMIT, attentionFields, checkInAttention } from '@gatecheck/contract';
 import transliterate from '@sindresorhus/transliterate';
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { inTransaction } from '../db/transactions.ts';
-import { checkIns, tickets, ticketSearchTerms, users } from '../db/schema.ts';
+import { checkIns, tickets, ticketSearchTerms, ticketTypes, users } from '../db/schema.ts';
+import { resolveCheckInList } from './check-in-lists.ts';
 import type { EventDetails } from './events.ts';
 
 /** Term rows one search reads at most (see searchAttendees). */
@@ -48,10 +49,14 @@ export function searchTermsOf(ticket: { code: string; holderName: string }): str
  * The tickets of `event` whose holder name has a word starting with `query`, or whose code starts
  * with it (case and accents ignored; `query` is plain text, already at least 3 characters — the
  * contract's AttendeeSearchQuery): the first ATTENDEE_SEARCH_LIMIT by matching term, shown by holder
- * name then code, each with its active check-in on `day` (when and by whom) and whether it is
- * revoked. `hasMore` when more may match (type more letters).
+ * name then code, each with its active check-in on `at.day` at check-in list `at.checkInListId`
+ * (default the event's first, docs/decisions/100; when and by whom) and whether it is revoked.
+ * `hasMore` when more may match (type more letters).
+ * @throws ServiceError `bad_request` for a list that is not one of the event's.
  */
-export async function searchAttendees(db: Db, event: EventDetails, query: string, day: number): Promise<AttendeeSearchResponse> {
+export async function searchAttendees(db: Db, event: EventDetails, query: string, at: { day: number; checkInListId?: string | undefined }): Promise<AttendeeSearchResponse> {
+  const { day } = at;
+  const { list } = await resolveCheckInList(db, event.id, at.checkInListId);
   const folded = searchTerm(query);
   if (folded === '') return { attendees: [], hasMore: false };
   // The first matching terms in index order (no sort of every match: a 3-letter start can match
@@ -79,9 +84,12 @@ export async function searchAttendees(db: Db, event: EventDetails, query: string
       ticket: tickets,
       checkedInAt: checkIns.checkedInAt,
       checkedInBy: users.displayName,
+      typeNote: ticketTypes.checkInNote,
+      typeRequiresAttention: ticketTypes.requiresAttention,
     })
     .from(tickets)
-    .leftJoin(checkIns, and(eq(checkIns.ticketId, tickets.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
+    .leftJoin(ticketTypes, and(eq(ticketTypes.eventId, tickets.eventId), eq(ticketTypes.name, tickets.ticketType)))
+    .leftJoin(checkIns, and(eq(checkIns.eventId, tickets.eventId), eq(checkIns.checkInListId, list.id), eq(checkIns.day, day), eq(checkIns.ticketId, tickets.id), isNull(checkIns.undoneAt)))
     .leftJoin(users, eq(users.id, checkIns.staffUserId))
     .where(inArray(tickets.id, ids))
     .orderBy(asc(tickets.holderName), asc(tickets.code));
@@ -96,6 +104,12 @@ export async function searchAttendees(db: Db, event: EventDetails, query: string
         revokedAt: row.ticket.revokedAt?.toISOString() ?? null,
         day,
         checkIn: row.checkedInAt ? { checkedInAt: row.checkedInAt.toISOString(), checkedInBy: row.checkedInBy ?? '' } : null,
+        ...attentionFields(
+          checkInAttention(
+            { note: row.ticket.checkInNote, requiresAttention: row.ticket.requiresAttention },
+            row.typeNote !== null && row.typeRequiresAttention !== null ? { note: row.typeNote, requiresAttention: row.typeRequiresAttention } : undefined,
+          ),
+        ),
       }),
     ),
     hasMore,

@@ -7,16 +7,17 @@
  * every server instance on the database answers the same. The admin CLI's `checkins count` counts
  * with the same queries (`countCheckInsByDay`).
  */
-import type { CheckInCounts } from '@gatecheck/contract';
+import type { CheckInCounts, CheckInListCounts, CheckInListRule } from '@gatecheck/contract';
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { checkIns, ticketDayCounts } from '../db/schema.ts';
+import { resolveCheckInList } from './check-in-lists.ts';
 import { AccessRefusedError, ServiceError } from './errors.ts';
 import { type EventDayInfo, type EventDetails, findEvent } from './events.ts';
 import { isMember } from './organizations.ts';
 
 /**
- * The counts of day `day` of event `eventId` for the signed-in `userId`:
+ * The counts of day `day` of event `eventId` for the signed-in `caller` (a door device: its `deviceEventId`):
  * `checkedIn` = check-ins of that day of the event's tickets that were not undone (at most one
  * active per ticket and day, so a re-scan or a denied scan never adds one; a check-in stays counted
  * if its ticket is revoked later; an undo by a supervisor takes it away), `validTickets` = the event's tickets not revoked that admit the day
@@ -27,10 +28,39 @@ import { isMember } from './organizations.ts';
  *   AccessRefusedError (the same 404) when `userId` is not a member of the event's organization —
  *   the same answers as verify (docs/decisions/086).
  */
-export async function countCheckIns(db: DbOrTx, userId: string, eventId: string, day: number): Promise<CheckInCounts> {
+export async function countCheckIns(
+  db: DbOrTx,
+  caller: { userId: string; deviceEventId?: string | undefined },
+  eventId: string,
+  at: { day: number; checkInListId?: string | undefined },
+): Promise<CheckInCounts> {
+  const { userId, deviceEventId } = caller;
+  const { day } = at;
   const event = await findEvent(db, eventId);
-  if (!(await isMember(db, userId, event.organizationId))) throw new AccessRefusedError(userId, { eventId });
-  return { eventId: event.id, day, ...(await countDay(db, event, day)) };
+  // A door device counts its one event, and has no membership (docs/decisions/107).
+  const mayRead = deviceEventId === undefined ? await isMember(db, userId, event.organizationId) : deviceEventId === event.id;
+  if (!mayRead) throw new AccessRefusedError(userId, { eventId });
+  const counts: CheckInCounts = { eventId: event.id, day, ...(await countDay(db, event, day)) };
+  if (at.checkInListId === undefined) return counts;
+  const { list } = await resolveCheckInList(db, event.id, at.checkInListId);
+  return { ...counts, checkInList: await countList(db, event, list, day) };
+}
+
+/**
+ * The counts of check-in list `list` of `event` on `day` (docs/decisions/100): N the active
+ * check-ins at the list, from the partial unique index of active check-ins alone (its columns lead
+ * with event, list, day); M the tickets not revoked that admit the day and that the list admits,
+ * from the trigger-kept counts per ticket type (`validTicketsOf`), 0 on a day the list or the event
+ * does not have.
+ */
+async function countList(db: DbOrTx, event: EventDetails, list: CheckInListRule & { name: string }, day: number): Promise<CheckInListCounts> {
+  const [checkedInRow] = await db
+    .select({ checkedIn: count() })
+    .from(checkIns)
+    .where(and(eq(checkIns.eventId, event.id), eq(checkIns.checkInListId, list.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)));
+  const isOpen = event.days.some((entry) => entry.day === day) && (list.days === null || list.days.includes(day));
+  const validTickets = isOpen ? await validTicketsOf(db, event.id, day, list.ticketTypes) : 0;
+  return { id: list.id, name: list.name, checkedIn: checkedInRow?.checkedIn ?? 0, validTickets };
 }
 
 /** Check-ins of one event day, as the admin CLI lists them. */
@@ -62,18 +92,28 @@ export async function countCheckInsByDay(db: DbOrTx, eventId: string, day?: numb
 
 async function countDay(db: DbOrTx, event: EventDetails, day: number): Promise<Pick<CheckInCounts, 'checkedIn' | 'validTickets'>> {
   const hasDay = event.days.some((entry) => entry.day === day);
-  // N from the partial index check_ins_active_event_day_idx alone (every check-in carries its
-  // ticket's event, docs/decisions/058); M from ticket_day_counts, rows 0 (tickets of every day) and
-  // `day`, kept by the triggers on tickets in the same transactions (docs/decisions/062).
+  // N from the partial index check_ins_active_event_day_idx (every check-in carries its ticket's
+  // event, docs/decisions/058): distinct tickets, as a ticket may be checked in at several lists
+  // (docs/decisions/101); M from ticket_day_counts, rows 0 (tickets of every day) and `day`,
+  // kept by the triggers on tickets in the same transactions (docs/decisions/062).
   const [checkedInRow] = await db
-    .select({ checkedIn: count() })
+    .select({ checkedIn: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
     .from(checkIns)
     .where(and(eq(checkIns.eventId, event.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)));
-  const [validRow] = hasDay
-    ? await db
-        .select({ validTickets: sql<string | null>`sum(${ticketDayCounts.validTickets})` })
-        .from(ticketDayCounts)
-        .where(and(eq(ticketDayCounts.eventId, event.id), inArray(ticketDayCounts.day, [0, day])))
-    : [];
-  return { checkedIn: checkedInRow?.checkedIn ?? 0, validTickets: Number(validRow?.validTickets ?? 0) };
+  return { checkedIn: checkedInRow?.checkedIn ?? 0, validTickets: hasDay ? await validTicketsOf(db, event.id, day, null) : 0 };
+}
+
+/**
+ * M: the tickets of `eventId` not revoked that admit `day` (a day the event has), of the types
+ * `ticketTypes` (null: every type), summed from the ticket_day_counts rows of days 0 and `day` (one
+ * per ticket type: a few rows by primary-key prefix; docs/decisions/101).
+ */
+async function validTicketsOf(db: DbOrTx, eventId: string, day: number, ticketTypes: readonly string[] | null): Promise<number> {
+  const [validRow] = await db
+    .select({ validTickets: sql<string | null>`sum(${ticketDayCounts.validTickets})` })
+    .from(ticketDayCounts)
+    .where(
+      and(eq(ticketDayCounts.eventId, eventId), inArray(ticketDayCounts.day, [0, day]), ticketTypes === null ? undefined : inArray(ticketDayCounts.ticketType, [...ticketTypes])),
+    );
+  return Number(validRow?.validTickets ?? 0);
 }

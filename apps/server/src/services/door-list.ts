@@ -14,7 +14,9 @@
  *
  * Tickets whose codes are too weak to keep secret (`isDoorListCode`, docs/decisions/087) are left
  * off, and the list says the event has such tickets (`hasUnlistedCodes`); the ids of the event's
- * revoked signing keys come with every list (`revokedKeyIds`, docs/decisions/089).
+ * revoked signing keys come with every list (`revokedKeyIds`, docs/decisions/089), and so do the
+ * ticket types with a check-in note or attention flag (`ticketTypes`, docs/decisions/102); a
+ * ticket's own note is sealed like its holder name.
  */
 import {
   DOOR_LIST_FORMAT,
@@ -22,13 +24,16 @@ import {
   type DoorListEntry,
   doorListLookupKey,
   isDoorListCode,
+  sealCheckInNote,
   sealHolderName,
 } from '@gatecheck/contract';
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { checkIns, events, tickets, users } from '../db/schema.ts';
+import { chooseCheckInList, listCheckInLists } from './check-in-lists.ts';
 import type { EventDetails } from './events.ts';
 import { revokedSigningKeyIds } from './signing-keys.ts';
+import { doorListTicketTypes } from './ticket-types.ts';
 
 /**
  * The SQL value that stamps a row as changed by the current transaction: `SET changed_xid =
@@ -39,11 +44,22 @@ export function changeStamp(): SQL {
 }
 
 /**
- * The door list of `event` for `day`: all tickets (`since` undefined, `isComplete: true`) or only
- * those changed since the cursor `since` (a previous answer's `cursor`). `now` is the server clock
- * (`generatedAt`). The caller has checked the caller's membership (requireRole).
+ * The door list of `event` for `at.day` at check-in list `at.checkInListId` (default the event's
+ * first; docs/decisions/100): all tickets (`at.since` undefined, `isComplete: true`) or only those
+ * changed since the cursor `at.since` (a previous answer's `cursor`), each with its check-in at that
+ * list, and the event's lists. `now` is the server clock (`generatedAt`). The caller has checked the
+ * caller's membership (requireRole).
+ * @throws ServiceError `bad_request` for a list that is not one of the event's.
  */
-export async function readDoorList(db: DbOrTx, event: EventDetails, day: number, since: string | undefined, now: Date): Promise<DoorList> {
+export async function readDoorList(
+  db: DbOrTx,
+  event: EventDetails,
+  at: { day: number; since?: string | undefined; checkInListId?: string | undefined },
+  now: Date,
+): Promise<DoorList> {
+  const { day, since } = at;
+  const lists = await listCheckInLists(db, event.id);
+  const listId = chooseCheckInList(lists, at.checkInListId).list.id;
   // The watermark first, the rows after: see the module comment.
   const [watermark] = await db
     .select({ xmin: sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text` })
@@ -52,7 +68,7 @@ export async function readDoorList(db: DbOrTx, event: EventDetails, day: number,
   const cursor = watermark?.xmin;
   if (!cursor) throw new Error('no snapshot xmin');
 
-  const dayCheckIn = and(eq(checkIns.ticketId, tickets.id), eq(checkIns.day, day), isNull(checkIns.undoneAt));
+  const dayCheckIn = and(eq(checkIns.eventId, tickets.eventId), eq(checkIns.checkInListId, listId), eq(checkIns.day, day), eq(checkIns.ticketId, tickets.id), isNull(checkIns.undoneAt));
   // Changed since the cursor: the ids come from the two (…, changed_xid) indexes, so a cursor
   // download reads what changed, not every ticket of the event (issue 13 item 4, docs/decisions/060).
   const changedSince =
@@ -61,7 +77,7 @@ export async function readDoorList(db: DbOrTx, event: EventDetails, day: number,
       : sql`${tickets.id} in (
           select ${tickets.id} from ${tickets} where ${tickets.eventId} = ${event.id} and ${tickets.changedXid} >= ${since}::bigint
           union
-          select ${checkIns.ticketId} from ${checkIns} where ${checkIns.day} = ${day} and ${checkIns.changedXid} >= ${since}::bigint)`;
+          select ${checkIns.ticketId} from ${checkIns} where ${checkIns.day} = ${day} and ${checkIns.changedXid} >= ${since}::bigint and ${checkIns.checkInListId} = ${listId})`;
   const rows = await db
     .select({
       code: tickets.code,
@@ -69,6 +85,8 @@ export async function readDoorList(db: DbOrTx, event: EventDetails, day: number,
       ticketType: tickets.ticketType,
       admittedDays: tickets.admittedDays,
       revokedAt: tickets.revokedAt,
+      checkInNote: tickets.checkInNote,
+      requiresAttention: tickets.requiresAttention,
       checkedInAt: checkIns.checkedInAt,
       checkedInBy: users.displayName,
     })
@@ -94,6 +112,9 @@ export async function readDoorList(db: DbOrTx, event: EventDetails, day: number,
       isRevoked: row.revokedAt !== null,
       holderName: await sealHolderName(event.id, row.code, row.holderName),
       checkIn: row.checkedInAt ? { checkedInAt: row.checkedInAt.toISOString(), checkedInBy: row.checkedInBy ?? '' } : null,
+      // Sealed like the name (docs/decisions/102); only tickets with a note pay for it.
+      ...(row.checkInNote !== '' ? { checkInNote: await sealCheckInNote(event.id, row.code, row.checkInNote) } : {}),
+      requiresAttention: row.requiresAttention,
     });
   }
   return {
@@ -112,8 +133,11 @@ export async function readDoorList(db: DbOrTx, event: EventDetails, day: number,
     cursor,
     generatedAt: now.toISOString(),
     tickets: entries,
+    checkInListId: listId,
+    checkInLists: lists,
     hasUnlistedCodes,
     revokedKeyIds: await revokedSigningKeyIds(db, event.id),
     format: DOOR_LIST_FORMAT,
+    ticketTypes: await doorListTicketTypes(db, event.id),
   };
 }

@@ -111,8 +111,9 @@ export interface NewEvent extends EventRequestDraft {
 }
 
 /**
- * Creates an event and its days in one transaction, with its audit entry (docs/decisions/106).
- * The one way an event comes to be: the management API and the admin CLI both call it.
+ * Creates an event and its days in one transaction, with its audit entry (docs/decisions/106); the
+ * database gives it its first check-in list, 'All tickets' (trigger of migration 0016,
+ * docs/decisions/100). The one way an event comes to be: the management API and the admin CLI both call it.
  * @returns the new event's id.
  * @throws ServiceError `validation_failed` (with `field`, e.g. `days.1.date`) for input the
  *   contract's `EventRequest` refuses.

@@ -49,16 +49,23 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, offlineScans, scanLog, sessions, tickets, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
+import type { ChosenCheckInList } from './check-in-lists.ts';
 import { findCheckInOfScan, recordCheckIn, ticketForRule } from './check-ins/write.ts';
 import type { EventDetails } from './events.ts';
+import { isDevicePrincipalAtEvent } from './devices.ts';
 import { isMember } from './organizations.ts';
 import { codeOfScannedText } from './signing-keys.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
 
-/** The signed-in staff member uploading, and the session they upload in. */
+/**
+ * The signed-in staff member uploading, and the session they upload in. `acceptsScansBefore`: a
+ * revoked door device's revocation time; its scans made at or after it are rejected `device_revoked`
+ * (docs/decisions/108).
+ */
 export interface Uploader {
   userId: string;
   sessionId: string;
+  acceptsScansBefore?: Date | undefined;
 }
 
 /** What is stored and answered for one item (its `index` is added per batch). */
@@ -68,12 +75,21 @@ type ItemAnswer = Omit<OfflineScanResult, 'index'>;
 class AlreadyStored extends Error {}
 
 /**
- * Records `scans` (raw items, in scan order) for `event` day `day` by `uploader`; `now` is the
- * server clock (the receive time). The caller has checked membership (requireRole) and the batch
- * size (contract `OfflineScanBatch`).
+ * Records `scans` (raw items, in scan order) for `event` day `place.day` at check-in list
+ * `place.checkInList` (docs/decisions/100) by `uploader`; `now` is the server clock (the receive
+ * time). The caller has checked membership (requireRole), the list and the batch size (contract
+ * `OfflineScanBatch`).
  * @returns one result per item, same order (see contract offline-scans.ts for the statuses).
  */
-export async function recordOfflineScans(db: Db, uploader: Uploader, event: EventDetails, day: number, scans: readonly unknown[], now: Date): Promise<OfflineScanBatchResponse> {
+export async function recordOfflineScans(
+  db: Db,
+  uploader: Uploader,
+  event: EventDetails,
+  place: { day: number; checkInList: ChosenCheckInList },
+  scans: readonly unknown[],
+  now: Date,
+): Promise<OfflineScanBatchResponse> {
+  const { day, checkInList } = place;
   const results: OfflineScanResult[] = [];
   const [uploading] = await db.select({ createdAt: sessions.createdAt }).from(sessions).where(eq(sessions.id, uploader.sessionId));
   if (!uploading) throw new Error('the uploading session is gone');
@@ -81,7 +97,8 @@ export async function recordOfflineScans(db: Db, uploader: Uploader, event: Even
   const makers = new Map<string, Promise<boolean>>([[uploader.userId, Promise.resolve(true)]]);
   const isKnownMaker = (userId: string): Promise<boolean> => {
     let known = makers.get(userId);
-    if (!known) makers.set(userId, (known = isMember(db, userId, event.organizationId)));
+    // A member, or a door device (or one of its shifts) that scans this event (docs/decisions/107).
+    if (!known) makers.set(userId, (known = isMember(db, userId, event.organizationId).then((member) => member || isDevicePrincipalAtEvent(db, userId, event.id))));
     return known;
   };
   // Each maker's sessions, for the proofs (decision 088): read once per maker per batch.
@@ -104,12 +121,16 @@ export async function recordOfflineScans(db: Db, uploader: Uploader, event: Even
       });
       continue;
     }
+    if (uploader.acceptsScansBefore && Date.parse(parsed.data.scannedAt) >= uploader.acceptsScansBefore.getTime()) {
+      results.push({ index, scanId: parsed.data.scanId, status: 'rejected', reason: 'device_revoked', message: 'Scanned after this device was removed by its organizer.' });
+      continue;
+    }
     const claimedMaker = parsed.data.scannedBy ?? uploader.userId;
     const proven = parsed.data.sessionProof === undefined ? null : await provingSession(await sessionsOfMaker(claimedMaker), parsed.data);
     const maker: Maker = proven
       ? { claimedMaker, isKnown: await isKnownMaker(claimedMaker), sessionStartedAt: proven.createdAt }
       : { claimedMaker: uploader.userId, isKnown: true, sessionStartedAt: uploading.createdAt };
-    results.push({ index, ...(await recordOne(db, uploader, maker, event, day, parsed.data, now)) });
+    results.push({ index, ...(await recordOne(db, uploader, maker, { event, day, checkInList }, parsed.data, now)) });
   }
   return { receivedAt: now.toISOString(), results };
 }
@@ -156,7 +177,15 @@ async function provingSession(candidates: readonly MakerSession[], scan: Offline
   return null;
 }
 
-async function recordOne(db: Db, uploader: Uploader, maker: Maker, event: EventDetails, day: number, scan: OfflineScan, now: Date): Promise<ItemAnswer> {
+/** Where a batch's scans were made: the event, the day and the check-in list. */
+interface ScanPlace {
+  event: EventDetails;
+  day: number;
+  checkInList: ChosenCheckInList;
+}
+
+async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPlace, scan: OfflineScan, now: Date): Promise<ItemAnswer> {
+  const { event, day } = place;
   // Who the scan is stored under: its maker, or its sender when the maker is not a member.
   const makerId = maker.isKnown ? maker.claimedMaker : uploader.userId;
   const stored = await findStored(db, scan.scanId);
@@ -167,7 +196,7 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, event: EventD
       // No scan before its session began (decision 088): such a time is taken as the session's start.
       const isBeforeSession = claimedAt.getTime() < maker.sessionStartedAt.getTime() - OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS;
       const at = isBeforeSession ? maker.sessionStartedAt : claimedAt;
-      const outcome = !maker.isKnown ? unknownMaker(scan) : await decideItem(tx, makerId, event, day, scan, { at, isClamped: isBeforeSession }, now);
+      const outcome = !maker.isKnown ? unknownMaker(scan) : await decideItem(tx, makerId, place, scan, { at, isClamped: isBeforeSession }, now);
       const [inserted] = await tx
         .insert(offlineScans)
         .values({
@@ -268,7 +297,8 @@ function unknownMaker(scan: OfflineScan): ItemOutcome {
  * Decides one item made by `makerId` (see the module comment) inside its transaction, at `time.at`:
  * the scan time, or the session's start when the scan claimed an earlier one (`time.isClamped`).
  */
-async function decideItem(tx: DbOrTx, makerId: string, event: EventDetails, day: number, scan: OfflineScan, time: { at: Date; isClamped: boolean }, now: Date): Promise<ItemOutcome> {
+async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: OfflineScan, time: { at: Date; isClamped: boolean }, now: Date): Promise<ItemOutcome> {
+  const { event, day, checkInList } = place;
   const scannedAt = time.at;
   if (scannedAt.getTime() > now.getTime() + OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS) {
     return { answer: reject(scan.scanId, 'scanned_in_future', 'The scan time is ahead of the server clock.'), code: scan.code, ticketId: null, conflictingCheckInId: null, log: null };
@@ -304,6 +334,7 @@ async function decideItem(tx: DbOrTx, makerId: string, event: EventDetails, day:
     day,
     existingCheckIn: null,
     now: scannedAt,
+    checkInList,
   });
   if (decision.outcome === 'denied') {
     // The gate let the person in; the server's rule says no: answered as rejected, logged as the
@@ -312,7 +343,17 @@ async function decideItem(tx: DbOrTx, makerId: string, event: EventDetails, day:
   }
   if (!ticketId) throw new Error('a check-in decision without a ticket');
 
-  const written = await recordCheckIn(tx, { eventId: event.id, ticketId, day, staffUserId: makerId, scanId: scan.scanId, checkedInAt: scannedAt, receivedAt: now, deviceId: scan.deviceId });
+  const written = await recordCheckIn(tx, {
+    eventId: event.id,
+    ticketId,
+    day,
+    checkInListId: checkInList.list.id,
+    staffUserId: makerId,
+    scanId: scan.scanId,
+    checkedInAt: scannedAt,
+    receivedAt: now,
+    deviceId: scan.deviceId,
+  });
   if (written.isRecorded) {
     const [maker] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, makerId));
     // A time set to the session's start is marked, so a supervisor knows the check-in time is not the gate's.

@@ -120,15 +120,17 @@ export async function assertMember(db: DbOrTx, userId: string, organizationId: s
  * The events of `organizationId` (every status, by date; not the archived ones), with `ticketsSold` (tickets not revoked)
  * and the configured event days (empty when the event has a single implicit day), plus the event's
  * calendar (time zone, day cut-off 'HH:MM', rehearsal setting) so the client can say 'not today'.
+ * A door device (`deviceEventId`) sees its one event (docs/decisions/107).
  * @throws ServiceError `not_found` / AccessRefusedError as assertMember.
  */
-export async function listOrganizationEvents(db: DbOrTx, userId: string, organizationId: string): Promise<Event[]> {
-  await assertMember(db, userId, organizationId);
+export async function listOrganizationEvents(db: DbOrTx, caller: { userId: string } | { deviceEventId: string }, organizationId: string): Promise<Event[]> {
+  // A door device's organization was checked by the device access hook (routes/device-access.ts).
+  if ('userId' in caller) await assertMember(db, caller.userId, organizationId);
   const rows = await db
     .select()
     .from(events)
-    // An archived event is not offered for scanning (docs/decisions/105).
-    .where(and(eq(events.organizationId, organizationId), isNull(events.archivedAt)))
+    // An archived event is not offered for scanning (docs/decisions/105); a door device sees only its own.
+    .where(and(eq(events.organizationId, organizationId), isNull(events.archivedAt), 'deviceEventId' in caller ? eq(events.id, caller.deviceEventId) : undefined))
     .orderBy(asc(events.date), asc(events.title));
   if (rows.length === 0) return [];
   const eventIds = rows.map((row) => row.id);

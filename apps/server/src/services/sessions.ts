@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../db/coalesce.ts';
-import { sessions, users } from '../db/schema.ts';
+import { devicePrincipals, devices, sessions, users } from '../db/schema.ts';
 
 /** SHA-256 of `token` as 64 hex characters; also used for password-reset tokens. */
 export function hashToken(token: string): string {
@@ -32,11 +32,25 @@ export async function createSession(db: DbOrTx, userId: string, ttlMs: number): 
   return { token, expiresAt };
 }
 
-/** The signed-in user behind a session. */
+/**
+ * The door device a session acts for (docs/decisions/107): its event, organization and name, when
+ * it was revoked (null: active; docs/decisions/108) and when it was last seen (ms precision).
+ */
+export interface SessionDevice {
+  id: string;
+  eventId: string;
+  organizationId: string;
+  name: string;
+  revokedAt: Date | null;
+  lastSeenAt: Date | null;
+}
+
+/** The signed-in user behind a session; `device` when the user is a door device's (or one of its shifts). */
 export interface SessionUser {
   sessionId: string;
   userId: string;
   displayName: string;
+  device: SessionDevice | null;
 }
 
 /** The key of a session look-up: the token's hash. */
@@ -53,19 +67,54 @@ const SESSION_KEY: readonly KeyColumn<SessionKey>[] = [['token_hash', 'text', 't
  */
 function prepareSessionUsers(db: DbOrTx, size: BatchSize) {
   return db
-    .select({ position: sql<number>`r.position`.mapWith(Number), sessionId: sessions.id, userId: users.id, displayName: users.displayName })
+    .select({
+      position: sql<number>`r.position`.mapWith(Number),
+      sessionId: sessions.id,
+      userId: users.id,
+      displayName: users.displayName,
+      deviceId: devices.id,
+      deviceEventId: devices.eventId,
+      deviceOrganizationId: devices.organizationId,
+      deviceName: devices.name,
+      deviceRevokedAt: devices.revokedAt,
+      deviceLastSeenAt: devices.lastSeenAt,
+    })
     .from(keysTable(SESSION_KEY, size))
     .innerJoin(sessions, and(sql`${sessions.tokenHash} = r.token_hash`, isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder('now'))))
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(devicePrincipals, eq(devicePrincipals.userId, users.id))
+    .leftJoin(devices, eq(devices.id, devicePrincipals.deviceId))
     .prepare(`gatecheck_session_users_${size}`);
 }
 
 /** The look-ups of concurrent requests, coalesced into one statement under load (db/coalesce.ts). */
 const sessionUsers = coalescedStatement(SESSION_KEY, prepareSessionUsers, async (keys, lookUp) =>
   byPosition(await lookUp(keys, { now: new Date() }), keys.length).map((row) =>
-    row ? { sessionId: row.sessionId, userId: row.userId, displayName: row.displayName } : null,
+    row
+      ? {
+          sessionId: row.sessionId,
+          userId: row.userId,
+          displayName: row.displayName,
+          device:
+            row.deviceId && row.deviceEventId && row.deviceOrganizationId
+              ? {
+                  id: row.deviceId,
+                  eventId: row.deviceEventId,
+                  organizationId: row.deviceOrganizationId,
+                  name: row.deviceName ?? '',
+                  revokedAt: toDate(row.deviceRevokedAt),
+                  lastSeenAt: toDate(row.deviceLastSeenAt),
+                }
+              : null,
+        }
+      : null,
   ),
 );
+
+/** A timestamp as a driver gives it (a Date, or text from a raw batch) as a Date; null stays null. */
+function toDate(value: Date | string | null): Date | null {
+  return value === null ? null : new Date(value);
+}
 
 /**
  * Finds the live session (not revoked, not expired) for `token`.

@@ -6,6 +6,10 @@
  * tickets.csv (`code,event_title,holder_name,ticket_type,days`) can be imported: rows whose
  * event_title is not this event's title are rejected. `days` is `all` or day numbers joined by `|`
  * (e.g. `1|3`), each a day of the event (an event without configured days has only day 1).
+ * Optional `note` and `attention` give the ticket its own check-in note (at most 300 characters, no
+ * control characters but line breaks) and attention flag (yes/no, true/false, 1/0; empty = no),
+ * shown at the door with its type's (docs/decisions/102). Each new `ticket_type` becomes a type of
+ * the event.
  *
  * Every row is checked on its own: a rejected row (with its line number and why) never blocks the
  * others. Two faults of the whole file refuse it before anything is imported (`inspectCsv`): a
@@ -25,7 +29,7 @@
  * read, checked row by row, inserted a batch at a time; repeated codes are found by the database's
  * unique index, not by a set of every code (docs/decisions/059).
  */
-import { isDoorListCode, ticketCodeStrengthBits } from '@gatecheck/contract';
+import { checkInNoteText, isDoorListCode, parseAttentionFlag, ticketCodeStrengthBits } from '@gatecheck/contract';
 import { Readable } from 'node:stream';
 import { type Options, Parser } from 'csv-parse';
 import type { Db } from '../db/client.ts';
@@ -35,6 +39,9 @@ import { ServiceError } from './errors.ts';
 import { generateTicketCode, ticketCodeKey, ticketCodeProblem } from './ticket-codes.ts';
 import { insertTickets } from './tickets.ts';
 
+/** The `note` column's rule (the contract's), built once: a million-row file checks a million notes. */
+const CHECK_IN_NOTE = checkInNoteText();
+
 /** Rows per insert transaction. */
 export const DEFAULT_IMPORT_BATCH_SIZE = 500;
 /** Longest holder name and ticket type accepted, in characters. */
@@ -42,7 +49,7 @@ const HOLDER_NAME_MAX_LENGTH = 200;
 const TICKET_TYPE_MAX_LENGTH = 100;
 
 const REQUIRED_COLUMNS = ['holder_name', 'ticket_type', 'days'] as const;
-const OPTIONAL_COLUMNS = ['code', 'event_title'] as const;
+const OPTIONAL_COLUMNS = ['code', 'event_title', 'note', 'attention'] as const;
 type Column = (typeof REQUIRED_COLUMNS)[number] | (typeof OPTIONAL_COLUMNS)[number];
 const KNOWN_COLUMNS: readonly Column[] = [...REQUIRED_COLUMNS, ...OPTIONAL_COLUMNS];
 
@@ -116,6 +123,9 @@ interface ValidRow {
   ticketType: string;
   /** null = every day of the event. */
   days: number[] | null;
+  /** The ticket's own check-in note ('' = none) and attention flag (docs/decisions/102). */
+  checkInNote: string;
+  requiresAttention: boolean;
 }
 
 /**
@@ -399,7 +409,7 @@ function readHeader(fields: string[]): Map<Column, number> {
   if (unknown.length > 0) {
     throw new ServiceError(
       'bad_request',
-      `Unknown CSV column(s) ${unknown.map((name) => `"${name}"`).join(', ')}: expected code,holder_name,ticket_type,days (code optional; event_title allowed)`,
+      `Unknown CSV column(s) ${unknown.map((name) => `"${name}"`).join(', ')}: expected code,holder_name,ticket_type,days (code optional; event_title, note, attention allowed)`,
     );
   }
   const repeated = names.filter((name, index) => names.indexOf(name) !== index);
@@ -444,6 +454,10 @@ function checkRow(record: CsvRecord, columns: Map<Column, number>, event: EventD
   if (ticketType.length > TICKET_TYPE_MAX_LENGTH) return reject(`ticket_type is longer than ${TICKET_TYPE_MAX_LENGTH} characters`);
   const days = parseDays(field('days'), event);
   if (typeof days === 'string') return reject(days);
+  const note = CHECK_IN_NOTE.safeParse(field('note'));
+  if (!note.success) return reject(`note ${note.error.issues[0]?.message ?? 'is not valid'}`);
+  const requiresAttention = parseAttentionFlag(field('attention'));
+  if (requiresAttention === null) return reject(`attention "${field('attention')}" is not one of yes/no, true/false, 1/0`);
   return {
     line,
     code: givenCode || generateTicketCode(),
@@ -451,6 +465,8 @@ function checkRow(record: CsvRecord, columns: Map<Column, number>, event: EventD
     holderName,
     ticketType,
     days,
+    checkInNote: note.data,
+    requiresAttention,
   };
 }
 
@@ -481,7 +497,15 @@ async function insertBatch(db: Db, eventId: string, batch: ValidRow[]): Promise<
   return inTransaction(db, async (tx) => {
     const inserted = await insertTickets(
       tx,
-      batch.map((row) => ({ code: row.code, eventId, holderName: row.holderName, ticketType: row.ticketType, admittedDays: row.days })),
+      batch.map((row) => ({
+        code: row.code,
+        eventId,
+        holderName: row.holderName,
+        ticketType: row.ticketType,
+        admittedDays: row.days,
+        checkInNote: row.checkInNote,
+        requiresAttention: row.requiresAttention,
+      })),
       { skipTakenCodes: true },
     );
     return new Set(inserted.map((row) => row.code));

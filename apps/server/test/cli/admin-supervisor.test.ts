@@ -98,11 +98,11 @@ test('tickets reindex-search refolds terms written by the migration (lower case 
   // What migration 0003 writes for an existing ticket: lower(holder_name) suffixes, accents kept.
   await db.delete(ticketSearchTerms);
   await db.execute(sql`insert into ticket_search_terms (ticket_id, event_id, term) select id, event_id, lower(holder_name) from tickets`);
-  expect((await searchAttendees(db, event, 'zoe', 1)).attendees).toEqual([]);
+  expect((await searchAttendees(db, event, 'zoe', { day: 1 })).attendees).toEqual([]);
   expect(await cli.ok('tickets', 'reindex-search')).toMatch(/Reindexed the search terms of 2 tickets/);
-  expect((await searchAttendees(db, event, 'zoe', 1)).attendees.map((attendee) => attendee.code)).toEqual(['HL-1']);
-  expect((await searchAttendees(db, event, 'angstr', 1)).attendees.map((attendee) => attendee.code)).toEqual(['HL-1']);
-  expect((await searchAttendees(db, event, 'hl-', 1)).attendees.map((attendee) => attendee.code)).toEqual(['HL-2', 'HL-1']);
+  expect((await searchAttendees(db, event, 'zoe', { day: 1 })).attendees.map((attendee) => attendee.code)).toEqual(['HL-1']);
+  expect((await searchAttendees(db, event, 'angstr', { day: 1 })).attendees.map((attendee) => attendee.code)).toEqual(['HL-1']);
+  expect((await searchAttendees(db, event, 'hl-', { day: 1 })).attendees.map((attendee) => attendee.code)).toEqual(['HL-2', 'HL-1']);
 });
 
 test('scanlog export writes scanned text, names and reasons that a spreadsheet would run as formulas as text, with a leading apostrophe', async () => {

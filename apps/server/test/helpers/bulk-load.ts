@@ -78,9 +78,15 @@ export async function bulkLoadTickets(
 export async function bulkLoadCheckIns(handle: DatabaseHandle, load: { eventId: string; day: number; staffUserId: string; every: number }): Promise<number> {
   // check_ins gains an event_id (the verify rework of issue 13): fill it when the schema has it.
   const eventIdColumn = 'eventId' in getTableColumns(checkIns) ? sql`, event_id` : sql``;
+  // And a check-in list (docs/decisions/100): the event's first.
+  const hasLists = 'checkInListId' in getTableColumns(checkIns);
+  const listColumn = hasLists ? sql`, check_in_list_id` : sql``;
+  const listValue = hasLists
+    ? sql`, (select l.id from check_in_lists l where l.event_id = ${load.eventId}::uuid order by l.position, l.created_at, l.id limit 1)`
+    : sql``;
   const result = await handle.db.execute(sql`
-    insert into ${checkIns} (ticket_id, day, staff_user_id, checked_in_at${eventIdColumn})
-    select id, ${load.day}::int, ${load.staffUserId}::uuid, now() - (random() * interval '1 hour')${eventIdColumn}
+    insert into ${checkIns} (ticket_id, day, staff_user_id, checked_in_at${eventIdColumn}${listColumn})
+    select id, ${load.day}::int, ${load.staffUserId}::uuid, now() - (random() * interval '1 hour')${eventIdColumn}${listValue}
     from ${tickets}
     where event_id = ${load.eventId}::uuid and split_part(code, '-', 2)::int % ${load.every}::int = 0`);
   return (result as { rowCount?: number; affectedRows?: number }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0;

@@ -8,7 +8,7 @@ import type { DatabaseHandle } from '../../src/db/client.ts';
 import { checkIns, tickets, users } from '../../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER, seedDemoData } from '../../src/db/seed.ts';
 import { createSession } from '../../src/services/sessions.ts';
-import { demoIds } from './fixtures.ts';
+import { demoIds, firstCheckInListId } from './fixtures.ts';
 
 /** What a client needs to scan the prepared tickets. */
 export interface DoorSetup {
@@ -51,7 +51,8 @@ export async function prepareDoorDatabase(
         .select({ id: tickets.id, eventId: tickets.eventId })
         .from(tickets)
         .where(inArray(tickets.code, checkedIn.slice(start, start + INSERT_BATCH)));
-      await handle.db.insert(checkIns).values(batch.map((ticket) => ({ eventId: ticket.eventId, ticketId: ticket.id, day: DEMO_TODAY_DAY_NUMBER, staffUserId: demoUser.id })));
+      const checkInListId = await firstCheckInListId(handle.db, liveEventId);
+      await handle.db.insert(checkIns).values(batch.map((ticket) => ({ eventId: ticket.eventId, ticketId: ticket.id, day: DEMO_TODAY_DAY_NUMBER, checkInListId, staffUserId: demoUser.id })));
     }
     const { token } = await createSession(handle.db, demoUser.id, 3_600_000);
     // Statistics of the loaded tables, as autovacuum (PostgreSQL) or the server's start (PGlite,

@@ -5,6 +5,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../src/db/client.ts';
 import { events, memberships, organizations, users } from '../../src/db/schema.ts';
+import { listCheckInLists } from '../../src/services/check-in-lists.ts';
 import { DEMO_LIVE_EVENT_TITLE, DEMO_ORGANIZATION_NAME, DEMO_SINGLE_DAY_EVENT_TITLE, type DemoTicket } from '../../src/db/seed.ts';
 import { insertTickets } from '../../src/services/tickets.ts';
 import { createUser } from '../../src/services/users.ts';
@@ -30,6 +31,16 @@ export async function createOutsider(db: Db) {
   const [ticket] = await insertTickets(db, [{ code, eventId: event.id, holderName: 'Otto Other', ticketType: 'General Admission' }]);
   if (!ticket) throw new Error('no ticket');
   return { userId, organizationId: organization.id, eventId: event.id, ticketCode: code, ticketId: ticket.id };
+}
+
+/**
+ * The id of event `eventId`'s first check-in list (its 'All tickets' list unless changed).
+ * @throws Error when it has none.
+ */
+export async function firstCheckInListId(db: Db, eventId: string): Promise<string> {
+  const [first] = await listCheckInLists(db, eventId);
+  if (!first) throw new Error(`event ${eventId} has no check-in list`);
+  return first.id;
 }
 
 /**

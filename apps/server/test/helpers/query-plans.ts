@@ -12,6 +12,8 @@
 import {
   apiPaths,
   checkInCountsPath,
+  CheckInLists,
+  checkInListsPath,
   DoorList,
   offlinePaths,
   supervisorPaths,
@@ -69,7 +71,8 @@ export interface HotPathSubject {
 
 /**
  * Sends the hot-path requests to `app` once each, recording their statements: verify (approval,
- * the same ticket again, an unknown code; then `codesAtOnce` at once, twice), the live counts, the
+ * the same ticket again, an unknown code; then `codesAtOnce` at once, twice), the live counts (of the
+ * day, then with the event's first check-in list), the
  * attendee search, the door list in full and since the cursor of that download. Each answer must be a 200 (checked: a refused request
  * would record the wrong statements).
  * @throws Error naming the request that did not answer 200.
@@ -100,6 +103,9 @@ export async function recordHotPaths(app: FastifyInstance, recorder: StatementRe
   await verifyAtOnce('verify: scans at once');
   await verifyAtOnce('verify: the same scans again at once');
   await send('counts', { method: 'GET', url: api(checkInCountsPath(subject.eventId, subject.day)) });
+  // The counts of a check-in list too (docs/decisions/100, 101): the event's first list.
+  const lists = CheckInLists.parse((await app.inject({ method: 'GET', url: api(checkInListsPath(subject.eventId)), headers })).json());
+  await send('counts at a list', { method: 'GET', url: `${api(checkInCountsPath(subject.eventId, subject.day))}?checkInListId=${lists.lists[0]?.id ?? ''}` });
   const search = new URLSearchParams({ q: subject.searchText, day: String(subject.day) });
   await send('attendee search', { method: 'GET', url: `${api(supervisorPaths.attendeeSearch(subject.eventId))}?${search}` });
   const full = await send('door list: full', { method: 'GET', url: api(offlinePaths.doorList(subject.eventId, subject.day)) });

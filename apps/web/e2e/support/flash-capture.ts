@@ -8,7 +8,8 @@
  * can look at it at leisure. Nothing of the app is changed: the real flash still ends on
  * its own timer.
  */
-import type { Locator, Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** One flash as it appeared. */
 export interface CapturedFlash {
@@ -75,4 +76,14 @@ export async function clearFrozenFlashes(page: Page): Promise<void> {
   await page.evaluate(() => {
     for (const still of document.querySelectorAll('[data-frozen-verdict]')) still.remove();
   });
+}
+
+/**
+ * axe's colour-contrast rule on the still copy of the last flash (the real one is up for a second
+ * only): its violations, and how many nodes it checked.
+ */
+export async function frozenFlashContrast(page: Page): Promise<{ violations: unknown[]; checked: number }> {
+  await expect(frozenFlash(page)).toBeVisible();
+  const result = await new AxeBuilder({ page }).include('[data-frozen-verdict]').withRules(['color-contrast']).analyze();
+  return { violations: result.violations, checked: result.passes.flatMap((rule) => rule.nodes).length };
 }

@@ -31,6 +31,7 @@ export const lazyScreens = {
   forgotPassword: () => import('./routes/forgot-password-route.tsx').then((module) => module.ForgotPasswordRoute),
   resetPassword: () => import('./routes/reset-password-route.tsx').then((module) => module.ResetPasswordRoute),
   signUp: () => import('./routes/sign-up-route.tsx').then((module) => module.SignUpRoute),
+  enroll: () => import('./routes/enroll-route.tsx').then((module) => module.EnrollRoute),
   notFound: () => import('./routes/not-found-route.tsx').then((module) => module.NotFoundRoute),
 };
 

@@ -88,6 +88,7 @@ export function createRoutes(screen: (name: LazyScreenName) => ReactNode): Route
         { path: paths.resetPassword, element: screen('resetPassword') },
         { path: paths.signUp, element: screen('signUp') },
         { path: paths.invitation, element: screen('invitation') },
+        { path: paths.enroll, element: screen('enroll') },
         {
           element: <RequireAuth />,
           children: [

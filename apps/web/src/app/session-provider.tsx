@@ -19,6 +19,7 @@ import { createContext, use, useEffect, useSyncExternalStore, type ReactNode } f
 import type { SessionState, SessionStore } from '@/features/auth/session-store.ts';
 import { useIsServerUnreachable } from '@/lib/reachability.ts';
 import { onSessionEnded } from '@/lib/session-ended.ts';
+import { removeThisDevice } from './remove-this-device.ts';
 
 export type { SessionState } from '@/features/auth/session-store.ts';
 
@@ -37,8 +38,11 @@ export function SessionProvider({ store, children }: { store: SessionStore; chil
   // password at sign-in is `invalid_credentials`; before sign-in there is nothing to end).
   useEffect(
     () =>
-      onSessionEnded(() => {
-        if (store.getState().status === 'authenticated') void store.expire();
+      onSessionEnded((code) => {
+        if (store.getState().status !== 'authenticated') return;
+        // This door device was removed by its organizer: its scans go first, then its data (decision 108).
+        if (code === 'device_revoked') void removeThisDevice(store);
+        else void store.expire();
       }),
     [store],
   );
@@ -49,6 +53,12 @@ export function SessionProvider({ store, children }: { store: SessionStore; chil
   useEffect(() => {
     if (isUnconfirmed && !isUnreachable) void store.recheck();
   }, [isUnconfirmed, isUnreachable, store]);
+
+  // Removed while the app was closed: found by the session check at start.
+  const isDeviceRemoved = state.reason === 'device_removed';
+  useEffect(() => {
+    if (isDeviceRemoved) void removeThisDevice(store);
+  }, [isDeviceRemoved, store]);
 
   return <SessionContext value={store}>{children}</SessionContext>;
 }

@@ -1,4 +1,4 @@
-import { INVITATION_LINK, RESET_PASSWORD_LINK } from '@gatecheck/contract';
+import { DEVICE_ENROLLMENT_LINK, INVITATION_LINK, RESET_PASSWORD_LINK } from '@gatecheck/contract';
 
 /**
  * Route paths of the app: SPEC §2's, then the account screens the issue added (docs/decisions/018).
@@ -16,6 +16,8 @@ export const paths = {
   resetPassword: RESET_PASSWORD_LINK.path,
   signUp: '/sign-up',
   changePassword: '/change-password',
+  /** A door device's set-up from its organizer's link (docs/decisions/107); the link's path, from the contract. */
+  enroll: DEVICE_ENROLLMENT_LINK.path,
   /** Issue 11: attendee search, undo and the scan log, for supervisors and admins. */
   supervisor: '/supervisor',
   /** The organizer's management area, for admins of the selected organization (docs/decisions/105, 106). */

@@ -101,7 +101,7 @@ export async function apiRequest<S extends core.$ZodType>(path: string, options:
     const errorBody = safeParse(ApiErrorBody, payload);
     if (errorBody.success) {
       // The session ended on the server (not a wrong password: that is `invalid_credentials`).
-      if (response.status === 401 && errorBody.data.code === 'unauthenticated') reportSessionEnded();
+      if (response.status === 401 && (errorBody.data.code === 'unauthenticated' || errorBody.data.code === 'device_revoked')) reportSessionEnded(errorBody.data.code);
       throw new ApiError(response.status, errorBody.data.code, errorBody.data.message, retryAfterSecondsOf(response), errorBody.data.field);
     }
     throw new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);

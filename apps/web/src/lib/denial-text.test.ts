@@ -1,6 +1,6 @@
-import { type DayDenial, dayDenialMessage } from '@gatecheck/contract';
+import { type DayDenial, dayDenialMessage, type ListDenial, listDenialMessage } from '@gatecheck/contract';
 import { afterEach, expect, test } from 'vitest';
-import { dayDenialText, eventDayDate } from './denial-text.ts';
+import { dayDenialText, denialText, eventDayDate } from './denial-text.ts';
 import { chooseLanguage } from './i18n/choice.ts';
 
 afterEach(async () => {
@@ -40,4 +40,22 @@ test('in German the same facts read in German, dates included', async () => {
     'Tag 1 (Opening Night) ist am Mo., 23. November, nicht heute. Die Veranstaltung ist am Mo., 23. November.',
     'Tag 3 (Closing Day) war am Mi., 25. November. Die Veranstaltung läuft von Mo., 23. November bis Mi., 25. November.',
   ]);
+});
+
+test('a ticket not on the check-in list names where it is valid: in English as the contract words it, and in German', async () => {
+  const vipGate = { id: 'l2', name: 'VIP Gate' };
+  const lists: ListDenial[] = [
+    { checkInList: { id: 'l1', name: 'Main entrance' }, validAt: [vipGate] },
+    { checkInList: vipGate, validAt: [{ id: 'l1', name: 'Main entrance' }, { id: 'l3', name: 'Merch desk' }] },
+    { checkInList: vipGate, validAt: [] },
+  ];
+  for (const listDenial of lists) expect(denialText({ reason: 'not_on_list', listDenial })).toBe(listDenialMessage(listDenial));
+  expect(denialText({ reason: 'not_on_list', listDenial: lists[0] })).toBe('Not valid at this entrance — valid at VIP Gate');
+  await chooseLanguage('de');
+  expect(lists.map((listDenial) => denialText({ reason: 'not_on_list', listDenial }))).toEqual([
+    'Nicht gültig an diesem Eingang — gültig an: VIP Gate',
+    'Nicht gültig an diesem Eingang — gültig an: Main entrance und Merch desk',
+    'Nicht gültig an diesem Eingang — heute an keinem Eingang gültig',
+  ]);
+  expect(denialText({ reason: 'not_on_list' })).toBe('Nicht gültig an diesem Eingang');
 });

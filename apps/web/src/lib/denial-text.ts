@@ -7,7 +7,7 @@
  * through i18n. In English the words are exactly the contract's `dayDenialMessage` (same sentences,
  * dates as 'Sat 24 Nov'); in German dates read 'Sa., 24. November'.
  */
-import { type DayDenial, DenialReason, formatEventDate } from '@gatecheck/contract';
+import { type DayDenial, DenialReason, formatEventDate, type ListDenial } from '@gatecheck/contract';
 import { activeLanguage, formattingLocale, t } from './i18n/index.ts';
 
 /** German event-day date: weekday short, day, month in full; read on the UTC calendar ('YYYY-MM-DD' names a day). */
@@ -69,6 +69,8 @@ export interface Denial {
    * language where they name the right day: 'This ticket is for Day 2, Sat 24 Nov.' (dayDenialText above).
    */
   dayDenial?: DayDenial;
+  /** The facts behind `not_on_list`: the lists that admit the ticket today (docs/decisions/100). */
+  listDenial?: ListDenial;
 }
 
 /** A clock time such as "10:42" in the device's locale. */
@@ -104,6 +106,11 @@ export function denialText(denial: Denial): string | null {
       return t('scanner.wrongEvent');
     case 'event_not_active':
       return t('scanner.eventNotActive');
+    case 'not_on_list': {
+      const validAt = denial.listDenial?.validAt.map((list) => list.name) ?? [];
+      if (!denial.listDenial) return t('scanner.notOnList');
+      return validAt.length > 0 ? t('scanner.notOnListValidAt', { lists: joinWords(validAt) }) : t('scanner.notOnListNowhere');
+    }
     case undefined:
       return null;
   }

@@ -4,18 +4,21 @@
  * TanStack Query (the offline outbox, the door list, the signing keys); the session
  * (app/session-provider.tsx) listens and signs out with 'Session expired' (SPEC §8).
  */
-const listeners = new Set<() => void>();
+/** Why: the session ended, or this door device was removed by its organizer (docs/decisions/108). */
+export type SessionEndCode = 'unauthenticated' | 'device_revoked';
 
-/** Called by the api-client for a 401 `unauthenticated` answer. */
-export function reportSessionEnded(): void {
-  for (const listener of listeners) listener();
+const listeners = new Set<(code: SessionEndCode) => void>();
+
+/** Called by the api-client for a 401 `unauthenticated` or `device_revoked` answer. */
+export function reportSessionEnded(code: SessionEndCode = 'unauthenticated'): void {
+  for (const listener of listeners) listener(code);
 }
 
 /**
- * Calls `listener` whenever a call is answered 401 `unauthenticated`.
+ * Calls `listener` whenever a call is answered 401 `unauthenticated` or `device_revoked`.
  * @returns stops listening.
  */
-export function onSessionEnded(listener: () => void): () => void {
+export function onSessionEnded(listener: (code: SessionEndCode) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }

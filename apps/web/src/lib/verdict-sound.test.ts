@@ -12,9 +12,9 @@ const round = (value: number) => Math.round(value * 1000);
 test('APPROVED and DENIED play different notes, each as long as its tone says', () => {
   const audio = installFakeAudioContext('running');
   const sound = createVerdictSound({ isEnabled: () => true });
-  sound.play(true);
+  sound.play('approved');
   const approved = audio.notes.splice(0);
-  sound.play(false);
+  sound.play('denied');
   const denied = audio.notes.splice(0);
 
   expect(approved.map((note) => note.frequencyHz)).toEqual(VERDICT_TONES.approved.map((tone) => tone.frequencyHz));
@@ -44,7 +44,7 @@ test('the AudioContext is created and resumed on the first pointerdown, then no 
   window.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
   expect(audio.contexts).toHaveLength(1);
   expect(audio.contexts[0]?.resumeCalls).toBe(1);
-  sound.play(true);
+  sound.play('approved');
   expect(audio.notes).toHaveLength(2);
   stop();
 });
@@ -64,8 +64,8 @@ test('with sound off, no AudioContext is made on a gesture and a verdict plays n
   const sound = createVerdictSound({ isEnabled: () => isOn });
   const stop = sound.listenForFirstGesture(window);
   window.dispatchEvent(new Event('pointerdown'));
-  sound.play(true);
-  sound.play(false);
+  sound.play('approved');
+  sound.play('denied');
   expect(audio.contexts).toHaveLength(0);
   expect(audio.notes).toHaveLength(0);
 
@@ -78,17 +78,17 @@ test('with sound off, no AudioContext is made on a gesture and a verdict plays n
 
 test("the app's player follows the Sound switch", async () => {
   const audio = installFakeAudioContext('running');
-  verdictSound.play(true);
+  verdictSound.play('approved');
   expect(audio.notes).toHaveLength(2);
   await updateDeviceSettings({ isSoundOn: false });
-  verdictSound.play(false);
+  verdictSound.play('denied');
   expect(audio.notes).toHaveLength(2);
 });
 
 test('a browser without Web Audio, or one that refuses it, stays silent without throwing', () => {
   vi.stubGlobal('AudioContext', undefined);
   const sound = createVerdictSound({ isEnabled: () => true });
-  expect(() => sound.play(true)).not.toThrow();
+  expect(() => sound.play('approved')).not.toThrow();
   vi.stubGlobal(
     'AudioContext',
     class {
@@ -97,18 +97,18 @@ test('a browser without Web Audio, or one that refuses it, stays silent without 
       }
     },
   );
-  expect(() => createVerdictSound({ isEnabled: () => true }).play(false)).not.toThrow();
+  expect(() => createVerdictSound({ isEnabled: () => true }).play('denied')).not.toThrow();
 });
 
 test('reset closes the AudioContext and the next verdict makes a new one, as after a fresh start', () => {
   const audio = installFakeAudioContext('running');
   const sound = createVerdictSound({ isEnabled: () => true });
-  sound.play(true);
+  sound.play('approved');
   expect(audio.contexts).toHaveLength(1);
 
   sound.reset();
   expect(audio.contexts[0]!.state).toBe('closed');
-  sound.play(false);
+  sound.play('denied');
   expect(audio.contexts).toHaveLength(2);
   expect(audio.contexts[1]!.state).toBe('running');
   expect(audio.notes.map((note) => note.frequencyHz)).toEqual([...VERDICT_TONES.approved, ...VERDICT_TONES.denied].map((tone) => tone.frequencyHz));

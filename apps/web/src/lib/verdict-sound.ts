@@ -1,7 +1,9 @@
 /**
- * Hearing a verdict (issue 10 item 3): a short rising two-note chime for APPROVED and a low falling
- * buzz for DENIED, generated with Web Audio oscillators (no sound files, nothing fetched), so the
- * two differ by pitch, timbre and rhythm alone.
+ * Hearing a verdict (issue 10 item 3, docs/decisions/102): a short rising two-note chime for
+ * APPROVED, a low falling buzz for DENIED, and for an approval that needs attention a longer
+ * alternating four-note call (a doorbell's ding-dong twice, in a brighter timbre), generated with
+ * Web Audio oscillators (no sound files, nothing fetched), so the three differ by pitch, timbre and
+ * rhythm alone.
  *
  * Browsers block audio until the user interacts with the page (autoplay policy): `listenForFirstGesture`
  * creates the one AudioContext (or resumes it) inside the first `pointerdown` / `keydown`, so the
@@ -9,6 +11,7 @@
  * throws: a browser without Web Audio, or one that refuses it, stays silent.
  */
 import { readDeviceSettings } from './device-settings.ts';
+import type { VerdictCue } from './verdict-cue.ts';
 
 /** One note: its pitch in Hz, its length in ms and the oscillator's wave shape. */
 export interface Tone {
@@ -17,8 +20,8 @@ export interface Tone {
   wave: OscillatorType;
 }
 
-/** The notes of each verdict, played one after another with `TONE_GAP_MS` between them. */
-export const VERDICT_TONES: { approved: readonly Tone[]; denied: readonly Tone[] } = {
+/** The notes of each verdict cue, played one after another with `TONE_GAP_MS` between them. */
+export const VERDICT_TONES: Record<VerdictCue, readonly Tone[]> = {
   // A bright rising fifth: short and pleasant, heard as "yes".
   approved: [
     { frequencyHz: 880, durationMs: 90, wave: 'sine' },
@@ -28,6 +31,14 @@ export const VERDICT_TONES: { approved: readonly Tone[]; denied: readonly Tone[]
   denied: [
     { frequencyHz: 220, durationMs: 180, wave: 'square' },
     { frequencyHz: 165, durationMs: 280, wave: 'square' },
+  ],
+  // Approved, but look up: high-low twice, triangle (between the sine's softness and the square's
+  // buzz), longer than either — it sounds like neither a plain yes nor a no.
+  attention: [
+    { frequencyHz: 1319, durationMs: 140, wave: 'triangle' },
+    { frequencyHz: 988, durationMs: 140, wave: 'triangle' },
+    { frequencyHz: 1319, durationMs: 140, wave: 'triangle' },
+    { frequencyHz: 988, durationMs: 260, wave: 'triangle' },
   ],
 };
 
@@ -53,8 +64,8 @@ export interface VerdictSound {
    * sound is on, then stops listening once the context runs. Returns the function that stops listening.
    */
   listenForFirstGesture(target?: Window): () => void;
-  /** Plays the verdict's notes now when sound is on; else does nothing. Never throws. */
-  play(isApproved: boolean): void;
+  /** Plays the notes of `cue` now when sound is on; else does nothing. Never throws. */
+  play(cue: VerdictCue): void;
   /**
    * Closes the AudioContext and forgets it: the next gesture or verdict makes a new one, as after a
    * fresh start of the app. The app never calls it; the web tests' setup does after each test file
@@ -125,12 +136,12 @@ export function createVerdictSound({ isEnabled }: { isEnabled: () => boolean }):
       target.addEventListener('keydown', onGesture, options);
       return stop;
     },
-    play(isApproved) {
+    play(cue) {
       if (!isEnabled()) return;
       const audio = wakeContext();
       if (audio === null) return;
       try {
-        playTones(audio, isApproved ? VERDICT_TONES.approved : VERDICT_TONES.denied);
+        playTones(audio, VERDICT_TONES[cue]);
       } catch {
         // A refused or closed context: the verdict is still shown and (if on) felt.
       }

@@ -2,7 +2,7 @@
  * Door lists for tests (issue 12), built with the contract's own functions — the lookup key and the
  * sealed holder name are made exactly as the server makes them (decision 044).
  */
-import { DOOR_LIST_FORMAT, doorListLookupKey, sealHolderName, type DoorList, type DoorListEntry } from '@gatecheck/contract';
+import { DOOR_LIST_FORMAT, doorListLookupKey, sealCheckInNote, sealHolderName, type DoorList, type DoorListEntry, type DoorListTicketType } from '@gatecheck/contract';
 
 /** The event of the test door lists: testEvent's id and days, organization org-1, scanning any day. */
 export const doorListEvent: DoorList['event'] = {
@@ -29,6 +29,9 @@ export interface TestTicket {
   admittedDays?: number[] | null;
   isRevoked?: boolean;
   checkIn?: { checkedInAt: string; checkedInBy: string } | null;
+  /** Its own check-in note (sealed on the list) and attention flag (docs/decisions/102). */
+  checkInNote?: string;
+  requiresAttention?: boolean;
 }
 
 /** The door-list entry of `ticket` for `eventId`. */
@@ -40,13 +43,15 @@ export async function doorListEntry(ticket: TestTicket, eventId = doorListEvent.
     isRevoked: ticket.isRevoked ?? false,
     holderName: await sealHolderName(eventId, ticket.code, ticket.holderName),
     checkIn: ticket.checkIn ?? null,
+    ...(ticket.checkInNote ? { checkInNote: await sealCheckInNote(eventId, ticket.code, ticket.checkInNote) } : {}),
+    requiresAttention: ticket.requiresAttention ?? false,
   };
 }
 
 /** A door list of day `day` (default 2) with `tickets`; full unless `isComplete: false`. */
 export async function makeDoorList(
   tickets: TestTicket[],
-  options: { day?: number; cursor?: string; isComplete?: boolean; event?: DoorList['event']; hasUnlistedCodes?: boolean; revokedKeyIds?: string[]; format?: number } = {},
+  options: { day?: number; cursor?: string; isComplete?: boolean; event?: DoorList['event']; hasUnlistedCodes?: boolean; revokedKeyIds?: string[]; format?: number; ticketTypes?: DoorListTicketType[] } = {},
 ): Promise<DoorList> {
   const event = options.event ?? doorListEvent;
   return {
@@ -58,6 +63,8 @@ export async function makeDoorList(
     tickets: await Promise.all(tickets.map((ticket) => doorListEntry(ticket, event.id))),
     hasUnlistedCodes: options.hasUnlistedCodes ?? false,
     revokedKeyIds: options.revokedKeyIds ?? [],
+    checkInLists: [],
     format: options.format ?? DOOR_LIST_FORMAT,
+    ticketTypes: options.ticketTypes ?? [],
   };
 }

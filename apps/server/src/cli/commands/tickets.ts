@@ -4,16 +4,16 @@
  */
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { DOOR_LIST_MIN_CODE_BITS } from '@gatecheck/contract';
+import { CHECK_IN_NOTE_MAX_LENGTH, DOOR_LIST_MIN_CODE_BITS } from '@gatecheck/contract';
 import type { Command } from 'commander';
-import { revokeTicket } from '../../services/tickets.ts';
+import { revokeTicket, updateTicketNote } from '../../services/tickets.ts';
 import { reindexSearchTerms } from '../../services/attendee-search.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { countNeedingUnicodeFont, listPrintableTickets, type PrintableTicket, writeTicketPngs, writeTicketsPdf } from '../../services/qr-export.ts';
 import { SigningKeySecretMissing, type SigningKeyVault } from '../../services/signing-key-vault.ts';
 import { activeSigningKey, revokeSigningKey, signedQrText } from '../../services/signing-keys.ts';
 import { DEFAULT_IMPORT_BATCH_SIZE, importTicketsCsv } from '../../services/tickets-import.ts';
-import { parsePositiveInteger } from '../arguments.ts';
+import { parseAttention, parsePositiveInteger } from '../arguments.ts';
 import { CliError, type AdminContext } from '../context.ts';
 import { startProgress } from '../output.ts';
 
@@ -49,6 +49,10 @@ export function registerTicketCommands(program: Command, context: AdminContext):
         '  ticket_type  e.g. General Admission, VIP, Day Pass',
         '  days         all, or the day numbers it admits joined by | (e.g. 1|3)',
         '  event_title  optional; rows naming another event are rejected',
+        `  note         optional; what the door shows for this ticket (at most ${CHECK_IN_NOTE_MAX_LENGTH} characters),`,
+        '               shown above its ticket type\'s note (ticket-type set)',
+        '  attention    optional; yes/no, true/false, 1/0 (empty = no): the scanner sounds and',
+        '               vibrates differently for this ticket, so staff look up',
         'Rows with problems (duplicate code, unknown day, empty holder, malformed days ...) are',
         'rejected one by one; all other rows are imported. A file with a misplaced quote or that',
         'is not UTF-8 is refused whole. Commas separate fields, or semicolons if the header uses them.',
@@ -90,6 +94,19 @@ export function registerTicketCommands(program: Command, context: AdminContext):
         if (summary.offlineOnly.count > summary.offlineOnly.rows.length) context.print(`  ... and ${summary.offlineOnly.count - summary.offlineOnly.rows.length} more`);
       }
       if (summary.generatedCodes > 0) context.print('Print the tickets with: tickets export-qr --event <id> --out <dir> --pdf <file.pdf>');
+    });
+
+  tickets
+    .command('note')
+    .description("set a ticket's own check-in note and/or attention flag (shown at the door with its type's)")
+    .argument('<code>', 'the ticket code (as in its QR code)')
+    .option('--note <text>', `what the door shows for this ticket (at most ${CHECK_IN_NOTE_MAX_LENGTH} characters; "" clears it)`)
+    .option('--attention <yes|no>', 'yes: the scanner sounds and vibrates differently, so staff look up', parseAttention)
+    .addHelpText('after', '\nExample:\n  npm run admin -- tickets note GC-7Q2MZK4D3XW5HJ6P --note "Wheelchair access: side gate" --attention yes')
+    .action(async (code: string, options: { note?: string; attention?: boolean }) => {
+      const ticket = await updateTicketNote(await context.db(), code.trim(), { checkInNote: options.note, requiresAttention: options.attention });
+      const note = ticket.note === '' ? 'no note' : `note ${JSON.stringify(ticket.note)}`;
+      context.print(`Ticket ${ticket.code} ("${ticket.eventTitle}"): ${ticket.requiresAttention ? 'attention' : 'no attention'}; ${note}`);
     });
 
   tickets

@@ -5,6 +5,10 @@
  * 'Checked in N / M'. Signed in (the signed-in scope); 404 for an unknown event and, the same
  * answer, for a non-member of the event's organization — as POST /tickets/verify (decision 086).
  *
+ * GET /events/:eventId/check-in-lists (docs/decisions/100): the event's check-in lists, for the
+ * scanner to offer; any member (requireRole('staff'): 403 never, 404 for a non-member as for an
+ * unknown event).
+ *
  * Supervisor tools on an event (issue 11), every route behind `requireRole('supervisor')`:
  * GET /events/{eventId}/attendees (search), POST .../attendees/{ticketId}/check-in (manual
  * check-in, the same rule as verify), POST .../attendees/{ticketId}/undo-check-in (with a reason;
@@ -16,6 +20,8 @@ import {
   AttendeeSearchResponse,
   CheckInCounts,
   CheckInCountsParams,
+  CheckInCountsQuery,
+  CheckInLists,
   DoorList,
   DoorListQuery,
   EventDayParams,
@@ -37,6 +43,7 @@ import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
 import { searchAttendees } from '../../services/attendee-search.ts';
 import { countCheckIns } from '../../services/check-in-counts.ts';
+import { listCheckInLists, resolveCheckInList } from '../../services/check-in-lists.ts';
 import { manualCheckIn, undoCheckIn } from '../../services/check-ins/manual.ts';
 import { readDoorList } from '../../services/door-list.ts';
 import { listConflicts, recordOfflineScans } from '../../services/offline-scans.ts';
@@ -50,8 +57,18 @@ export const OFFLINE_BATCH_BODY_LIMIT_BYTES = 512 * 1024;
 const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     apiPaths.checkInCounts,
-    { schema: { operationId: 'getCheckInCounts', params: CheckInCountsParams, response: { 200: CheckInCounts, ...ruleErrors('not_found') } } },
-    async (request) => countCheckIns(app.db, signedInUser(request).userId, request.params.eventId, request.params.day),
+    {
+      schema: {
+        operationId: 'getCheckInCounts',
+        params: CheckInCountsParams,
+        querystring: CheckInCountsQuery,
+        response: { 200: CheckInCounts, ...ruleErrors('bad_request', 'not_found') },
+      },
+    },
+    async (request) => {
+      const { userId, device } = signedInUser(request);
+      return countCheckIns(app.db, { userId, deviceEventId: device?.eventId }, request.params.eventId, { day: request.params.day, checkInListId: request.query.checkInListId });
+    },
   );
 
   const supervisorOnly = requireRole('supervisor');
@@ -64,10 +81,10 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'searchAttendees',
         params: EventParams,
         querystring: AttendeeSearchQuery,
-        response: { 200: AttendeeSearchResponse, ...ruleErrors('forbidden', 'not_found') },
+        response: { 200: AttendeeSearchResponse, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
-    async (request) => searchAttendees(app.db, eventOf(request), request.query.q, request.query.day),
+    async (request) => searchAttendees(app.db, eventOf(request), request.query.q, { day: request.query.day, checkInListId: request.query.checkInListId }),
   );
 
   app.post(
@@ -78,7 +95,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'manualCheckIn',
         params: EventTicketParams,
         body: ManualCheckInRequest,
-        response: { 200: ManualCheckInResponse, ...ruleErrors('forbidden', 'not_found') },
+        response: { 200: ManualCheckInResponse, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
     async (request) => {
@@ -97,7 +114,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'undoCheckIn',
         params: EventTicketParams,
         body: UndoCheckInRequest,
-        response: { 200: UndoCheckInResponse, ...ruleErrors('forbidden', 'not_found', 'conflict', 'check_in_changed') },
+        response: { 200: UndoCheckInResponse, ...ruleErrors('bad_request', 'forbidden', 'not_found', 'conflict', 'check_in_changed') },
       },
     },
     async (request) => {
@@ -129,6 +146,22 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
   const anyMember = requireRole('staff');
 
   app.get(
+    apiPaths.checkInLists,
+    {
+      preHandler: anyMember,
+      schema: {
+        operationId: 'listCheckInLists',
+        params: EventParams,
+        response: { 200: CheckInLists, ...ruleErrors('forbidden', 'not_found') },
+      },
+    },
+    async (request) => {
+      const event = eventOf(request);
+      return { eventId: event.id, lists: await listCheckInLists(app.db, event.id) };
+    },
+  );
+
+  app.get(
     apiPaths.doorList,
     {
       preHandler: anyMember,
@@ -136,10 +169,10 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'getDoorList',
         params: EventDayParams,
         querystring: DoorListQuery,
-        response: { 200: DoorList, ...ruleErrors('forbidden', 'not_found') },
+        response: { 200: DoorList, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
-    async (request) => readDoorList(app.db, eventOf(request), request.params.day, request.query.since, app.clock()),
+    async (request) => readDoorList(app.db, eventOf(request), { day: request.params.day, ...request.query }, app.clock()),
   );
 
   app.post(
@@ -153,11 +186,17 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'uploadOfflineScans',
         params: EventDayParams,
         body: OfflineScanBatch,
-        response: { 200: OfflineScanBatchResponse, ...ruleErrors('forbidden', 'not_found') },
+        response: { 200: OfflineScanBatchResponse, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
-    async (request) =>
-      recordOfflineScans(app.db, { userId: signedInUser(request).userId, sessionId: signedInUser(request).sessionId }, eventOf(request), request.params.day, request.body.scans, app.clock()),
+    async (request) => {
+      const event = eventOf(request);
+      // Another event's list: a 400 for the batch before any item is recorded.
+      const checkInList = await resolveCheckInList(app.db, event.id, request.body.checkInListId);
+      const { userId, sessionId, device } = signedInUser(request);
+      const uploader = { userId, sessionId, acceptsScansBefore: device?.revokedAt ?? undefined };
+      return recordOfflineScans(app.db, uploader, event, { day: request.params.day, checkInList }, request.body.scans, app.clock());
+    },
   );
 
   app.get(

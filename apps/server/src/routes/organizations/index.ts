@@ -7,17 +7,23 @@ import { apiPaths, EventList, OrganizationList, OrganizationParams } from '@gate
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
+import { organizationsOfDevice } from '../../services/devices.ts';
 import { listMemberships, listOrganizationEvents } from '../../services/organizations.ts';
 
 const organizationsRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(apiPaths.organizations, { schema: { operationId: 'listOrganizations', response: { 200: OrganizationList } } }, async (request) =>
-    listMemberships(app.db, signedInUser(request).userId),
-  );
+  // A door device sees its organization with its one event, as staff (docs/decisions/107).
+  app.get(apiPaths.organizations, { schema: { operationId: 'listOrganizations', response: { 200: OrganizationList } } }, async (request) => {
+    const { userId, device } = signedInUser(request);
+    return device ? organizationsOfDevice(app.db, device) : listMemberships(app.db, userId);
+  });
 
   app.get(
     apiPaths.organizationEvents,
     { schema: { operationId: 'listOrganizationEvents', params: OrganizationParams, response: { 200: EventList, ...ruleErrors('not_found') } } },
-    async (request) => listOrganizationEvents(app.db, signedInUser(request).userId, request.params.organizationId),
+    async (request) => {
+      const { userId, device } = signedInUser(request);
+      return listOrganizationEvents(app.db, device ? { deviceEventId: device.eventId } : { userId }, request.params.organizationId);
+    },
   );
 };
 

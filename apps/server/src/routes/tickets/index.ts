@@ -27,14 +27,14 @@ const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'verifyTicket',
         body: VerifyTicketRequest,
-        response: { 200: VerifyTicketResponse, ...ruleErrors('not_found') },
+        response: { 200: VerifyTicketResponse, ...ruleErrors('bad_request', 'not_found') },
       },
       // Answered (503 at worst) before the phone gives up and decides offline (docs/decisions/103).
       config: { databaseDeadlineMs: VERIFY_DATABASE_DEADLINE_MS },
     },
     async (request) => {
-      const { userId } = signedInUser(request);
-      const verdict = await verifyTicket(app.db, { userId }, request.body, app.clock()).catch(async (error: unknown) => {
+      const { userId, device } = signedInUser(request);
+      const verdict = await verifyTicket(app.db, { userId, deviceEventId: device?.eventId }, request.body, app.clock()).catch(async (error: unknown) => {
         // Unknown and foreign events count alike, so the limit tells no more than the answer does.
         if (error instanceof ServiceError && error.code === 'not_found') await refusals.consume(userId);
         throw error;

@@ -4,31 +4,58 @@
  * `approve`) and the scan-log row of an attempt (`logAttempt`, coalesced under load,
  * docs/decisions/070).
  */
-import { type CheckInDecision, type CheckInInput, decideCheckIn, type DenialReason, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
+import {
+  attentionFields,
+  checkInAttention,
+  type CheckInDecision,
+  type CheckInInput,
+  type CheckInNoteSource,
+  decideCheckIn,
+  type DenialReason,
+  renderTextSafely,
+  type VerifyTicketRequest,
+  type VerifyTicketResponse,
+} from '@gatecheck/contract';
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { type BatchSize, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
 import { scanLog, type tickets } from '../../db/schema.ts';
+import type { ChosenCheckInList } from '../check-in-lists.ts';
 import type { EventDetails } from '../events.ts';
 import { existingForRule, recordCheckIn, ticketForRule } from './write.ts';
 
-/** The staff member scanning. */
+/** The staff member scanning; `deviceEventId`: a door device's one event, which it scans instead of by membership (docs/decisions/107). */
 export interface Scanner {
   userId: string;
+  deviceEventId?: string | undefined;
 }
 
 export type TicketRow = typeof tickets.$inferSelect;
 
-/** A ticket as the rule needs it, with its event's organization. */
+/**
+ * A ticket as the rule needs it, with its event's organization and its type's check-in note and
+ * flag (`type`, undefined when its type has neither a row nor a note; docs/decisions/102).
+ */
 export interface FoundTicket {
   ticket: TicketRow;
   organizationId: string;
+  type?: CheckInNoteSource | undefined;
 }
 
-/** One attempt to check a ticket in: who, at which event, what was sent, and the clock. */
+/**
+ * The verdict fields that show `found`'s check-in notes and attention flag (`checkInAttention`:
+ * the ticket's own and its type's), none when it has neither.
+ */
+export function ticketAttentionFields(found: FoundTicket): ReturnType<typeof attentionFields> {
+  return attentionFields(checkInAttention({ note: found.ticket.checkInNote, requiresAttention: found.ticket.requiresAttention }, found.type));
+}
+
+/** One attempt to check a ticket in: who, at which event and check-in list, what was sent, and the clock. */
 export interface Attempt {
   scanner: Scanner;
   event: EventDetails;
+  /** The list scanned at (the request's, or the event's first), with the event's lists. */
+  checkInList: ChosenCheckInList;
   request: VerifyTicketRequest;
   now: Date;
 }
@@ -41,6 +68,7 @@ export function ruleInput(attempt: Attempt, found: FoundTicket | undefined): Che
     day: attempt.request.day,
     existingCheckIn: null,
     now: attempt.now,
+    checkInList: attempt.checkInList,
   };
 }
 
@@ -52,42 +80,57 @@ export function ruleInput(attempt: Attempt, found: FoundTicket | undefined): Che
  */
 export async function decideAndRecord(tx: DbOrTx, attempt: Attempt, found: FoundTicket | undefined): Promise<VerifyTicketResponse> {
   const { scanner, event, request } = attempt;
-  const ticket = found?.ticket;
   const input = ruleInput(attempt, found);
   const decision = decideCheckIn(input);
-  if (decision.outcome !== 'check_in' || !ticket) return toVerdict(decision, event, ticket);
+  if (decision.outcome !== 'check_in' || !found) return toVerdict(decision, event, found);
+  const { ticket } = found;
   const scanId = request.scanId ?? null;
-  const written = await recordCheckIn(tx, { eventId: ticket.eventId, ticketId: ticket.id, day: request.day, staffUserId: scanner.userId, scanId });
-  if (written.isRecorded) return approve(event, ticket, written.checkedInAt);
+  const written = await recordCheckIn(tx, {
+    eventId: ticket.eventId,
+    ticketId: ticket.id,
+    day: request.day,
+    checkInListId: attempt.checkInList.list.id,
+    staffUserId: scanner.userId,
+    scanId,
+  });
+  if (written.isRecorded) return approve(event, found, written.checkedInAt);
   const existingCheckIn = existingForRule(written.standing, { scanId, staffUserId: scanner.userId });
-  return toVerdict(decideCheckIn({ ...input, existingCheckIn }), event, ticket);
+  return toVerdict(decideCheckIn({ ...input, existingCheckIn }), event, found);
 }
 
-/** The wire verdict for a decision that records nothing new. */
-export function toVerdict(decision: CheckInDecision, event: EventDetails, ticket: TicketRow | undefined): VerifyTicketResponse {
+/**
+ * The wire verdict for a decision that records nothing new. A denial `already_checked_in` carries
+ * the ticket's check-in note and flag (docs/decisions/102): the guest holds a real ticket of this
+ * event, and staff settling it (a wristband given at the first entry, a companion) need the note.
+ */
+export function toVerdict(decision: CheckInDecision, event: EventDetails, found: FoundTicket | undefined): VerifyTicketResponse {
   if (decision.outcome === 'denied') {
     return {
       isValid: false,
       reason: decision.reason,
       message: decision.message,
       ...(decision.dayDenial ? { dayDenial: decision.dayDenial } : {}),
+      ...(decision.listDenial ? { listDenial: decision.listDenial } : {}),
       ...(decision.checkedInAt ? { checkedInAt: decision.checkedInAt.toISOString() } : {}),
       ...(decision.checkedInBy ? { checkedInBy: decision.checkedInBy } : {}),
+      ...(decision.reason === 'already_checked_in' && found ? ticketAttentionFields(found) : {}),
     };
   }
-  if (!ticket) throw new Error('an approval without a ticket');
-  if (decision.outcome === 'checked_in_by_this_scan') return approve(event, ticket, decision.checkedInAt);
+  if (!found) throw new Error('an approval without a ticket');
+  if (decision.outcome === 'checked_in_by_this_scan') return approve(event, found, decision.checkedInAt);
   throw new Error('check_in must go through the INSERT');
 }
 
-/** The approval of `ticket` at `event`, checked in at `checkedInAt`. */
-export function approve(event: EventDetails, ticket: TicketRow, checkedInAt: Date): VerifyTicketResponse {
+/** The approval of `found`'s ticket at `event`, checked in at `checkedInAt`, with its check-in note and flag if any. */
+export function approve(event: EventDetails, found: FoundTicket, checkedInAt: Date): VerifyTicketResponse {
+  const { ticket } = found;
   return {
     isValid: true,
     eventName: event.title,
     holderName: ticket.holderName,
     ticketType: ticket.ticketType,
     checkedInAt: checkedInAt.toISOString(),
+    ...ticketAttentionFields(found),
   };
 }
 

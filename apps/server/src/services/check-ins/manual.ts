@@ -8,33 +8,37 @@
 import type { VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { scanLog, tickets, users } from '../../db/schema.ts';
+import { scanLog, tickets, ticketTypes, users } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transactions.ts';
+import { resolveCheckInList } from '../check-in-lists.ts';
 import { isId, ServiceError } from '../errors.ts';
 import type { EventDetails } from '../events.ts';
-import { decideAndRecord, logAttempt, type Scanner, type TicketRow } from './decide.ts';
+import { decideAndRecord, type FoundTicket, logAttempt, type Scanner, type TicketRow } from './decide.ts';
 import { undoActiveCheckIn } from './write.ts';
 
 /**
  * A supervisor's check-in of ticket `ticketId` of `event` from a search result: the same decision
  * as a scan (`decideCheckIn`) and the same exactly-once write (`recordCheckIn`), logged with source
  * `manual` and the ticket's code, in one transaction.
+ * At check-in list `checkInListId` (default: the event's first, docs/decisions/100).
  * @returns the verdict, as verify answers it.
  * @throws ServiceError `not_found` when the ticket is not one of `event`'s (another event's or
- *   organization's ticket is not found either: nothing leaks).
+ *   organization's ticket is not found either: nothing leaks); `bad_request` for a list that is not
+ *   one of the event's.
  */
 export async function manualCheckIn(
   db: Db,
   scanner: Scanner,
   event: EventDetails,
-  request: { ticketId: string; day: number; scanId?: string | undefined },
+  request: { ticketId: string; day: number; scanId?: string | undefined; checkInListId?: string | undefined },
   now: Date,
 ): Promise<VerifyTicketResponse> {
   const ticket = await findEventTicket(db, event, request.ticketId);
+  const checkInList = await resolveCheckInList(db, event.id, request.checkInListId);
   const verifyRequest: VerifyTicketRequest = { eventId: event.id, qrCode: ticket.code, day: request.day, scanId: request.scanId };
   return inTransaction(db, async (tx) => {
-    const attempt = { scanner, event, request: verifyRequest, now };
-    const verdict = await decideAndRecord(tx, attempt, { ticket, organizationId: event.organizationId });
+    const attempt = { scanner, event, checkInList, request: verifyRequest, now };
+    const verdict = await decideAndRecord(tx, attempt, { ticket, organizationId: event.organizationId, type: await findTicketType(tx, ticket) });
     await logAttempt(tx, { ...attempt, verdict, source: 'manual' });
     return verdict;
   });
@@ -58,19 +62,32 @@ export interface UndoneCheckIn {
  * undos one wins, the other gets the 409. With `scanId` (an undo from the scanner's recent scans)
  * only the check-in that scan made is undone: a scan admitted offline whose ticket another gate had
  * checked in first, or a recent scan whose check-in was undone and made again since, must not undo
- * the check-in that stands, or the ticket could get in once more.
+ * the check-in that stands, or the ticket could get in once more. The check-in is the one at list
+ * `checkInListId`; without it, at the event's first list, or with `scanId` at whichever list that
+ * scan checked in at (docs/decisions/100).
  * @throws ServiceError `not_found` when the ticket is not one of `event`'s; `conflict` when it has
- *   no active check-in on `day`; `check_in_changed` when its active check-in is not `scanId`'s.
+ *   no active check-in on `day`; `check_in_changed` when its active check-in is not `scanId`'s;
+ *   `bad_request` for a list that is not one of the event's.
  */
 export async function undoCheckIn(
   db: Db,
   supervisor: Scanner,
   event: EventDetails,
-  request: { ticketId: string; day: number; reason: string; scanId?: string | undefined },
+  request: { ticketId: string; day: number; reason: string; scanId?: string | undefined; checkInListId?: string | undefined },
 ): Promise<UndoneCheckIn> {
   const ticket = await findEventTicket(db, event, request.ticketId);
+  const checkInListId =
+    request.checkInListId !== undefined || request.scanId === undefined ? (await resolveCheckInList(db, event.id, request.checkInListId)).list.id : undefined;
   return inTransaction(db, async (tx) => {
-    const undone = await undoActiveCheckIn(tx, { eventId: event.id, ticketId: ticket.id, day: request.day, scanId: request.scanId, undoneBy: supervisor.userId, reason: request.reason });
+    const undone = await undoActiveCheckIn(tx, {
+      eventId: event.id,
+      ticketId: ticket.id,
+      day: request.day,
+      checkInListId,
+      scanId: request.scanId,
+      undoneBy: supervisor.userId,
+      reason: request.reason,
+    });
     if (!undone.isUndone) {
       if (undone.standing === 'another') {
         throw new ServiceError(
@@ -114,3 +131,12 @@ async function findEventTicket(db: DbOrTx, event: EventDetails, ticketId: string
   return ticket;
 }
 
+
+/** The check-in note and flag of `ticket`'s type (docs/decisions/102), undefined when it has no row. */
+async function findTicketType(db: DbOrTx, ticket: TicketRow): Promise<FoundTicket['type']> {
+  const [type] = await db
+    .select({ note: ticketTypes.checkInNote, requiresAttention: ticketTypes.requiresAttention })
+    .from(ticketTypes)
+    .where(and(eq(ticketTypes.eventId, ticket.eventId), eq(ticketTypes.name, ticket.ticketType)));
+  return type;
+}

@@ -2,8 +2,8 @@
  * Ticket verification (SPEC §7 POST /tickets/verify), the hot path: one read (`readScan`,
  * docs/decisions/057), the contract's `decideCheckIn`, and the one check-in write (./write.ts) in its
  * one-statement form with its scan-log row, coalesced with the scans that arrive together
- * (docs/decisions/070). A ticket is checked in exactly once per event day: the database's unique
- * index decides, never a read-then-write in JS.
+ * (docs/decisions/070). A ticket is checked in exactly once per check-in list and event day
+ * (docs/decisions/100): the database's unique index decides, never a read-then-write in JS.
  *
  * A denial is a verdict (`isValid: false` with a `reason` and a plain-English `message`), not an
  * error; only "unknown event" and "not a member of the event's organization" throw, both answered
@@ -16,7 +16,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
 import { inTransaction } from '../../db/transactions.ts';
-import { checkIns, eventDays, events, memberships, organizations, tickets, users } from '../../db/schema.ts';
+import { checkInLists, checkIns, eventDays, events, memberships, organizations, tickets, ticketTypes, users } from '../../db/schema.ts';
+import { type ChosenCheckInList, chooseCheckInList, type CheckInListRow } from '../check-in-lists.ts';
 import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from '../errors.ts';
 import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from '../events.ts';
 import { codeOfScannedText } from '../signing-keys.ts';
@@ -34,14 +35,18 @@ import { existingForRule, isActiveCheckIn, recordScannedCheckIn } from './write.
  * cancelled), `revoked`, `not_valid_today` (a day the ticket does not admit or the event does not
  * have; an event without configured days has only day 1), `not_event_day` (the chosen day is not
  * open at `now` on the event's calendar — its time zone and cut-off — unless the event allows
- * scanning outside its days; docs/decisions/021), or `already_checked_in` (with the first
- * check-in's `checkedInAt` and `checkedInBy`, the staff member's display name); otherwise approved
+ * scanning outside its days; docs/decisions/021), `not_on_list` (the check-in list scanned at —
+ * `request.checkInListId`, default the event's first — does not admit the ticket's type on the day;
+ * docs/decisions/100), or `already_checked_in` at that list (with the first check-in's `checkedInAt`
+ * and `checkedInBy`, the staff member's display name); otherwise approved
  * `{ isValid: true, eventName, holderName, ticketType, checkedInAt }`. A retry with the `scanId` of
  * the scan that made the check-in, by the same staff member, answers the original approval again.
  * The order is the contract's `decideCheckIn`; `now` is the clock (the app's, injectable in tests).
  *
  * @throws ServiceError `not_found` for an unknown event; AccessRefusedError (the same 404, not in
- *   the scan log) when `scanner` is not a member of the event's organization (docs/decisions/086).
+ *   the scan log) when `scanner` is not a member of the event's organization (docs/decisions/086);
+ *   ServiceError `bad_request` (nothing written or logged) when `request.checkInListId` is not one
+ *   of the event's lists.
  */
 export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTicketRequest, now: Date): Promise<VerifyTicketResponse> {
   // A genuine signed QR text is decided and logged as its code (docs/decisions/043); ill-formed text
@@ -51,24 +56,28 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
   const read = await readScan(db, scanner, request, code);
   const { event } = read;
   // Not written into that organization's scan log: the caller is nobody at its gate (decision 086).
-  if (!read.isMember) throw new AccessRefusedError(scanner.userId, { eventId: event.id });
-  const attempt = { scanner, event, request: scanned, now };
+  const mayScan = scanner.deviceEventId === undefined ? read.isMember : scanner.deviceEventId === event.id;
+  if (!mayScan) throw new AccessRefusedError(scanner.userId, { eventId: event.id });
+  // Another event's list (or none at all): a 400 before anything is written or logged.
+  const checkInList: ChosenCheckInList = chooseCheckInList(read.lists, request.checkInListId);
+  const attempt = { scanner, event, checkInList, request: scanned, now };
   const decision = decideCheckIn({ ...ruleInput(attempt, read.found), existingCheckIn: read.existingCheckIn });
-  const ticket = read.found?.ticket;
-  if (decision.outcome !== 'check_in' || !ticket) {
-    const verdict = toVerdict(decision, event, ticket);
+  const found = read.found;
+  if (decision.outcome !== 'check_in' || !found) {
+    const verdict = toVerdict(decision, event, found);
     await logAttempt(db, { ...attempt, verdict, source: 'scan' });
     return verdict;
   }
   const checkedInAt = await recordScannedCheckIn(db, {
     eventId: event.id,
-    ticketId: ticket.id,
+    ticketId: found.ticket.id,
     day: scanned.day,
+    checkInListId: checkInList.list.id,
     userId: scanner.userId,
     scanId: scanned.scanId ?? null,
     code: renderTextSafely(scanned.qrCode),
   });
-  if (checkedInAt) return approve(event, ticket, checkedInAt);
+  if (checkedInAt) return approve(event, found, checkedInAt);
   // Another scan of this ticket committed its check-in between the read and the INSERT (or an undo
   // and a new check-in did): decide again from the row that won, in one transaction as a manual
   // check-in does (rare: concurrent scans of one ticket).
@@ -83,9 +92,11 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
 interface ScanRead {
   event: EventDetails;
   isMember: boolean;
+  /** The event's check-in lists, first list first. */
+  lists: CheckInListRow[];
   /** The ticket with the scanned code (any event, any organization), if any. */
   found: FoundTicket | undefined;
-  /** The ticket's active check-in on the scanned day, as the rule takes it. */
+  /** The ticket's active check-in on the scanned list and day, as the rule takes it. */
   existingCheckIn: CheckInInput['existingCheckIn'];
 }
 
@@ -94,12 +105,16 @@ const ticketEvents = alias(events, 'ticket_events');
 /** The staff member of the active check-in. */
 const checkInStaff = alias(users, 'check_in_staff');
 
-/** What one scan reads by (`readScan`): the event, the scanner, the code (empty: none) and the day. */
+/**
+ * What one scan reads by (`readScan`): the event, the scanner, the code (empty: none), the day and
+ * the check-in list asked for (null: the event's first).
+ */
 interface ScanKey {
   eventId: string;
   userId: string;
   code: string;
   day: number;
+  checkInListId: string | null;
 }
 
 const SCAN_KEY: readonly KeyColumn<ScanKey>[] = [
@@ -107,14 +122,16 @@ const SCAN_KEY: readonly KeyColumn<ScanKey>[] = [
   ['user_id', 'uuid', 'userId'],
   ['code', 'text', 'code'],
   ['day', 'integer', 'day'],
+  ['check_in_list_id', 'uuid', 'checkInListId'],
 ];
 
 /**
  * The one read of a scan (docs/decisions/057), for one scan or a batch (docs/decisions/070; the keys
  * as the table `r`, db/coalesce.ts `keysTable`): one row per scan of a known event, with its key's
  * 1-based position: the event with its organization and days, whether the scanner is a member, the
- * ticket by code (case-insensitive, tickets_code_upper_key) with its event's organization, and its
- * active check-in of the day with the staff member's name. Prepared once per database and size (a
+ * ticket by code (case-insensitive, tickets_code_upper_key) with its event's organization, the
+ * event's check-in lists (docs/decisions/100), and the ticket's active check-in on the list asked for
+ * (the first list when none was) and the day, with the staff member's name. Prepared once per database and size (a
  * named prepared statement on PostgreSQL).
  */
 function prepareScanRead(db: Db, size: BatchSize) {
@@ -123,9 +140,12 @@ function prepareScanRead(db: Db, size: BatchSize) {
       position: sql<number>`r.position`.mapWith(Number),
       ...eventDetailsColumns,
       days: sql<EventDayInfo[]>`(select coalesce(json_agg(json_build_object('day', ${eventDays.day}, 'name', ${eventDays.name}, 'date', ${eventDays.date}) order by ${eventDays.day}), '[]'::json) from ${eventDays} where ${eventDays.eventId} = ${events.id})`,
+      lists: sql<CheckInListRow[]>`(select coalesce(json_agg(json_build_object('id', ${checkInLists.id}, 'name', ${checkInLists.name}, 'position', ${checkInLists.position}, 'ticketTypes', ${checkInLists.ticketTypes}, 'days', ${checkInLists.days}) order by ${checkInLists.position}, ${checkInLists.createdAt}, ${checkInLists.id}), '[]'::json) from ${checkInLists} where ${checkInLists.eventId} = ${events.id})`,
       isMember: sql<boolean>`exists (select 1 from ${memberships} where ${memberships.userId} = r.user_id and ${memberships.organizationId} = ${events.organizationId})`,
       ticket: tickets,
       ticketOrganizationId: ticketEvents.organizationId,
+      typeNote: ticketTypes.checkInNote,
+      typeRequiresAttention: ticketTypes.requiresAttention,
       checkedInAt: checkIns.checkedInAt,
       checkInScanId: checkIns.scanId,
       checkInStaffUserId: checkIns.staffUserId,
@@ -136,7 +156,18 @@ function prepareScanRead(db: Db, size: BatchSize) {
     .innerJoin(organizations, eq(organizations.id, events.organizationId))
     .leftJoin(tickets, sql`upper(${tickets.code}) = upper(r.code)`)
     .leftJoin(ticketEvents, eq(ticketEvents.id, tickets.eventId))
-    .leftJoin(checkIns, and(eq(checkIns.eventId, tickets.eventId), eq(checkIns.ticketId, tickets.id), sql`${checkIns.day} = r.day`, isActiveCheckIn))
+    // The type's check-in note (docs/decisions/102): one index probe on (event_id, name).
+    .leftJoin(ticketTypes, and(eq(ticketTypes.eventId, tickets.eventId), eq(ticketTypes.name, tickets.ticketType)))
+    .leftJoin(
+      checkIns,
+      and(
+        eq(checkIns.eventId, tickets.eventId),
+        sql`${checkIns.checkInListId} = coalesce(r.check_in_list_id, (select ${checkInLists.id} from ${checkInLists} where ${checkInLists.eventId} = ${events.id} order by ${checkInLists.position}, ${checkInLists.createdAt}, ${checkInLists.id} limit 1))`,
+        sql`${checkIns.day} = r.day`,
+        eq(checkIns.ticketId, tickets.id),
+        isActiveCheckIn,
+      ),
+    )
     .leftJoin(checkInStaff, eq(checkInStaff.id, checkIns.staffUserId))
     .prepare(`gatecheck_scan_read_${size}`);
 }
@@ -152,7 +183,9 @@ const scanRead = coalescedStatement(SCAN_KEY, prepareScanRead, async (keys, read
 async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, code: string | null): Promise<ScanRead> {
   if (!isId(request.eventId)) throw new ServiceError('not_found', noSuchEventMessage(request.eventId));
   // An empty code matches no ticket: codes are 1–128 characters (ticket-codes.ts).
-  const row = await scanRead(db)({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day });
+  // A list id that is no UUID names no list: chooseCheckInList refuses it after the read.
+  const checkInListId = request.checkInListId !== undefined && isId(request.checkInListId) ? request.checkInListId : null;
+  const row = await scanRead(db)({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day, checkInListId });
   if (!row) throw new ServiceError('not_found', noSuchEventMessage(request.eventId));
   const event: EventDetails = {
     id: row.id,
@@ -167,7 +200,8 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
     allowsScanningOutsideDays: row.allowsScanningOutsideDays,
     days: daysOrDefault(row.days.map((entry) => ({ day: entry.day, name: entry.name, date: String(entry.date).slice(0, 10) })), row.date),
   };
-  const found = code !== null && row.ticket && row.ticketOrganizationId ? { ticket: row.ticket, organizationId: row.ticketOrganizationId } : undefined;
+  const type = row.typeNote !== null && row.typeRequiresAttention !== null ? { note: row.typeNote, requiresAttention: row.typeRequiresAttention } : undefined;
+  const found = code !== null && row.ticket && row.ticketOrganizationId ? { ticket: row.ticket, organizationId: row.ticketOrganizationId, type } : undefined;
   const existingCheckIn =
     found && row.checkedInAt
       ? existingForRule(
@@ -175,6 +209,6 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
           { scanId: request.scanId ?? null, staffUserId: scanner.userId },
         )
       : null;
-  return { event, isMember: row.isMember, found, existingCheckIn };
+  return { event, isMember: row.isMember, lists: row.lists, found, existingCheckIn };
 }
 

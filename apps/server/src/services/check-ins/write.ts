@@ -1,10 +1,10 @@
 /**
- * The one check-in write: a ticket is checked in at most once per event day, and that check-in can
- * be undone. Verify, the supervisor's manual check-in, the offline upload and undo all write here,
+ * The one check-in write: a ticket is checked in at most once per check-in list and event day
+ * (docs/decisions/100), and that check-in can be undone. Verify, the supervisor's manual check-in, the offline upload and undo all write here,
  * so a rule added to the write holds for all of them (docs/decisions/096).
  *
  * The database decides "exactly once", never a read-then-write in JS: every INSERT is `ON CONFLICT
- * (event_id, ticket_id, day) WHERE undone_at IS NULL DO NOTHING` on the partial unique index of the
+ * (event_id, check_in_list_id, day, ticket_id) WHERE undone_at IS NULL DO NOTHING` on the partial unique index of the
  * active check-ins (docs/decisions/058). An INSERT that conflicts reads the check-in that stands and
  * answers it; an undo committing between the conflict and that read leaves none to read (READ
  * COMMITTED), and the INSERT is tried again, as if the scan had come later.
@@ -31,6 +31,9 @@ import { changeStamp } from '../door-list.ts';
 /** The active check-in of a ticket on a day (not undone): the partial unique index's predicate. */
 export const isActiveCheckIn = isNull(checkIns.undoneAt);
 
+/** The columns of the partial unique index of active check-ins: once per ticket, list and day. */
+const ACTIVE_CHECK_IN_KEY = [checkIns.eventId, checkIns.checkInListId, checkIns.day, checkIns.ticketId];
+
 /** How often the check-in INSERT is tried when undos keep removing the conflicting row. */
 const MAX_CHECK_IN_ATTEMPTS = 3;
 
@@ -40,6 +43,8 @@ export interface NewCheckIn {
   eventId: string;
   ticketId: string;
   day: number;
+  /** The check-in list it is made at (one of the ticket's event's lists). */
+  checkInListId: string;
   /** The staff member who answers for it (the scanner, or an offline scan's maker). */
   staffUserId: string;
   /** The scan that made it (the client's id; null when the client sent none). */
@@ -83,13 +88,14 @@ export async function recordCheckIn(tx: DbOrTx, checkIn: NewCheckIn): Promise<Ch
         eventId: checkIn.eventId,
         ticketId: checkIn.ticketId,
         day: checkIn.day,
+        checkInListId: checkIn.checkInListId,
         staffUserId: checkIn.staffUserId,
         scanId: checkIn.scanId,
         ...(checkIn.checkedInAt ? { checkedInAt: checkIn.checkedInAt } : {}),
         ...(checkIn.receivedAt ? { receivedAt: checkIn.receivedAt } : {}),
         ...(checkIn.deviceId !== undefined ? { deviceId: checkIn.deviceId } : {}),
       })
-      .onConflictDoNothing({ target: [checkIns.eventId, checkIns.ticketId, checkIns.day], where: isActiveCheckIn })
+      .onConflictDoNothing({ target: ACTIVE_CHECK_IN_KEY, where: isActiveCheckIn })
       .returning({ id: checkIns.id, checkedInAt: checkIns.checkedInAt });
     if (inserted) return { isRecorded: true, ...inserted };
     const standing = await findActiveCheckIn(tx, checkIn);
@@ -98,8 +104,8 @@ export async function recordCheckIn(tx: DbOrTx, checkIn: NewCheckIn): Promise<Ch
   throw new Error('check-in conflict without an active check-in row');
 }
 
-/** The active check-in of `key`'s ticket on its day, if any, with its staff member's name. */
-async function findActiveCheckIn(tx: DbOrTx, key: { eventId: string; ticketId: string; day: number }): Promise<StandingCheckIn | undefined> {
+/** The active check-in of `key`'s ticket on its list and day, if any, with its staff member's name. */
+async function findActiveCheckIn(tx: DbOrTx, key: { eventId: string; ticketId: string; day: number; checkInListId: string }): Promise<StandingCheckIn | undefined> {
   const [standing] = await tx
     .select({
       id: checkIns.id,
@@ -110,7 +116,9 @@ async function findActiveCheckIn(tx: DbOrTx, key: { eventId: string; ticketId: s
     })
     .from(checkIns)
     .innerJoin(users, eq(users.id, checkIns.staffUserId))
-    .where(and(eq(checkIns.eventId, key.eventId), eq(checkIns.ticketId, key.ticketId), eq(checkIns.day, key.day), isActiveCheckIn))
+    .where(
+      and(eq(checkIns.eventId, key.eventId), eq(checkIns.checkInListId, key.checkInListId), eq(checkIns.day, key.day), eq(checkIns.ticketId, key.ticketId), isActiveCheckIn),
+    )
     .limit(1);
   return standing;
 }
@@ -134,7 +142,7 @@ export function existingForRule(
 
 /** The rule's `ticket` for a ticket row whose event belongs to `organizationId`. */
 export function ticketForRule(ticket: typeof tickets.$inferSelect, organizationId: string): CheckInTicket {
-  return { eventId: ticket.eventId, organizationId, isRevoked: ticket.revokedAt !== null, admittedDays: ticket.admittedDays };
+  return { eventId: ticket.eventId, organizationId, isRevoked: ticket.revokedAt !== null, admittedDays: ticket.admittedDays, ticketType: ticket.ticketType };
 }
 
 /** One scanned check-in of verify's hot path (`recordScannedCheckIn`), with the code its scan-log row records. */
@@ -142,6 +150,7 @@ export interface ScannedCheckIn {
   eventId: string;
   ticketId: string;
   day: number;
+  checkInListId: string;
   userId: string;
   scanId: string | null;
   /** The code as the scan log keeps it (`renderTextSafely`). */
@@ -152,6 +161,7 @@ const SCANNED_CHECK_IN_KEY: readonly KeyColumn<ScannedCheckIn>[] = [
   ['event_id', 'uuid', 'eventId'],
   ['ticket_id', 'uuid', 'ticketId'],
   ['day', 'integer', 'day'],
+  ['check_in_list_id', 'uuid', 'checkInListId'],
   ['user_id', 'uuid', 'userId'],
   ['scan_id', 'uuid', 'scanId'],
   ['code', 'text', 'code'],
@@ -162,27 +172,32 @@ const SCANNED_CHECK_IN_KEY: readonly KeyColumn<ScannedCheckIn>[] = [
  * of the check-ins (the same ON CONFLICT as `recordCheckIn`; in key order, so that two batches
  * overlapping on another instance lock in the same order) and, for each it inserted, its scan-log
  * row (approved), in one statement — one implicit transaction, so a crash leaves neither or both.
- * The keys of a batch are distinct (event, ticket, day). Prepared once per database and size;
+ * The keys of a batch are distinct (event, list, day, ticket). Prepared once per database and size;
  * answers `{ position, checkedInAt }` for each key (1-based position) that inserted.
  */
 function prepareScannedCheckInWrite(db: Db, size: BatchSize) {
   const input = db
     .$with('input', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day })
     .as(sql`select * from ${keysTable(SCANNED_CHECK_IN_KEY, size)}`);
-  const inserted = db.$with('inserted', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day, checkedInAt: checkIns.checkedInAt }).as(sql`
-    insert into ${checkIns} (event_id, ticket_id, day, staff_user_id, scan_id)
-    select event_id, ticket_id, day, user_id, scan_id from input order by event_id, ticket_id, day
-    on conflict (event_id, ticket_id, day) where undone_at is null do nothing
-    returning ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkedInAt}`);
+  const inserted = db
+    .$with('inserted', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day, checkInListId: checkIns.checkInListId, checkedInAt: checkIns.checkedInAt })
+    .as(sql`
+    insert into ${checkIns} (event_id, ticket_id, day, check_in_list_id, staff_user_id, scan_id)
+    select event_id, ticket_id, day, check_in_list_id, user_id, scan_id from input order by event_id, check_in_list_id, day, ticket_id
+    on conflict (event_id, check_in_list_id, day, ticket_id) where undone_at is null do nothing
+    returning ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}`);
   const logged = db.$with('logged', {}).as(sql`
     insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source)
     select input.user_id, input.event_id, input.day, input.code, 'approved'::scan_verdict, null, input.scan_id, 'scan'::scan_source
-    from input join inserted using (event_id, ticket_id, day) order by input.position`);
+    from input join inserted using (event_id, ticket_id, day, check_in_list_id) order by input.position`);
   return db
     .with(input, inserted, logged)
     .select({ position: sql<number>`input.position`.mapWith(Number), checkedInAt: inserted.checkedInAt })
     .from(input)
-    .innerJoin(inserted, sql`(input.event_id, input.ticket_id, input.day) = (${inserted.eventId}, ${inserted.ticketId}, ${inserted.day})`)
+    .innerJoin(
+      inserted,
+      sql`(input.event_id, input.ticket_id, input.day, input.check_in_list_id) = (${inserted.eventId}, ${inserted.ticketId}, ${inserted.day}, ${inserted.checkInListId})`,
+    )
     .prepare(`gatecheck_check_in_write_${size}`);
 }
 
@@ -192,7 +207,7 @@ const scannedCheckInWrite = coalescedStatement(SCANNED_CHECK_IN_KEY, prepareScan
   // recorded" and is decided again from the row that won, as if it had come later.
   const seen = new Set<string>();
   const isFirst = keys.map((key) => {
-    const identity = `${key.eventId} ${key.ticketId} ${key.day}`;
+    const identity = `${key.eventId} ${key.checkInListId} ${key.ticketId} ${key.day}`;
     const first = !seen.has(identity);
     seen.add(identity);
     return first;
@@ -219,11 +234,16 @@ export function recordScannedCheckIn(db: Db, checkIn: ScannedCheckIn): Promise<D
   return scannedCheckInWrite(db)(checkIn);
 }
 
-/** An undo to make: the active check-in of a ticket on a day, optionally only the one `scanId` made. */
+/**
+ * An undo to make: the active check-in of a ticket on a list and day, optionally only the one
+ * `scanId` made.
+ */
 export interface CheckInUndo {
   eventId: string;
   ticketId: string;
   day: number;
+  /** The list of the check-in; undefined with a `scanId`: whichever list that scan checked in at. */
+  checkInListId: string | undefined;
   /** Undo only the check-in this scan made (docs/decisions/080); undefined: whichever stands. */
   scanId?: string | undefined;
   /** The supervisor undoing it. */
@@ -245,7 +265,9 @@ export type CheckInUndoWrite = { isUndone: true; checkedInAt: Date; undoneAt: Da
  * With `scanId`, a check-in made by another scan (another gate's, or a later one) is left standing.
  */
 export async function undoActiveCheckIn(tx: DbOrTx, undo: CheckInUndo): Promise<CheckInUndoWrite> {
-  const activeCheckIn = and(eq(checkIns.eventId, undo.eventId), eq(checkIns.ticketId, undo.ticketId), eq(checkIns.day, undo.day), isActiveCheckIn);
+  if (undo.checkInListId === undefined && undo.scanId === undefined) throw new Error('an undo names its list or its scan');
+  const onList = undo.checkInListId === undefined ? undefined : eq(checkIns.checkInListId, undo.checkInListId);
+  const activeCheckIn = and(eq(checkIns.eventId, undo.eventId), onList, eq(checkIns.ticketId, undo.ticketId), eq(checkIns.day, undo.day), isActiveCheckIn);
   const [undone] = await tx
     .update(checkIns)
     .set({ undoneAt: sql`now()`, undoneBy: undo.undoneBy, undoReason: undo.reason, changedXid: changeStamp() })

@@ -70,3 +70,28 @@ test('a good server is remembered in Preferences and sign-in there uses a bearer
   // Preferences crossed the bridge: the plugin's real JS posted the calls.
   expect(standIn().calls.some((call) => call.pluginId === 'Preferences' && call.methodName === 'set' && call.options.key === 'serverUrl')).toBe(true);
 });
+
+test('an enrollment link pasted into Server sets the phone up with no account: the link names the server, the device token is stored', async () => {
+  const base = 'https://gate.example.com/api';
+  const token = 'E'.repeat(43);
+  let redeemed: unknown;
+  server.use(
+    http.get(`${base}${apiPaths.authOptions}`, () => HttpResponse.json({ isSignUpAllowed: false })),
+    http.post(`${base}/devices/enroll`, async ({ request }) => {
+      redeemed = await request.json();
+      return HttpResponse.json({ token: 'device-token', expiresAt: '2027-01-01T00:00:00.000Z', device: { id: 'd1', name: 'North gate 2', organizationId: 'o1', eventId: 'e1' } });
+    }),
+    http.get(`${base}${apiPaths.usersMe}`, ({ request }) =>
+      request.headers.get('Authorization') === 'Bearer device-token' ? HttpResponse.json({ ...wireUser, displayName: 'North gate 2' }) : new HttpResponse(null, { status: 401 }),
+    ),
+    http.get(`${base}${apiPaths.organizations}`, () => HttpResponse.json([])),
+  );
+  const { user, router } = renderApp({ route: '/login', user: null });
+  await user.type(await screen.findByLabelText('Server'), `https://gate.example.com/enroll#token=${token}`);
+  await user.click(screen.getByRole('button', { name: 'Set up this device' }));
+  await user.click(await screen.findByRole('button', { name: 'Set up this device' }));
+  await waitFor(() => expect(router.state.location.pathname).toBe('/organization-select'));
+  expect(redeemed).toEqual({ token, useCookie: false });
+  expect(prefs('serverUrl')).toBe(base);
+  expect(JSON.parse(prefs('user') ?? 'null')).toMatchObject({ token: 'device-token', name: 'North gate 2' });
+});

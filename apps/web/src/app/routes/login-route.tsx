@@ -5,15 +5,18 @@
  *
  * In the native app the form starts with 'Server' (issue 9 item 5, decision 030): the address is
  * checked (https, or http on a private network; a Gatecheck server must answer within 8 s) and
- * remembered on the device before signing in.
+ * remembered on the device before signing in. It also takes an organizer's enrollment link pasted
+ * into it (docs/decisions/107): 'Set up this device' then goes to /enroll with the link, and no
+ * account is needed.
  *
  * In the browser this screen is first painted from HTML rendered at build time (app/prerender.tsx,
  * docs/decisions/082), then hydrated. What is typed into that HTML before hydration is kept (the
  * fields' text becomes the state); 'Sign In' is disabled until hydration, so the form is never
  * submitted by the browser itself (a GET with the password in the address).
  */
+import { parseEnrollmentLink } from '@gatecheck/contract';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';
 import { TextLink } from '@/components/text-link.tsx';
 import { LanguageToggle } from '@/components/language-toggle.tsx';
@@ -90,6 +93,9 @@ export function LoginRoute() {
   const [serverError, setServerError] = useState<ServerAddressProblem | null>(null);
   const [isCheckingServer, setCheckingServer] = useState(false);
   const isHydrated = useIsHydrated();
+  const navigate = useNavigate();
+  // An enrollment link pasted into the Server field sets the device up instead (decision 107).
+  const isEnrollmentLink = isNative && parseEnrollmentLink(serverAddress) !== null;
   // Ids from useId: the page holds the prerendered form once per language, each with its own ids (docs/decisions/082).
   const id = useId();
   const identifierField = useRef<HTMLInputElement>(null);
@@ -132,6 +138,10 @@ export function LoginRoute() {
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    if (isEnrollmentLink) {
+      void navigate(paths.enroll, { state: { link: serverAddress.trim() } });
+      return;
+    }
     const problem = validateLogin(identifier, password);
     setValidationError(problem);
     if (problem) return;
@@ -224,7 +234,7 @@ export function LoginRoute() {
             </p>
           )}
           <Button type="submit" size="large" disabled={!isHydrated || isSigningIn || isCheckingServer}>
-            {isSigningIn || isCheckingServer ? t('login.signingIn') : t('login.signIn')}
+            {isEnrollmentLink ? t('enroll.setUp') : isSigningIn || isCheckingServer ? t('login.signingIn') : t('login.signIn')}
           </Button>
         </form>
         <nav aria-label={t('login.accountNav')} className="mt-4 flex flex-wrap items-center justify-between gap-x-4">

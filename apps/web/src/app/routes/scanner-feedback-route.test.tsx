@@ -87,6 +87,26 @@ test('each verdict flashes full-screen, sounds and vibrates, differently for APP
   expect(within(screen.getByRole('group', { name: 'Invalid Ticket' })).getByText('Ticket revoked')).toBeInTheDocument();
 });
 
+test('an attention ticket plays its own tone and vibration, unlike a plain approval, and its flash shows the note (docs/decisions/102)', async () => {
+  server.use(
+    http.post(apiUrl(apiPaths.verifyTicket), () =>
+      HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Vera Vip', ticketType: 'VIP', checkInNote: 'Green wristband', requiresAttention: true }),
+    ),
+  );
+  const { user } = renderScanner();
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-VIP{Enter}');
+  await vi.waitFor(() => expect(flash()).toHaveAttribute('data-attention', 'true'));
+  expect(within(flash()!).getByTestId('verdict-flash-note')).toHaveTextContent('ATTENTIONGreen wristband');
+  await vi.waitFor(() => expect(frequencies()).toEqual(VERDICT_TONES.attention.map((tone) => tone.frequencyHz)));
+  expect(vibrate.mock.calls).toEqual([[[...VERDICT_VIBRATION_MS.attention]]]);
+  expect(VERDICT_TONES.attention).not.toEqual(VERDICT_TONES.approved);
+  expect(VERDICT_VIBRATION_MS.attention).not.toEqual(VERDICT_VIBRATION_MS.approved);
+  expect(VERDICT_VIBRATION_MS.attention).not.toEqual(VERDICT_VIBRATION_MS.denied);
+  // The card under the flash keeps the note once the flash is gone.
+  expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByTestId('result-card-note')).toHaveTextContent('Green wristband');
+});
+
 test('a tap on the flash ends it at once', async () => {
   answerVerify();
   const { user } = renderScanner();

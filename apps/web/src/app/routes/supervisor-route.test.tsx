@@ -108,6 +108,16 @@ describe('supervisor tools (issue 11)', () => {
     expect(within(entries).getByText(/Approved \(manual\)/)).toBeInTheDocument();
   });
 
+  test("a found attendee shows the ticket's check-in note, under ATTENTION when it needs it (docs/decisions/102)", async () => {
+    attendee = { ...attendee, checkInNote: 'Wheelchair access\nGreen wristband', requiresAttention: true };
+    const { user } = renderApp({ route: '/supervisor', selection: { organization: supervisorOrganization, event: testEvent, day: testDay } });
+    await user.type(await screen.findByLabelText('Name or ticket code'), 'zoe');
+    const row = await screen.findByRole('listitem', { name: 'Zoë Ångström' });
+    const note = within(row).getByText(/^ATTENTION: Wheelchair access/);
+    expect(note.textContent).toBe('ATTENTION: Wheelchair access\nGreen wristband');
+    expect(note).toHaveClass('whitespace-pre-line');
+  });
+
   test("a search with no answer yet says 'Searching...'; with no answer at all it says there is no connection, in words", async () => {
     let answer: 'hang' | 'fail' = 'hang';
     server.use(

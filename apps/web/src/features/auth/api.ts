@@ -57,6 +57,8 @@ export async function checkSession(signal?: AbortSignal, timeoutMs: number = SES
     return { user: toUser(me, stored.token) };
   } catch (error) {
     if (signal?.aborted) throw error;
+    // A removed door device: the session provider sends its scans, then deletes it all (app/remove-this-device.ts).
+    if (error instanceof ApiError && error.status === 401 && error.code === 'device_revoked') return { user: null, reason: 'device_removed' };
     if (error instanceof ApiError && error.status === 401) {
       await removeStoredUser();
       return { user: null, reason: 'session_expired' };

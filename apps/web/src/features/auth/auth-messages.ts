@@ -11,11 +11,15 @@
 import { activeLanguage, t } from '@/lib/i18n/index.ts';
 import { serverMessageText, type ServerMessageKey } from '@/lib/server-messages.ts';
 
-/** Why a session ended without a sign-out (SPEC §8): the session check was refused, or native had no token. */
-export type SessionEndReason = 'session_expired' | 'no_native_token';
+/**
+ * Why a session ended without a sign-out (SPEC §8): the session check was refused, or native had no
+ * token; or this door device was removed by its organizer (docs/decisions/108).
+ */
+export type SessionEndReason = 'session_expired' | 'no_native_token' | 'device_removed';
 
-/** 'Session expired' / 'No token available for native platform' (SPEC §8) in the active language. */
+/** 'Session expired' / 'No token available for native platform' (SPEC §8) / 'This device was removed by your organizer', in the active language. */
 export function sessionEndText(reason: SessionEndReason): string {
+  if (reason === 'device_removed') return t('authMessages.deviceRemoved');
   return reason === 'session_expired' ? t('authMessages.sessionExpired') : t('authMessages.noNativeToken');
 }
 

@@ -62,6 +62,16 @@ export interface SessionStore {
    * user's next sign-in returns to the furthest step (SPEC §2). Never rejects.
    */
   expire(): Promise<void>;
+  /**
+   * Marks `user`, already stored on the device, signed in (a door device after its set-up from an
+   * enrollment link, docs/decisions/107), after forgetting the previous user's cached answers. Never rejects.
+   */
+  signInAs(user: User): Promise<void>;
+  /**
+   * Signs the screen out with `reason` (shown on /login), forgetting the cached answers but keeping
+   * the stored user and its token for what must still be sent (app/remove-this-device.ts).
+   */
+  end(reason: SessionEndReason): void;
 }
 
 const LOADING: SessionState = { status: 'loading', user: null };
@@ -165,6 +175,14 @@ export function createSessionStore(options: { queryClient: QueryClientSlot; init
     async expire() {
       signedOut('session_expired');
       await removeStoredUser().catch(() => undefined);
+    },
+    async signInAs(user) {
+      await forgetCachedData();
+      dropRunningCheck();
+      publish(stateOf({ user }));
+    },
+    end(reason) {
+      signedOut(reason);
     },
   };
 }

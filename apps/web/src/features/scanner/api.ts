@@ -48,13 +48,21 @@ export async function verifyTicket(check: TicketCheck, signal?: AbortSignal): Pr
  * answers the same shape).
  */
 export function toVerdict(response: VerifyTicketResponse): Verdict {
+  const attention = attentionOf(response);
   if (response.isValid) {
     const { eventName, holderName, ticketType } = response;
-    return { isValid: true, details: { eventName, holderName, ticketType } };
+    return { isValid: true, details: { eventName, holderName, ticketType }, ...attention };
   }
   // The English `message` is not kept: the screen words the reason in the active language.
-  const { reason, checkedInAt, checkedInBy, dayDenial } = response;
-  return { isValid: false, denial: { reason, checkedInAt, checkedInBy, dayDenial } };
+  const { reason, checkedInAt, checkedInBy, dayDenial, listDenial } = response;
+  return { isValid: false, denial: { reason, checkedInAt, checkedInBy, dayDenial, ...(listDenial ? { listDenial } : {}) }, ...attention };
+}
+
+/** The verdict's check-in note and flag (docs/decisions/102) as the client keeps them, when it carries either. */
+function attentionOf(response: VerifyTicketResponse): Pick<Verdict, 'attention'> {
+  const note = response.checkInNote?.trim() ?? '';
+  const requiresAttention = response.requiresAttention === true;
+  return note !== '' || requiresAttention ? { attention: { note, requiresAttention } } : {};
 }
 
 /** True when `error` means the request got no answer (retrying with the same scanId is safe). */

@@ -2,10 +2,11 @@
  * The scanner's rules as plain functions (SPEC §3 scan result, §4 scanner states, §5 manual entry,
  * §8 result card texts, §9 cuts). No React, no I/O: the screen and its hooks call these.
  */
-import { normalizeTicketCode, ticketCodeOfQrText } from '@gatecheck/contract';
+import { type CheckInAttention, normalizeTicketCode, ticketCodeOfQrText } from '@gatecheck/contract';
 import { RESULT_CODE_MAX_CHARS, TOAST_CODE_MAX_CHARS } from '@/config/constants.ts';
 import type { Denial } from '@/lib/denial-text.ts';
 import { t } from '@/lib/i18n/index.ts';
+import type { VerdictCue } from '@/lib/verdict-cue.ts';
 
 /** Details of an approved ticket, each present only when the server sent it (SPEC §3, §8). */
 interface TicketDetails {
@@ -16,8 +17,22 @@ interface TicketDetails {
 
 export type { Denial } from '@/lib/denial-text.ts';
 
-/** A verdict as the client keeps it: approved with details, or denied with the reason. */
-export type Verdict = { isValid: true; details: TicketDetails } | { isValid: false; denial: Denial };
+/**
+ * A verdict as the client keeps it: approved with details, or denied with the reason; `attention`
+ * when the ticket carries a check-in note or the attention flag (docs/decisions/102: on approvals
+ * and on 'Already checked in').
+ */
+export type Verdict = ({ isValid: true; details: TicketDetails } | { isValid: false; denial: Denial }) & { attention?: CheckInAttention };
+
+/**
+ * How a new verdict sounds and feels (docs/decisions/102): an approval of a ticket that needs
+ * attention has its own cue, so staff look up before waving the guest through; a denial is a
+ * denial whatever the ticket carries (it has its own sound, and staff stop the guest anyway).
+ */
+export function verdictCue(verdict: Verdict): VerdictCue {
+  if (!verdict.isValid) return 'denied';
+  return verdict.attention?.requiresAttention === true ? 'attention' : 'approved';
+}
 
 /** A supervisor's undo of an approved check-in (issue 11): when (ISO 8601) and why. */
 export interface UndoneCheckIn {

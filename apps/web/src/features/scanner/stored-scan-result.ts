@@ -2,9 +2,10 @@
  * The one schema of a verdict kept in tab memory (`ScanResult` of scanner-logic.ts), read back by the
  * scanner's latest verdict (scanner-memory.ts, decision 027) and by 'Recent scans' (recent-scans.ts,
  * decision 034). One schema, so that what a card shows before a reload it shows after it: the day
- * denial's facts, 'Offline', 'Conflict', 'Undone elsewhere since' and an undo made on this screen.
+ * denial's facts, 'Offline', 'Conflict', 'Undone elsewhere since', an undo made on this screen and
+ * the ticket's check-in note.
  */
-import { DayDenial, DenialReason } from '@gatecheck/contract';
+import { CheckInAttention, DayDenial, DenialReason, ListDenial } from '@gatecheck/contract';
 import { z } from 'zod';
 import type { ScanResult } from './scanner-logic.ts';
 
@@ -19,6 +20,8 @@ export const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
     isOffline: z.boolean().optional(),
     isConflict: z.boolean().optional(),
     isReplaced: z.boolean().optional(),
+    // The ticket's check-in note and attention flag (docs/decisions/102): the card keeps showing them.
+    attention: CheckInAttention.optional(),
   }),
   z.discriminatedUnion('isValid', [
     z.object({
@@ -33,6 +36,7 @@ export const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
         checkedInBy: z.string().optional(),
         // Kept before decision 050 as `message` (English words): dropped on read, the reason shows.
         dayDenial: DayDenial.optional(),
+        listDenial: ListDenial.optional(),
       }),
     }),
   ]),

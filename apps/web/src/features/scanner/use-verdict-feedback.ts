@@ -1,7 +1,8 @@
 /**
  * Seeing, hearing and feeling each verdict (issue 10 items 2 and 3): for every new result of the
- * scanner, the full-screen flash for `VERDICT_FLASH_MS`, the verdict's tone (when 'Sound' is on)
- * and its vibration (when 'Vibration' is on).
+ * scanner, the full-screen flash for `verdictFlashMs` (longer with a check-in note), the verdict's tone (when 'Sound' is on)
+ * and its vibration (when 'Vibration' is on) — an approval that needs attention has its own of both
+ * (`verdictCue`, docs/decisions/102).
  *
  * It follows the scanner state's latest result, not a particular scan source, so the camera, the
  * manual field and any later source all get the same feedback. A verdict restored after a reload
@@ -11,8 +12,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { readDeviceSettings } from '@/lib/device-settings.ts';
 import { vibrateForVerdict } from '@/lib/native/haptics.ts';
 import { verdictSound } from '@/lib/verdict-sound.ts';
-import type { ScanResult } from './scanner-logic.ts';
-import { VERDICT_FLASH_MS } from './verdict-flash-logic.ts';
+import { type ScanResult, verdictCue } from './scanner-logic.ts';
+import { verdictFlashMs } from './verdict-flash-logic.ts';
 
 export interface VerdictFeedback {
   /** The result the flash shows now, or null. */
@@ -33,19 +34,20 @@ export function useVerdictFeedback(latestResult: ScanResult | null): VerdictFeed
   useEffect(() => verdictSound.listenForFirstGesture(), []);
 
   const newResultId = newResult?.id;
-  const isApproved = newResult?.isValid;
+  const cue = newResult === null ? undefined : verdictCue(newResult);
   useEffect(() => {
-    if (newResultId === undefined || isApproved === undefined) return;
-    verdictSound.play(isApproved);
-    if (readDeviceSettings().isVibrationOn) void vibrateForVerdict(isApproved);
-  }, [newResultId, isApproved]);
+    if (newResultId === undefined || cue === undefined) return;
+    verdictSound.play(cue);
+    if (readDeviceSettings().isVibrationOn) void vibrateForVerdict(cue);
+  }, [newResultId, cue]);
 
   const flashId = flash?.id;
+  const flashMs = flash === null ? undefined : verdictFlashMs(flash);
   useEffect(() => {
     if (flashId === undefined) return;
-    const timer = setTimeout(() => setEndedId(flashId), VERDICT_FLASH_MS);
+    const timer = setTimeout(() => setEndedId(flashId), flashMs);
     return () => clearTimeout(timer);
-  }, [flashId]);
+  }, [flashId, flashMs]);
 
   const dismissFlash = useCallback(() => {
     if (flashId !== undefined) setEndedId(flashId);

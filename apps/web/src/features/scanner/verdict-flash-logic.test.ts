@@ -12,6 +12,7 @@ test('an approval flashes APPROVED with no reason', () => {
     reason: null,
     offline: null,
     announcement: 'APPROVED',
+    attention: null,
   });
 });
 
@@ -27,23 +28,30 @@ test('a denial flashes DENIED with the reason in plain words, and announces both
     [denied({ reason: 'not_found' }), 'Ticket not found'],
   ];
   for (const [result, reason] of cases) {
-    expect(verdictFlashContent(result)).toEqual({ isApproved: false, word: 'DENIED', reason, offline: null, announcement: `DENIED. ${reason}` });
+    expect(verdictFlashContent(result)).toEqual({ isApproved: false, word: 'DENIED', reason, offline: null, announcement: `DENIED. ${reason}`, attention: null });
   }
 });
 
 test('a denial without a reason flashes DENIED alone', () => {
-  expect(verdictFlashContent(denied({}))).toEqual({ isApproved: false, word: 'DENIED', reason: null, offline: null, announcement: 'DENIED' });
+  expect(verdictFlashContent(denied({}))).toEqual({ isApproved: false, word: 'DENIED', reason: null, offline: null, announcement: 'DENIED', attention: null });
 });
 
 test("a verdict decided on the device says 'Offline' beside APPROVED or DENIED, and announces it (issue 12)", () => {
-  expect(verdictFlashContent({ ...base, isOffline: true, isValid: true, details: {} })).toEqual({ isApproved: true, word: 'APPROVED', reason: null, offline: 'Offline', announcement: 'APPROVED (Offline)' });
+  expect(verdictFlashContent({ ...base, isOffline: true, isValid: true, details: {} })).toEqual({ isApproved: true, word: 'APPROVED', reason: null, offline: 'Offline', announcement: 'APPROVED (Offline)', attention: null });
   expect(verdictFlashContent({ ...denied({ reason: 'not_found' }), isOffline: true })).toEqual({
     isApproved: false,
     word: 'DENIED',
     reason: 'Ticket not found',
     offline: 'Offline',
     announcement: 'DENIED. Ticket not found (Offline)',
+    attention: null,
   });
+});
+
+test('an offline approval with a note announces the verdict, Offline, then the note (docs/decisions/102)', () => {
+  expect(verdictFlashContent({ ...base, isOffline: true, isValid: true, details: {}, attention: { note: 'Green wristband', requiresAttention: true } }).announcement).toBe(
+    'APPROVED (Offline). ATTENTION: Green wristband',
+  );
 });
 
 test('the flash lasts about a second', () => {

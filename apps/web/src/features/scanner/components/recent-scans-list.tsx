@@ -1,3 +1,4 @@
+import type { CheckInAttention } from '@gatecheck/contract';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronRight, CircleCheck, CircleX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
@@ -6,6 +7,7 @@ import { cn } from '@/lib/cn.ts';
 import { recentScansQuery } from '../recent-scans-query.ts';
 import { recentScanTime } from '../recent-scans.ts';
 import { denialText, resultCodeText, verdictTicketText, type ScanResult } from '../scanner-logic.ts';
+import { checkInNoteContent } from '../verdict-flash-logic.ts';
 import { OfflineBadge } from './result-card.tsx';
 import { useTranslation } from 'react-i18next';
 
@@ -49,6 +51,16 @@ export function RecentScansList({ eventId, day, undoAction }: { eventId: string 
   );
 }
 
+/** A recent scan's check-in note (docs/decisions/102), one line per line of the note, after its label. */
+function RecentScanNote({ attention }: { attention: CheckInAttention }) {
+  const { label, text } = checkInNoteContent(attention);
+  return (
+    <p className={cn('font-semibold break-words whitespace-pre-line', attention.requiresAttention ? 'text-amber-900' : 'text-slate-800')}>
+      {label}: {text}
+    </p>
+  );
+}
+
 function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (scan: ScanResult) => ReactNode }) {
   const { t } = useTranslation();
   const Icon = scan.isValid ? CircleCheck : CircleX;
@@ -69,6 +81,7 @@ function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (s
           <span className="font-mono break-all">{resultCodeText(verdictTicketText(scan))}</span>
         </p>
         {detail && <p className={cn('break-words', scan.isValid ? 'text-slate-800' : 'text-red-900')}>{detail}</p>}
+        {scan.attention && <RecentScanNote attention={scan.attention} />}
         {scan.undone ? (
           <p className="font-semibold break-words text-amber-900">
             {t('scanner.checkInUndone', { time: recentScanTime(scan.undone.at), reason: scan.undone.reason })}

@@ -5,6 +5,7 @@ import { cn } from '@/lib/cn.ts';
 import { formattingLocale } from '@/lib/i18n/index.ts';
 import { recentScanTime } from '../recent-scans.ts';
 import { denialText, resultCodeText, verdictTicketText, type ScanResult } from '../scanner-logic.ts';
+import { CheckInNote } from './check-in-note.tsx';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -13,6 +14,8 @@ import { useTranslation } from 'react-i18next';
  * details when approved or the reason when denied. Words and an icon carry the verdict, not colour.
  * A verdict the device decided without the server says 'Offline' beside the badge (issue 12 item 3).
  * An approval a supervisor has since undone on this screen says 'Undone at 14:05' in place of its time.
+ * A ticket's check-in note shows large under the verdict, marked 'ATTENTION' when the ticket needs
+ * it (docs/decisions/102).
  *
  * Compact, so the verdict and the manual field fit on a 320x568 phone together: the verdict icon sits
  * in the badge, and the heading row wraps the badge under the heading rather than pushing it out of
@@ -43,6 +46,7 @@ export function ResultCard({ result }: { result: ScanResult }) {
         </span>
       </div>
       {reason !== null && <p className="mt-2 text-lg leading-snug font-semibold text-red-900">{reason}</p>}
+      {result.attention && <CheckInNote attention={result.attention} size="card" />}
       {result.isValid && (
         <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-base text-slate-900">
           {result.details.holderName && (

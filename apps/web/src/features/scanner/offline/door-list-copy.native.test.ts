@@ -97,7 +97,7 @@ test('a large door list is written in parts and comes back whole', async () => {
     ...list,
     tickets: [
       ...list.tickets,
-      ...Array.from({ length: count }, (_, index) => ({ lookupKey: `key-${index}`, ticketType: 'Day', admittedDays: [3], isRevoked: index % 7 === 0, holderName: { iv: 'aXY', data: `sealed-${index}` }, checkIn: index % 5 === 0 ? { checkedInAt: '2026-07-12T09:00:00.000Z', checkedInBy: 'Gate "North"' } : null })),
+      ...Array.from({ length: count }, (_, index) => ({ lookupKey: `key-${index}`, ticketType: 'Day', admittedDays: [3], isRevoked: index % 7 === 0, holderName: { iv: 'aXY', data: `sealed-${index}` }, checkIn: index % 5 === 0 ? { checkedInAt: '2026-07-12T09:00:00.000Z', checkedInBy: 'Gate "North"' } : null, requiresAttention: false })),
     ],
   };
   const appends = fileWrites(DOOR_LIST_COPY_FOLDER, 'appendFile');

@@ -60,6 +60,25 @@ describe('deciding from the door list (the server rule, decideCheckIn)', () => {
   });
 });
 
+describe('check-in notes offline (docs/decisions/102)', () => {
+  test("an offline verdict shows the ticket's own note and its type's, as the server combines them, on approval and on 'Already checked in'", async () => {
+    const db = await openOfflineDb();
+    const doorList = await makeDoorList(
+      [
+        { code: 'NOTE-VIP-1', holderName: 'Vera Vip', ticketType: 'VIP', checkInNote: 'Wheelchair access' },
+        { code: 'NOTE-GEN-1', holderName: 'Gus Gen', ticketType: 'General', requiresAttention: true },
+        { code: 'NOTE-GEN-2', holderName: 'Gil Gen', ticketType: 'General' },
+      ],
+      { ticketTypes: [{ name: 'VIP', checkInNote: 'Green wristband', requiresAttention: true }] },
+    );
+    const decide = async (code: string) => decideOffline(db, { ...(await input(code)), doorList });
+    expect(await decide('NOTE-VIP-1')).toMatchObject({ isValid: true, attention: { note: 'Wheelchair access\nGreen wristband', requiresAttention: true } });
+    expect(await decide('NOTE-VIP-1')).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in' }, attention: { note: 'Wheelchair access\nGreen wristband', requiresAttention: true } });
+    expect(await decide('NOTE-GEN-1')).toMatchObject({ isValid: true, attention: { note: '', requiresAttention: true } });
+    expect(await decide('NOTE-GEN-2')).not.toHaveProperty('attention');
+  });
+});
+
 describe('codes too weak for the door list (docs/decisions/087)', () => {
   test('a weak code the list leaves out is not decided on the device (it may be a valid ticket: it needs the server)', async () => {
     const db = await openOfflineDb();

@@ -24,6 +24,7 @@
  */
 import {
   decideCheckIn,
+  doorListAttention,
   doorListCheckInInput,
   doorListLookupKey,
   isDoorListCode,
@@ -111,14 +112,26 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
     return null;
   }
 
+  // The ticket's check-in note and flag, combined as the server combines them (docs/decisions/102):
+  // on an approval and on 'Already checked in', as online.
+  const attention = entry && doorList && (decision.outcome !== 'denied' || decision.reason === 'already_checked_in') ? await doorListAttention(doorList, code, entry) : null;
+  const withAttention = attention ? { attention } : {};
   if (decision.outcome === 'denied') {
-    const { reason, dayDenial, checkedInAt, checkedInBy } = decision;
-    return { isValid: false, denial: { reason, ...(dayDenial ? { dayDenial } : {}), checkedInAt: checkedInAt?.toISOString(), checkedInBy } };
+    const { reason, dayDenial, listDenial, checkedInAt, checkedInBy } = decision;
+    return {
+      isValid: false,
+      denial: { reason, ...(dayDenial ? { dayDenial } : {}), ...(listDenial ? { listDenial } : {}), checkedInAt: checkedInAt?.toISOString(), checkedInBy },
+      ...withAttention,
+    };
   }
   await recordLocalCheckIn(db, { eventId, day, lookupKey }, { checkedInAt: now, checkedInBy: input.staffName }, false);
   const holderName = entry ? await openHolderName(eventId, code, entry.holderName).catch(() => undefined) : undefined;
   const eventName = doorList?.event.name ?? input.event.name;
-  return { isValid: true, details: { ...(eventName ? { eventName } : {}), ...(holderName ? { holderName } : {}), ...(entry ? { ticketType: entry.ticketType } : {}) } };
+  return {
+    isValid: true,
+    details: { ...(eventName ? { eventName } : {}), ...(holderName ? { holderName } : {}), ...(entry ? { ticketType: entry.ticketType } : {}) },
+    ...withAttention,
+  };
 }
 
 /**

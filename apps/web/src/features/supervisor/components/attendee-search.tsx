@@ -14,6 +14,7 @@ import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
+import { cn } from '@/lib/cn.ts';
 import { checkInQueries, isSearchable } from '@/lib/check-ins/check-in-queries.ts';
 import { useManualCheckIn, useUndoCheckIn } from '../api.ts';
 import { denialText } from '@/lib/denial-text.ts';
@@ -134,6 +135,12 @@ function AttendeeRow({
         {attendee.ticketType} · {admittedDaysText(attendee.admittedDays)} · <span className="font-mono">{attendee.code}</span>
       </p>
       <p className="text-base font-semibold text-slate-900">{attendeeStatusText(attendee)}</p>
+      {(attendee.checkInNote !== undefined || attendee.requiresAttention === true) && (
+        // The ticket's check-in note (docs/decisions/102): a supervisor checking a guest in by hand sees what the door would.
+        <p className={cn('mt-1 text-base font-bold break-words whitespace-pre-line', attendee.requiresAttention ? 'text-amber-900' : 'text-slate-900')}>
+          {attendee.requiresAttention ? t('scanner.attention') : t('scanner.checkInNote')}: {attendee.checkInNote ?? t('scanner.attentionWithoutNote')}
+        </p>
+      )}
       {undo.isError && <FormNotice variant="error" title={supervisorErrorText(undo.error)} />}
       <div className="mt-2 flex flex-wrap gap-2">
         {!attendee.checkIn && !attendee.revokedAt && admitsSelectedDay(attendee) && (

@@ -1,0 +1,152 @@
+/**
+ * `list create`, `list edit`, `list delete` and `list list`: an event's check-in lists
+ * (docs/decisions/100) — its entrances and desks, each admitting some ticket types (all by
+ * default) on some days (all by default). A ticket is checked in once per list and day.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import {
+  type CheckInListChange,
+  type CheckInListRow,
+  createCheckInList,
+  deleteCheckInList,
+  editCheckInList,
+  listCheckInLists,
+} from '../../services/check-in-lists.ts';
+import type { Db } from '../../db/client.ts';
+import { type EventDetails, findEvent } from '../../services/events.ts';
+import { parsePositiveInteger } from '../arguments.ts';
+import { CliError, type AdminContext } from '../context.ts';
+import { formatTable } from '../output.ts';
+
+/** `--types "VIP, Press"`: ticket types, comma-separated, as imported (any letter case). */
+function parseTypes(value: string): string[] {
+  const types = value.split(',').map((type) => type.trim());
+  if (types.some((type) => type === '')) throw new InvalidArgumentError('Expected ticket types separated by commas, e.g. "VIP,Press".');
+  return types;
+}
+
+/** `--days 1,3`: day numbers, comma-separated. */
+function parseDays(value: string): number[] {
+  return value.split(',').map((day) => {
+    try {
+      return parsePositiveInteger(day);
+    } catch {
+      throw new InvalidArgumentError('Expected day numbers separated by commas, e.g. "1,3".');
+    }
+  });
+}
+
+interface ListOptions {
+  event: string;
+  name?: string;
+  list?: string;
+  types?: string[];
+  allTypes?: boolean;
+  days?: number[];
+  allDays?: boolean;
+  position?: number;
+}
+
+/** Adds the `list` commands to `program`. */
+export function registerCheckInListCommands(program: Command, context: AdminContext): void {
+  const list = program.command('list').description("an event's check-in lists: entrances and desks, the ticket types and days each admits");
+
+  list
+    .command('create')
+    .description('add a check-in list to an event (every ticket type and every day unless --types / --days)')
+    .requiredOption('--event <id>', 'event id (see: event list)')
+    .requiredOption('--name <name>', "the list's name, shown to staff ('VIP Gate')")
+    .option('--types <types>', 'ticket types it admits, comma-separated (as imported)', parseTypes)
+    .option('--days <days>', 'day numbers it admits, comma-separated', parseDays)
+    .option('--position <n>', 'its place among the lists (1 = first, where a scanner without a list checks in)', parsePositiveInteger)
+    .addHelpText('after', '\nExamples:\n  npm run admin -- list create --event <event-id> --name "VIP Gate" --types VIP\n  npm run admin -- list create --event <event-id> --name "Merch desk" --days 2,3')
+    .action(async (options: ListOptions) => {
+      const db = await context.db();
+      const event = await findEvent(db, options.event);
+      const created = await createCheckInList(db, event, {
+        name: options.name ?? '',
+        ticketTypes: options.types ?? null,
+        days: options.days ?? null,
+        ...(options.position === undefined ? {} : { position: options.position }),
+      });
+      context.print(`Created check-in list "${created.name}" of "${event.title}": ${describeList(created)} (id ${created.id})`);
+    });
+
+  list
+    .command('edit')
+    .description('change a check-in list: name, ticket types, days, position (check-ins made stay on it)')
+    .requiredOption('--event <id>', 'event id (see: event list)')
+    .requiredOption('--list <id|name>', 'the list (see: list list)')
+    .option('--name <name>', 'new name')
+    .option('--types <types>', 'admit only these ticket types, comma-separated', parseTypes)
+    .option('--all-types', 'admit every ticket type')
+    .option('--days <days>', 'admit only these day numbers, comma-separated', parseDays)
+    .option('--all-days', 'admit every day of the event')
+    .option('--position <n>', 'its place among the lists (1 = first)', parsePositiveInteger)
+    .action(async (options: ListOptions) => {
+      if (options.types && options.allTypes) throw new CliError('Give either --types or --all-types, not both');
+      if (options.days && options.allDays) throw new CliError('Give either --days or --all-days, not both');
+      const db = await context.db();
+      const event = await findEvent(db, options.event);
+      const current = await findListByIdOrName(db, event, options.list ?? '');
+      const change: CheckInListChange = {
+        name: options.name,
+        ticketTypes: options.allTypes ? null : options.types,
+        days: options.allDays ? null : options.days,
+        position: options.position,
+      };
+      const updated = await editCheckInList(db, event, current.id, change);
+      context.print(`Updated check-in list "${updated.name}" of "${event.title}": ${describeList(updated)}`);
+    });
+
+  list
+    .command('delete')
+    .description('delete a check-in list that has no check-ins (an event keeps at least one list)')
+    .requiredOption('--event <id>', 'event id (see: event list)')
+    .requiredOption('--list <id|name>', 'the list (see: list list)')
+    .action(async (options: ListOptions) => {
+      const db = await context.db();
+      const event = await findEvent(db, options.event);
+      const current = await findListByIdOrName(db, event, options.list ?? '');
+      const deleted = await deleteCheckInList(db, event, current.id);
+      context.print(`Deleted check-in list "${deleted.name}" of "${event.title}"`);
+    });
+
+  list
+    .command('list')
+    .description("an event's check-in lists in order, with their ids")
+    .requiredOption('--event <id>', 'event id (see: event list)')
+    .option('--json', 'print JSON instead of a table')
+    .action(async (options: { event: string; json?: boolean }) => {
+      const db = await context.db();
+      const event = await findEvent(db, options.event);
+      const lists = await listCheckInLists(db, event.id);
+      if (options.json) return context.print(JSON.stringify({ eventId: event.id, lists }, null, 2));
+      context.print(`${event.title} (${event.organizationName})`);
+      context.print(
+        formatTable([
+          ['#', 'ID', 'NAME', 'TICKET TYPES', 'DAYS'],
+          ...lists.map((entry, index) => [String(index + 1), entry.id, entry.name, entry.ticketTypes?.join(', ') ?? 'all', entry.days?.join(', ') ?? 'all']),
+        ]),
+      );
+    });
+}
+
+/**
+ * The list of `event` with id `idOrName`, or named so (any letter case).
+ * @throws CliError when the event has none.
+ */
+async function findListByIdOrName(db: Db, event: EventDetails, idOrName: string): Promise<CheckInListRow> {
+  const lists = await listCheckInLists(db, event.id);
+  const wanted = idOrName.trim().toLowerCase();
+  const found = lists.find((entry) => entry.id.toLowerCase() === wanted) ?? lists.find((entry) => entry.name.toLowerCase() === wanted);
+  if (!found) throw new CliError(`"${event.title}" has no check-in list "${idOrName}" (lists: ${lists.map((entry) => entry.name).join(', ')})`);
+  return found;
+}
+
+/** 'ticket types VIP, Press; days 1, 2' or 'every ticket type; every day'. */
+function describeList(list: CheckInListRow): string {
+  const types = list.ticketTypes ? `ticket types ${list.ticketTypes.join(', ')}` : 'every ticket type';
+  const days = list.days ? `days ${list.days.join(', ')}` : 'every day';
+  return `${types}; ${days}`;
+}

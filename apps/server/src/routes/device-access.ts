@@ -1,0 +1,84 @@
+/**
+ * What a door device may call (docs/decisions/107, 108), checked for every route of the signed-in
+ * scope (routes/signed-in.ts) once the caller is known, so a new route is closed to devices until it
+ * is listed here (an allowlist, as pretix's device security profiles).
+ *
+ * - `admitDevice` (onRequest): a revoked device gets 401 `device_revoked`, except its offline upload
+ *   for a while (services/devices.ts `assertRevokedDeviceMayUpload`); a route not in DEVICE_ROUTES
+ *   gets 403 `forbidden`; the device's last-seen time is kept (written at most once a minute).
+ * - `keepDeviceToItsEvent` (preHandler, after validation): an `eventId` in the path or the body, or
+ *   an `organizationId` in the path, other than the device's own gets the 404 of an unknown id
+ *   (docs/decisions/086). The role checks (`requireRole`) then give it the staff role there.
+ */
+import { API_PREFIX, apiPaths, deviceApiPaths } from '@gatecheck/contract';
+import type { FastifyRequest } from 'fastify';
+import { AccessRefusedError, ServiceError } from '../services/errors.ts';
+import { assertRevokedDeviceMayUpload, touchDevice } from '../services/devices.ts';
+
+/**
+ * The routes a door device may call (method and full route pattern): scanning its event (with its
+ * check-in lists, which any staff member may read, docs/decisions/100), and its own calls.
+ */
+const DEVICE_ROUTES: ReadonlySet<string> = new Set(
+  [
+    ['GET', apiPaths.usersMe],
+    ['GET', apiPaths.organizations],
+    ['GET', apiPaths.organizationEvents],
+    ['GET', apiPaths.checkInLists],
+    ['POST', apiPaths.verifyTicket],
+    ['GET', apiPaths.checkInCounts],
+    ['GET', apiPaths.doorList],
+    ['POST', apiPaths.offlineScans],
+    ['GET', apiPaths.offlineConflicts],
+    ['GET', apiPaths.signingKeys],
+    ['POST', deviceApiPaths.startShift],
+    ['POST', deviceApiPaths.reportStatus],
+  ].map(([method, path]) => `${method} ${API_PREFIX}${path}`),
+);
+
+/** Whether a door device may call the route `method` `url` (full route pattern, `/api/...`). */
+export function isDeviceRoute(method: string, url: string): boolean {
+  return DEVICE_ROUTES.has(`${method === 'HEAD' ? 'GET' : method} ${url}`);
+}
+
+const OFFLINE_UPLOAD = `POST ${API_PREFIX}${apiPaths.offlineScans}`;
+
+/** A device's last-seen time is written when it is older than this (ms): one write a minute, not one per scan. */
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+/** The route of `request` as DEVICE_ROUTES names it (HEAD as GET). */
+function routeOf(request: FastifyRequest): string {
+  return `${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url ?? ''}`;
+}
+
+/**
+ * onRequest, after authentication: refuses what a device may not call.
+ * @throws ServiceError `device_revoked` (401), `forbidden` (403).
+ */
+export async function admitDevice(request: FastifyRequest): Promise<void> {
+  const device = request.sessionUser?.device;
+  if (!device) return;
+  const route = routeOf(request);
+  const now = request.server.clock();
+  assertRevokedDeviceMayUpload(device, route === OFFLINE_UPLOAD, now);
+  if (!DEVICE_ROUTES.has(route)) throw new ServiceError('forbidden', 'A door device can only scan tickets of its event.');
+  if (!device.lastSeenAt || now.getTime() - device.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) await touchDevice(request.server.db, device.id, now);
+}
+
+/**
+ * preHandler: keeps a device to its event and organization.
+ * @throws AccessRefusedError (404 as an unknown id).
+ */
+export async function keepDeviceToItsEvent(request: FastifyRequest): Promise<void> {
+  const user = request.sessionUser;
+  const device = user?.device;
+  if (!user || !device) return;
+  const params = (request.params ?? {}) as { eventId?: unknown; organizationId?: unknown };
+  const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as { eventId?: unknown };
+  for (const eventId of [params.eventId, body.eventId]) {
+    if (typeof eventId === 'string' && eventId !== device.eventId) throw new AccessRefusedError(user.userId, { eventId });
+  }
+  if (typeof params.organizationId === 'string' && params.organizationId !== device.organizationId) {
+    throw new AccessRefusedError(user.userId, { organizationId: params.organizationId });
+  }
+}

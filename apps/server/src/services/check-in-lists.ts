@@ -1,0 +1,233 @@
+/**
+ * Check-in lists (docs/decisions/100): an event's entrances and desks, each admitting some ticket
+ * types on some days, a ticket checked in at most once per list and day. Read by every check-in
+ * (which list a scan is at: `resolveCheckInList`), offered to the scanner
+ * (GET /events/{eventId}/check-in-lists) and kept by an operator (the admin CLI's `list` commands).
+ *
+ * Every event has at least one list: the database makes 'All tickets' (every type, every day) in
+ * the same statement as the event (trigger `events_first_check_in_list`, migration 0016), whoever
+ * inserts it — the service, the demo seed, an operator's SQL — and the migration gave one to every
+ * event made before lists. A list
+ * with check-ins is never deleted (the database refuses too: check_ins' foreign key), and the last
+ * list of an event is never deleted.
+ */
+import { type CheckInList, type CheckInListRule, CHECK_IN_LIST_NAME_MAX_LENGTH } from '@gatecheck/contract';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client.ts';
+import { checkInLists, checkIns, tickets, ticketTypes as ticketTypeRows } from '../db/schema.ts';
+import { inTransaction } from '../db/transactions.ts';
+import { isId, ServiceError } from './errors.ts';
+import type { EventDetails } from './events.ts';
+
+/** A check-in list with its position (the wire's `CheckInList`). */
+export type CheckInListRow = CheckInList;
+
+/** The order of an event's lists: the first is where a client that names no list checks in. */
+const LIST_ORDER = [asc(checkInLists.position), asc(checkInLists.createdAt), asc(checkInLists.id)] as const;
+
+/** The same order in SQL, for a read that aggregates an event's lists (`json_agg(... order by ...)`). */
+export const CHECK_IN_LIST_ORDER_SQL = sql.raw('position, created_at, id');
+
+/** Every list of event `eventId`, first list first. */
+export async function listCheckInLists(db: DbOrTx, eventId: string): Promise<CheckInListRow[]> {
+  return db
+    .select({ id: checkInLists.id, name: checkInLists.name, position: checkInLists.position, ticketTypes: checkInLists.ticketTypes, days: checkInLists.days })
+    .from(checkInLists)
+    .where(eq(checkInLists.eventId, eventId))
+    .orderBy(...LIST_ORDER);
+}
+
+/** The list a check-in is at, with every list of its event in order (the rule names the others). */
+export interface ChosenCheckInList {
+  list: CheckInListRule;
+  lists: CheckInListRule[];
+}
+
+/**
+ * The list `checkInListId` of `eventLists` (the event's lists in order), or the first list when none
+ * is named (a client from before lists: SPEC §7's body).
+ * @throws ServiceError `bad_request` when `checkInListId` is not one of the event's lists (another
+ *   event's, or none at all): nothing is written.
+ */
+export function chooseCheckInList(eventLists: readonly CheckInListRule[], checkInListId: string | undefined): ChosenCheckInList {
+  const list = checkInListId === undefined ? eventLists[0] : eventLists.find((entry) => entry.id.toLowerCase() === checkInListId.toLowerCase());
+  if (!list) {
+    if (checkInListId === undefined) throw new Error('an event without a check-in list');
+    throw new ServiceError('bad_request', `This event has no check-in list with id "${checkInListId}".`);
+  }
+  return { list, lists: [...eventLists] };
+}
+
+/** `chooseCheckInList` over the lists read from the database. */
+export async function resolveCheckInList(db: DbOrTx, eventId: string, checkInListId: string | undefined): Promise<ChosenCheckInList> {
+  return chooseCheckInList(await listCheckInLists(db, eventId), checkInListId);
+}
+
+/** What a list is made of or changed to. `ticketTypes` null: every type; `days` null: every day. */
+export interface CheckInListInput {
+  name: string;
+  ticketTypes: string[] | null;
+  days: number[] | null;
+  /** Where it goes among the event's lists (1 = first: where a client naming no list checks in); default after the last. */
+  position?: number;
+}
+
+/**
+ * Adds a list to `event`.
+ * @returns the new list.
+ * @throws ServiceError `bad_request` for an empty or too long name, a name the event already has, a
+ *   list that names no ticket type, a type no ticket of the event has, a day the event does not have.
+ */
+export async function createCheckInList(db: Db, event: EventDetails, input: CheckInListInput): Promise<CheckInListRow> {
+  return inTransaction(db, async (tx) => {
+    const checked = await checkListInput(tx, event, input, undefined);
+    const [last] = await tx.select({ position: sql<number | null>`max(${checkInLists.position})` }).from(checkInLists).where(eq(checkInLists.eventId, event.id));
+    const [created] = await tx
+      .insert(checkInLists)
+      .values({ eventId: event.id, name: checked.name, ticketTypes: checked.ticketTypes, days: checked.days, position: (last?.position ?? 0) + 1 })
+      .returning({ id: checkInLists.id });
+    if (!created) throw new Error('insert into check_in_lists returned no row');
+    if (input.position !== undefined) await moveList(tx, event.id, created.id, input.position);
+    return findList(tx, event.id, created.id);
+  });
+}
+
+/** A change of a list; absent fields stay as they are. */
+export interface CheckInListChange {
+  name?: string;
+  ticketTypes?: string[] | null;
+  days?: number[] | null;
+  position?: number;
+}
+
+/**
+ * Changes list `checkInListId` of `event`. Check-ins already made stay on it.
+ * @returns the list as it is now.
+ * @throws ServiceError `not_found` for a list the event does not have; `bad_request` as
+ *   `createCheckInList`, or when nothing is to change.
+ */
+export async function editCheckInList(db: Db, event: EventDetails, checkInListId: string, change: CheckInListChange): Promise<CheckInListRow> {
+  if (Object.values(change).every((value) => value === undefined)) {
+    throw new ServiceError('bad_request', 'Nothing to change: give --name, --types, --all-types, --days, --all-days or --position');
+  }
+  return inTransaction(db, async (tx) => {
+    const current = await findList(tx, event.id, checkInListId);
+    const merged: CheckInListInput = {
+      name: change.name ?? current.name,
+      ticketTypes: change.ticketTypes === undefined ? current.ticketTypes : change.ticketTypes,
+      days: change.days === undefined ? current.days : change.days,
+    };
+    const checked = await checkListInput(tx, event, merged, current.id);
+    await tx
+      .update(checkInLists)
+      .set({ name: checked.name, ticketTypes: checked.ticketTypes, days: checked.days })
+      .where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, current.id)));
+    if (change.position !== undefined) await moveList(tx, event.id, current.id, change.position);
+    return findList(tx, event.id, current.id);
+  });
+}
+
+/**
+ * Deletes list `checkInListId` of `event`.
+ * @throws ServiceError `not_found` for a list the event does not have; `conflict` when check-ins were
+ *   made at it (undone ones too: they are its history) or when it is the event's only list.
+ */
+export async function deleteCheckInList(db: Db, event: EventDetails, checkInListId: string): Promise<CheckInListRow> {
+  return inTransaction(db, async (tx) => {
+    const list = await findList(tx, event.id, checkInListId);
+    // Lock the event's lists so that two deletes cannot each leave the other as the last one.
+    const lists = await tx.select({ id: checkInLists.id }).from(checkInLists).where(eq(checkInLists.eventId, event.id)).for('update');
+    if (lists.length <= 1) throw new ServiceError('conflict', `"${list.name}" is the only check-in list of "${event.title}": an event needs one.`);
+    const [made] = await tx.select({ value: count() }).from(checkIns).where(and(eq(checkIns.eventId, event.id), eq(checkIns.checkInListId, list.id)));
+    if ((made?.value ?? 0) > 0) {
+      throw new ServiceError('conflict', `"${list.name}" has ${made?.value} check-in(s) and cannot be deleted; edit it instead (its check-ins stay on it).`);
+    }
+    await tx.delete(checkInLists).where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, list.id)));
+    return list;
+  });
+}
+
+/**
+ * Puts list `checkInListId` at place `position` (1 = first; past the end: last) among event
+ * `eventId`'s lists and numbers them all 1, 2, … in their order, on `tx`.
+ */
+async function moveList(tx: DbOrTx, eventId: string, checkInListId: string, position: number): Promise<void> {
+  const others = (await tx.select({ id: checkInLists.id }).from(checkInLists).where(eq(checkInLists.eventId, eventId)).orderBy(...LIST_ORDER).for('update')).filter(
+    (list) => list.id !== checkInListId,
+  );
+  const ordered = [...others.slice(0, position - 1), { id: checkInListId }, ...others.slice(position - 1)];
+  for (const [index, list] of ordered.entries()) {
+    await tx.update(checkInLists).set({ position: index + 1 }).where(and(eq(checkInLists.eventId, eventId), eq(checkInLists.id, list.id)));
+  }
+}
+
+/**
+ * The list `checkInListId` of event `eventId`.
+ * @throws ServiceError `not_found` when the event has no such list.
+ */
+async function findList(db: DbOrTx, eventId: string, checkInListId: string): Promise<CheckInListRow> {
+  const [list] = isId(checkInListId)
+    ? await db
+        .select({ id: checkInLists.id, name: checkInLists.name, position: checkInLists.position, ticketTypes: checkInLists.ticketTypes, days: checkInLists.days })
+        .from(checkInLists)
+        .where(and(eq(checkInLists.eventId, eventId), eq(checkInLists.id, checkInListId)))
+    : [];
+  if (!list) throw new ServiceError('not_found', `This event has no check-in list with id "${checkInListId}" (see list list --event <id>).`);
+  return list;
+}
+
+/**
+ * The ticket type names of event `eventId`, sorted: its `ticket_types` rows (every type its tickets
+ * carry, and a type named ahead of its tickets with `ticket-type set`, docs/decisions/102) and, in
+ * case a ticket was written without its row, the types its tickets carry.
+ */
+async function knownTicketTypes(db: DbOrTx, eventId: string): Promise<string[]> {
+  const declared = await db.select({ type: ticketTypeRows.name }).from(ticketTypeRows).where(eq(ticketTypeRows.eventId, eventId));
+  const carried = await db.selectDistinct({ type: tickets.ticketType }).from(tickets).where(eq(tickets.eventId, eventId));
+  return [...new Set([...declared, ...carried].map((row) => row.type))].sort();
+}
+
+/**
+ * `input` checked against `event`: the name trimmed, not empty, not too long, not another list's
+ * (any letter case); the types each a ticket type of the event (`knownTicketTypes`: one its tickets
+ * carry or one named ahead of them), in its stored spelling
+ * (any letter case given), at least one unless every type; the days the event's, without repeats.
+ */
+async function checkListInput(db: DbOrTx, event: EventDetails, input: CheckInListInput, listId: string | undefined): Promise<{ name: string; ticketTypes: string[] | null; days: number[] | null }> {
+  const name = input.name.trim();
+  if (!name) throw new ServiceError('bad_request', 'A check-in list needs a name.');
+  if (name.length > CHECK_IN_LIST_NAME_MAX_LENGTH) throw new ServiceError('bad_request', `A check-in list name has at most ${CHECK_IN_LIST_NAME_MAX_LENGTH} characters.`);
+  const [taken] = await db
+    .select({ id: checkInLists.id })
+    .from(checkInLists)
+    .where(and(eq(checkInLists.eventId, event.id), sql`lower(${checkInLists.name}) = lower(${name})`));
+  if (taken && taken.id !== listId) throw new ServiceError('bad_request', `"${event.title}" already has a check-in list named "${name}".`);
+
+  let ticketTypes: string[] | null = null;
+  if (input.ticketTypes !== null) {
+    const given = input.ticketTypes.map((type) => type.trim()).filter((type) => type !== '');
+    if (given.length === 0) throw new ServiceError('bad_request', 'A check-in list must admit at least one ticket type (or every type: --all-types).');
+    const known = await knownTicketTypes(db, event.id);
+    ticketTypes = [];
+    for (const type of given) {
+      const stored = known.find((entry) => entry === type) ?? known.find((entry) => entry.toLowerCase() === type.toLowerCase());
+      if (stored === undefined) {
+        const types = known.length > 0 ? `its ticket types: ${known.join(', ')}` : 'it has no ticket types yet: import its tickets first, or name a type with ticket-type set';
+        throw new ServiceError('bad_request', `"${event.title}" has no tickets of type "${type}" (${types}).`);
+      }
+      if (!ticketTypes.includes(stored)) ticketTypes.push(stored);
+    }
+  }
+
+  let days: number[] | null = null;
+  if (input.days !== null) {
+    if (input.days.length === 0) throw new ServiceError('bad_request', 'A check-in list must admit at least one day (or every day: --all-days).');
+    for (const day of input.days) {
+      if (!event.days.some((entry) => entry.day === day)) {
+        throw new ServiceError('bad_request', `"${event.title}" has no day ${day} (days: ${event.days.map((entry) => entry.day).join(', ')}).`);
+      }
+    }
+    days = [...new Set(input.days)].sort((a, b) => a - b);
+  }
+  return { name, ticketTypes, days };
+}

@@ -1,0 +1,340 @@
+/**
+ * Door devices (docs/decisions/107, 108): enrollment by a one-time token, the device's own
+ * credential, shifts named by whoever scans, and the admin's list, rename, move and revoke.
+ *
+ * A device acts through users rows of its own (`device_principals`): one for the device, one per
+ * shift. They have no membership and no usable password (`DEVICE_PASSWORD_HASH` is no PHC string,
+ * so `verifyPassword` answers false); their one right is to scan the device's event with the role of
+ * staff, given by `eventForDevice` and the device checks of routes/device-access.ts. Check-ins and
+ * the scan log reference them like any user, so 'Anna (North gate 2)' is who scanned.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type CreateEnrollmentResponse,
+  DEVICE_ENROLLMENT_LINK,
+  DEVICE_REVOKED_MESSAGE,
+  type DeviceStatusRequest,
+  type DeviceSummary,
+  ENROLLMENT_TTL_MS,
+  hasRoleAtLeast,
+  INACTIVE_EVENT_STATUSES,
+  type MembershipRole,
+  type Organization,
+  type RedeemEnrollmentResponse,
+  type StartShiftResponse,
+} from '@gatecheck/contract';
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import QRCode from 'qrcode';
+import type { Db, DbOrTx } from '../db/client.ts';
+import { deviceEnrollments, devicePrincipals, devices, events, organizations, sessions, users } from '../db/schema.ts';
+import { inTransaction } from '../db/transactions.ts';
+import { AccessRefusedError, isId, ServiceError } from './errors.ts';
+import { type EventDetails, findEvent } from './events.ts';
+import { roleOf } from './organizations.ts';
+import { generateToken, hashToken, type SessionDevice } from './sessions.ts';
+
+/** A device's own session lasts this long (ms): 90 days; an admin revokes it sooner. */
+export const DEVICE_SESSION_TTL_MS = 90 * 24 * 60 * 60 * 1000;
+/** A shift's session lasts this long (ms): 24 h, or until the next shift on the device starts. */
+export const SHIFT_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long after its revocation a device may still upload the scans it made before (ms): 7 days
+ * (docs/decisions/108). Every other request of a revoked device is refused at once.
+ */
+export const REVOKED_UPLOAD_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
+/** The stored password of a device's users rows: not a PHC string, so no password ever matches it. */
+const DEVICE_PASSWORD_HASH = '!door-device';
+/** The name of a device enrolled without one. */
+const DEFAULT_DEVICE_NAME = 'Door device';
+
+/** What a refused enrollment token is answered (400 `bad_request`): plain words for the person at the door. */
+export const ENROLLMENT_MESSAGES = {
+  unknown: 'This setup code is not valid. Ask your organizer for a new one.',
+  used: 'This setup code was already used. Ask your organizer for a new one.',
+  expired: 'This setup code has expired. Ask your organizer for a new one.',
+} as const;
+
+/**
+ * Throws unless `userId` is an admin of `organizationId`.
+ * @throws AccessRefusedError (404, as an unknown organization) for a non-member; ServiceError
+ *   `forbidden` for a member below admin.
+ */
+export async function assertOrganizationAdmin(db: DbOrTx, userId: string, organizationId: string): Promise<void> {
+  const role = isId(organizationId) ? await roleOf(db, userId, organizationId) : null;
+  if (role === null) throw new AccessRefusedError(userId, { organizationId });
+  if (!hasRoleAtLeast(role, 'admin')) throw new ServiceError('forbidden', `Managing devices needs the admin role; yours is ${role}.`);
+}
+
+/**
+ * Creates an enrollment for `eventId`: a one-time token (only its hash is stored) valid for
+ * ENROLLMENT_TTL_MS, the link `{publicUrl}/enroll#token=…` and its QR code (SVG).
+ * @throws ServiceError `not_found` for an unknown event.
+ */
+export async function createEnrollment(
+  db: DbOrTx,
+  input: { eventId: string; name?: string | undefined; createdBy: string | null; publicUrl: string; now: Date },
+): Promise<CreateEnrollmentResponse> {
+  const event = await findEvent(db, input.eventId);
+  const token = generateToken();
+  const expiresAt = new Date(input.now.getTime() + ENROLLMENT_TTL_MS);
+  const deviceName = input.name ?? DEFAULT_DEVICE_NAME;
+  const [row] = await db
+    .insert(deviceEnrollments)
+    .values({ eventId: event.id, deviceName, tokenHash: hashToken(token), createdBy: input.createdBy, createdAt: input.now, expiresAt })
+    .returning({ id: deviceEnrollments.id });
+  if (!row) throw new Error('insert into device_enrollments returned no row');
+  const link = enrollmentLink(input.publicUrl, token);
+  return {
+    enrollmentId: row.id,
+    eventId: event.id,
+    deviceName,
+    link,
+    qrCodeSvg: await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }),
+    expiresAt: expiresAt.toISOString(),
+  };
+}
+
+/** `{publicUrl}/enroll#token=…` (contract DEVICE_ENROLLMENT_LINK). */
+export function enrollmentLink(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}${DEVICE_ENROLLMENT_LINK.path}#${DEVICE_ENROLLMENT_LINK.tokenParam}=${token}`;
+}
+
+/**
+ * Redeems an enrollment token once: marks it used and, in the same transaction, makes the device
+ * (its users row, its principal row) and its session. A token already used, expired or unknown is
+ * refused and nothing is made; two redeems of one token at once make one device (the guarded
+ * UPDATE lets one through).
+ * @throws ServiceError `bad_request` with ENROLLMENT_MESSAGES' words.
+ */
+export async function redeemEnrollment(
+  db: Db,
+  input: { token: string; appVersion?: string | undefined; platform?: string | undefined; now: Date },
+): Promise<RedeemEnrollmentResponse> {
+  const tokenHash = hashToken(input.token);
+  return inTransaction(db, async (tx) => {
+    const [enrollment] = await tx
+      .update(deviceEnrollments)
+      .set({ usedAt: input.now })
+      .where(and(eq(deviceEnrollments.tokenHash, tokenHash), isNull(deviceEnrollments.usedAt), sql`${deviceEnrollments.expiresAt} > ${input.now.toISOString()}`))
+      .returning();
+    if (!enrollment) {
+      const [known] = await tx.select({ usedAt: deviceEnrollments.usedAt }).from(deviceEnrollments).where(eq(deviceEnrollments.tokenHash, tokenHash));
+      throw new ServiceError('bad_request', !known ? ENROLLMENT_MESSAGES.unknown : known.usedAt ? ENROLLMENT_MESSAGES.used : ENROLLMENT_MESSAGES.expired);
+    }
+    const event = await findEvent(tx, enrollment.eventId);
+    const [device] = await tx
+      .insert(devices)
+      .values({
+        organizationId: event.organizationId,
+        eventId: event.id,
+        checkInListId: enrollment.checkInListId,
+        name: enrollment.deviceName,
+        appVersion: input.appVersion ?? null,
+        platform: input.platform ?? null,
+        lastSeenAt: input.now,
+        createdAt: input.now,
+      })
+      .returning({ id: devices.id, name: devices.name });
+    if (!device) throw new Error('insert into devices returned no row');
+    await tx.update(deviceEnrollments).set({ deviceId: device.id }).where(eq(deviceEnrollments.id, enrollment.id));
+    const userId = await createPrincipal(tx, { deviceId: device.id, displayName: device.name, shiftName: null });
+    const session = await createPrincipalSession(tx, userId, new Date(input.now.getTime() + DEVICE_SESSION_TTL_MS));
+    return {
+      token: session.token,
+      expiresAt: session.expiresAt.toISOString(),
+      device: { id: device.id, name: device.name, organizationId: event.organizationId, eventId: event.id },
+    };
+  });
+}
+
+/** Makes a users row the device acts as (no membership, no usable password) and its principal row. */
+async function createPrincipal(tx: DbOrTx, input: { deviceId: string; displayName: string; shiftName: string | null }): Promise<string> {
+  // Never typed by anyone: random, and shaped so that no sign-up can take it (`.invalid` is reserved).
+  const handle = `device-${randomBytes(12).toString('hex')}`;
+  const [user] = await tx
+    .insert(users)
+    .values({ displayName: input.displayName, username: handle, email: `${handle}@devices.invalid`, passwordHash: DEVICE_PASSWORD_HASH })
+    .returning({ id: users.id });
+  if (!user) throw new Error('insert into users returned no row');
+  await tx.insert(devicePrincipals).values({ userId: user.id, deviceId: input.deviceId, shiftName: input.shiftName });
+  return user.id;
+}
+
+async function createPrincipalSession(tx: DbOrTx, userId: string, expiresAt: Date): Promise<{ token: string; expiresAt: Date }> {
+  const token = generateToken();
+  await tx.insert(sessions).values({ tokenHash: hashToken(token), userId, expiresAt });
+  return { token, expiresAt };
+}
+
+/**
+ * Starts a shift on `device` for the person named `name`: a users row 'Anna (North gate 2)' and a
+ * session of SHIFT_SESSION_TTL_MS to scan with. The device's earlier shift sessions end now (their
+ * offline scans still prove their maker up to now, docs/decisions/088).
+ */
+export async function startShift(db: Db, device: SessionDevice, name: string, now: Date): Promise<StartShiftResponse> {
+  return inTransaction(db, async (tx) => {
+    const shiftUsers = tx
+      .select({ userId: devicePrincipals.userId })
+      .from(devicePrincipals)
+      .where(and(eq(devicePrincipals.deviceId, device.id), isNotNull(devicePrincipals.shiftName)));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(and(inArray(sessions.userId, shiftUsers), isNull(sessions.revokedAt)));
+    const displayName = `${name} (${device.name})`;
+    const userId = await createPrincipal(tx, { deviceId: device.id, displayName, shiftName: name });
+    const session = await createPrincipalSession(tx, userId, new Date(now.getTime() + SHIFT_SESSION_TTL_MS));
+    return { token: session.token, expiresAt: session.expiresAt.toISOString(), displayName };
+  });
+}
+
+/** Stores what the device reports when it syncs (app version, platform, scans waiting) and that it was seen now. */
+export async function reportDeviceStatus(db: DbOrTx, deviceId: string, status: DeviceStatusRequest, now: Date): Promise<void> {
+  await db
+    .update(devices)
+    .set({
+      scansWaiting: status.scansWaiting,
+      lastSeenAt: now,
+      ...(status.appVersion === undefined ? {} : { appVersion: status.appVersion }),
+      ...(status.platform === undefined ? {} : { platform: status.platform }),
+    })
+    .where(eq(devices.id, deviceId));
+}
+
+/** Records that `deviceId` was seen at `now`. */
+export async function touchDevice(db: DbOrTx, deviceId: string, now: Date): Promise<void> {
+  await db.update(devices).set({ lastSeenAt: now }).where(eq(devices.id, deviceId));
+}
+
+/**
+ * The event `eventId` for a door device asking with `needed` role: its own event, where it is
+ * staff (docs/decisions/107).
+ * @throws ServiceError `not_found` for an unknown event; AccessRefusedError (the same 404) for
+ *   any other event; `forbidden` when `needed` is above staff.
+ */
+export async function eventForDevice(db: DbOrTx, principal: { userId: string; device: SessionDevice }, eventId: string, needed: MembershipRole): Promise<EventDetails> {
+  const event = await findEvent(db, eventId);
+  if (event.id !== principal.device.eventId) throw new AccessRefusedError(principal.userId, { eventId });
+  if (!hasRoleAtLeast('staff', needed)) throw new ServiceError('forbidden', `This needs the ${needed} role; a door device scans with the staff role only.`);
+  return event;
+}
+
+/** Whether `userId` is one of the users rows of a device that scans `eventId` (a maker of offline scans, decision 088). */
+export async function isDevicePrincipalAtEvent(db: DbOrTx, userId: string, eventId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ deviceId: devices.id })
+    .from(devicePrincipals)
+    .innerJoin(devices, eq(devices.id, devicePrincipals.deviceId))
+    .where(and(eq(devicePrincipals.userId, userId), eq(devices.eventId, eventId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The organization list a door device sees (SPEC §7 GET organizations/membership): its own, as staff, with its event if active. */
+export async function organizationsOfDevice(db: DbOrTx, device: SessionDevice): Promise<Organization[]> {
+  const [row] = await db
+    .select({ id: organizations.id, name: organizations.name, description: organizations.description, eventId: events.id, title: events.title, status: events.status })
+    .from(devices)
+    .innerJoin(organizations, eq(organizations.id, devices.organizationId))
+    .innerJoin(events, eq(events.id, devices.eventId))
+    .where(eq(devices.id, device.id));
+  if (!row) return [];
+  const isActive = !INACTIVE_EVENT_STATUSES.some((inactive) => inactive === row.status);
+  return [{ _id: row.id, name: row.name, description: row.description, role: 'staff', activeEvents: isActive ? [{ _id: row.eventId, title: row.title }] : [] }];
+}
+
+/** Every device of `organizationId`, newest first, revoked ones included (they say when). */
+export async function listDevices(db: DbOrTx, organizationId: string): Promise<DeviceSummary[]> {
+  const rows = await db
+    .select({ device: devices, eventTitle: events.title })
+    .from(devices)
+    .innerJoin(events, eq(events.id, devices.eventId))
+    .where(eq(devices.organizationId, organizationId))
+    .orderBy(sql`${devices.createdAt} desc`, asc(devices.id));
+  return rows.map(({ device, eventTitle }) => ({
+    id: device.id,
+    name: device.name,
+    eventId: device.eventId,
+    eventTitle,
+    appVersion: device.appVersion,
+    platform: device.platform,
+    enrolledAt: device.createdAt.toISOString(),
+    lastSeenAt: device.lastSeenAt?.toISOString() ?? null,
+    scansWaiting: device.scansWaiting,
+    revokedAt: device.revokedAt?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * The device `deviceId` with its organization.
+ * @throws ServiceError `not_found` for an unknown id.
+ */
+export async function findDevice(db: DbOrTx, deviceId: string): Promise<typeof devices.$inferSelect> {
+  const [device] = isId(deviceId) ? await db.select().from(devices).where(eq(devices.id, deviceId)) : [];
+  if (!device) throw new ServiceError('not_found', `No device with id "${deviceId}"`);
+  return device;
+}
+
+/**
+ * The device `deviceId` for an admin of its organization (`adminUserId`; null: the operator's CLI).
+ * @throws ServiceError `not_found` for an unknown device and, alike, one of an organization the
+ *   caller is not a member of; `forbidden` for a member below admin.
+ */
+export async function deviceForAdmin(db: DbOrTx, adminUserId: string | null, deviceId: string): Promise<typeof devices.$inferSelect> {
+  const device = await findDevice(db, deviceId);
+  if (adminUserId !== null) {
+    await assertOrganizationAdmin(db, adminUserId, device.organizationId).catch((error: unknown) => {
+      throw error instanceof AccessRefusedError ? new ServiceError('not_found', `No device with id "${deviceId}"`) : error;
+    });
+  }
+  return device;
+}
+
+/**
+ * Renames a device and/or moves it to another event of its organization; its next request then
+ * scans the new event (nothing is cached in a session).
+ * @throws ServiceError `not_found` for an unknown event or one of another organization, `conflict`
+ *   for a revoked device.
+ */
+export async function updateDevice(db: DbOrTx, device: typeof devices.$inferSelect, change: { name?: string | undefined; eventId?: string | undefined }): Promise<DeviceSummary> {
+  if (device.revokedAt) throw new ServiceError('conflict', 'This device was removed; enroll the phone again.');
+  let eventId = device.eventId;
+  if (change.eventId !== undefined) {
+    const event = await findEvent(db, change.eventId);
+    if (event.organizationId !== device.organizationId) throw new ServiceError('not_found', `No event with id "${change.eventId}"`);
+    eventId = event.id;
+  }
+  await db
+    .update(devices)
+    .set({ eventId, ...(change.name === undefined ? {} : { name: change.name }) })
+    .where(eq(devices.id, device.id));
+  const updated = (await listDevices(db, device.organizationId)).find((entry) => entry.id === device.id);
+  if (!updated) throw new Error('the device is gone');
+  return updated;
+}
+
+/**
+ * Revokes a device at `now` (again: keeps the first time). Its next request gets 401
+ * `device_revoked`; its offline upload still takes the scans made before `now` for
+ * REVOKED_UPLOAD_GRACE_MS (docs/decisions/108).
+ */
+export async function revokeDevice(db: DbOrTx, device: typeof devices.$inferSelect, revokedBy: string | null, now: Date): Promise<DeviceSummary> {
+  await db
+    .update(devices)
+    .set({ revokedAt: now, revokedBy })
+    .where(and(eq(devices.id, device.id), isNull(devices.revokedAt)));
+  const revoked = (await listDevices(db, device.organizationId)).find((entry) => entry.id === device.id);
+  if (!revoked) throw new Error('the device is gone');
+  return revoked;
+}
+
+/**
+ * Whether a revoked device's request may still go through: only its offline upload, within
+ * REVOKED_UPLOAD_GRACE_MS of the revocation.
+ * @throws ServiceError `device_revoked` (401) otherwise.
+ */
+export function assertRevokedDeviceMayUpload(device: SessionDevice, isOfflineUpload: boolean, now: Date): void {
+  if (!device.revokedAt) return;
+  if (isOfflineUpload && now.getTime() - device.revokedAt.getTime() < REVOKED_UPLOAD_GRACE_MS) return;
+  throw new ServiceError('device_revoked', DEVICE_REVOKED_MESSAGE);
+}

@@ -1,0 +1,29 @@
+/**
+ * What the app does when the server says this door device was removed by its organizer (401
+ * `device_revoked`, docs/decisions/108), in this order: the screen says so at once ('This device
+ * was removed by your organizer' on /login, nothing signed in); the scans admitted offline are sent
+ * under the stored token, which the server still takes for them; then the door lists and guest data
+ * are deleted, and the stored user (with its token) and the chosen organization, event and day.
+ * Uploading before deleting is what keeps every admission; deleting the token last is what lets
+ * the upload go out.
+ */
+import type { SessionStore } from '@/features/auth/session-store.ts';
+import { sendThenForgetDoorData } from '@/features/scanner/offline/forget-door-data.ts';
+import { clearSelection } from '@/lib/selection.ts';
+import { readStoredUser, removeStoredUser } from '@/lib/stored-user.ts';
+
+let removing: Promise<void> | null = null;
+
+/** Runs the removal once however many calls heard the 401 (`session`: the app's session store). Never rejects. */
+export function removeThisDevice(session: SessionStore): Promise<void> {
+  removing ??= (async () => {
+    session.end('device_removed');
+    const stored = await readStoredUser().catch(() => null);
+    await sendThenForgetDoorData(stored?.id ?? null);
+    await clearSelection('organization').catch(() => undefined);
+    await removeStoredUser().catch(() => undefined);
+  })().finally(() => {
+    removing = null;
+  });
+  return removing;
+}

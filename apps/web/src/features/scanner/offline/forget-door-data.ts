@@ -1,0 +1,32 @@
+/**
+ * A door device removed by its organizer (docs/decisions/108): what it admitted offline is sent
+ * first — the offline upload is the one call a revoked device may still make — and then the guest
+ * data goes: the door lists, this device's own admissions and the signing keys, in IndexedDB and
+ * in their copies in the app's files on the phone (decision 095). Scans the server did not answer
+ * (no network) stay queued, as after a logout (decision 077): whoever signs in here next sends them.
+ */
+import { LOGOUT_SEND_TIMEOUT_MS } from '@/config/constants.ts';
+import { deleteDeviceFile, listDeviceFiles } from '@/lib/native/device-files.ts';
+import { DOOR_LIST_COPY_FOLDER, SIGNING_KEYS_COPY_FOLDER } from './door-list-copy.ts';
+import { roundSender } from './offline-api.ts';
+import { openOfflineDb } from './offline-db.ts';
+import { uploadOutbox } from './outbox.ts';
+
+/**
+ * Sends the outbox once under the stored session (as `userId`; null: nobody is stored, nothing is
+ * sent), then deletes the door lists, local admissions and signing keys. Never throws: a device
+ * whose store cannot be opened has nothing to send or delete there; the file copies go regardless.
+ */
+export async function sendThenForgetDoorData(userId: string | null): Promise<void> {
+  try {
+    const db = await openOfflineDb();
+    if (userId !== null) await uploadOutbox(db, userId, await roundSender(AbortSignal.timeout(LOGOUT_SEND_TIMEOUT_MS))).catch(() => undefined);
+    const tx = db.transaction(['doorLists', 'localCheckIns', 'signingKeys'], 'readwrite');
+    await Promise.all([tx.objectStore('doorLists').clear(), tx.objectStore('localCheckIns').clear(), tx.objectStore('signingKeys').clear(), tx.done]);
+  } catch {
+    // No readable store: nothing in it to send or delete.
+  }
+  for (const folder of [DOOR_LIST_COPY_FOLDER, SIGNING_KEYS_COPY_FOLDER]) {
+    for (const name of await listDeviceFiles(folder)) await deleteDeviceFile(`${folder}/${name}`);
+  }
+}
