@@ -19,7 +19,7 @@ import { AppProviders } from '@/app/providers.tsx';
 import { lazyScreens } from '@/app/lazy-screens.ts';
 import { AppRoutes, createRoutes, ScreenErrorBoundary, type LazyScreenName } from '@/app/router.tsx';
 import { sessionQueries } from '@/features/auth/api.ts';
-import type { EventDay, EventItem, OrganizationItem, User } from '@/lib/entities.ts';
+import type { EventItem, OrganizationItem, SelectedDay, User } from '@/lib/entities.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
 import { selectDay, selectEvent, selectOrganization } from '@/lib/selection.ts';
 import { writeStoredUser } from '@/lib/stored-user.ts';
@@ -33,7 +33,7 @@ export interface RenderOptions {
   /** Run the real session check instead of seeding the session. Default false. */
   checkSession?: boolean;
   /** Stored selections (SPEC §3). */
-  selection?: { organization?: OrganizationItem; event?: EventItem; day?: EventDay };
+  selection?: { organization?: OrganizationItem; event?: EventItem; day?: SelectedDay };
   /** Defaults to a fresh client with retries off. */
   queryClient?: QueryClient;
   /** renderWithProviders only: shown when `ui` fails to render (as the app's error screen is). */

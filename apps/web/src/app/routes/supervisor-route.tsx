@@ -27,8 +27,8 @@ export function SupervisorRoute() {
   if (!organization || !event || !day) return <Navigate to={paths.daySelect} replace />;
   if (!canUseSupervisorTools(organization.role)) return <Navigate to={paths.scanner} replace />;
   return (
-    <PageShell title={t('supervisor.title')} subtitle={`${event.name} · ${dayLabel(day.day)}: ${day.name}`} onBack={goBack}>
-      <AttendeeSearch eventId={event.id} day={day.day} isAdmittedHereUnsent={isAdmittedHereUnsent} />
+    <PageShell title={t('supervisor.title')} subtitle={`${event.name} · ${dayLabel(day.day)}: ${day.name}${day.checkInList ? ` · ${day.checkInList.name}` : ''}`} onBack={goBack}>
+      <AttendeeSearch eventId={event.id} day={day.day} checkInListId={day.checkInList?.id} isAdmittedHereUnsent={isAdmittedHereUnsent} />
       <ScanLogList eventId={event.id} day={day.day} />
     </PageShell>
   );
