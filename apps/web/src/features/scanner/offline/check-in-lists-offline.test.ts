@@ -4,7 +4,7 @@
  * the list's rule ('Not valid at this entrance — valid at Main entrance'), its admissions are per
  * list, and queued scans are sent in batches of one list that name it. MSW answers the server.
  */
-import { apiPaths, type CheckInList, DoorList, OfflineScanBatch, type OfflineScanBatchResponse } from '@gatecheck/contract';
+import { apiPaths, type CheckInList, DoorList, OfflineScan, OfflineScanBatch, type OfflineScanBatchResponse } from '@gatecheck/contract';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { denialText } from '@/lib/denial-text.ts';
@@ -78,10 +78,11 @@ describe('offline at a check-in list (docs/decisions/109)', () => {
   });
 
   test("queued scans go in batches of one list that name it; an admission unsent at one list is not another list's", async () => {
-    const batches: OfflineScanBatch[] = [];
+    const batches: Array<{ checkInListId?: string | undefined; scans: OfflineScan[] }> = [];
     server.use(
       http.post(apiUrl(apiPaths.offlineScans), async ({ request }) => {
-        const batch = OfflineScanBatch.parse(await request.json());
+        const parsed = OfflineScanBatch.parse(await request.json());
+        const batch = { checkInListId: parsed.checkInListId, scans: parsed.scans.map((scan) => OfflineScan.parse(scan)) };
         batches.push(batch);
         return HttpResponse.json<OfflineScanBatchResponse>({ receivedAt: new Date().toISOString(), results: batch.scans.map((scan, index) => ({ index, scanId: scan.scanId, status: 'recorded' })) });
       }),
