@@ -59,7 +59,8 @@ function DaySelect({ event }: { event: EventItem }) {
   const choose = async (day: EventDay) => {
     let step: ReturnType<typeof checkInListStep> = { kind: 'first' };
     try {
-      step = checkInListStep((await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), retry: 1 })).lists, day.day);
+      // The lists read as the screen opened (or kept from before) serve; none yet: fetched now.
+      step = checkInListStep((await queryClient.ensureQueryData({ ...checkInListQueries.list(event.id), retry: 1 })).lists, day.day);
     } catch {
       // Lists never seen and no server: scan at the first list, as before lists, and say so.
       notify({ title: t('lists.loadFailed'), description: t('lists.firstListUsed'), variant: 'error', scope: 'next-screen' });
@@ -130,7 +131,8 @@ function CheckInListSelect({ event, day }: { event: EventItem; day: SelectedDay 
   useBackButton(goBack);
   const lists = useQuery(checkInListQueries.list(event.id));
   const step = lists.data ? checkInListStep(lists.data.lists, day.day) : null;
-  const offered = step?.kind === 'choose' ? step.lists : step?.kind === 'only' ? [step.list] : [];
+  // An event down to one list since the day was stored offers that one.
+  const offered = step?.kind === 'choose' ? step.lists : step?.kind === 'only' ? [step.list] : (lists.data?.lists ?? []);
 
   const choose = async (list: { id: string; name: string }) => {
     await selectCheckInList(list);
