@@ -44,6 +44,22 @@ export const EventDay = z.object({
 });
 export type EventDay = z.infer<typeof EventDay>;
 
+/** A check-in list as the scanner keeps it (docs/decisions/100, 109): its id and name. */
+export const ChosenCheckInList = z.object({ id: z.string(), name: z.string() });
+export type ChosenCheckInList = z.infer<typeof ChosenCheckInList>;
+
+/**
+ * The event day as stored under SPEC §3's `selectedDay`, with the check-in list scanned at
+ * (docs/decisions/109), so the four storage keys stay the only ones. `checkInList`:
+ * - absent: the event's first list (an event with one list, or a day stored before lists): no
+ *   `checkInListId` is sent and the server checks in at its first list;
+ * - null: the day is chosen and the event has several lists, the list is not chosen yet (the
+ *   furthest step is the list choice on /day-select);
+ * - a list: the one chosen, sent as `checkInListId` with every check-in call.
+ */
+export const SelectedDay = z.extend(EventDay, { checkInList: z.optional(z.nullable(ChosenCheckInList)) });
+export type SelectedDay = z.infer<typeof SelectedDay>;
+
 /**
  * An event (SPEC §3): `name` from title, `attendeeCount` from ticketsSold (default 0); plus its
  * calendar (issue 15: IANA `timeZone`, `dayCutoff` 'HH:MM', `allowsScanningOutsideDays`) and

@@ -11,14 +11,15 @@
  * verdict) is forgotten, so a verdict is never shown under another day's header.
  */
 import { useSyncExternalStore } from 'react';
-import { EventDay, EventItem, OrganizationItem } from './entities.ts';
+import { type ChosenCheckInList, EventItem, OrganizationItem, SelectedDay } from './entities.ts';
 import { readJson, removeItem, storageKeys, writeJson } from './storage.ts';
 import { forgetTabMemory } from './tab-memory.ts';
 
 export interface Selection {
   organization: OrganizationItem | null;
   event: EventItem | null;
-  day: EventDay | null;
+  /** The day and, inside it, the check-in list (docs/decisions/109). */
+  day: SelectedDay | null;
 }
 
 const empty: Selection = { organization: null, event: null, day: null };
@@ -27,7 +28,7 @@ const listeners = new Set<() => void>();
 
 /** Makes `next` current; `isChange` false when it is only read back from storage at start. */
 function publish(next: Selection, isChange = true): void {
-  const isSameEventDay = next.event?.id === current.event?.id && next.day?.day === current.day?.day;
+  const isSameEventDay = next.event?.id === current.event?.id && next.day?.day === current.day?.day && next.day?.checkInList?.id === current.day?.checkInList?.id;
   if (isChange && !isSameEventDay) forgetTabMemory();
   current = next;
   for (const listener of listeners) listener();
@@ -54,7 +55,7 @@ export async function loadSelection(): Promise<void> {
   const [organization, event, day] = await Promise.all([
     readJson(storageKeys.selectedOrganization, OrganizationItem),
     readJson(storageKeys.selectedEvent, EventItem),
-    readJson(storageKeys.selectedDay, EventDay),
+    readJson(storageKeys.selectedDay, SelectedDay),
   ]);
   publish({ organization, event, day }, false);
 }
@@ -75,10 +76,16 @@ export async function selectEvent(event: EventItem): Promise<void> {
   await Promise.all([writeJson(storageKeys.selectedEvent, event), removeItem(storageKeys.selectedDay)]);
 }
 
-/** Stores the event day. */
-export async function selectDay(day: EventDay): Promise<void> {
+/** Stores the event day, with its check-in list (`SelectedDay`: absent, null = still to choose, or one). */
+export async function selectDay(day: SelectedDay): Promise<void> {
   publish({ ...current, day });
   await writeJson(storageKeys.selectedDay, day);
+}
+
+/** Stores the check-in list chosen for the stored day, inside `selectedDay` (docs/decisions/109). No day: nothing. */
+export async function selectCheckInList(checkInList: ChosenCheckInList): Promise<void> {
+  if (!current.day) return;
+  await selectDay({ ...current.day, checkInList: { id: checkInList.id, name: checkInList.name } });
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type ApiErrorBody,
   type AuthOptionsResponse,
   type CheckInCounts,
+  type CheckInLists,
   type EventSigningKeys,
   type HealthResponse,
   type OfflineConflictList,
@@ -62,6 +63,13 @@ export const defaultHandlers = [
   // Live counts of an event day (issue 10): 12 of 340 checked in, unless a test says otherwise.
   http.get(apiUrl(apiPaths.checkInCounts), ({ params }) =>
     HttpResponse.json<CheckInCounts>({ eventId: String(params['eventId']), day: Number(params['day']), checkedIn: 12, validTickets: 340 }),
+  ),
+  // Every event has one check-in list, 'All tickets', unless a test says otherwise (docs/decisions/100).
+  http.get(apiUrl(apiPaths.checkInLists), ({ params }) =>
+    HttpResponse.json<CheckInLists>({
+      eventId: String(params['eventId']),
+      lists: [{ id: '00000000-0000-4000-8000-000000000001', name: 'All tickets', position: 1, ticketTypes: null, days: null }],
+    }),
   ),
 ];
 

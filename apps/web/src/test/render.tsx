@@ -21,7 +21,7 @@ import { lazyScreens } from '@/app/lazy-screens.ts';
 import { WithQueryClient } from '@/app/query-layer.tsx';
 import { AppRoutes, createRoutes, ScreenErrorBoundary, type LazyScreenName } from '@/app/router.tsx';
 import { createSessionStore, type SessionStore } from '@/features/auth/session-store.ts';
-import type { EventDay, EventItem, OrganizationItem, User } from '@/lib/entities.ts';
+import type { EventItem, OrganizationItem, SelectedDay, User } from '@/lib/entities.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
 import { readyQueryClient, type QueryClientSlot } from '@/lib/query-client-slot.ts';
 import { selectDay, selectEvent, selectOrganization } from '@/lib/selection.ts';
@@ -36,7 +36,7 @@ export interface RenderOptions {
   /** Run the real session check instead of seeding the session. Default false. */
   checkSession?: boolean;
   /** Stored selections (SPEC §3). */
-  selection?: { organization?: OrganizationItem; event?: EventItem; day?: EventDay };
+  selection?: { organization?: OrganizationItem; event?: EventItem; day?: SelectedDay };
   /** Defaults to a fresh client with retries off. */
   queryClient?: QueryClient;
   /** Where the app gets its query client; default: `queryClient`, loaded already. */

@@ -1,5 +1,11 @@
-/** /day-select (SPEC §2): choose the event day to scan for; today's day at the event comes first, marked 'Today' (decision 093). */
-import { CalendarDays, MapPin } from 'lucide-react';
+/**
+ * /day-select (SPEC §2): choose the event day to scan for; today's day at the event comes first,
+ * marked 'Today' (decision 093). When the event has several check-in lists open that day, the same
+ * screen then asks for the list (docs/decisions/109): 'Choose Check-in List', one card per list;
+ * Back from there goes back to the days.
+ */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { CalendarDays, DoorOpen, MapPin } from 'lucide-react';
 import type { MouseEvent } from 'react';
 import { Link, Navigate } from 'react-router';
 import { EmptyState } from '@/components/empty-state.tsx';
@@ -13,8 +19,9 @@ import { DayWarning } from '@/components/day-warning.tsx';
 import { dayLabel, daysTodayFirst, defaultEventDay, isToday, notTodayWarning } from '@/features/days/days-logic.ts';
 import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
 import { formatLongDate } from '@/lib/dates.ts';
-import type { EventDay, EventItem } from '@/lib/entities.ts';
-import { selectDay, useSelection } from '@/lib/selection.ts';
+import { checkInListQueries, checkInListStep } from '@/lib/check-ins/check-in-lists.ts';
+import type { EventDay, EventItem, SelectedDay } from '@/lib/entities.ts';
+import { clearSelection, selectCheckInList, selectDay, useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
 import { useBackButton } from '@/lib/native/back-button.ts';
 import { useBack, useStepForward } from '@/lib/use-back.ts';
@@ -22,8 +29,9 @@ import { useNow } from '@/lib/use-now.ts';
 import { useTranslation } from 'react-i18next';
 
 export function DaySelectRoute() {
-  const { event } = useSelection();
+  const { event, day } = useSelection();
   if (!event) return <Navigate to={paths.eventSelect} replace />;
+  if (day?.checkInList === null) return <CheckInListSelect event={event} day={day} />;
   return <DaySelect event={event} />;
 }
 
@@ -45,8 +53,24 @@ function DaySelect({ event }: { event: EventItem }) {
     await stepForward(paths.supervisor);
   };
 
+  // Fetched ahead, so choosing a day rarely waits for the event's check-in lists.
+  useQuery(checkInListQueries.list(event.id));
+  const queryClient = useQueryClient();
   const choose = async (day: EventDay) => {
-    await selectDay(day);
+    let step: ReturnType<typeof checkInListStep> = { kind: 'first' };
+    try {
+      // The lists read as the screen opened (or kept from before) serve; none yet: fetched now.
+      step = checkInListStep((await queryClient.ensureQueryData({ ...checkInListQueries.list(event.id), retry: 1 })).lists, day.day);
+    } catch {
+      // Lists never seen and no server: scan at the first list, as before lists, and say so.
+      notify({ title: t('lists.loadFailed'), description: t('lists.firstListUsed'), variant: 'error', scope: 'next-screen' });
+    }
+    if (step.kind === 'choose') {
+      await selectDay({ ...day, checkInList: null });
+      notify({ title: t('days.selected'), description: `${dayLabel(day.day)}: ${day.name}`, variant: 'success', isBrief: true });
+      return;
+    }
+    await selectDay(step.kind === 'only' ? { ...day, checkInList: step.list } : day);
     notify({ title: t('days.selected'), description: `${dayLabel(day.day)}: ${day.name}`, variant: 'success', scope: 'next-screen', isBrief: true });
     await stepForward(paths.scanner);
   };
@@ -94,6 +118,50 @@ function DaySelect({ event }: { event: EventItem }) {
         <Link to={paths.supervisor} onClick={(click) => void openSupervisorTools(click, supervisorDay)} className={buttonClassName({ variant: 'secondary', size: 'large' })}>
           {t('days.supervisorTools', { day: dayLabel(supervisorDay.day) })}
         </Link>
+      )}
+    </PageShell>
+  );
+}
+
+/** The list step after the day (docs/decisions/109): the lists open that day, in list order. */
+function CheckInListSelect({ event, day }: { event: EventItem; day: SelectedDay }) {
+  const { t } = useTranslation();
+  const stepForward = useStepForward();
+  const goBack = () => void clearSelection('day');
+  useBackButton(goBack);
+  const lists = useQuery(checkInListQueries.list(event.id));
+  const step = lists.data ? checkInListStep(lists.data.lists, day.day) : null;
+  // An event down to one list since the day was stored offers that one.
+  const offered = step?.kind === 'choose' ? step.lists : step?.kind === 'only' ? [step.list] : (lists.data?.lists ?? []);
+
+  const choose = async (list: { id: string; name: string }) => {
+    await selectCheckInList(list);
+    notify({ title: t('lists.selected'), description: list.name, variant: 'success', scope: 'next-screen', isBrief: true });
+    await stepForward(paths.scanner);
+  };
+
+  return (
+    <PageShell title={t('lists.title')} subtitle={t('lists.subtitle')} onBack={goBack}>
+      <Card>
+        <p className="text-xl font-bold text-slate-900">{event.name}</p>
+        <p className="mt-1 text-lg text-slate-900">{t('scanner.dayLine', { name: day.name, day: day.day })}</p>
+      </Card>
+      {lists.isPending ? (
+        <p className="text-base text-slate-800">{t('lists.loading')}</p>
+      ) : offered.length === 0 ? (
+        <EmptyState title={t('lists.loadFailed')} description={t('lists.retryHint')}>
+          <Button size="large" onClick={() => void lists.refetch()}>
+            {t('lists.retry')}
+          </Button>
+        </EmptyState>
+      ) : (
+        <ChoiceList>
+          {offered.map((list) => (
+            <ChoiceCard key={list.id} icon={DoorOpen} onChoose={() => void choose(list)}>
+              <span className="text-xl font-bold break-words text-slate-900">{list.name}</span>
+            </ChoiceCard>
+          ))}
+        </ChoiceList>
       )}
     </PageShell>
   );

@@ -31,7 +31,7 @@ import { Button, buttonClassName } from '@/components/ui/button.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { paths } from '@/config/paths.ts';
 import { prefetchQrDecoder } from '@/lib/qr/prefetch-qr-decoder.ts';
-import type { EventDay, EventItem } from '@/lib/entities.ts';
+import type { EventItem, SelectedDay } from '@/lib/entities.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { useBackButton } from '@/lib/native/back-button.ts';
 import { useKeepAwake } from '@/lib/native/keep-awake.ts';
@@ -66,6 +66,8 @@ import { useTranslation } from 'react-i18next';
 export function ScannerRoute() {
   const { organization, event, day } = useSelection();
   if (!event || !day) return <Navigate to={paths.eventSelect} replace />;
+  // The event has several check-in lists and none is chosen yet: that choice first (docs/decisions/109).
+  if (day.checkInList === null) return <Navigate to={paths.daySelect} replace />;
   return (
     <ScannerScreen
       event={event}
@@ -76,7 +78,8 @@ export function ScannerRoute() {
   );
 }
 
-function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: EventItem; day: EventDay; canSupervise: boolean; canManageEvents: boolean }) {
+function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: EventItem; day: SelectedDay; canSupervise: boolean; canManageEvents: boolean }) {
+  const checkInListId = day.checkInList?.id;
   const { t } = useTranslation();
   const goBack = useBack(paths.daySelect);
   useBackButton(goBack);
@@ -176,6 +179,7 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
         <FindAttendeeSheet
           eventId={event.id}
           day={day.day}
+          checkInListId={checkInListId}
           onCheckedIn={(attendee, verdict, scanId) => scanner.showVerdict(attendee.code, verdict, scanId)}
           onUndone={(attendee, undo) => onUndone(attendee.code, undo)}
           isAdmittedHereUnsent={offlineDoor.hasUnsentAdmission}
@@ -195,7 +199,7 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
                   <p className="mt-1 text-slate-700">{t('supervisor.conflictNoUndo')}</p>
                 ) : (
                   // Only the check-in this scan made (its id): never another gate's or a later one.
-                  <UndoCheckInAction eventId={event.id} day={day.day} code={scan.ticketId} scanId={scan.id} onUndone={(undo) => onUndone(scan.ticketId, undo)} />
+                  <UndoCheckInAction eventId={event.id} day={day.day} checkInListId={checkInListId} code={scan.ticketId} scanId={scan.id} onUndone={(undo) => onUndone(scan.ticketId, undo)} />
                 )
             : undefined
         }

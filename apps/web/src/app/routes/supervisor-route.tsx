@@ -23,12 +23,12 @@ export function SupervisorRoute() {
   const { t } = useTranslation();
   const { organization, event, day } = useSelection();
   const goBack = useBack(paths.daySelect);
-  const isAdmittedHereUnsent = useMemo(() => unsentAdmissionCheck(event?.id ?? '', day?.day ?? 0), [event?.id, day?.day]);
+  const isAdmittedHereUnsent = useMemo(() => unsentAdmissionCheck(event?.id ?? '', day?.day ?? 0, day?.checkInList?.id), [event?.id, day?.day, day?.checkInList?.id]);
   if (!organization || !event || !day) return <Navigate to={paths.daySelect} replace />;
   if (!canUseSupervisorTools(organization.role)) return <Navigate to={paths.scanner} replace />;
   return (
-    <PageShell title={t('supervisor.title')} subtitle={`${event.name} · ${dayLabel(day.day)}: ${day.name}`} onBack={goBack}>
-      <AttendeeSearch eventId={event.id} day={day.day} isAdmittedHereUnsent={isAdmittedHereUnsent} />
+    <PageShell title={t('supervisor.title')} subtitle={`${event.name} · ${dayLabel(day.day)}: ${day.name}${day.checkInList ? ` · ${day.checkInList.name}` : ''}`} onBack={goBack}>
+      <AttendeeSearch eventId={event.id} day={day.day} checkInListId={day.checkInList?.id} isAdmittedHereUnsent={isAdmittedHereUnsent} />
       <ScanLogList eventId={event.id} day={day.day} />
     </PageShell>
   );

@@ -71,10 +71,11 @@ function stripNullish(settings: Partial<Record<keyof UserSettings, boolean | und
 /**
  * Where a signed-in user goes (SPEC §2 /login): the furthest step already chosen — /scanner if a day
  * is stored, else /day-select if an event, else /event-select if an organization, else
- * /organization-select.
+ * /organization-select. A stored day whose check-in list is still to choose (`checkInList` null,
+ * docs/decisions/109) resumes at that choice, on /day-select.
  */
 export function furthestStep(selection: Selection): AppPath {
-  if (selection.day) return paths.scanner;
+  if (selection.day) return selection.day.checkInList === null ? paths.daySelect : paths.scanner;
   if (selection.event) return paths.daySelect;
   if (selection.organization) return paths.eventSelect;
   return paths.organizationSelect;

@@ -25,6 +25,8 @@ export interface TicketCheck {
   eventId: string | null;
   day: number;
   qrCode: string;
+  /** The check-in list scanned at (docs/decisions/109); absent: the event's first list. */
+  checkInListId?: string | undefined;
   /** A UUID per check (crypto.randomUUID()), reused when the same check is retried. */
   scanId: string;
   /** Aborts the request (issue 12: a verify with no answer in 3 s is decided on the device instead). */
@@ -39,7 +41,13 @@ export interface TicketCheck {
  */
 export async function verifyTicket(check: TicketCheck, signal?: AbortSignal): Promise<Verdict> {
   if (!check.eventId) throw new Error(NO_SELECTED_EVENT_MESSAGE);
-  const body: VerifyTicketRequest = { eventId: check.eventId, qrCode: check.qrCode, day: check.day, scanId: check.scanId };
+  const body: VerifyTicketRequest = {
+    eventId: check.eventId,
+    qrCode: check.qrCode,
+    day: check.day,
+    scanId: check.scanId,
+    ...(check.checkInListId ? { checkInListId: check.checkInListId } : {}),
+  };
   return toVerdict(await apiRequest(apiPaths.verifyTicket, { method: 'POST', body, schema: VerifyTicketResponse, signal }));
 }
 

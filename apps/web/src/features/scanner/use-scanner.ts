@@ -9,7 +9,7 @@ import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, 
 import { CAMERA_FACING_MODE, DECODE_PAUSE_MS } from '@/config/constants.ts';
 import { useDeviceSettings } from '@/lib/device-settings.ts';
 import { useAppStateChange } from '@/lib/native/app-state.ts';
-import type { EventDay } from '@/lib/entities.ts';
+import type { SelectedDay } from '@/lib/entities.ts';
 import { createKeyboardWedgeSource } from '@/lib/scan-source/keyboard-wedge-source.ts';
 import type { ScanPreview } from '@/lib/scan-source/scan-source.ts';
 import { ApiError } from '@/lib/api-client.ts';
@@ -84,7 +84,8 @@ const now = () => performance.now();
 /**
  * @param eventId the selected event's id; null or '' makes every check fail with 'No selected
  *   event found.' (SPEC §5), shown as the verification error toast.
- * @param day the selected event day; its number is sent as `day`.
+ * @param day the selected event day; its number is sent as `day`, its check-in list (if one was
+ *   chosen, docs/decisions/109) as `checkInListId`.
  *
  * Codes come from scan sources (SEAMS §1) and all take one path: 'QR Code Detected!' toast, 500 ms
  * pause, verify (SPEC §4, §9). The camera (`chooseCameraSource`, or a test's source) in SPEC mode stops at its first
@@ -97,7 +98,8 @@ const now = () => performance.now();
  *   decided on the device from the door list, shown marked 'Offline' and queued under its scanId. When
  *   the device cannot decide (no door list), SPEC §8's 'Verification Error' stays.
  */
-export function useScanner(eventId: string | null, day: EventDay, offline?: OfflineDoor): Scanner {
+export function useScanner(eventId: string | null, day: SelectedDay, offline?: OfflineDoor): Scanner {
+  const checkInListId = day.checkInList?.id;
   const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day }, restoreScannerState);
   const { isScanning, latestResult } = state;
   // Kept as soon as it is on screen: a layout effect runs with the commit, so the tab memory never
@@ -179,7 +181,7 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
         // A ticket this device admitted offline, in a scan still waiting to be sent: the server does
         // not know it yet and would approve it again; the device decides (DENIED, already checked in).
         if (offline && (await offline.hasUnsentAdmission(qrCode)) && (await decideHere(qrCode, scanId, scannedAt))) return;
-        const verdict = await verifyWithin(verify, { eventId, day: day.day, qrCode, scanId }, offline ? VERIFY_TIMEOUT_MS : null);
+        const verdict = await verifyWithin(verify, { eventId, day: day.day, checkInListId, qrCode, scanId }, offline ? VERIFY_TIMEOUT_MS : null);
         offline?.verifyAnswered(qrCode, verdict);
         // The row keeps the scan's id, which its check-in keeps too: an undo from recent scans names it.
         dispatch({ type: 'verified', result: { id: scanId, ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });
@@ -203,7 +205,7 @@ export function useScanner(eventId: string | null, day: EventDay, offline?: Offl
         resumeAtRef.current = resumeAt(now());
       }
     },
-    [verify, eventId, day.day, offline, decideHere],
+    [verify, eventId, day.day, checkInListId, offline, decideHere],
   );
 
   /** The one path of every scanned code (SPEC §4): shown, toasted, verified after a 500 ms pause. */

@@ -9,25 +9,30 @@ import { apiRequest } from '@/lib/api-client.ts';
 import { checkInQueries, isSearchable, refreshCheckInDay } from '@/lib/check-ins/check-in-queries.ts';
 import { t } from '@/lib/i18n/index.ts';
 
+/** The body's `checkInListId` when a list was chosen (docs/decisions/109); absent: the event's first. */
+function listField(checkInListId: string | undefined): { checkInListId?: string } {
+  return checkInListId ? { checkInListId } : {};
+}
+
 /**
- * POST …/attendees/{ticketId}/check-in for the selected day, under `scanId` (the id its check-in
+ * POST …/attendees/{ticketId}/check-in for the selected day at `checkInListId`, under `scanId` (the id its check-in
  * keeps: an undo from the scanner's recent scans names it); refreshes the day's check-in data.
  */
-export function useManualCheckIn(eventId: string, day: number) {
+export function useManualCheckIn(eventId: string, day: number, checkInListId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ ticketId, scanId }: { ticketId: string; scanId: string }) =>
-      apiRequest(supervisorPaths.manualCheckIn(eventId, ticketId), { method: 'POST', body: { day, scanId }, schema: ManualCheckInResponse }),
+      apiRequest(supervisorPaths.manualCheckIn(eventId, ticketId), { method: 'POST', body: { day, scanId, ...listField(checkInListId) }, schema: ManualCheckInResponse }),
     onSettled: () => refreshCheckInDay(queryClient, { eventId, day }),
   });
 }
 
 /** POST …/attendees/{ticketId}/undo-check-in with a reason; refreshes the day's check-in data. */
-export function useUndoCheckIn(eventId: string, day: number) {
+export function useUndoCheckIn(eventId: string, day: number, checkInListId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ ticketId, reason }: { ticketId: string; reason: string }) =>
-      apiRequest(supervisorPaths.undoCheckIn(eventId, ticketId), { method: 'POST', body: { day, reason }, schema: UndoCheckInResponse }),
+      apiRequest(supervisorPaths.undoCheckIn(eventId, ticketId), { method: 'POST', body: { day, reason, ...listField(checkInListId) }, schema: UndoCheckInResponse }),
     onSettled: () => refreshCheckInDay(queryClient, { eventId, day }),
   });
 }
@@ -41,15 +46,15 @@ export function useUndoCheckIn(eventId: string, day: number) {
  *   check-in is another scan's);
  * @throws {Error} 'Ticket not found' when no ticket of the event has the code.
  */
-export function useUndoCheckInByCode(eventId: string, day: number) {
+export function useUndoCheckInByCode(eventId: string, day: number, checkInListId?: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ code, reason, scanId }: { code: string; reason: string; scanId?: string | undefined }) => {
       const wanted = code.trim().toLowerCase();
-      const found = isSearchable(code) ? await queryClient.fetchQuery({ ...checkInQueries.search(eventId, day, code), staleTime: 0 }) : null;
+      const found = isSearchable(code) ? await queryClient.fetchQuery({ ...checkInQueries.search(eventId, day, code, checkInListId), staleTime: 0 }) : null;
       const attendee = found?.attendees.find((candidate) => candidate.code.toLowerCase() === wanted);
       if (!attendee) throw new Error(t('scanner.notFound'));
-      return apiRequest(supervisorPaths.undoCheckIn(eventId, attendee.ticketId), { method: 'POST', body: { day, reason, scanId }, schema: UndoCheckInResponse });
+      return apiRequest(supervisorPaths.undoCheckIn(eventId, attendee.ticketId), { method: 'POST', body: { day, reason, scanId, ...listField(checkInListId) }, schema: UndoCheckInResponse });
     },
     onSettled: () => refreshCheckInDay(queryClient, { eventId, day }),
   });

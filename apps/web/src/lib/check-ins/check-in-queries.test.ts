@@ -9,11 +9,14 @@ import { checkInKeys, checkInQueries, isSearchable, refreshCheckInDay } from './
 test("every kind of an event day's check-in data sits under that day's one root key", () => {
   const root = ['check-ins', 'event-1', 2];
   expect(checkInKeys.day('event-1', 2)).toEqual(root);
-  expect(checkInKeys.counts('event-1', 2)).toEqual([...root, 'counts']);
+  expect(checkInKeys.counts('event-1', 2)).toEqual([...root, 'counts', null]);
+  // A check-in list's data sits under the same day's root (docs/decisions/109).
+  expect(checkInKeys.counts('event-1', 2, 'list-vip')).toEqual([...root, 'counts', 'list-vip']);
+  expect(checkInKeys.search('event-1', 2, 'zoe', 'list-vip')).toEqual([...root, 'search', 'list-vip', 'zoe']);
   expect(checkInKeys.recent('event-1', 2)).toEqual([...root, 'recent']);
   expect(checkInKeys.conflicts('event-1', 2)).toEqual([...root, 'conflicts']);
   expect(checkInKeys.scanLog('event-1', 2, 'denied')).toEqual([...root, 'scan-log', 'denied']);
-  expect(checkInKeys.search('event-1', 2, '  zoe ')).toEqual([...root, 'search', 'zoe']);
+  expect(checkInKeys.search('event-1', 2, '  zoe ')).toEqual([...root, 'search', null, 'zoe']);
   // The query options use the factory's keys, so nothing is typed by hand elsewhere.
   expect(checkInQueries.counts('event-1', 2).queryKey).toEqual(checkInKeys.counts('event-1', 2));
   expect(checkInQueries.conflicts('event-1', 2).queryKey).toEqual(checkInKeys.conflicts('event-1', 2));

@@ -29,10 +29,19 @@ export const CHECK_IN_COUNTS_REFRESH_MS = 30_000;
 /** How often the open scan log is read again, in ms (the scanner's counts: every 30 s). */
 export const SCAN_LOG_REFRESH_MS = 15_000;
 
-/** Which event day: the selected event's id (null or '' when none is stored, SPEC §5) and day number. */
+/**
+ * Which event day: the selected event's id (null or '' when none is stored, SPEC §5) and day number;
+ * and the check-in list scanned at (`checkInListId`, docs/decisions/109), absent for the event's first.
+ */
 export interface CheckInDay {
   eventId: string | null;
   day: number;
+  checkInListId?: string | undefined;
+}
+
+/** `?checkInListId=` for a call that takes one, or nothing for the event's first list. */
+function listParam(checkInListId: string | undefined): Record<string, string> {
+  return checkInListId ? { checkInListId } : {};
 }
 
 /**
@@ -44,14 +53,15 @@ export const checkInKeys = {
   all: () => ['check-ins'] as const,
   /** The root of one event day: invalidating it refreshes all of the day's check-in data. */
   day: (eventId: string | null, day: number) => [...checkInKeys.all(), eventId, day] as const,
-  counts: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'counts'] as const,
+  /** The counts at a check-in list (null: the event's first, no list named) under the day's root. */
+  counts: (eventId: string, day: number, checkInListId?: string) => [...checkInKeys.day(eventId, day), 'counts', checkInListId ?? null] as const,
   /** This device's recent verdicts of the day (kept by the scanner in tab memory). */
   recent: (eventId: string | null, day: number) => [...checkInKeys.day(eventId, day), 'recent'] as const,
   conflicts: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'conflicts'] as const,
   scanLogs: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'scan-log'] as const,
   scanLog: (eventId: string, day: number, verdict: ScanLogVerdict | 'all') => [...checkInKeys.scanLogs(eventId, day), verdict] as const,
   searches: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'search'] as const,
-  search: (eventId: string, day: number, text: string) => [...checkInKeys.searches(eventId, day), text.trim()] as const,
+  search: (eventId: string, day: number, text: string, checkInListId?: string) => [...checkInKeys.searches(eventId, day), checkInListId ?? null, text.trim()] as const,
 };
 
 /** Whether `text` is long enough to search (trimmed, at least `ATTENDEE_SEARCH_MIN_LENGTH` = 3 characters; fewer lists nobody). */
@@ -59,9 +69,13 @@ export function isSearchable(text: string): boolean {
   return text.trim().length >= ATTENDEE_SEARCH_MIN_LENGTH;
 }
 
-/** GET /events/{eventId}/days/{day}/counts. @throws {ApiError} on a network failure or an error answer. */
-export async function fetchCheckInCounts(eventId: string, day: number, signal?: AbortSignal): Promise<CheckInCounts> {
-  return apiRequest(checkInCountsPath(eventId, day), { schema: CheckInCounts, signal });
+/**
+ * GET /events/{eventId}/days/{day}/counts, with `?checkInListId=` when given (the answer then carries
+ * the list's counts too, decision 101). @throws {ApiError} on a network failure or an error answer.
+ */
+export async function fetchCheckInCounts(eventId: string, day: number, signal?: AbortSignal, checkInListId?: string): Promise<CheckInCounts> {
+  const query = new URLSearchParams(listParam(checkInListId)).toString();
+  return apiRequest(`${checkInCountsPath(eventId, day)}${query ? `?${query}` : ''}`, { schema: CheckInCounts, signal });
 }
 
 /** The server's check-in data of an event day as query options; each call @throws {ApiError}. */
@@ -70,10 +84,10 @@ export const checkInQueries = {
    * 'Checked in N / M' of the day: refetched every `CHECK_IN_COUNTS_REFRESH_MS` while shown and
    * with the day's root. No error toast: the header keeps the last numbers it had.
    */
-  counts: (eventId: string, day: number) =>
+  counts: (eventId: string, day: number, checkInListId?: string) =>
     queryOptions({
-      queryKey: checkInKeys.counts(eventId, day),
-      queryFn: ({ signal }) => fetchCheckInCounts(eventId, day, signal),
+      queryKey: checkInKeys.counts(eventId, day, checkInListId),
+      queryFn: ({ signal }) => fetchCheckInCounts(eventId, day, signal, checkInListId),
       refetchInterval: CHECK_IN_COUNTS_REFRESH_MS,
       // No event id stored: nothing to count (verify refuses too, SPEC §5).
       enabled: eventId !== '',
@@ -100,12 +114,12 @@ export const checkInQueries = {
       getNextPageParam: (page) => page.nextCursor ?? undefined,
       refetchInterval: (query) => ((query.state.data?.pages.length ?? 1) > 1 ? false : SCAN_LOG_REFRESH_MS),
     }),
-  /** GET …/attendees?q=&day= (only when `text` is searchable). */
-  search: (eventId: string, day: number, text: string) =>
+  /** GET …/attendees?q=&day=&checkInListId= (only when `text` is searchable); check-ins as at the list. */
+  search: (eventId: string, day: number, text: string, checkInListId?: string) =>
     queryOptions({
-      queryKey: checkInKeys.search(eventId, day, text),
+      queryKey: checkInKeys.search(eventId, day, text, checkInListId),
       queryFn: ({ signal }) =>
-        apiRequest(`${supervisorPaths.attendeeSearch(eventId)}?${new URLSearchParams({ q: text.trim(), day: String(day) })}`, {
+        apiRequest(`${supervisorPaths.attendeeSearch(eventId)}?${new URLSearchParams({ q: text.trim(), day: String(day), ...listParam(checkInListId) })}`, {
           schema: AttendeeSearchResponse,
           signal,
         }),
@@ -116,7 +130,8 @@ export const checkInQueries = {
 /**
  * After the server recorded something for `scope`'s check-ins (a verify's verdict, a manual
  * check-in, an undo, an offline upload): marks all of that day's check-in data stale, and refetches
- * what is shown. Resolves when the refetches have settled. No event id: nothing to refresh.
+ * what is shown. Every list's data of the day (a check-in at one list changes the event's counts shown
+ * at another). Resolves when the refetches have settled. No event id: nothing to refresh.
  */
 export function refreshCheckInDay(queryClient: QueryClient, scope: CheckInDay): Promise<void> {
   if (!scope.eventId) return Promise.resolve();

@@ -8,12 +8,14 @@ import { useTranslation } from 'react-i18next';
  * valid that day, from `checkInQueries.counts` (every 30 s, and after every check-in write of the day). Shows
  * nothing until the first answer, and keeps the last numbers when a later fetch fails, so the door
  * never sees a made-up '0 / 0'. N adds `approvalsWaiting`, this device's approvals of the day not yet
- * sent (issue 12): offline, the count goes on with the gate's own admissions.
+ * sent (issue 12): offline, the count goes on with the gate's own admissions. At a chosen check-in
+ * list (`checkInListId`, docs/decisions/109) the numbers are the list's: the door's own count.
  */
-export function CheckInCount({ eventId, day, approvalsWaiting = 0 }: { eventId: string; day: number; approvalsWaiting?: number }) {
+export function CheckInCount({ eventId, day, checkInListId, approvalsWaiting = 0 }: { eventId: string; day: number; checkInListId?: string | undefined; approvalsWaiting?: number }) {
   const { t } = useTranslation();
-  const { data } = useQuery(checkInQueries.counts(eventId, day));
-  if (data === undefined) return null;
+  const { data: counts } = useQuery(checkInQueries.counts(eventId, day, checkInListId));
+  if (counts === undefined) return null;
+  const data = counts.checkInList ?? counts;
   return (
     <p className="flex items-center gap-1 text-base font-semibold text-slate-900 tabular-nums" data-testid="check-in-count">
       <Users aria-hidden="true" className="size-4 shrink-0" />

@@ -1,15 +1,17 @@
-import { ArrowLeft, MapPin } from 'lucide-react';
+import { ArrowLeft, DoorOpen, MapPin } from 'lucide-react';
 import { Button } from '@/components/ui/button.tsx';
 import { DayWarning } from '@/components/day-warning.tsx';
 import { Tooltip } from '@/components/ui/tooltip.tsx';
-import type { EventDay, EventItem } from '@/lib/entities.ts';
+import type { EventItem, SelectedDay } from '@/lib/entities.ts';
 import { CheckInCount } from './check-in-count.tsx';
 import { useTranslation } from 'react-i18next';
 
 /**
  * 'Scanning For', the event title, the day name and number, the location (SPEC §2), and Back; plus
  * the day's 'Checked in N / M' (issue 10) and `dayWarning` (issue 15) when the chosen day is not
- * today at the event, or null.
+ * today at the event, or null. With a check-in list chosen among several (docs/decisions/109), its
+ * name under the day, 'Check-in list: VIP Gate', and the count is the list's; an event with one
+ * list shows no list, as before lists.
  */
 export function ScannerHeader({
   event,
@@ -19,7 +21,7 @@ export function ScannerHeader({
   onBack,
 }: {
   event: EventItem;
-  day: EventDay;
+  day: SelectedDay;
   dayWarning: string | null;
   /** This device's approvals of the day not yet sent, added to the count (`CheckInCount`). */
   approvalsWaiting: number;
@@ -39,13 +41,19 @@ export function ScannerHeader({
         <p className="text-lg text-slate-900">
           {t('scanner.dayLine', { name: day.name, day: day.day })}
         </p>
+        {day.checkInList && (
+          <p className="flex items-center gap-1 text-lg font-semibold break-words text-blue-900" data-testid="check-in-list-name">
+            <DoorOpen aria-hidden="true" className="size-5 shrink-0" />
+            {t('lists.headerLine', { name: day.checkInList.name })}
+          </p>
+        )}
         {event.location && (
           <p className="flex items-center gap-1 text-base text-slate-800">
             <MapPin aria-hidden="true" className="size-4 shrink-0" />
             {event.location}
           </p>
         )}
-        <CheckInCount eventId={event.id} day={day.day} approvalsWaiting={approvalsWaiting} />
+        <CheckInCount eventId={event.id} day={day.day} checkInListId={day.checkInList?.id} approvalsWaiting={approvalsWaiting} />
         {dayWarning && (
           <p className="mt-2">
             <DayWarning text={dayWarning} />

@@ -110,3 +110,22 @@ test('a large door list is written in parts and comes back whole', async () => {
   const restarted = await openOfflineDb();
   expect((await readDoorList(restarted, doorListEvent.id, 3))?.list).toEqual(many);
 });
+
+test("two check-in lists' door lists have a file each, named by the list, and each comes back under its own key (docs/decisions/109)", async () => {
+  const db = await openOfflineDb();
+  const vipGateId = '22222222-2222-4222-8222-222222222222';
+  const main = await makeDoorList([{ code: 'MAIN-0001', holderName: 'Ada' }], { cursor: '100' });
+  const vip = await makeDoorList([{ code: 'VIP-0001', holderName: 'Vera', ticketType: 'VIP' }], { cursor: '200' });
+  await syncDoorList(db, { eventId: doorListEvent.id, day: 2 }, async () => main);
+  await syncDoorList(db, { eventId: doorListEvent.id, day: 2, checkInListId: vipGateId }, async () => vip);
+  await deviceFilesSettled();
+  const written = standIn()
+    .calls.filter((call) => call.pluginId === 'Filesystem' && call.methodName === 'rename')
+    .map((call) => String((call.options as { to?: unknown }).to));
+  expect(written).toEqual(expect.arrayContaining([`${DOOR_LIST_COPY_FOLDER}/${doorListEvent.id}|2.json`, `${DOOR_LIST_COPY_FOLDER}/${doorListEvent.id}|2|${vipGateId}.json`]));
+
+  await osClearsWebViewStorage();
+  const restarted = await openOfflineDb();
+  expect((await readDoorList(restarted, doorListEvent.id, 2))?.list.cursor).toBe('100');
+  expect((await readDoorList(restarted, doorListEvent.id, 2, vipGateId))?.list.cursor).toBe('200');
+});

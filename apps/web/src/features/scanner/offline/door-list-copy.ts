@@ -39,11 +39,16 @@ export const DOOR_LIST_COPY_FOLDER = 'offline/door-lists';
 export const SIGNING_KEYS_COPY_FOLDER = 'offline/signing-keys';
 
 /** A door list as door-list-store.ts keeps it (its `StoredDoorList`). */
-const CopiedDoorList = z.object({ list: DoorList, syncedAt: z.string(), needsFullList: z.boolean() });
+const CopiedDoorList = z.object({ list: DoorList, syncedAt: z.string(), needsFullList: z.boolean(), checkInListId: z.string().optional() });
 type CopiedDoorList = z.infer<typeof CopiedDoorList>;
 
-function doorListPath(eventId: string, day: number): string {
-  return `${DOOR_LIST_COPY_FOLDER}/${encodeURIComponent(eventId)}|${day}.json`;
+/**
+ * `<eventId>|<day>.json`, or `<eventId>|<day>|<checkInListId>.json` for the door list of a chosen
+ * check-in list (docs/decisions/109): two lists' door lists never share a file.
+ */
+function doorListPath(stored: Pick<CopiedDoorList, 'list' | 'checkInListId'>): string {
+  const list = stored.checkInListId ? `|${encodeURIComponent(stored.checkInListId)}` : '';
+  return `${DOOR_LIST_COPY_FOLDER}/${encodeURIComponent(stored.list.event.id)}|${stored.list.day}${list}.json`;
 }
 
 function signingKeysPath(eventId: string): string {
@@ -66,7 +71,7 @@ export const DOOR_LIST_ENTRIES_PER_PART = 2_000;
  */
 function* doorListText(stored: CopiedDoorList): Generator<string> {
   const { tickets, ...rest } = stored.list;
-  const head = JSON.stringify({ syncedAt: stored.syncedAt, needsFullList: stored.needsFullList, list: { ...rest, tickets: [] } });
+  const head = JSON.stringify({ syncedAt: stored.syncedAt, needsFullList: stored.needsFullList, ...(stored.checkInListId ? { checkInListId: stored.checkInListId } : {}), list: { ...rest, tickets: [] } });
   // `head` ends with `[]}}`: the entries go between the brackets.
   yield head.slice(0, -3);
   for (let start = 0; start < tickets.length; start += DOOR_LIST_ENTRIES_PER_PART) {
@@ -104,7 +109,7 @@ function queueWrite(path: string, value: unknown, fingerprint: string, write: (p
  */
 export function copyDoorList(stored: CopiedDoorList, hasChanged: boolean): Promise<void> {
   if (!isNativePlatform()) return Promise.resolve();
-  const path = doorListPath(stored.list.event.id, stored.list.day);
+  const path = doorListPath(stored);
   if (!hasChanged && written.has(path)) return Promise.resolve();
   return queueWrite(path, stored, '', (to, value) => writeDeviceFileInParts(to, doorListText(value as CopiedDoorList)));
 }
@@ -139,7 +144,7 @@ export async function restoreDoorListCopies(db: OfflineDb): Promise<number> {
   for (const name of await listDeviceFiles(DOOR_LIST_COPY_FOLDER)) {
     if (!name.endsWith('.json')) continue;
     const parsed = parseFile(await readDeviceFile(`${DOOR_LIST_COPY_FOLDER}/${name}`), CopiedDoorList);
-    if (parsed && `${DOOR_LIST_COPY_FOLDER}/${name}` === doorListPath(parsed.list.event.id, parsed.list.day)) lists.push(parsed);
+    if (parsed && `${DOOR_LIST_COPY_FOLDER}/${name}` === doorListPath(parsed)) lists.push(parsed);
   }
   const keySets: EventSigningKeys[] = [];
   for (const name of await listDeviceFiles(SIGNING_KEYS_COPY_FOLDER)) {
@@ -150,7 +155,7 @@ export async function restoreDoorListCopies(db: OfflineDb): Promise<number> {
   const tx = db.transaction(['doorLists', 'signingKeys'], 'readwrite');
   let restored = 0;
   for (const stored of lists) {
-    const key = eventDayKey(stored.list.event.id, stored.list.day);
+    const key = eventDayKey(stored.list.event.id, stored.list.day, stored.checkInListId);
     if ((await tx.objectStore('doorLists').getKey(key)) !== undefined) continue;
     await tx.objectStore('doorLists').put(stored, key);
     restored += 1;
@@ -161,10 +166,10 @@ export async function restoreDoorListCopies(db: OfflineDb): Promise<number> {
     restored += 1;
   }
   await tx.done;
-  const copiedLists = new Set(lists.map((stored) => doorListPath(stored.list.event.id, stored.list.day)));
+  const copiedLists = new Set(lists.map((stored) => doorListPath(stored)));
   for (const value of await db.getAll('doorLists')) {
     const parsed = CopiedDoorList.safeParse(value);
-    if (parsed.success && !copiedLists.has(doorListPath(parsed.data.list.event.id, parsed.data.list.day))) void copyDoorList(parsed.data, true);
+    if (parsed.success && !copiedLists.has(doorListPath(parsed.data))) void copyDoorList(parsed.data, true);
   }
   const copiedKeys = new Set(keySets.map((keys) => keys.eventId));
   for (const value of await db.getAll('signingKeys')) {

@@ -19,16 +19,25 @@ export interface StoredDoorList {
   syncedAt: string;
   /** The last download was discarded as corrupt: the next sync asks for a full list. */
   needsFullList: boolean;
+  /** The check-in list asked for (docs/decisions/109); absent: the event's first, none named. */
+  checkInListId?: string | undefined;
 }
 
-const StoredDoorListSchema = z.object({ list: DoorList, syncedAt: z.string(), needsFullList: z.boolean() });
+/** Which door list: an event day, at a chosen check-in list (absent: the event's first). */
+export interface DoorListScope {
+  eventId: string;
+  day: number;
+  checkInListId?: string | undefined;
+}
+
+const StoredDoorListSchema = z.object({ list: DoorList, syncedAt: z.string(), needsFullList: z.boolean(), checkInListId: z.string().optional() });
 
 /**
  * Downloads a door list: GET /events/{eventId}/days/{day}/door-list, with `?since=cursor` when
  * `since` is given. Resolves to the answer's body, unparsed (the store parses it).
  * @throws whatever the transport throws on a failed download (api-client's ApiError).
  */
-export type FetchDoorList = (eventId: string, day: number, since: string | null) => Promise<unknown>;
+export type FetchDoorList = (eventId: string, day: number, since: string | null, checkInListId?: string) => Promise<unknown>;
 
 /** What one sync did: `synced` (the new list), `failed` (kept the last good one), `corrupt` (discarded). */
 export type DoorListSyncOutcome =
@@ -36,10 +45,13 @@ export type DoorListSyncOutcome =
   | { status: 'failed'; error: unknown; stored: StoredDoorList | null }
   | { status: 'corrupt'; stored: StoredDoorList | null };
 
-/** The door list kept for `eventId`'s day `day`, or null (none yet, or unreadable). */
-export async function readDoorList(db: OfflineDb, eventId: string, day: number): Promise<StoredDoorList | null> {
-  const parsed = StoredDoorListSchema.safeParse(await db.get('doorLists', eventDayKey(eventId, day)));
-  return parsed.success ? parsed.data : null;
+/**
+ * The door list kept for `eventId`'s day `day` at `checkInListId` (absent: the event's first list),
+ * or null (none yet, or unreadable). Two lists' door lists are kept apart (docs/decisions/109).
+ */
+export async function readDoorList(db: OfflineDb, eventId: string, day: number, checkInListId?: string): Promise<StoredDoorList | null> {
+  const parsed = StoredDoorListSchema.safeParse(await db.get('doorLists', eventDayKey(eventId, day, checkInListId)));
+  return parsed.success && parsed.data.checkInListId === checkInListId ? parsed.data : null;
 }
 
 /**
@@ -49,13 +61,14 @@ export async function readDoorList(db: OfflineDb, eventId: string, day: number):
  * @param now the device clock, for `syncedAt` ('Last synced HH:MM').
  * Never throws for a failed or corrupt download: see `DoorListSyncOutcome`.
  */
-export async function syncDoorList(db: OfflineDb, scope: { eventId: string; day: number }, fetchDoorList: FetchDoorList, now: Date = new Date()): Promise<DoorListSyncOutcome> {
-  const { eventId, day } = scope;
-  const previous = await readDoorList(db, eventId, day);
+export async function syncDoorList(db: OfflineDb, scope: DoorListScope, fetchDoorList: FetchDoorList, now: Date = new Date()): Promise<DoorListSyncOutcome> {
+  const { eventId, day, checkInListId } = scope;
+  const key = eventDayKey(eventId, day, checkInListId);
+  const previous = await readDoorList(db, eventId, day, checkInListId);
   const since = previous && !previous.needsFullList ? previous.list.cursor : null;
   let body: unknown;
   try {
-    body = await fetchDoorList(eventId, day, since);
+    body = await fetchDoorList(eventId, day, since, checkInListId);
   } catch (error) {
     return { status: 'failed', error, stored: previous };
   }
@@ -63,11 +76,13 @@ export async function syncDoorList(db: OfflineDb, scope: { eventId: string; day:
   if (since !== null && previous && parsed.success && parsed.data.format !== previous.list.format) {
     // The server builds its lists by other rules now (decision 087): the kept list may hold entries
     // the new rules leave out, which no change list would ever update. Download it whole instead.
-    await db.put('doorLists', { ...previous, needsFullList: true }, eventDayKey(eventId, day));
+    await db.put('doorLists', { ...previous, needsFullList: true }, key);
     return syncDoorList(db, scope, fetchDoorList, now);
   }
   let merged: DoorList | null = null;
-  if (parsed.success && parsed.data.event.id === eventId && parsed.data.day === day) {
+  // A list of another check-in list than the one asked for is not this door's (older servers name none).
+  const isThisList = !checkInListId || parsed.data?.checkInListId === undefined || parsed.data.checkInListId === checkInListId;
+  if (parsed.success && parsed.data.event.id === eventId && parsed.data.day === day && isThisList) {
     try {
       merged = mergeDoorList(since === null ? null : (previous?.list ?? null), parsed.data);
     } catch {
@@ -75,11 +90,11 @@ export async function syncDoorList(db: OfflineDb, scope: { eventId: string; day:
     }
   }
   if (merged === null) {
-    if (previous) await db.put('doorLists', { ...previous, needsFullList: true }, eventDayKey(eventId, day));
+    if (previous) await db.put('doorLists', { ...previous, needsFullList: true }, key);
     return { status: 'corrupt', stored: previous };
   }
-  const stored: StoredDoorList = { list: merged, syncedAt: now.toISOString(), needsFullList: false };
-  await db.put('doorLists', stored, eventDayKey(eventId, day));
+  const stored: StoredDoorList = { list: merged, syncedAt: now.toISOString(), needsFullList: false, ...(checkInListId ? { checkInListId } : {}) };
+  await db.put('doorLists', stored, key);
   // On the phone, also in the app's files (door-list-copy.ts), when it decides anything differently.
   void copyDoorList(stored, since === null || !previous || !parsed.success || changesAnything(previous.list, parsed.data));
   return { status: 'synced', stored };

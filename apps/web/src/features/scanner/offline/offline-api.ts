@@ -11,10 +11,13 @@ import { apiRequest } from '@/lib/api-client.ts';
 import { readStoredToken } from '@/lib/stored-user.ts';
 import type { SendOfflineScans } from './outbox.ts';
 
-/** GET door-list[?since=cursor]: the body, unparsed. @throws {ApiError} on no answer or an error answer. */
-export function fetchDoorList(eventId: string, day: number, since: string | null): Promise<unknown> {
-  const query = since === null ? '' : `?since=${encodeURIComponent(since)}`;
-  return apiRequest(`${offlinePaths.doorList(eventId, day)}${query}`, { schema: z.unknown() });
+/**
+ * GET door-list[?since=cursor][&checkInListId=]: the body, unparsed; the list's check-ins when a
+ * check-in list is named (docs/decisions/109). @throws {ApiError} on no answer or an error answer.
+ */
+export function fetchDoorList(eventId: string, day: number, since: string | null, checkInListId?: string): Promise<unknown> {
+  const query = new URLSearchParams({ ...(since === null ? {} : { since }), ...(checkInListId ? { checkInListId } : {}) }).toString();
+  return apiRequest(`${offlinePaths.doorList(eventId, day)}${query ? `?${query}` : ''}`, { schema: z.unknown() });
 }
 
 /** GET signing-keys: the body, unparsed. @throws {ApiError} on no answer or an error answer. */
@@ -32,10 +35,11 @@ export function sendOfflineScans(
   eventId: string,
   day: number,
   scans: OfflineScan[],
-  options: { token?: string | null; signal?: AbortSignal } = {},
+  options: { token?: string | null; signal?: AbortSignal; checkInListId?: string | undefined } = {},
 ): Promise<OfflineScanBatchResponse> {
-  const body: OfflineScanBatch = { scans };
-  return apiRequest(offlinePaths.offlineScans(eventId, day), { method: 'POST', body, schema: OfflineScanBatchResponse, ...options });
+  const { checkInListId, ...request } = options;
+  const body: OfflineScanBatch = { scans, ...(checkInListId ? { checkInListId } : {}) };
+  return apiRequest(offlinePaths.offlineScans(eventId, day), { method: 'POST', body, schema: OfflineScanBatchResponse, ...request });
 }
 
 /**
@@ -45,6 +49,6 @@ export function sendOfflineScans(
  */
 export async function roundSender(signal?: AbortSignal): Promise<SendOfflineScans> {
   const token = await readStoredToken();
-  return (eventId, day, scans) => sendOfflineScans(eventId, day, scans, { token, signal });
+  return (eventId, day, scans, checkInListId) => sendOfflineScans(eventId, day, scans, { token, signal, checkInListId });
 }
 

@@ -75,9 +75,13 @@ export async function closeOfflineDb(): Promise<void> {
   if (current) (await current.catch(() => null))?.close();
 }
 
-/** The key of an event day's records: `<eventId>|<day>`. */
-export function eventDayKey(eventId: string, day: number): string {
-  return `${eventId}|${day}`;
+/**
+ * The key of an event day's records: `<eventId>|<day>`, and `<eventId>|<day>|<checkInListId>` at a
+ * chosen check-in list (docs/decisions/109), so two lists' door lists and admissions never mix; the
+ * event's first list without a name keeps the key it had before lists.
+ */
+export function eventDayKey(eventId: string, day: number, checkInListId?: string): string {
+  return checkInListId ? `${eventId}|${day}|${checkInListId}` : `${eventId}|${day}`;
 }
 
 /**

@@ -47,6 +47,8 @@ export interface OfflineDecisionInput {
   /** The selected event's id and day number. */
   eventId: string;
   day: number;
+  /** The check-in list scanned at (docs/decisions/109); absent: the event's first. Its door list is `doorList`. */
+  checkInListId?: string | undefined;
   /** The text as scanned (plain code or signed text). */
   code: string;
   /** The device clock at the scan. */
@@ -76,7 +78,7 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
   const entry = doorList ? (entryIndex(doorList).get(lookupKey) ?? null) : null;
   // A weak code the list leaves out (decision 087): the list never knows its check-ins.
   const isUnlisted = !entry && doorList?.hasUnlistedCodes === true && !isDoorListCode(code);
-  const local = await readLocalCheckIn(db, { eventId, day, lookupKey }, isUnlisted ? null : doorList);
+  const local = await readLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, lookupKey }, isUnlisted ? null : doorList);
   const signed = parseSignedTicket(code);
 
   let decision: CheckInDecision;
@@ -124,7 +126,7 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
       ...withAttention,
     };
   }
-  await recordLocalCheckIn(db, { eventId, day, lookupKey }, { checkedInAt: now, checkedInBy: input.staffName }, false);
+  await recordLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, lookupKey }, { checkedInAt: now, checkedInBy: input.staffName }, false);
   const holderName = entry ? await openHolderName(eventId, code, entry.holderName).catch(() => undefined) : undefined;
   const eventName = doorList?.event.name ?? input.event.name;
   return {
@@ -139,13 +141,16 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
  * online approval), so a scan after the network fails knows it before the next list download. Once
  * a list generated after it is kept, the list's word wins (a supervisor may have undone it since).
  */
-export async function rememberOnlineCheckIn(db: OfflineDb, scope: { eventId: string; day: number; code: string }, checkIn: LocalCheckIn): Promise<void> {
+export async function rememberOnlineCheckIn(db: OfflineDb, scope: LocalScope & { code: string }, checkIn: LocalCheckIn): Promise<void> {
   const lookupKey = await doorListLookupKey(scope.eventId, scope.code);
-  await recordLocalCheckIn(db, { eventId: scope.eventId, day: scope.day, lookupKey }, checkIn, true);
+  await recordLocalCheckIn(db, { eventId: scope.eventId, day: scope.day, checkInListId: scope.checkInListId, lookupKey }, checkIn, true);
 }
 
-async function recordLocalCheckIn(db: OfflineDb, scope: { eventId: string; day: number; lookupKey: string }, checkIn: LocalCheckIn, isOnline: boolean): Promise<void> {
-  await db.put('localCheckIns', { checkedInAt: checkIn.checkedInAt.toISOString(), checkedInBy: checkIn.checkedInBy, isOnline }, `${eventDayKey(scope.eventId, scope.day)}|${scope.lookupKey}`);
+/** Whose admissions: an event day at a check-in list (absent: the first); once per list and day (decision 100). */
+type LocalScope = { eventId: string; day: number; checkInListId?: string | undefined };
+
+async function recordLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, checkIn: LocalCheckIn, isOnline: boolean): Promise<void> {
+  await db.put('localCheckIns', { checkedInAt: checkIn.checkedInAt.toISOString(), checkedInBy: checkIn.checkedInBy, isOnline }, `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`);
 }
 
 /**
@@ -153,8 +158,8 @@ async function recordLocalCheckIn(db: OfflineDb, scope: { eventId: string; day: 
  * generated after it (the list then knows it, or knows it was undone); an offline one always counts
  * (the server may not have it yet).
  */
-async function readLocalCheckIn(db: OfflineDb, scope: { eventId: string; day: number; lookupKey: string }, doorList: DoorList | null): Promise<LocalCheckIn | null> {
-  const parsed = LocalCheckInSchema.safeParse(await db.get('localCheckIns', `${eventDayKey(scope.eventId, scope.day)}|${scope.lookupKey}`));
+async function readLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, doorList: DoorList | null): Promise<LocalCheckIn | null> {
+  const parsed = LocalCheckInSchema.safeParse(await db.get('localCheckIns', `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`));
   if (!parsed.success) return null;
   const checkedInAt = new Date(parsed.data.checkedInAt);
   if (parsed.data.isOnline && doorList && new Date(doorList.generatedAt) > checkedInAt) return null;

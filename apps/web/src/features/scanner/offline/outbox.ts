@@ -35,6 +35,8 @@ const OutboxItemSchema = z.object({
   seq: z.number(),
   eventId: z.string(),
   day: z.number().int(),
+  /** The check-in list the scan was made at (docs/decisions/109); absent: the event's first. */
+  checkInListId: z.string().optional(),
   userId: z.string(),
   code: z.string(),
   scannedAt: z.string(),
@@ -126,7 +128,7 @@ export async function summarizeOutbox(db: OfflineDb, userId: string): Promise<Ou
     othersWaiting: waiting.filter((item) => item.userId !== userId).length,
     setAside: items.filter((item) => item.setAside),
     waitingScanIds: waiting.map((item) => item.scanId),
-    approvalsWaiting: countBy(waiting.filter((item) => item.verdict === 'approved').map((item) => eventDayKey(item.eventId, item.day))),
+    approvalsWaiting: countBy(waiting.filter((item) => item.verdict === 'approved').map((item) => eventDayKey(item.eventId, item.day, item.checkInListId))),
   };
 }
 
@@ -134,7 +136,7 @@ export async function summarizeOutbox(db: OfflineDb, userId: string): Promise<Ou
  * Sends one batch: POST offline-scans for `eventId`'s day `day` with `scans` in order.
  * @throws {ApiError} on no answer, an error answer or an unexpected body.
  */
-export type SendOfflineScans = (eventId: string, day: number, scans: OfflineScan[]) => Promise<OfflineScanBatchResponse>;
+export type SendOfflineScans = (eventId: string, day: number, scans: OfflineScan[], checkInListId?: string) => Promise<OfflineScanBatchResponse>;
 
 /** A scan the server answered `conflict` for, with its event day. */
 export interface UploadConflict {
@@ -175,7 +177,7 @@ export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOffl
     if (!first) continue;
     let answer: OfflineScanBatchResponse;
     try {
-      answer = await send(first.eventId, first.day, batch.map((item) => toOfflineScan(item, userId)));
+      answer = await send(first.eventId, first.day, batch.map((item) => toOfflineScan(item, userId)), first.checkInListId);
     } catch (error) {
       if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
         // This user's own scans are answered; another's wait for a member who may send them.
@@ -225,10 +227,17 @@ async function deleteOutboxRecord(db: OfflineDb, scanId: string): Promise<void> 
  * user's; codes compared as the door list compares them). The server does not know that admission,
  * so an online verify would approve the ticket a second time; and no supervisor can have undone it.
  */
-export async function hasUnsentAdmission(db: OfflineDb, scope: { eventId: string; day: number; code: string }): Promise<boolean> {
+export async function hasUnsentAdmission(db: OfflineDb, scope: { eventId: string; day: number; code: string; checkInListId?: string | undefined }): Promise<boolean> {
   const code = normalizeTicketCode(scope.code);
+  // At another check-in list, an admission here is no reason to deny (once per list and day, decision 100).
   return (await readOutbox(db)).some(
-    (item) => !item.setAside && item.verdict === 'approved' && item.eventId === scope.eventId && item.day === scope.day && normalizeTicketCode(item.code) === code,
+    (item) =>
+      !item.setAside &&
+      item.verdict === 'approved' &&
+      item.eventId === scope.eventId &&
+      item.day === scope.day &&
+      item.checkInListId === scope.checkInListId &&
+      normalizeTicketCode(item.code) === code,
   );
 }
 
@@ -238,10 +247,10 @@ export async function hasUnsentAdmission(db: OfflineDb, scope: { eventId: string
  * @returns `(code) => Promise<boolean>`; false when IndexedDB cannot be opened or read (then this
  *   device holds no outbox to ask, and the server decides).
  */
-export function unsentAdmissionCheck(eventId: string, day: number): (code: string) => Promise<boolean> {
+export function unsentAdmissionCheck(eventId: string, day: number, checkInListId?: string): (code: string) => Promise<boolean> {
   return async (code) => {
     const db = await openOfflineDb().catch(() => null);
-    return db ? hasUnsentAdmission(db, { eventId, day, code }).catch(() => false) : false;
+    return db ? hasUnsentAdmission(db, { eventId, day, code, checkInListId }).catch(() => false) : false;
   };
 }
 
@@ -258,13 +267,13 @@ export function outboxRetryDelay(attempt: number): number {
   return Math.min(RETRY_BASE_DELAY_MS * 2 ** Math.max(0, attempt), RETRY_DELAY_CAP_MS);
 }
 
-/** `items` (in scan order) cut into runs of one event day, each at most OFFLINE_BATCH_MAX_ITEMS long. */
+/** `items` (in scan order) cut into runs of one event day and check-in list (a batch names one list), each at most OFFLINE_BATCH_MAX_ITEMS long. */
 export function batchesInScanOrder(items: readonly OutboxItem[]): OutboxItem[][] {
   const batches: OutboxItem[][] = [];
   for (const item of [...items].sort((a, b) => a.seq - b.seq)) {
     const last = batches.at(-1);
     const head = last?.[0];
-    if (last && head && head.eventId === item.eventId && head.day === item.day && last.length < OFFLINE_BATCH_MAX_ITEMS) last.push(item);
+    if (last && head && head.eventId === item.eventId && head.day === item.day && head.checkInListId === item.checkInListId && last.length < OFFLINE_BATCH_MAX_ITEMS) last.push(item);
     else batches.push([item]);
   }
   return batches;

@@ -9,7 +9,7 @@
 import type { DoorList, EventSigningKey } from '@gatecheck/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
-import type { EventDay, EventItem } from '@/lib/entities.ts';
+import type { EventItem, SelectedDay } from '@/lib/entities.ts';
 import { watchServer } from '@/lib/server-probe.ts';
 import { readStoredToken } from '@/lib/stored-user.ts';
 import { connectivityReducer, decidesLocally, initialConnectivity, type Connectivity } from './connectivity.ts';
@@ -84,9 +84,11 @@ export interface OfflineDoor {
  * A scan the server answers `conflict` for is marked 'Conflict' in the day's recent scans
  * (`recordUpload`, under the day each scan was made on), and every day it sent scans of is refreshed.
  */
-export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | null): OfflineDoor {
+export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff | null): OfflineDoor {
   const eventId = event.id;
   const dayNumber = day.day;
+  // The door list, this device's admissions and its queued scans are per check-in list (docs/decisions/109).
+  const checkInListId = day.checkInList?.id;
   const [connectivity, dispatch] = useReducer(connectivityReducer, initialConnectivity);
   const connectivityRef = useRef(connectivity);
   connectivityRef.current = connectivity;
@@ -153,7 +155,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     setSyncing(true);
     try {
       const [outcome] = await Promise.all([
-        syncDoorList(open, { eventId, day: dayNumber }, fetchDoorList).catch((error: unknown) => ({ status: 'failed' as const, error, stored: null })),
+        syncDoorList(open, { eventId, day: dayNumber, checkInListId }, fetchDoorList).catch((error: unknown) => ({ status: 'failed' as const, error, stored: null })),
         syncSigningKeys(open, eventId, fetchSigningKeys).then(
           (keys) => {
             keysRef.current = keys;
@@ -172,7 +174,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
       if (isMountedRef.current) setSyncing(false);
     }
     if (isMountedRef.current) await upload();
-  }, [db, eventId, dayNumber, upload]);
+  }, [db, eventId, dayNumber, checkInListId, upload]);
 
   // On open: what is kept for the day, then a download; then every 60 s.
   useEffect(() => {
@@ -180,7 +182,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
     void (async () => {
       const open = await db();
       if (!open || !isCurrent) return;
-      const [stored, keys] = await Promise.all([readDoorList(open, eventId, dayNumber).catch(() => null), readSigningKeys(open, eventId).catch(() => [])]);
+      const [stored, keys] = await Promise.all([readDoorList(open, eventId, dayNumber, checkInListId).catch(() => null), readSigningKeys(open, eventId).catch(() => [])]);
       if (!isCurrent) return;
       doorListRef.current = stored?.list ?? null;
       keysRef.current = keys;
@@ -193,7 +195,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
       isCurrent = false;
       clearInterval(timer);
     };
-  }, [db, eventId, dayNumber, sync, refreshSummary]);
+  }, [db, eventId, dayNumber, checkInListId, sync, refreshSummary]);
 
   // Offline mode: the server is probed every 5 s (one probe shared with the 'Offline' strip,
   // lib/server-probe.ts); its first answer brings the scanner back online and sends the outbox.
@@ -233,6 +235,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
       const verdict = await decideOffline(open, {
         eventId,
         day: dayNumber,
+        checkInListId,
         code,
         now: scannedAt,
         staffName,
@@ -248,6 +251,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
         ...scan,
         eventId,
         day: dayNumber,
+        ...(checkInListId ? { checkInListId } : {}),
         userId: staffId,
         verdict: verdict.isValid ? 'approved' : 'denied',
         ...(verdict.isValid ? {} : verdict.denial.reason ? { reason: verdict.denial.reason } : {}),
@@ -256,7 +260,7 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
       await refreshSummary();
       return verdict;
     },
-    [db, staffId, staffName, eventId, dayNumber, event, day, refreshSummary],
+    [db, staffId, staffName, eventId, dayNumber, checkInListId, event, day, refreshSummary],
   );
 
   const verifyFailed = useCallback(() => dispatch({ type: 'verifyFailed' }), []);
@@ -265,16 +269,16 @@ export function useOfflineDoor(event: EventItem, day: EventDay, staff: Staff | n
       const wasOffline = connectivityRef.current.failures > 0 || connectivityRef.current.mode === 'offline';
       dispatch({ type: 'serverAnswered' });
       if (verdict.isValid) {
-        void db().then((open) => (open ? rememberOnlineCheckIn(open, { eventId, day: dayNumber, code }, { checkedInAt: new Date(), checkedInBy: staffName }) : undefined)).catch(() => undefined);
+        void db().then((open) => (open ? rememberOnlineCheckIn(open, { eventId, day: dayNumber, checkInListId, code }, { checkedInAt: new Date(), checkedInBy: staffName }) : undefined)).catch(() => undefined);
       }
       // The server answers: anything waiting on this device (a colleague's too, decision 077) goes now.
       if (wasOffline || summary.waiting + summary.othersWaiting > 0) void upload();
     },
-    [db, eventId, dayNumber, staffName, upload, summary.waiting, summary.othersWaiting],
+    [db, eventId, dayNumber, checkInListId, staffName, upload, summary.waiting, summary.othersWaiting],
   );
 
-  const approvalsWaitingToday = summary.approvalsWaiting[eventDayKey(eventId, dayNumber)] ?? 0;
-  const isAdmittedUnsent = useMemo(() => unsentAdmissionCheck(eventId, dayNumber), [eventId, dayNumber]);
+  const approvalsWaitingToday = summary.approvalsWaiting[eventDayKey(eventId, dayNumber, checkInListId)] ?? 0;
+  const isAdmittedUnsent = useMemo(() => unsentAdmissionCheck(eventId, dayNumber, checkInListId), [eventId, dayNumber, checkInListId]);
   const hasUnsentAdmissionHere = useCallback(
     // Nothing of this day waits: no IndexedDB read on the way to every verify.
     (code: string) => (approvalsWaitingToday === 0 ? Promise.resolve(false) : isAdmittedUnsent(code)),

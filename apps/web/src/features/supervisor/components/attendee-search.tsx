@@ -25,6 +25,8 @@ import { useTranslation } from 'react-i18next';
 export interface AttendeeSearchProps {
   eventId: string;
   day: number;
+  /** The check-in list searched and checked in at (docs/decisions/109); absent: the event's first. */
+  checkInListId?: string | undefined;
   /** Shows the 'Find attendee' heading (default true). */
   hasHeading?: boolean;
   /** After a manual check-in answered, approved or denied; `scanId` is the id its check-in keeps. */
@@ -38,14 +40,14 @@ export interface AttendeeSearchProps {
   isAdmittedHereUnsent?: (code: string) => Promise<boolean>;
 }
 
-export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, onUndone, isAdmittedHereUnsent }: AttendeeSearchProps) {
+export function AttendeeSearch({ eventId, day, checkInListId, hasHeading = true, onCheckedIn, onUndone, isAdmittedHereUnsent }: AttendeeSearchProps) {
   const { t } = useTranslation();
   const inputId = useId();
   const [text, setText] = useState('');
   const deferred = useDeferredValue(text);
-  const search = useQuery(checkInQueries.search(eventId, day, deferred));
+  const search = useQuery(checkInQueries.search(eventId, day, deferred, checkInListId));
   const isServerUnreachable = useIsServerUnreachable();
-  const checkIn = useManualCheckIn(eventId, day);
+  const checkIn = useManualCheckIn(eventId, day, checkInListId);
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
 
   const onCheckIn = async (attendee: Attendee) => {
@@ -89,7 +91,7 @@ export function AttendeeSearch({ eventId, day, hasHeading = true, onCheckedIn, o
       ) : (
         <ul className="flex flex-col gap-3" aria-label={t('supervisor.attendees')}>
           {search.data?.attendees.map((attendee) => (
-            <AttendeeRow key={attendee.ticketId} attendee={attendee} eventId={eventId} day={day} onCheckIn={onCheckIn} onUndone={onUndone} isBusy={checkIn.isPending} />
+            <AttendeeRow key={attendee.ticketId} attendee={attendee} eventId={eventId} day={day} checkInListId={checkInListId} onCheckIn={onCheckIn} onUndone={onUndone} isBusy={checkIn.isPending} />
           ))}
         </ul>
       )}
@@ -102,6 +104,7 @@ function AttendeeRow({
   attendee,
   eventId,
   day,
+  checkInListId,
   onCheckIn,
   onUndone,
   isBusy,
@@ -109,6 +112,8 @@ function AttendeeRow({
   attendee: Attendee;
   eventId: string;
   day: number;
+  /** The check-in list searched and checked in at (docs/decisions/109); absent: the event's first. */
+  checkInListId?: string | undefined;
   onCheckIn: (attendee: Attendee) => void;
   onUndone?: (attendee: Attendee, undo: UndoCheckInResponse) => void;
   isBusy: boolean;
@@ -117,7 +122,7 @@ function AttendeeRow({
   const reasonId = useId();
   const [isUndoing, setIsUndoing] = useState(false);
   const [reason, setReason] = useState('');
-  const undo = useUndoCheckIn(eventId, day);
+  const undo = useUndoCheckIn(eventId, day, checkInListId);
 
   const submitUndo = async (event: FormEvent) => {
     event.preventDefault();

@@ -18,6 +18,8 @@ import { useTranslation } from 'react-i18next';
 export interface FindAttendeeSheetProps {
   eventId: string;
   day: number;
+  /** The check-in list (docs/decisions/109); absent: the event's first. */
+  checkInListId?: string | undefined;
   /** A manual check-in answered; `scanId` is the id its check-in keeps. */
   onCheckedIn: (attendee: Attendee, verdict: VerifyTicketResponse, scanId: string) => void;
   onUndone: (attendee: Attendee, undo: UndoCheckInResponse) => void;
@@ -25,7 +27,7 @@ export interface FindAttendeeSheetProps {
   isAdmittedHereUnsent?: (code: string) => Promise<boolean>;
 }
 
-export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone, isAdmittedHereUnsent }: FindAttendeeSheetProps) {
+export function FindAttendeeSheet({ eventId, day, checkInListId, onCheckedIn, onUndone, isAdmittedHereUnsent }: FindAttendeeSheetProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [isOpen, setOpen] = useState(false);
@@ -49,6 +51,7 @@ export function FindAttendeeSheet({ eventId, day, onCheckedIn, onUndone, isAdmit
         <AttendeeSearch
           eventId={eventId}
           day={day}
+          checkInListId={checkInListId}
           hasHeading={false}
           onCheckedIn={(attendee, verdict, scanId) => {
             setOpen(false);

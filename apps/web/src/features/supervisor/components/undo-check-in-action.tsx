@@ -18,6 +18,8 @@ import { useTranslation } from 'react-i18next';
 export interface UndoCheckInActionProps {
   eventId: string;
   day: number;
+  /** The check-in list (docs/decisions/109); absent: the event's first. */
+  checkInListId?: string | undefined;
   /** The code as it was scanned or typed. */
   code: string;
   /** The scan whose check-in this undoes: another scan's check-in of the ticket is left alone. */
@@ -25,12 +27,12 @@ export interface UndoCheckInActionProps {
   onUndone: (undo: UndoCheckInResponse) => void;
 }
 
-export function UndoCheckInAction({ eventId, day, code, scanId, onUndone }: UndoCheckInActionProps) {
+export function UndoCheckInAction({ eventId, day, checkInListId, code, scanId, onUndone }: UndoCheckInActionProps) {
   const { t } = useTranslation();
   const reasonId = useId();
   const [isOpen, setOpen] = useState(false);
   const [reason, setReason] = useState('');
-  const undo = useUndoCheckInByCode(eventId, day);
+  const undo = useUndoCheckInByCode(eventId, day, checkInListId);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
