@@ -8,7 +8,6 @@
  * the upload go out.
  */
 import type { SessionStore } from '@/features/auth/session-store.ts';
-import { sendThenForgetDoorData } from '@/features/scanner/offline/forget-door-data.ts';
 import { clearSelection } from '@/lib/selection.ts';
 import { readStoredUser, removeStoredUser } from '@/lib/stored-user.ts';
 
@@ -19,6 +18,9 @@ export function removeThisDevice(session: SessionStore): Promise<void> {
   removing ??= (async () => {
     session.end('device_removed');
     const stored = await readStoredUser().catch(() => null);
+    // Loaded here, not with the session provider: the offline store and door-list schemas stay off
+    // the sign-in screen's first load (docs/decisions/098).
+    const { sendThenForgetDoorData } = await import('@/features/scanner/offline/forget-door-data.ts');
     await sendThenForgetDoorData(stored?.id ?? null);
     await clearSelection('organization').catch(() => undefined);
     await removeStoredUser().catch(() => undefined);

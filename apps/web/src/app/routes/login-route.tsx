@@ -234,7 +234,7 @@ export function LoginRoute() {
             </p>
           )}
           <Button type="submit" size="large" disabled={!isHydrated || isSigningIn || isCheckingServer}>
-            {isEnrollmentLink ? t('enroll.setUp') : isSigningIn || isCheckingServer ? t('login.signingIn') : t('login.signIn')}
+            {isEnrollmentLink ? t('login.setUpDevice') : isSigningIn || isCheckingServer ? t('login.signingIn') : t('login.signIn')}
           </Button>
         </form>
         <nav aria-label={t('login.accountNav')} className="mt-4 flex flex-wrap items-center justify-between gap-x-4">
