@@ -166,6 +166,11 @@ async function snapshotEvent(db: DbOrTx, eventId: string): Promise<EventSnapshot
     .from(eventDays)
     .where(eq(eventDays.eventId, eventId))
     .orderBy(asc(eventDays.day));
+  return { ...settingsOf(row), days };
+}
+
+/** An event row's settings as the wire and the audit trail carry them (the day cut-off as 'HH:MM'). */
+function settingsOf(row: typeof events.$inferSelect) {
   return {
     title: row.title,
     description: row.description,
@@ -175,7 +180,6 @@ async function snapshotEvent(db: DbOrTx, eventId: string): Promise<EventSnapshot
     timeZone: row.timeZone,
     dayCutoff: toDayCutoff(row.dayCutoff),
     allowsScanningOutsideDays: row.allowsScanningOutsideDays,
-    days,
     archivedAt: row.archivedAt?.toISOString() ?? null,
   };
 }
@@ -337,16 +341,8 @@ async function managedEvents(db: DbOrTx, rows: Array<typeof events.$inferSelect>
     return {
       id: row.id,
       organizationId: row.organizationId,
-      title: row.title,
-      description: row.description,
-      date: row.date,
-      location: row.location,
-      status: row.status,
-      timeZone: row.timeZone,
-      dayCutoff: toDayCutoff(row.dayCutoff),
-      allowsScanningOutsideDays: row.allowsScanningOutsideDays,
+      ...settingsOf(row),
       days: days.filter((day) => day.eventId === row.id).map((day) => ({ day: day.day, name: day.name, date: day.date, checkIns: checkInsOf(day.day) })),
-      archivedAt: row.archivedAt?.toISOString() ?? null,
       ticketCount: ticketCounts.find((entry) => entry.eventId === row.id)?.value ?? 0,
       checkInCount: checkInsByDay.filter((entry) => entry.eventId === row.id).reduce((sum, entry) => sum + entry.value, 0),
     };
