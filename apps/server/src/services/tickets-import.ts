@@ -117,6 +117,13 @@ export interface TicketImportOptions {
   /** Called after each committed batch, and once at the end. */
   onProgress?: (progress: TicketImportProgress) => void;
   /**
+   * After each batch, wait this many times as long as the batch took (default 0: at once). A server
+   * importing beside its doors uses 1: the import then gets about half of the process's time and a
+   * verify waits at most about one batch (a batch's parsing, checks and insert all share the one
+   * JavaScript thread with verify, and on the embedded database the database too).
+   */
+  pauseFactor?: number;
+  /**
    * Who imports: each committed batch has its audit entry ('tickets.imported': the lines it covered
    * and the tickets it added) in its own transaction (docs/decisions/106, 114). Default: the admin
    * CLI's actor.
@@ -204,7 +211,7 @@ export async function inspectTicketsCsv(db: Db, options: Pick<TicketImportOption
  */
 async function readCsvInto(
   db: Db,
-  options: Pick<TicketImportOptions, 'eventId' | 'csv' | 'batchSize' | 'onProgress'>,
+  options: Pick<TicketImportOptions, 'eventId' | 'csv' | 'batchSize' | 'onProgress' | 'pauseFactor'>,
   write: (event: EventDetails, rows: ValidRow[]) => Promise<Set<string>>,
 ): Promise<TicketImportSummary> {
   const event = await findEvent(db, options.eventId);
@@ -219,6 +226,8 @@ async function readCsvInto(
   const offlineOnly: TicketImportSummary['offlineOnly'] = { count: 0, rows: [] };
   let columns: Map<Column, number> | undefined;
   let batch: ValidRow[] = [];
+  /** When the current batch began to be read (ms, performance.now()): its parsing counts to its time. */
+  let batchStarted = performance.now();
 
   const flush = async () => {
     if (batch.length === 0) return;
@@ -251,6 +260,12 @@ async function readCsvInto(
     progress.rows += rows.length;
     progress.batches += 1;
     options.onProgress?.({ ...progress });
+    // Let the event loop take other requests between batches: on the embedded database a batch and
+    // the parsing after it resolve through promises alone, which would hold back a door's verify
+    // (and every other request) until the whole file is in.
+    const pauseMs = (performance.now() - batchStarted) * (options.pauseFactor ?? 0);
+    await new Promise<void>((resolve) => (pauseMs >= 1 ? setTimeout(resolve, pauseMs) : setImmediate(resolve)));
+    batchStarted = performance.now();
   };
 
   for await (const item of readRecords(options.csv, rejected, delimiter)) {
@@ -335,6 +350,9 @@ interface ParsedRecord {
 
 /** The field separator of a file: a comma, or a semicolon when its header uses one (`inspectCsv`). */
 type Delimiter = ',' | ';';
+
+/** Records read between two turns of the event loop (`readRecords`). */
+const RECORDS_PER_EVENT_LOOP_TURN = 1_000;
 
 /** What the parser turns bytes it cannot read as UTF-8 into. */
 const REPLACEMENT_CHARACTER = '\uFFFD';
@@ -463,7 +481,17 @@ async function* readRecords(csv: TicketCsvSource, rejected: RejectedRow[], delim
   source.on('error', (error) => parser.destroy(error));
   source.pipe(parser);
   try {
-    for await (const item of parser as AsyncIterable<ParsedRecord>) yield item;
+    let sinceYield = 0;
+    for await (const item of parser as AsyncIterable<ParsedRecord>) {
+      yield item;
+      // A file given whole (an upload) is parsed from one chunk through promises alone: without a
+      // turn of the event loop now and then, reading it would hold back every other request.
+      sinceYield += 1;
+      if (sinceYield >= RECORDS_PER_EVENT_LOOP_TURN) {
+        sinceYield = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
   } finally {
     source.destroy();
   }
