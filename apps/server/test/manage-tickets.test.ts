@@ -18,6 +18,9 @@ import {
   TicketType,
   TicketTypesResponse,
 } from '@gatecheck/contract';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -26,6 +29,7 @@ import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, DEMO_USER } from '../src/db/seed.ts';
 import { createEvent } from '../src/services/events.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { insertTickets } from '../src/services/tickets.ts';
+import { runCli } from './cli/cli-harness.ts';
 import { newDeviceToken } from './helpers/devices.ts';
 import { createOutsider, demoIds, firstCheckInListId, OUTSIDER, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
@@ -293,4 +297,29 @@ test('a ticket is found by name or code, its holder and type changed, revoked an
   const pdf = await asAdmin({ eventId, method: 'GET', url: api(manageTicketPaths.ticketsPdf(eventId)) });
   expect(pdf.headers['content-type']).toBe('application/pdf');
   expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+});
+
+test("the admin CLI's ticket commands go through the same services: its import, note, revoke and type note are on the activity as the CLI", async () => {
+  const eventId = await newEvent();
+  const dir = await mkdtemp(path.join(tmpdir(), 'gatecheck-manage-tickets-cli-'));
+  const env = { DATA_DIR: dir, INIT_CWD: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: path.join(dir, 'no-web-build') };
+  await writeFile(path.join(dir, 'tickets.csv'), 'code,holder_name,ticket_type,days\nCLI-DESK-0001-ABCD-EFGH,Cleo Line,General,all\n');
+  const cli = (argv: string[]) => runCli(argv, { env, database: t.database });
+  for (const argv of [
+    ['tickets', 'import', '--event', eventId, 'tickets.csv'],
+    ['tickets', 'note', 'CLI-DESK-0001-ABCD-EFGH', '--note', 'Side gate'],
+    ['tickets', 'revoke', 'CLI-DESK-0001-ABCD-EFGH'],
+    ['ticket-type', 'set', '--event', eventId, 'General', '--attention', 'yes'],
+  ]) {
+    const result = await cli(argv);
+    expect(result.exitCode, result.stderr).toBe(0);
+  }
+  const activity = (await activityOf(eventId)).filter((entry) => entry.action !== 'event.created');
+  expect(activity.map((entry) => [entry.action, entry.actor.kind])).toEqual([
+    ['ticket-type.updated', 'cli'],
+    ['ticket.revoked', 'cli'],
+    ['ticket.updated', 'cli'],
+    ['tickets.imported', 'cli'],
+  ]);
+  expect(activity[2]).toMatchObject({ before: { checkInNote: '' }, after: { checkInNote: 'Side gate' } });
 });

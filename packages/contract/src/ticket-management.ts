@@ -130,7 +130,15 @@ export type TicketTypeSnapshot = z.infer<typeof TicketTypeSnapshot>;
 
 /** A ticket as an audit entry records it. */
 export const TicketSnapshot = z
-  .object({ code: z.string(), holderName: z.string(), ticketType: z.string(), revokedAt: z.string().nullable() })
+  .object({
+    code: z.string(),
+    holderName: z.string(),
+    ticketType: z.string(),
+    revokedAt: z.string().nullable(),
+    /** The ticket's own check-in note and attention flag (docs/decisions/102); absent in entries written before they were recorded. */
+    checkInNote: z.string().optional(),
+    requiresAttention: z.boolean().optional(),
+  })
   .meta({ id: 'TicketSnapshot' });
 export type TicketSnapshot = z.infer<typeof TicketSnapshot>;
 

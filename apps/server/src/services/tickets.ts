@@ -93,7 +93,14 @@ export async function revokeTicket(db: Db, code: string, actor: Actor = cliActor
 
 /** A ticket row as an audit entry records it. */
 function snapshotOf(row: typeof tickets.$inferSelect): TicketSnapshot {
-  return { code: row.code, holderName: row.holderName, ticketType: row.ticketType, revokedAt: row.revokedAt?.toISOString() ?? null };
+  return {
+    code: row.code,
+    holderName: row.holderName,
+    ticketType: row.ticketType,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    checkInNote: row.checkInNote,
+    requiresAttention: row.requiresAttention,
+  };
 }
 
 /** The ticket matching `where` (one: an id, or a code), locked for this transaction's change. */
@@ -250,11 +257,17 @@ export type TicketNoteChange = z.input<typeof TicketNoteChange>;
  * Sets the own check-in note and/or attention flag of the ticket `code` (case-insensitive) and
  * stamps it as changed, so the next door-list download carries it (docs/decisions/102). The note is
  * checked as the contract's `checkInNoteText` (at most CHECK_IN_NOTE_MAX_LENGTH characters, no
- * control characters); nothing is written when it is refused.
+ * control characters); nothing is written when it is refused. The change and its audit entry
+ * ('ticket.updated', by `actor`; default the admin CLI's) are one transaction.
  * @returns the ticket's code, event title and own note and flag as they now are.
  * @throws ServiceError `bad_request` for a refused note; `not_found` for an unknown code.
  */
-export async function updateTicketNote(db: DbOrTx, code: string, change: TicketNoteChange): Promise<{ code: string; eventTitle: string } & CheckInAttention> {
+export async function updateTicketNote(
+  db: Db,
+  code: string,
+  change: TicketNoteChange,
+  actor: Actor = cliActor(),
+): Promise<{ code: string; eventTitle: string } & CheckInAttention> {
   const parsed = TicketNoteChange.safeParse(change);
   if (!parsed.success) throw new ServiceError('bad_request', describeIssue(parsed.error.issues[0]));
   const set = {
@@ -262,7 +275,14 @@ export async function updateTicketNote(db: DbOrTx, code: string, change: TicketN
     ...(parsed.data.requiresAttention !== undefined ? { requiresAttention: parsed.data.requiresAttention } : {}),
   };
   if (Object.keys(set).length > 0) {
-    await db.update(tickets).set({ ...set, changedXid: changeStamp() }).where(ticketCodeMatches(code));
+    await inTransaction(db, async (tx) => {
+      const row = await lockTicket(tx, ticketCodeMatches(code));
+      if (!row) return;
+      const [after] = await tx.update(tickets).set({ ...set, changedXid: changeStamp() }).where(eq(tickets.id, row.id)).returning();
+      if (!after || (after.checkInNote === row.checkInNote && after.requiresAttention === row.requiresAttention)) return;
+      const [event] = await tx.select({ organizationId: events.organizationId }).from(events).where(eq(events.id, row.eventId));
+      await recordAudit(tx, actor, { organizationId: event?.organizationId ?? '', eventId: row.eventId, action: 'ticket.updated', before: snapshotOf(row), after: snapshotOf(after) });
+    });
   }
   const [ticket] = await db
     .select({ code: tickets.code, eventTitle: events.title, note: tickets.checkInNote, requiresAttention: tickets.requiresAttention })

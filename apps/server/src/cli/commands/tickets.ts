@@ -106,7 +106,7 @@ export function registerTicketCommands(program: Command, context: AdminContext):
     .option('--attention <yes|no>', 'yes: the scanner sounds and vibrates differently, so staff look up', parseAttention)
     .addHelpText('after', '\nExample:\n  npm run admin -- tickets note GC-7Q2MZK4D3XW5HJ6P --note "Wheelchair access: side gate" --attention yes')
     .action(async (code: string, options: { note?: string; attention?: boolean }) => {
-      const ticket = await updateTicketNote(await context.db(), code.trim(), { checkInNote: options.note, requiresAttention: options.attention });
+      const ticket = await updateTicketNote(await context.db(), code.trim(), { checkInNote: options.note, requiresAttention: options.attention }, cliActor());
       const note = ticket.note === '' ? 'no note' : `note ${JSON.stringify(ticket.note)}`;
       context.print(`Ticket ${ticket.code} ("${ticket.eventTitle}"): ${ticket.requiresAttention ? 'attention' : 'no attention'}; ${note}`);
     });
