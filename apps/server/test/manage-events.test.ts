@@ -12,6 +12,7 @@ import {
   AuditEntryList,
   type EventRequest,
   EventList,
+  EventSnapshot,
   ManagedEvent,
   ManagedEventList,
   managePaths,
@@ -164,7 +165,7 @@ test('an admin creates an event with two days: it is in the management list, the
   const [entry, ...rest] = await activityOf(created.id);
   expect(rest).toEqual([]);
   expect(entry).toMatchObject({ action: 'event.created', actor: { kind: 'user', name: DEMO_USER.displayName }, before: null });
-  expect(entry?.after?.days).toHaveLength(2);
+  expect(EventSnapshot.parse(entry?.after).days).toHaveLength(2);
 });
 
 test('an edit changes settings and days, and its activity entry holds the event before and after', async () => {
@@ -187,7 +188,7 @@ test('an edit changes settings and days, and its activity entry holds the event 
   expect(updated.days.map((day) => `${day.day} ${day.name}`)).toEqual(['1 Friday late', '3 Sunday']);
   const [latest] = await activityOf(created.id);
   expect(latest).toMatchObject({ action: 'event.updated', before: { title: 'Before the edit', dayCutoff: '04:00' }, after: { title: 'After the edit', dayCutoff: '02:30' } });
-  expect(latest?.before?.days.map((day) => day.name)).toEqual(['Friday', 'Saturday']);
+  expect(EventSnapshot.parse(latest?.before).days.map((day) => day.name)).toEqual(['Friday', 'Saturday']);
 });
 
 describe('bad input is a 400 naming its field, and changes nothing', () => {

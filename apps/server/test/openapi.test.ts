@@ -35,6 +35,19 @@ const MANAGE_OPERATION_IDS = [
   'revokeInvitation',
   'acceptInvitation',
   'joinWithNewAccount',
+  // Ticket types and tickets (docs/decisions/114).
+  'listManagedTicketTypes',
+  'createTicketType',
+  'editTicketType',
+  'deleteTicketType',
+  'searchManagedTickets',
+  'editTicket',
+  'revokeManagedTicket',
+  'reinstateTicket',
+  'getTicketQr',
+  'getTicketsPdf',
+  'previewTicketImport',
+  'importTickets',
 ] as const;
 const TICKET_TYPE_OPERATION_IDS = ['listTicketTypes', 'updateTicketType'] as const;
 /** The door-device calls (docs/decisions/107, 108). */

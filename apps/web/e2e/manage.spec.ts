@@ -2,22 +2,17 @@
  * The organizer's management area on the real server and database (docs/decisions/105, 106), as a
  * new organizer tries it on a phone: the demo admin signs in, opens Manage events, is shown each
  * problem of an empty form next to its field, creates an event with two days, and invites a new
- * staff member by e-mail (the real mailer, its outbox folder); the tickets come in with the admin
- * CLI (the management area has no upload yet); the invited person opens the mailed link, makes an
+ * staff member by e-mail (the real mailer, its outbox folder); the tickets come in as a CSV upload
+ * whose bad row the preview names and the import skips; the invited person opens the mailed link, makes an
  * account, signs in, finds the event in the scanning flow, has no way into /manage, and scans a
  * ticket of it: APPROVED. The Activity page shows the creation, in English and in German. Screens
  * are saved at 320 and 360 px, light and dark, and checked with axe.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { runAdmin } from './support/admin-cli.ts';
 import { waitForInvitationPath } from './support/outbox.ts';
 import { axeViolations } from './support/axe.ts';
 import { expect, test } from './support/fixtures.ts';
 import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, scanWithCamera, signIn, startScanning } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
-import { startGatecheckServer } from './support/server.ts';
 
 const withOwnServer = testWithOwnServer('manage');
 withOwnServer.use({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
@@ -90,18 +85,32 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   expect(await axeViolations(page, 'door team')).toEqual([]);
   const invitationPath = await waitForInvitationPath(ownServer.current.dataDir, NEW_STAFF.email);
 
-  // The tickets: with the admin CLI, which needs the embedded database to itself.
-  const csvDir = mkdtempSync(join(tmpdir(), 'gatecheck-e2e-manage-'));
-  try {
-    const csv = join(csvDir, 'tickets.csv');
-    writeFileSync(csv, `code,holder_name,ticket_type,days\n${TICKET.code},${TICKET.holderName},${TICKET.ticketType},all\n`);
-    const { dataDir, url } = ownServer.current;
-    await ownServer.current.stop({ keepData: true });
-    expect(await runAdmin(dataDir, ['tickets', 'import', '--event', eventId, csv])).toContain('Imported 1 of 1 row');
-    ownServer.current = await startGatecheckServer('manage', { dataDir, port: Number(new URL(url).port) });
-  } finally {
-    rmSync(csvDir, { recursive: true, force: true });
-  }
+  // The tickets: uploaded in the browser, beside the running server. One row is bad (an unknown
+  // day): the preview names it with its line, and the import skips it.
+  await page.goto(`/manage/events/${eventId}`);
+  await page.getByRole('link', { name: 'Tickets', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Tickets' })).toBeVisible();
+  await page.getByLabel('CSV file').setInputFiles({
+    name: 'tickets.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`code,holder_name,ticket_type,days\n${TICKET.code},${TICKET.holderName},${TICKET.ticketType},all\nPIER-NIGHTS-0002,Bad Day,${TICKET.ticketType},9\n`),
+  });
+  await expect(page.getByText('1 ticket of 2 rows can be imported.')).toBeVisible();
+  await expect(page.getByText('Line 3: unknown day 9 for this event (its days: 1, 2)')).toBeVisible();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await saveScreen(page, 'manage-tickets-preview-320-dark', { fullPage: true });
+  expect(await axeViolations(page, 'tickets preview, dark, 320 px')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.getByRole('button', { name: 'Import 1 ticket' }).click();
+  await expect(page.getByText('Imported 1 ticket of 2 rows.')).toBeVisible();
+  await page.getByLabel('Holder name or code').fill('noor');
+  await page.getByRole('button', { name: 'Find', exact: true }).click();
+  await expect(page.getByLabel('Holder', { exact: true })).toHaveValue(TICKET.holderName);
+  await saveScreen(page, 'manage-tickets-320-light', { fullPage: true });
+  expect(await axeViolations(page, 'tickets')).toEqual([]);
+  // The upload is on the event's Activity page, with the lines it covered.
+  await page.goto(`/manage/events/${eventId}/activity`);
+  await expect(page.getByRole('listitem').filter({ hasText: 'Imported tickets' })).toContainText('2–2');
 
   // A staff member on another phone.
   const staffContext = await browser.newContext({ baseURL: ownServer.current.url, viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, permissions: ['camera'] });

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { DayCutoff, EventStatus, TimeZone } from './organizations.ts';
 import { requestText } from './text.ts';
+import { TicketImportBatchSnapshot, TicketSnapshot, TicketTypeSnapshot } from './ticket-management.ts';
 
 /** Longest event title, in characters. */
 export const EVENT_TITLE_MAX_LENGTH = 200;
@@ -117,7 +118,20 @@ export const ManagedEventList = z.array(ManagedEvent).meta({ id: 'ManagedEventLi
 export type ManagedEventList = z.infer<typeof ManagedEventList>;
 
 /** What an audit entry says was changed (docs/decisions/106). */
-export const AuditAction = z.enum(['event.created', 'event.updated', 'event.archived', 'event.restored']);
+export const AuditAction = z.enum([
+  'event.created',
+  'event.updated',
+  'event.archived',
+  'event.restored',
+  // Ticket types and tickets (docs/decisions/114).
+  'ticket-type.created',
+  'ticket-type.updated',
+  'ticket-type.deleted',
+  'ticket.updated',
+  'ticket.revoked',
+  'ticket.reinstated',
+  'tickets.imported',
+]);
 export type AuditAction = z.infer<typeof AuditAction>;
 
 /** An event as an audit entry records it before and after a change. */
@@ -135,6 +149,10 @@ export const EventSnapshot = z.object({
 }).meta({ id: 'EventSnapshot' });
 export type EventSnapshot = z.infer<typeof EventSnapshot>;
 
+/** What an audit entry records before and after: the event, a ticket type, a ticket, or an import batch (by its action). */
+export const AuditSnapshot = z.union([EventSnapshot, TicketTypeSnapshot, TicketSnapshot, TicketImportBatchSnapshot]);
+export type AuditSnapshot = z.infer<typeof AuditSnapshot>;
+
 /** One line of an event's activity: who, when, what, before and after. */
 export const AuditEntry = z.object({
   id: z.string(),
@@ -146,8 +164,8 @@ export const AuditEntry = z.object({
     name: z.string(),
   }),
   action: AuditAction,
-  before: EventSnapshot.nullable(),
-  after: EventSnapshot.nullable(),
+  before: AuditSnapshot.nullable(),
+  after: AuditSnapshot.nullable(),
 }).meta({ id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 

@@ -22,3 +22,4 @@ export * from './paths.ts';
 export * from './text.ts';
 export * from './check-in-notes.ts';
 export * from './api-version.ts';
+export * from './ticket-management.ts';

@@ -13,6 +13,7 @@ import devicesRoutes from './devices/index.ts';
 import eventsRoutes from './events/index.ts';
 import manageRoutes from './manage/index.ts';
 import teamRoutes from './manage/team.ts';
+import manageTicketRoutes from './manage/tickets.ts';
 import ticketTypesRoutes from './ticket-types/index.ts';
 import organizationsRoutes from './organizations/index.ts';
 import ticketsRoutes from './tickets/index.ts';
@@ -45,6 +46,7 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   await scope.register(eventsRoutes);
   await scope.register(manageRoutes);
   await scope.register(teamRoutes);
+  await scope.register(manageTicketRoutes);
   await scope.register(ticketTypesRoutes);
   await scope.register(devicesRoutes);
 }

@@ -3,7 +3,7 @@
  * changes an organizer's resource calls `recordAudit` with its transaction, so the entry commits
  * with the change or not at all. Read back per event for its 'Activity' page.
  */
-import { AuditAction, type AuditEntry, EventSnapshot } from '@gatecheck/contract';
+import { AuditAction, type AuditEntry, AuditSnapshot } from '@gatecheck/contract';
 import { desc, eq } from 'drizzle-orm';
 import { userInfo } from 'node:os';
 import type { DbOrTx, Tx } from '../db/client.ts';
@@ -36,7 +36,7 @@ export type TeamAuditAction = 'member.invited' | 'invitation.revoked' | 'invitat
 
 /** One change to record. `before` null for a creation; `after` null for a deletion. */
 export type AuditRecord =
-  | { organizationId: string; eventId: string; action: AuditAction; before: EventSnapshot | null; after: EventSnapshot | null }
+  | { organizationId: string; eventId: string; action: AuditAction; before: AuditSnapshot | null; after: AuditSnapshot | null }
   | { organizationId: string; eventId: null; action: TeamAuditAction; before: Record<string, unknown> | null; after: Record<string, unknown> | null };
 
 /** Writes one audit entry by `actor` in `tx`, the transaction of the change it records. */
@@ -66,7 +66,7 @@ export async function listEventActivity(db: DbOrTx, eventId: string, limit = 200
     at: row.createdAt.toISOString(),
     actor: { kind: row.actorKind === 'cli' ? 'cli' : 'user', name: row.actorName },
     action: AuditAction.parse(row.action),
-    before: row.before === null ? null : EventSnapshot.parse(row.before),
-    after: row.after === null ? null : EventSnapshot.parse(row.after),
+    before: row.before === null ? null : AuditSnapshot.parse(row.before),
+    after: row.after === null ? null : AuditSnapshot.parse(row.after),
   }));
 }

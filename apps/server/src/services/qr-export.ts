@@ -99,28 +99,36 @@ const QR_SIDE_PT = 118;
  * replaces Helvetica for names, types and titles. `onProgress(done, total)` is called after each ticket.
  * @throws when the file cannot be written or the font cannot be read.
  */
-export async function writeTicketsPdf(
-  file: string,
-  content: {
-    event: Pick<EventDetails, 'title' | 'date' | 'location' | 'days'>;
-    tickets: PrintableTicket[];
-    fontFile?: string;
-  },
-  onProgress?: (done: number, total: number) => void,
-): Promise<void> {
+export async function writeTicketsPdf(file: string, content: TicketsPdfContent, onProgress?: (done: number, total: number) => void): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const output = createWriteStream(file);
+  await renderTicketsPdf(output, content, onProgress);
+  await finished(output);
+}
+
+/** What a tickets PDF shows: the event, its tickets, and optionally a font file for names beyond Windows-1252. */
+export interface TicketsPdfContent {
+  event: Pick<EventDetails, 'title' | 'date' | 'location' | 'days'>;
+  tickets: PrintableTicket[];
+  fontFile?: string;
+}
+
+/**
+ * The same PDF as `writeTicketsPdf`, piped into `output` as pages are drawn (the management area
+ * sends it as the answer to a download, never whole in memory); resolves when the document is ended.
+ */
+export async function renderTicketsPdf(output: NodeJS.WritableStream, content: TicketsPdfContent, onProgress?: (done: number, total: number) => void): Promise<void> {
   const { event, tickets: list } = content;
   const fonts: Fonts = content.fontFile
     ? { regular: 'custom', bold: 'custom' }
     : { regular: 'Helvetica', bold: 'Helvetica-Bold' };
-  await mkdir(path.dirname(file), { recursive: true });
   const doc = new PDFDocument({
     size: 'A4',
     margin: PAGE.margin,
     autoFirstPage: false,
-    info: { Title: `Tickets: ${event.title}`, Subject: `${list.length} tickets`, Creator: 'Gatecheck admin CLI' },
+    info: { Title: `Tickets: ${event.title}`, Subject: `${list.length} tickets`, Creator: 'Gatecheck' },
   });
   if (content.fontFile) doc.registerFont('custom', content.fontFile);
-  const output = createWriteStream(file);
   doc.pipe(output);
 
   const perPage = GRID.columns * GRID.rows;
@@ -149,7 +157,11 @@ export async function writeTicketsPdf(
     }
   }
   doc.end();
-  await finished(output);
+}
+
+/** One ticket's QR code as a 512 px PNG, the same image `writeTicketPngs` writes to its file. */
+export async function ticketQrPng(ticket: Pick<PrintableTicket, 'code' | 'qrText'>): Promise<Buffer> {
+  return QRCode.toBuffer(ticket.qrText ?? ticket.code, { type: 'png', errorCorrectionLevel: 'M', margin: 4, width: QR_PNG_WIDTH_PX });
 }
 
 interface Fonts {

@@ -32,8 +32,11 @@
 import { checkInNoteText, isDoorListCode, parseAttentionFlag, ticketCodeStrengthBits } from '@gatecheck/contract';
 import { Readable } from 'node:stream';
 import { type Options, Parser } from 'csv-parse';
+import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { inTransaction } from '../db/transactions.ts';
+import { tickets } from '../db/schema.ts';
+import { type Actor, cliActor, recordAudit } from './audit.ts';
 import { findEvent, type EventDetails } from './events.ts';
 import { ServiceError } from './errors.ts';
 import { generateTicketCode, ticketCodeKey, ticketCodeProblem } from './ticket-codes.ts';
@@ -113,6 +116,19 @@ export interface TicketImportOptions {
   batchSize?: number;
   /** Called after each committed batch, and once at the end. */
   onProgress?: (progress: TicketImportProgress) => void;
+  /**
+   * After each batch, wait this many times as long as the batch took (default 0: at once). A server
+   * importing beside its doors uses 1: the import then gets about half of the process's time and a
+   * verify waits at most about one batch (a batch's parsing, checks and insert all share the one
+   * JavaScript thread with verify, and on the embedded database the database too).
+   */
+  pauseFactor?: number;
+  /**
+   * Who imports: each committed batch has its audit entry ('tickets.imported': the lines it covered
+   * and the tickets it added) in its own transaction (docs/decisions/106, 114). Default: the admin
+   * CLI's actor.
+   */
+  actor?: Actor;
 }
 
 interface ValidRow {
@@ -140,6 +156,64 @@ interface ValidRow {
  *   a quote never closed, not UTF-8), and then nothing is imported.
  */
 export async function importTicketsCsv(db: Db, options: TicketImportOptions): Promise<TicketImportSummary> {
+  const actor = options.actor ?? cliActor();
+  return readCsvInto(db, options, (event, rows) => insertBatch(db, { event, batch: rows, actor }));
+}
+
+/**
+ * What importing `csv` into event `eventId` would do, without writing anything: the same reading,
+ * inspection and row checks as `importTicketsCsv` (a file refused whole is refused here too), and
+ * the codes that are taken — by a ticket in the database or by an earlier row of the file — named
+ * as the import would name them. Holds the file's code keys in memory (a web upload, bounded by
+ * TICKET_CSV_UPLOAD_MAX_BYTES). A concurrent import may still take a code between the preview and
+ * the import; the import then rejects that row.
+ * @throws ServiceError as importTicketsCsv, before anything is read past the fault.
+ */
+export async function previewTicketsCsv(db: Db, options: Pick<TicketImportOptions, 'eventId' | 'csv' | 'batchSize'>): Promise<TicketImportSummary> {
+  const seen = new Set<string>();
+  return readCsvInto(db, options, async (_event, rows) => {
+    const keys = rows.map((row) => ticketCodeKey(row.code));
+    const taken = new Set(
+      keys.length === 0
+        ? []
+        : (await db.select({ key: sql<string>`upper(${tickets.code})` }).from(tickets).where(inArray(sql`upper(${tickets.code})`, keys))).map((row) => row.key),
+    );
+    const accepted = new Set<string>();
+    for (const row of rows) {
+      const key = ticketCodeKey(row.code);
+      if (taken.has(key) || seen.has(key)) continue;
+      seen.add(key);
+      accepted.add(row.code);
+    }
+    return accepted;
+  });
+}
+
+/**
+ * The first checks of a file to import into `eventId`, without reading its rows: the event exists,
+ * the whole-file faults of `inspectCsv`, and a usable header. For a caller that must answer a
+ * refused file before it starts reporting progress (the management API's import).
+ * @throws ServiceError `not_found` (event), `bad_request` (as importTicketsCsv).
+ */
+export async function inspectTicketsCsv(db: Db, options: Pick<TicketImportOptions, 'eventId' | 'csv'>): Promise<void> {
+  await findEvent(db, options.eventId);
+  const { delimiter } = await inspectCsv(options.csv);
+  for await (const { record } of readRecords(options.csv, [], delimiter)) {
+    readHeader(record.fields);
+    return;
+  }
+  throw new ServiceError('bad_request', 'The CSV file is empty: expected the header code,holder_name,ticket_type,days');
+}
+
+/**
+ * Reads `options.csv` for event `options.eventId`, checks each row and hands valid rows to `write`
+ * a batch at a time; `write` answers the codes it took (the others count as taken).
+ */
+async function readCsvInto(
+  db: Db,
+  options: Pick<TicketImportOptions, 'eventId' | 'csv' | 'batchSize' | 'onProgress' | 'pauseFactor'>,
+  write: (event: EventDetails, rows: ValidRow[]) => Promise<Set<string>>,
+): Promise<TicketImportSummary> {
   const event = await findEvent(db, options.eventId);
   const { delimiter } = await inspectCsv(options.csv);
   const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH_SIZE;
@@ -152,6 +226,8 @@ export async function importTicketsCsv(db: Db, options: TicketImportOptions): Pr
   const offlineOnly: TicketImportSummary['offlineOnly'] = { count: 0, rows: [] };
   let columns: Map<Column, number> | undefined;
   let batch: ValidRow[] = [];
+  /** When the current batch began to be read (ms, performance.now()): its parsing counts to its time. */
+  let batchStarted = performance.now();
 
   const flush = async () => {
     if (batch.length === 0) return;
@@ -168,7 +244,7 @@ export async function importTicketsCsv(db: Db, options: TicketImportOptions): Pr
         toInsert.push(row);
       }
     }
-    const inserted = await insertBatch(db, event.id, toInsert);
+    const inserted = await write(event, toInsert);
     for (const row of toInsert) {
       if (inserted.has(row.code)) {
         imported += 1;
@@ -184,6 +260,12 @@ export async function importTicketsCsv(db: Db, options: TicketImportOptions): Pr
     progress.rows += rows.length;
     progress.batches += 1;
     options.onProgress?.({ ...progress });
+    // Let the event loop take other requests between batches: on the embedded database a batch and
+    // the parsing after it resolve through promises alone, which would hold back a door's verify
+    // (and every other request) until the whole file is in.
+    const pauseMs = (performance.now() - batchStarted) * (options.pauseFactor ?? 0);
+    await new Promise<void>((resolve) => (pauseMs >= 1 ? setTimeout(resolve, pauseMs) : setImmediate(resolve)));
+    batchStarted = performance.now();
   };
 
   for await (const item of readRecords(options.csv, rejected, delimiter)) {
@@ -268,6 +350,9 @@ interface ParsedRecord {
 
 /** The field separator of a file: a comma, or a semicolon when its header uses one (`inspectCsv`). */
 type Delimiter = ',' | ';';
+
+/** Records read between two turns of the event loop (`readRecords`). */
+const RECORDS_PER_EVENT_LOOP_TURN = 1_000;
 
 /** What the parser turns bytes it cannot read as UTF-8 into. */
 const REPLACEMENT_CHARACTER = '\uFFFD';
@@ -396,7 +481,17 @@ async function* readRecords(csv: TicketCsvSource, rejected: RejectedRow[], delim
   source.on('error', (error) => parser.destroy(error));
   source.pipe(parser);
   try {
-    for await (const item of parser as AsyncIterable<ParsedRecord>) yield item;
+    let sinceYield = 0;
+    for await (const item of parser as AsyncIterable<ParsedRecord>) {
+      yield item;
+      // A file given whole (an upload) is parsed from one chunk through promises alone: without a
+      // turn of the event loop now and then, reading it would hold back every other request.
+      sinceYield += 1;
+      if (sinceYield >= RECORDS_PER_EVENT_LOOP_TURN) {
+        sinceYield = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
   } finally {
     source.destroy();
   }
@@ -488,18 +583,19 @@ function parseDays(text: string, event: EventDetails): number[] | null | string 
 }
 
 /**
- * Inserts one batch in one transaction. A code that is taken, ignoring case (an earlier import, a
+ * Inserts one batch in one transaction, with its audit entry when it added any ticket. A code that is taken, ignoring case (an earlier import, a
  * concurrent one, or a clash of generated codes), is skipped by ON CONFLICT on the upper(code) index
  * instead of failing the batch.
  * @returns the codes inserted.
  */
-async function insertBatch(db: Db, eventId: string, batch: ValidRow[]): Promise<Set<string>> {
+async function insertBatch(db: Db, { event, batch, actor }: { event: EventDetails; batch: ValidRow[]; actor: Actor }): Promise<Set<string>> {
+  if (batch.length === 0) return new Set();
   return inTransaction(db, async (tx) => {
     const inserted = await insertTickets(
       tx,
       batch.map((row) => ({
         code: row.code,
-        eventId,
+        eventId: event.id,
         holderName: row.holderName,
         ticketType: row.ticketType,
         admittedDays: row.days,
@@ -508,6 +604,16 @@ async function insertBatch(db: Db, eventId: string, batch: ValidRow[]): Promise<
       })),
       { skipTakenCodes: true },
     );
+    if (inserted.length > 0) {
+      const lines = batch.map((row) => row.line);
+      await recordAudit(tx, actor, {
+        organizationId: event.organizationId,
+        eventId: event.id,
+        action: 'tickets.imported',
+        before: null,
+        after: { firstLine: Math.min(...lines), lastLine: Math.max(...lines), imported: inserted.length },
+      });
+    }
     return new Set(inserted.map((row) => row.code));
   });
 }

@@ -133,3 +133,30 @@ async function readJsonBody(response: Response): Promise<unknown> {
     return undefined;
   }
 }
+
+/**
+ * One API call whose answer is not JSON to parse whole (a file to download, a stream of lines): the
+ * same base URL, cookies and bearer token as `apiRequest`, `body` sent as it is (a File with its
+ * `contentType`). A non-2xx answer throws as `apiRequest` does.
+ * @returns the 2xx Response, its body unread.
+ * @throws {ApiError} on network failure or a non-2xx status.
+ */
+export async function apiFetch(path: string, options: { method?: 'GET' | 'POST'; body?: Blob; contentType?: string; signal?: AbortSignal } = {}): Promise<Response> {
+  const token = await readStoredToken();
+  const headers = new Headers();
+  if (options.contentType) headers.set('Content-Type', options.contentType);
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path), { method: options.method ?? 'GET', headers, body: options.body, credentials: 'include', signal: options.signal });
+  } catch (error) {
+    if (!options.signal?.aborted) reportServerUnreachable();
+    throw new ApiError(0, 'network_error', error instanceof Error ? error.message : 'Network error');
+  }
+  if (GATEWAY_FAILURES.has(response.status)) reportServerUnreachable();
+  else reportServerAnswered();
+  if (response.ok) return response;
+  const errorBody = safeParse(ApiErrorBody, await readJsonBody(response));
+  if (errorBody.success) throw new ApiError(response.status, errorBody.data.code, errorBody.data.message, retryAfterSecondsOf(response), errorBody.data.field);
+  throw new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
+}

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { listTicketTypes, updateTicketType } from '../../services/ticket-types.ts';
 import { parseAttention } from '../arguments.ts';
 import type { AdminContext } from '../context.ts';
+import { cliActor } from '../../services/audit.ts';
 
 /** Adds the `ticket-type` commands to `program`. */
 export function registerTicketTypeCommands(program: Command, context: AdminContext): void {
@@ -38,7 +39,7 @@ export function registerTicketTypeCommands(program: Command, context: AdminConte
         eventId: options.event,
         name,
         change: { checkInNote: options.note, requiresAttention: options.attention },
-      });
+      }, cliActor());
       context.print(describeType(type));
     });
 }

@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { CHECK_IN_NOTE_MAX_LENGTH, DOOR_LIST_MIN_CODE_BITS } from '@gatecheck/contract';
 import type { Command } from 'commander';
+import { cliActor } from '../../services/audit.ts';
 import { revokeTicket, updateTicketNote } from '../../services/tickets.ts';
 import { reindexSearchTerms } from '../../services/attendee-search.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -74,6 +75,7 @@ export function registerTicketCommands(program: Command, context: AdminContext):
         eventId: options.event,
         csv: () => createReadStream(csvFile),
         batchSize: options.batchSize,
+        actor: cliActor(),
         onProgress: ({ bytes }) => progress.update(bytes, size),
       }).finally(() => progress.stop());
       context.print(`Imported ${summary.imported} of ${rowsText(summary.rows)} into "${summary.eventTitle}"${summary.generatedCodes > 0 ? ` (${summary.generatedCodes} with generated codes)` : ''}.`);
@@ -104,7 +106,7 @@ export function registerTicketCommands(program: Command, context: AdminContext):
     .option('--attention <yes|no>', 'yes: the scanner sounds and vibrates differently, so staff look up', parseAttention)
     .addHelpText('after', '\nExample:\n  npm run admin -- tickets note GC-7Q2MZK4D3XW5HJ6P --note "Wheelchair access: side gate" --attention yes')
     .action(async (code: string, options: { note?: string; attention?: boolean }) => {
-      const ticket = await updateTicketNote(await context.db(), code.trim(), { checkInNote: options.note, requiresAttention: options.attention });
+      const ticket = await updateTicketNote(await context.db(), code.trim(), { checkInNote: options.note, requiresAttention: options.attention }, cliActor());
       const note = ticket.note === '' ? 'no note' : `note ${JSON.stringify(ticket.note)}`;
       context.print(`Ticket ${ticket.code} ("${ticket.eventTitle}"): ${ticket.requiresAttention ? 'attention' : 'no attention'}; ${note}`);
     });
@@ -115,7 +117,7 @@ export function registerTicketCommands(program: Command, context: AdminContext):
     .argument('<code>', 'the ticket code (as in its QR code)')
     .addHelpText('after', '\nExample:\n  npm run admin -- tickets revoke GC-7Q2MZK4D3XW5HJ6P')
     .action(async (code: string) => {
-      const ticket = await revokeTicket(await context.db(), code.trim());
+      const ticket = await revokeTicket(await context.db(), code.trim(), cliActor());
       const what = `ticket ${ticket.code} (${ticket.holderName}, "${ticket.eventTitle}")`;
       context.print(ticket.wasAlreadyRevoked ? `The ${what} was already revoked at ${ticket.revokedAt.toISOString()}` : `Revoked ${what}`);
     });

@@ -7,6 +7,7 @@
  */
 import { apiPaths, EventParams, TicketType, TicketTypeParams, TicketTypesResponse, UpdateTicketTypeRequest } from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
 import { listTicketTypes, updateTicketType } from '../../services/ticket-types.ts';
 import { eventOf, requireRole } from '../require-role.ts';
@@ -32,7 +33,10 @@ const ticketTypesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: TicketType, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
-    async (request) => updateTicketType(app.db, { eventId: eventOf(request).id, name: request.params.name, change: request.body }),
+    async (request) => {
+      const user = signedInUser(request);
+      return updateTicketType(app.db, { eventId: eventOf(request).id, name: request.params.name, change: request.body }, { kind: 'user', userId: user.userId, name: user.displayName });
+    },
   );
 };
 

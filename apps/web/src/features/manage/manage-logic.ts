@@ -195,7 +195,7 @@ type SnapshotField = (typeof SNAPSHOT_FIELDS)[number];
 
 /** One changed setting: its label and its value before and after, in words ('—' for none). */
 export interface ChangeLine {
-  field: SnapshotField;
+  field: SnapshotField | ResourceField;
   label: string;
   before: string;
   after: string;
@@ -218,15 +218,47 @@ function valueWords(snapshot: EventSnapshot | null, field: SnapshotField): strin
   }
 }
 
+/** The fields a ticket type's, a ticket's or an import batch's entry can show changed (docs/decisions/114), in the order shown. */
+const RESOURCE_FIELDS = ['name', 'code', 'holderName', 'ticketType', 'checkInNote', 'requiresAttention', 'revokedAt', 'lines', 'imported'] as const;
+type ResourceField = (typeof RESOURCE_FIELDS)[number];
+
+/** A ticket type's, ticket's or import batch's value of `field` in words ('—' for none). */
+function resourceValueWords(snapshot: AuditEntry['before'], field: ResourceField): string {
+  if (!snapshot) return '—';
+  if (field === 'lines') return 'firstLine' in snapshot ? `${snapshot.firstLine}–${snapshot.lastLine}` : '—';
+  if (!(field in snapshot)) return '—';
+  const value: unknown = (snapshot as Record<string, unknown>)[field];
+  if (field === 'requiresAttention') return value === true ? t('common.on') : t('common.off');
+  if (field === 'revokedAt') return value ? t('tickets.revoked') : '—';
+  return typeof value === 'string' || typeof value === 'number' ? (value === '' ? '—' : String(value)) : '—';
+}
+
 /** What an activity entry changed: every setting whose words differ between before and after (all set ones for a creation). */
 export function changeLines(entry: AuditEntry): ChangeLine[] {
+  if (!entry.action.startsWith('event.')) {
+    return RESOURCE_FIELDS.flatMap((field) => {
+      const before = resourceValueWords(entry.before, field);
+      const after = resourceValueWords(entry.after, field);
+      const isIdentity = field === 'name' || field === 'code';
+      if (before === after && !(isIdentity && after !== '—')) return [];
+      if (entry.before === null && after === '—') return [];
+      return [{ field, label: t(`tickets.fields.${field}`), before, after }];
+    });
+  }
+  const eventBefore = asEventSnapshot(entry.before);
+  const eventAfter = asEventSnapshot(entry.after);
   return SNAPSHOT_FIELDS.flatMap((field) => {
-    const before = valueWords(entry.before, field);
-    const after = valueWords(entry.after, field);
+    const before = valueWords(eventBefore, field);
+    const after = valueWords(eventAfter, field);
     if (before === after) return [];
     if (entry.before === null && (after === '—' || field === 'archivedAt')) return [];
     return [{ field, label: t(`manage.fields.${field}`), before, after }];
   });
+}
+
+/** `snapshot` when it is an event's (an event entry's before and after always are), else null. */
+function asEventSnapshot(snapshot: AuditEntry['before']): EventSnapshot | null {
+  return snapshot !== null && 'title' in snapshot ? snapshot : null;
 }
 
 /** An activity entry's action in words ('Created the event', …). */
@@ -236,6 +268,13 @@ export function actionWords(entry: AuditEntry): string {
     'event.updated': () => t('manage.actions.updated'),
     'event.archived': () => t('manage.actions.archived'),
     'event.restored': () => t('manage.actions.restored'),
+    'ticket-type.created': () => t('tickets.actions.typeCreated'),
+    'ticket-type.updated': () => t('tickets.actions.typeUpdated'),
+    'ticket-type.deleted': () => t('tickets.actions.typeDeleted'),
+    'ticket.updated': () => t('tickets.actions.ticketUpdated'),
+    'ticket.revoked': () => t('tickets.actions.ticketRevoked'),
+    'ticket.reinstated': () => t('tickets.actions.ticketReinstated'),
+    'tickets.imported': () => t('tickets.actions.ticketsImported'),
   } satisfies Record<AuditEntry['action'], () => string>;
   return words[entry.action]();
 }

@@ -1,0 +1,257 @@
+/**
+ * The management area's ticket types and tickets (issue 30 item 3; docs/decisions/114), every route
+ * for admins of the event's organization only: staff, supervisors and door devices get 403
+ * `forbidden`, non-members 404 `not_found` (docs/decisions/086), the signed-out 401.
+ *
+ * Ticket types: GET/POST …/ticket-types (list / create), POST …/ticket-types/{name} (note and
+ * attention flag), POST …/ticket-types/{name}/delete (409 while tickets, check-ins or a list use it).
+ * Tickets: GET …/tickets?q= (by name or code), POST …/tickets/{id} (holder and type), …/revoke,
+ * …/reinstate, GET …/tickets/{id}/qr.png and …/tickets.pdf (the CLI's exporter).
+ * CSV upload (body `text/csv`, the file's bytes): POST …/ticket-imports/preview answers what the
+ * import would do; POST …/ticket-imports imports, answering `application/x-ndjson` lines of progress
+ * as batches commit, then the summary (`TicketImportEvent`); a file refused whole is a 400 before
+ * anything is imported. Thin: the rules are the services', shared with the admin CLI.
+ */
+import { PassThrough } from 'node:stream';
+import {
+  CreateTicketTypeRequest,
+  EditTicketRequest,
+  EditTicketTypeRequest,
+  EventParams,
+  IMPORT_REJECTED_ROWS_SHOWN,
+  ManagedTicket,
+  ManagedTicketList,
+  ManagedTicketParams,
+  ManagedTicketQuery,
+  ManagedTicketTypeParams,
+  manageTicketRoutes as routes,
+  TICKET_CSV_UPLOAD_MAX_BYTES,
+  type TicketImportEvent,
+  TicketImportSummary,
+  TicketType,
+  TicketTypesResponse,
+} from '@gatecheck/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { signedInUser } from '../../plugins/auth.ts';
+import { ruleErrors } from '../../plugins/error-responses.ts';
+import type { Actor } from '../../services/audit.ts';
+import { ServiceError } from '../../services/errors.ts';
+import { listPrintableTickets, renderTicketsPdf, ticketQrPng } from '../../services/qr-export.ts';
+import { createTicketType, deleteTicketType, editTicketType, listTicketTypes } from '../../services/ticket-types.ts';
+import { findManagedTicket, searchManagedTickets, setTicketRevoked, updateTicket } from '../../services/tickets.ts';
+import { importTicketsCsv, inspectTicketsCsv, previewTicketsCsv, type TicketImportSummary as ImportOutcome } from '../../services/tickets-import.ts';
+import { eventOf, requireRole } from '../require-role.ts';
+
+function actorOf(request: FastifyRequest): Actor {
+  const user = signedInUser(request);
+  return { kind: 'user', userId: user.userId, name: user.displayName };
+}
+
+/** Runs `work`; a refusal that names a field of the input names it as a field of the body (`body.name`). */
+async function namingBodyFields<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ServiceError && error.field) throw new ServiceError(error.code, error.message, `body.${error.field}`);
+    throw error;
+  }
+}
+
+/** The uploaded CSV's bytes. @throws ServiceError `bad_request` when the body is not a `text/csv` file. */
+function csvOf(request: FastifyRequest): Buffer {
+  if (!Buffer.isBuffer(request.body)) throw new ServiceError('bad_request', 'Send the CSV file as the body, with Content-Type: text/csv');
+  return request.body;
+}
+
+/** The service's import summary as the wire carries it (rejected rows capped). */
+function summaryOf(outcome: ImportOutcome): TicketImportSummary {
+  return {
+    rows: outcome.rows,
+    imported: outcome.imported,
+    generatedCodes: outcome.generatedCodes,
+    rejected: outcome.rejected.slice(0, IMPORT_REJECTED_ROWS_SHOWN),
+    rejectedCount: outcome.rejected.length,
+    offlineOnlyCount: outcome.offlineOnly.count,
+  };
+}
+
+/**
+ * `reply` for a file or stream answer: the routes' typed replies accept only their JSON schemas, and
+ * a binary or streamed body is sent as it is (not serialized, not in the OpenAPI answer checks).
+ */
+function fileReply(reply: FastifyReply): FastifyReply {
+  return reply;
+}
+
+/** A safe file name part from an event title ('Dockside Jazz' → 'Dockside-Jazz'). */
+function fileNamePart(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'tickets';
+}
+
+const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
+  const admin = requireRole('admin');
+
+  // The upload's bytes as they came (the import reads and checks them itself, as the CLI's file).
+  app.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: TICKET_CSV_UPLOAD_MAX_BYTES }, (_request, body, done) => done(null, body));
+
+  app.get(
+    routes.ticketTypes,
+    { preHandler: admin, schema: { operationId: 'listManagedTicketTypes', params: EventParams, response: { 200: TicketTypesResponse, ...ruleErrors('forbidden', 'not_found') } } },
+    async (request) => ({ ticketTypes: await listTicketTypes(app.db, eventOf(request).id) }),
+  );
+
+  app.post(
+    routes.ticketTypes,
+    {
+      preHandler: admin,
+      schema: {
+        operationId: 'createTicketType',
+        params: EventParams,
+        body: CreateTicketTypeRequest,
+        response: { 201: TicketType, ...ruleErrors('forbidden', 'not_found', 'conflict') },
+      },
+    },
+    async (request, reply) => {
+      const type = await namingBodyFields(() => createTicketType(app.db, eventOf(request).id, request.body, actorOf(request)));
+      return reply.status(201).send(type);
+    },
+  );
+
+  app.post(
+    routes.ticketType,
+    {
+      preHandler: admin,
+      schema: {
+        operationId: 'editTicketType',
+        params: ManagedTicketTypeParams,
+        body: EditTicketTypeRequest,
+        response: { 200: TicketType, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
+      },
+    },
+    async (request) =>
+      namingBodyFields(() => editTicketType(app.db, { eventId: eventOf(request).id, name: request.params.name, change: request.body }, actorOf(request))),
+  );
+
+  app.post(
+    routes.deleteTicketType,
+    {
+      preHandler: admin,
+      schema: { operationId: 'deleteTicketType', params: ManagedTicketTypeParams, response: { 200: TicketTypesResponse, ...ruleErrors('forbidden', 'not_found', 'conflict') } },
+    },
+    async (request) => {
+      const event = eventOf(request);
+      await deleteTicketType(app.db, event.id, request.params.name, actorOf(request));
+      return { ticketTypes: await listTicketTypes(app.db, event.id) };
+    },
+  );
+
+  app.get(
+    routes.tickets,
+    {
+      preHandler: admin,
+      schema: { operationId: 'searchManagedTickets', params: EventParams, querystring: ManagedTicketQuery, response: { 200: ManagedTicketList, ...ruleErrors('forbidden', 'not_found') } },
+    },
+    async (request) => searchManagedTickets(app.db, eventOf(request).id, request.query.q),
+  );
+
+  app.post(
+    routes.ticket,
+    {
+      preHandler: admin,
+      schema: { operationId: 'editTicket', params: ManagedTicketParams, body: EditTicketRequest, response: { 200: ManagedTicket, ...ruleErrors('forbidden', 'not_found') } },
+    },
+    async (request) => namingBodyFields(() => updateTicket(app.db, { eventId: eventOf(request).id, ticketId: request.params.ticketId }, request.body, actorOf(request))),
+  );
+
+  for (const [route, isRevoked] of [
+    [routes.revokeTicket, true],
+    [routes.reinstateTicket, false],
+  ] as const) {
+    app.post(
+      route,
+      {
+        preHandler: admin,
+        schema: { operationId: isRevoked ? 'revokeManagedTicket' : 'reinstateTicket', params: ManagedTicketParams, response: { 200: ManagedTicket, ...ruleErrors('forbidden', 'not_found') } },
+      },
+      async (request) => setTicketRevoked(app.db, { eventId: eventOf(request).id, ticketId: request.params.ticketId }, { isRevoked, actor: actorOf(request) }),
+    );
+  }
+
+  app.get(
+    routes.ticketQr,
+    { preHandler: admin, schema: { operationId: 'getTicketQr', params: ManagedTicketParams, response: ruleErrors('forbidden', 'not_found') } },
+    async (request, reply) => {
+      const ticket = await findManagedTicket(app.db, eventOf(request).id, request.params.ticketId);
+      const png = await ticketQrPng(ticket);
+      return fileReply(reply)
+        .type('image/png')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${fileNamePart(ticket.code)}.png"`)
+        .send(png);
+    },
+  );
+
+  app.get(
+    routes.ticketsPdf,
+    { preHandler: admin, schema: { operationId: 'getTicketsPdf', params: EventParams, response: ruleErrors('forbidden', 'not_found') } },
+    async (request, reply) => {
+      const { event, tickets } = await listPrintableTickets(app.db, eventOf(request).id);
+      const output = new PassThrough();
+      // Drawn as it is sent: a large event's PDF is never whole in memory. A failure mid-way ends the download short.
+      renderTicketsPdf(output, { event, tickets }).catch((error: unknown) => {
+        request.log.error({ err: error }, 'tickets PDF failed');
+        output.destroy(error instanceof Error ? error : new Error(String(error)));
+      });
+      return fileReply(reply)
+        .type('application/pdf')
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="${fileNamePart(event.title)}-tickets.pdf"`)
+        .send(output);
+    },
+  );
+
+  app.post(
+    routes.importPreview,
+    {
+      preHandler: admin,
+      bodyLimit: TICKET_CSV_UPLOAD_MAX_BYTES,
+      schema: { operationId: 'previewTicketImport', params: EventParams, response: { 200: TicketImportSummary, ...ruleErrors('bad_request', 'forbidden', 'not_found') } },
+    },
+    async (request) => summaryOf(await previewTicketsCsv(app.db, { eventId: eventOf(request).id, csv: csvOf(request) })),
+  );
+
+  app.post(
+    routes.importTickets,
+    {
+      preHandler: admin,
+      bodyLimit: TICKET_CSV_UPLOAD_MAX_BYTES,
+      schema: { operationId: 'importTickets', params: EventParams, response: ruleErrors('bad_request', 'forbidden', 'not_found') },
+    },
+    async (request, reply) => {
+      const eventId = eventOf(request).id;
+      const csv = csvOf(request);
+      // A file refused whole is an ordinary 400, before any line is sent or any ticket written.
+      await inspectTicketsCsv(app.db, { eventId, csv });
+      const output = new PassThrough();
+      const send = (line: TicketImportEvent) => output.write(`${JSON.stringify(line)}\n`);
+      const actor = actorOf(request);
+      // Batches of 500 in their own transactions, as the CLI, each followed by a pause as long as it
+      // took: the doors' verify keeps about half of the process (decision 114).
+      importTicketsCsv(app.db, { eventId, csv, actor, pauseFactor: 1, onProgress: ({ rows, bytes }) => send({ type: 'progress', rows, bytes }) })
+        .then((outcome) => send({ type: 'done', summary: summaryOf(outcome) }))
+        .catch((error: unknown) => {
+          request.log.error({ err: error }, 'ticket import failed');
+          send(
+            error instanceof ServiceError
+              ? { type: 'error', code: error.code, message: error.message }
+              : { type: 'error', code: 'internal_error', message: 'The import stopped. Tickets of the batches already done are imported; upload the file again to add the rest.' },
+          );
+        })
+        .finally(() => output.end());
+      return fileReply(reply).type('application/x-ndjson').header('cache-control', 'no-store').send(output);
+    },
+  );
+};
+
+export default manageTicketRoutes;

@@ -1,0 +1,100 @@
+/**
+ * An event's Tickets screen (docs/decisions/114) against a contract-shaped fake server (msw): a new
+ * ticket type checked with the contract's schema before sending (a refusal of the server shown at
+ * its field); a CSV upload previewed with each rejected row named, then imported as the server's
+ * progress lines come, or cancelled without an import.
+ */
+import {
+  type ApiErrorBody,
+  CreateTicketTypeRequest,
+  type ManagedTicketList,
+  manageTicketPaths,
+  type TicketImportEvent,
+  type TicketImportSummary,
+  type TicketTypesResponse,
+} from '@gatecheck/contract';
+import { screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { beforeEach, expect, test } from 'vitest';
+import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
+import { testOrganization } from '@/test/fixtures.ts';
+import { renderApp } from '@/test/render.tsx';
+
+const adminOrganization = { ...testOrganization, role: 'admin' };
+const EVENT_ID = 'ev-tickets';
+const summary: TicketImportSummary = {
+  rows: 3,
+  imported: 2,
+  generatedCodes: 0,
+  rejected: [{ line: 3, code: 'BAD-1', reason: 'unknown day 7 for this event (its days: 1, 2)' }],
+  rejectedCount: 1,
+  offlineOnlyCount: 0,
+};
+let created: CreateTicketTypeRequest[];
+let imports: number;
+
+beforeEach(() => {
+  created = [];
+  imports = 0;
+  server.use(
+    http.get(apiUrl(manageTicketPaths.ticketTypes(EVENT_ID)), () => HttpResponse.json<TicketTypesResponse>({ ticketTypes: [] })),
+    http.post<never, never, ApiErrorBody | object>(apiUrl(manageTicketPaths.ticketTypes(EVENT_ID)), async ({ request }) => {
+      const body = CreateTicketTypeRequest.parse(await request.json());
+      created.push(body);
+      if (body.name === 'VIP') return errorResponse(409, { code: 'conflict', message: 'This event already has a ticket type "VIP".', field: 'body.name' });
+      return HttpResponse.json({ ...body, tickets: 0 }, { status: 201 });
+    }),
+    http.get(apiUrl(manageTicketPaths.tickets(EVENT_ID)), () => HttpResponse.json<ManagedTicketList>({ tickets: [], hasMore: false })),
+    http.post(apiUrl(manageTicketPaths.importPreview(EVENT_ID)), async ({ request }) => {
+      expect(request.headers.get('content-type')).toBe('text/csv');
+      expect(await request.text()).toContain('holder_name');
+      return HttpResponse.json<TicketImportSummary>(summary);
+    }),
+    http.post(apiUrl(manageTicketPaths.importTickets(EVENT_ID)), () => {
+      imports += 1;
+      const lines: TicketImportEvent[] = [{ type: 'progress', rows: 2, bytes: 40 }, { type: 'done', summary }];
+      return new HttpResponse(lines.map((line) => `${JSON.stringify(line)}\n`).join(''), { headers: { 'content-type': 'application/x-ndjson' } });
+    }),
+  );
+});
+
+const csvFile = () => new File(['holder_name,ticket_type,days\nAda,General,all\nAlan,General,7\nGrace,VIP,1\n'], 'tickets.csv', { type: 'text/csv' });
+
+test('a ticket type without a name is refused at its field before sending; a name the server refuses is said there too', { timeout: 20_000 }, async () => {
+  const { user } = renderApp({ route: `/manage/events/${EVENT_ID}/tickets`, selection: { organization: adminOrganization } });
+  await screen.findByText(/No ticket types yet/);
+  await user.click(screen.getByRole('button', { name: 'Add ticket type' }));
+  expect(screen.getByLabelText('Name')).toHaveAccessibleDescription('Give the ticket type a name.');
+  expect(created).toEqual([]);
+
+  await user.type(screen.getByLabelText('Name'), 'VIP');
+  await user.click(screen.getByRole('button', { name: 'Add ticket type' }));
+  await waitFor(() => expect(screen.getByLabelText('Name')).toHaveAccessibleDescription('This event already has a ticket type "VIP".'));
+  expect(created).toEqual([{ name: 'VIP', checkInNote: '', requiresAttention: false }]);
+});
+
+test('a CSV upload shows its preview with each rejected row by line and why; Import runs it and says what it did; Cancel imports nothing', { timeout: 20_000 }, async () => {
+  const { user } = renderApp({ route: `/manage/events/${EVENT_ID}/tickets`, selection: { organization: adminOrganization } });
+  await user.upload(await screen.findByLabelText('CSV file'), csvFile());
+  expect(await screen.findByText('2 tickets of 3 rows can be imported.')).toBeInTheDocument();
+  expect(screen.getByText(/Line 3: unknown day 7 for this event/)).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Cancel' }));
+  expect(imports).toBe(0);
+
+  await user.upload(screen.getByLabelText('CSV file'), csvFile());
+  await user.click(await screen.findByRole('button', { name: 'Import 2 tickets' }));
+  expect(await screen.findByText('Imported 2 tickets of 3 rows.')).toBeInTheDocument();
+  expect(imports).toBe(1);
+});
+
+test('a file the server refuses whole is said next to the file field, and nothing is offered to import', { timeout: 20_000 }, async () => {
+  server.use(
+    http.post(apiUrl(manageTicketPaths.importPreview(EVENT_ID)), () =>
+      errorResponse(400, { code: 'bad_request', message: 'A quote opens on line 3 (or the first line with text after it) and is never closed.' }),
+    ),
+  );
+  const { user } = renderApp({ route: `/manage/events/${EVENT_ID}/tickets`, selection: { organization: adminOrganization } });
+  await user.upload(await screen.findByLabelText('CSV file'), csvFile());
+  await waitFor(() => expect(screen.getByLabelText('CSV file')).toHaveAccessibleDescription(/never closed/));
+  expect(screen.queryByRole('button', { name: /^Import/ })).toBeNull();
+});

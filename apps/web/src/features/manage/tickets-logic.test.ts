@@ -1,0 +1,57 @@
+import type { AuditEntry } from '@gatecheck/contract';
+import { expect, test } from 'vitest';
+import { actionWords, changeLines } from './manage-logic.ts';
+import { checkTicketForm, checkTicketTypeForm, importPercent, readImportLines } from './tickets-logic.ts';
+
+const actor = { kind: 'user', name: 'Dana Admin' } as const;
+
+test("the ticket forms are checked with the contract's schemas, each problem by its field", () => {
+  expect(checkTicketTypeForm({ name: '  ', checkInNote: 'x'.repeat(301), requiresAttention: false }).problems).toEqual({
+    name: 'Give the ticket type a name.',
+    checkInNote: 'Use at most 300 characters.',
+  });
+  expect(checkTicketTypeForm({ name: ' VIP  Lounge ', checkInNote: '', requiresAttention: true }).request).toEqual({ name: 'VIP Lounge', checkInNote: '', requiresAttention: true });
+  expect(checkTicketForm({ holderName: '', ticketType: 'VIP' }).problems).toEqual({ holderName: 'Give the holder a name.' });
+});
+
+test("a ticket's, a type's and an import's activity entries say what changed in words", () => {
+  const ticket = { code: 'T-1', holderName: 'Zoë van Dijk', ticketType: 'VIP', revokedAt: null, checkInNote: '', requiresAttention: false };
+  const edited: AuditEntry = { id: '1', at: '2026-11-27T10:00:00.000Z', actor, action: 'ticket.updated', before: ticket, after: { ...ticket, holderName: 'Zoe Smith' } };
+  expect(actionWords(edited)).toBe('Changed a ticket');
+  expect(changeLines(edited).map((line) => [line.label, line.before, line.after])).toEqual([
+    ['Code', 'T-1', 'T-1'],
+    ['Holder', 'Zoë van Dijk', 'Zoe Smith'],
+  ]);
+  const revoked: AuditEntry = { ...edited, action: 'ticket.revoked', after: { ...ticket, revokedAt: '2026-11-27T10:00:00.000Z' } };
+  expect(changeLines(revoked).map((line) => [line.label, line.after])).toEqual([
+    ['Code', 'T-1'],
+    ['Revoked', 'Revoked'],
+  ]);
+  const deleted: AuditEntry = { ...edited, action: 'ticket-type.deleted', before: { name: 'Spare', checkInNote: 'Blue band', requiresAttention: true }, after: null };
+  expect(changeLines(deleted).map((line) => [line.label, line.before, line.after])).toEqual([
+    ['Ticket type', 'Spare', '—'],
+    ['Check-in note', 'Blue band', '—'],
+    ['Needs attention', 'On', '—'],
+  ]);
+  const imported: AuditEntry = { ...edited, action: 'tickets.imported', before: null, after: { firstLine: 2, lastLine: 501, imported: 500 } };
+  expect(changeLines(imported).map((line) => [line.label, line.after])).toEqual([
+    ['Lines', '2–501'],
+    ['Tickets added', '500'],
+  ]);
+});
+
+test("the import's answer is read line by line however its bytes are cut; a line that is not one is an error", async () => {
+  const text = '{"type":"progress","rows":500,"bytes":20}\n{"type":"done","summary":{"rows":1,"imported":1,"generatedCodes":0,"rejected":[],"rejectedCount":0,"offlineOnlyCount":0}}\nnot json\n';
+  const bytes = new TextEncoder().encode(text);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let index = 0; index < bytes.length; index += 7) controller.enqueue(bytes.slice(index, index + 7));
+      controller.close();
+    },
+  });
+  const lines = [];
+  for await (const line of readImportLines(body)) lines.push(line.type);
+  expect(lines).toEqual(['progress', 'done', 'error']);
+  expect(importPercent(50, 200)).toBe(25);
+  expect(importPercent(10, 0)).toBe(0);
+});
