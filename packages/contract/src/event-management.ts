@@ -108,7 +108,7 @@ export const ManagedEvent = z.object({
   archivedAt: z.string().nullable(),
   /** Tickets not revoked. */
   ticketCount: z.number().int(),
-  /** Active (not undone) check-ins over all days. */
+  /** Check-ins over all days as the live counts count them: per day, a ticket once whatever check-in lists it was checked in at (docs/decisions/101). */
   checkInCount: z.number().int(),
 }).meta({ id: 'ManagedEvent' });
 export type ManagedEvent = z.infer<typeof ManagedEvent>;
