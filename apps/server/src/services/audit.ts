@@ -30,9 +30,18 @@ export function cliActor(): Actor {
 
 /**
  * Changes to an organization's door team (no event; not on an event's Activity page): an
- * invitation sent, revoked or accepted. Their `before`/`after` are the invitation's facts.
+ * invitation sent, revoked or accepted (`before`/`after`: the invitation's facts); a member added,
+ * their role changed, removed (the member's facts: userId, name, email, role); an organization
+ * created by the admin CLI.
  */
-export type TeamAuditAction = 'member.invited' | 'invitation.revoked' | 'invitation.accepted';
+export type TeamAuditAction =
+  | 'member.invited'
+  | 'invitation.revoked'
+  | 'invitation.accepted'
+  | 'member.added'
+  | 'member.role_changed'
+  | 'member.removed'
+  | 'organization.created';
 
 /** One change to record. `before` null for a creation; `after` null for a deletion. */
 export type AuditRecord =
