@@ -64,11 +64,6 @@ async function newMember(role: 'staff' | 'supervisor' | 'admin', organizationId 
   return { userId, username };
 }
 
-async function teamOf(organizationId = ids.organizationId): Promise<Team> {
-  const response = await send('admin', { method: 'GET', url: api(teamPaths.team(organizationId)) });
-  return Team.parse(response.json());
-}
-
 async function latestTeamEntry() {
   const [entry] = await t.database.db
     .select()

@@ -116,9 +116,32 @@ export type ManagedEvent = z.infer<typeof ManagedEvent>;
 export const ManagedEventList = z.array(ManagedEvent).meta({ id: 'ManagedEventList' });
 export type ManagedEventList = z.infer<typeof ManagedEventList>;
 
-/** What an audit entry says was changed (docs/decisions/106). */
-export const AuditAction = z.enum(['event.created', 'event.updated', 'event.archived', 'event.restored']);
+/** What an audit entry of an event says was changed (docs/decisions/106). */
+export const EventAuditAction = z.enum(['event.created', 'event.updated', 'event.archived', 'event.restored']);
+export type EventAuditAction = z.infer<typeof EventAuditAction>;
+/** What an audit entry of one of an event's check-in lists says was changed (docs/decisions/115). */
+export const CheckInListAuditAction = z.enum(['check_in_list.created', 'check_in_list.updated', 'check_in_list.deleted']);
+export type CheckInListAuditAction = z.infer<typeof CheckInListAuditAction>;
+/** Every action on an event's Activity page. */
+export const AuditAction = z.enum([...EventAuditAction.options, ...CheckInListAuditAction.options]);
 export type AuditAction = z.infer<typeof AuditAction>;
+
+/**
+ * A check-in list as an audit entry records it (docs/decisions/115): its name, place, ticket types
+ * (null: every type) and days (null: every day); the door settings of docs/decisions/111 when the
+ * server keeps them.
+ */
+export const CheckInListSnapshot = z.object({
+  checkInListId: z.string(),
+  name: z.string(),
+  position: z.number().int(),
+  ticketTypes: z.array(z.string()).nullable(),
+  days: z.array(z.number().int()).nullable(),
+  allowsReentry: z.boolean().optional(),
+  capacity: z.number().int().nullable().optional(),
+  dailyCheckoutTime: z.string().nullable().optional(),
+}).meta({ id: 'CheckInListSnapshot' });
+export type CheckInListSnapshot = z.infer<typeof CheckInListSnapshot>;
 
 /** An event as an audit entry records it before and after a change. */
 export const EventSnapshot = z.object({
@@ -135,20 +158,23 @@ export const EventSnapshot = z.object({
 }).meta({ id: 'EventSnapshot' });
 export type EventSnapshot = z.infer<typeof EventSnapshot>;
 
-/** One line of an event's activity: who, when, what, before and after. */
-export const AuditEntry = z.object({
-  id: z.string(),
-  /** ISO 8601 instant. */
-  at: z.string(),
-  actor: z.object({
-    /** `user`: someone signed in (the management area); `cli`: the admin CLI on the server. */
-    kind: z.enum(['user', 'cli']),
-    name: z.string(),
-  }),
-  action: AuditAction,
-  before: EventSnapshot.nullable(),
-  after: EventSnapshot.nullable(),
-}).meta({ id: 'AuditEntry' });
+/** Who made a change: `user`, someone signed in (the management area); `cli`, the admin CLI on the server. */
+const AuditActor = z.object({
+  kind: z.enum(['user', 'cli']),
+  name: z.string(),
+});
+
+/**
+ * One line of an event's activity: who, when, what, before and after — of the event itself
+ * (`event.*`, `EventSnapshot`) or of one of its check-in lists (`check_in_list.*`,
+ * `CheckInListSnapshot`). `before` null for a creation, `after` null for a deletion.
+ */
+export const AuditEntry = z
+  .discriminatedUnion('action', [
+    z.object({ id: z.string(), at: z.string(), actor: AuditActor, action: EventAuditAction, before: EventSnapshot.nullable(), after: EventSnapshot.nullable() }),
+    z.object({ id: z.string(), at: z.string(), actor: AuditActor, action: CheckInListAuditAction, before: CheckInListSnapshot.nullable(), after: CheckInListSnapshot.nullable() }),
+  ])
+  .meta({ id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
 export const AuditEntryList = z.array(AuditEntry).meta({ id: 'AuditEntryList' });

@@ -3,7 +3,7 @@
  * changes an organizer's resource calls `recordAudit` with its transaction, so the entry commits
  * with the change or not at all. Read back per event for its 'Activity' page.
  */
-import { AuditAction, type AuditEntry, EventSnapshot } from '@gatecheck/contract';
+import { AuditAction, type AuditEntry, CheckInListAuditAction, CheckInListSnapshot, EventAuditAction, EventSnapshot } from '@gatecheck/contract';
 import { desc, eq } from 'drizzle-orm';
 import { userInfo } from 'node:os';
 import type { DbOrTx, Tx } from '../db/client.ts';
@@ -45,7 +45,8 @@ export type TeamAuditAction =
 
 /** One change to record. `before` null for a creation; `after` null for a deletion. */
 export type AuditRecord =
-  | { organizationId: string; eventId: string; action: AuditAction; before: EventSnapshot | null; after: EventSnapshot | null }
+  | { organizationId: string; eventId: string; action: EventAuditAction; before: EventSnapshot | null; after: EventSnapshot | null }
+  | { organizationId: string; eventId: string; action: CheckInListAuditAction; before: CheckInListSnapshot | null; after: CheckInListSnapshot | null }
   | { organizationId: string; eventId: null; action: TeamAuditAction; before: Record<string, unknown> | null; after: Record<string, unknown> | null };
 
 /** Writes one audit entry by `actor` in `tx`, the transaction of the change it records. */
@@ -62,7 +63,7 @@ export async function recordAudit(tx: Tx, actor: Actor, record: AuditRecord): Pr
   });
 }
 
-/** The event's audit entries, newest first (at most `limit`, default 200). */
+/** The event's audit entries (the event's and its check-in lists' changes), newest first (at most `limit`, default 200). */
 export async function listEventActivity(db: DbOrTx, eventId: string, limit = 200): Promise<AuditEntry[]> {
   const rows = await db
     .select()
@@ -70,12 +71,12 @@ export async function listEventActivity(db: DbOrTx, eventId: string, limit = 200
     .where(eq(auditEntries.eventId, eventId))
     .orderBy(desc(auditEntries.createdAt), desc(auditEntries.id))
     .limit(limit);
-  return rows.map((row) => ({
-    id: row.id,
-    at: row.createdAt.toISOString(),
-    actor: { kind: row.actorKind === 'cli' ? 'cli' : 'user', name: row.actorName },
-    action: AuditAction.parse(row.action),
-    before: row.before === null ? null : EventSnapshot.parse(row.before),
-    after: row.after === null ? null : EventSnapshot.parse(row.after),
-  }));
+  return rows.map((row) => {
+    const action = AuditAction.parse(row.action);
+    const common = { id: row.id, at: row.createdAt.toISOString(), actor: { kind: row.actorKind === 'cli' ? ('cli' as const) : ('user' as const), name: row.actorName } };
+    const snapshots = <T>(parse: (value: unknown) => T) => ({ before: row.before === null ? null : parse(row.before), after: row.after === null ? null : parse(row.after) });
+    const list = CheckInListAuditAction.safeParse(action);
+    if (list.success) return { ...common, action: list.data, ...snapshots((value) => CheckInListSnapshot.parse(value)) };
+    return { ...common, action: EventAuditAction.parse(action), ...snapshots((value) => EventSnapshot.parse(value)) };
+  });
 }
