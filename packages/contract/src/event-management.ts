@@ -169,13 +169,24 @@ const AuditActor = z.object({
  * (`event.*`, `EventSnapshot`) or of one of its check-in lists (`check_in_list.*`,
  * `CheckInListSnapshot`). `before` null for a creation, `after` null for a deletion.
  */
-export const AuditEntry = z
-  .discriminatedUnion('action', [
-    z.object({ id: z.string(), at: z.string(), actor: AuditActor, action: EventAuditAction, before: EventSnapshot.nullable(), after: EventSnapshot.nullable() }),
-    z.object({ id: z.string(), at: z.string(), actor: AuditActor, action: CheckInListAuditAction, before: CheckInListSnapshot.nullable(), after: CheckInListSnapshot.nullable() }),
-  ])
-  .meta({ id: 'AuditEntry' });
-export type AuditEntry = z.infer<typeof AuditEntry>;
+export const EventAuditEntry = z.object({ id: z.string(), at: z.string(), actor: AuditActor, action: EventAuditAction, before: EventSnapshot.nullable(), after: EventSnapshot.nullable() });
+export type EventAuditEntry = z.infer<typeof EventAuditEntry>;
+export const CheckInListAuditEntry = z.object({
+  id: z.string(),
+  at: z.string(),
+  actor: AuditActor,
+  action: CheckInListAuditAction,
+  before: CheckInListSnapshot.nullable(),
+  after: CheckInListSnapshot.nullable(),
+});
+export type CheckInListAuditEntry = z.infer<typeof CheckInListAuditEntry>;
+export const AuditEntry = z.discriminatedUnion('action', [EventAuditEntry, CheckInListAuditEntry]).meta({ id: 'AuditEntry' });
+export type AuditEntry = EventAuditEntry | CheckInListAuditEntry;
+
+/** Whether `entry` is about one of the event's check-in lists (else about the event itself). */
+export function isCheckInListAuditEntry(entry: AuditEntry): entry is CheckInListAuditEntry {
+  return CheckInListAuditAction.safeParse(entry.action).success;
+}
 
 export const AuditEntryList = z.array(AuditEntry).meta({ id: 'AuditEntryList' });
 export type AuditEntryList = z.infer<typeof AuditEntryList>;

@@ -26,6 +26,7 @@ export const lazyScreens = {
   manage: () => import('./routes/manage-route.tsx').then((module) => module.ManageRoute),
   manageEvent: () => import('./routes/manage-event-route.tsx').then((module) => module.ManageEventRoute),
   manageActivity: () => import('./routes/manage-activity-route.tsx').then((module) => module.ManageActivityRoute),
+  manageLists: () => import('./routes/manage-lists-route.tsx').then((module) => module.ManageListsRoute),
   manageTeam: () => import('./routes/manage-team-route.tsx').then((module) => module.ManageTeamRoute),
   invitation: () => import('./routes/invitation-route.tsx').then((module) => module.InvitationRoute),
   forgotPassword: () => import('./routes/forgot-password-route.tsx').then((module) => module.ForgotPasswordRoute),

@@ -102,6 +102,7 @@ export function createRoutes(screen: (name: LazyScreenName) => ReactNode): Route
             { path: paths.manageNewEvent, element: screen('manageEvent') },
             { path: paths.manageEvent, element: screen('manageEvent') },
             { path: paths.manageEventActivity, element: screen('manageActivity') },
+            { path: paths.manageEventLists, element: screen('manageLists') },
             { path: paths.manageTeam, element: screen('manageTeam') },
           ],
         },

@@ -26,6 +26,8 @@ export const paths = {
   /** Route patterns: build concrete paths with `managedEventPath` / `eventActivityPath`. */
   manageEvent: '/manage/events/:eventId',
   manageEventActivity: '/manage/events/:eventId/activity',
+  /** An event's check-in lists (docs/decisions/115): build with `eventListsPath`. */
+  manageEventLists: '/manage/events/:eventId/lists',
   /** The door team of the selected organization: members, invitations (issue 30 item 5). */
   manageTeam: '/manage/team',
   /** The mailed invitation link's screen (`?token=`): accept it, or join with a new account. Open. */
@@ -40,6 +42,11 @@ export function managedEventPath(eventId: string): string {
 /** The Activity page of one event in the management area. */
 export function eventActivityPath(eventId: string): string {
   return `/manage/events/${encodeURIComponent(eventId)}/activity`;
+}
+
+/** The check-in lists of one event in the management area. */
+export function eventListsPath(eventId: string): string {
+  return `/manage/events/${encodeURIComponent(eventId)}/lists`;
 }
 
 export type AppPath = (typeof paths)[keyof typeof paths];

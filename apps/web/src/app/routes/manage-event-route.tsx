@@ -5,7 +5,7 @@
  */
 import type { EventRequest, ManagedEvent } from '@gatecheck/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Archive, History, RotateCcw } from 'lucide-react';
+import { Archive, DoorOpen, History, RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +13,7 @@ import { FormNotice } from '@/components/form-notice.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Button, buttonClassName } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
-import { eventActivityPath, managedEventPath, paths } from '@/config/paths.ts';
+import { eventActivityPath, eventListsPath, managedEventPath, paths } from '@/config/paths.ts';
 import { eventQueries } from '@/features/events/api.ts';
 import { organizationQueries } from '@/features/organizations/api.ts';
 import { manageQueries, useArchiveEvent, useCreateEvent, useSaveEvent } from '@/features/manage/api.ts';
@@ -105,6 +105,10 @@ function EventEditor({ organization, event }: { organization: OrganizationItem; 
       <Link to={eventActivityPath(event.id)} className={buttonClassName({ variant: 'secondary' })}>
         <History aria-hidden="true" className="size-5" />
         {t('manage.activity')}
+      </Link>
+      <Link to={eventListsPath(event.id)} className={buttonClassName({ variant: 'secondary' })}>
+        <DoorOpen aria-hidden="true" className="size-5" />
+        {t('manageLists.title')}
       </Link>
       {isArchived ? (
         <FormNotice variant="success" title={t('manage.archivedNotice')} />

@@ -11,10 +11,12 @@ import {
   type EventSnapshot,
   EventStatus,
   hasRoleAtLeast,
+  isCheckInListAuditEntry,
   type ManagedEvent,
   MembershipRole,
 } from '@gatecheck/contract';
 import { ApiError } from '@/lib/api-client.ts';
+import { listChangeLines } from './check-in-list-logic.ts';
 import { activeLanguage, t } from '@/lib/i18n/index.ts';
 
 /** Whether a membership `role` (as the server sent it) may use the management area: admins only. */
@@ -195,7 +197,7 @@ type SnapshotField = (typeof SNAPSHOT_FIELDS)[number];
 
 /** One changed setting: its label and its value before and after, in words ('—' for none). */
 export interface ChangeLine {
-  field: SnapshotField;
+  field: string;
   label: string;
   before: string;
   after: string;
@@ -218,24 +220,38 @@ function valueWords(snapshot: EventSnapshot | null, field: SnapshotField): strin
   }
 }
 
-/** What an activity entry changed: every setting whose words differ between before and after (all set ones for a creation). */
+/**
+ * What an activity entry changed: every setting whose words differ between before and after (all
+ * set ones for a creation) — of the event, or of a check-in list (`listChangeLines`).
+ */
 export function changeLines(entry: AuditEntry): ChangeLine[] {
+  if (isCheckInListAuditEntry(entry)) return listChangeLines(entry);
+  const { before: beforeSnapshot, after: afterSnapshot } = entry;
   return SNAPSHOT_FIELDS.flatMap((field) => {
-    const before = valueWords(entry.before, field);
-    const after = valueWords(entry.after, field);
+    const before = valueWords(beforeSnapshot, field);
+    const after = valueWords(afterSnapshot, field);
     if (before === after) return [];
-    if (entry.before === null && (after === '—' || field === 'archivedAt')) return [];
+    if (beforeSnapshot === null && (after === '—' || field === 'archivedAt')) return [];
     return [{ field, label: t(`manage.fields.${field}`), before, after }];
   });
 }
 
-/** An activity entry's action in words ('Created the event', …). */
+/** The name of the check-in list an activity entry is about (as it is after the change; before, for a deletion). */
+function listName(entry: AuditEntry): string {
+  const snapshot = entry.after ?? entry.before;
+  return snapshot && 'checkInListId' in snapshot ? snapshot.name : '';
+}
+
+/** An activity entry's action in words ('Created the event', 'Added the check-in list VIP Gate', …). */
 export function actionWords(entry: AuditEntry): string {
   const words = {
     'event.created': () => t('manage.actions.created'),
     'event.updated': () => t('manage.actions.updated'),
     'event.archived': () => t('manage.actions.archived'),
     'event.restored': () => t('manage.actions.restored'),
+    'check_in_list.created': () => t('manageLists.actions.created', { name: listName(entry) }),
+    'check_in_list.updated': () => t('manageLists.actions.updated', { name: listName(entry) }),
+    'check_in_list.deleted': () => t('manageLists.actions.deleted', { name: listName(entry) }),
   } satisfies Record<AuditEntry['action'], () => string>;
   return words[entry.action]();
 }
