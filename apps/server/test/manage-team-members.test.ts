@@ -4,11 +4,12 @@
  * supervisor, a door device refused); an organization never loses its last admin, also when two
  * admins demote each other at once; a removed member's session loses the organization on its next
  * request; each change is on the audit trail, from the API and from the admin CLI alike; the
- * invitation link's calls are rate limited per address.
+ * invitation link's calls are rate limited per address; door devices' enrollments, renames and
+ * revocations are recorded at the organization.
  */
 import path from 'node:path';
 import { tmpdir } from 'node:os';
-import { ApiErrorBody, apiPaths, OrganizationList, Team, teamPaths } from '@gatecheck/contract';
+import { ApiErrorBody, apiPaths, devicePaths, OrganizationList, Team, teamPaths } from '@gatecheck/contract';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -19,7 +20,7 @@ import { changeMemberRole } from '../src/services/team.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { createUser } from '../src/services/users.ts';
 import { runCli } from './cli/cli-harness.ts';
-import { newDeviceToken } from './helpers/devices.ts';
+import { enrollDevice, newDeviceToken } from './helpers/devices.ts';
 import { createOutsider, demoIds, OUTSIDER, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
@@ -231,4 +232,29 @@ test('the invitation link’s calls are limited per address like sign-up: accept
     expect(limited.statusCode).toBe(429);
     expect(ApiErrorBody.parse(limited.json()).code).toBe('rate_limited');
   }
+});
+
+test('door devices are on the organization’s record too: an enrollment and a revocation by the admin, a rename by the CLI', async () => {
+  const dir = path.join(tmpdir(), 'gatecheck-devices-cli');
+  const env = { DATA_DIR: dir, INIT_CWD: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: path.join(dir, 'no-web-build') };
+  const adminToken = await tokenOf(DEMO_USER.username);
+  const { device } = await enrollDevice(t.app, adminToken, ids.liveEventId, 'Audit gate');
+  const renamed = await runCli(['device', 'rename', '--device', device.id, '--name', 'Audit gate 2'], { env, database: t.database });
+  expect(renamed.exitCode, renamed.stderr).toBe(0);
+  expect((await send({ token: adminToken }, { method: 'POST', url: api(devicePaths.revokeDevice(device.id)) })).statusCode).toBe(200);
+  // Revoking again changes nothing and records nothing.
+  expect((await send({ token: adminToken }, { method: 'POST', url: api(devicePaths.revokeDevice(device.id)) })).statusCode).toBe(200);
+
+  const entries = await t.database.db
+    .select({ action: auditEntries.action, actorKind: auditEntries.actorKind, before: auditEntries.before, after: auditEntries.after })
+    .from(auditEntries)
+    .where(and(eq(auditEntries.organizationId, ids.organizationId), isNull(auditEntries.eventId)))
+    .orderBy(desc(auditEntries.createdAt), desc(auditEntries.id))
+    .limit(3);
+  expect(entries.map((entry) => [entry.action, entry.actorKind])).toEqual([
+    ['device.revoked', 'user'],
+    ['device.updated', 'cli'],
+    ['device.enrollment_created', 'user'],
+  ]);
+  expect(entries[1]).toMatchObject({ before: { deviceId: device.id, name: 'Audit gate' }, after: { deviceId: device.id, name: 'Audit gate 2' } });
 });

@@ -32,7 +32,8 @@ export function cliActor(): Actor {
  * Changes to an organization's door team (no event; not on an event's Activity page): an
  * invitation sent, revoked or accepted (`before`/`after`: the invitation's facts); a member added,
  * their role changed, removed (the member's facts: userId, name, email, role); an organization
- * created by the admin CLI.
+ * created by the admin CLI; a door device's enrollment made, the device renamed or moved, revoked
+ * (its id, name and event).
  */
 export type TeamAuditAction =
   | 'member.invited'
@@ -41,7 +42,10 @@ export type TeamAuditAction =
   | 'member.added'
   | 'member.role_changed'
   | 'member.removed'
-  | 'organization.created';
+  | 'organization.created'
+  | 'device.enrollment_created'
+  | 'device.updated'
+  | 'device.revoked';
 
 /** One change to record. `before` null for a creation; `after` null for a deletion. */
 export type AuditRecord =
