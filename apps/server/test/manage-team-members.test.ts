@@ -170,23 +170,34 @@ describe('an organization never loses its last admin', () => {
     expect((await send(secondToken, { method: 'POST', url: api(teamPaths.removeMember(organizationId, second.userId)) })).statusCode).toBe(409);
   });
 
-  test('two admins demoting each other at the same moment: one succeeds, the other is refused, one admin remains', async () => {
-    const [org] = await t.database.db.insert(organizations).values({ name: `Pair ${Date.now()}` }).returning({ id: organizations.id });
-    const organizationId = org?.id ?? '';
-    const first = await newMember('admin', organizationId);
-    const second = await newMember('admin', organizationId);
-    // Both past the API's role check at once (the service itself, so neither is refused there
-    // for having just lost the role): the organization's lock decides.
-    const results = await Promise.allSettled([
-      changeMemberRole(t.database.db, { organizationId, userId: second.userId, role: 'staff' }, { kind: 'user', userId: first.userId, name: 'First' }),
-      changeMemberRole(t.database.db, { organizationId, userId: first.userId, role: 'staff' }, { kind: 'user', userId: second.userId, name: 'Second' }),
-    ]);
-    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const refusal = results.find((result) => result.status === 'rejected')?.reason;
-    expect(refusal).toBeInstanceOf(ServiceError);
-    expect((refusal as ServiceError).code).toBe('conflict');
-    const admins = await t.database.db.select({ userId: memberships.userId }).from(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 'admin')));
-    expect(admins).toHaveLength(1);
+  test('two admins demoting each other at the same moment: one succeeds, the other is refused, one admin remains (20 organizations at once)', async () => {
+    // Both calls past the API's role check at once (the service itself, so neither is refused
+    // there for having just lost the role): the organization's lock decides. Many pairs at once, so
+    // that on PostgreSQL's pool the two transactions of a pair overlap.
+    const pairs = await Promise.all(
+      Array.from({ length: 20 }, async (_, n) => {
+        const [org] = await t.database.db.insert(organizations).values({ name: `Pair ${n} ${Date.now()}` }).returning({ id: organizations.id });
+        const organizationId = org?.id ?? '';
+        return { organizationId, first: await newMember('admin', organizationId), second: await newMember('admin', organizationId) };
+      }),
+    );
+    const results = await Promise.all(
+      pairs.map(({ organizationId, first, second }) =>
+        Promise.allSettled([
+          changeMemberRole(t.database.db, { organizationId, userId: second.userId, role: 'staff' }, { kind: 'user', userId: first.userId, name: 'First' }),
+          changeMemberRole(t.database.db, { organizationId, userId: first.userId, role: 'staff' }, { kind: 'user', userId: second.userId, name: 'Second' }),
+        ]),
+      ),
+    );
+    for (const [index, pair] of results.entries()) {
+      expect(pair.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const refusal = pair.find((result) => result.status === 'rejected')?.reason;
+      expect(refusal).toBeInstanceOf(ServiceError);
+      expect((refusal as ServiceError).code).toBe('conflict');
+      const organizationId = pairs[index]?.organizationId ?? '';
+      const admins = await t.database.db.select({ userId: memberships.userId }).from(memberships).where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, 'admin')));
+      expect(admins).toHaveLength(1);
+    }
   });
 });
 
