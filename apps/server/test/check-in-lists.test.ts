@@ -58,8 +58,8 @@ beforeAll(async () => {
   supervisorToken = await login(t.app, DEMO_USER.username, DEMO_USER.password);
   const event = await findEvent(t.database.db, ids.liveEventId);
   [allTickets] = (await listCheckInLists(t.database.db, event.id)) as [CheckInListRow];
-  vipGate = await createCheckInList(t.database.db, event, { name: 'VIP Gate', ticketTypes: ['VIP'], days: null });
-  merchDesk = await createCheckInList(t.database.db, event, { name: 'Merch desk', ticketTypes: ['VIP', 'General Admission'], days: [DAY] });
+  vipGate = await createCheckInList(t.database.db, event, { name: 'VIP Gate', ticketTypes: ['VIP'], days: null }, cliActor());
+  merchDesk = await createCheckInList(t.database.db, event, { name: 'Merch desk', ticketTypes: ['VIP', 'General Admission'], days: [DAY] }, cliActor());
   const [foreign] = await listCheckInLists(t.database.db, outsider.eventId);
   foreignListId = foreign?.id ?? '';
 });

@@ -21,7 +21,7 @@ const SPEC_CALLS = [
 /** The supervisor calls of issue 11 (not in SPEC §7). */
 const SUPERVISOR_OPERATION_IDS = ['searchAttendees', 'manualCheckIn', 'undoCheckIn', 'readScanLog'] as const;
 const OFFLINE_OPERATION_IDS = ['getDoorList', 'uploadOfflineScans', 'listOfflineConflicts', 'listSigningKeys'] as const;
-/** The organizer's management calls (docs/decisions/105, 106) and the door team's (issue 30 item 5). */
+/** The organizer's management calls (docs/decisions/105, 106), the door team's (issue 30 item 5) and the check-in list writes (docs/decisions/115). */
 const MANAGE_OPERATION_IDS = [
   'listManagedEvents',
   'createEvent',
@@ -48,6 +48,11 @@ const MANAGE_OPERATION_IDS = [
   'getTicketsPdf',
   'previewTicketImport',
   'importTickets',
+  'changeMemberRole',
+  'removeMember',
+  'createCheckInList',
+  'editCheckInList',
+  'deleteCheckInList',
 ] as const;
 const TICKET_TYPE_OPERATION_IDS = ['listTicketTypes', 'updateTicketType'] as const;
 /** The door-device calls (docs/decisions/107, 108). */

@@ -12,6 +12,7 @@ import {
   DEMO_USER,
 } from '../src/db/seed.ts';
 import { organizations } from '../src/db/schema.ts';
+import { cliActor } from '../src/services/audit.ts';
 import { createOrganization } from '../src/services/organizations.ts';
 import { createOutsider, demoIds, OUTSIDER } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
@@ -100,7 +101,7 @@ test('anonymous callers get 401 on both organization routes', async () => {
 
 test('eight creations of one organization name at once (any letter case) make one organization; the others are refused as taken', async () => {
   const names = ['Race Stage', 'RACE STAGE', 'race stage', 'Race stage', 'Race Stage', 'RACE STAGE', 'race stage', 'Race stage'];
-  const results = await Promise.allSettled(names.map((name) => createOrganization(t.database.db, { name })));
+  const results = await Promise.allSettled(names.map((name) => createOrganization(t.database.db, { name }, cliActor())));
   expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
   for (const result of results) {
     if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'conflict', message: expect.stringMatching(/^An organization named ".+" already exists/) });

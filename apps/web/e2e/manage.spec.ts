@@ -5,8 +5,9 @@
  * staff member by e-mail (the real mailer, its outbox folder); the tickets come in as a CSV upload
  * whose bad row the preview names and the import skips; the invited person opens the mailed link, makes an
  * account, signs in, finds the event in the scanning flow, has no way into /manage, and scans a
- * ticket of it: APPROVED. The Activity page shows the creation, in English and in German. Screens
- * are saved at 320 and 360 px, light and dark, and checked with axe.
+ * ticket of it: APPROVED. The admin adds a 'VIP Gate' check-in list for the second day, and after
+ * the scan makes the new member a supervisor. The Activity page shows the creation and the list, in
+ * English and in German. Screens are saved at 320 and 360 px, light and dark, and checked with axe.
  */
 import { waitForInvitationPath } from './support/outbox.ts';
 import { axeViolations } from './support/axe.ts';
@@ -59,7 +60,21 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   const eventId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
   await saveScreen(page, 'manage-event-320-dark', { fullPage: true });
 
+  // A second door for the second day: the 'VIP Gate' list.
+  await page.getByRole('link', { name: 'Check-in lists' }).click();
+  await page.getByRole('button', { name: 'New check-in list' }).click();
+  await page.getByLabel('Name').fill('VIP Gate');
+  await page.getByRole('switch', { name: 'Every day' }).click();
+  await page.getByRole('checkbox', { name: 'Day 2 · Closing' }).check();
+  await saveScreen(page, 'manage-new-list-320-dark', { fullPage: true });
+  expect(await axeViolations(page, 'new check-in list, dark, 320 px')).toEqual([]);
+  await page.getByRole('button', { name: 'Add list' }).click();
+  await expect(page.getByRole('button', { name: 'Edit VIP Gate' })).toBeVisible();
+  await saveScreen(page, 'manage-lists-320-dark', { fullPage: true });
+  await page.goto(`/manage/events/${eventId}`);
+
   await page.getByRole('link', { name: 'Activity' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Added the check-in list VIP Gate' })).toContainText('Day 2');
   const created = page.getByRole('listitem').filter({ hasText: 'Created the event' });
   await expect(created).toContainText('Demo Staff');
   await expect(created).toContainText('1. Opening');
@@ -78,7 +93,7 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   await page.goto('/manage');
   await page.getByRole('link', { name: 'Door team' }).click();
   await page.getByLabel('E-mail address').fill(NEW_STAFF.email);
-  await page.getByLabel('Role').selectOption('staff');
+  await page.getByLabel('Role', { exact: true }).selectOption('staff');
   await page.getByRole('button', { name: 'Send invitation' }).click();
   await expect(page.getByRole('button', { name: `Revoke the invitation of ${NEW_STAFF.email}` })).toBeVisible();
   await saveScreen(page, 'manage-team-320-light', { fullPage: true });
@@ -145,4 +160,16 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   } finally {
     await staffContext.close();
   }
+
+  // The admin makes the new member a supervisor.
+  await page.goto('/manage/team');
+  const nadia = page.getByRole('listitem').filter({ hasText: NEW_STAFF.email });
+  await nadia.getByLabel(`Role of ${NEW_STAFF.name}`).selectOption('supervisor');
+  await nadia.getByRole('button', { name: 'Change role' }).click();
+  await expect(nadia.getByRole('button', { name: 'Change role' })).toBeDisabled();
+  // Kept by the server: a fresh load shows the new role.
+  await page.reload();
+  await expect(nadia.getByLabel(`Role of ${NEW_STAFF.name}`)).toHaveValue('supervisor');
+  expect(await axeViolations(page, 'door team with members')).toEqual([]);
+  await saveScreen(page, 'manage-team-role-changed-320', { fullPage: true });
 });

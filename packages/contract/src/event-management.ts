@@ -109,7 +109,7 @@ export const ManagedEvent = z.object({
   archivedAt: z.string().nullable(),
   /** Tickets not revoked. */
   ticketCount: z.number().int(),
-  /** Active (not undone) check-ins over all days. */
+  /** Check-ins over all days as the live counts count them: per day, a ticket once whatever check-in lists it was checked in at (docs/decisions/101). */
   checkInCount: z.number().int(),
 }).meta({ id: 'ManagedEvent' });
 export type ManagedEvent = z.infer<typeof ManagedEvent>;
@@ -117,13 +117,14 @@ export type ManagedEvent = z.infer<typeof ManagedEvent>;
 export const ManagedEventList = z.array(ManagedEvent).meta({ id: 'ManagedEventList' });
 export type ManagedEventList = z.infer<typeof ManagedEventList>;
 
-/** What an audit entry says was changed (docs/decisions/106). */
-export const AuditAction = z.enum([
-  'event.created',
-  'event.updated',
-  'event.archived',
-  'event.restored',
-  // Ticket types and tickets (docs/decisions/114).
+/** What an audit entry of an event says was changed (docs/decisions/106). */
+export const EventAuditAction = z.enum(['event.created', 'event.updated', 'event.archived', 'event.restored']);
+export type EventAuditAction = z.infer<typeof EventAuditAction>;
+/** What an audit entry of one of an event's check-in lists says was changed (docs/decisions/115). */
+export const CheckInListAuditAction = z.enum(['check_in_list.created', 'check_in_list.updated', 'check_in_list.deleted']);
+export type CheckInListAuditAction = z.infer<typeof CheckInListAuditAction>;
+/** What an audit entry of an event's ticket types and tickets says was changed (docs/decisions/114). */
+export const TicketAuditAction = z.enum([
   'ticket-type.created',
   'ticket-type.updated',
   'ticket-type.deleted',
@@ -132,7 +133,27 @@ export const AuditAction = z.enum([
   'ticket.reinstated',
   'tickets.imported',
 ]);
+export type TicketAuditAction = z.infer<typeof TicketAuditAction>;
+/** Every action on an event's Activity page. */
+export const AuditAction = z.enum([...EventAuditAction.options, ...CheckInListAuditAction.options, ...TicketAuditAction.options]);
 export type AuditAction = z.infer<typeof AuditAction>;
+
+/**
+ * A check-in list as an audit entry records it (docs/decisions/115): its name, place, ticket types
+ * (null: every type) and days (null: every day); the door settings of docs/decisions/111 when the
+ * server keeps them.
+ */
+export const CheckInListSnapshot = z.object({
+  checkInListId: z.string(),
+  name: z.string(),
+  position: z.number().int(),
+  ticketTypes: z.array(z.string()).nullable(),
+  days: z.array(z.number().int()).nullable(),
+  allowsReentry: z.boolean().optional(),
+  capacity: z.number().int().nullable().optional(),
+  dailyCheckoutTime: z.string().nullable().optional(),
+}).meta({ id: 'CheckInListSnapshot' });
+export type CheckInListSnapshot = z.infer<typeof CheckInListSnapshot>;
 
 /** An event as an audit entry records it before and after a change. */
 export const EventSnapshot = z.object({
@@ -149,25 +170,54 @@ export const EventSnapshot = z.object({
 }).meta({ id: 'EventSnapshot' });
 export type EventSnapshot = z.infer<typeof EventSnapshot>;
 
-/** What an audit entry records before and after: the event, a ticket type, a ticket, or an import batch (by its action). */
-export const AuditSnapshot = z.union([EventSnapshot, TicketTypeSnapshot, TicketSnapshot, TicketImportBatchSnapshot]);
-export type AuditSnapshot = z.infer<typeof AuditSnapshot>;
+/** What a ticket entry records before and after: a ticket type, a ticket, or an import batch (by its action). */
+export const TicketAuditSnapshot = z.union([TicketTypeSnapshot, TicketSnapshot, TicketImportBatchSnapshot]);
+export type TicketAuditSnapshot = z.infer<typeof TicketAuditSnapshot>;
 
-/** One line of an event's activity: who, when, what, before and after. */
-export const AuditEntry = z.object({
+/** Who made a change: `user`, someone signed in (the management area); `cli`, the admin CLI on the server. */
+const AuditActor = z.object({
+  kind: z.enum(['user', 'cli']),
+  name: z.string(),
+});
+
+/**
+ * One line of an event's activity: who, when, what, before and after — of the event itself
+ * (`event.*`, `EventSnapshot`), of one of its check-in lists (`check_in_list.*`,
+ * `CheckInListSnapshot`) or of its ticket types and tickets (`ticket-type.*`, `ticket.*`,
+ * `tickets.imported`, `TicketAuditSnapshot`). `before` null for a creation, `after` null for a deletion.
+ */
+export const EventAuditEntry = z.object({ id: z.string(), at: z.string(), actor: AuditActor, action: EventAuditAction, before: EventSnapshot.nullable(), after: EventSnapshot.nullable() });
+export type EventAuditEntry = z.infer<typeof EventAuditEntry>;
+export const CheckInListAuditEntry = z.object({
   id: z.string(),
-  /** ISO 8601 instant. */
   at: z.string(),
-  actor: z.object({
-    /** `user`: someone signed in (the management area); `cli`: the admin CLI on the server. */
-    kind: z.enum(['user', 'cli']),
-    name: z.string(),
-  }),
-  action: AuditAction,
-  before: AuditSnapshot.nullable(),
-  after: AuditSnapshot.nullable(),
-}).meta({ id: 'AuditEntry' });
-export type AuditEntry = z.infer<typeof AuditEntry>;
+  actor: AuditActor,
+  action: CheckInListAuditAction,
+  before: CheckInListSnapshot.nullable(),
+  after: CheckInListSnapshot.nullable(),
+});
+export type CheckInListAuditEntry = z.infer<typeof CheckInListAuditEntry>;
+export const TicketAuditEntry = z.object({
+  id: z.string(),
+  at: z.string(),
+  actor: AuditActor,
+  action: TicketAuditAction,
+  before: TicketAuditSnapshot.nullable(),
+  after: TicketAuditSnapshot.nullable(),
+});
+export type TicketAuditEntry = z.infer<typeof TicketAuditEntry>;
+export const AuditEntry = z.discriminatedUnion('action', [EventAuditEntry, CheckInListAuditEntry, TicketAuditEntry]).meta({ id: 'AuditEntry' });
+export type AuditEntry = EventAuditEntry | CheckInListAuditEntry | TicketAuditEntry;
+
+/** Whether `entry` is about one of the event's check-in lists. */
+export function isCheckInListAuditEntry(entry: AuditEntry): entry is CheckInListAuditEntry {
+  return CheckInListAuditAction.safeParse(entry.action).success;
+}
+
+/** Whether `entry` is about the event's ticket types or tickets (docs/decisions/114). */
+export function isTicketAuditEntry(entry: AuditEntry): entry is TicketAuditEntry {
+  return TicketAuditAction.safeParse(entry.action).success;
+}
 
 export const AuditEntryList = z.array(AuditEntry).meta({ id: 'AuditEntryList' });
 export type AuditEntryList = z.infer<typeof AuditEntryList>;

@@ -2,7 +2,8 @@
  * The door team of an organization (issue 30 item 5): its members and their roles, and invitations
  * by e-mail. An admin invites an e-mail address with a role; the invitation's one-time link (valid
  * `INVITATION_TTL_MS`) goes to that address; the person signed in with that address accepts it and
- * becomes a member. Pending invitations can be revoked.
+ * becomes a member. Pending invitations can be revoked. An admin changes a member's role or removes
+ * them; an organization never loses its last admin (409 `conflict`).
  *
  * Paths: `teamPaths`. The team calls need the `admin` role in the organization (403 `forbidden` for
  * staff and supervisors, 404 `not_found` for non-members, docs/decisions/086); accepting needs only
@@ -77,6 +78,15 @@ export const JoinWithNewAccountRequest = RegisterRequest.pick({ name: true, user
   .meta({ id: 'JoinWithNewAccountRequest' });
 export type JoinWithNewAccountRequest = z.infer<typeof JoinWithNewAccountRequest>;
 
+/** Changing a member's role (an organization always keeps at least one admin). */
+export const ChangeMemberRoleRequest = z.object({
+  role: MembershipRole,
+}).meta({ id: 'ChangeMemberRoleRequest' });
+export type ChangeMemberRoleRequest = z.infer<typeof ChangeMemberRoleRequest>;
+
+/** Path params of the calls on one member of an organization. */
+export const MemberParams = z.object({ organizationId: requestText().min(1).max(64), userId: requestText().min(1).max(64) });
+
 /** Path params of the calls on one invitation. */
 export const InvitationParams = z.object({ invitationId: requestText().min(1).max(64) });
 
@@ -85,6 +95,8 @@ export const teamRoutes = {
   team: '/manage/organizations/:organizationId/team',
   invitations: '/manage/organizations/:organizationId/invitations',
   revokeInvitation: '/manage/invitations/:invitationId/revoke',
+  memberRole: '/manage/organizations/:organizationId/members/:userId/role',
+  removeMember: '/manage/organizations/:organizationId/members/:userId/remove',
   acceptInvitation: '/invitations/accept',
   joinWithNewAccount: '/invitations/join',
 } as const;
@@ -94,6 +106,8 @@ export const teamPaths = {
   team: (organizationId: string) => `/manage/organizations/${encodeURIComponent(organizationId)}/team`,
   invitations: (organizationId: string) => `/manage/organizations/${encodeURIComponent(organizationId)}/invitations`,
   revokeInvitation: (invitationId: string) => `/manage/invitations/${encodeURIComponent(invitationId)}/revoke`,
+  memberRole: (organizationId: string, userId: string) => `/manage/organizations/${encodeURIComponent(organizationId)}/members/${encodeURIComponent(userId)}/role`,
+  removeMember: (organizationId: string, userId: string) => `/manage/organizations/${encodeURIComponent(organizationId)}/members/${encodeURIComponent(userId)}/remove`,
   acceptInvitation: teamRoutes.acceptInvitation,
   joinWithNewAccount: teamRoutes.joinWithNewAccount,
 } as const;

@@ -13,7 +13,7 @@
  * TRUST_PROXY trusts the proxies in front (docs/decisions/085). The counters live in the database (`rate_limits`), shared by every instance on
  * it (docs/decisions/040). Register after the db plugin and before the routes.
  */
-import { API_PREFIX, apiPaths, deviceApiPaths, requestText } from '@gatecheck/contract';
+import { API_PREFIX, apiPaths, deviceApiPaths, requestText, teamPaths } from '@gatecheck/contract';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
@@ -29,8 +29,19 @@ declare module 'fastify' {
   }
 }
 
-/** POST routes where every request counts per IP (full URLs); the device enrollment too (docs/decisions/107). */
-const PER_IP_URLS: readonly string[] = [apiPaths.register, apiPaths.forgotPassword, apiPaths.changePassword, deviceApiPaths.redeemEnrollment].map(
+/**
+ * POST routes where every request counts per IP (full URLs); the device enrollment too
+ * (docs/decisions/107), and the invitation link's two calls: each is a guess at a one-time token,
+ * and joining costs an argon2 hash (docs/decisions/115).
+ */
+const PER_IP_URLS: readonly string[] = [
+  apiPaths.register,
+  apiPaths.forgotPassword,
+  apiPaths.changePassword,
+  deviceApiPaths.redeemEnrollment,
+  teamPaths.acceptInvitation,
+  teamPaths.joinWithNewAccount,
+].map(
   (pathname) => `${API_PREFIX}${pathname}`,
 );
 /** POST routes where every request also counts per email of the body. */

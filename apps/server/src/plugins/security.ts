@@ -51,7 +51,8 @@ async function securityPlugin(app: FastifyInstance, { setSecurityHeaders }: Secu
   await app.register(cors, {
     origin: [...config.corsOrigins],
     credentials: true,
-    methods: ['GET', 'HEAD', 'POST'],
+    // PATCH and DELETE: the check-in list writes (docs/decisions/115), from the app on a phone too.
+    methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
     allowedHeaders: ['Content-Type', 'Authorization', 'Accept'],
     // The app on a phone (another origin) reads how long a 429 asks it to wait, to say it in German,
     // and which contract the server speaks (docs/decisions/094).

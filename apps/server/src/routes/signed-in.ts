@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { changePasswordRoutes } from './account/index.ts';
 import { admitDevice, keepDeviceToItsEvent } from './device-access.ts';
 import devicesRoutes from './devices/index.ts';
+import checkInListRoutes from './check-in-lists/index.ts';
 import eventsRoutes from './events/index.ts';
 import manageRoutes from './manage/index.ts';
 import teamRoutes from './manage/team.ts';
@@ -44,6 +45,7 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   await scope.register(organizationsRoutes);
   await scope.register(ticketsRoutes);
   await scope.register(eventsRoutes);
+  await scope.register(checkInListRoutes);
   await scope.register(manageRoutes);
   await scope.register(teamRoutes);
   await scope.register(manageTicketRoutes);

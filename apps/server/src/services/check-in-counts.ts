@@ -90,6 +90,27 @@ export async function countCheckInsByDay(db: DbOrTx, eventId: string, day?: numb
   return { event, days: counted };
 }
 
+/** Checked-in tickets of one event day (`checkedIn` as `CheckInCounts.checkedIn`). */
+export interface EventDayCheckedIn {
+  eventId: string;
+  day: number;
+  checkedIn: number;
+}
+
+/**
+ * N of every day of events `eventIds` that has check-ins, counted as `countCheckIns` counts it:
+ * active check-ins, a ticket once per day however many check-in lists it was checked in at
+ * (docs/decisions/101). For the management area's event list, in one query.
+ */
+export async function countCheckedInByEventDay(db: DbOrTx, eventIds: readonly string[]): Promise<EventDayCheckedIn[]> {
+  if (eventIds.length === 0) return [];
+  return db
+    .select({ eventId: checkIns.eventId, day: checkIns.day, checkedIn: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
+    .from(checkIns)
+    .where(and(inArray(checkIns.eventId, [...eventIds]), isNull(checkIns.undoneAt)))
+    .groupBy(checkIns.eventId, checkIns.day);
+}
+
 async function countDay(db: DbOrTx, event: EventDetails, day: number): Promise<Pick<CheckInCounts, 'checkedIn' | 'validTickets'>> {
   const hasDay = event.days.some((entry) => entry.day === day);
   // N from the partial index check_ins_active_event_day_idx (every check-in carries its ticket's

@@ -2,7 +2,9 @@
  * Check-in lists (docs/decisions/100): an event's entrances and desks, each admitting some ticket
  * types on some days, a ticket checked in at most once per list and day. Read by every check-in
  * (which list a scan is at: `resolveCheckInList`), offered to the scanner
- * (GET /events/{eventId}/check-in-lists) and kept by an operator (the admin CLI's `list` commands).
+ * (GET /events/{eventId}/check-in-lists) and kept by an event's admins — in the management area
+ * (POST/PATCH/DELETE …/check-in-lists) and with the admin CLI's `list` commands — through the same
+ * functions here, each change with its audit entry in its transaction (docs/decisions/106, 115).
  *
  * Every event has at least one list: the database makes 'All tickets' (every type, every day) in
  * the same statement as the event (trigger `events_first_check_in_list`, migration 0016), whoever
@@ -11,11 +13,12 @@
  * with check-ins is never deleted (the database refuses too: check_ins' foreign key), and the last
  * list of an event is never deleted.
  */
-import { type CheckInList, type CheckInListRule, CHECK_IN_LIST_NAME_MAX_LENGTH } from '@gatecheck/contract';
+import { type CheckInList, type CheckInListRule, type CheckInListSnapshot, CHECK_IN_LIST_NAME_MAX_LENGTH } from '@gatecheck/contract';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkInLists, checkIns, tickets, ticketTypes as ticketTypeRows } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
+import { type Actor, recordAudit } from './audit.ts';
 import { isId, ServiceError } from './errors.ts';
 import type { EventDetails } from './events.ts';
 
@@ -74,11 +77,12 @@ export interface CheckInListInput {
 
 /**
  * Adds a list to `event`.
+ * Recorded on the event's activity ('check_in_list.created') in the same transaction.
  * @returns the new list.
- * @throws ServiceError `bad_request` for an empty or too long name, a name the event already has, a
+ * @throws ServiceError `bad_request` (with `field`: `name`, `ticketTypes`, `days`) for an empty or too long name, a name the event already has, a
  *   list that names no ticket type, a type no ticket of the event has, a day the event does not have.
  */
-export async function createCheckInList(db: Db, event: EventDetails, input: CheckInListInput): Promise<CheckInListRow> {
+export async function createCheckInList(db: Db, event: EventDetails, input: CheckInListInput, actor: Actor): Promise<CheckInListRow> {
   return inTransaction(db, async (tx) => {
     const checked = await checkListInput(tx, event, input, undefined);
     const [last] = await tx.select({ position: sql<number | null>`max(${checkInLists.position})` }).from(checkInLists).where(eq(checkInLists.eventId, event.id));
@@ -88,7 +92,9 @@ export async function createCheckInList(db: Db, event: EventDetails, input: Chec
       .returning({ id: checkInLists.id });
     if (!created) throw new Error('insert into check_in_lists returned no row');
     if (input.position !== undefined) await moveList(tx, event.id, created.id, input.position);
-    return findList(tx, event.id, created.id);
+    const list = await findList(tx, event.id, created.id);
+    await recordAudit(tx, actor, { organizationId: event.organizationId, eventId: event.id, action: 'check_in_list.created', before: null, after: snapshotOf(list) });
+    return list;
   });
 }
 
@@ -101,14 +107,15 @@ export interface CheckInListChange {
 }
 
 /**
- * Changes list `checkInListId` of `event`. Check-ins already made stay on it.
+ * Changes list `checkInListId` of `event`. Check-ins already made stay on it. Recorded on the
+ * event's activity ('check_in_list.updated', before and after) in the same transaction.
  * @returns the list as it is now.
  * @throws ServiceError `not_found` for a list the event does not have; `bad_request` as
  *   `createCheckInList`, or when nothing is to change.
  */
-export async function editCheckInList(db: Db, event: EventDetails, checkInListId: string, change: CheckInListChange): Promise<CheckInListRow> {
+export async function editCheckInList(db: Db, event: EventDetails, checkInListId: string, change: CheckInListChange, actor: Actor): Promise<CheckInListRow> {
   if (Object.values(change).every((value) => value === undefined)) {
-    throw new ServiceError('bad_request', 'Nothing to change: give --name, --types, --all-types, --days, --all-days or --position');
+    throw new ServiceError('bad_request', 'Nothing to change: give a new name, ticket types, days or position (the CLI: --name, --types, --all-types, --days, --all-days, --position).');
   }
   return inTransaction(db, async (tx) => {
     const current = await findList(tx, event.id, checkInListId);
@@ -123,16 +130,18 @@ export async function editCheckInList(db: Db, event: EventDetails, checkInListId
       .set({ name: checked.name, ticketTypes: checked.ticketTypes, days: checked.days })
       .where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, current.id)));
     if (change.position !== undefined) await moveList(tx, event.id, current.id, change.position);
-    return findList(tx, event.id, current.id);
+    const list = await findList(tx, event.id, current.id);
+    await recordAudit(tx, actor, { organizationId: event.organizationId, eventId: event.id, action: 'check_in_list.updated', before: snapshotOf(current), after: snapshotOf(list) });
+    return list;
   });
 }
 
 /**
- * Deletes list `checkInListId` of `event`.
+ * Deletes list `checkInListId` of `event`, recorded on the event's activity ('check_in_list.deleted').
  * @throws ServiceError `not_found` for a list the event does not have; `conflict` when check-ins were
  *   made at it (undone ones too: they are its history) or when it is the event's only list.
  */
-export async function deleteCheckInList(db: Db, event: EventDetails, checkInListId: string): Promise<CheckInListRow> {
+export async function deleteCheckInList(db: Db, event: EventDetails, checkInListId: string, actor: Actor): Promise<CheckInListRow> {
   return inTransaction(db, async (tx) => {
     const list = await findList(tx, event.id, checkInListId);
     // Lock the event's lists so that two deletes cannot each leave the other as the last one.
@@ -143,8 +152,15 @@ export async function deleteCheckInList(db: Db, event: EventDetails, checkInList
       throw new ServiceError('conflict', `"${list.name}" has ${made?.value} check-in(s) and cannot be deleted; edit it instead (its check-ins stay on it).`);
     }
     await tx.delete(checkInLists).where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, list.id)));
+    await recordAudit(tx, actor, { organizationId: event.organizationId, eventId: event.id, action: 'check_in_list.deleted', before: snapshotOf(list), after: null });
     return list;
   });
+}
+
+/** What an audit entry records of a list (docs/decisions/115): every setting it has. */
+function snapshotOf(list: CheckInListRow): CheckInListSnapshot {
+  const { id, ...settings } = list;
+  return { checkInListId: id, ...settings };
 }
 
 /**
@@ -195,25 +211,25 @@ async function knownTicketTypes(db: DbOrTx, eventId: string): Promise<string[]> 
  */
 async function checkListInput(db: DbOrTx, event: EventDetails, input: CheckInListInput, listId: string | undefined): Promise<{ name: string; ticketTypes: string[] | null; days: number[] | null }> {
   const name = input.name.trim();
-  if (!name) throw new ServiceError('bad_request', 'A check-in list needs a name.');
-  if (name.length > CHECK_IN_LIST_NAME_MAX_LENGTH) throw new ServiceError('bad_request', `A check-in list name has at most ${CHECK_IN_LIST_NAME_MAX_LENGTH} characters.`);
+  if (!name) throw new ServiceError('bad_request', 'A check-in list needs a name.', 'name');
+  if (name.length > CHECK_IN_LIST_NAME_MAX_LENGTH) throw new ServiceError('bad_request', `A check-in list name has at most ${CHECK_IN_LIST_NAME_MAX_LENGTH} characters.`, 'name');
   const [taken] = await db
     .select({ id: checkInLists.id })
     .from(checkInLists)
     .where(and(eq(checkInLists.eventId, event.id), sql`lower(${checkInLists.name}) = lower(${name})`));
-  if (taken && taken.id !== listId) throw new ServiceError('bad_request', `"${event.title}" already has a check-in list named "${name}".`);
+  if (taken && taken.id !== listId) throw new ServiceError('bad_request', `"${event.title}" already has a check-in list named "${name}".`, 'name');
 
   let ticketTypes: string[] | null = null;
   if (input.ticketTypes !== null) {
     const given = input.ticketTypes.map((type) => type.trim()).filter((type) => type !== '');
-    if (given.length === 0) throw new ServiceError('bad_request', 'A check-in list must admit at least one ticket type (or every type: --all-types).');
+    if (given.length === 0) throw new ServiceError('bad_request', 'A check-in list must admit at least one ticket type (or every type: --all-types).', 'ticketTypes');
     const known = await knownTicketTypes(db, event.id);
     ticketTypes = [];
     for (const type of given) {
       const stored = known.find((entry) => entry === type) ?? known.find((entry) => entry.toLowerCase() === type.toLowerCase());
       if (stored === undefined) {
         const types = known.length > 0 ? `its ticket types: ${known.join(', ')}` : 'it has no ticket types yet: import its tickets first, or name a type with ticket-type set';
-        throw new ServiceError('bad_request', `"${event.title}" has no tickets of type "${type}" (${types}).`);
+        throw new ServiceError('bad_request', `"${event.title}" has no tickets of type "${type}" (${types}).`, 'ticketTypes');
       }
       if (!ticketTypes.includes(stored)) ticketTypes.push(stored);
     }
@@ -221,10 +237,10 @@ async function checkListInput(db: DbOrTx, event: EventDetails, input: CheckInLis
 
   let days: number[] | null = null;
   if (input.days !== null) {
-    if (input.days.length === 0) throw new ServiceError('bad_request', 'A check-in list must admit at least one day (or every day: --all-days).');
+    if (input.days.length === 0) throw new ServiceError('bad_request', 'A check-in list must admit at least one day (or every day: --all-days).', 'days');
     for (const day of input.days) {
       if (!event.days.some((entry) => entry.day === day)) {
-        throw new ServiceError('bad_request', `"${event.title}" has no day ${day} (days: ${event.days.map((entry) => entry.day).join(', ')}).`);
+        throw new ServiceError('bad_request', `"${event.title}" has no day ${day} (days: ${event.days.map((entry) => entry.day).join(', ')}).`, 'days');
       }
     }
     days = [...new Set(input.days)].sort((a, b) => a - b);

@@ -28,6 +28,7 @@ import QRCode from 'qrcode';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { deviceEnrollments, devicePrincipals, devices, events, organizations, sessions, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
+import { type Actor, recordAudit } from './audit.ts';
 import { AccessRefusedError, isId, ServiceError } from './errors.ts';
 import { type EventDetails, findEvent } from './events.ts';
 import { roleOf } from './organizations.ts';
@@ -67,22 +68,34 @@ export async function assertOrganizationAdmin(db: DbOrTx, userId: string, organi
 
 /**
  * Creates an enrollment for `eventId`: a one-time token (only its hash is stored) valid for
- * ENROLLMENT_TTL_MS, the link `{publicUrl}/enroll#token=…` and its QR code (SVG).
+ * ENROLLMENT_TTL_MS, the link `{publicUrl}/enroll#token=…` and its QR code (SVG). Recorded on the
+ * organization's trail ('device.enrollment_created', docs/decisions/115) in the same transaction.
  * @throws ServiceError `not_found` for an unknown event.
  */
 export async function createEnrollment(
-  db: DbOrTx,
+  db: Db,
   input: { eventId: string; name?: string | undefined; createdBy: string | null; publicUrl: string; now: Date },
+  actor: Actor,
 ): Promise<CreateEnrollmentResponse> {
   const event = await findEvent(db, input.eventId);
   const token = generateToken();
   const expiresAt = new Date(input.now.getTime() + ENROLLMENT_TTL_MS);
   const deviceName = input.name ?? DEFAULT_DEVICE_NAME;
-  const [row] = await db
-    .insert(deviceEnrollments)
-    .values({ eventId: event.id, deviceName, tokenHash: hashToken(token), createdBy: input.createdBy, createdAt: input.now, expiresAt })
-    .returning({ id: deviceEnrollments.id });
-  if (!row) throw new Error('insert into device_enrollments returned no row');
+  const row = await inTransaction(db, async (tx) => {
+    const [inserted] = await tx
+      .insert(deviceEnrollments)
+      .values({ eventId: event.id, deviceName, tokenHash: hashToken(token), createdBy: input.createdBy, createdAt: input.now, expiresAt })
+      .returning({ id: deviceEnrollments.id });
+    if (!inserted) throw new Error('insert into device_enrollments returned no row');
+    await recordAudit(tx, actor, {
+      organizationId: event.organizationId,
+      eventId: null,
+      action: 'device.enrollment_created',
+      before: null,
+      after: { enrollmentId: inserted.id, deviceName, eventId: event.id, expiresAt: expiresAt.toISOString() },
+    });
+    return inserted;
+  });
   const link = enrollmentLink(input.publicUrl, token);
   return {
     enrollmentId: row.id,
@@ -292,11 +305,17 @@ export async function deviceForAdmin(db: DbOrTx, adminUserId: string | null, dev
 
 /**
  * Renames a device and/or moves it to another event of its organization; its next request then
- * scans the new event (nothing is cached in a session).
+ * scans the new event (nothing is cached in a session). Recorded ('device.updated', its name and
+ * event before and after) in the same transaction.
  * @throws ServiceError `not_found` for an unknown event or one of another organization, `conflict`
  *   for a revoked device.
  */
-export async function updateDevice(db: DbOrTx, device: typeof devices.$inferSelect, change: { name?: string | undefined; eventId?: string | undefined }): Promise<DeviceSummary> {
+export async function updateDevice(
+  db: Db,
+  device: typeof devices.$inferSelect,
+  change: { name?: string | undefined; eventId?: string | undefined },
+  actor: Actor,
+): Promise<DeviceSummary> {
   if (device.revokedAt) throw new ServiceError('conflict', 'This device was removed; enroll the phone again.');
   let eventId = device.eventId;
   if (change.eventId !== undefined) {
@@ -304,10 +323,17 @@ export async function updateDevice(db: DbOrTx, device: typeof devices.$inferSele
     if (event.organizationId !== device.organizationId) throw new ServiceError('not_found', `No event with id "${change.eventId}"`);
     eventId = event.id;
   }
-  await db
-    .update(devices)
-    .set({ eventId, ...(change.name === undefined ? {} : { name: change.name }) })
-    .where(eq(devices.id, device.id));
+  const name = change.name ?? device.name;
+  await inTransaction(db, async (tx) => {
+    await tx.update(devices).set({ eventId, name }).where(eq(devices.id, device.id));
+    await recordAudit(tx, actor, {
+      organizationId: device.organizationId,
+      eventId: null,
+      action: 'device.updated',
+      before: { deviceId: device.id, name: device.name, eventId: device.eventId },
+      after: { deviceId: device.id, name, eventId },
+    });
+  });
   const updated = (await listDevices(db, device.organizationId)).find((entry) => entry.id === device.id);
   if (!updated) throw new Error('the device is gone');
   return updated;
@@ -316,13 +342,25 @@ export async function updateDevice(db: DbOrTx, device: typeof devices.$inferSele
 /**
  * Revokes a device at `now` (again: keeps the first time). Its next request gets 401
  * `device_revoked`; its offline upload still takes the scans made before `now` for
- * REVOKED_UPLOAD_GRACE_MS (docs/decisions/108).
+ * REVOKED_UPLOAD_GRACE_MS (docs/decisions/108). Recorded ('device.revoked') when it was not revoked before.
  */
-export async function revokeDevice(db: DbOrTx, device: typeof devices.$inferSelect, revokedBy: string | null, now: Date): Promise<DeviceSummary> {
-  await db
-    .update(devices)
-    .set({ revokedAt: now, revokedBy })
-    .where(and(eq(devices.id, device.id), isNull(devices.revokedAt)));
+export async function revokeDevice(db: Db, device: typeof devices.$inferSelect, input: { revokedBy: string | null; now: Date }, actor: Actor): Promise<DeviceSummary> {
+  const { revokedBy, now } = input;
+  await inTransaction(db, async (tx) => {
+    const revoked = await tx
+      .update(devices)
+      .set({ revokedAt: now, revokedBy })
+      .where(and(eq(devices.id, device.id), isNull(devices.revokedAt)))
+      .returning({ id: devices.id });
+    if (revoked.length === 0) return;
+    await recordAudit(tx, actor, {
+      organizationId: device.organizationId,
+      eventId: null,
+      action: 'device.revoked',
+      before: { deviceId: device.id, name: device.name, eventId: device.eventId },
+      after: { deviceId: device.id, name: device.name, eventId: device.eventId, revokedAt: now.toISOString() },
+    });
+  });
   const revoked = (await listDevices(db, device.organizationId)).find((entry) => entry.id === device.id);
   if (!revoked) throw new Error('the device is gone');
   return revoked;

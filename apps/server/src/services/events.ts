@@ -24,6 +24,7 @@ import type { Db, DbOrTx, Tx } from '../db/client.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { checkIns, eventDays, events, organizations, tickets } from '../db/schema.ts';
 import { type Actor, recordAudit } from './audit.ts';
+import { countCheckedInByEventDay } from './check-in-counts.ts';
 import { isId, noSuchEventMessage, ServiceError } from './errors.ts';
 
 /** One day of an event: configured, or the implicit day 1 of an event without configured days. */
@@ -326,25 +327,22 @@ async function managedEvents(db: DbOrTx, rows: Array<typeof events.$inferSelect>
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const days = await db.select().from(eventDays).where(inArray(eventDays.eventId, ids)).orderBy(asc(eventDays.day));
-  const checkInsByDay = await db
-    .select({ eventId: checkIns.eventId, day: checkIns.day, value: count() })
-    .from(checkIns)
-    .where(and(inArray(checkIns.eventId, ids), isNull(checkIns.undoneAt)))
-    .groupBy(checkIns.eventId, checkIns.day);
+  // The counts' own rule (a ticket once per day, whatever lists it was checked in at), not raw rows.
+  const checkInsByDay = await countCheckedInByEventDay(db, ids);
   const ticketCounts = await db
     .select({ eventId: tickets.eventId, value: count() })
     .from(tickets)
     .where(and(inArray(tickets.eventId, ids), isNull(tickets.revokedAt)))
     .groupBy(tickets.eventId);
   return rows.map((row) => {
-    const checkInsOf = (day: number) => checkInsByDay.find((entry) => entry.eventId === row.id && entry.day === day)?.value ?? 0;
+    const checkInsOf = (day: number) => checkInsByDay.find((entry) => entry.eventId === row.id && entry.day === day)?.checkedIn ?? 0;
     return {
       id: row.id,
       organizationId: row.organizationId,
       ...settingsOf(row),
       days: days.filter((day) => day.eventId === row.id).map((day) => ({ day: day.day, name: day.name, date: day.date, checkIns: checkInsOf(day.day) })),
       ticketCount: ticketCounts.find((entry) => entry.eventId === row.id)?.value ?? 0,
-      checkInCount: checkInsByDay.filter((entry) => entry.eventId === row.id).reduce((sum, entry) => sum + entry.value, 0),
+      checkInCount: checkInsByDay.filter((entry) => entry.eventId === row.id).reduce((sum, entry) => sum + entry.checkedIn, 0),
     };
   });
 }

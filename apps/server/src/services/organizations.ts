@@ -1,14 +1,15 @@
 /**
  * Organizations, memberships and their events: as the scanning flow reads them (SPEC §3, §7), where
  * access is by membership (a user sees only the organizations they belong to and only those
- * organizations' events), and as an operator keeps them (create, list, find by id or name, add a
- * member, change a role: the admin CLI). Failures the caller can fix throw ServiceError.
+ * organizations' events), and as an operator keeps them (create, list, find by id or name: the
+ * admin CLI). Memberships are changed by services/team.ts. Failures the caller can fix throw ServiceError.
  */
 import { type Event, type EventDay, hasRoleAtLeast, INACTIVE_EVENT_STATUSES, type MembershipRole, type Organization } from '@gatecheck/contract';
 import { and, asc, count, eq, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { eventDays, events, memberships, organizations, tickets } from '../db/schema.ts';
+import { type Actor, recordAudit } from './audit.ts';
 import { AccessRefusedError, isId, NO_SUCH_ORGANIZATION_MESSAGE, ServiceError } from './errors.ts';
 import { type EventDetails, findEvent, toDayCutoff } from './events.ts';
 
@@ -172,10 +173,11 @@ const ORGANIZATION_NAME_LOCK = 428_322_436;
  * named instead of given by id in the other commands. The check and the insert run in one
  * transaction holding an advisory lock on the name, so two creations of one name at once (two
  * operators, two scripts) make one organization and the other is refused, as a later one would be.
+ * Recorded on the audit trail ('organization.created', docs/decisions/106) in the same transaction.
  * @returns the new organization's id.
  * @throws ServiceError `conflict` when the name is taken.
  */
-export async function createOrganization(db: Db, input: { name: string; description?: string }): Promise<string> {
+export async function createOrganization(db: Db, input: { name: string; description?: string }, actor: Actor): Promise<string> {
   return inTransaction(db, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${ORGANIZATION_NAME_LOCK}, hashtext(${input.name.toLowerCase()}))`);
     const [existing] = await tx
@@ -189,6 +191,7 @@ export async function createOrganization(db: Db, input: { name: string; descript
       .values({ name: input.name, description: input.description ?? '' })
       .returning({ id: organizations.id });
     if (!row) throw new Error('insert into organizations returned no row');
+    await recordAudit(tx, actor, { organizationId: row.id, eventId: null, action: 'organization.created', before: null, after: { name: input.name, description: input.description ?? '' } });
     return row.id;
   });
 }
@@ -242,48 +245,4 @@ export async function findOrganization(db: DbOrTx, idOrName: string): Promise<{ 
   const [found] = byName;
   if (!found) throw new ServiceError('not_found', `No organization with id or name "${idOrName}"`);
   return found;
-}
-
-/**
- * Makes `userId` a member of `organizationId` with `role`, or changes the role of an existing member.
- * @returns the role the user had before (null when they were not a member).
- */
-export async function addMember(
-  db: Db,
-  input: { organizationId: string; userId: string; role: MembershipRole },
-): Promise<{ previousRole: MembershipRole | null }> {
-  return inTransaction(db, async (tx) => {
-    const [existing] = await tx
-      .select({ role: memberships.role })
-      .from(memberships)
-      .where(and(eq(memberships.userId, input.userId), eq(memberships.organizationId, input.organizationId)));
-    await tx
-      .insert(memberships)
-      .values(input)
-      .onConflictDoUpdate({ target: [memberships.userId, memberships.organizationId], set: { role: input.role } });
-    return { previousRole: existing?.role ?? null };
-  });
-}
-
-/**
- * Changes the role of `userId`, who must already be a member of `organizationId` (`org set-role`;
- * `addMember` also adds).
- * @returns the role the member had before.
- * @throws ServiceError `not_found` when the user is not a member.
- */
-export async function setMemberRole(
-  db: DbOrTx,
-  input: { organizationId: string; userId: string; role: MembershipRole },
-): Promise<{ previousRole: MembershipRole }> {
-  const [previous] = await db
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(and(eq(memberships.userId, input.userId), eq(memberships.organizationId, input.organizationId)));
-  const [updated] = await db
-    .update(memberships)
-    .set({ role: input.role })
-    .where(and(eq(memberships.userId, input.userId), eq(memberships.organizationId, input.organizationId)))
-    .returning({ id: memberships.id });
-  if (!previous || !updated) throw new ServiceError('not_found', 'This user is not a member of this organization (add them: org add-member)');
-  return { previousRole: previous.role };
 }

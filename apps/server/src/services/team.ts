@@ -1,11 +1,20 @@
 /**
  * The door team of an organization (issue 30 item 5): its members, and invitations by e-mail with a
- * one-time link through the mailer (SMTP, or the outbox folder in development). Every change is on
- * the audit trail in its own transaction (docs/decisions/106). Failures the caller can fix throw
- * ServiceError.
+ * one-time link through the mailer (SMTP, or the outbox folder in development); a member's role
+ * changed, a member added or removed (the management area and the admin CLI alike: SEAMS §6). An
+ * organization never loses its last admin. Every change is on the audit trail in its own
+ * transaction (docs/decisions/106). Failures the caller can fix throw ServiceError.
  */
-import { AcceptInvitationResponse, INVITATION_LINK, INVITATION_TTL_MS, type InviteMemberRequest, type JoinWithNewAccountRequest, type Team } from '@gatecheck/contract';
-import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import {
+  AcceptInvitationResponse,
+  INVITATION_LINK,
+  INVITATION_TTL_MS,
+  type InviteMemberRequest,
+  type JoinWithNewAccountRequest,
+  type MembershipRole,
+  type Team,
+} from '@gatecheck/contract';
+import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../db/client.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { invitations, memberships, organizations, users } from '../db/schema.ts';
@@ -230,4 +239,123 @@ async function joinWithRole(tx: Tx, input: { organizationId: string; userId: str
     .returning({ role: memberships.role });
   if (!row) throw new Error('upsert into memberships returned no row');
   return row.role;
+}
+
+/** A member as an audit entry records them. */
+interface MemberFacts {
+  userId: string;
+  name: string;
+  email: string;
+  role: MembershipRole;
+}
+
+/**
+ * Locks organization `organizationId` for a change of its door team (FOR UPDATE: two changes of one
+ * team queue, so two admins demoting each other at once cannot leave it without one).
+ * @throws ServiceError `not_found` for an unknown organization.
+ */
+async function lockOrganization(tx: Tx, organizationId: string): Promise<{ id: string; name: string }> {
+  const [row] = isId(organizationId)
+    ? await tx.select({ id: organizations.id, name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId)).for('update')
+    : [];
+  if (!row) throw new ServiceError('not_found', 'Organization not found');
+  return row;
+}
+
+/** The membership of `userId` in `organizationId` with the user's facts, or undefined. */
+async function memberFacts(tx: DbOrTx, organizationId: string, userId: string): Promise<MemberFacts | undefined> {
+  if (!isId(userId)) return undefined;
+  const [row] = await tx
+    .select({ userId: users.id, name: users.displayName, email: users.email, role: memberships.role })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)));
+  return row;
+}
+
+/**
+ * @throws ServiceError `conflict` (field `role`, or none for a removal) when `member` is the last
+ *   admin of `organization`: nobody could manage it any more (or sign in to undo the change).
+ */
+async function refuseLosingLastAdmin(tx: Tx, organization: { id: string; name: string }, member: MemberFacts, change: 'demote' | 'remove'): Promise<void> {
+  if (member.role !== 'admin') return;
+  const [admins] = await tx
+    .select({ value: count() })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organization.id), eq(memberships.role, 'admin')));
+  if ((admins?.value ?? 0) > 1) return;
+  const what = change === 'demote' ? 'change their role' : 'remove them';
+  throw new ServiceError(
+    'conflict',
+    `${member.name} is the only admin of ${organization.name}: make someone else admin before you ${what}, or nobody could manage it.`,
+    change === 'demote' ? 'role' : undefined,
+  );
+}
+
+/**
+ * Changes the role of member `userId` of `organizationId` to `role`, with its audit entry
+ * ('member.role_changed'; nothing is recorded when the role stays). Takes effect on the member's
+ * next request: every call reads the role from the database.
+ * @returns the role the member had before.
+ * @throws ServiceError `not_found` when the user is not a member; `conflict` (field `role`) when the
+ *   last admin would be demoted.
+ */
+export async function changeMemberRole(
+  db: Db,
+  input: { organizationId: string; userId: string; role: MembershipRole },
+  actor: Actor,
+): Promise<{ previousRole: MembershipRole }> {
+  return inTransaction(db, async (tx) => {
+    const organization = await lockOrganization(tx, input.organizationId);
+    const member = await memberFacts(tx, organization.id, input.userId);
+    if (!member) throw new ServiceError('not_found', `This person is not a member of ${organization.name}.`);
+    if (member.role === input.role) return { previousRole: member.role };
+    if (input.role !== 'admin') await refuseLosingLastAdmin(tx, organization, member, 'demote');
+    await tx.update(memberships).set({ role: input.role }).where(and(eq(memberships.organizationId, organization.id), eq(memberships.userId, member.userId)));
+    await recordAudit(tx, actor, { organizationId: organization.id, eventId: null, action: 'member.role_changed', before: { ...member }, after: { ...member, role: input.role } });
+    return { previousRole: member.role };
+  });
+}
+
+/**
+ * Removes member `userId` from `organizationId`, with its audit entry ('member.removed'). Their
+ * sessions lose the organization at once: every call checks the membership in the database, so
+ * the next request of a signed-in phone is refused (404, as for a stranger). Their account, past
+ * check-ins and scan log stay.
+ * @throws ServiceError `not_found` when the user is not a member; `conflict` when they are the last admin.
+ */
+export async function removeMember(db: Db, input: { organizationId: string; userId: string }, actor: Actor): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const organization = await lockOrganization(tx, input.organizationId);
+    const member = await memberFacts(tx, organization.id, input.userId);
+    if (!member) throw new ServiceError('not_found', `This person is not a member of ${organization.name}.`);
+    await refuseLosingLastAdmin(tx, organization, member, 'remove');
+    await tx.delete(memberships).where(and(eq(memberships.organizationId, organization.id), eq(memberships.userId, member.userId)));
+    await recordAudit(tx, actor, { organizationId: organization.id, eventId: null, action: 'member.removed', before: { ...member }, after: null });
+  });
+}
+
+/**
+ * Makes `userId` a member of `organizationId` with `role`, or changes an existing member's role
+ * (the admin CLI's `org add-member`), with its audit entry ('member.added' or, through
+ * `changeMemberRole`'s rule, 'member.role_changed').
+ * @returns the role the user had before (null when they were not a member).
+ * @throws ServiceError `not_found` for an unknown organization or user; `conflict` when it would demote the last admin.
+ */
+export async function addMember(
+  db: Db,
+  input: { organizationId: string; userId: string; role: MembershipRole },
+  actor: Actor,
+): Promise<{ previousRole: MembershipRole | null }> {
+  const existing = await inTransaction(db, async (tx) => {
+    const organization = await lockOrganization(tx, input.organizationId);
+    if (await memberFacts(tx, organization.id, input.userId)) return true;
+    const [user] = isId(input.userId) ? await tx.select({ name: users.displayName, email: users.email }).from(users).where(eq(users.id, input.userId)) : [];
+    if (!user) throw new ServiceError('not_found', 'No such user');
+    await tx.insert(memberships).values(input);
+    await recordAudit(tx, actor, { organizationId: organization.id, eventId: null, action: 'member.added', before: null, after: { userId: input.userId, name: user.name, email: user.email, role: input.role } });
+    return false;
+  });
+  if (!existing) return { previousRole: null };
+  return changeMemberRole(db, input, actor);
 }

@@ -45,7 +45,7 @@ test('org set-role changes a member\'s role, says when nothing changed, and refu
 
   const notMember = await cli.run('org', 'set-role', '--org', 'Northwind Live', '--user', 'lone', '--role', 'admin');
   expect(notMember.exitCode).toBe(1);
-  expect(notMember.stderr).toBe('error: This user is not a member of this organization (add them: org add-member)\n');
+  expect(notMember.stderr).toBe('error: This person is not a member of Northwind Live.\n');
   const badRole = await cli.run('org', 'set-role', '--org', 'Northwind Live', '--user', 'gate', '--role', 'owner');
   expect(badRole.exitCode).toBe(1);
   expect(badRole.stderr).toMatch(/Allowed choices are staff, supervisor, admin/);

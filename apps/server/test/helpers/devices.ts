@@ -5,6 +5,7 @@
 import { CreateEnrollmentResponse, devicePaths, deviceApiPaths, parseEnrollmentLink, RedeemEnrollmentResponse } from '@gatecheck/contract';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../src/db/client.ts';
+import { cliActor } from '../../src/services/audit.ts';
 import { createEnrollment, redeemEnrollment } from '../../src/services/devices.ts';
 import { api, bearer } from './test-app.ts';
 
@@ -38,7 +39,7 @@ export async function enrollDevice(app: FastifyInstance, adminToken: string, eve
  */
 export async function newDeviceToken(db: Db, eventId: string, name = 'Matrix gate'): Promise<{ token: string; deviceId: string }> {
   const now = new Date();
-  const enrollment = await createEnrollment(db, { eventId, name, createdBy: null, publicUrl: 'http://localhost', now });
+  const enrollment = await createEnrollment(db, { eventId, name, createdBy: null, publicUrl: 'http://localhost', now }, cliActor());
   const link = parseEnrollmentLink(enrollment.link);
   if (!link) throw new Error('not an enrollment link');
   const redeemed = await redeemEnrollment(db, { token: link.token, now });

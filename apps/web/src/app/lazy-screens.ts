@@ -27,6 +27,7 @@ export const lazyScreens = {
   manageEvent: () => import('./routes/manage-event-route.tsx').then((module) => module.ManageEventRoute),
   manageActivity: () => import('./routes/manage-activity-route.tsx').then((module) => module.ManageActivityRoute),
   manageTickets: () => import('./routes/manage-tickets-route.tsx').then((module) => module.ManageTicketsRoute),
+  manageLists: () => import('./routes/manage-lists-route.tsx').then((module) => module.ManageListsRoute),
   manageTeam: () => import('./routes/manage-team-route.tsx').then((module) => module.ManageTeamRoute),
   invitation: () => import('./routes/invitation-route.tsx').then((module) => module.InvitationRoute),
   forgotPassword: () => import('./routes/forgot-password-route.tsx').then((module) => module.ForgotPasswordRoute),

@@ -103,6 +103,7 @@ export function createRoutes(screen: (name: LazyScreenName) => ReactNode): Route
             { path: paths.manageEvent, element: screen('manageEvent') },
             { path: paths.manageEventActivity, element: screen('manageActivity') },
             { path: paths.manageEventTickets, element: screen('manageTickets') },
+            { path: paths.manageEventLists, element: screen('manageLists') },
             { path: paths.manageTeam, element: screen('manageTeam') },
           ],
         },

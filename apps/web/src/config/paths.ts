@@ -28,6 +28,8 @@ export const paths = {
   manageEventActivity: '/manage/events/:eventId/activity',
   /** An event's ticket types and tickets (docs/decisions/114): `eventTicketsPath`. */
   manageEventTickets: '/manage/events/:eventId/tickets',
+  /** An event's check-in lists (docs/decisions/115): build with `eventListsPath`. */
+  manageEventLists: '/manage/events/:eventId/lists',
   /** The door team of the selected organization: members, invitations (issue 30 item 5). */
   manageTeam: '/manage/team',
   /** The mailed invitation link's screen (`?token=`): accept it, or join with a new account. Open. */
@@ -47,6 +49,11 @@ export function eventActivityPath(eventId: string): string {
 /** The ticket types and tickets of one event in the management area. */
 export function eventTicketsPath(eventId: string): string {
   return `/manage/events/${encodeURIComponent(eventId)}/tickets`;
+}
+
+/** The check-in lists of one event in the management area. */
+export function eventListsPath(eventId: string): string {
+  return `/manage/events/${encodeURIComponent(eventId)}/lists`;
 }
 
 export type AppPath = (typeof paths)[keyof typeof paths];

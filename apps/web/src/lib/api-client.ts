@@ -43,7 +43,7 @@ export class ApiError extends Error {
 }
 
 export interface ApiRequestOptions<S extends core.$ZodType> {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Sent as JSON. */
   body?: unknown;
   /** Contract schema the 2xx body must match. */

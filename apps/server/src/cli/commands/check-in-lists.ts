@@ -1,7 +1,9 @@
 /**
  * `list create`, `list edit`, `list delete` and `list list`: an event's check-in lists
  * (docs/decisions/100) — its entrances and desks, each admitting some ticket types (all by
- * default) on some days (all by default). A ticket is checked in once per list and day.
+ * default) on some days (all by default). A ticket is checked in once per list and day. Each
+ * change goes through services/check-in-lists.ts, as in the management area, and is on the
+ * event's activity with the CLI as the actor (docs/decisions/115).
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import {
@@ -13,6 +15,7 @@ import {
   listCheckInLists,
 } from '../../services/check-in-lists.ts';
 import type { Db } from '../../db/client.ts';
+import { cliActor } from '../../services/audit.ts';
 import { type EventDetails, findEvent } from '../../services/events.ts';
 import { parsePositiveInteger } from '../arguments.ts';
 import { CliError, type AdminContext } from '../context.ts';
@@ -63,12 +66,8 @@ export function registerCheckInListCommands(program: Command, context: AdminCont
     .action(async (options: ListOptions) => {
       const db = await context.db();
       const event = await findEvent(db, options.event);
-      const created = await createCheckInList(db, event, {
-        name: options.name ?? '',
-        ticketTypes: options.types ?? null,
-        days: options.days ?? null,
-        ...(options.position === undefined ? {} : { position: options.position }),
-      });
+      const input = { name: options.name ?? '', ticketTypes: options.types ?? null, days: options.days ?? null };
+      const created = await createCheckInList(db, event, options.position === undefined ? input : { ...input, position: options.position }, cliActor());
       context.print(`Created check-in list "${created.name}" of "${event.title}": ${describeList(created)} (id ${created.id})`);
     });
 
@@ -95,7 +94,7 @@ export function registerCheckInListCommands(program: Command, context: AdminCont
         days: options.allDays ? null : options.days,
         position: options.position,
       };
-      const updated = await editCheckInList(db, event, current.id, change);
+      const updated = await editCheckInList(db, event, current.id, change, cliActor());
       context.print(`Updated check-in list "${updated.name}" of "${event.title}": ${describeList(updated)}`);
     });
 
@@ -108,7 +107,7 @@ export function registerCheckInListCommands(program: Command, context: AdminCont
       const db = await context.db();
       const event = await findEvent(db, options.event);
       const current = await findListByIdOrName(db, event, options.list ?? '');
-      const deleted = await deleteCheckInList(db, event, current.id);
+      const deleted = await deleteCheckInList(db, event, current.id, cliActor());
       context.print(`Deleted check-in list "${deleted.name}" of "${event.title}"`);
     });
 

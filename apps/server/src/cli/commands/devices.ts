@@ -8,6 +8,7 @@ import { CreateEnrollmentRequest, UpdateDeviceRequest } from '@gatecheck/contrac
 import type { Command } from 'commander';
 import QRCode from 'qrcode';
 import { createEnrollment, deviceForAdmin, listDevices, revokeDevice, updateDevice } from '../../services/devices.ts';
+import { cliActor } from '../../services/audit.ts';
 import { findOrganization } from '../../services/organizations.ts';
 import { CliError, type AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';
@@ -35,13 +36,17 @@ export function registerDeviceCommands(program: Command, context: AdminContext):
       const qrFile = options.qr === undefined ? undefined : context.resolvePath(options.qr);
       const qrKind = qrFile === undefined ? undefined : /\.(svg|png)$/i.exec(qrFile)?.[1]?.toLowerCase();
       if (qrFile !== undefined && qrKind === undefined) throw new CliError('--qr: give a file ending in .svg or .png');
-      const enrollment = await createEnrollment(await context.db(), {
-        eventId: options.event,
-        name,
-        createdBy: null,
-        publicUrl: context.config().publicUrl,
-        now: new Date(),
-      });
+      const enrollment = await createEnrollment(
+        await context.db(),
+        {
+          eventId: options.event,
+          name,
+          createdBy: null,
+          publicUrl: context.config().publicUrl,
+          now: new Date(),
+        },
+        cliActor(),
+      );
       context.print(`Enrollment for "${enrollment.deviceName}", valid once until ${enrollment.expiresAt}:`);
       context.print(enrollment.link);
       context.print(await QRCode.toString(enrollment.link, { type: 'terminal', small: true }));
@@ -83,7 +88,7 @@ export function registerDeviceCommands(program: Command, context: AdminContext):
     .requiredOption('--name <name>', 'the new name')
     .action(async (options: { device: string; name: string }) => {
       const db = await context.db();
-      const updated = await updateDevice(db, await deviceForAdmin(db, null, options.device), UpdateDeviceRequest.parse({ name: parseDeviceName(options.name) }));
+      const updated = await updateDevice(db, await deviceForAdmin(db, null, options.device), UpdateDeviceRequest.parse({ name: parseDeviceName(options.name) }), cliActor());
       context.print(`Renamed device ${updated.id} to "${updated.name}"`);
     });
   device
@@ -93,7 +98,7 @@ export function registerDeviceCommands(program: Command, context: AdminContext):
     .requiredOption('--event <id>', 'event id (see: event list)')
     .action(async (options: { device: string; event: string }) => {
       const db = await context.db();
-      const updated = await updateDevice(db, await deviceForAdmin(db, null, options.device), { eventId: options.event });
+      const updated = await updateDevice(db, await deviceForAdmin(db, null, options.device), { eventId: options.event }, cliActor());
       context.print(`Device "${updated.name}" now scans "${updated.eventTitle}"`);
     });
   device
@@ -102,7 +107,7 @@ export function registerDeviceCommands(program: Command, context: AdminContext):
     .requiredOption('--device <id>', 'device id (see: device list)')
     .action(async (options: { device: string }) => {
       const db = await context.db();
-      const revoked = await revokeDevice(db, await deviceForAdmin(db, null, options.device), null, new Date());
+      const revoked = await revokeDevice(db, await deviceForAdmin(db, null, options.device), { revokedBy: null, now: new Date() }, cliActor());
       context.print(`Revoked device "${revoked.name}" at ${revoked.revokedAt ?? ''}`);
     });
 }

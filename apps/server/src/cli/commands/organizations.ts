@@ -1,10 +1,14 @@
 /**
- * `org create`, `org list`, `org add-member`, `org set-role`: organizations and who belongs to them,
- * with a role (staff, supervisor, admin: docs/decisions/037).
+ * `org create`, `org list`, `org add-member`, `org set-role`, `org remove-member`: organizations and
+ * who belongs to them, with a role (staff, supervisor, admin: docs/decisions/037). Memberships go
+ * through services/team.ts, as in the management area: the same last-admin rule, the same audit
+ * entries (the CLI as the actor).
  */
 import { MembershipRole } from '@gatecheck/contract';
 import { Option, type Command } from 'commander';
-import { addMember, createOrganization, findOrganization, listOrganizations, setMemberRole } from '../../services/organizations.ts';
+import { cliActor } from '../../services/audit.ts';
+import { createOrganization, findOrganization, listOrganizations } from '../../services/organizations.ts';
+import { addMember, changeMemberRole, removeMember } from '../../services/team.ts';
 import { findUser } from '../../services/users.ts';
 import type { AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';
@@ -21,7 +25,7 @@ export function registerOrganizationCommands(program: Command, context: AdminCon
     .addHelpText('after', '\nExample:\n  npm run admin -- org create --name "Northwind Live" --description "Festivals"')
     .action(async (options: { name: string; description: string }) => {
       const name = options.name.trim();
-      const id = await createOrganization(await context.db(), { name, description: options.description.trim() });
+      const id = await createOrganization(await context.db(), { name, description: options.description.trim() }, cliActor());
       context.print(`Created organization "${name}" (id ${id})`);
     });
 
@@ -51,7 +55,7 @@ export function registerOrganizationCommands(program: Command, context: AdminCon
       const db = await context.db();
       const organization = await findOrganization(db, options.org);
       const user = await findUser(db, options.user);
-      const { previousRole } = await addMember(db, { organizationId: organization.id, userId: user.id, role });
+      const { previousRole } = await addMember(db, { organizationId: organization.id, userId: user.id, role }, cliActor());
       if (previousRole === null) context.print(`Added ${user.username} to "${organization.name}" as ${role}`);
       else if (previousRole === role) context.print(`${user.username} is already ${role} of "${organization.name}"`);
       else context.print(`Changed ${user.username}'s role in "${organization.name}" from ${previousRole} to ${role}`);
@@ -69,8 +73,21 @@ export function registerOrganizationCommands(program: Command, context: AdminCon
       const db = await context.db();
       const organization = await findOrganization(db, options.org);
       const user = await findUser(db, options.user);
-      const { previousRole } = await setMemberRole(db, { organizationId: organization.id, userId: user.id, role });
+      const { previousRole } = await changeMemberRole(db, { organizationId: organization.id, userId: user.id, role }, cliActor());
       if (previousRole === role) context.print(`${user.username} is already ${role} of "${organization.name}"`);
       else context.print(`Changed ${user.username}'s role in "${organization.name}" from ${previousRole} to ${role}`);
+    });
+
+  org
+    .command('remove-member')
+    .description('remove a member from an organization (their account stays; an organization keeps at least one admin)')
+    .requiredOption('--org <id|name>', 'organization id or name')
+    .requiredOption('--user <email|username>', 'the member')
+    .action(async (options: { org: string; user: string }) => {
+      const db = await context.db();
+      const organization = await findOrganization(db, options.org);
+      const user = await findUser(db, options.user);
+      await removeMember(db, { organizationId: organization.id, userId: user.id }, cliActor());
+      context.print(`Removed ${user.username} from "${organization.name}"`);
     });
 }

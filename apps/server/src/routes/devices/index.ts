@@ -41,6 +41,7 @@ import {
   startShift,
   updateDevice,
 } from '../../services/devices.ts';
+import type { Actor } from '../../services/audit.ts';
 import { ServiceError } from '../../services/errors.ts';
 import type { SessionDevice } from '../../services/sessions.ts';
 import { eventOf, requireRole } from '../require-role.ts';
@@ -68,6 +69,12 @@ function deviceOf(request: FastifyRequest): SessionDevice {
   return device;
 }
 
+/** The signed-in admin making a change, for the audit trail. */
+function actorOf(request: FastifyRequest): Actor {
+  const user = signedInUser(request);
+  return { kind: 'user', userId: user.userId, name: user.displayName };
+}
+
 const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     deviceApiPaths.createEnrollment,
@@ -81,13 +88,17 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const enrollment = await createEnrollment(app.db, {
-        eventId: eventOf(request).id,
-        name: request.body.name,
-        createdBy: signedInUser(request).userId,
-        publicUrl: app.config.publicUrl,
-        now: app.clock(),
-      });
+      const enrollment = await createEnrollment(
+        app.db,
+        {
+          eventId: eventOf(request).id,
+          name: request.body.name,
+          createdBy: signedInUser(request).userId,
+          publicUrl: app.config.publicUrl,
+          now: app.clock(),
+        },
+        actorOf(request),
+      );
       return reply.status(201).send(enrollment);
     },
   );
@@ -111,7 +122,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: DeviceSummary, ...ruleErrors('forbidden', 'not_found', 'conflict') },
       },
     },
-    async (request) => updateDevice(app.db, await deviceForAdmin(app.db, signedInUser(request).userId, request.params.deviceId), request.body),
+    async (request) => updateDevice(app.db, await deviceForAdmin(app.db, signedInUser(request).userId, request.params.deviceId), request.body, actorOf(request)),
   );
 
   app.post(
@@ -119,7 +130,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'revokeDevice', params: DeviceParams, response: { 200: DeviceSummary, ...ruleErrors('forbidden', 'not_found') } } },
     async (request) => {
       const { userId } = signedInUser(request);
-      return revokeDevice(app.db, await deviceForAdmin(app.db, userId, request.params.deviceId), userId, app.clock());
+      return revokeDevice(app.db, await deviceForAdmin(app.db, userId, request.params.deviceId), { revokedBy: userId, now: app.clock() }, actorOf(request));
     },
   );
 

@@ -2,16 +2,19 @@
  * The door team (issue 30 item 5). For admins of the organization only (403 `forbidden` for staff
  * and supervisors, 404 `not_found` for non-members, docs/decisions/086): GET …/team (members and
  * pending invitations), POST …/invitations (invite an e-mail address with a role: the link is
- * mailed), POST /manage/invitations/{id}/revoke. For any signed-in user: POST /invitations/accept
+ * mailed), POST /manage/invitations/{id}/revoke, POST …/members/{userId}/role (change a member's
+ * role) and …/members/{userId}/remove (an organization never loses its last admin: 409). For any signed-in user: POST /invitations/accept
  * with the link's token, by the account of the invited address; POST /invitations/join (open) for
  * someone without an account. Thin: the rules are services/team.ts's.
  */
 import {
   AcceptInvitationRequest,
   AcceptInvitationResponse,
+  ChangeMemberRoleRequest,
   InvitationParams,
   InviteMemberRequest,
   JoinWithNewAccountRequest,
+  MemberParams,
   OrganizationParams,
   Team,
   teamRoutes as routes,
@@ -23,12 +26,31 @@ import { ruleErrors } from '../../plugins/error-responses.ts';
 import type { Actor } from '../../services/audit.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { organizationForRole } from '../../services/organizations.ts';
-import { acceptInvitation, inviteMember, joinWithNewAccount, listTeam, organizationOfInvitation, revokeInvitation } from '../../services/team.ts';
+import {
+  acceptInvitation,
+  changeMemberRole,
+  inviteMember,
+  joinWithNewAccount,
+  listTeam,
+  organizationOfInvitation,
+  removeMember,
+  revokeInvitation,
+} from '../../services/team.ts';
 import { organizationOf, requireOrganizationRole } from '../require-role.ts';
 
 function actorOf(request: FastifyRequest): Actor {
   const user = signedInUser(request);
   return { kind: 'user', userId: user.userId, name: user.displayName };
+}
+
+/** Runs `work`; a refusal that names a field of the input names it as a field of the body (`body.role`). */
+async function namingBodyFields<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ServiceError && error.field) throw new ServiceError(error.code, error.message, `body.${error.field}`);
+    throw error;
+  }
 }
 
 const teamRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -48,12 +70,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const organizationId = organizationOf(request).id;
-      try {
-        await inviteMember(app.db, { mailer: app.mailer, publicUrl: app.config.publicUrl }, { organizationId, request: request.body }, actorOf(request));
-      } catch (error) {
-        if (error instanceof ServiceError && error.field) throw new ServiceError(error.code, error.message, `body.${error.field}`);
-        throw error;
-      }
+      await namingBodyFields(() => inviteMember(app.db, { mailer: app.mailer, publicUrl: app.config.publicUrl }, { organizationId, request: request.body }, actorOf(request)));
       return reply.status(201).send(await listTeam(app.db, organizationId));
     },
   );
@@ -65,6 +82,29 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       const organizationId = await organizationOfInvitation(app.db, request.params.invitationId);
       await organizationForRole(app.db, signedInUser(request).userId, organizationId, 'admin');
       await revokeInvitation(app.db, request.params.invitationId, actorOf(request));
+      return listTeam(app.db, organizationId);
+    },
+  );
+
+  app.post(
+    routes.memberRole,
+    {
+      preHandler: adminOfOrganization,
+      schema: { operationId: 'changeMemberRole', params: MemberParams, body: ChangeMemberRoleRequest, response: { 200: Team, ...ruleErrors('forbidden', 'not_found', 'conflict') } },
+    },
+    async (request) => {
+      const organizationId = organizationOf(request).id;
+      await namingBodyFields(() => changeMemberRole(app.db, { organizationId, userId: request.params.userId, role: request.body.role }, actorOf(request)));
+      return listTeam(app.db, organizationId);
+    },
+  );
+
+  app.post(
+    routes.removeMember,
+    { preHandler: adminOfOrganization, schema: { operationId: 'removeMember', params: MemberParams, response: { 200: Team, ...ruleErrors('forbidden', 'not_found', 'conflict') } } },
+    async (request) => {
+      const organizationId = organizationOf(request).id;
+      await removeMember(app.db, { organizationId, userId: request.params.userId }, actorOf(request));
       return listTeam(app.db, organizationId);
     },
   );

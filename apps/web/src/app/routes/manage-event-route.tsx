@@ -5,7 +5,7 @@
  */
 import type { EventRequest, ManagedEvent } from '@gatecheck/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Archive, History, RotateCcw, Ticket } from 'lucide-react';
+import { Archive, DoorOpen, History, RotateCcw, Ticket } from 'lucide-react';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +13,7 @@ import { FormNotice } from '@/components/form-notice.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { Button, buttonClassName } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
-import { eventActivityPath, eventTicketsPath, managedEventPath, paths } from '@/config/paths.ts';
+import { eventActivityPath, eventListsPath, eventTicketsPath, managedEventPath, paths } from '@/config/paths.ts';
 import { eventQueries } from '@/features/events/api.ts';
 import { organizationQueries } from '@/features/organizations/api.ts';
 import { manageQueries, useArchiveEvent, useCreateEvent, useSaveEvent } from '@/features/manage/api.ts';
@@ -109,6 +109,10 @@ function EventEditor({ organization, event }: { organization: OrganizationItem; 
       <Link to={eventTicketsPath(event.id)} className={buttonClassName({ variant: 'secondary' })}>
         <Ticket aria-hidden="true" className="size-5" />
         {t('tickets.title')}
+      </Link>
+      <Link to={eventListsPath(event.id)} className={buttonClassName({ variant: 'secondary' })}>
+        <DoorOpen aria-hidden="true" className="size-5" />
+        {t('manageLists.title')}
       </Link>
       {isArchived ? (
         <FormNotice variant="success" title={t('manage.archivedNotice')} />

@@ -1,11 +1,13 @@
 /**
- * /manage/team (issue 30 item 5): the selected organization's door team for its admins — members
- * with their roles, pending invitations (with Revoke), and 'Invite' by e-mail address with a role
- * (the server mails the one-time link). Others are sent to /event-select; the server refuses them.
+ * /manage/team (issue 30 item 5, docs/decisions/115): the selected organization's door team for its
+ * admins — members with their roles (change a role, remove a member: the server keeps at least one
+ * admin and says so next to the member), pending invitations (with Revoke), and 'Invite' by e-mail
+ * address with a role (the server mails the one-time link). Others are sent to /event-select; the
+ * server refuses them.
  */
-import { InviteMemberRequest, MembershipRole } from '@gatecheck/contract';
+import { ChangeMemberRoleRequest, InviteMemberRequest, MembershipRole, type TeamMember } from '@gatecheck/contract';
 import { useQuery } from '@tanstack/react-query';
-import { Mail } from 'lucide-react';
+import { Mail, UserMinus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Navigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -17,10 +19,12 @@ import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { paths } from '@/config/paths.ts';
 import { canManage, refusalOf } from '@/features/manage/manage-logic.ts';
-import { teamQueries, useInviteMember, useRevokeInvitation } from '@/features/team/api.ts';
+import { teamQueries, useChangeMemberRole, useInviteMember, useRemoveMember, useRevokeInvitation } from '@/features/team/api.ts';
 import { formatShortDate } from '@/lib/dates.ts';
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { useSelection } from '@/lib/selection.ts';
+import { useSession } from '@/app/session-provider.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { notify } from '@/lib/toast.ts';
 import { useBack } from '@/lib/use-back.ts';
 
@@ -129,18 +133,95 @@ function DoorTeam({ organization }: { organization: OrganizationItem }) {
             </h2>
             <ul className="flex flex-col gap-3">
               {team.data.members.map((member) => (
-                <li key={member.userId} className="flex flex-col gap-1 rounded-2xl border-2 border-slate-200 bg-white p-4">
-                  <span className="flex flex-wrap items-center gap-2">
-                    <span className="text-base font-bold text-slate-900">{member.name}</span>
-                    <Badge>{t(`team.roles.${member.role}`)}</Badge>
-                  </span>
-                  <span className="text-base break-all text-slate-800">{member.email}</span>
-                </li>
+                <MemberCard key={member.userId} organization={organization} member={member} />
               ))}
             </ul>
           </section>
         </>
       )}
     </PageShell>
+  );
+}
+
+/**
+ * One member: name, role and address; their role to change ('Change role') and 'Remove' after a
+ * question. A refusal (the last admin) is shown on this member's card, next to the role.
+ */
+function MemberCard({ organization, member }: { organization: OrganizationItem; member: TeamMember }) {
+  const { t } = useTranslation();
+  const changeRole = useChangeMemberRole(organization.id);
+  const remove = useRemoveMember(organization.id);
+  const [role, setRole] = useState<MembershipRole>(member.role);
+  const [isConfirmingRemove, setConfirmingRemove] = useState(false);
+  const isYou = useSession().user?.id === member.userId;
+  const roleId = `member-role-${member.userId}`;
+  const refusal = changeRole.error ? refusalOf(changeRole.error) : remove.error ? refusalOf(remove.error) : null;
+  const save = () => {
+    const checked = ChangeMemberRoleRequest.safeParse({ role });
+    if (!checked.success) return;
+    remove.reset();
+    changeRole.mutate(
+      { userId: member.userId, role: checked.data.role },
+      { onSuccess: () => notify({ title: t('team.roleChanged'), description: `${member.name}: ${t(`team.roles.${checked.data.role}`)}`, variant: 'success', isBrief: true }) },
+    );
+  };
+  return (
+    <li className="flex flex-col gap-3 rounded-2xl border-2 border-slate-200 bg-white p-4">
+      <span className="flex flex-wrap items-center gap-2">
+        <span className="text-base font-bold text-slate-900">
+          {member.name}
+          {isYou && <span className="font-normal text-slate-800"> ({t('team.you')})</span>}
+        </span>
+        <Badge>{t(`team.roles.${member.role}`)}</Badge>
+      </span>
+      <span className="text-base break-all text-slate-800">{member.email}</span>
+      <div className="flex flex-col gap-2">
+        <Label htmlFor={roleId}>{t('team.roleOf', { name: member.name })}</Label>
+        <select
+          id={roleId}
+          className="ui-input"
+          value={role}
+          aria-invalid={refusal ? true : undefined}
+          aria-describedby={refusal ? `${roleId}-problem` : undefined}
+          onChange={(change) => {
+            setRole(MembershipRole.parse(change.target.value));
+            changeRole.reset();
+          }}
+        >
+          {MembershipRole.options.map((option) => (
+            <option key={option} value={option}>
+              {t(`team.roles.${option}`)}
+            </option>
+          ))}
+        </select>
+        {refusal && (
+          <p id={`${roleId}-problem`} className="text-base font-semibold text-red-800">
+            {refusal.text}
+          </p>
+        )}
+      </div>
+      <div className="flex flex-col gap-2 sm:flex-row">
+        <Button variant="secondary" disabled={role === member.role || changeRole.isPending} onClick={save}>
+          {t('team.changeRole')}
+        </Button>
+        <Button variant="secondary" disabled={remove.isPending} onClick={() => setConfirmingRemove(true)}>
+          <UserMinus aria-hidden="true" className="size-5" />
+          {t('team.remove', { name: member.name })}
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={isConfirmingRemove}
+        onOpenChange={setConfirmingRemove}
+        title={t('team.removeConfirmTitle', { name: member.name, organization: organization.name })}
+        description={t('team.removeConfirmText')}
+        cancelLabel={t('manageLists.keep')}
+        confirmLabel={t('team.remove', { name: member.name })}
+        onConfirm={() => {
+          setConfirmingRemove(false);
+          changeRole.reset();
+          remove.mutate(member.userId, { onSuccess: () => notify({ title: t('team.removed'), description: member.name, variant: 'success', isBrief: true }) });
+        }}
+      />
+    </li>
   );
 }

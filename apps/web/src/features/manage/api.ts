@@ -1,10 +1,25 @@
 /**
- * The management area's calls (docs/decisions/105, 106): an organization's events, one event, its
- * activity, and the writes (create, save, archive, restore) as TanStack mutations. Every write
+ * The management area's calls (docs/decisions/105, 106, 115): an organization's events, one event,
+ * its activity, its check-in lists and ticket types, and the writes (create, save, archive,
+ * restore; add, save and delete a check-in list) as TanStack mutations. Every write
  * refreshes the management area's data of the event; the screen refreshes the scanner's lists.
  * Paths and shapes from the contract.
  */
-import { AuditEntryList, type EventRequest, ManagedEvent, ManagedEventList, managePaths } from '@gatecheck/contract';
+import {
+  apiPaths,
+  AuditEntryList,
+  CheckInList,
+  checkInListPath,
+  CheckInLists,
+  checkInListsPath,
+  type CreateCheckInListRequest,
+  type EditCheckInListRequest,
+  type EventRequest,
+  ManagedEvent,
+  ManagedEventList,
+  managePaths,
+  TicketTypesResponse,
+} from '@gatecheck/contract';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 
@@ -28,7 +43,47 @@ export const manageQueries = {
       queryKey: [...manageQueries.all(), 'event', eventId, 'activity'] as const,
       queryFn: ({ signal }) => apiRequest(managePaths.eventActivity(eventId), { schema: AuditEntryList, signal }),
     }),
+  /** GET the event's check-in lists, first list first. */
+  checkInLists: (eventId: string) =>
+    queryOptions({
+      queryKey: [...manageQueries.all(), 'event', eventId, 'check-in-lists'] as const,
+      queryFn: ({ signal }) => apiRequest(checkInListsPath(eventId), { schema: CheckInLists, signal }),
+    }),
+  /** GET the event's ticket types (the names a check-in list can admit). */
+  ticketTypes: (eventId: string) =>
+    queryOptions({
+      queryKey: [...manageQueries.all(), 'event', eventId, 'ticket-types'] as const,
+      queryFn: ({ signal }) => apiRequest(apiPaths.ticketTypes.replace(':eventId', encodeURIComponent(eventId)), { schema: TicketTypesResponse, signal }),
+    }),
 };
+
+/** POST a new check-in list of `eventId`; resolves to the list. */
+export function useCreateCheckInList(eventId: string) {
+  const refresh = useRefreshManage();
+  return useMutation({
+    mutationFn: (request: CreateCheckInListRequest) => apiRequest(checkInListsPath(eventId), { method: 'POST', body: request, schema: CheckInList }),
+    onSuccess: refresh,
+  });
+}
+
+/** PATCH a check-in list of `eventId` with the whole form; resolves to the list as saved. */
+export function useSaveCheckInList(eventId: string) {
+  const refresh = useRefreshManage();
+  return useMutation({
+    mutationFn: ({ checkInListId, request }: { checkInListId: string; request: EditCheckInListRequest }) =>
+      apiRequest(checkInListPath(eventId, checkInListId), { method: 'PATCH', body: request, schema: CheckInList }),
+    onSuccess: refresh,
+  });
+}
+
+/** DELETE a check-in list of `eventId` (refused with 409 while it has check-ins); resolves to the deleted list. */
+export function useDeleteCheckInList(eventId: string) {
+  const refresh = useRefreshManage();
+  return useMutation({
+    mutationFn: (checkInListId: string) => apiRequest(checkInListPath(eventId, checkInListId), { method: 'DELETE', schema: CheckInList }),
+    onSuccess: refresh,
+  });
+}
 
 /** Refreshes everything the management area holds (lists, events, activity). */
 function useRefreshManage() {

@@ -11,10 +11,14 @@ import {
   type EventSnapshot,
   EventStatus,
   hasRoleAtLeast,
+  isCheckInListAuditEntry,
+  isTicketAuditEntry,
   type ManagedEvent,
   MembershipRole,
+  type TicketAuditEntry,
 } from '@gatecheck/contract';
 import { ApiError } from '@/lib/api-client.ts';
+import { listChangeLines } from './check-in-list-logic.ts';
 import { activeLanguage, t } from '@/lib/i18n/index.ts';
 
 /** Whether a membership `role` (as the server sent it) may use the management area: admins only. */
@@ -195,7 +199,7 @@ type SnapshotField = (typeof SNAPSHOT_FIELDS)[number];
 
 /** One changed setting: its label and its value before and after, in words ('—' for none). */
 export interface ChangeLine {
-  field: SnapshotField | ResourceField;
+  field: string;
   label: string;
   before: string;
   after: string;
@@ -223,7 +227,7 @@ const RESOURCE_FIELDS = ['name', 'code', 'holderName', 'ticketType', 'checkInNot
 type ResourceField = (typeof RESOURCE_FIELDS)[number];
 
 /** A ticket type's, ticket's or import batch's value of `field` in words ('—' for none). */
-function resourceValueWords(snapshot: AuditEntry['before'], field: ResourceField): string {
+function resourceValueWords(snapshot: TicketAuditEntry['before'], field: ResourceField): string {
   if (!snapshot) return '—';
   if (field === 'lines') return 'firstLine' in snapshot ? `${snapshot.firstLine}–${snapshot.lastLine}` : '—';
   if (!(field in snapshot)) return '—';
@@ -233,35 +237,43 @@ function resourceValueWords(snapshot: AuditEntry['before'], field: ResourceField
   return typeof value === 'string' || typeof value === 'number' ? (value === '' ? '—' : String(value)) : '—';
 }
 
-/** What an activity entry changed: every setting whose words differ between before and after (all set ones for a creation). */
+/** The lines of a ticket type's, ticket's or import batch's entry (docs/decisions/114). */
+function ticketChangeLines(entry: TicketAuditEntry): ChangeLine[] {
+  return RESOURCE_FIELDS.flatMap((field) => {
+    const before = resourceValueWords(entry.before, field);
+    const after = resourceValueWords(entry.after, field);
+    const isIdentity = field === 'name' || field === 'code';
+    if (before === after && !(isIdentity && after !== '—')) return [];
+    if (entry.before === null && after === '—') return [];
+    return [{ field, label: t(`tickets.fields.${field}`), before, after }];
+  });
+}
+
+/**
+ * What an activity entry changed: every setting whose words differ between before and after (all
+ * set ones for a creation) — of the event, of a check-in list (`listChangeLines`) or of a ticket
+ * type, ticket or import batch (`ticketChangeLines`).
+ */
 export function changeLines(entry: AuditEntry): ChangeLine[] {
-  if (!entry.action.startsWith('event.')) {
-    return RESOURCE_FIELDS.flatMap((field) => {
-      const before = resourceValueWords(entry.before, field);
-      const after = resourceValueWords(entry.after, field);
-      const isIdentity = field === 'name' || field === 'code';
-      if (before === after && !(isIdentity && after !== '—')) return [];
-      if (entry.before === null && after === '—') return [];
-      return [{ field, label: t(`tickets.fields.${field}`), before, after }];
-    });
-  }
-  const eventBefore = asEventSnapshot(entry.before);
-  const eventAfter = asEventSnapshot(entry.after);
+  if (isCheckInListAuditEntry(entry)) return listChangeLines(entry);
+  if (isTicketAuditEntry(entry)) return ticketChangeLines(entry);
+  const { before: beforeSnapshot, after: afterSnapshot } = entry;
   return SNAPSHOT_FIELDS.flatMap((field) => {
-    const before = valueWords(eventBefore, field);
-    const after = valueWords(eventAfter, field);
+    const before = valueWords(beforeSnapshot, field);
+    const after = valueWords(afterSnapshot, field);
     if (before === after) return [];
-    if (entry.before === null && (after === '—' || field === 'archivedAt')) return [];
+    if (beforeSnapshot === null && (after === '—' || field === 'archivedAt')) return [];
     return [{ field, label: t(`manage.fields.${field}`), before, after }];
   });
 }
 
-/** `snapshot` when it is an event's (an event entry's before and after always are), else null. */
-function asEventSnapshot(snapshot: AuditEntry['before']): EventSnapshot | null {
-  return snapshot !== null && 'title' in snapshot ? snapshot : null;
+/** The name of the check-in list an activity entry is about (as it is after the change; before, for a deletion). */
+function listName(entry: AuditEntry): string {
+  const snapshot = entry.after ?? entry.before;
+  return snapshot && 'checkInListId' in snapshot ? snapshot.name : '';
 }
 
-/** An activity entry's action in words ('Created the event', …). */
+/** An activity entry's action in words ('Created the event', 'Added the check-in list VIP Gate', …). */
 export function actionWords(entry: AuditEntry): string {
   const words = {
     'event.created': () => t('manage.actions.created'),
@@ -275,6 +287,9 @@ export function actionWords(entry: AuditEntry): string {
     'ticket.revoked': () => t('tickets.actions.ticketRevoked'),
     'ticket.reinstated': () => t('tickets.actions.ticketReinstated'),
     'tickets.imported': () => t('tickets.actions.ticketsImported'),
+    'check_in_list.created': () => t('manageLists.actions.created', { name: listName(entry) }),
+    'check_in_list.updated': () => t('manageLists.actions.updated', { name: listName(entry) }),
+    'check_in_list.deleted': () => t('manageLists.actions.deleted', { name: listName(entry) }),
   } satisfies Record<AuditEntry['action'], () => string>;
   return words[entry.action]();
 }

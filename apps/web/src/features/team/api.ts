@@ -1,10 +1,12 @@
 /**
  * The door team's calls (issue 30 item 5): the organization's members and pending invitations, and
- * the writes — invite, revoke, accept an invitation, join from one with a new account — as TanStack
+ * the writes — invite, revoke, change a member's role, remove a member, accept an invitation, join
+ * from one with a new account — as TanStack
  * mutations. Paths and shapes from the contract.
  */
 import {
   AcceptInvitationResponse,
+  type MembershipRole,
   type InviteMemberRequest,
   type JoinWithNewAccountRequest,
   Team,
@@ -37,6 +39,25 @@ export function useRevokeInvitation(organizationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (invitationId: string) => apiRequest(teamPaths.revokeInvitation(invitationId), { method: 'POST', schema: Team }),
+    onSuccess: (team) => queryClient.setQueryData(teamQueries.team(organizationId).queryKey, team),
+  });
+}
+
+/** POST a member's new role; the answer replaces the cached team. @throws {ApiError} 409 for the last admin */
+export function useChangeMemberRole(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, role }: { userId: string; role: MembershipRole }) =>
+      apiRequest(teamPaths.memberRole(organizationId, userId), { method: 'POST', body: { role }, schema: Team }),
+    onSuccess: (team) => queryClient.setQueryData(teamQueries.team(organizationId).queryKey, team),
+  });
+}
+
+/** POST removal of a member; the answer replaces the cached team. @throws {ApiError} 409 for the last admin */
+export function useRemoveMember(organizationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => apiRequest(teamPaths.removeMember(organizationId, userId), { method: 'POST', schema: Team }),
     onSuccess: (team) => queryClient.setQueryData(teamQueries.team(organizationId).queryKey, team),
   });
 }

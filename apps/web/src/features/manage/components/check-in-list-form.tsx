@@ -1,0 +1,179 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormNotice } from '@/components/form-notice.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { Switch } from '@/components/ui/switch.tsx';
+import type { CheckInListFormValues } from '../check-in-list-logic.ts';
+import type { FieldProblems } from '../manage-logic.ts';
+
+/** The fields this form shows a problem next to. */
+const FORM_FIELDS = ['name', 'ticketTypes', 'days', 'allowsReentry', 'capacity', 'dailyCheckoutTime'];
+
+export interface CheckInListFormProps<R> {
+  initial: CheckInListFormValues;
+  /** The event's ticket type names (what a list can admit besides every type). */
+  ticketTypes: readonly string[];
+  /** The event's days (its implicit day 1 when it configures none). */
+  days: ReadonlyArray<{ day: number; name: string }>;
+  /** Checks the values with the contract's schema: the request, or each field's problem. */
+  check(values: CheckInListFormValues): { request: R; problems?: undefined } | { request?: undefined; problems: FieldProblems };
+  submitLabel: string;
+  isPending: boolean;
+  /** A refusal from the server: on its field (without `body.`), or for the form (`field` null). */
+  refusal: { field: string | null; text: string } | null;
+  onSubmit(request: R): void;
+  onCancel(): void;
+}
+
+/** A group of check boxes with its legend and problem. */
+function CheckGroup({ legend, problem, problemId, children }: { legend: string; problem: string | undefined; problemId: string; children: ReactNode }) {
+  return (
+    <fieldset className="flex flex-col gap-2" aria-describedby={problem ? problemId : undefined}>
+      <legend className="mb-1 text-base font-semibold text-slate-900">{legend}</legend>
+      {children}
+      {problem && (
+        <p id={problemId} className="text-base font-semibold text-red-800">
+          {problem}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** One check box row, its label the touch target (48 px tall). */
+function CheckRow({ checked, onChange, children }: { checked: boolean; onChange(checked: boolean): void; children: ReactNode }) {
+  return (
+    <label className="flex min-h-12 cursor-pointer items-center gap-3 rounded-xl border-2 border-slate-300 bg-white px-3 py-2 text-base text-slate-900 hover:bg-slate-100">
+      <input type="checkbox" className="size-6 shrink-0 accent-blue-700" checked={checked} onChange={(change) => onChange(change.target.checked)} />
+      <span className="min-w-0 break-words">{children}</span>
+    </label>
+  );
+}
+
+/**
+ * A check-in list's form (docs/decisions/100, 111, 115): its name; the ticket types it admits (every
+ * type, or some); the days (every day, or some); re-entry, capacity and daily checkout time.
+ * Checked with the contract's schema before it is sent; every problem, and a server refusal that
+ * names a field, is shown next to its field.
+ */
+export function CheckInListForm<R>({ initial, ticketTypes, days, check, submitLabel, isPending, refusal, onSubmit, onCancel }: CheckInListFormProps<R>) {
+  const { t } = useTranslation();
+  const idPrefix = useId();
+  const id = (name: string) => `${idPrefix}-${name}`;
+  const [values, setValues] = useState(initial);
+  const [problems, setProblems] = useState<FieldProblems>({});
+  const set = <K extends keyof CheckInListFormValues>(key: K, value: CheckInListFormValues[K], field: string = key) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    setProblems((current) => Object.fromEntries(Object.entries(current).filter(([name]) => name !== field)));
+  };
+  const shown: FieldProblems = refusal?.field ? { ...problems, [refusal.field]: refusal.text } : problems;
+  const describedBy = (name: string, hint?: boolean) => [hint ? id(`${name}-hint`) : null, shown[name] ? id(`${name}-problem`) : null].filter(Boolean).join(' ') || undefined;
+  const toggle = <T,>(list: readonly T[], item: T, isOn: boolean) => (isOn ? [...list.filter((entry) => entry !== item), item] : list.filter((entry) => entry !== item));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = check(values);
+    setProblems(checked.problems ?? {});
+    if (checked.request !== undefined) onSubmit(checked.request);
+  };
+
+  return (
+    <form noValidate onSubmit={submit} className="flex flex-col gap-5">
+      <div className="flex flex-col gap-2">
+        <Label htmlFor={id('name')}>{t('manageLists.fields.name')}</Label>
+        <Input id={id('name')} value={values.name} aria-invalid={shown.name ? true : undefined} aria-describedby={describedBy('name')} onChange={(change) => set('name', change.target.value)} />
+        {shown.name && (
+          <p id={id('name-problem')} className="text-base font-semibold text-red-800">
+            {shown.name}
+          </p>
+        )}
+      </div>
+
+      <CheckGroup legend={t('manageLists.fields.ticketTypes')} problem={shown.ticketTypes} problemId={id('ticketTypes-problem')}>
+        <Switch checked={values.isEveryType} onCheckedChange={(checked) => set('isEveryType', checked, 'ticketTypes')} hint={t('manageLists.everyTypeHint')}>
+          {t('manageLists.everyType')}
+        </Switch>
+        {!values.isEveryType && ticketTypes.length === 0 && <p className="text-base text-slate-800">{t('manageLists.noTicketTypes')}</p>}
+        {!values.isEveryType &&
+          ticketTypes.map((type) => (
+            <CheckRow key={type} checked={values.ticketTypes.includes(type)} onChange={(isOn) => set('ticketTypes', toggle(values.ticketTypes, type, isOn))}>
+              {type}
+            </CheckRow>
+          ))}
+      </CheckGroup>
+
+      <CheckGroup legend={t('manageLists.fields.days')} problem={shown.days} problemId={id('days-problem')}>
+        <Switch checked={values.isEveryDay} onCheckedChange={(checked) => set('isEveryDay', checked, 'days')}>
+          {t('manageLists.everyDay')}
+        </Switch>
+        {!values.isEveryDay &&
+          days.map((day) => (
+            <CheckRow key={day.day} checked={values.days.includes(day.day)} onChange={(isOn) => set('days', toggle(values.days, day.day, isOn))}>
+              {t('manage.dayRow', { number: day.day })} · {day.name}
+            </CheckRow>
+          ))}
+      </CheckGroup>
+
+      <div className="flex flex-col gap-2">
+        <Switch checked={values.allowsReentry} onCheckedChange={(checked) => set('allowsReentry', checked)} hint={t('manageLists.reentryHint')}>
+          {t('manageLists.fields.allowsReentry')}
+        </Switch>
+        {shown.allowsReentry && <p className="text-base font-semibold text-red-800">{shown.allowsReentry}</p>}
+      </div>
+
+      <div className="grid gap-5 sm:grid-cols-2">
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={id('capacity')}>{t('manageLists.fields.capacity')}</Label>
+          <Input
+            id={id('capacity')}
+            inputMode="numeric"
+            value={values.capacity}
+            aria-invalid={shown.capacity ? true : undefined}
+            aria-describedby={describedBy('capacity', true)}
+            onChange={(change) => set('capacity', change.target.value)}
+          />
+          <p id={id('capacity-hint')} className="text-sm text-slate-700">
+            {t('manageLists.capacityHint')}
+          </p>
+          {shown.capacity && (
+            <p id={id('capacity-problem')} className="text-base font-semibold text-red-800">
+              {shown.capacity}
+            </p>
+          )}
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor={id('dailyCheckoutTime')}>{t('manageLists.fields.dailyCheckoutTime')}</Label>
+          <Input
+            id={id('dailyCheckoutTime')}
+            type="time"
+            value={values.dailyCheckoutTime}
+            aria-invalid={shown.dailyCheckoutTime ? true : undefined}
+            aria-describedby={describedBy('dailyCheckoutTime', true)}
+            onChange={(change) => set('dailyCheckoutTime', change.target.value)}
+          />
+          <p id={id('dailyCheckoutTime-hint')} className="text-sm text-slate-700">
+            {t('manageLists.checkoutHint')}
+          </p>
+          {shown.dailyCheckoutTime && (
+            <p id={id('dailyCheckoutTime-problem')} className="text-base font-semibold text-red-800">
+              {shown.dailyCheckoutTime}
+            </p>
+          )}
+        </div>
+      </div>
+
+      {Object.keys(problems).length > 0 && <FormNotice variant="error" title={t('manage.problems.fixFields')} />}
+      {refusal && !(refusal.field !== null && FORM_FIELDS.includes(refusal.field)) && <FormNotice variant="error" title={refusal.text} />}
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <Button type="submit" disabled={isPending}>
+          {isPending ? t('manage.saving') : submitLabel}
+        </Button>
+        <Button variant="secondary" onClick={onCancel}>
+          {t('manageLists.cancel')}
+        </Button>
+      </div>
+    </form>
+  );
+}
