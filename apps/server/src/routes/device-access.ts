@@ -13,7 +13,7 @@
 import { API_PREFIX, apiPaths, deviceApiPaths } from '@gatecheck/contract';
 import type { FastifyRequest } from 'fastify';
 import { AccessRefusedError, ServiceError } from '../services/errors.ts';
-import { assertRevokedDeviceMayUpload, touchDevice } from '../services/devices.ts';
+import { assertRevokedDeviceMayUpload, LAST_SEEN_RESOLUTION_MS, touchDevice } from '../services/devices.ts';
 
 /**
  * The routes a door device may call (method and full route pattern): scanning its event (with its
@@ -43,8 +43,6 @@ export function isDeviceRoute(method: string, url: string): boolean {
 
 const OFFLINE_UPLOAD = `POST ${API_PREFIX}${apiPaths.offlineScans}`;
 
-/** A device's last-seen time is written when it is older than this (ms): one write a minute, not one per scan. */
-const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 /** The route of `request` as DEVICE_ROUTES names it (HEAD as GET). */
 function routeOf(request: FastifyRequest): string {

@@ -77,13 +77,14 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'createDeviceEnrollment',
         params: EventParams,
         body: CreateEnrollmentRequest,
-        response: { 201: CreateEnrollmentResponse, ...ruleErrors('forbidden', 'not_found') },
+        response: { 201: CreateEnrollmentResponse, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
     async (request, reply) => {
       const enrollment = await createEnrollment(app.db, {
         eventId: eventOf(request).id,
         name: request.body.name,
+        checkInListId: request.body.checkInListId,
         createdBy: signedInUser(request).userId,
         publicUrl: app.config.publicUrl,
         now: app.clock(),
@@ -97,7 +98,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'listDevices', params: OrganizationParams, response: { 200: DeviceList, ...ruleErrors('forbidden', 'not_found') } } },
     async (request) => {
       await assertOrganizationAdmin(app.db, signedInUser(request).userId, request.params.organizationId);
-      return { devices: await listDevices(app.db, request.params.organizationId) };
+      return { devices: await listDevices(app.db, request.params.organizationId, { now: app.clock() }) };
     },
   );
 
@@ -108,10 +109,10 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'updateDevice',
         params: DeviceParams,
         body: UpdateDeviceRequest,
-        response: { 200: DeviceSummary, ...ruleErrors('forbidden', 'not_found', 'conflict') },
+        response: { 200: DeviceSummary, ...ruleErrors('bad_request', 'forbidden', 'not_found', 'conflict') },
       },
     },
-    async (request) => updateDevice(app.db, await deviceForAdmin(app.db, signedInUser(request).userId, request.params.deviceId), request.body),
+    async (request) => updateDevice(app.db, await deviceForAdmin(app.db, signedInUser(request).userId, request.params.deviceId), request.body, app.clock()),
   );
 
   app.post(

@@ -23,7 +23,7 @@ function serveRedeem(refusal?: { code: string; message: string }) {
       const answer: RedeemEnrollmentResponse = {
         token: DEVICE_TOKEN,
         expiresAt: '2027-01-01T00:00:00.000Z',
-        device: { id: 'device-1', name: 'North gate 2', organizationId: 'org-1', eventId: 'event-1' },
+        device: { id: 'device-1', name: 'North gate 2', organizationId: 'org-1', eventId: 'event-1', checkInListId: null },
       };
       return new HttpResponse(JSON.stringify(refusal ?? answer), { status: refusal ? 400 : 200, headers: { 'content-type': 'application/json' } });
     }),
