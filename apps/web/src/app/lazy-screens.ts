@@ -27,6 +27,7 @@ export const lazyScreens = {
   manageEvent: () => import('./routes/manage-event-route.tsx').then((module) => module.ManageEventRoute),
   manageActivity: () => import('./routes/manage-activity-route.tsx').then((module) => module.ManageActivityRoute),
   manageTeam: () => import('./routes/manage-team-route.tsx').then((module) => module.ManageTeamRoute),
+  manageDevices: () => import('./routes/manage-devices-route.tsx').then((module) => module.ManageDevicesRoute),
   invitation: () => import('./routes/invitation-route.tsx').then((module) => module.InvitationRoute),
   forgotPassword: () => import('./routes/forgot-password-route.tsx').then((module) => module.ForgotPasswordRoute),
   resetPassword: () => import('./routes/reset-password-route.tsx').then((module) => module.ResetPasswordRoute),

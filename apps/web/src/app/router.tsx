@@ -103,6 +103,7 @@ export function createRoutes(screen: (name: LazyScreenName) => ReactNode): Route
             { path: paths.manageEvent, element: screen('manageEvent') },
             { path: paths.manageEventActivity, element: screen('manageActivity') },
             { path: paths.manageTeam, element: screen('manageTeam') },
+            { path: paths.manageDevices, element: screen('manageDevices') },
           ],
         },
         { path: '*', element: screen('notFound') },
