@@ -89,8 +89,8 @@ export const DeviceSelf = z.object({
   name: z.string(),
   organizationId: z.string(),
   eventId: z.string(),
-  /** The check-in list it scans (null: every list of its event). */
-  checkInListId: z.string().nullable(),
+  /** The check-in list it scans (null: every list of its event; absent from a server before decision 116). */
+  checkInListId: z.string().nullish(),
 }).meta({ id: 'DeviceSelf' });
 export type DeviceSelf = z.infer<typeof DeviceSelf>;
 
