@@ -8,6 +8,8 @@ import {
   apiPaths,
   ApiErrorBody,
   checkInCountsPath,
+  CheckInLists,
+  checkInListsPath,
   CreateEnrollmentResponse,
   DeviceList,
   devicePaths,
@@ -308,7 +310,7 @@ describe(`devices list, rename, move, revoke (${TEST_DATABASE_KIND})`, () => {
 });
 
 describe(`check-in lists, online state and status reports (${TEST_DATABASE_KIND})`, () => {
-  test('an enrollment may name one list of its event: the device carries it; a list of another event is refused', async () => {
+  test('an enrollment may name one list of its event: the device scans there only; a list of another event is refused', async () => {
     const event = await findEvent(t.database.db, ids.liveEventId);
     const northGate = await createCheckInList(t.database.db, event, { name: `North gate ${randomUUID().slice(0, 6)}`, ticketTypes: null, days: null });
     const created = await t.app.inject({
@@ -323,6 +325,23 @@ describe(`check-in lists, online state and status reports (${TEST_DATABASE_KIND}
     const redeemed = RedeemEnrollmentResponse.parse((await redeem(tokenOfLink(enrollment.link))).json());
     expect(redeemed.device.checkInListId).toBe(northGate.id);
     expect((await devicesOfDemo()).find((entry) => entry.id === redeemed.device.id)).toMatchObject({ checkInListId: northGate.id, checkInListName: northGate.name });
+
+    // It sees its list only, scans there when it names none, and may not name another.
+    const lists = await t.app.inject({ method: 'GET', url: api(checkInListsPath(ids.liveEventId)), headers: bearer(redeemed.token) });
+    expect(CheckInLists.parse(lists.json()).lists.map((list) => list.id)).toEqual([northGate.id]);
+    const code = freshCode();
+    expect((await verifyAs(redeemed.token, ids.liveEventId, code)).statusCode).toBe(200);
+    const [made] = await t.database.db.select({ checkInListId: checkIns.checkInListId }).from(checkIns).innerJoin(tickets, eq(tickets.id, checkIns.ticketId)).where(eq(tickets.code, code));
+    expect(made?.checkInListId).toBe(northGate.id);
+    const [firstList] = await listCheckInLists(t.database.db, ids.liveEventId);
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: api(apiPaths.verifyTicket),
+      headers: bearer(redeemed.token),
+      payload: { eventId: ids.liveEventId, qrCode: freshCode(), day: DAY, scanId: randomUUID(), checkInListId: firstList?.id },
+    });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(ApiErrorBody.parse(elsewhere.json())).toMatchObject({ code: 'bad_request', field: 'checkInListId' });
 
     const [foreignList] = await listCheckInLists(t.database.db, other.eventId);
     const refused = await t.app.inject({

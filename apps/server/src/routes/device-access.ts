@@ -79,4 +79,32 @@ export async function keepDeviceToItsEvent(request: FastifyRequest): Promise<voi
   if (typeof params.organizationId === 'string' && params.organizationId !== device.organizationId) {
     throw new AccessRefusedError(user.userId, { organizationId: params.organizationId });
   }
+  if (device.checkInListId) keepDeviceToItsList(request, device.checkInListId);
+}
+
+/** The routes whose body (POST) or query (GET) may name a check-in list. */
+const ROUTES_WITH_A_LIST: ReadonlySet<string> = new Set(
+  [
+    ['POST', apiPaths.verifyTicket],
+    ['POST', apiPaths.offlineScans],
+    ['GET', apiPaths.checkInCounts],
+    ['GET', apiPaths.doorList],
+  ].map(([method, path]) => `${method} ${API_PREFIX}${path}`),
+);
+
+/**
+ * A device enrolled for one check-in list scans there only (docs/decisions/116): a request naming
+ * another list is refused; one naming none is given the device's list (so an app that sees one list
+ * and names none scans, counts and downloads at it).
+ * @throws ServiceError `bad_request` naming `checkInListId` for another list (a 400 every such route declares).
+ */
+function keepDeviceToItsList(request: FastifyRequest, checkInListId: string): void {
+  const route = routeOf(request);
+  const holder = route.startsWith('GET ') ? request.query : request.body;
+  if (typeof holder !== 'object' || holder === null) return;
+  const named = (holder as { checkInListId?: unknown }).checkInListId;
+  if (typeof named === 'string' && named.toLowerCase() !== checkInListId.toLowerCase()) {
+    throw new ServiceError('bad_request', 'This door device scans its own check-in list only.', 'checkInListId');
+  }
+  if (named === undefined && ROUTES_WITH_A_LIST.has(route)) (holder as { checkInListId?: string }).checkInListId = checkInListId;
 }
