@@ -47,6 +47,7 @@ import { useIsHydrated } from '@/lib/use-is-hydrated.ts';
 import { preloadQueryLayer } from '../lazy-screens.ts';
 import { useSession, useSessionStore } from '../session-provider.tsx';
 import { useTranslation } from 'react-i18next';
+import { loadScreenTexts } from '@/lib/i18n/index.ts';
 
 /**
  * The check of the stored organization against the new user's memberships (keep-own-selection.ts).
@@ -73,7 +74,7 @@ async function keepOwnSelection(queryClient: QueryClientSlot): Promise<void> {
   }
 }
 
-/** Why the setup QR code scan gave no link (login.setupProblems): not a setup code, or the scanner's own problem. */
+/** Why the setup QR code scan gave no link (enroll.scanProblems): not a setup code, or the scanner's own problem. */
 type SetupScanProblem = 'notSetupCode' | 'installing' | 'denied' | 'failed';
 
 export function LoginRoute() {
@@ -143,8 +144,8 @@ export function LoginRoute() {
   /** Native: reads the organizer's setup QR code with ML Kit and goes on to set the device up (docs/decisions/116). */
   const scanSetupCode = async () => {
     setSetupProblem(null);
-    // Loaded on the tap: the plugin stays off the sign-in screen's first load.
-    const { scanOneQrCode } = await import('@/lib/native/scan-once.ts');
+    // Loaded on the tap, with the words of its problems: both stay off the sign-in screen's first load.
+    const [{ scanOneQrCode }] = await Promise.all([import('@/lib/native/scan-once.ts'), loadScreenTexts().catch(() => undefined)]);
     const result = await scanOneQrCode();
     if (result.code !== undefined) {
       if (parseEnrollmentLink(result.code)) void navigate(paths.enroll, { state: { link: result.code.trim() } });
@@ -194,7 +195,7 @@ export function LoginRoute() {
             </Button>
             {setupProblem && (
               <p role="alert" className="text-base font-semibold text-red-800">
-                {t(`login.setupProblems.${setupProblem}`)}
+                {t(`enroll.scanProblems.${setupProblem}`)}
               </p>
             )}
           </div>
