@@ -2,7 +2,8 @@
  * 'Who is scanning?' (docs/decisions/107, 116): a door device asks whoever picks it up for their
  * name once per shift, before any other signed-in screen. The name starts a shift on the server,
  * whose token the app then scans with, so the scan log says 'Anna (North gate 2)'. Shown by
- * RequireAuth while the device has no shift; loaded on demand with the screens' texts.
+ * RequireAuth while the device has no shift; loaded on demand with the screens' texts. Without a
+ * server, 'Scan now, name later' lets the door scan as the device (device-self.ts `scanWithoutShift`).
  */
 import { SHIFT_NAME_MAX_LENGTH, StartShiftRequest } from '@gatecheck/contract';
 import { useMutation } from '@tanstack/react-query';
@@ -13,7 +14,7 @@ import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { startShift } from '@/features/devices/device-self.ts';
+import { scanWithoutShift, startShift } from '@/features/devices/device-self.ts';
 import { ApiError } from '@/lib/api-client.ts';
 import { useSession, useSessionStore } from './session-provider.tsx';
 
@@ -37,7 +38,12 @@ export default function ShiftStart() {
     setProblem(checked.success ? null : t('shift.nameProblem', { max: SHIFT_NAME_MAX_LENGTH }));
     if (checked.success) start.mutate(checked.data.name);
   };
-  const failure = start.error ? (start.error instanceof ApiError && start.error.status === 0 ? t('shift.offline') : t('shift.failed')) : null;
+  const isOffline = start.error instanceof ApiError && start.error.status === 0;
+  const failure = start.error ? (isOffline ? t('shift.offline') : t('shift.failed')) : null;
+  // No server to start a shift: the door still scans, as the device, and asks again later.
+  const scanNow = () => {
+    if (user?.device) void scanWithoutShift({ ...user, device: user.device }).then((next) => session.switchShift(next));
+  };
 
   return (
     <CenteredCard title={t('shift.title')} subtitle={user?.device?.name}>
@@ -68,6 +74,11 @@ export default function ShiftStart() {
         <Button type="submit" size="large" disabled={start.isPending}>
           {start.isPending ? t('shift.starting') : t('shift.start')}
         </Button>
+        {isOffline && (
+          <Button variant="secondary" onClick={scanNow}>
+            {t('shift.scanNow')}
+          </Button>
+        )}
       </form>
     </CenteredCard>
   );

@@ -108,3 +108,17 @@ test('a link without a token is refused before anything is sent', async () => {
   expect(await screen.findByRole('alert')).toHaveTextContent('This setup link is not valid. Ask your organizer for a new one.');
   expect(bodies).toEqual([]);
 });
+
+test('with no server to start a shift, the door still scans as the device: "Scan now, name later"', async () => {
+  serveRedeem();
+  server.use(http.post(apiUrl(deviceApiPaths.startShift), () => HttpResponse.error()), http.post(apiUrl(deviceApiPaths.reportStatus), () => HttpResponse.error()));
+  const { user, router } = renderApp({ route: `/enroll#token=${TOKEN}`, user: null });
+  await user.click(await screen.findByRole('button', { name: 'Set up this device' }));
+  await user.type(await screen.findByLabelText('Your name'), 'Anna');
+  await user.click(screen.getByRole('button', { name: 'Start scanning' }));
+  expect(await screen.findByText('No connection to the server. Try again when the phone is online.')).toBeInTheDocument();
+  await user.click(screen.getByRole('button', { name: 'Scan now, name later' }));
+  expect(await screen.findByRole('heading', { name: 'Choose Your Organization' })).toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/organization-select');
+  expect((await readStoredUser())?.token).toBe(DEVICE_TOKEN);
+});

@@ -32,6 +32,21 @@ export async function startShift(user: User & { device: NonNullable<User['device
   return next;
 }
 
+/** How long a shift begun without the server lasts before the name is asked again (ms): 30 min. */
+export const OFFLINE_SHIFT_MS = 30 * 60 * 1000;
+
+/**
+ * Lets the door scan with no server to start a shift (a phone restarted at a door without network):
+ * the device scans under its own credential, named as the device, and asks for a name again after
+ * OFFLINE_SHIFT_MS (at the next start after that).
+ * @returns the stored user.
+ */
+export async function scanWithoutShift(user: User & { device: NonNullable<User['device']> }, now = new Date()): Promise<User> {
+  const next: User = { ...user, token: user.device.token, device: { ...user.device, shiftName: user.device.name, shiftEndsAt: new Date(now.getTime() + OFFLINE_SHIFT_MS).toISOString() } };
+  await writeStoredUser(next);
+  return next;
+}
+
 /**
  * Ends the shift on this device: it scans as the device again until the next name is given.
  * @returns the stored user.
