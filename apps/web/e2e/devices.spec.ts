@@ -68,6 +68,7 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
     await phone.goto(link);
     await phone.getByRole('button', { name: 'Set up this device' }).click();
     await expect(phone.getByRole('heading', { name: 'Who is scanning?' })).toBeVisible();
+    await saveScreen(phone, 'devices-shift', { fullPage: false });
     await phone.getByLabel('Your name').fill('Anna');
     await phone.getByRole('button', { name: 'Start scanning' }).click();
     await chooseOrganization(phone, organization.name);
