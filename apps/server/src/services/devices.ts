@@ -342,16 +342,17 @@ export async function deviceForAdmin(db: DbOrTx, adminUserId: string | null, dev
 /**
  * Renames a device, moves it to another event of its organization and/or to another check-in list
  * (null: every list); its next request then scans there (nothing is cached in a session). A move
- * to another event without a list leaves it on every list of the new event.
+ * to another event without a list leaves it on every list of the new event. `now`: the time its
+ * online state is told at (default the system clock).
  * @throws ServiceError `not_found` for an unknown event or one of another organization,
  *   `bad_request` for a list its (new) event lacks, `conflict` for a revoked device.
  */
 export async function updateDevice(
   db: DbOrTx,
   device: typeof devices.$inferSelect,
-  change: { name?: string | undefined; eventId?: string | undefined; checkInListId?: string | null | undefined },
-  now = new Date(),
+  change: { name?: string | undefined; eventId?: string | undefined; checkInListId?: string | null | undefined; now?: Date },
 ): Promise<DeviceSummary> {
+  const now = change.now ?? new Date();
   if (device.revokedAt) throw new ServiceError('conflict', 'This device was removed; enroll the phone again.');
   let eventId = device.eventId;
   if (change.eventId !== undefined) {

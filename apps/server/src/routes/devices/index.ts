@@ -112,7 +112,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: DeviceSummary, ...ruleErrors('bad_request', 'forbidden', 'not_found', 'conflict') },
       },
     },
-    async (request) => updateDevice(app.db, await deviceForAdmin(app.db, signedInUser(request).userId, request.params.deviceId), request.body, app.clock()),
+    async (request) => updateDevice(app.db, await deviceForAdmin(app.db, signedInUser(request).userId, request.params.deviceId), { ...request.body, now: app.clock() }),
   );
 
   app.post(
