@@ -8,6 +8,9 @@ import {
   apiPaths,
   ApiErrorBody,
   checkInCountsPath,
+  CheckInLists,
+  checkInListsPath,
+  CreateEnrollmentResponse,
   DeviceList,
   devicePaths,
   deviceApiPaths,
@@ -18,6 +21,7 @@ import {
   OrganizationList,
   organizationEventsPath,
   parseEnrollmentLink,
+  RedeemEnrollmentResponse,
   ScanLogPage,
   StartShiftResponse,
   supervisorPaths,
@@ -26,9 +30,12 @@ import {
 } from '@gatecheck/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { checkIns, deviceEnrollments, tickets, users } from '../src/db/schema.ts';
+import { checkIns, deviceEnrollments, devices, tickets, users } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_LIVE_EVENT_TITLE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
-import { REVOKED_UPLOAD_GRACE_MS } from '../src/services/devices.ts';
+import { cliActor } from '../src/services/audit.ts';
+import { createCheckInList, deleteCheckInList, listCheckInLists } from '../src/services/check-in-lists.ts';
+import { REVOKED_UPLOAD_GRACE_MS, reportDeviceStatus } from '../src/services/devices.ts';
+import { findEvent } from '../src/services/events.ts';
 import { createEnrollmentAs, enrollDevice } from './helpers/devices.ts';
 import { createOutsider, demoIds, OUTSIDER, ticketPicker } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
@@ -300,6 +307,108 @@ describe(`devices list, rename, move, revoke (${TEST_DATABASE_KIND})`, () => {
     } finally {
       clockOffsetMs = 0;
     }
+  });
+});
+
+describe(`check-in lists, online state and status reports (${TEST_DATABASE_KIND})`, () => {
+  test('an enrollment may name one list of its event: the device scans there only; a list of another event is refused', async () => {
+    const event = await findEvent(t.database.db, ids.liveEventId);
+    const northGate = await createCheckInList(t.database.db, event, { name: `North gate ${randomUUID().slice(0, 6)}`, ticketTypes: null, days: null }, cliActor());
+    const created = await t.app.inject({
+      method: 'POST',
+      url: api(devicePaths.createEnrollment(ids.liveEventId)),
+      headers: bearer(adminToken),
+      payload: { name: 'North phone', checkInListId: northGate.id },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const enrollment = CreateEnrollmentResponse.parse(created.json());
+    expect(enrollment).toMatchObject({ checkInListId: northGate.id, checkInListName: northGate.name });
+    const redeemed = RedeemEnrollmentResponse.parse((await redeem(tokenOfLink(enrollment.link))).json());
+    expect(redeemed.device.checkInListId).toBe(northGate.id);
+    expect((await devicesOfDemo()).find((entry) => entry.id === redeemed.device.id)).toMatchObject({ checkInListId: northGate.id, checkInListName: northGate.name });
+
+    // It sees its list only, scans there when it names none, and may not name another.
+    const lists = await t.app.inject({ method: 'GET', url: api(checkInListsPath(ids.liveEventId)), headers: bearer(redeemed.token) });
+    expect(CheckInLists.parse(lists.json()).lists.map((list) => list.id)).toEqual([northGate.id]);
+    const code = freshCode();
+    expect((await verifyAs(redeemed.token, ids.liveEventId, code)).statusCode).toBe(200);
+    const [made] = await t.database.db.select({ checkInListId: checkIns.checkInListId }).from(checkIns).innerJoin(tickets, eq(tickets.id, checkIns.ticketId)).where(eq(tickets.code, code));
+    expect(made?.checkInListId).toBe(northGate.id);
+    const [firstList] = await listCheckInLists(t.database.db, ids.liveEventId);
+    const elsewhere = await t.app.inject({
+      method: 'POST',
+      url: api(apiPaths.verifyTicket),
+      headers: bearer(redeemed.token),
+      payload: { eventId: ids.liveEventId, qrCode: freshCode(), day: DAY, scanId: randomUUID(), checkInListId: firstList?.id },
+    });
+    expect(elsewhere.statusCode).toBe(400);
+    expect(ApiErrorBody.parse(elsewhere.json())).toMatchObject({ code: 'bad_request', field: 'checkInListId' });
+
+    const [foreignList] = await listCheckInLists(t.database.db, other.eventId);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: api(devicePaths.createEnrollment(ids.liveEventId)),
+      headers: bearer(adminToken),
+      payload: { checkInListId: foreignList?.id },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(ApiErrorBody.parse(refused.json())).toMatchObject({ code: 'bad_request', field: 'checkInListId' });
+    // The database holds the rule too: a list of another event cannot be written beside this event.
+    await expect(
+      t.database.db.update(devices).set({ checkInListId: foreignList?.id ?? null }).where(eq(devices.id, redeemed.device.id)),
+    ).rejects.toThrow();
+  });
+
+  test('a device is moved to another list and back to every list; a move of event drops the list; deleting its list frees it', async () => {
+    const event = await findEvent(t.database.db, ids.liveEventId);
+    const sideDoor = await createCheckInList(t.database.db, event, { name: `Side door ${randomUUID().slice(0, 6)}`, ticketTypes: null, days: null }, cliActor());
+    const { device } = await enrollDevice(t.app, adminToken, ids.liveEventId, 'Side phone');
+    const update = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(device.id)), headers: bearer(adminToken), payload });
+    const onList = await update({ checkInListId: sideDoor.id });
+    expect(onList.statusCode, onList.body).toBe(200);
+    expect(DeviceSummary.parse(onList.json())).toMatchObject({ checkInListId: sideDoor.id, checkInListName: sideDoor.name });
+    expect(DeviceSummary.parse((await update({ checkInListId: null })).json()).checkInListId).toBeNull();
+    await update({ checkInListId: sideDoor.id });
+    expect(DeviceSummary.parse((await update({ name: 'Side phone 2' })).json()).checkInListId).toBe(sideDoor.id);
+    await deleteCheckInList(t.database.db, event, sideDoor.id, cliActor());
+    expect((await devicesOfDemo()).find((entry) => entry.id === device.id)).toMatchObject({ checkInListId: null, checkInListName: null });
+
+    const moved = DeviceSummary.parse((await update({ checkInListId: (await listCheckInLists(t.database.db, event.id))[0]?.id })).json());
+    expect(moved.checkInListId).not.toBeNull();
+    expect(DeviceSummary.parse((await update({ eventId: ids.singleDayEventId })).json())).toMatchObject({ eventId: ids.singleDayEventId, checkInListId: null });
+  });
+
+  test('online while seen within three minutes; offline after, and when revoked', async () => {
+    const { token, device } = await enrollDevice(t.app, adminToken, ids.liveEventId, 'Heartbeat phone');
+    const listed = async () => (await devicesOfDemo()).find((entry) => entry.id === device.id);
+    expect((await listed())?.isOnline).toBe(true);
+    clockOffsetMs = 3 * 60_000 + 1000;
+    try {
+      expect((await listed())?.isOnline).toBe(false);
+      // Its next report (a heartbeat) makes it online again.
+      const report = await t.app.inject({ method: 'POST', url: api(deviceApiPaths.reportStatus), headers: bearer(token), payload: { scansWaiting: 0 } });
+      expect(report.statusCode, report.body).toBe(200);
+      expect((await listed())?.isOnline).toBe(true);
+    } finally {
+      clockOffsetMs = 0;
+    }
+    await t.app.inject({ method: 'POST', url: api(devicePaths.revokeDevice(device.id)), headers: bearer(adminToken) });
+    expect((await listed())?.isOnline).toBe(false);
+  });
+
+  test('a storm of status reports writes the row only when a fact changed or once a minute', async () => {
+    const { device } = await enrollDevice(t.app, adminToken, ids.liveEventId, 'Stormy phone');
+    const start = new Date(Date.now() + 5 * 60_000);
+    const report = { scansWaiting: 3, appVersion: '2.0.0', platform: 'android' as const };
+    expect(await reportDeviceStatus(t.database.db, device.id, report, start)).toBe(true);
+    for (let second = 1; second <= 20; second += 1) {
+      expect(await reportDeviceStatus(t.database.db, device.id, report, new Date(start.getTime() + second * 1000))).toBe(false);
+    }
+    expect(await reportDeviceStatus(t.database.db, device.id, { ...report, scansWaiting: 2 }, new Date(start.getTime() + 21_000))).toBe(true);
+    expect(await reportDeviceStatus(t.database.db, device.id, { ...report, scansWaiting: 2 }, new Date(start.getTime() + 81_000))).toBe(true);
+    const [row] = await t.database.db.select().from(devices).where(eq(devices.id, device.id));
+    expect(row).toMatchObject({ scansWaiting: 2, appVersion: '2.0.0', platform: 'android' });
+    expect(row?.lastSeenAt?.getTime()).toBe(start.getTime() + 81_000);
   });
 });
 

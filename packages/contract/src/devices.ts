@@ -20,6 +20,19 @@ export const DEVICE_NAME_MAX_LENGTH = 60;
 export const SHIFT_NAME_MAX_LENGTH = 60;
 /** Most scans a device may report waiting in its outbox (a sanity bound, not a limit of the outbox). */
 export const SCANS_WAITING_MAX = 1_000_000;
+/**
+ * How often the app reports its state while signed in as a device (ms): once a minute, also when it
+ * syncs its outbox (docs/decisions/116).
+ */
+export const DEVICE_HEARTBEAT_MS = 60_000;
+/**
+ * A device seen within this long is online (ms): three heartbeats, so one lost report on a poor
+ * network does not flip it to offline (docs/decisions/116).
+ */
+export const DEVICE_ONLINE_WINDOW_MS = 3 * DEVICE_HEARTBEAT_MS;
+
+/** A check-in list id as the API takes it (the lists' ids are uuids; anything else names no list). */
+const checkInListIdField = () => requestText().min(1).max(64);
 
 /** A device name or a shift name: trimmed, printable, 1–max characters. */
 function personText(max: number) {
@@ -34,6 +47,8 @@ function personText(max: number) {
 export const CreateEnrollmentRequest = z.object({
   /** The name the device will carry ('North gate 2'); absent: 'Door device'. */
   name: personText(DEVICE_NAME_MAX_LENGTH).optional(),
+  /** The one check-in list of the event the device will scan; absent: every list (the app asks). */
+  checkInListId: checkInListIdField().optional(),
 }).meta({ id: 'CreateEnrollmentRequest' });
 export type CreateEnrollmentRequest = z.infer<typeof CreateEnrollmentRequest>;
 
@@ -42,6 +57,9 @@ export const CreateEnrollmentResponse = z.object({
   enrollmentId: z.string(),
   eventId: z.string(),
   deviceName: z.string(),
+  /** The check-in list the device will scan, with its name (null: every list). */
+  checkInListId: z.string().nullable(),
+  checkInListName: z.string().nullable(),
   /** `{PUBLIC_URL}/enroll#token=…`: what the QR code holds. */
   link: z.string(),
   /** The QR code of `link` as an SVG document. */
@@ -71,6 +89,8 @@ export const DeviceSelf = z.object({
   name: z.string(),
   organizationId: z.string(),
   eventId: z.string(),
+  /** The check-in list it scans (null: every list of its event; absent from a server before decision 116). */
+  checkInListId: z.string().nullish(),
 }).meta({ id: 'DeviceSelf' });
 export type DeviceSelf = z.infer<typeof DeviceSelf>;
 
@@ -113,10 +133,15 @@ export const DeviceSummary = z.object({
   name: z.string(),
   eventId: z.string(),
   eventTitle: z.string(),
+  /** The check-in list it scans, with its name (null: every list of its event). */
+  checkInListId: z.string().nullable(),
+  checkInListName: z.string().nullable(),
   appVersion: z.string().nullable(),
   platform: z.string().nullable(),
   enrolledAt: z.iso.datetime({ offset: true }),
   lastSeenAt: z.iso.datetime({ offset: true }).nullable(),
+  /** Seen within DEVICE_ONLINE_WINDOW_MS of the answer, and not revoked. */
+  isOnline: z.boolean(),
   /** Scans waiting in its outbox, as it reported when it last synced (null: never reported). */
   scansWaiting: z.number().int().nullable(),
   revokedAt: z.iso.datetime({ offset: true }).nullable(),
@@ -126,13 +151,18 @@ export type DeviceSummary = z.infer<typeof DeviceSummary>;
 export const DeviceList = z.object({ devices: z.array(DeviceSummary) }).meta({ id: 'DeviceList' });
 export type DeviceList = z.infer<typeof DeviceList>;
 
-/** The body of POST /devices/{deviceId}: a new name, another event (of the same organization), or both. */
+/**
+ * The body of POST /devices/{deviceId}: a new name, another event (of the same organization), another
+ * check-in list (null: every list), or several. A move to another event without `checkInListId`
+ * leaves the device on every list of its new event.
+ */
 export const UpdateDeviceRequest = z
   .object({
     name: personText(DEVICE_NAME_MAX_LENGTH).optional(),
     eventId: requestText().min(1).max(64).optional(),
+    checkInListId: checkInListIdField().nullable().optional(),
   })
-  .refine((body) => body.name !== undefined || body.eventId !== undefined, 'give a name or an eventId')
+  .refine((body) => body.name !== undefined || body.eventId !== undefined || body.checkInListId !== undefined, 'give a name, an eventId or a checkInListId')
   .meta({ id: 'UpdateDeviceRequest' });
 export type UpdateDeviceRequest = z.infer<typeof UpdateDeviceRequest>;
 

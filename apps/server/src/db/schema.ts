@@ -506,8 +506,9 @@ export const rateLimits = pgTable('rate_limits', {
  * credential instead of a person's. It scans `event_id` with the role of staff and nothing else.
  * The device acts through users rows of its own (`device_principals`: the device itself, and one
  * per shift named by whoever scans), so check-ins and the scan log reference a user as before.
- * `check_in_list_id`: the check-in list it scans, once check-in lists exist (null: every list; no
- * foreign key yet). `app_version`, `platform`, `scans_waiting` and `last_seen_at` are what the
+ * `check_in_list_id`: the check-in list of its event it scans (null: every list; the foreign key
+ * names the list with the device's event, so a list of another event cannot be given; docs/decisions/116).
+ * `app_version`, `platform`, `scans_waiting` and `last_seen_at` are what the
  * device last reported. `revoked_at`: removed by an admin (docs/decisions/108).
  */
 export const devices = pgTable(
@@ -530,7 +531,11 @@ export const devices = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     revokedBy: uuid('revoked_by').references(() => users.id),
   },
-  (t) => [index('devices_organization_id_idx').on(t.organizationId), index('devices_event_id_idx').on(t.eventId)],
+  (t) => [
+    index('devices_organization_id_idx').on(t.organizationId),
+    index('devices_event_id_idx').on(t.eventId),
+    foreignKey({ name: 'devices_check_in_list_fk', columns: [t.eventId, t.checkInListId], foreignColumns: [checkInLists.eventId, checkInLists.id] }),
+  ],
 );
 
 /**
@@ -554,7 +559,8 @@ export const devicePrincipals = pgTable(
 
 /**
  * One-time enrollment tokens (docs/decisions/107): only the SHA-256 hash is kept; valid until
- * `expires_at` (24 h), used once (`used_at`, and the device it made).
+ * `expires_at` (24 h), used once (`used_at`, and the device it made). `check_in_list_id`: the list
+ * the device will scan (null: every list), a list of the enrollment's event (docs/decisions/116).
  */
 export const deviceEnrollments = pgTable(
   'device_enrollments',
@@ -572,7 +578,10 @@ export const deviceEnrollments = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     deviceId: uuid('device_id').references(() => devices.id, { onDelete: 'set null' }),
   },
-  (t) => [index('device_enrollments_event_id_idx').on(t.eventId)],
+  (t) => [
+    index('device_enrollments_event_id_idx').on(t.eventId),
+    foreignKey({ name: 'device_enrollments_check_in_list_fk', columns: [t.eventId, t.checkInListId], foreignColumns: [checkInLists.eventId, checkInLists.id] }),
+  ],
 );
 
 /**

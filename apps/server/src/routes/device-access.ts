@@ -13,7 +13,7 @@
 import { API_PREFIX, apiPaths, deviceApiPaths } from '@gatecheck/contract';
 import type { FastifyRequest } from 'fastify';
 import { AccessRefusedError, ServiceError } from '../services/errors.ts';
-import { assertRevokedDeviceMayUpload, touchDevice } from '../services/devices.ts';
+import { assertRevokedDeviceMayUpload, LAST_SEEN_RESOLUTION_MS, touchDevice } from '../services/devices.ts';
 
 /**
  * The routes a door device may call (method and full route pattern): scanning its event (with its
@@ -43,8 +43,6 @@ export function isDeviceRoute(method: string, url: string): boolean {
 
 const OFFLINE_UPLOAD = `POST ${API_PREFIX}${apiPaths.offlineScans}`;
 
-/** A device's last-seen time is written when it is older than this (ms): one write a minute, not one per scan. */
-const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 /** The route of `request` as DEVICE_ROUTES names it (HEAD as GET). */
 function routeOf(request: FastifyRequest): string {
@@ -81,4 +79,32 @@ export async function keepDeviceToItsEvent(request: FastifyRequest): Promise<voi
   if (typeof params.organizationId === 'string' && params.organizationId !== device.organizationId) {
     throw new AccessRefusedError(user.userId, { organizationId: params.organizationId });
   }
+  if (device.checkInListId) keepDeviceToItsList(request, device.checkInListId);
+}
+
+/** The routes whose body (POST) or query (GET) may name a check-in list. */
+const ROUTES_WITH_A_LIST: ReadonlySet<string> = new Set(
+  [
+    ['POST', apiPaths.verifyTicket],
+    ['POST', apiPaths.offlineScans],
+    ['GET', apiPaths.checkInCounts],
+    ['GET', apiPaths.doorList],
+  ].map(([method, path]) => `${method} ${API_PREFIX}${path}`),
+);
+
+/**
+ * A device enrolled for one check-in list scans there only (docs/decisions/116): a request naming
+ * another list is refused; one naming none is given the device's list (so an app that sees one list
+ * and names none scans, counts and downloads at it).
+ * @throws ServiceError `bad_request` naming `checkInListId` for another list (a 400 every such route declares).
+ */
+function keepDeviceToItsList(request: FastifyRequest, checkInListId: string): void {
+  const route = routeOf(request);
+  const holder = route.startsWith('GET ') ? request.query : request.body;
+  if (typeof holder !== 'object' || holder === null) return;
+  const named = (holder as { checkInListId?: unknown }).checkInListId;
+  if (typeof named === 'string' && named.toLowerCase() !== checkInListId.toLowerCase()) {
+    throw new ServiceError('bad_request', 'This door device scans its own check-in list only.', 'checkInListId');
+  }
+  if (named === undefined && ROUTES_WITH_A_LIST.has(route)) (holder as { checkInListId?: string }).checkInListId = checkInListId;
 }

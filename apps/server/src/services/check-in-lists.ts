@@ -16,7 +16,7 @@
 import { type CheckInList, type CheckInListRule, type CheckInListSnapshot, CHECK_IN_LIST_NAME_MAX_LENGTH } from '@gatecheck/contract';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkInLists, checkIns, tickets, ticketTypes as ticketTypeRows } from '../db/schema.ts';
+import { checkInLists, checkIns, deviceEnrollments, devices, tickets, ticketTypes as ticketTypeRows } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { isId, ServiceError } from './errors.ts';
@@ -150,6 +150,11 @@ export async function deleteCheckInList(db: Db, event: EventDetails, checkInList
     const [made] = await tx.select({ value: count() }).from(checkIns).where(and(eq(checkIns.eventId, event.id), eq(checkIns.checkInListId, list.id)));
     if ((made?.value ?? 0) > 0) {
       throw new ServiceError('conflict', `"${list.name}" has ${made?.value} check-in(s) and cannot be deleted; edit it instead (its check-ins stay on it).`);
+    }
+    // Devices and enrollments held to this list scan every list from now (docs/decisions/116): their
+    // foreign key would refuse the delete, and a door phone must not stop working over it.
+    for (const table of [devices, deviceEnrollments]) {
+      await tx.update(table).set({ checkInListId: null }).where(and(eq(table.eventId, event.id), eq(table.checkInListId, list.id)));
     }
     await tx.delete(checkInLists).where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, list.id)));
     await recordAudit(tx, actor, { organizationId: event.organizationId, eventId: event.id, action: 'check_in_list.deleted', before: snapshotOf(list), after: null });

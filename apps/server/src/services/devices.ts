@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import {
   type CreateEnrollmentResponse,
   DEVICE_ENROLLMENT_LINK,
+  DEVICE_ONLINE_WINDOW_MS,
   DEVICE_REVOKED_MESSAGE,
   type DeviceStatusRequest,
   type DeviceSummary,
@@ -26,9 +27,10 @@ import {
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { deviceEnrollments, devicePrincipals, devices, events, organizations, sessions, users } from '../db/schema.ts';
+import { checkInLists, deviceEnrollments, devicePrincipals, devices, events, organizations, sessions, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { type Actor, recordAudit } from './audit.ts';
+import { resolveCheckInList } from './check-in-lists.ts';
 import { AccessRefusedError, isId, ServiceError } from './errors.ts';
 import { type EventDetails, findEvent } from './events.ts';
 import { roleOf } from './organizations.ts';
@@ -67,24 +69,39 @@ export async function assertOrganizationAdmin(db: DbOrTx, userId: string, organi
 }
 
 /**
+ * The check-in list `checkInListId` of event `eventId` (null when none is named: every list).
+ * @throws ServiceError `bad_request` naming the field when the event has no such list.
+ */
+async function listOfEvent(db: DbOrTx, eventId: string, checkInListId: string | null | undefined): Promise<{ id: string; name: string } | null> {
+  if (checkInListId === null || checkInListId === undefined) return null;
+  const { list } = await resolveCheckInList(db, eventId, checkInListId).catch((error: unknown) => {
+    throw error instanceof ServiceError ? new ServiceError('bad_request', error.message, 'checkInListId') : error;
+  });
+  return { id: list.id, name: list.name };
+}
+
+/**
  * Creates an enrollment for `eventId`: a one-time token (only its hash is stored) valid for
- * ENROLLMENT_TTL_MS, the link `{publicUrl}/enroll#token=…` and its QR code (SVG). Recorded on the
- * organization's trail ('device.enrollment_created', docs/decisions/115) in the same transaction.
- * @throws ServiceError `not_found` for an unknown event.
+ * ENROLLMENT_TTL_MS, the link `{publicUrl}/enroll#token=…` and its QR code (SVG). With
+ * `checkInListId` the device will scan that list of the event only (docs/decisions/116). Recorded
+ * on the organization's trail ('device.enrollment_created', docs/decisions/115) in the same
+ * transaction.
+ * @throws ServiceError `not_found` for an unknown event; `bad_request` for a list the event lacks.
  */
 export async function createEnrollment(
   db: Db,
-  input: { eventId: string; name?: string | undefined; createdBy: string | null; publicUrl: string; now: Date },
+  input: { eventId: string; name?: string | undefined; checkInListId?: string | undefined; createdBy: string | null; publicUrl: string; now: Date },
   actor: Actor,
 ): Promise<CreateEnrollmentResponse> {
   const event = await findEvent(db, input.eventId);
+  const list = await listOfEvent(db, event.id, input.checkInListId);
   const token = generateToken();
   const expiresAt = new Date(input.now.getTime() + ENROLLMENT_TTL_MS);
   const deviceName = input.name ?? DEFAULT_DEVICE_NAME;
   const row = await inTransaction(db, async (tx) => {
     const [inserted] = await tx
       .insert(deviceEnrollments)
-      .values({ eventId: event.id, deviceName, tokenHash: hashToken(token), createdBy: input.createdBy, createdAt: input.now, expiresAt })
+      .values({ eventId: event.id, checkInListId: list?.id ?? null, deviceName, tokenHash: hashToken(token), createdBy: input.createdBy, createdAt: input.now, expiresAt })
       .returning({ id: deviceEnrollments.id });
     if (!inserted) throw new Error('insert into device_enrollments returned no row');
     await recordAudit(tx, actor, {
@@ -92,7 +109,7 @@ export async function createEnrollment(
       eventId: null,
       action: 'device.enrollment_created',
       before: null,
-      after: { enrollmentId: inserted.id, deviceName, eventId: event.id, expiresAt: expiresAt.toISOString() },
+      after: { enrollmentId: inserted.id, deviceName, eventId: event.id, checkInListId: list?.id ?? null, expiresAt: expiresAt.toISOString() },
     });
     return inserted;
   });
@@ -101,6 +118,8 @@ export async function createEnrollment(
     enrollmentId: row.id,
     eventId: event.id,
     deviceName,
+    checkInListId: list?.id ?? null,
+    checkInListName: list?.name ?? null,
     link,
     qrCodeSvg: await QRCode.toString(link, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }),
     expiresAt: expiresAt.toISOString(),
@@ -147,7 +166,7 @@ export async function redeemEnrollment(
         lastSeenAt: input.now,
         createdAt: input.now,
       })
-      .returning({ id: devices.id, name: devices.name });
+      .returning({ id: devices.id, name: devices.name, checkInListId: devices.checkInListId });
     if (!device) throw new Error('insert into devices returned no row');
     await tx.update(deviceEnrollments).set({ deviceId: device.id }).where(eq(deviceEnrollments.id, enrollment.id));
     const userId = await createPrincipal(tx, { deviceId: device.id, displayName: device.name, shiftName: null });
@@ -155,7 +174,7 @@ export async function redeemEnrollment(
     return {
       token: session.token,
       expiresAt: session.expiresAt.toISOString(),
-      device: { id: device.id, name: device.name, organizationId: event.organizationId, eventId: event.id },
+      device: { id: device.id, name: device.name, organizationId: event.organizationId, eventId: event.id, checkInListId: device.checkInListId },
     };
   });
 }
@@ -201,9 +220,28 @@ export async function startShift(db: Db, device: SessionDevice, name: string, no
   });
 }
 
-/** Stores what the device reports when it syncs (app version, platform, scans waiting) and that it was seen now. */
-export async function reportDeviceStatus(db: DbOrTx, deviceId: string, status: DeviceStatusRequest, now: Date): Promise<void> {
-  await db
+/**
+ * A device's last-seen time is written when it is older than this (ms): one write a minute per
+ * device, not one per request (the access hook and the status report alike, docs/decisions/116).
+ */
+export const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+/**
+ * Stores what the device reports when it syncs (app version, platform, scans waiting) and that it
+ * was seen now. Written only when a reported fact changed or the last-seen time is older than
+ * LAST_SEEN_RESOLUTION_MS, so a storm of reports costs no storm of writes.
+ * @returns whether a row was written.
+ */
+export async function reportDeviceStatus(db: DbOrTx, deviceId: string, status: DeviceStatusRequest, now: Date): Promise<boolean> {
+  const staleBefore = new Date(now.getTime() - LAST_SEEN_RESOLUTION_MS).toISOString();
+  const changed = [
+    sql`${devices.scansWaiting} is distinct from ${status.scansWaiting}`,
+    sql`${devices.lastSeenAt} is null`,
+    sql`${devices.lastSeenAt} <= ${staleBefore}`,
+    ...(status.appVersion === undefined ? [] : [sql`${devices.appVersion} is distinct from ${status.appVersion}`]),
+    ...(status.platform === undefined ? [] : [sql`${devices.platform} is distinct from ${status.platform}`]),
+  ];
+  const written = await db
     .update(devices)
     .set({
       scansWaiting: status.scansWaiting,
@@ -211,7 +249,9 @@ export async function reportDeviceStatus(db: DbOrTx, deviceId: string, status: D
       ...(status.appVersion === undefined ? {} : { appVersion: status.appVersion }),
       ...(status.platform === undefined ? {} : { platform: status.platform }),
     })
-    .where(eq(devices.id, deviceId));
+    .where(and(eq(devices.id, deviceId), sql`(${sql.join(changed, sql` or `)})`))
+    .returning({ id: devices.id });
+  return written.length > 0;
 }
 
 /** Records that `deviceId` was seen at `now`. */
@@ -256,23 +296,33 @@ export async function organizationsOfDevice(db: DbOrTx, device: SessionDevice): 
   return [{ _id: row.id, name: row.name, description: row.description, role: 'staff', activeEvents: isActive ? [{ _id: row.eventId, title: row.title }] : [] }];
 }
 
-/** Every device of `organizationId`, newest first, revoked ones included (they say when). */
-export async function listDevices(db: DbOrTx, organizationId: string): Promise<DeviceSummary[]> {
+/**
+ * Every device of `organizationId` (or only those scanning `eventId`), newest first, revoked ones
+ * included (they say when), with its list's name and whether it is online at `now` (seen within
+ * DEVICE_ONLINE_WINDOW_MS and not revoked). One query; the devices admin and the live door page
+ * read device state here.
+ */
+export async function listDevices(db: DbOrTx, organizationId: string, options: { eventId?: string; now?: Date } = {}): Promise<DeviceSummary[]> {
+  const now = options.now ?? new Date();
   const rows = await db
-    .select({ device: devices, eventTitle: events.title })
+    .select({ device: devices, eventTitle: events.title, checkInListName: checkInLists.name })
     .from(devices)
     .innerJoin(events, eq(events.id, devices.eventId))
-    .where(eq(devices.organizationId, organizationId))
+    .leftJoin(checkInLists, and(eq(checkInLists.eventId, devices.eventId), eq(checkInLists.id, devices.checkInListId)))
+    .where(and(eq(devices.organizationId, organizationId), options.eventId === undefined ? undefined : eq(devices.eventId, options.eventId)))
     .orderBy(sql`${devices.createdAt} desc`, asc(devices.id));
-  return rows.map(({ device, eventTitle }) => ({
+  return rows.map(({ device, eventTitle, checkInListName }) => ({
     id: device.id,
     name: device.name,
     eventId: device.eventId,
     eventTitle,
+    checkInListId: device.checkInListId,
+    checkInListName,
     appVersion: device.appVersion,
     platform: device.platform,
     enrolledAt: device.createdAt.toISOString(),
     lastSeenAt: device.lastSeenAt?.toISOString() ?? null,
+    isOnline: device.revokedAt === null && device.lastSeenAt !== null && now.getTime() - device.lastSeenAt.getTime() < DEVICE_ONLINE_WINDOW_MS,
     scansWaiting: device.scansWaiting,
     revokedAt: device.revokedAt?.toISOString() ?? null,
   }));
@@ -304,18 +354,21 @@ export async function deviceForAdmin(db: DbOrTx, adminUserId: string | null, dev
 }
 
 /**
- * Renames a device and/or moves it to another event of its organization; its next request then
- * scans the new event (nothing is cached in a session). Recorded ('device.updated', its name and
- * event before and after) in the same transaction.
- * @throws ServiceError `not_found` for an unknown event or one of another organization, `conflict`
- *   for a revoked device.
+ * Renames a device, moves it to another event of its organization and/or to another check-in list
+ * (null: every list); its next request then scans there (nothing is cached in a session). A move
+ * to another event without a list leaves it on every list of the new event. `now`: the time its
+ * online state is told at (default the system clock). Recorded ('device.updated', its name, event
+ * and list before and after) in the same transaction.
+ * @throws ServiceError `not_found` for an unknown event or one of another organization,
+ *   `bad_request` for a list its (new) event lacks, `conflict` for a revoked device.
  */
 export async function updateDevice(
   db: Db,
   device: typeof devices.$inferSelect,
-  change: { name?: string | undefined; eventId?: string | undefined },
+  change: { name?: string | undefined; eventId?: string | undefined; checkInListId?: string | null | undefined; now?: Date },
   actor: Actor,
 ): Promise<DeviceSummary> {
+  const now = change.now ?? new Date();
   if (device.revokedAt) throw new ServiceError('conflict', 'This device was removed; enroll the phone again.');
   let eventId = device.eventId;
   if (change.eventId !== undefined) {
@@ -323,18 +376,21 @@ export async function updateDevice(
     if (event.organizationId !== device.organizationId) throw new ServiceError('not_found', `No event with id "${change.eventId}"`);
     eventId = event.id;
   }
+  const isMoved = eventId !== device.eventId;
+  const list = change.checkInListId !== undefined || isMoved ? await listOfEvent(db, eventId, change.checkInListId) : undefined;
   const name = change.name ?? device.name;
+  const checkInListId = list === undefined ? device.checkInListId : (list?.id ?? null);
   await inTransaction(db, async (tx) => {
-    await tx.update(devices).set({ eventId, name }).where(eq(devices.id, device.id));
+    await tx.update(devices).set({ eventId, checkInListId, name }).where(eq(devices.id, device.id));
     await recordAudit(tx, actor, {
       organizationId: device.organizationId,
       eventId: null,
       action: 'device.updated',
-      before: { deviceId: device.id, name: device.name, eventId: device.eventId },
-      after: { deviceId: device.id, name, eventId },
+      before: { deviceId: device.id, name: device.name, eventId: device.eventId, checkInListId: device.checkInListId },
+      after: { deviceId: device.id, name, eventId, checkInListId },
     });
   });
-  const updated = (await listDevices(db, device.organizationId)).find((entry) => entry.id === device.id);
+  const updated = (await listDevices(db, device.organizationId, { now })).find((entry) => entry.id === device.id);
   if (!updated) throw new Error('the device is gone');
   return updated;
 }
@@ -361,7 +417,7 @@ export async function revokeDevice(db: Db, device: typeof devices.$inferSelect, 
       after: { deviceId: device.id, name: device.name, eventId: device.eventId, revokedAt: now.toISOString() },
     });
   });
-  const revoked = (await listDevices(db, device.organizationId)).find((entry) => entry.id === device.id);
+  const revoked = (await listDevices(db, device.organizationId, { now })).find((entry) => entry.id === device.id);
   if (!revoked) throw new Error('the device is gone');
   return revoked;
 }

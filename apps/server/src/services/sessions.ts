@@ -41,6 +41,8 @@ export interface SessionDevice {
   eventId: string;
   organizationId: string;
   name: string;
+  /** The one check-in list of its event it scans (null: every list; docs/decisions/116). */
+  checkInListId: string | null;
   revokedAt: Date | null;
   lastSeenAt: Date | null;
 }
@@ -76,6 +78,7 @@ function prepareSessionUsers(db: DbOrTx, size: BatchSize) {
       deviceEventId: devices.eventId,
       deviceOrganizationId: devices.organizationId,
       deviceName: devices.name,
+      deviceCheckInListId: devices.checkInListId,
       deviceRevokedAt: devices.revokedAt,
       deviceLastSeenAt: devices.lastSeenAt,
     })
@@ -102,6 +105,7 @@ const sessionUsers = coalescedStatement(SESSION_KEY, prepareSessionUsers, async 
                   eventId: row.deviceEventId,
                   organizationId: row.deviceOrganizationId,
                   name: row.deviceName ?? '',
+                  checkInListId: row.deviceCheckInListId,
                   revokedAt: toDate(row.deviceRevokedAt),
                   lastSeenAt: toDate(row.deviceLastSeenAt),
                 }

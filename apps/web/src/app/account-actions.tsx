@@ -1,16 +1,30 @@
-import { KeyRound } from 'lucide-react';
+import { KeyRound, UserRoundPen } from 'lucide-react';
 import { Link } from 'react-router';
-import { buttonClassName } from '@/components/ui/button.tsx';
+import { Button, buttonClassName } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
+import { endShift } from '@/features/devices/device-self.ts';
 import { LogoutButton } from './logout-button.tsx';
+import { useSession, useSessionStore } from './session-provider.tsx';
 import { useTranslation } from 'react-i18next';
 
 /**
  * The signed-in header's account controls: 'Change password' (docs/decisions/018), where a steward
- * looks for account things, next to 'Logout' (SPEC §2).
+ * looks for account things, next to 'Logout' (SPEC §2). A door device has no password and no person
+ * to sign out (docs/decisions/116): it shows 'End shift' instead, which asks the next person's name.
  */
 export function AccountActions() {
   const { t } = useTranslation();
+  const { user } = useSession();
+  const session = useSessionStore();
+  const device = user?.device;
+  if (user && device) {
+    return (
+      <Button variant="secondary" className="whitespace-nowrap" onClick={() => void endShift({ ...user, device }).then((next) => session.switchShift(next))}>
+        <UserRoundPen aria-hidden="true" className="size-5 max-[379px]:hidden" />
+        {t('account.endShift')}
+      </Button>
+    );
+  }
   return (
     <>
       {/* Short on screen so it fits beside Logout on a phone (the key icon only from 380 px: German's

@@ -29,6 +29,7 @@ export const lazyScreens = {
   manageTickets: () => import('./routes/manage-tickets-route.tsx').then((module) => module.ManageTicketsRoute),
   manageLists: () => import('./routes/manage-lists-route.tsx').then((module) => module.ManageListsRoute),
   manageTeam: () => import('./routes/manage-team-route.tsx').then((module) => module.ManageTeamRoute),
+  manageDevices: () => import('./routes/manage-devices-route.tsx').then((module) => module.ManageDevicesRoute),
   invitation: () => import('./routes/invitation-route.tsx').then((module) => module.InvitationRoute),
   forgotPassword: () => import('./routes/forgot-password-route.tsx').then((module) => module.ForgotPasswordRoute),
   resetPassword: () => import('./routes/reset-password-route.tsx').then((module) => module.ResetPasswordRoute),

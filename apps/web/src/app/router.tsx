@@ -105,6 +105,7 @@ export function createRoutes(screen: (name: LazyScreenName) => ReactNode): Route
             { path: paths.manageEventTickets, element: screen('manageTickets') },
             { path: paths.manageEventLists, element: screen('manageLists') },
             { path: paths.manageTeam, element: screen('manageTeam') },
+            { path: paths.manageDevices, element: screen('manageDevices') },
           ],
         },
         { path: '*', element: screen('notFound') },

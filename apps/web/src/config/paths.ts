@@ -32,6 +32,8 @@ export const paths = {
   manageEventLists: '/manage/events/:eventId/lists',
   /** The door team of the selected organization: members, invitations (issue 30 item 5). */
   manageTeam: '/manage/team',
+  /** The door devices of the selected organization: set-up QR codes, rename, move, revoke (docs/decisions/116). */
+  manageDevices: '/manage/devices',
   /** The mailed invitation link's screen (`?token=`): accept it, or join with a new account. Open. */
   invitation: INVITATION_LINK.path,
 } as const;

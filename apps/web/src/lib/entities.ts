@@ -9,7 +9,27 @@ import { z } from 'zod/mini';
 /** Notification settings with SPEC §3 defaults applied: the contract's shape, every flag present. */
 export { UserSettings };
 
-/** The signed-in user (SPEC §3). `joinedAt` is ISO 8601; `token` is the bearer token from login. */
+/**
+ * A door device this app was set up as (docs/decisions/107, 116): its own credential (`token`, kept
+ * apart from the shift's, which the user's `token` then is), and the shift of whoever scans now
+ * (`shiftName`, until `shiftEndsAt`, ISO 8601; absent: the app asks for a name first).
+ */
+export const DeviceCredential = z.object({
+  id: z.string(),
+  name: z.string(),
+  organizationId: z.string(),
+  eventId: z.string(),
+  checkInListId: z.nullable(z.string()),
+  token: z.string(),
+  shiftName: z.optional(z.string()),
+  shiftEndsAt: z.optional(z.string()),
+});
+export type DeviceCredential = z.infer<typeof DeviceCredential>;
+
+/**
+ * The signed-in user (SPEC §3). `joinedAt` is ISO 8601; `token` is the bearer token from login.
+ * `device`: set when this app is a door device, not a person (docs/decisions/116).
+ */
 export const User = z.object({
   id: z.string(),
   name: z.string(),
@@ -19,6 +39,7 @@ export const User = z.object({
   joinedAt: z.string(),
   token: z.optional(z.string()),
   settings: UserSettings,
+  device: z.optional(DeviceCredential),
 });
 export type User = z.infer<typeof User>;
 

@@ -14,7 +14,8 @@
  * - Preferences: get/set/remove/keys/clear kept in `localStorage` under `prefsPrefix` (so a reload
  *   of the page, the "restart of the app", keeps them, as a device does); all fail with `preferencesFail`.
  * - BarcodeScanner: permission state `camera` ('granted' | 'denied' | 'prompt'); `requestPermissions`
- *   turns 'prompt' into `cameraOnRequest`; startScan/stopScan/torch/openSettings are recorded.
+ *   turns 'prompt' into `cameraOnRequest`; startScan/stopScan/torch/openSettings are recorded;
+ *   `scan` (the ready-made scanner) answers `scanResult`, or is closed without a code.
  * - Filesystem: the app's own files (writeFile/appendFile/readFile/deleteFile/readdir/rename/stat/mkdir/rmdir),
  *   kept in `localStorage` under 'standin-files:' + directory + ':' + path, so they outlive a reload
  *   and the deletion of the page's IndexedDB (what the OS may clear: the WebView's storage).
@@ -38,6 +39,8 @@ export interface CapacitorStandInOptions {
   preferencesFail: boolean;
   /** localStorage prefix of the Preferences stand-in. */
   prefsPrefix: string;
+  /** What ML Kit's ready-made scanner (`scan`) reads next; absent: the person closes it ('scan canceled.'). */
+  scanResult?: string;
 }
 
 /** One plugin call as the bridge posted it. */
@@ -206,6 +209,11 @@ export function installCapacitorStandIn(
       }
       if (methodName === 'startScan' && (options.startScanFails || options.camera !== 'granted')) return { error: 'The camera could not be started.' };
       if (methodName === 'isTorchAvailable') return { data: { available: options.torch } };
+      if (methodName === 'isGoogleBarcodeScannerModuleAvailable') return { data: { available: true } };
+      if (methodName === 'scan') {
+        const text = options.scanResult;
+        return text === undefined ? { error: 'scan canceled.' } : { data: { barcodes: [{ rawValue: text, displayValue: text, format: 'QR_CODE', valueType: 'URL' }] } };
+      }
       if ((methodName === 'enableTorch' || methodName === 'disableTorch') && !options.torch) return { error: 'No torch.' };
       return {};
     }

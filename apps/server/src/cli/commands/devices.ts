@@ -28,9 +28,10 @@ export function registerDeviceCommands(program: Command, context: AdminContext):
     .description('make a one-time enrollment (24 h) for an event: prints the link and its QR code')
     .requiredOption('--event <id>', 'event id (see: event list)')
     .option('--name <name>', "the device's name, e.g. 'North gate 2'")
+    .option('--list <id>', 'the one check-in list it scans (see: list list); default every list')
     .option('--qr <file>', 'also write the QR code to this file (.svg or .png)')
     .addHelpText('after', '\nExample:\n  npm run admin -- device enroll --event 0b7c...e1 --name "North gate 2" --qr north-gate-2.png')
-    .action(async (options: { event: string; name?: string; qr?: string }) => {
+    .action(async (options: { event: string; name?: string; list?: string; qr?: string }) => {
       const name = options.name === undefined ? undefined : parseDeviceName(options.name);
       // Checked before anything is made: a refused command leaves no enrollment behind.
       const qrFile = options.qr === undefined ? undefined : context.resolvePath(options.qr);
@@ -41,13 +42,15 @@ export function registerDeviceCommands(program: Command, context: AdminContext):
         {
           eventId: options.event,
           name,
+          checkInListId: options.list,
           createdBy: null,
           publicUrl: context.config().publicUrl,
           now: new Date(),
         },
         cliActor(),
       );
-      context.print(`Enrollment for "${enrollment.deviceName}", valid once until ${enrollment.expiresAt}:`);
+      const where = enrollment.checkInListName === null ? '' : ` at "${enrollment.checkInListName}"`;
+      context.print(`Enrollment for "${enrollment.deviceName}"${where}, valid once until ${enrollment.expiresAt}:`);
       context.print(enrollment.link);
       context.print(await QRCode.toString(enrollment.link, { type: 'terminal', small: true }));
       if (qrFile !== undefined) {
@@ -68,11 +71,12 @@ export function registerDeviceCommands(program: Command, context: AdminContext):
       if (options.json) return context.print(JSON.stringify(devices, null, 2));
       context.print(
         formatTable([
-          ['ID', 'NAME', 'EVENT', 'APP', 'LAST SEEN', 'WAITING', 'REVOKED'],
+          ['ID', 'NAME', 'EVENT', 'LIST', 'APP', 'LAST SEEN', 'WAITING', 'REVOKED'],
           ...devices.map((entry) => [
             entry.id,
             entry.name,
             entry.eventTitle,
+            entry.checkInListName ?? '-',
             [entry.platform, entry.appVersion].filter(Boolean).join(' ') || '-',
             entry.lastSeenAt ?? '-',
             entry.scansWaiting === null ? '-' : String(entry.scansWaiting),
@@ -96,9 +100,10 @@ export function registerDeviceCommands(program: Command, context: AdminContext):
     .description('move a device to another event of its organization (it scans that event from its next request)')
     .requiredOption('--device <id>', 'device id (see: device list)')
     .requiredOption('--event <id>', 'event id (see: event list)')
-    .action(async (options: { device: string; event: string }) => {
+    .option('--list <id>', 'the one check-in list of that event it scans; default every list')
+    .action(async (options: { device: string; event: string; list?: string }) => {
       const db = await context.db();
-      const updated = await updateDevice(db, await deviceForAdmin(db, null, options.device), { eventId: options.event }, cliActor());
+      const updated = await updateDevice(db, await deviceForAdmin(db, null, options.device), { eventId: options.event, checkInListId: options.list }, cliActor());
       context.print(`Device "${updated.name}" now scans "${updated.eventTitle}"`);
     });
   device

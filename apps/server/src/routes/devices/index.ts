@@ -84,7 +84,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'createDeviceEnrollment',
         params: EventParams,
         body: CreateEnrollmentRequest,
-        response: { 201: CreateEnrollmentResponse, ...ruleErrors('forbidden', 'not_found') },
+        response: { 201: CreateEnrollmentResponse, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
     async (request, reply) => {
@@ -93,6 +93,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
         {
           eventId: eventOf(request).id,
           name: request.body.name,
+          checkInListId: request.body.checkInListId,
           createdBy: signedInUser(request).userId,
           publicUrl: app.config.publicUrl,
           now: app.clock(),
@@ -108,7 +109,7 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { operationId: 'listDevices', params: OrganizationParams, response: { 200: DeviceList, ...ruleErrors('forbidden', 'not_found') } } },
     async (request) => {
       await assertOrganizationAdmin(app.db, signedInUser(request).userId, request.params.organizationId);
-      return { devices: await listDevices(app.db, request.params.organizationId) };
+      return { devices: await listDevices(app.db, request.params.organizationId, { now: app.clock() }) };
     },
   );
 
@@ -119,10 +120,10 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'updateDevice',
         params: DeviceParams,
         body: UpdateDeviceRequest,
-        response: { 200: DeviceSummary, ...ruleErrors('forbidden', 'not_found', 'conflict') },
+        response: { 200: DeviceSummary, ...ruleErrors('bad_request', 'forbidden', 'not_found', 'conflict') },
       },
     },
-    async (request) => updateDevice(app.db, await deviceForAdmin(app.db, signedInUser(request).userId, request.params.deviceId), request.body, actorOf(request)),
+    async (request) => updateDevice(app.db, await deviceForAdmin(app.db, signedInUser(request).userId, request.params.deviceId), { ...request.body, now: app.clock() }, actorOf(request)),
   );
 
   app.post(

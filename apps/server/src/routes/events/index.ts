@@ -157,7 +157,10 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const event = eventOf(request);
-      return { eventId: event.id, lists: await listCheckInLists(app.db, event.id) };
+      const lists = await listCheckInLists(app.db, event.id);
+      // A door device enrolled for one list sees that list only, so the app asks for no other (docs/decisions/116).
+      const deviceList = signedInUser(request).device?.checkInListId;
+      return { eventId: event.id, lists: deviceList ? lists.filter((list) => list.id === deviceList) : lists };
     },
   );
 

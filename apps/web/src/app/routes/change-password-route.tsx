@@ -2,10 +2,11 @@
  * /change-password (docs/decisions/018; a signed-in screen, not a SPEC §2 route), reached from the
  * 'Change password' link next to Logout. SPEC §7 change-password; texts per SPEC §8: 'Password
  * changed successfully', else the server's message, else 'Failed to change password'. Back returns
- * to the furthest step already chosen.
+ * to the furthest step already chosen. A door device has no password (docs/decisions/116): it is
+ * sent on to its furthest step.
  */
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { FormField } from '@/components/form-field.tsx';
 import { FormNotice } from '@/components/form-notice.tsx';
 import { NewPasswordFields } from '@/components/new-password-fields.tsx';
@@ -16,8 +17,16 @@ import { validateNewPassword } from '@/features/auth/account-rules.ts';
 import { furthestStep } from '@/features/auth/auth-logic.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../session-provider.tsx';
 
 export function ChangePasswordRoute() {
+  const { user } = useSession();
+  const selection = useSelection();
+  if (user?.device) return <Navigate to={furthestStep(selection)} replace />;
+  return <ChangePassword />;
+}
+
+function ChangePassword() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const selection = useSelection();

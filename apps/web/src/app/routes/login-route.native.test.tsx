@@ -95,3 +95,25 @@ test('an enrollment link pasted into Server sets the phone up with no account: t
   expect(prefs('serverUrl')).toBe(base);
   expect(JSON.parse(prefs('user') ?? 'null')).toMatchObject({ token: 'device-token', name: 'North gate 2' });
 });
+
+test('the first screen reads the organizer’s setup QR code with ML Kit and goes on to set the device up; another code is refused in words', async () => {
+  const { user, router } = renderApp({ route: '/login', user: null });
+  // A code that is no setup link: said, nothing else happens.
+  standIn().options.scanResult = 'GA-0001-TICKET';
+  await user.click(await screen.findByRole('button', { name: 'Scan setup QR code' }));
+  expect(await screen.findByRole('alert')).toHaveTextContent('This QR code is not a Gatecheck setup code.');
+  expect(router.state.location.pathname).toBe('/login');
+  // Closed without a code: no message.
+  delete standIn().options.scanResult;
+  await user.click(screen.getByRole('button', { name: 'Scan setup QR code' }));
+  await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+
+  const link = `https://gate.example.com/enroll#token=${'T'.repeat(43)}`;
+  standIn().options.scanResult = link;
+  await user.click(screen.getByRole('button', { name: 'Scan setup QR code' }));
+  expect(await screen.findByRole('button', { name: 'Set up this device' })).toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/enroll');
+  expect(router.state.location.state).toEqual({ link });
+  const scans = standIn().calls.filter((call) => call.pluginId === 'BarcodeScanner' && call.methodName === 'scan');
+  expect(scans.map((call) => call.options)).toEqual([{ formats: ['QR_CODE'] }, { formats: ['QR_CODE'] }, { formats: ['QR_CODE'] }]);
+});

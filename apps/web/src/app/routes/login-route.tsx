@@ -47,6 +47,7 @@ import { useIsHydrated } from '@/lib/use-is-hydrated.ts';
 import { preloadQueryLayer } from '../lazy-screens.ts';
 import { useSession, useSessionStore } from '../session-provider.tsx';
 import { useTranslation } from 'react-i18next';
+import { loadScreenTexts } from '@/lib/i18n/index.ts';
 
 /**
  * The check of the stored organization against the new user's memberships (keep-own-selection.ts).
@@ -73,6 +74,9 @@ async function keepOwnSelection(queryClient: QueryClientSlot): Promise<void> {
   }
 }
 
+/** Why the setup QR code scan gave no link (enroll.scanProblems): not a setup code, or the scanner's own problem. */
+type SetupScanProblem = 'notSetupCode' | 'installing' | 'denied' | 'failed';
+
 export function LoginRoute() {
   const { t } = useTranslation();
   const session = useSession();
@@ -92,6 +96,7 @@ export function LoginRoute() {
   const [serverAddress, setServerAddress] = useState(serverAddressPrefill);
   const [serverError, setServerError] = useState<ServerAddressProblem | null>(null);
   const [isCheckingServer, setCheckingServer] = useState(false);
+  const [setupProblem, setSetupProblem] = useState<SetupScanProblem | null>(null);
   const isHydrated = useIsHydrated();
   const navigate = useNavigate();
   // An enrollment link pasted into the Server field sets the device up instead (decision 107).
@@ -136,6 +141,20 @@ export function LoginRoute() {
     }
   };
 
+  /** Native: reads the organizer's setup QR code with ML Kit and goes on to set the device up (docs/decisions/116). */
+  const scanSetupCode = async () => {
+    setSetupProblem(null);
+    // Loaded on the tap, with the words of its problems: both stay off the sign-in screen's first load.
+    const [{ scanOneQrCode }] = await Promise.all([import('@/lib/native/scan-once.ts'), loadScreenTexts().catch(() => undefined)]);
+    const result = await scanOneQrCode();
+    if (result.code !== undefined) {
+      if (parseEnrollmentLink(result.code)) void navigate(paths.enroll, { state: { link: result.code.trim() } });
+      else setSetupProblem('notSetupCode');
+    } else if (result.problem !== 'cancelled') {
+      setSetupProblem(result.problem);
+    }
+  };
+
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (isEnrollmentLink) {
@@ -168,6 +187,18 @@ export function LoginRoute() {
           <p role="status" className="mt-4 rounded-xl border-2 border-amber-700 bg-amber-50 px-4 py-3 text-base font-semibold text-amber-900">
             {sessionEndText(session.reason)}
           </p>
+        )}
+        {isNative && (
+          <div className="mt-6 flex flex-col gap-2">
+            <Button variant="secondary" onClick={() => void scanSetupCode()}>
+              {t('login.scanSetupCode')}
+            </Button>
+            {setupProblem && (
+              <p role="alert" className="text-base font-semibold text-red-800">
+                {t(`enroll.scanProblems.${setupProblem}`)}
+              </p>
+            )}
+          </div>
         )}
         <form noValidate onSubmit={(event) => void submit(event)} className="mt-6 flex flex-col gap-5">
           {isNative && (

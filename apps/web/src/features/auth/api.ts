@@ -40,8 +40,10 @@ export type Session = { user: User; reason?: undefined; isUnconfirmed?: boolean 
  * @throws {ApiError} only when `signal` (the query's) was aborted
  */
 export async function checkSession(signal?: AbortSignal, timeoutMs: number = SESSION_CHECK_TIMEOUT_MS): Promise<Session> {
-  const stored = await readStoredUser();
-  if (!stored) return { user: null };
+  const kept = await readStoredUser();
+  if (!kept) return { user: null };
+  // A door device whose shift has ended scans again as the device, and asks for the next name.
+  const stored = kept.device ? await withCurrentShift(kept) : kept;
   const isNative = isNativePlatform();
   if (isNative && !stored.token) {
     await removeStoredUser();
@@ -53,8 +55,9 @@ export async function checkSession(signal?: AbortSignal, timeoutMs: number = SES
   if (signal?.aborted) deadline.abort();
   const timer = setTimeout(onAbort, timeoutMs);
   try {
-    const me = await apiRequest(apiPaths.usersMe, { schema: UserMe, token: isNative ? stored.token : null, signal: deadline.signal });
-    return { user: toUser(me, stored.token) };
+    // A door device asks with its shift's token on the web too: the cookie is the device's own.
+    const me = await apiRequest(apiPaths.usersMe, { schema: UserMe, token: isNative || stored.device ? stored.token : null, signal: deadline.signal });
+    return { user: { ...toUser(me, stored.token), ...(stored.device ? { device: stored.device } : {}) } };
   } catch (error) {
     if (signal?.aborted) throw error;
     // A removed door device: the session provider sends its scans, then deletes it all (app/remove-this-device.ts).
@@ -118,4 +121,17 @@ export async function logout(): Promise<void> {
  */
 export function fetchAuthOptions(signal?: AbortSignal): Promise<AuthOptionsResponse> {
   return apiRequest(apiPaths.authOptions, { schema: AuthOptionsResponse, token: null, signal });
+}
+
+/**
+ * `user` (a door device) as it scans now: after its shift's end the device's own token and no
+ * shift (stored so), else unchanged (docs/decisions/116).
+ */
+async function withCurrentShift(user: User, now = new Date()): Promise<User> {
+  const device = user.device;
+  if (!device?.shiftEndsAt || Date.parse(device.shiftEndsAt) > now.getTime()) return user;
+  const { shiftName: _name, shiftEndsAt: _endsAt, ...rest } = device;
+  const ended: User = { ...user, token: device.token, device: rest };
+  await writeStoredUser(ended);
+  return ended;
 }

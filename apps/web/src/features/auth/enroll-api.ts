@@ -42,7 +42,7 @@ export async function enrollThisDevice(link: string): Promise<User> {
     token: null,
   });
   const me = await apiRequest(apiPaths.usersMe, { schema: UserMe, token: redeemed.token });
-  const user = toUser(me, redeemed.token);
+  const user = { ...toUser(me, redeemed.token), device: { ...redeemed.device, checkInListId: redeemed.device.checkInListId ?? null, token: redeemed.token } };
   await writeStoredUser(user);
   return user;
 }

@@ -68,6 +68,11 @@ export interface SessionStore {
    */
   signInAs(user: User): Promise<void>;
   /**
+   * Makes `user`, already stored, the signed-in user without forgetting cached answers: the same
+   * door device under a new shift (docs/decisions/116), whose door lists stay what they were.
+   */
+  switchShift(user: User): void;
+  /**
    * Signs the screen out with `reason` (shown on /login), forgetting the cached answers but keeping
    * the stored user and its token for what must still be sent (app/remove-this-device.ts).
    */
@@ -178,6 +183,10 @@ export function createSessionStore(options: { queryClient: QueryClientSlot; init
     },
     async signInAs(user) {
       await forgetCachedData();
+      dropRunningCheck();
+      publish(stateOf({ user }));
+    },
+    switchShift(user) {
       dropRunningCheck();
       publish(stateOf({ user }));
     },

@@ -194,6 +194,9 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
           offline.verifyFailed();
           if (await decideHere(qrCode, scanId, scannedAt)) return;
         }
+        // A removed door device (docs/decisions/108): sign-in says so at once; 'Verification Error.
+        // Please try again' over it would ask for a retry that cannot work.
+        if (error instanceof ApiError && error.code === 'device_revoked') return;
         // The session ended (401): the next screen is sign-in; the scanner says after it that this
         // ticket was never checked.
         if (error instanceof ApiError && error.status === 401) rememberUncheckedCode({ eventId, day: day.day }, qrCode);

@@ -32,3 +32,15 @@ export function isNativePlatform(): boolean {
     return false;
   }
 }
+
+/**
+ * The platform as the devices list names it: 'android' or 'ios' inside the Capacitor shell (its
+ * `getPlatform`, else its bridge), 'web' in a browser (docs/decisions/116).
+ */
+export function platformName(): 'android' | 'ios' | 'web' {
+  if (!isNativePlatform()) return 'web';
+  const shell = window as unknown as CapacitorShell & { Capacitor?: { getPlatform?: () => string } };
+  const named = typeof shell.Capacitor?.getPlatform === 'function' ? shell.Capacitor.getPlatform() : undefined;
+  if (named === 'android' || named === 'ios') return named;
+  return shell.androidBridge ? 'android' : 'ios';
+}

@@ -1,0 +1,5 @@
+-- Before the foreign key: a list id that names no list of the row's event becomes null (every list). Nothing set one before this migration; the lines keep it safe.
+UPDATE "devices" SET "check_in_list_id" = NULL WHERE "check_in_list_id" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "check_in_lists" l WHERE l."event_id" = "devices"."event_id" AND l."id" = "devices"."check_in_list_id");--> statement-breakpoint
+UPDATE "device_enrollments" SET "check_in_list_id" = NULL WHERE "check_in_list_id" IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "check_in_lists" l WHERE l."event_id" = "device_enrollments"."event_id" AND l."id" = "device_enrollments"."check_in_list_id");--> statement-breakpoint
+ALTER TABLE "device_enrollments" ADD CONSTRAINT "device_enrollments_check_in_list_fk" FOREIGN KEY ("event_id","check_in_list_id") REFERENCES "public"."check_in_lists"("event_id","id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "devices" ADD CONSTRAINT "devices_check_in_list_fk" FOREIGN KEY ("event_id","check_in_list_id") REFERENCES "public"."check_in_lists"("event_id","id") ON DELETE no action ON UPDATE no action;
