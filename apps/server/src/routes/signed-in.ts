@@ -11,6 +11,7 @@ import { changePasswordRoutes } from './account/index.ts';
 import { admitDevice, keepDeviceToItsEvent } from './device-access.ts';
 import devicesRoutes from './devices/index.ts';
 import eventsRoutes from './events/index.ts';
+import liveDoorRoutes from './live-door/index.ts';
 import manageRoutes from './manage/index.ts';
 import teamRoutes from './manage/team.ts';
 import ticketTypesRoutes from './ticket-types/index.ts';
@@ -43,6 +44,7 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   await scope.register(organizationsRoutes);
   await scope.register(ticketsRoutes);
   await scope.register(eventsRoutes);
+  await scope.register(liveDoorRoutes);
   await scope.register(manageRoutes);
   await scope.register(teamRoutes);
   await scope.register(ticketTypesRoutes);
