@@ -11,6 +11,7 @@ import { ARRIVALS_SLOT_MINUTES, type ArrivalSlot, type LiveDoor, SCAN_RATE_WINDO
 import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, scanLog, ticketDayCounts, tickets } from '../db/schema.ts';
+import { inTransaction } from '../db/transactions.ts';
 import { listCheckInLists } from './check-in-lists.ts';
 import { listDevices } from './devices.ts';
 import type { EventDetails } from './events.ts';
@@ -24,47 +25,49 @@ const slotStart = sql<string>`to_char(date_bin(${`${ARRIVALS_SLOT_MINUTES} minut
  */
 export async function readLiveDoor(db: Db, event: EventDetails, day: number, now: Date): Promise<LiveDoor> {
   // One snapshot for every figure, so a list's line and the ticket types agree even while scans land.
-  return db.transaction((tx) => readFigures(tx, event, day, now), { isolationLevel: 'repeatable read', accessMode: 'read only' });
+  return inTransaction(db, async (tx) => {
+    await tx.execute(sql`set transaction isolation level repeatable read, read only`);
+    return readFigures(tx, event, day, now);
+  });
 }
 
 async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Date): Promise<LiveDoor> {
   const hasDay = event.days.some((entry) => entry.day === day);
-  const [lists, expectedByType, arrivalRows, checkedInByType, [rateRow], denialRows, devices] = await Promise.all([
-    listCheckInLists(db, event.id),
-    // M per ticket type: the trigger-kept rows of days 0 (every day) and `day` (docs/decisions/101).
-    hasDay
-      ? db
+  // One after another: the statements share the transaction's one connection.
+  const lists = await listCheckInLists(db, event.id);
+  // M per ticket type: the trigger-kept rows of days 0 (every day) and `day` (docs/decisions/101).
+  const expectedByType = hasDay
+      ? await db
           .select({ ticketType: ticketDayCounts.ticketType, validTickets: sql<string>`sum(${ticketDayCounts.validTickets})` })
           .from(ticketDayCounts)
           .where(and(eq(ticketDayCounts.eventId, event.id), inArray(ticketDayCounts.day, [0, day])))
           .groupBy(ticketDayCounts.ticketType)
-      : Promise.resolve([]),
-    // Arrivals per list and slot from the index of the day's active check-ins (event, day, list, time).
-    db
+      : [];
+  // Arrivals per list and slot from the index of the day's active check-ins (event, day, list, time).
+  const arrivalRows = await db
       .select({ checkInListId: checkIns.checkInListId, at: slotStart, count: count() })
       .from(checkIns)
       .where(and(eq(checkIns.eventId, event.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
       .groupBy(checkIns.checkInListId, sql`2`)
-      .orderBy(sql`2`),
-    // Distinct tickets per type: a ticket checked in at two lists is one person (docs/decisions/101).
-    db
+      .orderBy(sql`2`);
+  // Distinct tickets per type: a ticket checked in at two lists is one person (docs/decisions/101).
+  const checkedInByType = await db
       .select({ ticketType: tickets.ticketType, checkedIn: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
       .from(checkIns)
       .innerJoin(tickets, eq(tickets.id, checkIns.ticketId))
       .where(and(eq(checkIns.eventId, event.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
-      .groupBy(tickets.ticketType),
-    db
+      .groupBy(tickets.ticketType);
+  const [rateRow] = await db
       .select({ scans: count() })
       .from(scanLog)
-      .where(and(eq(scanLog.eventId, event.id), gt(scanLog.scannedAt, new Date(now.getTime() - SCAN_RATE_WINDOW_SECONDS * 1000)), ne(scanLog.verdict, 'undone'))),
-    db
+      .where(and(eq(scanLog.eventId, event.id), gt(scanLog.scannedAt, new Date(now.getTime() - SCAN_RATE_WINDOW_SECONDS * 1000)), ne(scanLog.verdict, 'undone')));
+  const denialRows = await db
       .select({ reason: sql<string>`coalesce(${scanLog.reason}, 'unknown')`, count: count() })
       .from(scanLog)
       .where(and(eq(scanLog.eventId, event.id), eq(scanLog.day, day), eq(scanLog.verdict, 'denied')))
       .groupBy(sql`1`)
-      .orderBy(sql`2 desc`, sql`1`),
-    listDevices(db, event.organizationId),
-  ]);
+      .orderBy(sql`2 desc`, sql`1`);
+  const devices = await listDevices(db, event.organizationId);
 
   const expected = new Map(expectedByType.map((row) => [row.ticketType, Number(row.validTickets)]));
   const checkedIn = new Map(checkedInByType.map((row) => [row.ticketType, row.checkedIn]));
