@@ -117,29 +117,6 @@ export async function apiRequest<S extends core.$ZodType>(path: string, options:
   return parsed.data;
 }
 
-/**
- * GETs a text answer (a CSV export): the same URL, credentials and errors as `apiRequest`, the body
- * returned as text instead of parsed JSON.
- * @throws {ApiError} on network failure or a non-2xx status.
- */
-export async function apiText(path: string, options: { signal?: AbortSignal } = {}): Promise<string> {
-  const token = await readStoredToken();
-  const headers = new Headers({ Accept: 'text/csv, application/json' });
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-  let response: Response;
-  try {
-    response = await fetch(apiUrl(path), { headers, credentials: 'include', signal: options.signal });
-  } catch (error) {
-    if (!options.signal?.aborted) reportServerUnreachable();
-    throw new ApiError(0, 'network_error', error instanceof Error ? error.message : 'Network error');
-  }
-  reportServerAnswered();
-  if (response.ok) return response.text();
-  const errorBody = safeParse(ApiErrorBody, await readJsonBody(response));
-  if (errorBody.success) throw new ApiError(response.status, errorBody.data.code, errorBody.data.message);
-  throw new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
-}
-
 /** A `Retry-After` given in whole seconds (how our server sends it), or undefined. */
 function retryAfterSecondsOf(response: Response): number | undefined {
   const value = response.headers.get('retry-after');

@@ -4,7 +4,7 @@
  * file download. The figures themselves are `checkInQueries.live` (lib/check-ins).
  */
 import { liveDoorPaths } from '@gatecheck/contract';
-import { apiText } from '@/lib/api-client.ts';
+import { apiText } from '@/lib/api-text.ts';
 
 /** Which export: arrivals per list and slot, or the scan log of the day. */
 export type LiveDoorExport = 'arrivals' | 'scanLog';
