@@ -11,12 +11,12 @@ import { parse } from 'csv-parse/sync';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { checkIns, eventDays, events, tickets } from '../src/db/schema.ts';
-import { DEMO_SUPERVISOR, DEMO_USER } from '../src/db/seed.ts';
+import { DEMO_LIVE_EVENT_TITLE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { type CheckInListRow, createCheckInList, listCheckInLists } from '../src/services/check-in-lists.ts';
 import { findEvent } from '../src/services/events.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { newDeviceToken } from './helpers/devices.ts';
-import { demoIds } from './helpers/fixtures.ts';
+import { demoIds, ticketPicker } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
 const DAY = 1;
@@ -30,7 +30,8 @@ const code = (name: string) => `LIVE-${name}-${randomUUID().slice(0, 18)}`;
 const CODES = { ga1: code('GA1'), ga2: code('GA2'), ga3: code('GA3'), vip1: code('VIP1'), vip2: code('VIP2'), day2: code('DAY2'), revoked: code('REV') };
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Every ask reads the database here (the sharing between watchers has its own test below).
+  t = await createTestApp({ env: { LIVE_DOOR_SHARE_MS: '0' } });
   const ids = await demoIds(t.database.db);
   supervisorToken = await login(t.app, DEMO_SUPERVISOR.username, DEMO_SUPERVISOR.password);
   // Rehearsal mode: verify decides as if on the chosen day, whatever the test machine's date.
@@ -223,4 +224,31 @@ test(`a day the event does not have answers zeros, and a bad day is a 400 (${TES
   expect(await live(9)).toMatchObject({ checkedIn: 0, validTickets: 0, ticketTypes: [], lists: [{ validTickets: 0 }, { validTickets: 0 }] });
   const response = await t.app.inject({ method: 'GET', url: api(`/events/${eventId}/days/0/live`), headers: bearer(supervisorToken) });
   expect(response.statusCode).toBe(400);
+});
+
+test(`watchers asking within LIVE_DOOR_SHARE_MS share one read; the next ask after it reads again (${TEST_DATABASE_KIND})`, async () => {
+  let now = new Date();
+  const shared = await createTestApp({ env: { LIVE_DOOR_SHARE_MS: '1000' }, clock: () => now });
+  try {
+    const ids = await demoIds(shared.database.db);
+    const token = await login(shared.app, DEMO_SUPERVISOR.username, DEMO_SUPERVISOR.password);
+    const ask = async () => {
+      const response = await shared.app.inject({ method: 'GET', url: api(liveDoorPaths.live(ids.liveEventId, DEMO_TODAY_DAY_NUMBER)), headers: bearer(token) });
+      expect(response.statusCode, response.body).toBe(200);
+      return LiveDoor.parse(response.json());
+    };
+    const first = await ask();
+    const ticket = ticketPicker(shared.demo?.tickets ?? [])((candidate) => candidate.eventTitle === DEMO_LIVE_EVENT_TITLE && !candidate.isRevoked && candidate.days === null);
+    const scan = await shared.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(token), payload: { eventId: ids.liveEventId, qrCode: ticket.code, day: DEMO_TODAY_DAY_NUMBER } });
+    expect(VerifyTicketResponse.parse(scan.json()).isValid).toBe(true);
+    // 999 ms later: the read of the first ask answers (the scan is not in it yet).
+    now = new Date(now.getTime() + 999);
+    expect(await ask()).toEqual(first);
+    now = new Date(now.getTime() + 1);
+    const fresh = await ask();
+    expect(fresh.checkedIn).toBe(first.checkedIn + 1);
+    expect(fresh.generatedAt).toBe(now.toISOString());
+  } finally {
+    await shared.close();
+  }
 });

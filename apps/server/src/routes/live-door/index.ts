@@ -24,8 +24,32 @@ function fileNamePart(title: string): string {
 /** A CSV answer as the OpenAPI document declares it: text/csv (RFC 4180), a header row first. */
 const CSV_BODY = { description: 'CSV (RFC 4180), a header row first', content: { 'text/csv': { schema: z.string() } } };
 
+/**
+ * Reads shared between the watchers of one event day on this instance (docs/decisions/117): a read
+ * started less than `shareMs` ago (finished or still running) answers the next ask too, so 50
+ * supervisors polling every 2 s cost the database about one read a second, not 25. Every instance
+ * reads the database itself, so a scan anywhere shows within the poll interval plus `shareMs`.
+ */
+function sharedReads(shareMs: number) {
+  const recent = new Map<string, { startedAt: number; figures: Promise<LiveDoor> }>();
+  return (key: string, now: number, read: () => Promise<LiveDoor>): Promise<LiveDoor> => {
+    const found = recent.get(key);
+    if (found && now - found.startedAt < shareMs) return found.figures;
+    // Forget what no watcher can use any more (a map of the event days watched in the last seconds).
+    for (const [oldKey, entry] of recent) if (now - entry.startedAt >= shareMs) recent.delete(oldKey);
+    const figures = read();
+    if (shareMs > 0) {
+      recent.set(key, { startedAt: now, figures });
+      // A failed read is not shared: the next ask tries again.
+      figures.catch(() => recent.delete(key));
+    }
+    return figures;
+  };
+}
+
 const liveDoorRoutes: FastifyPluginAsyncZod = async (app) => {
   const supervisorOnly = requireRole('supervisor');
+  const shared = sharedReads(app.config.liveDoorShareMs);
 
   app.get(
     apiPaths.liveDoor,
@@ -38,9 +62,11 @@ const liveDoorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      // Each ask reads the database: no cache may hold a scan back from a watcher.
+      // No cache but this instance's short sharing may hold a scan back from a watcher.
       void reply.header('cache-control', 'no-store');
-      return readLiveDoor(app.db, eventOf(request), request.params.day, app.clock());
+      const event = eventOf(request);
+      const now = app.clock();
+      return shared(`${event.id}/${request.params.day}`, now.getTime(), () => readLiveDoor(app.db, event, request.params.day, now));
     },
   );
 

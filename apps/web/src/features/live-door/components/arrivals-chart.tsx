@@ -14,6 +14,8 @@ import type { ArrivalsGrid } from '../live-door-logic.ts';
 const LINE_COLOURS = ['#2563eb', '#db2777', '#059669', '#d97706', '#7c3aed', '#0891b2'];
 const DASHES: number[][] = [[], [8, 4], [2, 3], [12, 4, 2, 4]];
 const HEIGHT_PX = 240;
+/** Half a 5-minute slot, in seconds (uPlot's time axis counts seconds). */
+const SLOT_MARGIN_S = 150;
 
 function options(grid: ArrivalsGrid, width: number, textColour: string, slotLabel: string): uPlot.Options {
   const grey = `color-mix(in srgb, ${textColour} 20%, transparent)`;
@@ -21,7 +23,8 @@ function options(grid: ArrivalsGrid, width: number, textColour: string, slotLabe
   return {
     width,
     height: HEIGHT_PX,
-    scales: { x: { time: true }, y: { range: (_chart, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },
+    // Half a slot either side of the first and last slot: one slot alone still spans minutes, not years.
+    scales: { x: { time: true, range: (_chart, min, max) => [min - SLOT_MARGIN_S, max + SLOT_MARGIN_S] }, y: { range: (_chart, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },
     axes: [axis, { ...axis, size: 40, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }],
     legend: { show: true, live: false },
     cursor: { show: true, drag: { x: false, y: false } },
