@@ -76,6 +76,16 @@ export type ScanLogCsvQuery = z.infer<typeof ScanLogCsvQuery>;
 /** Columns of the arrivals CSV: the list, the slot's start and end (ISO 8601, UTC) and the arrivals in it. */
 export const ARRIVALS_CSV_COLUMNS = ['check_in_list', 'slot_start', 'slot_end', 'arrivals'] as const;
 
+/**
+ * The live door's Fastify route patterns (supervisor+), kept out of `apiPaths` (the sign-in screen's
+ * first load carries that one). Concrete paths: `liveDoorPaths`.
+ */
+export const liveDoorRoutes = {
+  live: '/events/:eventId/days/:day/live',
+  arrivalsCsv: '/events/:eventId/days/:day/arrivals.csv',
+  scanLogCsv: '/events/:eventId/scan-log.csv',
+} as const;
+
 /** The concrete paths of the live door calls. */
 export const liveDoorPaths = {
   live: (eventId: string, day: number) => `/events/${encodeURIComponent(eventId)}/days/${day}/live`,

@@ -27,10 +27,6 @@ export const apiPaths = {
   manualCheckIn: '/events/:eventId/attendees/:ticketId/check-in',
   undoCheckIn: '/events/:eventId/attendees/:ticketId/undo-check-in',
   scanLog: '/events/:eventId/scan-log',
-  /** The live door and its CSV exports (docs/decisions/117), supervisor+; concrete paths: liveDoorPaths. */
-  liveDoor: '/events/:eventId/days/:day/live',
-  arrivalsCsv: '/events/:eventId/days/:day/arrivals.csv',
-  scanLogCsv: '/events/:eventId/scan-log.csv',
   /** Not in SPEC §7: the process is up (issue 14, docs/decisions/041). Public, for load balancers. */
   health: '/health',
   /** Not in SPEC §7: the database is reachable and migrated, and the server is not stopping (issue 14). Public. */

@@ -331,10 +331,10 @@ export const checkIns = pgTable(
     index('check_ins_ticket_id_idx').on(t.ticketId),
     index('check_ins_day_changed_xid_idx').on(t.day, t.changedXid),
     // The live counts' N of the event (services/check-in-counts.ts): the day's active check-ins of
-    // the event (docs/decisions/062), their distinct tickets (docs/decisions/101); list and time
-    // after (event, day) so the live door's arrivals per list and slot read this index alone
-    // (docs/decisions/117).
-    index('check_ins_active_event_day_idx').on(t.eventId, t.day, t.checkInListId, t.checkedInAt).where(sql`${t.undoneAt} is null`),
+    // the event (docs/decisions/062), their distinct tickets (docs/decisions/101).
+    index('check_ins_active_event_day_idx').on(t.eventId, t.day).where(sql`${t.undoneAt} is null`),
+    // The live door's arrivals per list and 5-minute slot, read from this index alone (docs/decisions/117).
+    index('check_ins_active_arrivals_idx').on(t.eventId, t.day, t.checkInListId, t.checkedInAt).where(sql`${t.undoneAt} is null`),
   ],
 );
 

@@ -43,7 +43,7 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
           .where(and(eq(ticketDayCounts.eventId, event.id), inArray(ticketDayCounts.day, [0, day])))
           .groupBy(ticketDayCounts.ticketType)
       : [];
-  // Arrivals per list and slot from the index of the day's active check-ins (event, day, list, time).
+  // Arrivals per list and slot from check_ins_active_arrivals_idx alone (event, day, list, time).
   const arrivalRows = await db
       .select({ checkInListId: checkIns.checkInListId, at: slotStart, count: count() })
       .from(checkIns)

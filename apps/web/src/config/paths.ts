@@ -20,7 +20,7 @@ export const paths = {
   enroll: DEVICE_ENROLLMENT_LINK.path,
   /** Issue 11: attendee search, undo and the scan log, for supervisors and admins. */
   supervisor: '/supervisor',
-  /** The live door of an event day (docs/decisions/117), supervisors and admins; build with `liveDoorPath`. */
+  /** The live door of an event day (docs/decisions/117), supervisors and admins; build with `liveDoorPagePath` (features/live-door). */
   liveDoor: '/events/:eventId/live',
   /** The organizer's management area, for admins of the selected organization (docs/decisions/105, 106). */
   manage: '/manage',
@@ -33,11 +33,6 @@ export const paths = {
   /** The mailed invitation link's screen (`?token=`): accept it, or join with a new account. Open. */
   invitation: INVITATION_LINK.path,
 } as const;
-
-/** The live door of `eventId`, on `day` when given (else the selected day of that event). */
-export function liveDoorPath(eventId: string, day?: number): string {
-  return `/events/${encodeURIComponent(eventId)}/live${day === undefined ? '' : `?day=${day}`}`;
-}
 
 /** The management area's screen of one event. */
 export function managedEventPath(eventId: string): string {

@@ -6,7 +6,7 @@
  * first, the columns of the CLI's `scanlog export`). CSV through services/csv-files.ts (formulas
  * escaped, decision 086), sent as attachments.
  */
-import { apiPaths, ARRIVALS_CSV_COLUMNS, CheckInCountsParams, EventParams, LiveDoor, ScanLogCsvQuery } from '@gatecheck/contract';
+import { ARRIVALS_CSV_COLUMNS, CheckInCountsParams, EventParams, LiveDoor, liveDoorRoutes, ScanLogCsvQuery } from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ruleErrors } from '../../plugins/error-responses.ts';
@@ -47,12 +47,12 @@ function sharedReads(shareMs: number) {
   };
 }
 
-const liveDoorRoutes: FastifyPluginAsyncZod = async (app) => {
+const liveDoorRoutePlugin: FastifyPluginAsyncZod = async (app) => {
   const supervisorOnly = requireRole('supervisor');
   const shared = sharedReads(app.config.liveDoorShareMs);
 
   app.get(
-    apiPaths.liveDoor,
+    liveDoorRoutes.live,
     {
       preHandler: supervisorOnly,
       schema: {
@@ -71,7 +71,7 @@ const liveDoorRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    apiPaths.arrivalsCsv,
+    liveDoorRoutes.arrivalsCsv,
     {
       preHandler: supervisorOnly,
       schema: {
@@ -94,7 +94,7 @@ const liveDoorRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get(
-    apiPaths.scanLogCsv,
+    liveDoorRoutes.scanLogCsv,
     {
       preHandler: supervisorOnly,
       schema: {
@@ -121,4 +121,4 @@ const liveDoorRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 };
 
-export default liveDoorRoutes;
+export default liveDoorRoutePlugin;

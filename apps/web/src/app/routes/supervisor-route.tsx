@@ -10,7 +10,8 @@ import { Activity } from 'lucide-react';
 import { Link, Navigate } from 'react-router';
 import { buttonClassName } from '@/components/ui/button.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
-import { liveDoorPath, paths } from '@/config/paths.ts';
+import { paths } from '@/config/paths.ts';
+import { liveDoorPagePath } from '@/features/live-door/api.ts';
 import { dayLabel } from '@/features/days/days-logic.ts';
 import { AttendeeSearch } from '@/features/supervisor/components/attendee-search.tsx';
 import { ScanLogList } from '@/features/supervisor/components/scan-log-list.tsx';
@@ -30,7 +31,7 @@ export function SupervisorRoute() {
   if (!canUseSupervisorTools(organization.role)) return <Navigate to={paths.scanner} replace />;
   return (
     <PageShell title={t('supervisor.title')} subtitle={`${event.name} · ${dayLabel(day.day)}: ${day.name}${day.checkInList ? ` · ${day.checkInList.name}` : ''}`} onBack={goBack}>
-      <Link to={liveDoorPath(event.id, day.day)} className={buttonClassName({ variant: 'secondary', size: 'large' })}>
+      <Link to={liveDoorPagePath(event.id, day.day)} className={buttonClassName({ variant: 'secondary', size: 'large' })}>
         <Activity aria-hidden="true" className="size-5" />
         {t('live.open')}
       </Link>

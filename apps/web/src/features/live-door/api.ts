@@ -6,6 +6,11 @@
 import { liveDoorPaths } from '@gatecheck/contract';
 import { apiText } from '@/lib/api-text.ts';
 
+/** The page of the live door of `eventId` (route `paths.liveDoor`), on `day` when given (else the selected day of that event). */
+export function liveDoorPagePath(eventId: string, day?: number): string {
+  return `/events/${encodeURIComponent(eventId)}/live${day === undefined ? '' : `?day=${day}`}`;
+}
+
 /** Which export: arrivals per list and slot, or the scan log of the day. */
 export type LiveDoorExport = 'arrivals' | 'scanLog';
 

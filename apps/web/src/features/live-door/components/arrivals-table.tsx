@@ -8,8 +8,9 @@ import { type ArrivalsGrid, clockTime } from '../live-door-logic.ts';
 export function ArrivalsTable({ grid }: { grid: ArrivalsGrid }) {
   const { t } = useTranslation();
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full border-collapse text-left text-base">
+    // Scrolls sideways when the lists outnumber a phone's width (set inline: see live-door-view.tsx).
+    <div style={{ overflowX: 'auto' }}>
+      <table className="w-full text-left text-base">
         <caption className="sr-only">{t('live.arrivalsTableCaption')}</caption>
         <thead>
           <tr>

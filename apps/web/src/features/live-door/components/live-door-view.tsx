@@ -59,11 +59,12 @@ function ProgressRow({ name, checkedIn, validTickets }: { name: string; checkedI
   const percent = percentOf(checkedIn, validTickets);
   return (
     <li className="flex flex-col gap-1 rounded-xl border-2 border-slate-200 bg-white p-3">
-      <span className="flex flex-wrap items-baseline justify-between gap-x-3">
+      <span className="flex flex-wrap items-center justify-between gap-x-3">
         <span className="text-base font-semibold text-slate-900">{name}</span>
         <span className="text-base text-slate-800 tabular-nums">{t('live.checkedInOf', { checkedIn, validTickets, percent })}</span>
       </span>
-      <span aria-hidden="true" className="h-2 w-full overflow-hidden rounded-full bg-slate-200">
+      {/* Sizes inline: no utility class of this lazy screen may grow the first load's stylesheet. */}
+      <span aria-hidden="true" className="w-full overflow-hidden rounded-full bg-slate-200" style={{ height: 8 }}>
         <span className="block h-full rounded-full bg-blue-700" style={{ width: `${Math.min(100, percent)}%` }} />
       </span>
     </li>
@@ -86,7 +87,9 @@ function Figures({ live }: { live: LiveDoor }) {
           <dt className="text-base text-slate-700">{t('live.scanRate')}</dt>
           <dd className="text-2xl font-bold text-slate-900 tabular-nums">{t('live.perMinute', { count: live.scansLastMinute })}</dd>
         </div>
-        <div className="col-span-2 rounded-xl border-2 border-slate-200 bg-white p-3">
+      </dl>
+      <dl>
+        <div className="rounded-xl border-2 border-slate-200 bg-white p-3">
           <dt className="text-base text-slate-700">{t('live.insideNow')}</dt>
           <dd className="text-base text-slate-800">
             {live.occupancy ? (
@@ -114,12 +117,12 @@ function Figures({ live }: { live: LiveDoor }) {
         ) : (
           <>
             <ChartBoundary>
-              <Suspense fallback={<div className="h-60" />}>
+              <Suspense fallback={<div style={{ height: 240 }} />}>
                 <ArrivalsChart grid={grid} slotLabel={t('live.slot')} />
               </Suspense>
             </ChartBoundary>
             <details className="rounded-xl border-2 border-slate-200 bg-white p-3">
-              <summary className="min-h-12 cursor-pointer content-center text-base font-semibold text-slate-900">{t('live.showTable')}</summary>
+              <summary className="min-h-12 cursor-pointer py-3 text-base font-semibold text-slate-900">{t('live.showTable')}</summary>
               <ArrivalsTable grid={grid} />
             </details>
           </>
