@@ -54,9 +54,13 @@ test('a scan at a gate in another browser shows on the live door within 5 s, on 
   const table = page.getByRole('table', { name: 'Arrivals per 5 minutes and check-in list' });
   await expect(table.getByRole('columnheader', { name: 'All tickets' })).toBeVisible();
   await expect(table.getByRole('row').last().getByRole('cell').first()).not.toHaveText('0');
+  // The chart (uPlot, its own chunk) drawn beside the table.
+  await expect(page.getByTestId('arrivals-chart').locator('canvas')).toBeVisible();
   await saveScreen(page, 'live-door-320');
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  // The next figures (2 s) redraw the chart in the dark theme's text colour.
+  await page.waitForTimeout(2_500);
   await saveScreen(page, 'live-door-320-dark');
   expect(await axeViolations(page, 'live door, dark')).toEqual([]);
   // Nothing wider than the phone.

@@ -5,6 +5,7 @@
  * Colours and dash patterns tell the lists apart; axis text takes the page's text colour, so the
  * chart follows the light and dark themes; its width follows its box (320 px phones included).
  */
+import { ARRIVALS_SLOT_MINUTES } from '@gatecheck/contract';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -14,8 +15,8 @@ import type { ArrivalsGrid } from '../live-door-logic.ts';
 const LINE_COLOURS = ['#2563eb', '#db2777', '#059669', '#d97706', '#7c3aed', '#0891b2'];
 const DASHES: number[][] = [[], [8, 4], [2, 3], [12, 4, 2, 4]];
 const HEIGHT_PX = 240;
-/** Half a 5-minute slot, in seconds (uPlot's time axis counts seconds). */
-const SLOT_MARGIN_S = 150;
+/** A slot, in ms (ARRIVALS_SLOT_MINUTES). */
+const SLOT_MS = ARRIVALS_SLOT_MINUTES * 60_000;
 
 function options(grid: ArrivalsGrid, width: number, textColour: string, slotLabel: string): uPlot.Options {
   const grey = `color-mix(in srgb, ${textColour} 20%, transparent)`;
@@ -23,8 +24,7 @@ function options(grid: ArrivalsGrid, width: number, textColour: string, slotLabe
   return {
     width,
     height: HEIGHT_PX,
-    // Half a slot either side of the first and last slot: one slot alone still spans minutes, not years.
-    scales: { x: { time: true, range: (_chart, min, max) => [min - SLOT_MARGIN_S, max + SLOT_MARGIN_S] }, y: { range: (_chart, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },
+    scales: { x: { time: true }, y: { range: (_chart, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },
     axes: [axis, { ...axis, size: 40, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }],
     legend: { show: true, live: false },
     cursor: { show: true, drag: { x: false, y: false } },
@@ -41,8 +41,15 @@ function options(grid: ArrivalsGrid, width: number, textColour: string, slotLabe
   };
 }
 
+/**
+ * The grid as uPlot's columns (x in seconds), with an empty slot before the first and after the
+ * last: the lines start and end at 0, and one slot alone still spans minutes on the axis, not years.
+ */
 function data(grid: ArrivalsGrid): uPlot.AlignedData {
-  return [grid.slots.map((at) => at / 1000), ...grid.lists.map((list) => list.counts)];
+  const first = grid.slots[0] ?? 0;
+  const last = grid.slots.at(-1) ?? 0;
+  const xs = [first - SLOT_MS, ...grid.slots, last + SLOT_MS].map((at) => at / 1000);
+  return [xs, ...grid.lists.map((list) => [0, ...list.counts, 0])];
 }
 
 export default function ArrivalsChart({ grid, slotLabel }: { grid: ArrivalsGrid; slotLabel: string }) {
