@@ -34,7 +34,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { apiPaths, checkInCountsPath, VerifyTicketResponse } from '@gatecheck/contract';
+import { apiPaths, checkInCountsPath, liveDoorPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -109,6 +109,8 @@ interface PartResult {
   verify: VerifyFigures[];
   /** `GET …/counts` of day 1, which the scanner refetches after every approval. */
   counts: VerifyFigures;
+  /** `GET …/days/1/live`, which the live door page asks every 2 s (docs/decisions/117). */
+  live: VerifyFigures;
   plans: PlanSummary[];
   imports: ImportFigures[];
   problems: string[];
@@ -162,11 +164,13 @@ async function runPart(kind: DatabaseKind): Promise<PartResult> {
     const app = await buildApp({ config, db: handle.db });
     let verify: VerifyFigures[];
     let counts: VerifyFigures;
+    let live: VerifyFigures;
     let plans: PlanSummary[];
     try {
       // 2. Verify latency.
       verify = ONLY_COUNTS ? [] : await measureVerify(app, organization.token, { small: smallId, large: largeId }, problems);
       counts = await measureCounts(app, organization.token, { small: smallId, large: largeId }, problems);
+      live = await measureCounts(app, organization.token, { small: smallId, large: largeId }, problems, 'live');
       // 3. Query plans: captured on the small event, explained on the large one.
       await recordHotPaths(app, recorder, {
         token: organization.token,
@@ -193,7 +197,7 @@ async function runPart(kind: DatabaseKind): Promise<PartResult> {
       if (figures.imported !== rows) problems.push(`import of ${rows} rows imported ${figures.imported}`);
       imports.push(figures);
     }
-    return { kind, loadSeconds, verify, counts, plans, imports, problems };
+    return { kind, loadSeconds, verify, counts, live, plans, imports, problems };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
@@ -272,23 +276,26 @@ const COUNTS_RUNS = 20;
 
 /**
  * `GET /api/events/:id/days/1/counts` COUNTS_RUNS times per event (after 2 unrecorded), the events
- * taking turns; the scanner sends it after every approval and every 30 s. Wrong answers go to `problems`.
+ * taking turns; the scanner sends it after every approval and every 30 s. With `read` 'live', the
+ * live door's `GET …/days/1/live` instead (docs/decisions/117), which a supervisor's page sends every
+ * 2 s. Wrong answers go to `problems`.
  */
-async function measureCounts(app: FastifyInstance, token: string, eventIds: { small: string; large: string }, problems: string[]): Promise<VerifyFigures> {
+async function measureCounts(app: FastifyInstance, token: string, eventIds: { small: string; large: string }, problems: string[], read: 'counts' | 'live' = 'counts'): Promise<VerifyFigures> {
   const times = { small: [] as number[], large: [] as number[] };
   for (let run = 0; run < COUNTS_RUNS + 2; run++) {
     for (const size of run % 2 === 0 ? (['small', 'large'] as const) : (['large', 'small'] as const)) {
       const started = performance.now();
-      const response = await app.inject({ method: 'GET', url: api(checkInCountsPath(eventIds[size], DAY)), headers: bearer(token) });
+      const url = api(read === 'counts' ? checkInCountsPath(eventIds[size], DAY) : liveDoorPaths.live(eventIds[size], DAY));
+      const response = await app.inject({ method: 'GET', url, headers: bearer(token) });
       const elapsed = performance.now() - started;
-      if (response.statusCode !== 200) problems.push(`counts on the ${size} event: ${response.statusCode} ${response.body.slice(0, 200)}`);
+      if (response.statusCode !== 200) problems.push(`${read} on the ${size} event: ${response.statusCode} ${response.body.slice(0, 200)}`);
       if (run >= 2) times[size].push(elapsed);
     }
   }
   const stats = (values: number[]) => ({ p50: percentile(values, 0.5), p95: percentile(values, 0.95), p99: percentile(values, 0.99) });
   const small = stats(times.small);
   const large = stats(times.large);
-  return { scan: 'counts (GET, not a verify)', small, large, ratio: large.p50 / small.p50 };
+  return { scan: read === 'counts' ? 'counts (GET, not a verify)' : 'live door (GET, not a verify)', small, large, ratio: large.p50 / small.p50 };
 }
 
 /**
@@ -372,7 +379,7 @@ function printPart(result: PartResult): void {
   console.log(
     formatTable([
       ['scan', 'small p50', 'small p95', 'small p99', 'large p50', 'large p95', 'large p99', 'large/small p50'],
-      ...[...result.verify, result.counts].map((row) => [row.scan, ms(row.small.p50), ms(row.small.p95), ms(row.small.p99), ms(row.large.p50), ms(row.large.p95), ms(row.large.p99), `${row.ratio.toFixed(2)}x`]),
+      ...[...result.verify, result.counts, result.live].map((row) => [row.scan, ms(row.small.p50), ms(row.small.p95), ms(row.small.p99), ms(row.large.p50), ms(row.large.p95), ms(row.large.p99), `${row.ratio.toFixed(2)}x`]),
     ]),
   );
   console.log(`(counts: ${COUNTS_RUNS} runs each; the scanner refetches them after every approval)`);

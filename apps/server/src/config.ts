@@ -138,6 +138,8 @@ const EnvSchema = z.object({
   RATE_LIMIT_IP_MAX: z.coerce.number().int().min(1).default(100),
   RATE_LIMIT_ACCOUNT_MAX: z.coerce.number().int().min(1).default(10),
   ALLOW_SIGNUP: booleanFlag.default(false),
+  // The live door (docs/decisions/117): watchers asking within this many ms share one read.
+  LIVE_DOOR_SHARE_MS: z.coerce.number().int().min(0).max(2_000).default(1_000),
   MIGRATE_ON_START: booleanFlag.default(true),
   // A shared secret for Prometheus; short ones are refused (a scraper's config holds it, nobody types it).
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
@@ -224,6 +226,12 @@ export interface Config {
   /** Whether anyone may create an account with POST /auth/register (`ALLOW_SIGNUP`, default off: a staff tool). */
   allowSignup: boolean;
   /**
+   * The live door's figures read for one watcher are given to the others of the same event day on this
+   * instance for this long (ms, `LIVE_DOOR_SHARE_MS`, default 1000, 0 = every ask reads): the database
+   * reads one event day about once a second however many supervisors watch (docs/decisions/117).
+   */
+  liveDoorShareMs: number;
+  /**
    * `MIGRATE_ON_START` (default true): the server applies pending migrations at start, under the
    * migration lock (docs/decisions/041). False: a release step runs `npm run db:migrate`; until it
    * has, GET /api/ready answers 503.
@@ -294,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, stdoutIsTermina
       accountMax: values.RATE_LIMIT_ACCOUNT_MAX,
     },
     allowSignup: values.ALLOW_SIGNUP,
+    liveDoorShareMs: values.LIVE_DOOR_SHARE_MS,
     migrateOnStart: values.MIGRATE_ON_START,
     metricsToken: values.METRICS_TOKEN,
     logFormat: values.LOG_FORMAT === 'auto' ? (values.NODE_ENV !== 'production' && stdoutIsTerminal ? 'pretty' : 'json') : values.LOG_FORMAT,

@@ -19,7 +19,7 @@ const SPEC_CALLS = [
 ] as const;
 
 /** The supervisor calls of issue 11 (not in SPEC §7). */
-const SUPERVISOR_OPERATION_IDS = ['searchAttendees', 'manualCheckIn', 'undoCheckIn', 'readScanLog'] as const;
+const SUPERVISOR_OPERATION_IDS = ['getLiveDoor', 'exportArrivalsCsv', 'exportScanLogCsv', 'searchAttendees', 'manualCheckIn', 'undoCheckIn', 'readScanLog'] as const;
 const OFFLINE_OPERATION_IDS = ['getDoorList', 'uploadOfflineScans', 'listOfflineConflicts', 'listSigningKeys'] as const;
 /** The organizer's management calls (docs/decisions/105, 106), the door team's (issue 30 item 5) and the check-in list writes (docs/decisions/115). */
 const MANAGE_OPERATION_IDS = [
@@ -63,7 +63,11 @@ const Operation = z.looseObject({
   operationId: z.string().optional(),
   requestBody: z.object({ content: z.object({ 'application/json': z.object({ schema: z.looseObject({ required: z.array(z.string()).optional() }) }) }) }).optional(),
   parameters: z.array(z.looseObject({ in: z.string(), name: z.string() })).optional(),
-  responses: z.record(z.string(), z.looseObject({ content: z.object({ 'application/json': z.object({ schema: JsonSchema }) }).optional() })),
+  // JSON answers, and the CSV exports' text/csv (docs/decisions/117).
+  responses: z.record(
+    z.string(),
+    z.looseObject({ content: z.object({ 'application/json': z.object({ schema: JsonSchema }).optional(), 'text/csv': z.object({ schema: JsonSchema }).optional() }).optional() }),
+  ),
 });
 const OpenApiDocument = z.looseObject({
   openapi: z.string(),
@@ -118,7 +122,7 @@ test('every SPEC §7 call is in the OpenAPI document with its request and respon
   for (const call of SPEC_CALLS) {
     const operation = document.paths[openApiPath(call.path)]?.[call.method];
     expect(operation, `${call.method.toUpperCase()} ${call.path}`).toBeDefined();
-    const success = operation?.responses[call.status]?.content?.['application/json'].schema;
+    const success = operation?.responses[call.status]?.content?.['application/json']?.schema;
     expect(success, `${call.path} ${call.status} schema`).toBeDefined();
     if (call.required) {
       const required = resolved(operation?.requestBody?.content['application/json'].schema).required ?? [];
@@ -130,7 +134,7 @@ test('every SPEC §7 call is in the OpenAPI document with its request and respon
 test('the events path documents its organizationId parameter, and the error answers are { code, message }', () => {
   const events = document.paths[openApiPath(apiPaths.organizationEvents)]?.get;
   expect(events?.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'path', name: 'organizationId' })]));
-  const conflict = document.paths[openApiPath(apiPaths.register)]?.post?.responses['409']?.content?.['application/json'].schema;
+  const conflict = document.paths[openApiPath(apiPaths.register)]?.post?.responses['409']?.content?.['application/json']?.schema;
   expect(resolved(conflict)).toMatchObject({ type: 'object', required: expect.arrayContaining(['code', 'message']) });
 });
 
@@ -138,9 +142,9 @@ test('verify documents every denial reason, event_not_active included, and its 4
   const verify = document.paths[openApiPath(apiPaths.verifyTicket)]?.post;
   expect(document.components.schemas.DenialReason).toMatchObject({ enum: expect.arrayContaining([...DenialReason.options]) });
   expect(JSON.stringify(document.components.schemas.DeniedVerdict)).toContain('"#/components/schemas/DenialReason"');
-  expect(verify?.responses['200']?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/VerifyTicketResponse' });
+  expect(verify?.responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/VerifyTicketResponse' });
   for (const status of ['401', '403', '404', '429']) {
-    expect(resolved(verify?.responses[status]?.content?.['application/json'].schema), status).toMatchObject({ required: expect.arrayContaining(['code', 'message']) });
+    expect(resolved(verify?.responses[status]?.content?.['application/json']?.schema), status).toMatchObject({ required: expect.arrayContaining(['code', 'message']) });
   }
 });
 
@@ -218,8 +222,10 @@ test('request bodies and answers are named component schemas, errors all ApiErro
     const body = operation.requestBody?.content['application/json'].schema;
     if (body) expect(Reference.safeParse(body).success, `${method} ${path} request body`).toBe(true);
     for (const [status, response] of Object.entries(operation.responses)) {
-      const schema = response.content?.['application/json'].schema;
+      const schema = response.content?.['application/json']?.schema;
+      const csv = response.content?.['text/csv']?.schema;
       if (Number(status) >= 400) expect(schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/ApiErrorBody' });
+      else if (csv) expect(csv, `${method} ${path} ${status}`).toEqual({ type: 'string' });
       else expect(Reference.safeParse(schema).success, `${method} ${path} ${status}`).toBe(true);
     }
   }
@@ -250,8 +256,8 @@ test('the live counts of an event day are documented: both path params, CheckInC
   expect(operation?.parameters).toEqual(
     expect.arrayContaining([expect.objectContaining({ in: 'path', name: 'eventId' }), expect.objectContaining({ in: 'path', name: 'day' })]),
   );
-  expect(operation?.responses['200']?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/CheckInCounts' });
-  expect(resolved(operation?.responses['200']?.content?.['application/json'].schema).required).toEqual(
+  expect(operation?.responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/CheckInCounts' });
+  expect(resolved(operation?.responses['200']?.content?.['application/json']?.schema).required).toEqual(
     expect.arrayContaining(['eventId', 'day', 'checkedIn', 'validTickets']),
   );
   expect(Object.keys(operation?.responses ?? {})).toEqual(expect.arrayContaining(['400', '401', '404', '500']));
@@ -259,7 +265,7 @@ test('the live counts of an event day are documented: both path params, CheckInC
 });
 
 test('the login answer documents what the server sends: token and expiresAt, both required', () => {
-  const login = document.paths[openApiPath(apiPaths.login)]?.post?.responses['200']?.content?.['application/json'].schema;
+  const login = document.paths[openApiPath(apiPaths.login)]?.post?.responses['200']?.content?.['application/json']?.schema;
   const schema = resolved(login);
   expect(schema.required).toEqual(expect.arrayContaining(['token', 'expiresAt']));
   expect(JSON.stringify(schema)).not.toContain('sessionToken');
@@ -268,7 +274,7 @@ test('the login answer documents what the server sends: token and expiresAt, bot
 test('check-in lists are documented (docs/decisions/100): the lists of an event, checkInListId on every call that takes one, not_on_list with its facts', () => {
   const lists = document.paths[openApiPath(apiPaths.checkInLists)]?.get;
   expect(lists?.operationId).toBe('listCheckInLists');
-  expect(lists?.responses['200']?.content?.['application/json'].schema).toEqual({ $ref: '#/components/schemas/CheckInLists' });
+  expect(lists?.responses['200']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/CheckInLists' });
   expect(Object.keys(lists?.responses ?? {})).toEqual(expect.arrayContaining(['401', '404']));
   for (const schema of ['VerifyTicketRequest', 'ManualCheckInRequest', 'UndoCheckInRequest', 'OfflineScanBatch']) {
     const properties = resolved({ $ref: `#/components/schemas/${schema}` }).properties ?? {};

@@ -69,6 +69,7 @@ test('the hot paths were recorded: each request sent statements reading the big 
     'counts',
     'counts at a list',
     'attendee search',
+    'live door',
     'door list: full',
     'door list: since cursor',
   ]);
@@ -97,12 +98,13 @@ test('no hot statement needs a sequential scan of tickets, check_ins, ticket_sea
 });
 
 /**
- * A scan of only the event's active check-ins: through the partial index by (event, day), or the
- * partial unique index by (event, list, day, ticket) of check-in lists (docs/decisions/101); from the
+ * A scan of only the event's active check-ins: through the partial index by (event, day), the
+ * partial unique index by (event, list, day, ticket) of check-in lists (docs/decisions/101), or the
+ * live door's by (event, day, list, time) (docs/decisions/117); from the
  * index alone where the visibility map allows, else a bitmap scan of it.
  */
 const ACTIVE_CHECK_INS_OF_THE_EVENT = expect.stringMatching(
-  /^(Index Only Scan check_ins\((check_ins_active_event_day_idx|check_ins_active_list_day_ticket_key)\)|Bitmap Heap Scan check_ins; Bitmap Index Scan \((check_ins_active_event_day_idx|check_ins_active_list_day_ticket_key)\))$/,
+  /^(Index Only Scan check_ins\((check_ins_active_event_day_idx|check_ins_active_list_day_ticket_key|check_ins_active_arrivals_idx)\)|Bitmap Heap Scan check_ins; Bitmap Index Scan \((check_ins_active_event_day_idx|check_ins_active_list_day_ticket_key|check_ins_active_arrivals_idx)\))$/,
 );
 
 test("a check-in list's counts read neither the tickets nor every check-in: the unique index of active check-ins by (event, list, day) and the day counts by key", async () => {
@@ -133,4 +135,29 @@ test('the live counts read neither the tickets nor every check-in: the index of 
   // An index-only scan where the visibility map allows it (PGlite here; PostgreSQL at 1,000,000
   // tickets in bench:scale), else a bitmap scan of the same index: only the day's active check-ins.
   expect(scans.sort()).toEqual([ACTIVE_CHECK_INS_OF_THE_EVENT, 'Index Scan ticket_day_counts(ticket_day_counts_pkey)']);
+});
+
+test("the live door's arrivals and denials read their indexes alone: the day's active check-ins by (event, day, list, time) (check_ins_active_arrivals_idx), the denied scans by (event, day, reason)", async () => {
+  const statements = distinctStatements(recorder.statements).filter((statement) => statement.label === 'live door');
+  const planOf = async (pattern: RegExp) => {
+    const found = statements.filter((statement) => pattern.test(statement.sql));
+    expect(found, String(pattern)).toHaveLength(1);
+    const [statement] = found;
+    if (!statement) throw new Error('no statement');
+    return describeScans((await explainStatement(testApp.database.db, statement, { analyze: false, disableSeqScan: true })).scans);
+  };
+  // Arrivals per list and slot: only the event's active check-ins of the day, from the index (list and time are in it).
+  // At this size PostgreSQL may read them through the narrower (event, day) index and the heap, PGlite
+  // from the arrivals index alone; either reads no other event's or day's rows. bench:scale shows the
+  // plan at 1,000,000 tickets.
+  expect(await planOf(/date_bin/)).toMatch(
+    /^(Index Only Scan check_ins\((check_ins_active_arrivals_idx|check_ins_active_event_day_idx)\)|Bitmap Heap Scan check_ins; Bitmap Index Scan \((check_ins_active_arrivals_idx|check_ins_active_event_day_idx)\))$/,
+  );
+  // Denials by reason: only the denied rows of the day, from the partial index.
+  expect(await planOf(/coalesce\("reason"/)).toMatch(/scan_log_denials_idx/);
+  // The scan rate (the last minute of the event's log) is covered by the test above (no sequential
+  // scan); at this size the planner reads it by the primary key's event prefix, at 1,000,000 tickets
+  // by (event, time): `npm run bench:scale` prints that plan.
+  // Checked in per ticket type: the day's active check-ins, each ticket by its primary key.
+  expect(await planOf(/count\(distinct "check_ins"."ticket_id"\)/)).toMatch(/tickets_pkey/);
 });

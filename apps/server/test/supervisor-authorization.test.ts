@@ -1,11 +1,11 @@
 /**
- * Issue 11: every supervisor endpoint × {anonymous, member of another organization, staff,
+ * Issue 11: every supervisor endpoint (the live door and its exports too, docs/decisions/117) × {anonymous, member of another organization, staff,
  * supervisor, admin, a door device of the demo live event (docs/decisions/107: staff there)}. The role check is on the server (routes/require-role.ts): staff get 403
  * `{ code, message }`, a member of another organization gets 404 (nothing leaks), supervisors and
  * admins get through. Also: tickets of another organization are 404 for a supervisor, whatever the
  * event named in the path.
  */
-import { ApiErrorBody, checkInListsPath, supervisorPaths, UndoCheckInResponse, VerifyTicketResponse } from '@gatecheck/contract';
+import { ApiErrorBody, checkInListsPath, liveDoorPaths, supervisorPaths, UndoCheckInResponse, VerifyTicketResponse } from '@gatecheck/contract';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -117,6 +117,31 @@ const MATRIX: Row[] = [
     endpoint: 'GET /events/{demo event}/scan-log',
     request: async () => ({ method: 'GET', url: api(`${supervisorPaths.scanLog(ids.liveEventId)}?day=${DAY}&verdict=approved&limit=5`) }),
     expected: supervisorsOnly,
+  },
+  {
+    endpoint: 'GET /events/{demo event}/days/{day}/live',
+    request: async () => ({ method: 'GET', url: api(liveDoorPaths.live(ids.liveEventId, DAY)) }),
+    expected: supervisorsOnly,
+  },
+  {
+    endpoint: 'GET /events/{demo event}/days/{day}/arrivals.csv',
+    request: async () => ({ method: 'GET', url: api(liveDoorPaths.arrivalsCsv(ids.liveEventId, DAY)) }),
+    expected: supervisorsOnly,
+  },
+  {
+    endpoint: 'GET /events/{demo event}/scan-log.csv',
+    request: async () => ({ method: 'GET', url: api(`${liveDoorPaths.scanLogCsv(ids.liveEventId)}?day=${DAY}`) }),
+    expected: supervisorsOnly,
+  },
+  {
+    endpoint: 'GET /events/{other organization event}/days/{day}/live',
+    request: async () => ({ method: 'GET', url: api(liveDoorPaths.live(other.eventId, 1)) }),
+    expected: { anonymous: 401, otherOrganization: 200, staff: 404, supervisor: 404, admin: 404, device: 403 },
+  },
+  {
+    endpoint: 'GET /events/{other organization event}/scan-log.csv',
+    request: async () => ({ method: 'GET', url: api(liveDoorPaths.scanLogCsv(other.eventId)) }),
+    expected: { anonymous: 401, otherOrganization: 200, staff: 404, supervisor: 404, admin: 404, device: 403 },
   },
   {
     endpoint: 'GET /events/{other organization event}/attendees',

@@ -18,6 +18,7 @@ export * from './signed-ticket.ts';
 export * from './signed-ticket-vectors.ts';
 export * from './offline-scans.ts';
 export * from './devices.ts';
+export * from './live-door.ts';
 export * from './operations.ts';
 export * from './paths.ts';
 export * from './text.ts';

@@ -333,6 +333,8 @@ export const checkIns = pgTable(
     // The live counts' N of the event (services/check-in-counts.ts): the day's active check-ins of
     // the event (docs/decisions/062), their distinct tickets (docs/decisions/101).
     index('check_ins_active_event_day_idx').on(t.eventId, t.day).where(sql`${t.undoneAt} is null`),
+    // The live door's arrivals per list and 5-minute slot, read from this index alone (docs/decisions/117).
+    index('check_ins_active_arrivals_idx').on(t.eventId, t.day, t.checkInListId, t.checkedInAt).where(sql`${t.undoneAt} is null`),
   ],
 );
 
@@ -411,6 +413,8 @@ export const scanLog = pgTable(
     primaryKey({ name: 'scan_log_pkey', columns: [t.eventId, t.id] }),
     index('scan_log_event_day_idx').on(t.eventId, t.day),
     index('scan_log_event_time_idx').on(t.eventId, t.scannedAt, t.id),
+    // The live door's denials by reason (docs/decisions/117): only denied rows, a few per hundred scans.
+    index('scan_log_denials_idx').on(t.eventId, t.day, t.reason).where(sql`${t.verdict} = 'denied'`),
   ],
 );
 

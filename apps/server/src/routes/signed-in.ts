@@ -12,6 +12,7 @@ import { admitDevice, keepDeviceToItsEvent } from './device-access.ts';
 import devicesRoutes from './devices/index.ts';
 import checkInListRoutes from './check-in-lists/index.ts';
 import eventsRoutes from './events/index.ts';
+import liveDoorRoutes from './live-door/index.ts';
 import manageRoutes from './manage/index.ts';
 import teamRoutes from './manage/team.ts';
 import manageTicketRoutes from './manage/tickets.ts';
@@ -46,6 +47,7 @@ export default async function signedInRoutes(scope: FastifyInstance): Promise<vo
   await scope.register(ticketsRoutes);
   await scope.register(eventsRoutes);
   await scope.register(checkInListRoutes);
+  await scope.register(liveDoorRoutes);
   await scope.register(manageRoutes);
   await scope.register(teamRoutes);
   await scope.register(manageTicketRoutes);

@@ -11,6 +11,14 @@ import { alias } from 'drizzle-orm/pg-core';
 import { offlineScans, scanLog, users } from '../db/schema.ts';
 import { isId, ServiceError } from './errors.ts';
 
+/** Columns of the scan log CSV (`sent_by`: who sent a colleague's offline scan, decision 077; else empty). */
+export const SCAN_LOG_CSV_COLUMNS = ['at', 'day', 'user', 'code', 'verdict', 'reason', 'source', 'sent_by', 'received_at'] as const;
+
+/** One scan log entry as a row under SCAN_LOG_CSV_COLUMNS. */
+export function scanLogCsvRow(entry: ScanLogEntry): string[] {
+  return [entry.at, String(entry.day), entry.userName, entry.code, entry.verdict, entry.reason ?? '', entry.source, entry.sentBy ?? '', entry.receivedAt ?? entry.at];
+}
+
 /** Which entries to read. */
 export interface ScanLogFilter {
   day?: number | undefined;

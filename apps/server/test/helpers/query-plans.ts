@@ -15,6 +15,7 @@ import {
   CheckInLists,
   checkInListsPath,
   DoorList,
+  liveDoorPaths,
   offlinePaths,
   supervisorPaths,
 } from '@gatecheck/contract';
@@ -108,6 +109,8 @@ export async function recordHotPaths(app: FastifyInstance, recorder: StatementRe
   await send('counts at a list', { method: 'GET', url: `${api(checkInCountsPath(subject.eventId, subject.day))}?checkInListId=${lists.lists[0]?.id ?? ''}` });
   const search = new URLSearchParams({ q: subject.searchText, day: String(subject.day) });
   await send('attendee search', { method: 'GET', url: `${api(supervisorPaths.attendeeSearch(subject.eventId))}?${search}` });
+  // The live door's figures (docs/decisions/117), as a supervisor's page asks every 2 s.
+  await send('live door', { method: 'GET', url: api(liveDoorPaths.live(subject.eventId, subject.day)) });
   const full = await send('door list: full', { method: 'GET', url: api(offlinePaths.doorList(subject.eventId, subject.day)) });
   const { cursor } = DoorList.parse(full.json());
   await send('door list: since cursor', { method: 'GET', url: `${api(offlinePaths.doorList(subject.eventId, subject.day))}?since=${cursor}` });

@@ -23,6 +23,7 @@ export const lazyScreens = {
   scanner: () => import('./routes/scanner-route.tsx').then((module) => module.ScannerRoute),
   changePassword: () => import('./routes/change-password-route.tsx').then((module) => module.ChangePasswordRoute),
   supervisor: () => import('./routes/supervisor-route.tsx').then((module) => module.SupervisorRoute),
+  liveDoor: () => import('./routes/live-door-route.tsx').then((module) => module.LiveDoorRoute),
   manage: () => import('./routes/manage-route.tsx').then((module) => module.ManageRoute),
   manageEvent: () => import('./routes/manage-event-route.tsx').then((module) => module.ManageEventRoute),
   manageActivity: () => import('./routes/manage-activity-route.tsx').then((module) => module.ManageActivityRoute),

@@ -98,6 +98,7 @@ export function createRoutes(screen: (name: LazyScreenName) => ReactNode): Route
             { path: paths.scanner, element: screen('scanner') },
             { path: paths.changePassword, element: screen('changePassword') },
             { path: paths.supervisor, element: screen('supervisor') },
+            { path: paths.liveDoor, element: screen('liveDoor') },
             { path: paths.manage, element: screen('manage') },
             { path: paths.manageNewEvent, element: screen('manageEvent') },
             { path: paths.manageEvent, element: screen('manageEvent') },

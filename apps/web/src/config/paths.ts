@@ -20,6 +20,8 @@ export const paths = {
   enroll: DEVICE_ENROLLMENT_LINK.path,
   /** Issue 11: attendee search, undo and the scan log, for supervisors and admins. */
   supervisor: '/supervisor',
+  /** The live door of an event day (docs/decisions/117), supervisors and admins; build with `liveDoorPagePath` (features/live-door). */
+  liveDoor: '/events/:eventId/live',
   /** The organizer's management area, for admins of the selected organization (docs/decisions/105, 106). */
   manage: '/manage',
   manageNewEvent: '/manage/events/new',

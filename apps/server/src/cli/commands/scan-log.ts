@@ -8,12 +8,9 @@ import { ScanLogVerdict } from '@gatecheck/contract';
 import { Option, type Command } from 'commander';
 import { csvWriter } from '../../services/csv-files.ts';
 import { findEvent } from '../../services/events.ts';
-import { allScanLogEntries } from '../../services/scan-log.ts';
+import { allScanLogEntries, SCAN_LOG_CSV_COLUMNS, scanLogCsvRow } from '../../services/scan-log.ts';
 import { parsePositiveInteger } from '../arguments.ts';
 import type { AdminContext } from '../context.ts';
-
-/** Columns of the exported CSV (`sent_by`: who sent a colleague's offline scan, decision 077; else empty). */
-export const SCAN_LOG_CSV_COLUMNS = ['at', 'day', 'user', 'code', 'verdict', 'reason', 'source', 'sent_by', 'received_at'] as const;
 
 /** Adds the `scanlog` commands to `program`. */
 export function registerScanLogCommands(program: Command, context: AdminContext): void {
@@ -37,7 +34,7 @@ export function registerScanLogCommands(program: Command, context: AdminContext)
       else csv.on('data', (chunk: Buffer | string) => context.io.stdout.write(String(chunk)));
       let rows = 0;
       for await (const entry of allScanLogEntries(db, event.id, { day: options.day, verdict })) {
-        csv.write([entry.at, entry.day, entry.userName, entry.code, entry.verdict, entry.reason ?? '', entry.source, entry.sentBy ?? '', entry.receivedAt ?? entry.at]);
+        csv.write(scanLogCsvRow(entry));
         rows += 1;
       }
       csv.end();

@@ -6,9 +6,12 @@
  * A manual check-in of a ticket this device admitted offline, in a scan not yet sent, is refused on
  * the device, as on the scanner's Find attendee (decision 078): the server does not know it yet.
  */
-import { Navigate } from 'react-router';
+import { Activity } from 'lucide-react';
+import { Link, Navigate } from 'react-router';
+import { buttonClassName } from '@/components/ui/button.tsx';
 import { PageShell } from '@/components/page-shell.tsx';
 import { paths } from '@/config/paths.ts';
+import { liveDoorPagePath } from '@/features/live-door/api.ts';
 import { dayLabel } from '@/features/days/days-logic.ts';
 import { AttendeeSearch } from '@/features/supervisor/components/attendee-search.tsx';
 import { ScanLogList } from '@/features/supervisor/components/scan-log-list.tsx';
@@ -28,6 +31,10 @@ export function SupervisorRoute() {
   if (!canUseSupervisorTools(organization.role)) return <Navigate to={paths.scanner} replace />;
   return (
     <PageShell title={t('supervisor.title')} subtitle={`${event.name} · ${dayLabel(day.day)}: ${day.name}${day.checkInList ? ` · ${day.checkInList.name}` : ''}`} onBack={goBack}>
+      <Link to={liveDoorPagePath(event.id, day.day)} className={buttonClassName({ variant: 'secondary', size: 'large' })}>
+        <Activity aria-hidden="true" className="size-5" />
+        {t('live.open')}
+      </Link>
       <AttendeeSearch eventId={event.id} day={day.day} checkInListId={day.checkInList?.id} isAdmittedHereUnsent={isAdmittedHereUnsent} />
       <ScanLogList eventId={event.id} day={day.day} />
     </PageShell>

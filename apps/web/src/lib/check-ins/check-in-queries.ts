@@ -14,6 +14,9 @@ import {
   AttendeeSearchResponse,
   CheckInCounts,
   checkInCountsPath,
+  LIVE_DOOR_POLL_MS,
+  LiveDoor,
+  liveDoorPaths,
   OfflineConflictList,
   offlinePaths,
   ScanLogPage,
@@ -61,6 +64,8 @@ export const checkInKeys = {
   scanLogs: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'scan-log'] as const,
   scanLog: (eventId: string, day: number, verdict: ScanLogVerdict | 'all') => [...checkInKeys.scanLogs(eventId, day), verdict] as const,
   searches: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'search'] as const,
+  /** The live door's figures of the day (docs/decisions/117). */
+  live: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'live'] as const,
   search: (eventId: string, day: number, text: string, checkInListId?: string) => [...checkInKeys.searches(eventId, day), checkInListId ?? null, text.trim()] as const,
 };
 
@@ -113,6 +118,18 @@ export const checkInQueries = {
       initialPageParam: '',
       getNextPageParam: (page) => page.nextCursor ?? undefined,
       refetchInterval: (query) => ((query.state.data?.pages.length ?? 1) > 1 ? false : SCAN_LOG_REFRESH_MS),
+    }),
+  /**
+   * GET …/days/{day}/live (docs/decisions/117): asked again every LIVE_DOOR_POLL_MS while shown, also
+   * in a background tab (a supervisor's laptop beside the door), so a scan at any gate shows within
+   * that and one request; the last figures stay on screen while a request fails.
+   */
+  live: (eventId: string, day: number) =>
+    queryOptions({
+      queryKey: checkInKeys.live(eventId, day),
+      queryFn: ({ signal }) => apiRequest(liveDoorPaths.live(eventId, day), { schema: LiveDoor, signal }),
+      refetchInterval: LIVE_DOOR_POLL_MS,
+      refetchIntervalInBackground: true,
     }),
   /** GET …/attendees?q=&day=&checkInListId= (only when `text` is searchable); check-ins as at the list. */
   search: (eventId: string, day: number, text: string, checkInListId?: string) =>

@@ -1,0 +1,130 @@
+/**
+ * The live door of one event day (docs/decisions/117): what a supervisor watches at a glance.
+ * Read-only, six statements, each served by an index at 1,000,000 tickets (test/query-plans.test.ts,
+ * `npm run bench:scale`); nothing is kept in the process, so every server instance on the database
+ * answers the same and a scan on one instance shows to a watcher on another at the next ask.
+ *
+ * Figures are exact against `check_ins` in the reading snapshot: a check-in counts from its write
+ * (online, manual or an offline upload, at the device's scan time), an undo takes it away.
+ */
+import { ARRIVALS_SLOT_MINUTES, type ArrivalSlot, type LiveDoor, SCAN_RATE_WINDOW_SECONDS } from '@gatecheck/contract';
+import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client.ts';
+import { checkIns, scanLog, ticketDayCounts, tickets } from '../db/schema.ts';
+import { inTransaction } from '../db/transactions.ts';
+import { listCheckInLists } from './check-in-lists.ts';
+import { listDevices } from './devices.ts';
+import type { EventDetails } from './events.ts';
+
+/** `checked_in_at` floored to its slot (UTC-aligned; date_bin, PostgreSQL 14+ and PGlite). */
+const slotStart = sql<string>`to_char(date_bin(${`${ARRIVALS_SLOT_MINUTES} minutes`}::interval, ${checkIns.checkedInAt}, timestamptz '2000-01-01T00:00:00Z') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+
+/**
+ * The live figures of `event` (whose role check passed) on `day`, at `now` (the server's clock:
+ * the scan rate's window ends there). A day the event does not have answers zeros expected.
+ */
+export async function readLiveDoor(db: Db, event: EventDetails, day: number, now: Date): Promise<LiveDoor> {
+  // One snapshot for every figure, so a list's line and the ticket types agree even while scans land.
+  return inTransaction(db, async (tx) => {
+    await tx.execute(sql`set transaction isolation level repeatable read, read only`);
+    return readFigures(tx, event, day, now);
+  });
+}
+
+async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Date): Promise<LiveDoor> {
+  const hasDay = event.days.some((entry) => entry.day === day);
+  // One after another: the statements share the transaction's one connection.
+  const lists = await listCheckInLists(db, event.id);
+  // M per ticket type: the trigger-kept rows of days 0 (every day) and `day` (docs/decisions/101).
+  const expectedByType = hasDay
+      ? await db
+          .select({ ticketType: ticketDayCounts.ticketType, validTickets: sql<string>`sum(${ticketDayCounts.validTickets})` })
+          .from(ticketDayCounts)
+          .where(and(eq(ticketDayCounts.eventId, event.id), inArray(ticketDayCounts.day, [0, day])))
+          .groupBy(ticketDayCounts.ticketType)
+      : [];
+  // Arrivals per list and slot from check_ins_active_arrivals_idx alone (event, day, list, time).
+  const arrivalRows = await db
+      .select({ checkInListId: checkIns.checkInListId, at: slotStart, count: count() })
+      .from(checkIns)
+      .where(and(eq(checkIns.eventId, event.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
+      .groupBy(checkIns.checkInListId, sql`2`)
+      .orderBy(sql`2`);
+  // Distinct tickets per type: a ticket checked in at two lists is one person (docs/decisions/101).
+  const checkedInByType = await db
+      .select({ ticketType: tickets.ticketType, checkedIn: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
+      .from(checkIns)
+      .innerJoin(tickets, eq(tickets.id, checkIns.ticketId))
+      .where(and(eq(checkIns.eventId, event.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
+      .groupBy(tickets.ticketType);
+  const [rateRow] = await db
+      .select({ scans: count() })
+      .from(scanLog)
+      .where(and(eq(scanLog.eventId, event.id), gt(scanLog.scannedAt, new Date(now.getTime() - SCAN_RATE_WINDOW_SECONDS * 1000)), ne(scanLog.verdict, 'undone')));
+  const denialRows = await db
+      .select({ reason: sql<string>`coalesce(${scanLog.reason}, 'unknown')`, count: count() })
+      .from(scanLog)
+      // The verdict as a literal, not a parameter: a generic plan of a prepared statement can use the
+      // partial index `scan_log_denials_idx` (WHERE verdict = 'denied') only when it sees the value.
+      .where(and(eq(scanLog.eventId, event.id), eq(scanLog.day, day), sql`${scanLog.verdict} = 'denied'`))
+      .groupBy(sql`1`)
+      .orderBy(sql`2 desc`, sql`1`);
+  const devices = await listDevices(db, event.organizationId);
+
+  const expected = new Map(expectedByType.map((row) => [row.ticketType, Number(row.validTickets)]));
+  const checkedIn = new Map(checkedInByType.map((row) => [row.ticketType, row.checkedIn]));
+  const typeNames = [...new Set([...expected.keys(), ...checkedIn.keys()])].sort((a, b) => a.localeCompare(b));
+  const arrivalsByList = new Map<string, ArrivalSlot[]>();
+  for (const row of arrivalRows) {
+    const slots = arrivalsByList.get(row.checkInListId) ?? [];
+    slots.push({ at: row.at, count: row.count });
+    arrivalsByList.set(row.checkInListId, slots);
+  }
+  const sumExpected = (types: readonly string[] | null) =>
+    (types ?? [...expected.keys()]).reduce((total, type) => total + (expected.get(type) ?? 0), 0);
+
+  return {
+    eventId: event.id,
+    day,
+    generatedAt: now.toISOString(),
+    slotMinutes: ARRIVALS_SLOT_MINUTES,
+    checkedIn: [...checkedIn.values()].reduce((total, n) => total + n, 0),
+    validTickets: sumExpected(null),
+    ticketTypes: typeNames.map((name) => ({ name, checkedIn: checkedIn.get(name) ?? 0, validTickets: expected.get(name) ?? 0 })),
+    lists: lists.map((list) => {
+      const arrivals = arrivalsByList.get(list.id) ?? [];
+      const isOpen = hasDay && (list.days === null || list.days.includes(day));
+      return {
+        id: list.id,
+        name: list.name,
+        checkedIn: arrivals.reduce((total, slot) => total + slot.count, 0),
+        validTickets: isOpen ? sumExpected(list.ticketTypes) : 0,
+        arrivals,
+      };
+    }),
+    scansLastMinute: rateRow?.scans ?? 0,
+    denials: denialRows,
+    devices: devices.filter((device) => device.eventId === event.id && device.revokedAt === null),
+    occupancy: null,
+  };
+}
+
+/**
+ * The arrivals CSV rows of a live figure set: per list, every slot from the day's first arrival to
+ * its last (empty slots as 0, so a spreadsheet charts the gaps), as [list, start, end, arrivals].
+ */
+export function arrivalsCsvRows(live: Pick<LiveDoor, 'lists' | 'slotMinutes'>): Array<[string, string, string, number]> {
+  const slotMs = live.slotMinutes * 60_000;
+  const times = live.lists.flatMap((list) => list.arrivals.map((slot) => Date.parse(slot.at)));
+  if (times.length === 0) return [];
+  const first = Math.min(...times);
+  const last = Math.max(...times);
+  const rows: Array<[string, string, string, number]> = [];
+  for (const list of live.lists) {
+    const counts = new Map(list.arrivals.map((slot) => [Date.parse(slot.at), slot.count]));
+    for (let at = first; at <= last; at += slotMs) {
+      rows.push([list.name, new Date(at).toISOString(), new Date(at + slotMs).toISOString(), counts.get(at) ?? 0]);
+    }
+  }
+  return rows;
+}

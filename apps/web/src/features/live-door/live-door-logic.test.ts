@@ -1,0 +1,41 @@
+import { describe, expect, test } from 'vitest';
+import { arrivalsGrid, isDeviceOnline, percentOf } from './live-door-logic.ts';
+
+const list = (id: string, arrivals: Array<[string, number]>) => ({ id, name: id.toUpperCase(), checkedIn: 0, validTickets: 0, arrivals: arrivals.map(([at, count]) => ({ at, count })) });
+
+describe('arrivalsGrid', () => {
+  test('puts every list on one axis of 5-minute slots from the first arrival to the last, gaps as 0', () => {
+    const grid = arrivalsGrid({
+      slotMinutes: 5,
+      lists: [list('north', [['2026-06-01T18:00:00Z', 4], ['2026-06-01T18:15:00Z', 1]]), list('vip', [['2026-06-01T18:05:00Z', 2]]), list('empty', [])],
+    });
+    expect(grid.slots.map((at) => new Date(at).toISOString())).toEqual([
+      '2026-06-01T18:00:00.000Z',
+      '2026-06-01T18:05:00.000Z',
+      '2026-06-01T18:10:00.000Z',
+      '2026-06-01T18:15:00.000Z',
+    ]);
+    expect(grid.lists).toEqual([
+      { id: 'north', name: 'NORTH', counts: [4, 0, 0, 1] },
+      { id: 'vip', name: 'VIP', counts: [0, 2, 0, 0] },
+      { id: 'empty', name: 'EMPTY', counts: [0, 0, 0, 0] },
+    ]);
+  });
+
+  test('a day without arrivals has no slots', () => {
+    expect(arrivalsGrid({ slotMinutes: 5, lists: [list('north', [])] })).toEqual({ slots: [], lists: [{ id: 'north', name: 'NORTH', counts: [] }] });
+  });
+});
+
+test('a device is online when seen within 3 minutes of the figures, offline after or when never seen', () => {
+  const now = '2026-06-01T18:10:00Z';
+  expect(isDeviceOnline({ lastSeenAt: '2026-06-01T18:07:00Z' }, now)).toBe(true);
+  expect(isDeviceOnline({ lastSeenAt: '2026-06-01T18:06:59Z' }, now)).toBe(false);
+  expect(isDeviceOnline({ lastSeenAt: null }, now)).toBe(false);
+});
+
+test('percentOf rounds to whole percent and answers 0 of nothing', () => {
+  expect(percentOf(1, 3)).toBe(33);
+  expect(percentOf(2, 3)).toBe(67);
+  expect(percentOf(5, 0)).toBe(0);
+});

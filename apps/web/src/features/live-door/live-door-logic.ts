@@ -1,0 +1,50 @@
+/**
+ * What the live door shows, as pure functions (docs/decisions/117): the arrivals of every check-in
+ * list on one time axis of 5-minute slots (for the chart and its table alike), a device's online
+ * state and a share as a percentage. No React, no network.
+ */
+import { DEVICE_ONLINE_WINDOW_MS, type DeviceSummary, type LiveDoor } from '@gatecheck/contract';
+import { formattingLocale } from '@/lib/i18n/index.ts';
+
+/** Arrivals of every list per slot: `slots` the slots' starts (ms since epoch, every slot from the first arrival to the last), `counts[list][slot]`. */
+export interface ArrivalsGrid {
+  slots: number[];
+  lists: Array<{ id: string; name: string; counts: number[] }>;
+}
+
+/**
+ * The lists' arrivals on one axis: every slot from the day's first arrival (at any list) to its last,
+ * empty slots 0, so the chart's lines and the table's rows show the quiet minutes too.
+ */
+export function arrivalsGrid(live: Pick<LiveDoor, 'lists' | 'slotMinutes'>): ArrivalsGrid {
+  const slotMs = live.slotMinutes * 60_000;
+  const times = live.lists.flatMap((list) => list.arrivals.map((slot) => Date.parse(slot.at)));
+  const slots: number[] = [];
+  if (times.length > 0) {
+    const last = Math.max(...times);
+    for (let at = Math.min(...times); at <= last; at += slotMs) slots.push(at);
+  }
+  return {
+    slots,
+    lists: live.lists.map((list) => {
+      const byTime = new Map(list.arrivals.map((slot) => [Date.parse(slot.at), slot.count]));
+      return { id: list.id, name: list.name, counts: slots.map((at) => byTime.get(at) ?? 0) };
+    }),
+  };
+}
+
+/** Whether `device` was seen within DEVICE_ONLINE_WINDOW_MS before `now` (the server's time of the figures). */
+export function isDeviceOnline(device: Pick<DeviceSummary, 'lastSeenAt'>, now: string): boolean {
+  if (device.lastSeenAt === null) return false;
+  return Date.parse(now) - Date.parse(device.lastSeenAt) <= DEVICE_ONLINE_WINDOW_MS;
+}
+
+/** `part` of `whole` in whole percent (0 when `whole` is 0), for 'Checked in 40 / 100 (40 %)'. */
+export function percentOf(part: number, whole: number): number {
+  return whole <= 0 ? 0 : Math.round((part / whole) * 100);
+}
+
+/** 'HH:MM' on the device's clock for a time in ms since epoch (a slot's start, a device's last sight). */
+export function clockTime(at: number): string {
+  return new Date(at).toLocaleTimeString(formattingLocale('en-GB'), { hour: '2-digit', minute: '2-digit' });
+}
