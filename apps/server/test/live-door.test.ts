@@ -12,6 +12,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { checkIns, eventDays, events, tickets } from '../src/db/schema.ts';
 import { DEMO_LIVE_EVENT_TITLE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
+import { cliActor } from '../src/services/audit.ts';
 import { type CheckInListRow, createCheckInList, listCheckInLists } from '../src/services/check-in-lists.ts';
 import { findEvent } from '../src/services/events.ts';
 import { insertTickets } from '../src/services/tickets.ts';
@@ -58,7 +59,7 @@ beforeAll(async () => {
     ticket(CODES.revoked, 'General Admission'),
   ]);
   await t.database.db.update(tickets).set({ revokedAt: new Date() }).where(eq(tickets.code, CODES.revoked));
-  vipGate = await createCheckInList(t.database.db, details, { name: 'VIP Gate', ticketTypes: ['VIP'], days: null });
+  vipGate = await createCheckInList(t.database.db, details, { name: 'VIP Gate', ticketTypes: ['VIP'], days: null }, cliActor());
 });
 afterAll(async () => {
   await t.close();

@@ -15,8 +15,6 @@ export const ARRIVALS_SLOT_MINUTES = 5;
 export const SCAN_RATE_WINDOW_SECONDS = 60;
 /** How often the live page asks for the figures (ms); a scan anywhere shows within this plus one request. */
 export const LIVE_DOOR_POLL_MS = 2_000;
-/** A device seen within this long (ms) counts as online (it is touched at most once a minute while it works). */
-export const DEVICE_ONLINE_WINDOW_MS = 3 * 60_000;
 
 /** Checked in / expected of one ticket type or check-in list on the day. */
 const Progress = {

@@ -37,8 +37,8 @@ function liveFigures(): LiveDoor {
     scansLastMinute: 7,
     denials: [{ reason: 'already_checked_in', count: 2 }],
     devices: [
-      { id: 'device-1', name: 'North gate 2', eventId: testEvent.id, eventTitle: testEvent.name, appVersion: '1.4.0', platform: 'android', enrolledAt: NOW, lastSeenAt: '2026-07-11T18:11:00.000Z', scansWaiting: 3, revokedAt: null },
-      { id: 'device-2', name: 'Back door', eventId: testEvent.id, eventTitle: testEvent.name, appVersion: null, platform: null, enrolledAt: NOW, lastSeenAt: '2026-07-11T17:00:00.000Z', scansWaiting: null, revokedAt: null },
+      { id: 'device-1', name: 'North gate 2', eventId: testEvent.id, eventTitle: testEvent.name, checkInListId: null, checkInListName: null, isOnline: true, appVersion: '1.4.0', platform: 'android', enrolledAt: NOW, lastSeenAt: '2026-07-11T18:11:00.000Z', scansWaiting: 3, revokedAt: null },
+      { id: 'device-2', name: 'Back door', eventId: testEvent.id, eventTitle: testEvent.name, checkInListId: null, checkInListName: null, isOnline: false, appVersion: null, platform: null, enrolledAt: NOW, lastSeenAt: '2026-07-11T17:00:00.000Z', scansWaiting: null, revokedAt: null },
     ],
     occupancy: null,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { arrivalsGrid, isDeviceOnline, percentOf } from './live-door-logic.ts';
+import { arrivalsGrid, percentOf } from './live-door-logic.ts';
 
 const list = (id: string, arrivals: Array<[string, number]>) => ({ id, name: id.toUpperCase(), checkedIn: 0, validTickets: 0, arrivals: arrivals.map(([at, count]) => ({ at, count })) });
 
@@ -25,13 +25,6 @@ describe('arrivalsGrid', () => {
   test('a day without arrivals has no slots', () => {
     expect(arrivalsGrid({ slotMinutes: 5, lists: [list('north', [])] })).toEqual({ slots: [], lists: [{ id: 'north', name: 'NORTH', counts: [] }] });
   });
-});
-
-test('a device is online when seen within 3 minutes of the figures, offline after or when never seen', () => {
-  const now = '2026-06-01T18:10:00Z';
-  expect(isDeviceOnline({ lastSeenAt: '2026-06-01T18:07:00Z' }, now)).toBe(true);
-  expect(isDeviceOnline({ lastSeenAt: '2026-06-01T18:06:59Z' }, now)).toBe(false);
-  expect(isDeviceOnline({ lastSeenAt: null }, now)).toBe(false);
 });
 
 test('percentOf rounds to whole percent and answers 0 of nothing', () => {

@@ -3,7 +3,7 @@
  * list on one time axis of 5-minute slots (for the chart and its table alike), a device's online
  * state and a share as a percentage. No React, no network.
  */
-import { DEVICE_ONLINE_WINDOW_MS, type DeviceSummary, type LiveDoor } from '@gatecheck/contract';
+import { type LiveDoor } from '@gatecheck/contract';
 import { formattingLocale } from '@/lib/i18n/index.ts';
 
 /** Arrivals of every list per slot: `slots` the slots' starts (ms since epoch, every slot from the first arrival to the last), `counts[list][slot]`. */
@@ -31,12 +31,6 @@ export function arrivalsGrid(live: Pick<LiveDoor, 'lists' | 'slotMinutes'>): Arr
       return { id: list.id, name: list.name, counts: slots.map((at) => byTime.get(at) ?? 0) };
     }),
   };
-}
-
-/** Whether `device` was seen within DEVICE_ONLINE_WINDOW_MS before `now` (the server's time of the figures). */
-export function isDeviceOnline(device: Pick<DeviceSummary, 'lastSeenAt'>, now: string): boolean {
-  if (device.lastSeenAt === null) return false;
-  return Date.parse(now) - Date.parse(device.lastSeenAt) <= DEVICE_ONLINE_WINDOW_MS;
 }
 
 /** `part` of `whole` in whole percent (0 when `whole` is 0), for 'Checked in 40 / 100 (40 %)'. */

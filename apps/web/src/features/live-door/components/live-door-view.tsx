@@ -15,7 +15,7 @@ import { ApiError } from '@/lib/api-client.ts';
 import { checkInQueries } from '@/lib/check-ins/check-in-queries.ts';
 import { denialReasonWords } from '@/lib/denial-text.ts';
 import { downloadLiveDoorCsv, type LiveDoorExport } from '../api.ts';
-import { arrivalsGrid, clockTime, isDeviceOnline, percentOf } from '../live-door-logic.ts';
+import { arrivalsGrid, clockTime, percentOf } from '../live-door-logic.ts';
 import { ArrivalsTable } from './arrivals-table.tsx';
 
 /** uPlot in a chunk of its own, loaded when a chart is first drawn (never on the first load). */
@@ -158,7 +158,7 @@ function Figures({ live }: { live: LiveDoor }) {
         ) : (
           <ul className="flex flex-col gap-2">
             {live.devices.map((device) => {
-              const isOnline = isDeviceOnline(device, live.generatedAt);
+              const { isOnline } = device;
               return (
                 <li key={device.id} className="flex flex-col gap-1 rounded-xl border-2 border-slate-200 bg-white p-3">
                   <span className="flex flex-wrap items-center justify-between gap-2">
