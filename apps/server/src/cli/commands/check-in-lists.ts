@@ -37,8 +37,9 @@ function parseDays(value: string): number[] {
 }
 
 /** `--capacity 500` or `--capacity none`: most guests inside at once (docs/decisions/111). */
-function parseCapacity(value: string): number | null {
-  if (value.trim().toLowerCase() === 'none') return null;
+function parseCapacity(value: string): number | 'none' {
+  // 'none', not null: commander turns a parser's null into ''.
+  if (value.trim().toLowerCase() === 'none') return 'none';
   try {
     return parsePositiveInteger(value);
   } catch {
@@ -47,9 +48,9 @@ function parseCapacity(value: string): number | null {
 }
 
 /** `--daily-checkout 04:00` or `--daily-checkout none`: 'HH:MM' in the event's time zone. */
-function parseCheckoutTime(value: string): string | null {
+function parseCheckoutTime(value: string): string {
   const trimmed = value.trim();
-  if (trimmed.toLowerCase() === 'none') return null;
+  if (trimmed.toLowerCase() === 'none') return 'none';
   if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(trimmed)) throw new InvalidArgumentError('Expected a time HH:MM (00:00 to 23:59, the event\'s time zone), or "none".');
   return trimmed;
 }
@@ -64,8 +65,8 @@ interface ListOptions {
   allDays?: boolean;
   position?: number;
   reentry?: boolean;
-  capacity?: number | null;
-  dailyCheckout?: string | null;
+  capacity?: number | 'none';
+  dailyCheckout?: string;
 }
 
 /** The door options of `list create` and `list edit` (docs/decisions/111). */
@@ -81,8 +82,8 @@ function addDoorOptions(command: Command): Command {
 function doorFields(options: ListOptions): Pick<CheckInListChange, 'allowsReentry' | 'capacity' | 'dailyCheckoutTime'> {
   return {
     ...(options.reentry === undefined ? {} : { allowsReentry: options.reentry }),
-    ...(options.capacity === undefined ? {} : { capacity: options.capacity }),
-    ...(options.dailyCheckout === undefined ? {} : { dailyCheckoutTime: options.dailyCheckout }),
+    ...(options.capacity === undefined ? {} : { capacity: options.capacity === 'none' ? null : options.capacity }),
+    ...(options.dailyCheckout === undefined ? {} : { dailyCheckoutTime: options.dailyCheckout === 'none' ? null : options.dailyCheckout }),
   };
 }
 
