@@ -19,6 +19,7 @@ ALTER TABLE "check_ins" ADD COLUMN "exited_by" uuid;--> statement-breakpoint
 ALTER TABLE "check_ins" ADD COLUMN "exit_scan_id" uuid;--> statement-breakpoint
 ALTER TABLE "check_in_list_slots" ADD CONSTRAINT "check_in_list_slots_list_fk" FOREIGN KEY ("event_id","check_in_list_id") REFERENCES "public"."check_in_lists"("event_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "check_in_list_slots_check_in_idx" ON "check_in_list_slots" USING btree ("check_in_id");--> statement-breakpoint
+CREATE INDEX "check_in_list_slots_free_idx" ON "check_in_list_slots" USING btree ("event_id","check_in_list_id","slot") WHERE "check_in_list_slots"."check_in_id" is null;--> statement-breakpoint
 ALTER TABLE "check_ins" ADD CONSTRAINT "check_ins_exited_by_users_id_fk" FOREIGN KEY ("exited_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "check_ins_inside_list_day_idx" ON "check_ins" USING btree ("event_id","check_in_list_id","day") WHERE "check_ins"."undone_at" is null and "check_ins"."exited_at" is null;--> statement-breakpoint
 ALTER TABLE "check_in_lists" ADD CONSTRAINT "check_in_lists_capacity_positive" CHECK ("check_in_lists"."capacity" is null or "check_in_lists"."capacity" > 0);--> statement-breakpoint

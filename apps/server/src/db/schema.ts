@@ -262,6 +262,8 @@ export const checkInListSlots = pgTable(
       foreignColumns: [checkInLists.eventId, checkInLists.id],
     }).onDelete('cascade'),
     index('check_in_list_slots_check_in_idx').on(t.checkInId),
+    // The free places, so a claim does not step over the held ones (docs/decisions/111).
+    index('check_in_list_slots_free_idx').on(t.eventId, t.checkInListId, t.slot).where(sql`${t.checkInId} is null`),
   ],
 );
 

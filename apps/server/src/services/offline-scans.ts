@@ -429,7 +429,7 @@ async function decideDoorItem(
   }
   if (decision.outcome !== 'check_in') throw new Error(`an offline door decision ${decision.outcome}`);
   const places = { eventId: event.id, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, now) };
-  const slot = (list.capacity ?? null) === null ? null : await claimPlace(tx, places);
+  const slot = (list.capacity ?? null) === null ? null : await claimPlace(tx, places, list.capacity ?? 0);
   let checkInId: string;
   let enteredAt = found.at;
   if (standing && decision.isReentry) {

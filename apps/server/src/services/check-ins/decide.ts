@@ -145,7 +145,7 @@ async function decideAndRecordAtDoor(tx: DbOrTx, attempt: Attempt, found: FoundT
   }
   if (decision.outcome !== 'check_in') return toVerdict(decision, event, found);
   const place = { eventId: key.eventId, checkInListId: list.id, day: request.day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, now) };
-  const slot = (list.capacity ?? null) === null ? null : await claimPlace(tx, place);
+  const slot = (list.capacity ?? null) === null ? null : await claimPlace(tx, place, list.capacity ?? 0);
   if ((list.capacity ?? null) !== null && slot === null) {
     const insideNow = await countInside(tx, place);
     return toVerdict(decideCheckIn({ ...input, existingCheckIn: standing ? existingAtDoor(standing, attempt) : null, insideNow: Math.max(insideNow, list.capacity ?? 0) }), event, found);

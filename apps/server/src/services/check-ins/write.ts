@@ -371,19 +371,37 @@ interface PlaceKey {
 
 /**
  * Claims a free place of a list with a capacity for an entry on `key.day` (docs/decisions/111), on
- * `tx`: the first free slot row not locked by another entry (`FOR UPDATE SKIP LOCKED`: concurrent
- * entries claim different rows, never queue on one). When every free row is locked by other entries
- * (or none is free), the read is made again waiting for them (`FOR UPDATE`): an entry that rolls
- * back frees its row for a waiting one, so no entry is denied while a place is left.
+ * `tx`, so that of concurrent entries for the last place exactly one wins and the others never queue
+ * on one counter row:
+ * 1. a place no check-in holds, from the partial index of free places, starting at a random slot
+ *    (and wrapping round) and skipping rows other entries have locked (`FOR UPDATE SKIP LOCKED`):
+ *    concurrent entries claim different rows, and the index's dead entries of places claimed a
+ *    moment ago are spread over it rather than piled at its start;
+ * 2. else a place held by a check-in of another day or entered before the list's last daily
+ *    checkout (stale holders, freed lazily here), skipping locked rows;
+ * 3. else the same read waiting for the rows other entries hold (`FOR UPDATE`): an entry that rolls
+ *    back (its ticket was already in) frees its row for a waiting one, so no entry is denied while a
+ *    place is left.
  * @returns the slot number, held (locked) until `tx` ends; null when the list is full.
  */
-export async function claimPlace(tx: DbOrTx, key: PlaceKey): Promise<number | null> {
-  const free = sql`${checkInListSlots.eventId} = ${key.eventId} and ${checkInListSlots.checkInListId} = ${key.checkInListId}
-    and (${checkInListSlots.checkInId} is null or ${checkInListSlots.day} <> ${key.day} or ${checkInListSlots.heldSince} < ${key.checkout ? key.checkout.toISOString() : null}::timestamptz)`;
-  const skipping = await tx.select({ slot: checkInListSlots.slot }).from(checkInListSlots).where(free).orderBy(checkInListSlots.slot).limit(1).for('update', { skipLocked: true });
-  if (skipping[0]) return skipping[0].slot;
-  const waiting = await tx.select({ slot: checkInListSlots.slot }).from(checkInListSlots).where(free).orderBy(checkInListSlots.slot).limit(1).for('update');
-  return waiting[0]?.slot ?? null;
+export async function claimPlace(tx: DbOrTx, key: PlaceKey, capacity: number): Promise<number | null> {
+  const ofList = and(eq(checkInListSlots.eventId, key.eventId), eq(checkInListSlots.checkInListId, key.checkInListId));
+  const start = 1 + Math.floor(Math.random() * capacity);
+  for (const range of [sql`${checkInListSlots.slot} >= ${start}`, sql`${checkInListSlots.slot} < ${start}`]) {
+    const [free] = await tx
+      .select({ slot: checkInListSlots.slot })
+      .from(checkInListSlots)
+      .where(and(ofList, isNull(checkInListSlots.checkInId), range))
+      .orderBy(checkInListSlots.slot)
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (free) return free.slot;
+  }
+  const reusable = sql`(${checkInListSlots.checkInId} is null or ${checkInListSlots.day} <> ${key.day} or ${checkInListSlots.heldSince} < ${key.checkout ? key.checkout.toISOString() : null}::timestamptz)`;
+  const [stale] = await tx.select({ slot: checkInListSlots.slot }).from(checkInListSlots).where(and(ofList, reusable)).orderBy(checkInListSlots.slot).limit(1).for('update', { skipLocked: true });
+  if (stale) return stale.slot;
+  const [waited] = await tx.select({ slot: checkInListSlots.slot }).from(checkInListSlots).where(and(ofList, reusable)).orderBy(checkInListSlots.slot).limit(1).for('update');
+  return waited?.slot ?? null;
 }
 
 /** Holds place `slot` (claimed by `claimPlace`) with check-in `checkInId` of `key.day`, entered at `at`. */
