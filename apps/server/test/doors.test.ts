@@ -234,6 +234,8 @@ describe('entry and exit', () => {
     const manual = await t.app.inject({ method: 'POST', url: api(supervisorPaths.manualCheckIn(ids.liveEventId, ticket.id)), headers: bearer(supervisorToken), payload: { day: DAY, checkInListId: hall.id, direction: 'exit' } });
     expect(VerifyTicketResponse.parse(manual.json())).toMatchObject({ isValid: true, direction: 'exit' });
     expect((await counts(hall)).checkInList?.insideNow).toBe(0);
+    const search = await t.app.inject({ method: 'GET', url: api(`${supervisorPaths.attendeeSearch(ids.liveEventId)}?q=${ticket.code.slice(0, 14)}&day=${DAY}&checkInListId=${hall.id}`), headers: bearer(supervisorToken) });
+    expect(search.json()).toMatchObject({ attendees: [{ ticketId: ticket.id, checkIn: { isInside: false, exitedAt: expect.any(String) } }] });
     const undo = await t.app.inject({ method: 'POST', url: api(supervisorPaths.undoCheckIn(ids.liveEventId, ticket.id)), headers: bearer(supervisorToken), payload: { day: DAY, reason: 'scanned by mistake', checkInListId: hall.id } });
     expect(undo.statusCode, undo.body).toBe(200);
     expect(UndoCheckInResponse.parse(undo.json()).exitedAt).toEqual(expect.any(String));

@@ -95,7 +95,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: AttendeeSearchResponse, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
-    async (request) => searchAttendees(app.db, eventOf(request), request.query.q, { day: request.query.day, checkInListId: request.query.checkInListId }),
+    async (request) => searchAttendees(app.db, eventOf(request), request.query.q, { day: request.query.day, checkInListId: request.query.checkInListId }, app.clock()),
   );
 
   app.post(
