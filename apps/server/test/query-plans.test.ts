@@ -119,12 +119,16 @@ test("a check-in list's counts read neither the tickets nor every check-in: the 
   // The list's N; its M (a list of every type) is the event's M statement, whose plan the next test
   // asserts. Either partial index of the event's active check-ins serves it: at this test's size the
   // planners differ (PGlite the list's, PostgreSQL the day's), both reading no other event's rows.
-  expect(scans).toEqual([ACTIVE_CHECK_INS_OF_THE_EVENT]);
+  // And its inside-now (docs/decisions/111): the partial index of the list's check-ins not exited.
+  expect(scans.sort()).toEqual([ACTIVE_CHECK_INS_OF_THE_EVENT, INSIDE_CHECK_INS_OF_THE_LIST].sort());
 });
+
+/** A scan of only a list's check-ins inside now (docs/decisions/111): the partial index of active, not exited check-ins. */
+const INSIDE_CHECK_INS_OF_THE_LIST = expect.stringMatching(/^(Index Only Scan check_ins\(|Index Scan check_ins\(|Bitmap Heap Scan check_ins; Bitmap Index Scan \()check_ins_inside_list_day_idx\)$/);
 
 test('the live counts read neither the tickets nor every check-in: the index of active check-ins by (event, day) and the day counts by key', async () => {
   const statements = distinctStatements(recorder.statements).filter(
-    (statement) => statement.label === 'counts' && /"(check_ins|ticket_day_counts|tickets)"/.test(statement.sql),
+    (statement) => statement.label === 'counts' && /"(check_ins|ticket_day_counts|tickets)"/.test(statement.sql) && !/"exited_at" is null/.test(statement.sql),
   );
   expect(statements.length).toBe(2);
   const scans: string[] = [];
@@ -160,4 +164,13 @@ test("the live door's arrivals and denials read their indexes alone: the day's a
   // by (event, time): `npm run bench:scale` prints that plan.
   // Checked in per ticket type: the day's active check-ins, each ticket by its primary key.
   expect(await planOf(/count\(distinct "check_ins"."ticket_id"\)/)).toMatch(/tickets_pkey/);
+});
+
+test("the event's inside-now reads only the day's check-ins of the event inside now, by index (docs/decisions/111)", async () => {
+  const [inside, ...more] = distinctStatements(recorder.statements).filter((statement) => statement.label === 'counts' && /"exited_at" is null/.test(statement.sql));
+  expect(more).toEqual([]);
+  if (!inside) throw new Error('no inside-now statement recorded');
+  const plan = await explainStatement(testApp.database.db, inside, { analyze: false, disableSeqScan: true });
+  expect(describeScans(plan.scans)).toMatch(/(check_ins|Bitmap Index Scan )\((check_ins_inside_list_day_idx|check_ins_active_event_day_idx|check_ins_active_list_day_ticket_key)\)/);
+  expect(plan.seqScannedTables.filter((table) => table === 'check_ins' || table === 'tickets')).toEqual([]);
 });

@@ -11,7 +11,6 @@ import {
   apiPaths,
   CheckInList,
   CheckInListParams,
-  type CreateCheckInListRequest,
   CreateCheckInListRequest as CreateBody,
   EditCheckInListRequest,
   EventParams,
@@ -40,16 +39,6 @@ async function namingBodyFields<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/**
- * The door settings of docs/decisions/111 (re-entry, capacity, daily checkout) are kept by the
- * doors work's columns, not by this branch's service: a request that sets one is refused (400,
- * naming the field) rather than answered as if it had been kept.
- */
-function refuseDoorSettingsNotKept(body: Partial<Pick<CreateCheckInListRequest, 'allowsReentry' | 'capacity' | 'dailyCheckoutTime'>>): void {
-  const set = (['allowsReentry', 'capacity', 'dailyCheckoutTime'] as const).find((field) => body[field] !== undefined && body[field] !== null && body[field] !== false);
-  if (set) throw new ServiceError('bad_request', `This server does not keep ${set} of a check-in list yet.`, `body.${set}`);
-}
-
 const checkInListRoutes: FastifyPluginAsyncZod = async (app) => {
   const adminOfEvent = requireRole('admin');
 
@@ -57,13 +46,11 @@ const checkInListRoutes: FastifyPluginAsyncZod = async (app) => {
     apiPaths.checkInLists,
     {
       preHandler: adminOfEvent,
-      schema: { operationId: 'createCheckInList', params: EventParams, body: CreateBody, response: { 201: CheckInList, ...ruleErrors('forbidden', 'not_found') } },
+      schema: { operationId: 'createCheckInList', params: EventParams, body: CreateBody, response: { 201: CheckInList, ...ruleErrors('bad_request', 'forbidden', 'not_found') } },
     },
     async (request, reply) => {
-      const { name, ticketTypes, days, position, ...doorSettings } = request.body;
-      refuseDoorSettingsNotKept(doorSettings);
-      const input = { name, ticketTypes, days, ...(position === undefined ? {} : { position }) };
-      const list = await namingBodyFields(() => createCheckInList(app.db, eventOf(request), input, actorOf(request)));
+      const { position, ...input } = request.body;
+      const list = await namingBodyFields(() => createCheckInList(app.db, eventOf(request), { ...input, ...(position === undefined ? {} : { position }) }, actorOf(request), app.clock()));
       return reply.status(201).send(list);
     },
   );
@@ -76,13 +63,11 @@ const checkInListRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'editCheckInList',
         params: CheckInListParams,
         body: EditCheckInListRequest,
-        response: { 200: CheckInList, ...ruleErrors('forbidden', 'not_found') },
+        response: { 200: CheckInList, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
     async (request) => {
-      const { name, ticketTypes, days, position, ...doorSettings } = request.body;
-      refuseDoorSettingsNotKept(doorSettings);
-      return namingBodyFields(() => editCheckInList(app.db, eventOf(request), request.params.checkInListId, { name, ticketTypes, days, position }, actorOf(request)));
+      return namingBodyFields(() => editCheckInList(app.db, eventOf(request), request.params.checkInListId, request.body, actorOf(request), app.clock()));
     },
   );
 

@@ -9,6 +9,10 @@
  * scanner to offer; any member (requireRole('staff'): 403 never, 404 for a non-member as for an
  * unknown event).
  *
+ * POST /events/:eventId/check-in-lists, PATCH and DELETE /events/:eventId/check-in-lists/:checkInListId
+ * (docs/decisions/111): keeping an event's lists with their re-entry, capacity and daily checkout;
+ * admin or higher. POST /events/:eventId/info-scan: a supervisor's scan that admits nobody.
+ *
  * Supervisor tools on an event (issue 11), every route behind `requireRole('supervisor')`:
  * GET /events/{eventId}/attendees (search), POST .../attendees/{ticketId}/check-in (manual
  * check-in, the same rule as verify), POST .../attendees/{ticketId}/undo-check-in (with a reason;
@@ -22,6 +26,8 @@ import {
   CheckInCountsParams,
   CheckInCountsQuery,
   CheckInLists,
+  InfoScanRequest,
+  InfoScanResponse,
   DoorList,
   DoorListQuery,
   EventDayParams,
@@ -44,6 +50,7 @@ import { ruleErrors } from '../../plugins/error-responses.ts';
 import { searchAttendees } from '../../services/attendee-search.ts';
 import { countCheckIns } from '../../services/check-in-counts.ts';
 import { listCheckInLists, resolveCheckInList } from '../../services/check-in-lists.ts';
+import { infoScan } from '../../services/check-ins/info-scan.ts';
 import { manualCheckIn, undoCheckIn } from '../../services/check-ins/manual.ts';
 import { readDoorList } from '../../services/door-list.ts';
 import { listConflicts, recordOfflineScans } from '../../services/offline-scans.ts';
@@ -67,7 +74,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId, device } = signedInUser(request);
-      return countCheckIns(app.db, { userId, deviceEventId: device?.eventId }, request.params.eventId, { day: request.params.day, checkInListId: request.query.checkInListId });
+      return countCheckIns(app.db, { userId, deviceEventId: device?.eventId }, request.params.eventId, { day: request.params.day, checkInListId: request.query.checkInListId }, app.clock());
     },
   );
 
@@ -84,7 +91,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: AttendeeSearchResponse, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
-    async (request) => searchAttendees(app.db, eventOf(request), request.query.q, { day: request.query.day, checkInListId: request.query.checkInListId }),
+    async (request) => searchAttendees(app.db, eventOf(request), request.query.q, { day: request.query.day, checkInListId: request.query.checkInListId }, app.clock()),
   );
 
   app.post(
@@ -122,7 +129,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         ticketId: request.params.ticketId,
         ...request.body,
       });
-      return { ...undone, checkedInAt: undone.checkedInAt.toISOString(), undoneAt: undone.undoneAt.toISOString() };
+      return { ...undone, checkedInAt: undone.checkedInAt.toISOString(), exitedAt: undone.exitedAt?.toISOString() ?? null, undoneAt: undone.undoneAt.toISOString() };
     },
   );
 
@@ -162,6 +169,20 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
       const deviceList = signedInUser(request).device?.checkInListId;
       return { eventId: event.id, lists: deviceList ? lists.filter((list) => list.id === deviceList) : lists };
     },
+  );
+
+  app.post(
+    apiPaths.infoScan,
+    {
+      preHandler: supervisorOnly,
+      schema: {
+        operationId: 'infoScan',
+        params: EventParams,
+        body: InfoScanRequest,
+        response: { 200: InfoScanResponse, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
+      },
+    },
+    async (request) => infoScan(app.db, { userId: signedInUser(request).userId }, eventOf(request), request.body, app.clock()),
   );
 
   app.get(
