@@ -120,7 +120,7 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
   const queryClient = useQueryClient();
   const onUndone = (code: string, undo: UndoCheckInResponse) => {
     const undone = { at: undo.undoneAt, reason: undo.reason };
-    recordUndo(queryClient, { eventId: event.id, day: day.day }, code, undone);
+    recordUndo(queryClient, { eventId: event.id, day: day.day, checkInListId }, code, undone);
     scanner.showUndone(code, undone);
   };
 
@@ -188,6 +188,7 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
       <RecentScansList
         eventId={event.id}
         day={day.day}
+        checkInListId={checkInListId}
         undoAction={
           canSupervise
             ? (scan) =>
@@ -204,7 +205,7 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
             : undefined
         }
       />
-      <ConflictsList eventId={event.id} day={day.day} />
+      <ConflictsList eventId={event.id} day={day.day} checkInListId={checkInListId} />
       {/* Admins only (docs/decisions/105): below the door's own controls, out of a steward's way. */}
       {canManageEvents && (
         <Link to={paths.manage} className={buttonClassName({ variant: 'secondary' })}>

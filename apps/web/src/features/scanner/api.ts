@@ -101,7 +101,7 @@ export function useVerifyTicketMutation() {
       // Given up on (decided on the device meanwhile): the offline verdict stands in the list, but
       // the server has recorded this scan all the same.
       if (!check.signal?.aborted) {
-        recordVerdict(queryClient, { eventId: check.eventId, day: check.day }, { id: check.scanId, ticketId: check.qrCode, timestamp: new Date().toISOString(), ...verdict });
+        recordVerdict(queryClient, { eventId: check.eventId, day: check.day, checkInListId: check.checkInListId }, { id: check.scanId, ticketId: check.qrCode, timestamp: new Date().toISOString(), ...verdict });
       }
       void refreshCheckInDay(queryClient, check);
     },

@@ -100,19 +100,19 @@ const now = () => performance.now();
  */
 export function useScanner(eventId: string | null, day: SelectedDay, offline?: OfflineDoor): Scanner {
   const checkInListId = day.checkInList?.id;
-  const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day }, restoreScannerState);
+  const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day, checkInListId }, restoreScannerState);
   const { isScanning, latestResult } = state;
   // Kept as soon as it is on screen: a layout effect runs with the commit, so the tab memory never
   // lags the screen (docs/decisions/063, kept by 081).
-  useLayoutEffect(() => keepScannerState({ eventId, day: day.day }, { isScanning, latestResult }), [eventId, day.day, isScanning, latestResult]);
+  useLayoutEffect(() => keepScannerState({ eventId, day: day.day, checkInListId }, { isScanning, latestResult }), [eventId, day.day, checkInListId, isScanning, latestResult]);
   // Back after a sign-in that a ticket check's 401 forced: that ticket was never checked; say so.
   useEffect(() => {
-    const code = takeUncheckedCode({ eventId, day: day.day });
+    const code = takeUncheckedCode({ eventId, day: day.day, checkInListId });
     // 'next-screen': raised as this screen mounts, before the router's root dismisses the last screen's toasts.
     if (code !== null) {
       notify({ title: t('scanner.uncheckedTitle'), description: t('scanner.uncheckedSessionEnded', { code: toastCodeText(code) }), variant: 'error', scope: 'next-screen', isKeptOnLanguageChange: true });
     }
-  }, [eventId, day.day]);
+  }, [eventId, day.day, checkInListId]);
   const { mutateAsync: verify } = useVerifyTicketMutation();
   const { settings, update: updateSettings } = useDeviceSettings();
   const isContinuous = settings.continuousScanning;
@@ -149,11 +149,11 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
   /** Shows a verdict the device decided (issue 12): card, toast, flash and recent scans, marked 'Offline'. */
   const showOfflineVerdict = useCallback(
     (result: ScanResult) => {
-      recordVerdict(queryClient, { eventId, day: day.day }, result);
+      recordVerdict(queryClient, { eventId, day: day.day, checkInListId }, result);
       dispatch({ type: 'verified', result });
       notify(verdictNotice(result));
     },
-    [queryClient, eventId, day.day],
+    [queryClient, eventId, day.day, checkInListId],
   );
 
   /**
@@ -196,7 +196,7 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
         }
         // The session ended (401): the next screen is sign-in; the scanner says after it that this
         // ticket was never checked.
-        if (error instanceof ApiError && error.status === 401) rememberUncheckedCode({ eventId, day: day.day }, qrCode);
+        if (error instanceof ApiError && error.status === 401) rememberUncheckedCode({ eventId, day: day.day, checkInListId }, qrCode);
         // SPEC §8: the server's error text is not shown; the same words for every failure.
         dispatch({ type: 'verificationFailed' });
         notify({ id: SCAN_OUTCOME_TOAST_ID, title: t('scanner.verificationError'), description: t('scanner.verificationErrorDescription'), variant: 'error' });
@@ -383,11 +383,11 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
   const showVerdict = useCallback(
     (code: string, response: VerifyTicketResponse, scanId: string = crypto.randomUUID()) => {
       const result: ScanResult = { id: scanId, ticketId: code, timestamp: new Date().toISOString(), ...toVerdict(response) };
-      recordVerdict(queryClient, { eventId, day: day.day }, result);
+      recordVerdict(queryClient, { eventId, day: day.day, checkInListId }, result);
       dispatch({ type: 'verified', result });
       notify(verdictNotice(result));
     },
-    [queryClient, eventId, day.day],
+    [queryClient, eventId, day.day, checkInListId],
   );
 
   const showUndone = useCallback((code: string, undone: UndoneCheckIn) => dispatch({ type: 'checkInUndone', code, undone }), []);

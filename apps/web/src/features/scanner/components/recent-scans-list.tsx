@@ -27,9 +27,20 @@ import { useTranslation } from 'react-i18next';
  * given (supervisors and admins), is shown under each approval still standing (the screen passes
  * the supervisor feature's 'Undo check-in').
  */
-export function RecentScansList({ eventId, day, undoAction }: { eventId: string | null; day: number; undoAction?: (scan: ScanResult) => ReactNode }) {
+export function RecentScansList({
+  eventId,
+  day,
+  checkInListId,
+  undoAction,
+}: {
+  eventId: string | null;
+  day: number;
+  /** The check-in list scanned at (docs/decisions/113): only its scans are listed; absent: the event's first. */
+  checkInListId?: string | undefined;
+  undoAction?: (scan: ScanResult) => ReactNode;
+}) {
   const { t } = useTranslation();
-  const { data: scans = [] } = useQuery(recentScansQuery(eventId, day));
+  const { data: scans = [] } = useQuery(recentScansQuery({ eventId, day, checkInListId }));
   const [isOpen, setOpen] = useState(false);
   return (
     <details className="group rounded-2xl border border-slate-300 bg-white" open={isOpen} onToggle={(event) => setOpen(event.currentTarget.open)}>

@@ -143,6 +143,8 @@ export interface UploadConflict {
   scanId: string;
   eventId: string;
   day: number;
+  /** The check-in list it was made at; absent: the event's first. */
+  checkInListId?: string | undefined;
 }
 
 /** Answers of a proxy or load balancer for a server that did not answer. */
@@ -152,8 +154,8 @@ const GATEWAY_FAILURES = new Set([502, 503, 504]);
 export interface UploadOutcome {
   sent: number;
   conflicts: UploadConflict[];
-  /** The event days of which the server recorded at least one scan (their data changed), once each. */
-  days: { eventId: string; day: number }[];
+  /** The event days and check-in lists of which the server recorded at least one scan (their data changed), once each. */
+  days: { eventId: string; day: number; checkInListId?: string | undefined }[];
   setAside: number;
   /** The round stopped on a failure that leaves items queued (no answer, 5xx, 401). */
   failed: boolean;
@@ -200,10 +202,12 @@ export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOffl
         outcome.setAside += 1;
         continue;
       }
-      if (result.status === 'conflict') outcome.conflicts.push({ scanId: item.scanId, eventId: item.eventId, day: item.day });
+      if (result.status === 'conflict') outcome.conflicts.push({ scanId: item.scanId, eventId: item.eventId, day: item.day, checkInListId: item.checkInListId });
       await deleteOutboxRecord(db, item.scanId);
       outcome.sent += 1;
-      if (!outcome.days.some(({ eventId, day }) => eventId === item.eventId && day === item.day)) outcome.days.push({ eventId: item.eventId, day: item.day });
+      if (!outcome.days.some((scope) => scope.eventId === item.eventId && scope.day === item.day && scope.checkInListId === item.checkInListId)) {
+        outcome.days.push({ eventId: item.eventId, day: item.day, checkInListId: item.checkInListId });
+      }
     }
   }
   if (outcome.sent > 0) void pruneOutboxCopies(db);
