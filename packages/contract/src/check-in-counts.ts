@@ -37,6 +37,16 @@ export const CheckInListCounts = z.object({
   name: z.string(),
   checkedIn: z.number().int().min(0),
   validTickets: z.number().int().min(0),
+  /**
+   * Guests inside now through this list on the day (docs/decisions/111): active check-ins not
+   * exited and not checked out at the list's daily checkout time. At a list without re-entry and
+   * without a daily checkout it equals `checkedIn`. Absent (older server).
+   */
+  insideNow: z.number().int().min(0).optional(),
+  /** The list's capacity (null: none). Absent (older server). */
+  capacity: z.number().int().min(1).nullable().optional(),
+  /** Whether the list records exits. Absent (older server): false. */
+  allowsReentry: z.boolean().optional(),
 }).meta({ id: 'CheckInListCounts' });
 export type CheckInListCounts = z.infer<typeof CheckInListCounts>;
 
@@ -51,6 +61,11 @@ export const CheckInCounts = z
     day: z.number().int(),
     checkedIn: z.number().int().min(0),
     validTickets: z.number().int().min(0),
+    /**
+     * Distinct tickets inside now on the day through any list of the event (a ticket inside at two
+     * lists counts once; docs/decisions/111). Absent (older server).
+     */
+    insideNow: z.number().int().min(0).optional(),
     /** The counts of the list asked for with `?checkInListId=`; absent when none was. */
     checkInList: CheckInListCounts.optional(),
   })

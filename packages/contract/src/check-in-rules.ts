@@ -10,10 +10,10 @@
  * so a night that runs to 05:59 is still that day and 06:00 is not. Wall-clock reading and calendar
  * arithmetic are done by date-fns + @date-fns/tz (DST included), never by hand-made offsets.
  */
-import { tz } from '@date-fns/tz';
+import { TZDate, tz } from '@date-fns/tz';
 import { addDays, format, parseISO } from 'date-fns';
 import { INACTIVE_EVENT_STATUSES, type EventStatus } from './organizations.ts';
-import type { ListDenial } from './check-in-lists.ts';
+import type { CheckInDirection, ListDenial } from './check-in-lists.ts';
 import type { DayDenial, DenialReason } from './tickets.ts';
 
 /** When an event's days are open: its time zone, day cut-off and the rehearsal setting. */
@@ -66,6 +66,12 @@ export interface CheckInListRule {
   name: string;
   ticketTypes: readonly string[] | null;
   days: readonly number[] | null;
+  /** Exits are recorded and a guest who left may enter again (docs/decisions/111). Absent: false. */
+  allowsReentry?: boolean | undefined;
+  /** Most guests inside at once on a day; null or absent: no limit. */
+  capacity?: number | null | undefined;
+  /** 'HH:MM' (event time zone): everyone still inside is checked out then each day; null or absent: never. */
+  dailyCheckoutTime?: string | null | undefined;
 }
 
 /** The ticket's check-in for the selected day, when there is one. */
@@ -75,6 +81,11 @@ export interface ExistingCheckIn {
   checkedInBy: string;
   /** It was made by this very scan (a retry with the same scanId by the same staff member). */
   isSameScan: boolean;
+  /**
+   * Whether the guest is inside now (`isCheckInInside`: not exited, not checked out at the list's
+   * daily checkout time). Absent: inside (a list without exits, as before).
+   */
+  isInside?: boolean | undefined;
 }
 
 /** Everything one decision needs. `now` is the clock (an instant). */
@@ -91,6 +102,15 @@ export interface CheckInInput {
    * door list). `existingCheckIn` is then the ticket's check-in on this list.
    */
   checkInList?: { list: CheckInListRule; lists: readonly CheckInListRule[] } | undefined;
+  /** Which way the guest passes (docs/decisions/111); absent: entry. */
+  direction?: CheckInDirection | undefined;
+  /**
+   * Guests inside through the list now, when known (the server's count, or the door list's at
+   * download). Absent at a list with a capacity: the rule admits without the capacity check and
+   * says so (`isCapacityUnchecked`): the server claims a place exactly when it writes; offline the
+   * verdict says 'capacity not checked offline'.
+   */
+  insideNow?: number | undefined;
 }
 
 /**
@@ -98,7 +118,14 @@ export interface CheckInInput {
  * original approval again) or `denied` with the reason and a plain message.
  */
 export type CheckInDecision =
-  | { outcome: 'check_in' }
+  | {
+      outcome: 'check_in';
+      /** A guest who had left (or was checked out) enters again at a list that allows re-entry. */
+      isReentry?: true;
+      /** The list has a capacity and `insideNow` was not given: admitted without checking it. */
+      isCapacityUnchecked?: true;
+    }
+  | { outcome: 'check_out' }
   | { outcome: 'checked_in_by_this_scan'; checkedInAt: Date }
   | {
       outcome: 'denied';
@@ -106,6 +133,7 @@ export type CheckInDecision =
       message: string;
       dayDenial?: DayDenial;
       listDenial?: ListDenial;
+      capacityDenial?: { insideNow: number; capacity: number };
       checkedInAt?: Date;
       checkedInBy?: string;
     };
@@ -145,8 +173,60 @@ export function listDenialMessage(facts: ListDenial): string {
   return `Not valid at this entrance — valid at ${joinWords(facts.validAt.map((list) => list.name))}`;
 }
 
+/** The verdict's words for an exit recorded (APPROVED, `direction: 'exit'`). */
+export const EXIT_RECORDED_MESSAGE = 'Exit recorded';
+/** `not_inside`: an exit of a guest who is not inside at the list. */
+export const NOT_INSIDE_MESSAGE = 'Not inside';
+/** What an offline verdict at a list with a capacity adds: the device cannot count the others. */
+export const CAPACITY_NOT_CHECKED_OFFLINE_MESSAGE = 'capacity not checked offline';
+
+/** `at_capacity` in English words: 'At capacity: 500 inside'. */
+export function atCapacityMessage(insideNow: number): string {
+  return `At capacity: ${insideNow} inside`;
+}
+
+/** Why an exit at a list without re-entry is refused (the server's 400; the rule's `not_inside` words offline). */
+export function exitNotRecordedMessage(listName: string): string {
+  return `${listName} does not allow re-entry: exits are not recorded there.`;
+}
+
 /**
- * Decides one scan. Checks, in this order (docs/decisions/015, 020): `not_found` (no ticket, or a
+ * The last daily checkout of a list at or before `now` (docs/decisions/111): the latest instant
+ * whose wall clock in `timeZone` reads `checkoutTime` ('HH:MM'), today's if it has passed, else
+ * yesterday's. A wall time that a DST change skips is taken as date-fns' TZDate takes it (moved
+ * forward by the gap). Null when `checkoutTime` is null or absent.
+ */
+export function lastDailyCheckout(timeZone: string, checkoutTime: string | null | undefined, now: Date): Date | null {
+  if (!checkoutTime) return null;
+  const wall = wallClock(timeZone, now);
+  const date = wall.time >= checkoutTime ? wall.date : addCalendarDays(wall.date, -1);
+  const [year, month, dayOfMonth] = date.split('-').map(Number);
+  const [hours, minutes] = checkoutTime.split(':').map(Number);
+  return new Date(new TZDate(year ?? 1970, (month ?? 1) - 1, dayOfMonth ?? 1, hours ?? 0, minutes ?? 0, timeZone).getTime());
+}
+
+/**
+ * Whether a check-in's guest is inside at `now`: not exited since the last entry (`exitedAt` null)
+ * and, when the list has a daily checkout time, entered (`lastEnteredAt`) at or after the last
+ * checkout (`lastDailyCheckout`). A check-in that is undone is never inside (callers pass only
+ * active ones).
+ */
+export function isCheckInInside(
+  checkIn: { lastEnteredAt: Date; exitedAt: Date | null },
+  list: Pick<CheckInListRule, 'dailyCheckoutTime'>,
+  calendar: Pick<EventCalendar, 'timeZone'>,
+  now: Date,
+): boolean {
+  if (checkIn.exitedAt !== null) return false;
+  const checkout = lastDailyCheckout(calendar.timeZone, list.dailyCheckoutTime, now);
+  return checkout === null || checkIn.lastEnteredAt.getTime() >= checkout.getTime();
+}
+
+/**
+ * Decides one scan. An exit (`direction: 'exit'`, docs/decisions/111) checks `not_found` and
+ * `wrong_event`, then: at a list without re-entry `not_inside` (the server refuses such a request
+ * with a 400 before asking), a guest not inside `not_inside` ('Not inside'), otherwise `check_out`.
+ * An entry checks, in this order (docs/decisions/015, 020): `not_found` (no ticket, or a
  * ticket of another organization's event: nothing leaks across organizations), `wrong_event`,
  * `event_not_active` (draft, completed, cancelled), `revoked`, `not_valid_today` (the event has no
  * such day, or the ticket does not admit it: 'This ticket is for Day 2, Sat 24 Nov'), `not_event_day`
@@ -159,6 +239,12 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
   const { ticket, event, day, existingCheckIn, now } = input;
   if (!ticket || ticket.organizationId !== event.organizationId) return deny('not_found', TICKET_NOT_FOUND_MESSAGE);
   if (ticket.eventId !== event.id) return deny('wrong_event', 'This ticket is for a different event.');
+  const { checkInList } = input;
+  if (input.direction === 'exit') {
+    if (checkInList && !checkInList.list.allowsReentry) return deny('not_inside', exitNotRecordedMessage(checkInList.list.name));
+    if (!existingCheckIn || existingCheckIn.isInside === false) return deny('not_inside', NOT_INSIDE_MESSAGE);
+    return { outcome: 'check_out' };
+  }
   if (!isEventActive(event.status)) return deny('event_not_active', INACTIVE_EVENT_MESSAGES[event.status] ?? 'This event is not open for check-in.');
   if (ticket.isRevoked) return deny('revoked', 'This ticket has been revoked.');
   const selected = event.days.find((entry) => entry.day === day);
@@ -170,7 +256,6 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
   if (!event.allowsScanningOutsideDays && !isEventDayOpen(event, selected, now)) {
     return denyDay('not_event_day', notEventDayFacts(event, selected, now));
   }
-  const { checkInList } = input;
   if (checkInList && !listAdmits(checkInList.list, ticket.ticketType, day)) {
     const listDenial: ListDenial = {
       checkInList: namedList(checkInList.list),
@@ -178,7 +263,9 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
     };
     return { outcome: 'denied', reason: 'not_on_list', message: listDenialMessage(listDenial), listDenial };
   }
-  if (existingCheckIn) {
+  const list = checkInList?.list;
+  const isReentry = existingCheckIn !== null && existingCheckIn.isInside === false && list?.allowsReentry === true;
+  if (existingCheckIn && !isReentry) {
     if (existingCheckIn.isSameScan) return { outcome: 'checked_in_by_this_scan', checkedInAt: existingCheckIn.checkedInAt };
     return {
       outcome: 'denied',
@@ -188,7 +275,15 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
       checkedInBy: existingCheckIn.checkedInBy,
     };
   }
-  return { outcome: 'check_in' };
+  const capacity = list?.capacity ?? null;
+  if (capacity !== null && input.insideNow !== undefined && input.insideNow >= capacity) {
+    return { outcome: 'denied', reason: 'at_capacity', message: atCapacityMessage(input.insideNow), capacityDenial: { insideNow: input.insideNow, capacity } };
+  }
+  return {
+    outcome: 'check_in',
+    ...(isReentry ? { isReentry: true as const } : {}),
+    ...(capacity !== null && input.insideNow === undefined ? { isCapacityUnchecked: true as const } : {}),
+  };
 }
 
 /** Whether tickets of an event with `status` may admit anyone (not draft, completed or cancelled). */
@@ -338,7 +433,7 @@ function joinWords(words: string[]): string {
   return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
-function deny(reason: Exclude<DenialReason, 'already_checked_in'>, message: string): CheckInDecision {
+function deny(reason: Exclude<DenialReason, 'already_checked_in' | 'at_capacity'>, message: string): CheckInDecision {
   return { outcome: 'denied', reason, message };
 }
 

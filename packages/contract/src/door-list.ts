@@ -17,7 +17,8 @@
 import { z } from 'zod';
 import { CheckInList, CheckInListId } from './check-in-lists.ts';
 import { type CheckInAttention, checkInAttention } from './check-in-notes.ts';
-import type { CheckInEvent, CheckInInput, CheckInListRule, ExistingCheckIn } from './check-in-rules.ts';
+import type { CheckInDirection } from './check-in-lists.ts';
+import { type CheckInEvent, type CheckInInput, type CheckInListRule, type ExistingCheckIn, isCheckInInside } from './check-in-rules.ts';
 import { fromBase64Url, fromUtf8, globalCrypto, subtle, toBase64Url, utf8 } from './bytes.ts';
 import { EventStatus } from './organizations.ts';
 import { ticketCodeOfQrText } from './signed-ticket.ts';
@@ -71,7 +72,17 @@ export const DoorListEntry = z.object({
   admittedDays: z.array(z.number().int()).nullable(),
   isRevoked: z.boolean(),
   holderName: SealedText,
-  checkIn: z.object({ checkedInAt: z.string(), checkedInBy: z.string() }).nullable(),
+  /**
+   * At a list that records exits (docs/decisions/111, format 5): `lastEnteredAt` the last entry
+   * (absent: `checkedInAt`), `exitedAt` the exit since (null: not left). Whether the guest is
+   * inside is `isCheckInInside` of these and the list's daily checkout time, at the device's clock.
+   */
+  checkIn: z.object({
+    checkedInAt: z.string(),
+    checkedInBy: z.string(),
+    lastEnteredAt: z.string().optional(),
+    exitedAt: z.string().nullable().optional(),
+  }).nullable(),
   /**
    * The ticket's own check-in note (docs/decisions/102), sealed like the holder name: a note may
    * say something personal ('wheelchair user'). Absent when the ticket has none.
@@ -136,6 +147,12 @@ export const DoorList = z.object({
    * ticket row). Absent (older server): none.
    */
   ticketTypes: z.array(DoorListTicketType).default([]),
+  /**
+   * Guests inside through the door list's check-in list when it was made (`generatedAt`;
+   * docs/decisions/111, format 5): a device shows it and may add its own entries and exits since,
+   * but cannot know other gates': the capacity is not checked offline. Absent (older server): null.
+   */
+  insideNow: z.number().int().min(0).nullable().optional(),
 }).meta({ id: 'DoorList' });
 export type DoorList = z.infer<typeof DoorList>;
 
@@ -153,9 +170,11 @@ export function normalizeTicketCode(scanned: string): string {
  * The door list's format: 2 since weak codes are left out (docs/decisions/087), 3 since entries
  * carry check-in notes (docs/decisions/102), 4 since it also carries the event's check-in lists and
  * its entries' check-ins are at one list (docs/decisions/100): a device holding an older list
- * downloads it whole, so no entry it kept lacks its note and no list lacks the check-in lists.
+ * downloads it whole, so no entry it kept lacks its note and no list lacks the check-in lists; 5
+ * since entries carry their exits and the list its inside count and its lists' re-entry, capacity
+ * and daily checkout (docs/decisions/111).
  */
-export const DOOR_LIST_FORMAT = 4;
+export const DOOR_LIST_FORMAT = 5;
 
 /** The least strength, in bits, a ticket code must have to be on a door list (docs/decisions/087). */
 export const DOOR_LIST_MIN_CODE_BITS = 64;
@@ -286,6 +305,8 @@ export function mergeDoorList(previous: DoorList | null, changes: DoorList): Doo
 export interface LocalCheckIn {
   checkedInAt: Date;
   checkedInBy: string;
+  /** Whether the guest is inside after this device's own entries and exits; absent: inside. */
+  isInside?: boolean | undefined;
 }
 
 /**
@@ -294,7 +315,9 @@ export interface LocalCheckIn {
  * event — offline, another event's ticket is `not_found`), `localCheckIn` the device's own check-in
  * of it on this day, if any (it wins over the list's, which may be older). `now` is the device clock.
  * The check-in list is the door list's (`checkInListId`, else the first of `checkInLists`); a list
- * without `checkInLists` (older server) decides as before lists.
+ * without `checkInLists` (older server) decides as before lists. `direction`: the scanner's Entry /
+ * Exit switch (docs/decisions/111). The capacity is never checked offline (`insideNow` is not
+ * given): an entry at a list with a capacity decides `isCapacityUnchecked`.
  */
 export function doorListCheckInInput(
   list: Pick<DoorList, 'event'> & Partial<Pick<DoorList, 'checkInListId' | 'checkInLists'>>,
@@ -302,9 +325,22 @@ export function doorListCheckInInput(
   entry: DoorListEntry | null,
   now: Date,
   localCheckIn: LocalCheckIn | null = null,
+  direction: CheckInDirection = 'entry',
 ): CheckInInput {
   const event: CheckInEvent = list.event;
-  const listed = entry?.checkIn ? { checkedInAt: new Date(entry.checkIn.checkedInAt), checkedInBy: entry.checkIn.checkedInBy } : null;
+  const checkInList = doorListCheckInList(list);
+  const listed = entry?.checkIn
+    ? {
+        checkedInAt: new Date(entry.checkIn.checkedInAt),
+        checkedInBy: entry.checkIn.checkedInBy,
+        isInside: isCheckInInside(
+          { lastEnteredAt: new Date(entry.checkIn.lastEnteredAt ?? entry.checkIn.checkedInAt), exitedAt: entry.checkIn.exitedAt ? new Date(entry.checkIn.exitedAt) : null },
+          checkInList?.list ?? {},
+          event,
+          now,
+        ),
+      }
+    : null;
   const existing = localCheckIn ?? listed;
   const existingCheckIn: ExistingCheckIn | null = existing ? { ...existing, isSameScan: false } : null;
   return {
@@ -315,7 +351,8 @@ export function doorListCheckInInput(
     day,
     existingCheckIn,
     now,
-    checkInList: doorListCheckInList(list),
+    checkInList,
+    direction,
   };
 }
 

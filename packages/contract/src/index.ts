@@ -9,6 +9,7 @@ export * from './team.ts';
 export * from './tickets.ts';
 export * from './check-in-counts.ts';
 export * from './check-in-lists.ts';
+export * from './doors.ts';
 export * from './supervisor.ts';
 export * from './check-in-rules.ts';
 export * from './bytes.ts';

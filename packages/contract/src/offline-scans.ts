@@ -8,7 +8,10 @@
  * - `duplicate`: the server already had this very scan's check-in (the device's online verify
  *   reached the server before it gave up and decided offline): nothing new is recorded.
  * - `conflict`: the device admitted a ticket the server already had as checked in that day (another
- *   gate): kept as a conflict, both admissions in the scan log, listed by GET .../conflicts.
+ *   gate): kept as a conflict, both admissions in the scan log, listed by GET .../conflicts. Also an
+ *   offline entry at a list with a capacity that found the list full (`reason: 'at_capacity'`,
+ *   docs/decisions/111): capacity cannot be known offline; the guest is in, so the entry is recorded
+ *   (inside-now goes over the capacity) and listed as a conflict.
  * - `rejected`: the item is ill-formed, its scanId belongs to another scan, its maker is not a
  *   member of the event's organization, or the server's rule denies the ticket (revoked, not valid
  *   that day, unknown…): `reason` and `message` say why. The device keeps rejected items aside with
@@ -24,7 +27,7 @@
  */
 import { z } from 'zod';
 import { subtle, toBase64Url, utf8 } from './bytes.ts';
-import { CheckInListId } from './check-in-lists.ts';
+import { CheckInDirection, CheckInListId } from './check-in-lists.ts';
 import { DenialReason } from './tickets.ts';
 import { QR_CODE_MAX_LENGTH } from './tickets.ts';
 
@@ -62,6 +65,12 @@ export const OfflineScan = z.object({
   reason: DenialReason.optional(),
   scannedBy: z.uuid().optional(),
   sessionProof: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'an offlineScanProof (43 base64url characters)').optional(),
+  /**
+   * `exit`: the device recorded an exit offline (docs/decisions/111); absent: an entry. Exits are
+   * queued like entries; an exit the server finds not inside is rejected `not_inside`. Not part of
+   * `sessionProof`.
+   */
+  direction: CheckInDirection.optional(),
 }).meta({ id: 'OfflineScan' });
 export type OfflineScan = z.infer<typeof OfflineScan>;
 
@@ -121,6 +130,7 @@ export const OfflineScanResult = z.object({
   scanId: z.string().nullable(),
   status: OfflineScanStatus,
   // A reason this app does not know (a newer server's, docs/decisions/094) reads as none.
+  // On a `conflict`: absent (already checked in elsewhere) or `at_capacity`.
   reason: OfflineRejection.optional().catch(undefined),
   message: z.string().optional(),
   checkedInAt: z.string().optional(),
@@ -145,7 +155,15 @@ export const OfflineConflict = z.object({
   code: z.string(),
   holderName: z.string(),
   offline: z.object({ scannedAt: z.string(), receivedAt: z.string(), deviceId: z.string(), staffName: z.string() }),
+  /** For `at_capacity`: the offline entry itself (recorded over the capacity). */
   existing: z.object({ checkedInAt: z.string(), checkedInBy: z.string() }),
+  /**
+   * `already_checked_in` (absent, older server): another admission stood; `at_capacity`: the entry
+   * found its list full (docs/decisions/111), `insideNow` counted then, with the list's `capacity`.
+   */
+  kind: z.enum(['already_checked_in', 'at_capacity']).optional(),
+  insideNow: z.number().int().min(0).optional(),
+  capacity: z.number().int().min(1).optional(),
 }).meta({ id: 'OfflineConflict' });
 export type OfflineConflict = z.infer<typeof OfflineConflict>;
 

@@ -22,6 +22,10 @@ export const apiPaths = {
   checkInCounts: '/events/:eventId/days/:day/counts',
   /** Not in SPEC §7: an event's check-in lists (docs/decisions/100), any member. Fastify route pattern. */
   checkInLists: '/events/:eventId/check-in-lists',
+  /** One list (docs/decisions/111): PATCH to change, DELETE to remove (admin+). POST on `checkInLists` creates (admin+). */
+  checkInList: '/events/:eventId/check-in-lists/:checkInListId',
+  /** A supervisor's info scan (docs/decisions/111): the ticket's state on each list, nobody admitted. */
+  infoScan: '/events/:eventId/info-scan',
   /** Issue 11, supervisor+ (Fastify route patterns; build concrete paths with supervisorPaths). */
   attendeeSearch: '/events/:eventId/attendees',
   manualCheckIn: '/events/:eventId/attendees/:ticketId/check-in',
@@ -66,6 +70,16 @@ export function organizationEventsPath(organizationId: string): string {
 /** The concrete path of an event day's live counts (`apiPaths.checkInCounts`). */
 export function checkInCountsPath(eventId: string, day: number): string {
   return `/events/${encodeURIComponent(eventId)}/days/${day}/counts`;
+}
+
+/** The concrete path of one check-in list (`apiPaths.checkInList`). */
+export function checkInListPath(eventId: string, checkInListId: string): string {
+  return `/events/${encodeURIComponent(eventId)}/check-in-lists/${encodeURIComponent(checkInListId)}`;
+}
+
+/** The concrete path of an event's info scan (`apiPaths.infoScan`). */
+export function infoScanPath(eventId: string): string {
+  return `/events/${encodeURIComponent(eventId)}/info-scan`;
 }
 
 /** The concrete path of an event's check-in lists (`apiPaths.checkInLists`). */

@@ -5,7 +5,7 @@
  * (`hasRoleAtLeast`, organizations.ts); the server enforces it (docs/decisions/037).
  */
 import { z } from 'zod';
-import { CheckInListId } from './check-in-lists.ts';
+import { CheckInDirection, CheckInListId } from './check-in-lists.ts';
 import { requestText } from './text.ts';
 import { VerifyTicketResponse } from './tickets.ts';
 
@@ -53,10 +53,18 @@ export const AttendeeSearchQuery = z.object({
 });
 export type AttendeeSearchQuery = z.infer<typeof AttendeeSearchQuery>;
 
-/** The active check-in of a ticket on a day: when (ISO 8601) and by whom (display name). */
+/**
+ * The active check-in of a ticket on a day: when (ISO 8601) and by whom (display name). At a list
+ * that allows re-entry (docs/decisions/111): `isInside` whether the guest is inside now, `exitedAt`
+ * the last exit (ISO 8601; null: not left since the last entry), `lastEnteredAt` the last entry.
+ * Absent from older servers: inside.
+ */
 export const AttendeeCheckIn = z.object({
   checkedInAt: z.string(),
   checkedInBy: z.string(),
+  isInside: z.boolean().optional(),
+  exitedAt: z.string().nullable().optional(),
+  lastEnteredAt: z.string().optional(),
 }).meta({ id: 'AttendeeCheckIn' });
 export type AttendeeCheckIn = z.infer<typeof AttendeeCheckIn>;
 
@@ -98,6 +106,8 @@ export const ManualCheckInRequest = z.object({
   scanId: requestText().uuid().optional(),
   /** The check-in list (docs/decisions/100); default the event's first. Another event's: 400. */
   checkInListId: CheckInListId.optional(),
+  /** `entry` (default) or `exit` (docs/decisions/111); an exit at a list without re-entry: 400. */
+  direction: CheckInDirection.optional(),
 }).meta({ id: 'ManualCheckInRequest' });
 export type ManualCheckInRequest = z.infer<typeof ManualCheckInRequest>;
 export const ManualCheckInResponse = VerifyTicketResponse;
@@ -124,19 +134,28 @@ export const UndoCheckInRequest = z.object({
 }).meta({ id: 'UndoCheckInRequest' });
 export type UndoCheckInRequest = z.infer<typeof UndoCheckInRequest>;
 
-/** The recorded undo: the check-in it removed and who removed it, when (ISO 8601) and why. */
+/**
+ * The recorded undo: the check-in it removed and who removed it, when (ISO 8601) and why. An undo
+ * removes the whole check-in of the day at that list, entries and exits alike
+ * (docs/decisions/111): `exitedAt` the exit it removed with it (null: the guest was inside, who
+ * then no longer counts as inside; a guest who had left already did not count).
+ */
 export const UndoCheckInResponse = z.object({
   ticketId: z.string(),
   day: z.number().int(),
   checkedInAt: z.string(),
+  exitedAt: z.string().nullable().optional(),
   undoneAt: z.string(),
   undoneBy: z.string(),
   reason: z.string(),
 }).meta({ id: 'UndoCheckInResponse' });
 export type UndoCheckInResponse = z.infer<typeof UndoCheckInResponse>;
 
-/** Scan log verdicts: a verify approved or denied, or a check-in undone. */
-export const ScanLogVerdict = z.enum(['approved', 'denied', 'undone']).meta({ id: 'ScanLogVerdict' });
+/**
+ * Scan log verdicts: a verify approved (an entry) or denied, a check-in undone, an exit recorded
+ * (`exited`, docs/decisions/111), or a supervisor's info scan that admitted nobody (`info`).
+ */
+export const ScanLogVerdict = z.enum(['approved', 'denied', 'undone', 'exited', 'info']).meta({ id: 'ScanLogVerdict' });
 export type ScanLogVerdict = z.infer<typeof ScanLogVerdict>;
 
 /**
@@ -183,6 +202,10 @@ export const ScanLogEntry = z.object({
    * from older servers.
    */
   receivedAt: z.string().optional(),
+  /** The check-in list of the attempt (docs/decisions/111); absent for rows written before. */
+  checkInListId: z.string().nullable().optional(),
+  /** `exit` for a denied exit (`not_inside`) as well as for `exited`; absent: entry. */
+  direction: CheckInDirection.optional(),
 }).meta({ id: 'ScanLogEntry' });
 export type ScanLogEntry = z.infer<typeof ScanLogEntry>;
 

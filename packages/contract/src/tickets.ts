@@ -3,7 +3,7 @@
  * day. A denial is a verdict (`isValid: false` with a `reason`), never an HTTP error.
  */
 import { z } from 'zod';
-import { CheckInListId, ListDenial } from './check-in-lists.ts';
+import { CheckInDirection, CheckInListId, ListDenial } from './check-in-lists.ts';
 import { requestText } from './text.ts';
 
 /** Longest QR payload accepted, in characters. */
@@ -26,6 +26,11 @@ export const VerifyTicketRequest = z
      * lists. A list of another event is a 400 `bad_request` and nothing is written.
      */
     checkInListId: CheckInListId.optional(),
+    /**
+     * `entry` (absent: entry, as before) or `exit` (docs/decisions/111). An exit at a list that does
+     * not allow re-entry is a 400 `bad_request` and nothing is written or logged.
+     */
+    direction: CheckInDirection.optional(),
   })
   .meta({ id: 'VerifyTicketRequest' });
 export type VerifyTicketRequest = z.infer<typeof VerifyTicketRequest>;
@@ -36,6 +41,10 @@ export type VerifyTicketRequest = z.infer<typeof VerifyTicketRequest>;
  * event has no such day). `not_event_day`: the chosen day is not today at the event (issue 15;
  * see check-in-rules.ts). `not_on_list`: the check-in list scanned at does not admit the ticket's type
  * on the chosen day ('Not valid at this entrance — valid at VIP Gate', docs/decisions/100).
+ * `not_inside`: an exit of a guest who is not inside at that list (never entered, already left, or
+ * checked out at the list's daily checkout time): 'Not inside' (docs/decisions/111).
+ * `at_capacity`: an entry at a list whose inside-now has reached its capacity: 'At capacity: 500
+ * inside' (`capacityDenial` carries the numbers).
  */
 export const DenialReason = z.enum([
   'not_found',
@@ -46,6 +55,8 @@ export const DenialReason = z.enum([
   'event_not_active',
   'not_event_day',
   'not_on_list',
+  'not_inside',
+  'at_capacity',
 ]).meta({ id: 'DenialReason' });
 export type DenialReason = z.infer<typeof DenialReason>;
 
@@ -61,13 +72,30 @@ const verdictAttention = {
   requiresAttention: z.boolean().optional(),
 };
 
-/** APPROVED: the check-in was recorded now (or, for a retried `scanId`, earlier by this same scan). */
+/**
+ * The door's state after a verdict at a list that allows re-entry or has a capacity
+ * (docs/decisions/111): `insideNow` guests inside through that list on the day, and its `capacity`
+ * (null: none). Absent at other lists.
+ */
+const verdictOccupancy = {
+  insideNow: z.number().int().min(0).optional(),
+  capacity: z.number().int().min(1).nullable().optional(),
+};
+
+/**
+ * APPROVED: the check-in was recorded now (or, for a retried `scanId`, earlier by this same scan).
+ * `direction` 'exit': an exit was recorded ('Exit recorded'), `exitedAt` its time; 'entry' or
+ * absent: an entry (a re-entry too, `checkedInAt` then the time of this entry).
+ */
 export const ApprovedVerdict = z.object({
   isValid: z.literal(true),
   eventName: z.string().optional(),
   holderName: z.string().optional(),
   ticketType: z.string().optional(),
   checkedInAt: z.string().optional(),
+  direction: CheckInDirection.optional(),
+  exitedAt: z.string().optional(),
+  ...verdictOccupancy,
   ...verdictAttention,
 }).meta({ id: 'ApprovedVerdict' });
 export type ApprovedVerdict = z.infer<typeof ApprovedVerdict>;
@@ -113,6 +141,11 @@ export const DeniedVerdict = z.object({
   dayDenial: DayDenial.optional(),
   /** For `not_on_list`: the list scanned at and the lists that admit the ticket on the day. */
   listDenial: ListDenial.optional(),
+  /** For `at_capacity`: the guests inside through the list now and its capacity ('At capacity: 500 inside'). */
+  capacityDenial: z.object({ insideNow: z.number().int().min(0), capacity: z.number().int().min(1) }).optional(),
+  /** The way the scan was (absent: entry). */
+  direction: CheckInDirection.optional(),
+  ...verdictOccupancy,
   checkedInAt: z.string().optional(),
   checkedInBy: z.string().optional(),
   ...verdictAttention,

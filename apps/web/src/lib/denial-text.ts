@@ -71,6 +71,8 @@ export interface Denial {
   dayDenial?: DayDenial;
   /** The facts behind `not_on_list`: the lists that admit the ticket today (docs/decisions/100). */
   listDenial?: ListDenial;
+  /** The numbers behind `at_capacity` (docs/decisions/111). */
+  capacityDenial?: { insideNow: number; capacity: number };
 }
 
 /** A clock time such as "10:42" in the device's locale. */
@@ -111,6 +113,10 @@ export function denialText(denial: Denial): string | null {
       if (!denial.listDenial) return t('scanner.notOnList');
       return validAt.length > 0 ? t('scanner.notOnListValidAt', { lists: joinWords(validAt) }) : t('scanner.notOnListNowhere');
     }
+    case 'not_inside':
+      return t('scanner.notInside');
+    case 'at_capacity':
+      return t('scanner.atCapacity', { count: denial.capacityDenial?.insideNow ?? '' });
     case undefined:
       return null;
   }

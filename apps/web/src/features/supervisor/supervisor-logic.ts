@@ -56,7 +56,7 @@ export function attendeeStatusText(attendee: Attendee): string {
 export function scanLogVerdictText(entry: ScanLogEntry): string {
   const verdict = entry.verdict === 'approved' ? t('supervisor.filterApproved') : entry.verdict === 'denied' ? t('supervisor.filterDenied') : t('supervisor.filterUndone');
   const source = entry.source === 'manual' ? t('supervisor.manualSuffix') : entry.source === 'offline' ? t('supervisor.offlineSuffix') : '';
-  const reason = entry.reason && entry.verdict !== 'undone' ? reasonWords(entry.reason, entry.verdict) : entry.reason;
+  const reason = entry.reason && entry.verdict !== 'undone' ? reasonWords(entry.reason, entry.verdict === 'approved' ? 'approved' : 'denied') : entry.reason;
   return `${verdict}${source}${reason ? `: ${reason}` : ''}`;
 }
 
