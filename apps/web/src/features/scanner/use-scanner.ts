@@ -78,6 +78,16 @@ export interface Scanner {
   camera: CameraControls;
 }
 
+/**
+ * How codes are checked (docs/decisions/113): `direction` 'exit' records exits (verify and the
+ * device's rule alike); `onInfoCode`, when given (info mode, supervisors), takes every code instead
+ * of a check-in: nothing is verified, nothing admitted.
+ */
+export interface ScanOptions {
+  direction?: 'exit' | undefined;
+  onInfoCode?: ((code: string) => Promise<void>) | undefined;
+}
+
 /** A monotonic clock in ms, for the repeat and resume rules of scan-gate.ts. */
 const now = () => performance.now();
 
@@ -98,8 +108,10 @@ const now = () => performance.now();
  *   decided on the device from the door list, shown marked 'Offline' and queued under its scanId. When
  *   the device cannot decide (no door list), SPEC §8's 'Verification Error' stays.
  */
-export function useScanner(eventId: string | null, day: SelectedDay, offline?: OfflineDoor): Scanner {
+export function useScanner(eventId: string | null, day: SelectedDay, offline?: OfflineDoor, options: ScanOptions = {}): Scanner {
   const checkInListId = day.checkInList?.id;
+  // The Exit switch (docs/decisions/113): the caller passes 'exit' only at a list that allows re-entry.
+  const { direction, onInfoCode } = options;
   const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day, checkInListId }, restoreScannerState);
   const { isScanning, latestResult } = state;
   // Kept as soon as it is on screen: a layout effect runs with the commit, so the tab memory never
@@ -163,12 +175,12 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
   const decideHere = useCallback(
     async (qrCode: string, scanId: string, scannedAt: Date) => {
       if (!offline || !eventId) return false;
-      const verdict = await offline.decide({ scanId, code: qrCode, scannedAt }).catch(() => null);
+      const verdict = await offline.decide({ scanId, code: qrCode, scannedAt, direction }).catch(() => null);
       if (verdict === null) return false;
       showOfflineVerdict({ id: scanId, ticketId: qrCode, timestamp: scannedAt.toISOString(), isOffline: true, ...verdict });
       return true;
     },
-    [offline, eventId, showOfflineVerdict],
+    [offline, eventId, showOfflineVerdict, direction],
   );
 
   const checkTicket = useCallback(
@@ -176,12 +188,23 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
       isBusyRef.current = true;
       const scanId = crypto.randomUUID();
       const scannedAt = new Date();
+      if (onInfoCode) {
+        // Info mode: the ticket's state, nothing admitted (the caller shows it and says when it failed).
+        try {
+          await onInfoCode(qrCode);
+        } finally {
+          dispatch({ type: 'infoShown' });
+          isBusyRef.current = false;
+          resumeAtRef.current = resumeAt(now());
+        }
+        return;
+      }
       try {
         if (offline?.decidesLocally() && (await decideHere(qrCode, scanId, scannedAt))) return;
         // A ticket this device admitted offline, in a scan still waiting to be sent: the server does
         // not know it yet and would approve it again; the device decides (DENIED, already checked in).
         if (offline && (await offline.hasUnsentAdmission(qrCode)) && (await decideHere(qrCode, scanId, scannedAt))) return;
-        const verdict = await verifyWithin(verify, { eventId, day: day.day, checkInListId, qrCode, scanId }, offline ? VERIFY_TIMEOUT_MS : null);
+        const verdict = await verifyWithin(verify, { eventId, day: day.day, checkInListId, qrCode, scanId, direction }, offline ? VERIFY_TIMEOUT_MS : null);
         offline?.verifyAnswered(qrCode, verdict);
         // The row keeps the scan's id, which its check-in keeps too: an undo from recent scans names it.
         dispatch({ type: 'verified', result: { id: scanId, ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });
@@ -205,7 +228,7 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
         resumeAtRef.current = resumeAt(now());
       }
     },
-    [verify, eventId, day.day, checkInListId, offline, decideHere],
+    [verify, eventId, day.day, checkInListId, direction, onInfoCode, offline, decideHere],
   );
 
   /** The one path of every scanned code (SPEC §4): shown, toasted, verified after a 500 ms pause. */

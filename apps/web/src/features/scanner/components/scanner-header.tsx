@@ -2,7 +2,7 @@ import { ArrowLeft, DoorOpen, MapPin } from 'lucide-react';
 import { Button } from '@/components/ui/button.tsx';
 import { DayWarning } from '@/components/day-warning.tsx';
 import { Tooltip } from '@/components/ui/tooltip.tsx';
-import type { EventItem, SelectedDay } from '@/lib/entities.ts';
+import type { EventItem, ScanMode, SelectedDay } from '@/lib/entities.ts';
 import { CheckInCount } from './check-in-count.tsx';
 import { useTranslation } from 'react-i18next';
 
@@ -16,12 +16,15 @@ import { useTranslation } from 'react-i18next';
 export function ScannerHeader({
   event,
   day,
+  mode = 'entry',
   dayWarning,
   approvalsWaiting,
   onBack,
 }: {
   event: EventItem;
   day: SelectedDay;
+  /** How scans are checked (docs/decisions/113): said in the header unless entry. */
+  mode?: ScanMode;
   dayWarning: string | null;
   /** This device's approvals of the day not yet sent, added to the count (`CheckInCount`). */
   approvalsWaiting: number;
@@ -45,6 +48,11 @@ export function ScannerHeader({
           <p className="flex items-center gap-1 text-lg font-semibold break-words text-blue-900" data-testid="check-in-list-name">
             <DoorOpen aria-hidden="true" className="size-5 shrink-0" />
             {t('lists.headerLine', { name: day.checkInList.name })}
+          </p>
+        )}
+        {mode !== 'entry' && (
+          <p className="text-lg font-bold text-amber-900" data-testid="scan-mode">
+            {t('doors.scanMode')}: {mode === 'exit' ? t('doors.exit') : t('doors.info')}
           </p>
         )}
         {event.location && (

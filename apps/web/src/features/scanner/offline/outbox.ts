@@ -43,6 +43,8 @@ const OutboxItemSchema = z.object({
   deviceId: z.string(),
   verdict: OfflineVerdict,
   reason: DenialReason.optional(),
+  /** 'exit': an exit recorded on the device (docs/decisions/113), sent as the scan's direction; absent: an entry. */
+  direction: z.enum(['entry', 'exit']).optional(),
   /**
    * `offlineScanProof` under the session the scan was made in (decision 088): proves its maker and
    * session to the server. Absent when the session token was not at hand (the uploader then answers for it).
@@ -128,7 +130,8 @@ export async function summarizeOutbox(db: OfflineDb, userId: string): Promise<Ou
     othersWaiting: waiting.filter((item) => item.userId !== userId).length,
     setAside: items.filter((item) => item.setAside),
     waitingScanIds: waiting.map((item) => item.scanId),
-    approvalsWaiting: countBy(waiting.filter((item) => item.verdict === 'approved').map((item) => eventDayKey(item.eventId, item.day, item.checkInListId))),
+    // Admissions only: an exit adds nobody to 'Checked in'.
+    approvalsWaiting: countBy(waiting.filter((item) => item.verdict === 'approved' && item.direction !== 'exit').map((item) => eventDayKey(item.eventId, item.day, item.checkInListId))),
   };
 }
 
@@ -292,6 +295,7 @@ function toOfflineScan(item: OutboxItem, senderId: string): OfflineScan {
     deviceId: item.deviceId,
     verdict: item.verdict,
     ...(item.reason ? { reason: item.reason } : {}),
+    ...(item.direction === 'exit' ? { direction: 'exit' as const } : {}),
     ...(item.userId === senderId ? {} : { scannedBy: item.userId }),
     ...(item.sessionProof ? { sessionProof: item.sessionProof } : {}),
   };
