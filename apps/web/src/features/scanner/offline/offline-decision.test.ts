@@ -1,4 +1,4 @@
-import { SIGNED_TICKET_VECTOR, formatSignedTicket, parseSignedTicket, signedTicketPayloadBytes, type CheckInEvent } from '@gatecheck/contract';
+import { SIGNED_TICKET_VECTOR, formatSignedTicket, parseSignedTicket, signedTicketPayloadBytes, type CheckInEvent, type CheckInList } from '@gatecheck/contract';
 import { signAsync } from '@noble/ed25519';
 import { describe, expect, test } from 'vitest';
 import { doorListEvent, makeDoorList } from '@/test/door-list-fixtures.ts';
@@ -204,7 +204,7 @@ describe('signed tickets without a door list (issue 12 item 6)', () => {
 });
 
 describe('entry and exit on the device (docs/decisions/113): the same pure rule as the server', () => {
-  const reentry = { id: 'list-bar', name: 'Bar', position: 1, ticketTypes: null, days: null, allowsReentry: true, capacity: null, dailyCheckoutTime: null };
+  const reentry: CheckInList = { id: 'list-bar', name: 'Bar', position: 1, ticketTypes: null, days: null, allowsReentry: true, capacity: null, dailyCheckoutTime: null };
   const at = (minute: number) => new Date(`2026-07-11T12:${String(minute).padStart(2, '0')}:00Z`);
   async function atList(code: string, list: typeof reentry, overrides: Partial<OfflineDecisionInput> = {}) {
     const doorList = { ...(await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada Lovelace', ticketType: 'VIP' }])), checkInListId: list.id, checkInLists: [list] };
