@@ -12,12 +12,15 @@ import {
   type CheckInLists,
   InfoScanRequest,
   type InfoScanResponse,
+  type ScanLogPage,
   VerifyTicketRequest,
   type VerifyTicketResponse,
 } from '@gatecheck/contract';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, test } from 'vitest';
+import { checkInListQueries } from '@/lib/check-ins/check-in-lists.ts';
+import { createQueryClient } from '@/lib/query-client.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
 import { renderApp } from '@/test/render.tsx';
@@ -152,4 +155,28 @@ describe('entry and exit, capacity and info mode on the scanner (docs/decisions/
     await screen.findByRole('button', { name: 'Start Scanning' });
     expect(screen.queryByRole('radio', { name: 'Info' })).not.toBeInTheDocument();
   });
+
+  test("the supervisor's scan log names each entry's list and says exits and info scans", async () => {
+    server.use(
+      http.get(apiUrl(`/events/${testEvent.id}/scan-log`), () =>
+        HttpResponse.json<ScanLogPage>({
+          entries: [
+            { id: 'e2', at: '2026-07-11T12:01:00.000Z', day: testDay.day, userName: 'Ana Lee', code: 'GC-ZOE', verdict: 'exited', reason: null, source: 'scan', checkInListId: bar.id, direction: 'exit' },
+            { id: 'e1', at: '2026-07-11T12:00:00.000Z', day: testDay.day, userName: 'Ana Lee', code: 'GC-ZOE', verdict: 'info', reason: null, source: 'scan', checkInListId: mainEntrance.id },
+          ],
+          nextCursor: null,
+        }),
+      ),
+    );
+    const queryClient = createQueryClient({ retry: false });
+    // The lists as the day step read them.
+    queryClient.setQueryData(checkInListQueries.list(testEvent.id).queryKey, { eventId: testEvent.id, lists: [mainEntrance, bar] });
+    renderApp({ route: '/supervisor', queryClient, selection: { organization: { ...testOrganization, role: 'supervisor' }, event: testEvent, day: atBar } });
+    const entries = await screen.findAllByTestId('scan-log-list');
+    expect(entries.map((entry) => entry.textContent)).toEqual([' · at Bar', ' · at Main entrance']);
+    const rows = within(screen.getByRole('list', { name: 'Scan log entries' })).getAllByRole('listitem');
+    expect(rows[0]).toHaveTextContent(/· Exit · at Bar/);
+    expect(rows[1]).toHaveTextContent(/· Info scan · at Main entrance/);
+  });
 });
+

@@ -29,8 +29,9 @@ export function ScanLogList({ eventId, day }: { eventId: string; day: number }) 
   const [verdict, setVerdict] = useState<ScanLogVerdict | 'all'>('all');
   const log = useInfiniteQuery(checkInQueries.scanLog(eventId, day, verdict));
   const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
-  // Each entry names its check-in list when the event has several (docs/decisions/113).
-  const { data: lists } = useQuery(checkInListQueries.list(eventId));
+  // Each entry names its check-in list when the event has several (docs/decisions/113): the lists as
+  // the day step read them (in the cache), not fetched again here — the scan log must not wait on them.
+  const { data: lists } = useQuery({ ...checkInListQueries.list(eventId), enabled: false });
   const listName = (listId: string | null | undefined) => (listId && (lists?.lists.length ?? 0) > 1 ? lists?.lists.find((list) => list.id === listId)?.name : undefined);
 
   return (
