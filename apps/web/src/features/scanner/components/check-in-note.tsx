@@ -29,13 +29,14 @@ export function CheckInNote({ attention, size }: { attention: CheckInAttention; 
       data-testid={isFlash ? 'verdict-flash-note' : 'result-card-note'}
       className={cn(
         'min-w-0 rounded-xl border-amber-600 bg-white text-left text-slate-950',
-        isFlash ? 'w-full max-w-md border-8 p-4' : 'mt-2 border-4 px-3 py-1.5',
+        isFlash ? 'w-full max-w-md border-8 p-4' : 'mt-1.5 border-4 px-3 py-0.5',
         !attention.requiresAttention && 'border-slate-500',
       )}
     >
       {isFlash && <p className={labelClass}>{label}</p>}
       {/* One line of the note a paragraph, ruled apart: the ticket's own note and its type's read as two.
-          On the card the label leads the first line, so the card keeps to the verdict slot's height (docs/decisions/113). */}
+          On the card the label leads the first line (beside a short one, above a longer one) and the
+          paddings are tight, so the card keeps to the verdict slot's height (docs/decisions/113). */}
       <div className={cn('divide-y-2 divide-slate-300 leading-snug font-bold break-words', isFlash ? 'mt-1 text-3xl min-[360px]:text-4xl' : 'text-xl')}>
         {lines.map((line, index) => (
           <p key={index} className={cn(index > 0 && (isFlash ? 'pt-2' : 'pt-1'), isFlash ? 'pb-2 last:pb-0' : 'pb-1 last:pb-0', !isFlash && index === 0 && 'flex flex-wrap items-center gap-x-2')}>

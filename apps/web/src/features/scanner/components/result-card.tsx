@@ -58,7 +58,7 @@ export function ResultCard({ result }: { result: ScanResult }) {
         )}
         {/* The holder first when there is a note: the name and the note are in view in the slot's height, the rest scrolls. */}
         {result.isValid && result.attention && result.details.holderName && (
-          <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-base text-slate-900">
+          <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-base text-slate-900">
             <dt className="font-semibold">{t('scanner.holder')}</dt>
             <dd className="line-clamp-2 break-words">{result.details.holderName}</dd>
           </dl>
