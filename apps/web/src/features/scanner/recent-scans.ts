@@ -40,8 +40,11 @@ export function readRecentScans(scope: ScannerScope): ScanResult[] {
  * row is left as it is: its check-in was never the one that stood.
  */
 export function withRecentScan(scans: readonly ScanResult[], result: ScanResult): ScanResult[] {
+  // With entry and exit (docs/decisions/113) a guest may enter again after an exit: then an earlier
+  // entry was not undone; nothing is marked for a ticket with an exit listed, nor by an exit.
+  const isReentryTicket = (result.isValid && result.isExit === true) || scans.some((scan) => scan.isValid && scan.isExit === true && isSameTicket(scan.ticketId, result.ticketId));
   const isEarlierStanding = (scan: ScanResult) =>
-    result.isValid && scan.isValid && scan.undone === undefined && !scan.isConflict && !scan.isReplaced && isSameTicket(scan.ticketId, result.ticketId);
+    !isReentryTicket && result.isValid && scan.isValid && scan.undone === undefined && !scan.isConflict && !scan.isReplaced && isSameTicket(scan.ticketId, result.ticketId);
   const earlier = scans.filter((scan) => scan.id !== result.id).map((scan) => (isEarlierStanding(scan) ? { ...scan, isReplaced: true } : scan));
   return [result, ...earlier].slice(0, RECENT_SCANS_MAX);
 }
