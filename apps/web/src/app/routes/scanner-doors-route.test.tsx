@@ -108,6 +108,9 @@ describe('entry and exit, capacity and info mode on the scanner (docs/decisions/
     await screen.findByRole('group', { name: 'Valid Ticket' });
     expect(screen.queryByRole('radio', { name: 'Exit' })).not.toBeInTheDocument();
     expect(screen.queryByTestId('scan-mode')).not.toBeInTheDocument();
+    // Nobody leaves there: no 'Inside now' (it would equal N), the header as before.
+    expect(screen.getByTestId('check-in-count')).not.toHaveTextContent('Inside now');
+    expect(screen.queryByTestId('event-count')).not.toBeInTheDocument();
     expect(sent.verify[0]).not.toHaveProperty('direction');
   });
 

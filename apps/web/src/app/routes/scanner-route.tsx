@@ -151,7 +151,7 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
     // The top keeps the header below the status bar, the bottom the last actions above the gesture
     // bar (decision 091); toasts sit in a band under the header, not at the bottom (decision 093).
     <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 px-3 pt-[calc(var(--screen-top)+0.75rem)] pb-[calc(var(--safe-bottom)+0.75rem)] text-slate-900 sm:gap-5 sm:px-4 sm:pt-[calc(var(--screen-top)+1rem)] sm:pb-[calc(var(--safe-bottom)+1rem)]">
-      <ScannerHeader event={event} day={day} mode={mode} dayWarning={dayWarning} approvalsWaiting={offlineDoor.approvalsWaitingCount} onBack={goBack} />
+      <ScannerHeader event={event} day={day} mode={mode} showsInside={canExit || (listRule?.capacity ?? null) !== null} dayWarning={dayWarning} approvalsWaiting={offlineDoor.approvalsWaitingCount} onBack={goBack} />
 
       {state.isScanning ? (
         <section aria-label={t('scanner.scannerRegion')} className="flex flex-col gap-3">

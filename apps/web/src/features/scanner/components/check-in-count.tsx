@@ -21,18 +21,31 @@ export function capacityLevel(insideNow: number, capacity: number): 'ok' | 'fill
  * sent (issue 12): offline, the count goes on with the gate's own admissions. At a chosen check-in
  * list (`checkInListId`, docs/decisions/109) the numbers are the list's: the door's own count.
  *
- * With entry and exit (docs/decisions/113): 'Inside now: K' beside it when the server counts who is
- * inside, and at a chosen list also the whole event's line ('Whole event: N / M · Inside now: K'). A
+ * With entry and exit (docs/decisions/113), at a list that allows re-entry or has a capacity
+ * (`showsInside`): 'Inside now: K' beside it, and at a chosen list also the whole event's line ('Whole event: N / M · Inside now: K'). A
  * list with a capacity shows 'Inside now: K / C' with a bar filling up, amber from 90 %, and
  * 'At capacity: K inside' in red once it is full.
  */
-export function CheckInCount({ eventId, day, checkInListId, approvalsWaiting = 0 }: { eventId: string; day: number; checkInListId?: string | undefined; approvalsWaiting?: number }) {
+export function CheckInCount({
+  eventId,
+  day,
+  checkInListId,
+  approvalsWaiting = 0,
+  showsInside = false,
+}: {
+  eventId: string;
+  day: number;
+  checkInListId?: string | undefined;
+  approvalsWaiting?: number;
+  /** The list scanned at allows re-entry or has a capacity: 'Inside now' means something there (else it equals N). */
+  showsInside?: boolean;
+}) {
   const { t } = useTranslation();
   const { data: counts } = useQuery(checkInQueries.counts(eventId, day, checkInListId));
   if (counts === undefined) return null;
   const list = counts.checkInList;
   const data = list ?? counts;
-  const insideNow = data.insideNow;
+  const insideNow = showsInside ? data.insideNow : undefined;
   const capacity = list?.capacity ?? null;
   return (
     <>
@@ -42,7 +55,7 @@ export function CheckInCount({ eventId, day, checkInListId, approvalsWaiting = 0
         {insideNow !== undefined && capacity === null && <span data-testid="inside-now">· {t('doors.insideNow', { count: insideNow })}</span>}
       </p>
       {insideNow !== undefined && capacity !== null && <CapacityLine insideNow={insideNow} capacity={capacity} />}
-      {list && (
+      {list && showsInside && (
         <p className="text-sm text-slate-800 tabular-nums" data-testid="event-count">
           {t('doors.eventLine', { checkedIn: counts.checkedIn + approvalsWaiting, validTickets: counts.validTickets })}
           {counts.insideNow !== undefined && ` · ${t('doors.insideNow', { count: counts.insideNow })}`}

@@ -17,6 +17,7 @@ export function ScannerHeader({
   event,
   day,
   mode = 'entry',
+  showsInside = false,
   dayWarning,
   approvalsWaiting,
   onBack,
@@ -25,6 +26,8 @@ export function ScannerHeader({
   day: SelectedDay;
   /** How scans are checked (docs/decisions/113): said in the header unless entry. */
   mode?: ScanMode;
+  /** Show 'Inside now' and the capacity (the list allows re-entry or has a capacity, docs/decisions/113). */
+  showsInside?: boolean;
   dayWarning: string | null;
   /** This device's approvals of the day not yet sent, added to the count (`CheckInCount`). */
   approvalsWaiting: number;
@@ -61,7 +64,7 @@ export function ScannerHeader({
             {event.location}
           </p>
         )}
-        <CheckInCount eventId={event.id} day={day.day} checkInListId={day.checkInList?.id} approvalsWaiting={approvalsWaiting} />
+        <CheckInCount eventId={event.id} day={day.day} checkInListId={day.checkInList?.id} approvalsWaiting={approvalsWaiting} showsInside={showsInside} />
         {dayWarning && (
           <p className="mt-2">
             <DayWarning text={dayWarning} />
