@@ -65,7 +65,14 @@ const DENY_TICKETS = 1_000;
 /** The server's `pg` pool (DATABASE_POOL_SIZE's default); the SQL reference uses as many connections. */
 const POOL_SIZE = 10;
 
-type Kind = 'approve' | 'deny' | 'http';
+/**
+ * `capacity`: approvals of distinct tickets at a check-in list with a capacity (CAPACITY places,
+ * never reached in a run), beside `approve` at the event's first list without one: what claiming a
+ * place costs (issue 26, docs/decisions/111; goal: within 20 % of `approve` at 50 connections).
+ */
+type Kind = 'approve' | 'deny' | 'http' | 'capacity';
+/** The capacity of the bench's capacity-limited list: more than a run's capacity approvals. */
+const CAPACITY = 100_000;
 
 /**
  * `BENCH_VERIFY_CPU_PROF_DIR=<dir>`: the server targets run with V8's CPU profiler and write a
@@ -94,7 +101,7 @@ const denyCodes = codesOf('DENY-', DENY_TICKETS);
 /** A fresh database with the demo data, APPROVE_TICKETS unused tickets per prefix and the checked-in DENY tickets. */
 function prepare(open: () => Promise<DatabaseHandle>, approvePrefixes: string[]): Promise<DoorSetup> {
   const codes = [...approvePrefixes.flatMap((prefix) => codesOf(prefix, APPROVE_TICKETS)), ...denyCodes];
-  return prepareDoorDatabase(open, codes, { checkedInCodes: denyCodes });
+  return prepareDoorDatabase(open, codes, { checkedInCodes: denyCodes, capacity: CAPACITY });
 }
 
 /** Waits until `file` (a child's stdout) contains `pattern`; rejects when the child exits first. */
@@ -140,7 +147,7 @@ function isExpected(kind: Kind, status: number, body: string): boolean {
   try {
     const verdict = VerifyTicketResponse.safeParse(JSON.parse(body));
     if (!verdict.success) return false;
-    return kind === 'approve' ? verdict.data.isValid : !verdict.data.isValid && verdict.data.reason === 'already_checked_in';
+    return kind === 'approve' || kind === 'capacity' ? verdict.data.isValid : !verdict.data.isValid && verdict.data.reason === 'already_checked_in';
   } catch {
     return false;
   }
@@ -169,7 +176,8 @@ function httpRunning(url: string, door: DoorSetup, approveCodes: string[], stop:
             headers: { 'content-type': 'application/json', authorization: `Bearer ${door.token}` },
             setupRequest: (request) => {
               const qrCode = kind === 'deny' ? denyCodes[denyIndex++ % denyCodes.length] : (approveCodes[approveIndex++] ?? 'NO-TICKETS-LEFT');
-              return { ...request, body: JSON.stringify({ eventId: door.eventId, qrCode, day: DEMO_TODAY_DAY_NUMBER, scanId: randomUUID() }) };
+              const atList = kind === 'capacity' ? { checkInListId: door.capacityListId } : {};
+              return { ...request, body: JSON.stringify({ eventId: door.eventId, qrCode, day: DEMO_TODAY_DAY_NUMBER, scanId: randomUUID(), ...atList }) };
             },
             onResponse: (status, body) => {
               if (isExpected(kind, status, body)) count += 1;
@@ -212,7 +220,7 @@ function serverTarget(name: string, description: string, databaseUrl: string | u
   return {
     name,
     description,
-    kinds: ['approve', 'deny'],
+    kinds: ['approve', 'deny', 'capacity'],
     async start() {
       const { dataDir, door } = await preparedDataDir(name, preparer);
       // The server as a user starts it (default log level, JSON lines into a file), minus the demo seed.
@@ -398,6 +406,17 @@ const ratios = CONNECTIONS.flatMap((connections) =>
   ),
 );
 console.table(ratios);
+// Issue 26: what a capacity costs — approvals at the capacity-limited list against approvals at the
+// event's first list, same target and connections (goal: at least 0.80 at 50 connections).
+const capacityRatios = CONNECTIONS.flatMap((connections) =>
+  (['pglite', 'postgres'] as const).flatMap((database) => {
+    const plain = find(`verify-${database}`, 'approve', connections);
+    const limited = find(`verify-${database}`, 'capacity', connections);
+    if (!plain || !limited) return [];
+    return [{ database, connections, 'approve/s': Math.round(plain.throughput), 'capacity/s': Math.round(limited.throughput), 'capacity / approve': fixed(limited.throughput / plain.throughput, 2) }];
+  }),
+);
+console.table(capacityRatios);
 console.log(`load average at the end: ${load1()} (on ${cpus().length} cores; a load far above the core count makes single figures noisy, the ratios less so)`);
 
 /**

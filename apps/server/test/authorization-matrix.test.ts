@@ -5,7 +5,7 @@
  * device (docs/decisions/107) scans its one event (the demo live event) as staff and calls nothing
  * else; the device calls themselves are in this matrix too.
  */
-import { apiPaths, checkInCountsPath, checkInListsPath, deviceApiPaths, devicePaths, offlinePaths, OrganizationList, organizationEventsPath } from '@gatecheck/contract';
+import { apiPaths, checkInCountsPath, checkInListPath, checkInListsPath, infoScanPath, deviceApiPaths, devicePaths, offlinePaths, OrganizationList, organizationEventsPath } from '@gatecheck/contract';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -169,6 +169,28 @@ const MATRIX: Row[] = [
     endpoint: 'GET /events/{unknown event}/check-in-lists',
     request: () => ({ method: 'GET', url: api(checkInListsPath(UNKNOWN_ORGANIZATION_ID)) }),
     expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, device: 404 },
+  },
+  {
+    // Keeping lists (docs/decisions/111): admins and owners; staff 403; a device none (403).
+    endpoint: 'POST /events/{demo event}/check-in-lists',
+    request: () => ({ method: 'POST', url: api(checkInListsPath(ids.liveEventId)), payload: { name: `Matrix ${Math.random().toString(36).slice(2)}` } }),
+    expected: { anonymous: 401, outsider: 404, member: 201, staffMember: 403, device: 403 },
+  },
+  {
+    endpoint: 'PATCH /events/{demo event}/check-in-lists/{unknown list}',
+    request: () => ({ method: 'PATCH', url: api(checkInListPath(ids.liveEventId, UNKNOWN_ORGANIZATION_ID)), payload: { name: 'Renamed' } }),
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 403, device: 403 },
+  },
+  {
+    endpoint: 'DELETE /events/{other event}/check-in-lists/{unknown list}',
+    request: () => ({ method: 'DELETE', url: api(checkInListPath(other.eventId, UNKNOWN_ORGANIZATION_ID)) }),
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, device: 403 },
+  },
+  {
+    // The info scan (docs/decisions/111): supervisors and up, nobody admitted.
+    endpoint: 'POST /events/{demo event}/info-scan',
+    request: () => ({ method: 'POST', url: api(infoScanPath(ids.liveEventId)), payload: { qrCode: 'NO-SUCH-CODE', day: 1 } }),
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 403, device: 403 },
   },
   {
     // Ticket types and their check-in notes (docs/decisions/102): supervisors read, admins edit; a

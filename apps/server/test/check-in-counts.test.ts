@@ -98,11 +98,11 @@ async function undoCheckIn(eventId: string, ticketId: string, day: number): Prom
 
 test(`counts check-ins of the day and tickets valid that day, before and after scans (${TEST_DATABASE_KIND})`, async () => {
   // Day 1 admits the two all-days tickets and the day-1 ticket; the revoked one and the day-2 one do not count.
-  expect(await counts(doorEventId, 1)).toEqual({ eventId: doorEventId, day: 1, checkedIn: 0, validTickets: 3 });
-  expect(await counts(doorEventId, 2)).toEqual({ eventId: doorEventId, day: 2, checkedIn: 0, validTickets: 3 });
+  expect(await counts(doorEventId, 1)).toEqual({ eventId: doorEventId, day: 1, checkedIn: 0, validTickets: 3, insideNow: 0 });
+  expect(await counts(doorEventId, 2)).toEqual({ eventId: doorEventId, day: 2, checkedIn: 0, validTickets: 3, insideNow: 0 });
 
   expect((await scan('COUNT-ALL-1', 1)).isValid).toBe(true);
-  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 1, validTickets: 3 });
+  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 1, validTickets: 3, insideNow: 1 });
 
   // A re-scan (also in another letter case) is denied and does not count twice.
   expect(await scan('count-all-1', 1)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
@@ -110,17 +110,17 @@ test(`counts check-ins of the day and tickets valid that day, before and after s
   expect(await scan('COUNT-REVOKED', 1)).toMatchObject({ isValid: false, reason: 'revoked' });
   expect(await scan('COUNT-DAY2', 1)).toMatchObject({ isValid: false, reason: 'not_valid_today' });
   expect(await scan('COUNT-NOPE', 1)).toMatchObject({ isValid: false, reason: 'not_found' });
-  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 1, validTickets: 3 });
+  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 1, validTickets: 3, insideNow: 1 });
 
   expect((await scan('COUNT-DAY1', 1)).isValid).toBe(true);
-  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 2, validTickets: 3 });
+  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 2, validTickets: 3, insideNow: 2 });
 
   // Another day's check-ins count on that day only.
-  expect(await counts(doorEventId, 2)).toMatchObject({ checkedIn: 0, validTickets: 3 });
+  expect(await counts(doorEventId, 2)).toMatchObject({ checkedIn: 0, validTickets: 3, insideNow: 0 });
   expect((await scan('COUNT-ALL-1', 2)).isValid).toBe(true);
   expect((await scan('COUNT-DAY2', 2)).isValid).toBe(true);
-  expect(await counts(doorEventId, 2)).toMatchObject({ checkedIn: 2, validTickets: 3 });
-  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 2, validTickets: 3 });
+  expect(await counts(doorEventId, 2)).toMatchObject({ checkedIn: 2, validTickets: 3, insideNow: 2 });
+  expect(await counts(doorEventId, 1)).toMatchObject({ checkedIn: 2, validTickets: 3, insideNow: 2 });
 });
 
 test(`a check-in undone by a supervisor no longer counts, and the ticket admitted again counts once (${TEST_DATABASE_KIND})`, async () => {
@@ -135,7 +135,7 @@ test(`a check-in undone by a supervisor no longer counts, and the ticket admitte
 });
 
 test('a day the event does not have counts nothing', async () => {
-  expect(await counts(doorEventId, 3)).toEqual({ eventId: doorEventId, day: 3, checkedIn: 0, validTickets: 0 });
+  expect(await counts(doorEventId, 3)).toEqual({ eventId: doorEventId, day: 3, checkedIn: 0, validTickets: 0, insideNow: 0 });
 });
 
 test("the demo event's counts match its seeded tickets, and another event's check-ins do not count", async () => {
@@ -148,6 +148,7 @@ test("the demo event's counts match its seeded tickets, and another event's chec
     day: DEMO_TODAY_DAY_NUMBER,
     checkedIn: 0,
     validTickets: validToday.length,
+    insideNow: 0,
   });
   const [first] = validToday;
   if (!first) throw new Error('no ticket');
@@ -169,7 +170,7 @@ test("a member of another organization may not read this event's counts (404, as
   // The outsider reads their own event: one valid ticket, none checked in.
   const own = await getCounts(outsiderToken, outsider.eventId, 1);
   expect(own.statusCode).toBe(200);
-  expect(CheckInCounts.parse(own.json())).toEqual({ eventId: outsider.eventId, day: 1, checkedIn: 0, validTickets: 1 });
+  expect(CheckInCounts.parse(own.json())).toEqual({ eventId: outsider.eventId, day: 1, checkedIn: 0, validTickets: 1, insideNow: 0 });
 });
 
 test('an unknown event is a 404', async () => {
@@ -275,21 +276,21 @@ test(`checked-in counts are exact right after a check-in and an undo, per day an
   const eventId = await createEmptyEvent('Counting Doors');
   const csv = ['code,holder_name,ticket_type,days', 'DOOR-A,Ada,General,all', 'DOOR-B,Bea,General,all', 'DOOR-C,Cem,Day,2'].join('\n');
   expect((await importTicketsCsv(t.database.db, { eventId, csv })).imported).toBe(3);
-  expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 0, validTickets: 2 });
+  expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 0, validTickets: 2, insideNow: 0 });
 
   expect((await scan('DOOR-A', 1, eventId)).isValid).toBe(true);
-  expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 1, validTickets: 2 });
+  expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 1, validTickets: 2, insideNow: 1 });
   expect((await scan('DOOR-B', 1, eventId)).isValid).toBe(true);
-  expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 2, validTickets: 2 });
-  expect(await counts(eventId, 2)).toEqual({ eventId, day: 2, checkedIn: 0, validTickets: 3 });
+  expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 2, validTickets: 2, insideNow: 2 });
+  expect(await counts(eventId, 2)).toEqual({ eventId, day: 2, checkedIn: 0, validTickets: 3, insideNow: 0 });
 
   const [ticket] = await t.database.db.select({ id: tickets.id }).from(tickets).where(eq(tickets.code, 'DOOR-A'));
   if (!ticket) throw new Error('no ticket');
   await undoCheckIn(eventId, ticket.id, 1);
-  expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 1, validTickets: 2 });
+  expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 1, validTickets: 2, insideNow: 1 });
   // A revoked ticket's check-in stays counted; the ticket leaves M.
   await revokeTicket(t.database.db, 'DOOR-B');
-  expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 1, validTickets: 1 });
+  expect(await counts(eventId, 1)).toEqual({ eventId, day: 1, checkedIn: 1, validTickets: 1, insideNow: 1 });
 });
 
 test(`deleting an event with tickets cascades through the kept counts without an error and leaves none of its rows (${TEST_DATABASE_KIND})`, async () => {

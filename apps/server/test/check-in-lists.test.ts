@@ -105,7 +105,7 @@ test(`every event has one list, '${DEFAULT_CHECK_IN_LIST_NAME}', every type and 
   const made = await createEvent(t.database.db, { organizationId: ids.organizationId, title: 'Lists Fest', date: '2026-12-01', description: '', location: '', status: 'draft', timeZone: DEFAULT_EVENT_TIME_ZONE, dayCutoff: DEFAULT_DAY_CUTOFF, allowsScanningOutsideDays: false, days: [] }, cliActor());
   const [bySql] = await t.database.db.insert(events).values({ organizationId: ids.organizationId, title: 'By SQL', date: '2026-12-02' }).returning({ id: events.id });
   for (const eventId of [made, bySql?.id ?? '', ids.singleDayEventId]) {
-    expect(await listCheckInLists(t.database.db, eventId)).toEqual([{ id: expect.any(String), name: 'All tickets', position: 1, ticketTypes: null, days: null }]);
+    expect(await listCheckInLists(t.database.db, eventId)).toEqual([{ id: expect.any(String), name: 'All tickets', position: 1, ticketTypes: null, days: null, allowsReentry: false, capacity: null, dailyCheckoutTime: null }]);
   }
 });
 
@@ -115,9 +115,9 @@ test('GET /events/{eventId}/check-in-lists answers the lists in order, to any me
   expect(CheckInLists.parse(response.json())).toEqual({
     eventId: ids.liveEventId,
     lists: [
-      { id: allTickets.id, name: 'All tickets', position: 1, ticketTypes: null, days: null },
-      { id: vipGate.id, name: 'VIP Gate', position: 2, ticketTypes: ['VIP'], days: null },
-      { id: merchDesk.id, name: 'Merch desk', position: 3, ticketTypes: ['VIP', 'General Admission'], days: [DAY] },
+      { id: allTickets.id, name: 'All tickets', position: 1, ticketTypes: null, days: null, allowsReentry: false, capacity: null, dailyCheckoutTime: null },
+      { id: vipGate.id, name: 'VIP Gate', position: 2, ticketTypes: ['VIP'], days: null, allowsReentry: false, capacity: null, dailyCheckoutTime: null },
+      { id: merchDesk.id, name: 'Merch desk', position: 3, ticketTypes: ['VIP', 'General Admission'], days: [DAY], allowsReentry: false, capacity: null, dailyCheckoutTime: null },
     ],
   });
 });
@@ -339,11 +339,21 @@ test('live counts per list and per event: a ticket in at two lists counts once f
     day: DAY,
     checkedIn: await checkedInOf(null),
     validTickets: await validOf(null),
-    checkInList: { id: vipGate.id, name: 'VIP Gate', checkedIn: await checkedInOf(vipGate.id), validTickets: await validOf(['VIP']) },
+    // No list records exits here: inside now is who checked in (docs/decisions/111).
+    insideNow: await checkedInOf(null),
+    checkInList: {
+      id: vipGate.id,
+      name: 'VIP Gate',
+      checkedIn: await checkedInOf(vipGate.id),
+      validTickets: await validOf(['VIP']),
+      insideNow: await checkedInOf(vipGate.id),
+      capacity: null,
+      allowsReentry: false,
+    },
   });
   expect((await counts(merchDesk.id)).checkInList?.validTickets).toBe(await validOf(['VIP', 'General Admission']));
   expect((await counts(allTickets.id)).checkInList?.validTickets).toBe(await validOf(null));
   // Without a list asked for: the event's counts only, as before lists.
   const plain = await t.app.inject({ method: 'GET', url: api(checkInCountsPath(ids.liveEventId, DAY)), headers: bearer(staffToken) });
-  expect(Object.keys(plain.json()).sort()).toEqual(['checkedIn', 'day', 'eventId', 'validTickets']);
+  expect(Object.keys(plain.json()).sort()).toEqual(['checkedIn', 'day', 'eventId', 'insideNow', 'validTickets']);
 });

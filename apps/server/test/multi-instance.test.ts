@@ -19,6 +19,8 @@ import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { rowsOf } from '../src/db/rows.ts';
 import { checkIns, organizations, scanLog, tickets, users } from '../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
+import { createCheckInList } from '../src/services/check-in-lists.ts';
+import { findEvent } from '../src/services/events.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { demoIds } from './helpers/fixtures.ts';
 import { startServer, type ServerProcess } from './helpers/server-process.ts';
@@ -29,6 +31,8 @@ const INSTANCES = 3;
 /** Tickets each verified by CONCURRENT_SCANS requests at once (issue 14: 1,000 trials). */
 const TRIALS = 1_000;
 const CONCURRENT_SCANS = 50;
+/** Lists with one place left, each raced for by CONCURRENT_SCANS entries at once (docs/decisions/111). */
+const CAPACITY_TRIALS = 20;
 /**
  * RATE_LIMIT_ACCOUNT_MAX, the failures of one account from one address (every process sees the
  * test's 127.0.0.1) it allows before the first wait (⌈5 / 2⌉, docs/decisions/083), and how many
@@ -161,6 +165,30 @@ if (!process.env.DATABASE_URL) {
       expect(rows).toHaveLength(TRIALS);
       expect(rows.every((row) => row.value === 1)).toBe(true);
     }, 600_000);
+
+    test(`${CAPACITY_TRIALS} trials of ${CONCURRENT_SCANS} concurrent entries for the last place of a list, spread over the instances: exactly one approved, the others at capacity`, async () => {
+      const event = await findEvent(handle.db, eventId);
+      for (let trial = 0; trial < CAPACITY_TRIALS; trial++) {
+        const list = await createCheckInList(handle.db, event, { name: `Capacity ${trial} ${randomUUID().slice(0, 8)}`, ticketTypes: null, days: null, capacity: 2 });
+        const [first, ...codes] = await addTickets(`CAP-${trial}-`, CONCURRENT_SCANS + 1);
+        const enter = async (base: string, qrCode: string) => {
+          const response = await fetch(`${base}/api${apiPaths.verifyTicket}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body: JSON.stringify({ eventId, qrCode, day: DEMO_TODAY_DAY_NUMBER, scanId: randomUUID(), checkInListId: list.id }),
+            signal: AbortSignal.timeout(30_000),
+          });
+          expect(response.status).toBe(200);
+          return VerifyTicketResponse.parse(await response.json());
+        };
+        expect(await enter(baseOf(trial), first ?? '')).toMatchObject({ isValid: true });
+        const verdicts = await Promise.all(codes.map((code, n) => enter(baseOf(n), code)));
+        expect(verdicts.filter((verdict) => verdict.isValid), `trial ${trial}`).toHaveLength(1);
+        expect(verdicts.filter((verdict) => !verdict.isValid && verdict.reason === 'at_capacity')).toHaveLength(CONCURRENT_SCANS - 1);
+        const [inside] = await handle.db.select({ value: count() }).from(checkIns).where(eq(checkIns.checkInListId, list.id));
+        expect(inside?.value).toBe(2);
+      }
+    }, 300_000);
 
     test(`${FAILED_BURST} wrong passwords for one account at once, spread over the instances, then the right one: limited as one, ${FIRST_STEP} checked, the right one waits`, async () => {
       const statuses = await Promise.all(

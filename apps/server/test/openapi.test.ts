@@ -174,6 +174,9 @@ function operations(): { method: string; path: string; operation: z.infer<typeof
   return Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ method, path, operation })));
 }
 
+/** The doors' calls (docs/decisions/111): keeping an event's check-in lists and the info scan. */
+const DOOR_OPERATION_IDS = ['createCheckInList', 'editCheckInList', 'deleteCheckInList', 'infoScan'];
+
 test('every operation has its own operationId', () => {
   const ids = operations().map(({ operation }) => operation.operationId);
   // The SPEC §7 calls plus GET /auth/options (whether sign-up is offered, docs/decisions/018) and
@@ -182,10 +185,11 @@ test('every operation has its own operationId', () => {
   // (docs/decisions/043–045), the health and readiness probes of issue 14 (docs/decisions/041) and
   // the check-in lists of an event (docs/decisions/100), the ticket types with their check-in
   // notes (docs/decisions/102), the door-device calls (docs/decisions/107) and the management calls
-  // (docs/decisions/105, 106).
+  // (docs/decisions/105, 106), and the doors' calls (docs/decisions/111).
   expect(ids.length).toBe(
-    SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2 + 1 + TICKET_TYPE_OPERATION_IDS.length + DEVICE_OPERATION_IDS.length + MANAGE_OPERATION_IDS.length,
+    SPEC_CALLS.length + 2 + SUPERVISOR_OPERATION_IDS.length + OFFLINE_OPERATION_IDS.length + 2 + 1 + TICKET_TYPE_OPERATION_IDS.length + DEVICE_OPERATION_IDS.length + MANAGE_OPERATION_IDS.length + DOOR_OPERATION_IDS.length,
   );
+  for (const id of DOOR_OPERATION_IDS) expect(ids).toContain(id);
   expect(ids).toContain('listCheckInLists');
   expect(ids).toContain('getHealth');
   expect(ids).toContain('getReadiness');

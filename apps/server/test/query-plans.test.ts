@@ -117,12 +117,16 @@ test("a check-in list's counts read neither the tickets nor every check-in: the 
   // The list's N; its M (a list of every type) is the event's M statement, whose plan the next test
   // asserts. Either partial index of the event's active check-ins serves it: at this test's size the
   // planners differ (PGlite the list's, PostgreSQL the day's), both reading no other event's rows.
-  expect(scans).toEqual([ACTIVE_CHECK_INS_OF_THE_EVENT]);
+  // And its inside-now (docs/decisions/111): the partial index of the list's check-ins not exited.
+  expect(scans.sort()).toEqual([ACTIVE_CHECK_INS_OF_THE_EVENT, INSIDE_CHECK_INS_OF_THE_LIST].sort());
 });
+
+/** A scan of only a list's check-ins inside now (docs/decisions/111): the partial index of active, not exited check-ins. */
+const INSIDE_CHECK_INS_OF_THE_LIST = expect.stringMatching(/^(Index Only Scan check_ins\(|Index Scan check_ins\(|Bitmap Heap Scan check_ins; Bitmap Index Scan \()check_ins_inside_list_day_idx\)$/);
 
 test('the live counts read neither the tickets nor every check-in: the index of active check-ins by (event, day) and the day counts by key', async () => {
   const statements = distinctStatements(recorder.statements).filter(
-    (statement) => statement.label === 'counts' && /"(check_ins|ticket_day_counts|tickets)"/.test(statement.sql),
+    (statement) => statement.label === 'counts' && /"(check_ins|ticket_day_counts|tickets)"/.test(statement.sql) && !/"exited_at" is null/.test(statement.sql),
   );
   expect(statements.length).toBe(2);
   const scans: string[] = [];
@@ -133,4 +137,13 @@ test('the live counts read neither the tickets nor every check-in: the index of 
   // An index-only scan where the visibility map allows it (PGlite here; PostgreSQL at 1,000,000
   // tickets in bench:scale), else a bitmap scan of the same index: only the day's active check-ins.
   expect(scans.sort()).toEqual([ACTIVE_CHECK_INS_OF_THE_EVENT, 'Index Scan ticket_day_counts(ticket_day_counts_pkey)']);
+});
+
+test("the event's inside-now reads only the day's check-ins of the event inside now, by index (docs/decisions/111)", async () => {
+  const [inside, ...more] = distinctStatements(recorder.statements).filter((statement) => statement.label === 'counts' && /"exited_at" is null/.test(statement.sql));
+  expect(more).toEqual([]);
+  if (!inside) throw new Error('no inside-now statement recorded');
+  const plan = await explainStatement(testApp.database.db, inside, { analyze: false, disableSeqScan: true });
+  expect(describeScans(plan.scans)).toMatch(/(check_ins|Bitmap Index Scan )\((check_ins_inside_list_day_idx|check_ins_active_event_day_idx|check_ins_active_list_day_ticket_key)\)/);
+  expect(plan.seqScannedTables.filter((table) => table === 'check_ins' || table === 'tickets')).toEqual([]);
 });

@@ -11,8 +11,8 @@ const event: CheckInEvent = {
   allowsScanningOutsideDays: false,
   days: [{ day: 1, name: 'Day 1', date: '2026-11-24' }],
 };
-const hall: CheckInListRule = { id: 'hall', name: 'Hall', ticketTypes: null, days: null, allowsReentry: true, capacity: 2, dailyCheckoutTime: '04:00' };
-const merch: CheckInListRule = { id: 'merch', name: 'Merch desk', ticketTypes: null, days: null };
+const hall = { id: 'hall', name: 'Hall', ticketTypes: null, days: null, allowsReentry: true, capacity: 2, dailyCheckoutTime: '04:00' } satisfies CheckInListRule;
+const merch: { id: string; name: string; ticketTypes: null; days: null; dailyCheckoutTime: null } = { id: 'merch', name: 'Merch desk', ticketTypes: null, days: null, dailyCheckoutTime: null };
 /** 24 Nov 2026 20:00 in Berlin (UTC+1). */
 const evening = new Date('2026-11-24T19:00:00Z');
 const inside = { checkedInAt: evening, checkedInBy: 'Alex', isSameScan: false, isInside: true };
@@ -78,7 +78,7 @@ describe('the door list decides exits offline', () => {
     checkIn: { checkedInAt: evening.toISOString(), checkedInBy: 'Alex', exitedAt: null },
     requiresAttention: false,
   };
-  const list = { event: { ...event, name: 'Fest' }, checkInListId: 'hall', checkInLists: [{ ...hall, position: 1 }, { ...merch, position: 2 }] };
+  const list = { event: { ...event, name: 'Fest', days: [...event.days] }, checkInListId: 'hall', checkInLists: [{ ...hall, position: 1 }, { ...merch, position: 2 }] };
 
   test('a guest inside at download may exit; one who left may enter again, capacity unchecked', () => {
     expect(decideCheckIn(doorListCheckInInput(list, 1, entry, evening, null, 'exit'))).toEqual({ outcome: 'check_out' });

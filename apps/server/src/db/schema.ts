@@ -19,6 +19,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   date,
   foreignKey,
   index,
@@ -221,10 +222,48 @@ export const checkInLists = pgTable(
     ticketTypes: text('ticket_types').array(),
     days: integer('days').array(),
     createdAt: createdAt(),
+    /** Exits are recorded and a guest who left may enter again (docs/decisions/111). */
+    allowsReentry: boolean('allows_reentry').notNull().default(false),
+    /** Most guests inside at once on a day; null: no limit. Enforced by `check_in_list_slots`. */
+    capacity: integer('capacity'),
+    /** 'HH:MM' in the event's time zone: everyone inside is checked out then each day (computed, never written). */
+    dailyCheckoutTime: text('daily_checkout_time'),
   },
   (t) => [
     primaryKey({ name: 'check_in_lists_pkey', columns: [t.eventId, t.id] }),
     uniqueIndex('check_in_lists_event_name_key').on(t.eventId, sql`lower(${t.name})`),
+    check('check_in_lists_capacity_positive', sql`${t.capacity} is null or ${t.capacity} > 0`),
+    check('check_in_lists_daily_checkout_time_format', sql`${t.dailyCheckoutTime} is null or ${t.dailyCheckoutTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
+  ],
+);
+
+/**
+ * The places of a check-in list with a capacity (docs/decisions/111): `capacity` rows, slot 1..N.
+ * An entry claims a free place (`FOR UPDATE SKIP LOCKED`, so concurrent entries claim different rows
+ * instead of queueing on one counter) and holds it with its check-in; an exit or an undo frees it. A
+ * place is free when no check-in holds it, when its holder is of another day (`day`), or when its
+ * holder entered (`held_since`) before the list's last daily checkout.
+ */
+export const checkInListSlots = pgTable(
+  'check_in_list_slots',
+  {
+    eventId: uuid('event_id').notNull(),
+    checkInListId: uuid('check_in_list_id').notNull(),
+    slot: integer('slot').notNull(),
+    checkInId: uuid('check_in_id'),
+    day: integer('day'),
+    heldSince: timestamp('held_since', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ name: 'check_in_list_slots_pkey', columns: [t.eventId, t.checkInListId, t.slot] }),
+    foreignKey({
+      name: 'check_in_list_slots_list_fk',
+      columns: [t.eventId, t.checkInListId],
+      foreignColumns: [checkInLists.eventId, checkInLists.id],
+    }).onDelete('cascade'),
+    index('check_in_list_slots_check_in_idx').on(t.checkInId),
+    // The free places, so a claim does not step over the held ones (docs/decisions/111).
+    index('check_in_list_slots_free_idx').on(t.eventId, t.checkInListId, t.slot).where(sql`${t.checkInId} is null`),
   ],
 );
 
@@ -317,6 +356,14 @@ export const checkIns = pgTable(
     /** Issue 12: the device that admitted the ticket offline; null when online. */
     deviceId: text('device_id'),
     changedXid: changedXid(),
+    /**
+     * At a list with re-entry (docs/decisions/111): the last entry after an exit (null: the first,
+     * `checkedInAt`), the exit since the last entry (null: not left), who recorded it and its scan.
+     */
+    lastEnteredAt: timestamp('last_entered_at', { withTimezone: true }),
+    exitedAt: timestamp('exited_at', { withTimezone: true }),
+    exitedBy: uuid('exited_by').references(() => users.id),
+    exitScanId: uuid('exit_scan_id'),
   },
   (t) => [
     primaryKey({ name: 'check_ins_pkey', columns: [t.eventId, t.id] }),
@@ -333,6 +380,8 @@ export const checkIns = pgTable(
     // The live counts' N of the event (services/check-in-counts.ts): the day's active check-ins of
     // the event (docs/decisions/062), their distinct tickets (docs/decisions/101).
     index('check_ins_active_event_day_idx').on(t.eventId, t.day).where(sql`${t.undoneAt} is null`),
+    // Inside now (docs/decisions/111): the day's active check-ins of a list not exited.
+    index('check_ins_inside_list_day_idx').on(t.eventId, t.checkInListId, t.day).where(sql`${t.undoneAt} is null and ${t.exitedAt} is null`),
   ],
 );
 

@@ -10,7 +10,7 @@
  * are ordinary characters, and no extension (unaccent, pg_trgm) is needed on PGlite or PostgreSQL.
  */
 import type { Attendee, AttendeeSearchResponse } from '@gatecheck/contract';
-import { ATTENDEE_SEARCH_LIMIT, attentionFields, checkInAttention } from '@gatecheck/contract';
+import { ATTENDEE_SEARCH_LIMIT, attentionFields, checkInAttention, isCheckInInside } from '@gatecheck/contract';
 import transliterate from '@sindresorhus/transliterate';
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -54,7 +54,13 @@ export function searchTermsOf(ticket: { code: string; holderName: string }): str
  * `hasMore` when more may match (type more letters).
  * @throws ServiceError `bad_request` for a list that is not one of the event's.
  */
-export async function searchAttendees(db: Db, event: EventDetails, query: string, at: { day: number; checkInListId?: string | undefined }): Promise<AttendeeSearchResponse> {
+export async function searchAttendees(
+  db: Db,
+  event: EventDetails,
+  query: string,
+  at: { day: number; checkInListId?: string | undefined },
+  now: Date = new Date(),
+): Promise<AttendeeSearchResponse> {
   const { day } = at;
   const { list } = await resolveCheckInList(db, event.id, at.checkInListId);
   const folded = searchTerm(query);
@@ -83,6 +89,8 @@ export async function searchAttendees(db: Db, event: EventDetails, query: string
     .select({
       ticket: tickets,
       checkedInAt: checkIns.checkedInAt,
+      lastEnteredAt: checkIns.lastEnteredAt,
+      exitedAt: checkIns.exitedAt,
       checkedInBy: users.displayName,
       typeNote: ticketTypes.checkInNote,
       typeRequiresAttention: ticketTypes.requiresAttention,
@@ -103,7 +111,20 @@ export async function searchAttendees(db: Db, event: EventDetails, query: string
         admittedDays: row.ticket.admittedDays,
         revokedAt: row.ticket.revokedAt?.toISOString() ?? null,
         day,
-        checkIn: row.checkedInAt ? { checkedInAt: row.checkedInAt.toISOString(), checkedInBy: row.checkedInBy ?? '' } : null,
+        checkIn: row.checkedInAt
+          ? {
+              checkedInAt: row.checkedInAt.toISOString(),
+              checkedInBy: row.checkedInBy ?? '',
+              // Inside or left, at a list that records exits (docs/decisions/111).
+              ...(list.allowsReentry || list.dailyCheckoutTime
+                ? {
+                    isInside: isCheckInInside({ lastEnteredAt: row.lastEnteredAt ?? row.checkedInAt, exitedAt: row.exitedAt }, list, event, now),
+                    exitedAt: row.exitedAt?.toISOString() ?? null,
+                    lastEnteredAt: (row.lastEnteredAt ?? row.checkedInAt).toISOString(),
+                  }
+                : {}),
+            }
+          : null,
         ...attentionFields(
           checkInAttention(
             { note: row.ticket.checkInNote, requiresAttention: row.ticket.requiresAttention },

@@ -7,10 +7,11 @@
  * every server instance on the database answers the same. The admin CLI's `checkins count` counts
  * with the same queries (`countCheckInsByDay`).
  */
-import type { CheckInCounts, CheckInListCounts, CheckInListRule } from '@gatecheck/contract';
+import { type CheckInCounts, type CheckInListCounts, type CheckInListRule, lastDailyCheckout } from '@gatecheck/contract';
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
-import { checkIns, ticketDayCounts } from '../db/schema.ts';
+import { checkInLists, checkIns, events, ticketDayCounts } from '../db/schema.ts';
+import { countInside, insideNowSql } from './check-ins/write.ts';
 import { resolveCheckInList } from './check-in-lists.ts';
 import { AccessRefusedError, ServiceError } from './errors.ts';
 import { type EventDayInfo, type EventDetails, findEvent } from './events.ts';
@@ -33,6 +34,7 @@ export async function countCheckIns(
   caller: { userId: string; deviceEventId?: string | undefined },
   eventId: string,
   at: { day: number; checkInListId?: string | undefined },
+  now: Date = new Date(),
 ): Promise<CheckInCounts> {
   const { userId, deviceEventId } = caller;
   const { day } = at;
@@ -40,10 +42,10 @@ export async function countCheckIns(
   // A door device counts its one event, and has no membership (docs/decisions/107).
   const mayRead = deviceEventId === undefined ? await isMember(db, userId, event.organizationId) : deviceEventId === event.id;
   if (!mayRead) throw new AccessRefusedError(userId, { eventId });
-  const counts: CheckInCounts = { eventId: event.id, day, ...(await countDay(db, event, day)) };
+  const counts: CheckInCounts = { eventId: event.id, day, ...(await countDay(db, event, day)), insideNow: await countEventInside(db, event.id, day, now) };
   if (at.checkInListId === undefined) return counts;
   const { list } = await resolveCheckInList(db, event.id, at.checkInListId);
-  return { ...counts, checkInList: await countList(db, event, list, day) };
+  return { ...counts, checkInList: await countList(db, event, list, day, now) };
 }
 
 /**
@@ -53,14 +55,38 @@ export async function countCheckIns(
  * from the trigger-kept counts per ticket type (`validTicketsOf`), 0 on a day the list or the event
  * does not have.
  */
-async function countList(db: DbOrTx, event: EventDetails, list: CheckInListRule & { name: string }, day: number): Promise<CheckInListCounts> {
+async function countList(db: DbOrTx, event: EventDetails, list: CheckInListRule & { name: string }, day: number, now: Date): Promise<CheckInListCounts> {
   const [checkedInRow] = await db
     .select({ checkedIn: count() })
     .from(checkIns)
     .where(and(eq(checkIns.eventId, event.id), eq(checkIns.checkInListId, list.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)));
   const isOpen = event.days.some((entry) => entry.day === day) && (list.days === null || list.days.includes(day));
   const validTickets = isOpen ? await validTicketsOf(db, event.id, day, list.ticketTypes) : 0;
-  return { id: list.id, name: list.name, checkedIn: checkedInRow?.checkedIn ?? 0, validTickets };
+  const insideNow = await countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, now) });
+  return {
+    id: list.id,
+    name: list.name,
+    checkedIn: checkedInRow?.checkedIn ?? 0,
+    validTickets,
+    insideNow,
+    capacity: list.capacity ?? null,
+    allowsReentry: list.allowsReentry ?? false,
+  };
+}
+
+/**
+ * Distinct tickets inside now on `day` through any list of event `eventId` (docs/decisions/111):
+ * active check-ins not exited and not checked out at their list's daily checkout (`insideNowSql`),
+ * read from the partial index of inside check-ins.
+ */
+async function countEventInside(db: DbOrTx, eventId: string, day: number, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ value: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
+    .from(checkIns)
+    .innerJoin(checkInLists, and(eq(checkInLists.eventId, checkIns.eventId), eq(checkInLists.id, checkIns.checkInListId)))
+    .innerJoin(events, eq(events.id, checkIns.eventId))
+    .where(and(eq(checkIns.eventId, eventId), eq(checkIns.day, day), insideNowSql(now)));
+  return row?.value ?? 0;
 }
 
 /** Check-ins of one event day, as the admin CLI lists them. */

@@ -11,11 +11,12 @@
  * with check-ins is never deleted (the database refuses too: check_ins' foreign key), and the last
  * list of an event is never deleted.
  */
-import { type CheckInList, type CheckInListRule, CHECK_IN_LIST_NAME_MAX_LENGTH } from '@gatecheck/contract';
+import { type CheckInList, CheckInListCapacity, type CheckInListRule, CHECK_IN_LIST_MAX_CAPACITY, CHECK_IN_LIST_NAME_MAX_LENGTH, DailyCheckoutTime } from '@gatecheck/contract';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkInLists, checkIns, tickets, ticketTypes as ticketTypeRows } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
+import { syncPlaces } from './check-ins/write.ts';
 import { isId, ServiceError } from './errors.ts';
 import type { EventDetails } from './events.ts';
 
@@ -25,13 +26,25 @@ export type CheckInListRow = CheckInList;
 /** The order of an event's lists: the first is where a client that names no list checks in. */
 const LIST_ORDER = [asc(checkInLists.position), asc(checkInLists.createdAt), asc(checkInLists.id)] as const;
 
+/** A list's columns as the wire's `CheckInList` names them. */
+export const LIST_COLUMNS = {
+  id: checkInLists.id,
+  name: checkInLists.name,
+  position: checkInLists.position,
+  ticketTypes: checkInLists.ticketTypes,
+  days: checkInLists.days,
+  allowsReentry: checkInLists.allowsReentry,
+  capacity: checkInLists.capacity,
+  dailyCheckoutTime: checkInLists.dailyCheckoutTime,
+};
+
 /** The same order in SQL, for a read that aggregates an event's lists (`json_agg(... order by ...)`). */
 export const CHECK_IN_LIST_ORDER_SQL = sql.raw('position, created_at, id');
 
 /** Every list of event `eventId`, first list first. */
 export async function listCheckInLists(db: DbOrTx, eventId: string): Promise<CheckInListRow[]> {
   return db
-    .select({ id: checkInLists.id, name: checkInLists.name, position: checkInLists.position, ticketTypes: checkInLists.ticketTypes, days: checkInLists.days })
+    .select(LIST_COLUMNS)
     .from(checkInLists)
     .where(eq(checkInLists.eventId, eventId))
     .orderBy(...LIST_ORDER);
@@ -70,6 +83,12 @@ export interface CheckInListInput {
   days: number[] | null;
   /** Where it goes among the event's lists (1 = first: where a client naming no list checks in); default after the last. */
   position?: number;
+  /** Exits recorded, re-entry allowed (docs/decisions/111); default false. */
+  allowsReentry?: boolean;
+  /** Most guests inside at once (a whole number ≥ 1), null: none; default null. */
+  capacity?: number | null;
+  /** 'HH:MM' (event time zone) when everyone inside is checked out, null: never; default null. */
+  dailyCheckoutTime?: string | null;
 }
 
 /**
@@ -78,15 +97,26 @@ export interface CheckInListInput {
  * @throws ServiceError `bad_request` for an empty or too long name, a name the event already has, a
  *   list that names no ticket type, a type no ticket of the event has, a day the event does not have.
  */
-export async function createCheckInList(db: Db, event: EventDetails, input: CheckInListInput): Promise<CheckInListRow> {
+export async function createCheckInList(db: Db, event: EventDetails, input: CheckInListInput, now: Date = new Date()): Promise<CheckInListRow> {
   return inTransaction(db, async (tx) => {
     const checked = await checkListInput(tx, event, input, undefined);
     const [last] = await tx.select({ position: sql<number | null>`max(${checkInLists.position})` }).from(checkInLists).where(eq(checkInLists.eventId, event.id));
+    const doors = checkDoorInput(input);
     const [created] = await tx
       .insert(checkInLists)
-      .values({ eventId: event.id, name: checked.name, ticketTypes: checked.ticketTypes, days: checked.days, position: (last?.position ?? 0) + 1 })
+      .values({
+        eventId: event.id,
+        name: checked.name,
+        ticketTypes: checked.ticketTypes,
+        days: checked.days,
+        position: (last?.position ?? 0) + 1,
+        allowsReentry: doors.allowsReentry ?? false,
+        capacity: doors.capacity ?? null,
+        dailyCheckoutTime: doors.dailyCheckoutTime ?? null,
+      })
       .returning({ id: checkInLists.id });
     if (!created) throw new Error('insert into check_in_lists returned no row');
+    if (doors.capacity) await syncPlaces(tx, { eventId: event.id, checkInListId: created.id, capacity: doors.capacity }, now);
     if (input.position !== undefined) await moveList(tx, event.id, created.id, input.position);
     return findList(tx, event.id, created.id);
   });
@@ -98,6 +128,9 @@ export interface CheckInListChange {
   ticketTypes?: string[] | null;
   days?: number[] | null;
   position?: number;
+  allowsReentry?: boolean;
+  capacity?: number | null;
+  dailyCheckoutTime?: string | null;
 }
 
 /**
@@ -106,10 +139,11 @@ export interface CheckInListChange {
  * @throws ServiceError `not_found` for a list the event does not have; `bad_request` as
  *   `createCheckInList`, or when nothing is to change.
  */
-export async function editCheckInList(db: Db, event: EventDetails, checkInListId: string, change: CheckInListChange): Promise<CheckInListRow> {
+export async function editCheckInList(db: Db, event: EventDetails, checkInListId: string, change: CheckInListChange, now: Date = new Date()): Promise<CheckInListRow> {
   if (Object.values(change).every((value) => value === undefined)) {
-    throw new ServiceError('bad_request', 'Nothing to change: give --name, --types, --all-types, --days, --all-days or --position');
+    throw new ServiceError('bad_request', 'Nothing to change: give --name, --types, --all-types, --days, --all-days, --position, --reentry, --capacity or --daily-checkout');
   }
+  const doors = checkDoorInput(change);
   return inTransaction(db, async (tx) => {
     const current = await findList(tx, event.id, checkInListId);
     const merged: CheckInListInput = {
@@ -120,11 +154,33 @@ export async function editCheckInList(db: Db, event: EventDetails, checkInListId
     const checked = await checkListInput(tx, event, merged, current.id);
     await tx
       .update(checkInLists)
-      .set({ name: checked.name, ticketTypes: checked.ticketTypes, days: checked.days })
+      .set({ name: checked.name, ticketTypes: checked.ticketTypes, days: checked.days, ...doors })
       .where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, current.id)));
+    if (doors.capacity !== undefined && doors.capacity !== current.capacity) {
+      await syncPlaces(tx, { eventId: event.id, checkInListId: current.id, capacity: doors.capacity }, now);
+    }
     if (change.position !== undefined) await moveList(tx, event.id, current.id, change.position);
     return findList(tx, event.id, current.id);
   });
+}
+
+/**
+ * The door fields of a list's input checked (docs/decisions/111): a capacity a whole number from 1
+ * to CHECK_IN_LIST_MAX_CAPACITY, a daily checkout time 'HH:MM'. Absent fields stay absent.
+ * @throws ServiceError `bad_request` otherwise (the wire's schema refuses them first; this holds for the CLI).
+ */
+function checkDoorInput(input: Pick<CheckInListChange, 'allowsReentry' | 'capacity' | 'dailyCheckoutTime'>): Pick<CheckInListChange, 'allowsReentry' | 'capacity' | 'dailyCheckoutTime'> {
+  if (input.capacity !== undefined && input.capacity !== null && !CheckInListCapacity.safeParse(input.capacity).success) {
+    throw new ServiceError('bad_request', `A check-in list's capacity is a whole number of guests from 1 to ${CHECK_IN_LIST_MAX_CAPACITY} (or none).`);
+  }
+  if (input.dailyCheckoutTime !== undefined && input.dailyCheckoutTime !== null && !DailyCheckoutTime.safeParse(input.dailyCheckoutTime).success) {
+    throw new ServiceError('bad_request', "A daily checkout time is 'HH:MM', 00:00 to 23:59, in the event's time zone (or none).");
+  }
+  return {
+    ...(input.allowsReentry !== undefined ? { allowsReentry: input.allowsReentry } : {}),
+    ...(input.capacity !== undefined ? { capacity: input.capacity } : {}),
+    ...(input.dailyCheckoutTime !== undefined ? { dailyCheckoutTime: input.dailyCheckoutTime } : {}),
+  };
 }
 
 /**
@@ -168,7 +224,7 @@ async function moveList(tx: DbOrTx, eventId: string, checkInListId: string, posi
 async function findList(db: DbOrTx, eventId: string, checkInListId: string): Promise<CheckInListRow> {
   const [list] = isId(checkInListId)
     ? await db
-        .select({ id: checkInLists.id, name: checkInLists.name, position: checkInLists.position, ticketTypes: checkInLists.ticketTypes, days: checkInLists.days })
+        .select(LIST_COLUMNS)
         .from(checkInLists)
         .where(and(eq(checkInLists.eventId, eventId), eq(checkInLists.id, checkInListId)))
     : [];

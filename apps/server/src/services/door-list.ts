@@ -20,6 +20,7 @@
  */
 import {
   DOOR_LIST_FORMAT,
+  lastDailyCheckout,
   type DoorList,
   type DoorListEntry,
   doorListLookupKey,
@@ -34,6 +35,7 @@ import { chooseCheckInList, listCheckInLists } from './check-in-lists.ts';
 import type { EventDetails } from './events.ts';
 import { revokedSigningKeyIds } from './signing-keys.ts';
 import { doorListTicketTypes } from './ticket-types.ts';
+import { countInside } from './check-ins/write.ts';
 
 /**
  * The SQL value that stamps a row as changed by the current transaction: `SET changed_xid =
@@ -59,7 +61,8 @@ export async function readDoorList(
 ): Promise<DoorList> {
   const { day, since } = at;
   const lists = await listCheckInLists(db, event.id);
-  const listId = chooseCheckInList(lists, at.checkInListId).list.id;
+  const chosen = chooseCheckInList(lists, at.checkInListId).list;
+  const listId = chosen.id;
   // The watermark first, the rows after: see the module comment.
   const [watermark] = await db
     .select({ xmin: sql<string>`pg_snapshot_xmin(pg_current_snapshot())::text` })
@@ -89,6 +92,8 @@ export async function readDoorList(
       requiresAttention: tickets.requiresAttention,
       checkedInAt: checkIns.checkedInAt,
       checkedInBy: users.displayName,
+      lastEnteredAt: checkIns.lastEnteredAt,
+      exitedAt: checkIns.exitedAt,
     })
     .from(tickets)
     .leftJoin(checkIns, dayCheckIn)
@@ -111,7 +116,15 @@ export async function readDoorList(
       admittedDays: row.admittedDays,
       isRevoked: row.revokedAt !== null,
       holderName: await sealHolderName(event.id, row.code, row.holderName),
-      checkIn: row.checkedInAt ? { checkedInAt: row.checkedInAt.toISOString(), checkedInBy: row.checkedInBy ?? '' } : null,
+      checkIn: row.checkedInAt
+        ? {
+            checkedInAt: row.checkedInAt.toISOString(),
+            checkedInBy: row.checkedInBy ?? '',
+            // Entries and exits at a list with re-entry (format 5, docs/decisions/111).
+            ...(row.lastEnteredAt ? { lastEnteredAt: row.lastEnteredAt.toISOString() } : {}),
+            exitedAt: row.exitedAt?.toISOString() ?? null,
+          }
+        : null,
       // Sealed like the name (docs/decisions/102); only tickets with a note pay for it.
       ...(row.checkInNote !== '' ? { checkInNote: await sealCheckInNote(event.id, row.code, row.checkInNote) } : {}),
       requiresAttention: row.requiresAttention,
@@ -139,5 +152,7 @@ export async function readDoorList(
     revokedKeyIds: await revokedSigningKeyIds(db, event.id),
     format: DOOR_LIST_FORMAT,
     ticketTypes: await doorListTicketTypes(db, event.id),
+    // What the device starts from; it cannot know the other gates' entries after this (docs/decisions/111).
+    insideNow: await countInside(db, { eventId: event.id, checkInListId: listId, day, checkout: lastDailyCheckout(event.timeZone, chosen.dailyCheckoutTime, now) }),
   };
 }

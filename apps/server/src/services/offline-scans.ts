@@ -31,8 +31,12 @@
  * check-in attempt too) and it answers the stored row.
  */
 import {
+  atCapacityMessage,
   decideCheckIn,
+  isCheckInInside,
   isStorableText,
+  lastDailyCheckout,
+  NOT_INSIDE_MESSAGE,
   OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS,
   offlineScanProofWithKey,
   type OfflineConflict,
@@ -50,7 +54,19 @@ import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, offlineScans, scanLog, sessions, tickets, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import type { ChosenCheckInList } from './check-in-lists.ts';
-import { findCheckInOfScan, recordCheckIn, ticketForRule } from './check-ins/write.ts';
+import { isDoorAttempt } from './check-ins/decide.ts';
+import {
+  claimPlace,
+  countInside,
+  existingForRule,
+  findCheckInOfScan,
+  holdPlace,
+  lockActiveCheckIn,
+  recordCheckIn,
+  recordExit,
+  recordReentry,
+  ticketForRule,
+} from './check-ins/write.ts';
 import type { EventDetails } from './events.ts';
 import { isDevicePrincipalAtEvent } from './devices.ts';
 import { isMember } from './organizations.ts';
@@ -276,7 +292,7 @@ interface ItemOutcome {
   ticketId: string | null;
   conflictingCheckInId: string | null;
   /** The scan log row to write (null: nothing new happened, e.g. a duplicate). */
-  log: { verdict: 'approved' | 'denied'; reason: string | null } | null;
+  log: { verdict: 'approved' | 'denied' | 'exited'; reason: string | null } | null;
 }
 
 /**
@@ -328,6 +344,9 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
     }
   }
 
+  if (found && ticketId && isDoorAttempt(checkInList.list, scan.direction)) {
+    return decideDoorItem(tx, makerId, place, scan, { ticket: found.ticket, organizationId: found.organizationId, ticketId, code: logged, at: scannedAt }, now);
+  }
   const decision = decideCheckIn({
     ticket: found ? ticketForRule(found.ticket, found.organizationId) : null,
     event,
@@ -335,6 +354,7 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
     existingCheckIn: null,
     now: scannedAt,
     checkInList,
+    direction: scan.direction,
   });
   if (decision.outcome === 'denied') {
     // The gate let the person in; the server's rule says no: answered as rejected, logged as the
@@ -368,6 +388,77 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
     conflictingCheckInId: written.standing.id,
     log: { verdict: 'approved', reason: 'conflict' },
   };
+}
+
+/**
+ * Decides an offline item at a door that records exits or has a capacity (docs/decisions/111), in
+ * its transaction, at the scan time `found.at`, with the same rule and writes as verify: the guest's
+ * check-in is locked; an exit of a guest inside is recorded (`recorded`, logged `exited`), one not
+ * inside is `rejected` `not_inside`; an entry (first or again) is recorded, and at a list with a
+ * capacity claims a place: when none was free the entry is recorded all the same — the guest is in
+ * — and answered `conflict` `at_capacity` (listed among the conflicts), since a device offline cannot
+ * know the other gates' count.
+ */
+async function decideDoorItem(
+  tx: DbOrTx,
+  makerId: string,
+  place: ScanPlace,
+  scan: OfflineScan,
+  found: { ticket: typeof tickets.$inferSelect; organizationId: string; ticketId: string; code: string; at: Date },
+  now: Date,
+): Promise<ItemOutcome> {
+  const { event, day, checkInList } = place;
+  const list = checkInList.list;
+  const outcome = (answer: ItemAnswer, log: ItemOutcome['log'], conflictingCheckInId: string | null = null): ItemOutcome => ({ answer, code: found.code, ticketId: found.ticketId, conflictingCheckInId, log });
+  const key = { eventId: event.id, ticketId: found.ticketId, day, checkInListId: list.id };
+  const standing = await lockActiveCheckIn(tx, key);
+  const existingCheckIn = standing
+    ? { ...existingForRule(standing, { scanId: scan.scanId, staffUserId: makerId }), isInside: isCheckInInside(standing, list, event, found.at) }
+    : null;
+  const decision = decideCheckIn({ ticket: ticketForRule(found.ticket, found.organizationId), event, day, existingCheckIn, now: found.at, checkInList, direction: scan.direction });
+  if (decision.outcome === 'denied') {
+    const reason = scan.direction === 'exit' ? 'exited' : 'approved';
+    return outcome(reject(scan.scanId, decision.reason, decision.message), { verdict: reason, reason: decision.reason });
+  }
+  const [maker] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, makerId));
+  const makerName = maker?.name ?? '';
+  if (decision.outcome === 'check_out' && standing) {
+    const exitedAt = await recordExit(tx, { eventId: event.id, checkInId: standing.id, staffUserId: makerId, scanId: scan.scanId, at: found.at });
+    if (!exitedAt) return outcome(reject(scan.scanId, 'not_inside', NOT_INSIDE_MESSAGE), { verdict: 'exited', reason: 'not_inside' });
+    return outcome(withCheckIn(scan.scanId, 'recorded', { checkedInAt: exitedAt, checkedInBy: makerName }), { verdict: 'exited', reason: null });
+  }
+  if (decision.outcome !== 'check_in') throw new Error(`an offline door decision ${decision.outcome}`);
+  const places = { eventId: event.id, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, now) };
+  const slot = (list.capacity ?? null) === null ? null : await claimPlace(tx, places, list.capacity ?? 0);
+  let checkInId: string;
+  let enteredAt = found.at;
+  if (standing && decision.isReentry) {
+    await recordReentry(tx, { eventId: event.id, checkInId: standing.id, at: found.at });
+    checkInId = standing.id;
+  } else {
+    const written = await recordCheckIn(tx, { ...key, staffUserId: makerId, scanId: scan.scanId, checkedInAt: found.at, receivedAt: now, deviceId: scan.deviceId });
+    if (!written.isRecorded) {
+      const first = { checkedInAt: written.standing.checkedInAt, checkedInBy: written.standing.staffName };
+      return outcome(
+        { ...withCheckIn(scan.scanId, 'conflict', first), message: `This ticket was already checked in for day ${day} by ${first.checkedInBy}.` },
+        { verdict: 'approved', reason: 'conflict' },
+        written.standing.id,
+      );
+    }
+    checkInId = written.id;
+    enteredAt = written.checkedInAt;
+  }
+  if (slot !== null) {
+    await holdPlace(tx, places, slot, checkInId, enteredAt);
+  } else if ((list.capacity ?? null) !== null) {
+    const insideNow = await countInside(tx, places);
+    return outcome(
+      { ...withCheckIn(scan.scanId, 'conflict', { checkedInAt: enteredAt, checkedInBy: makerName }), reason: 'at_capacity', message: `${atCapacityMessage(insideNow)} (capacity ${list.capacity}): admitted offline over the capacity.` },
+      { verdict: 'approved', reason: 'at_capacity' },
+      checkInId,
+    );
+  }
+  return outcome(withCheckIn(scan.scanId, 'recorded', { checkedInAt: enteredAt, checkedInBy: makerName }), { verdict: 'approved', reason: null });
 }
 
 function withCheckIn(scanId: string, status: OfflineScanStatus, checkIn: { checkedInAt: Date; checkedInBy: string }): ItemAnswer {
@@ -404,6 +495,7 @@ export async function listConflicts(db: DbOrTx, eventId: string, day: number, ch
       staffName: offlineStaff.displayName,
       existingAt: checkIns.checkedInAt,
       existingBy: existingStaff.displayName,
+      reason: offlineScans.reason,
     })
     .from(offlineScans)
     .innerJoin(tickets, eq(tickets.id, offlineScans.ticketId))
@@ -425,5 +517,6 @@ export async function listConflicts(db: DbOrTx, eventId: string, day: number, ch
     holderName: row.holderName,
     offline: { scannedAt: row.scannedAt.toISOString(), receivedAt: row.receivedAt.toISOString(), deviceId: row.deviceId, staffName: row.staffName },
     existing: { checkedInAt: row.existingAt.toISOString(), checkedInBy: row.existingBy },
+    ...(row.reason === 'at_capacity' ? { kind: 'at_capacity' as const } : {}),
   }));
 }

@@ -124,6 +124,8 @@ function toEntry(row: Awaited<ReturnType<typeof selectEntries>>[number]): ScanLo
     sentBy: row.sentById !== null && row.sentById !== row.userId ? row.sentByName : null,
     // An offline scan's `at` is the device's claim; the server's own time is its upload's (decision 088).
     receivedAt: (row.receivedAt ?? row.scannedAt).toISOString(),
+    // An exit recorded, or one refused because the guest was not inside (docs/decisions/111).
+    ...(row.verdict === 'exited' || row.reason === 'not_inside' ? { direction: 'exit' as const } : {}),
   };
 }
 

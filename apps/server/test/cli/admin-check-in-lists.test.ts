@@ -128,3 +128,22 @@ test('a list may name a ticket type set up ahead of its tickets (ticket-type set
     ['Crew door', ['Crew']],
   ]);
 });
+
+test('list create/edit take re-entry, a capacity and a daily checkout; a capacity of 0 or a time that is none is a clear error and changes nothing', async () => {
+  expect(await cli.ok('list', 'create', '--event', eventId, '--name', 'Hall', '--reentry', '--capacity', '500', '--daily-checkout', '04:00')).toMatch(
+    /: every ticket type; every day; re-entry; capacity 500; daily checkout 04:00 \(id /,
+  );
+  const before = await listCheckInLists(cli.database.db, eventId);
+  for (const [argv, message] of [
+    [['list', 'create', '--event', eventId, '--name', 'Zero', '--capacity', '0'], /Expected a capacity of at least 1 guest/],
+    [['list', 'edit', '--event', eventId, '--list', 'Hall', '--capacity', '-3'], /Expected a capacity of at least 1 guest/],
+    [['list', 'edit', '--event', eventId, '--list', 'Hall', '--daily-checkout', '24:00'], /Expected a time HH:MM/],
+  ] as Array<[string[], RegExp]>) {
+    const result = await cli.run(...argv);
+    expect(result.exitCode, argv.join(' ')).toBe(1);
+    expect(result.stderr, argv.join(' ')).toMatch(message);
+  }
+  expect(await listCheckInLists(cli.database.db, eventId)).toEqual(before);
+  expect(await cli.ok('list', 'edit', '--event', eventId, '--list', 'Hall', '--no-reentry', '--capacity', 'none', '--daily-checkout', 'none')).toMatch(/"Hall" of "Harbour Lights": every ticket type; every day\n$/);
+  expect((await listCheckInLists(cli.database.db, eventId)).find((list) => list.name === 'Hall')).toMatchObject({ allowsReentry: false, capacity: null, dailyCheckoutTime: null });
+});

@@ -7,6 +7,8 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { DatabaseHandle } from '../../src/db/client.ts';
 import { checkIns, tickets, users } from '../../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER, seedDemoData } from '../../src/db/seed.ts';
+import { createCheckInList } from '../../src/services/check-in-lists.ts';
+import { findEvent } from '../../src/services/events.ts';
 import { createSession } from '../../src/services/sessions.ts';
 import { demoIds, firstCheckInListId } from './fixtures.ts';
 
@@ -18,6 +20,8 @@ export interface DoorSetup {
   eventId: string;
   /** The demo user's id (the session's user). */
   userId: string;
+  /** A check-in list of every ticket with a capacity (`options.capacity`), when one was asked for (docs/decisions/111). */
+  capacityListId?: string;
 }
 
 /** Rows per INSERT, well under PostgreSQL's 65,535 bind parameters. */
@@ -32,7 +36,7 @@ const INSERT_BATCH = 1_000;
 export async function prepareDoorDatabase(
   open: () => Promise<DatabaseHandle>,
   codes: readonly string[],
-  options: { checkedInCodes?: readonly string[] } = {},
+  options: { checkedInCodes?: readonly string[]; capacity?: number } = {},
 ): Promise<DoorSetup> {
   const handle = await open();
   try {
@@ -54,12 +58,16 @@ export async function prepareDoorDatabase(
       const checkInListId = await firstCheckInListId(handle.db, liveEventId);
       await handle.db.insert(checkIns).values(batch.map((ticket) => ({ eventId: ticket.eventId, ticketId: ticket.id, day: DEMO_TODAY_DAY_NUMBER, checkInListId, staffUserId: demoUser.id })));
     }
+    const capacityList =
+      options.capacity === undefined
+        ? undefined
+        : await createCheckInList(handle.db, await findEvent(handle.db, liveEventId), { name: 'Capacity door', ticketTypes: null, days: null, capacity: options.capacity });
     const { token } = await createSession(handle.db, demoUser.id, 3_600_000);
     // Statistics of the loaded tables, as autovacuum (PostgreSQL) or the server's start (PGlite,
     // decision 072) would take them: a run that starts right after loading is not measured on plans
     // made for empty tables while autovacuum catches up.
     await handle.db.execute(sql`analyze`);
-    return { token, eventId: liveEventId, userId: demoUser.id };
+    return { token, eventId: liveEventId, userId: demoUser.id, ...(capacityList ? { capacityListId: capacityList.id } : {}) };
   } finally {
     await handle.close();
   }

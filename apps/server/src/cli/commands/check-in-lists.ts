@@ -36,6 +36,25 @@ function parseDays(value: string): number[] {
   });
 }
 
+/** `--capacity 500` or `--capacity none`: most guests inside at once (docs/decisions/111). */
+function parseCapacity(value: string): number | 'none' {
+  // 'none', not null: commander turns a parser's null into ''.
+  if (value.trim().toLowerCase() === 'none') return 'none';
+  try {
+    return parsePositiveInteger(value);
+  } catch {
+    throw new InvalidArgumentError('Expected a capacity of at least 1 guest, or "none".');
+  }
+}
+
+/** `--daily-checkout 04:00` or `--daily-checkout none`: 'HH:MM' in the event's time zone. */
+function parseCheckoutTime(value: string): string {
+  const trimmed = value.trim();
+  if (trimmed.toLowerCase() === 'none') return 'none';
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(trimmed)) throw new InvalidArgumentError('Expected a time HH:MM (00:00 to 23:59, the event\'s time zone), or "none".');
+  return trimmed;
+}
+
 interface ListOptions {
   event: string;
   name?: string;
@@ -45,20 +64,41 @@ interface ListOptions {
   days?: number[];
   allDays?: boolean;
   position?: number;
+  reentry?: boolean;
+  capacity?: number | 'none';
+  dailyCheckout?: string;
+}
+
+/** The door options of `list create` and `list edit` (docs/decisions/111). */
+function addDoorOptions(command: Command): Command {
+  return command
+    .option('--reentry', 'record exits: guests may leave and come back (the scanner offers Entry / Exit)')
+    .option('--no-reentry', 'one entry per ticket and day, no exits (the default)')
+    .option('--capacity <n|none>', 'most guests inside at once through this list (entries are denied when full)', parseCapacity)
+    .option('--daily-checkout <HH:MM|none>', "check everyone still inside out at this time each day (event's time zone)", parseCheckoutTime);
+}
+
+/** The door fields given in `options`. */
+function doorFields(options: ListOptions): Pick<CheckInListChange, 'allowsReentry' | 'capacity' | 'dailyCheckoutTime'> {
+  return {
+    ...(options.reentry === undefined ? {} : { allowsReentry: options.reentry }),
+    ...(options.capacity === undefined ? {} : { capacity: options.capacity === 'none' ? null : options.capacity }),
+    ...(options.dailyCheckout === undefined ? {} : { dailyCheckoutTime: options.dailyCheckout === 'none' ? null : options.dailyCheckout }),
+  };
 }
 
 /** Adds the `list` commands to `program`. */
 export function registerCheckInListCommands(program: Command, context: AdminContext): void {
   const list = program.command('list').description("an event's check-in lists: entrances and desks, the ticket types and days each admits");
 
-  list
+  addDoorOptions(list
     .command('create')
     .description('add a check-in list to an event (every ticket type and every day unless --types / --days)')
     .requiredOption('--event <id>', 'event id (see: event list)')
     .requiredOption('--name <name>', "the list's name, shown to staff ('VIP Gate')")
     .option('--types <types>', 'ticket types it admits, comma-separated (as imported)', parseTypes)
     .option('--days <days>', 'day numbers it admits, comma-separated', parseDays)
-    .option('--position <n>', 'its place among the lists (1 = first, where a scanner without a list checks in)', parsePositiveInteger)
+    .option('--position <n>', 'its place among the lists (1 = first, where a scanner without a list checks in)', parsePositiveInteger))
     .addHelpText('after', '\nExamples:\n  npm run admin -- list create --event <event-id> --name "VIP Gate" --types VIP\n  npm run admin -- list create --event <event-id> --name "Merch desk" --days 2,3')
     .action(async (options: ListOptions) => {
       const db = await context.db();
@@ -68,11 +108,12 @@ export function registerCheckInListCommands(program: Command, context: AdminCont
         ticketTypes: options.types ?? null,
         days: options.days ?? null,
         ...(options.position === undefined ? {} : { position: options.position }),
+        ...doorFields(options),
       });
       context.print(`Created check-in list "${created.name}" of "${event.title}": ${describeList(created)} (id ${created.id})`);
     });
 
-  list
+  addDoorOptions(list
     .command('edit')
     .description('change a check-in list: name, ticket types, days, position (check-ins made stay on it)')
     .requiredOption('--event <id>', 'event id (see: event list)')
@@ -82,7 +123,7 @@ export function registerCheckInListCommands(program: Command, context: AdminCont
     .option('--all-types', 'admit every ticket type')
     .option('--days <days>', 'admit only these day numbers, comma-separated', parseDays)
     .option('--all-days', 'admit every day of the event')
-    .option('--position <n>', 'its place among the lists (1 = first)', parsePositiveInteger)
+    .option('--position <n>', 'its place among the lists (1 = first)', parsePositiveInteger))
     .action(async (options: ListOptions) => {
       if (options.types && options.allTypes) throw new CliError('Give either --types or --all-types, not both');
       if (options.days && options.allDays) throw new CliError('Give either --days or --all-days, not both');
@@ -94,6 +135,7 @@ export function registerCheckInListCommands(program: Command, context: AdminCont
         ticketTypes: options.allTypes ? null : options.types,
         days: options.allDays ? null : options.days,
         position: options.position,
+        ...doorFields(options),
       };
       const updated = await editCheckInList(db, event, current.id, change);
       context.print(`Updated check-in list "${updated.name}" of "${event.title}": ${describeList(updated)}`);
@@ -125,8 +167,17 @@ export function registerCheckInListCommands(program: Command, context: AdminCont
       context.print(`${event.title} (${event.organizationName})`);
       context.print(
         formatTable([
-          ['#', 'ID', 'NAME', 'TICKET TYPES', 'DAYS'],
-          ...lists.map((entry, index) => [String(index + 1), entry.id, entry.name, entry.ticketTypes?.join(', ') ?? 'all', entry.days?.join(', ') ?? 'all']),
+          ['#', 'ID', 'NAME', 'TICKET TYPES', 'DAYS', 'RE-ENTRY', 'CAPACITY', 'CHECKOUT'],
+          ...lists.map((entry, index) => [
+            String(index + 1),
+            entry.id,
+            entry.name,
+            entry.ticketTypes?.join(', ') ?? 'all',
+            entry.days?.join(', ') ?? 'all',
+            entry.allowsReentry ? 'yes' : 'no',
+            entry.capacity ? String(entry.capacity) : '-',
+            entry.dailyCheckoutTime ?? '-',
+          ]),
         ]),
       );
     });
@@ -148,5 +199,10 @@ async function findListByIdOrName(db: Db, event: EventDetails, idOrName: string)
 function describeList(list: CheckInListRow): string {
   const types = list.ticketTypes ? `ticket types ${list.ticketTypes.join(', ')}` : 'every ticket type';
   const days = list.days ? `days ${list.days.join(', ')}` : 'every day';
-  return `${types}; ${days}`;
+  const doors = [
+    list.allowsReentry ? 're-entry' : '',
+    list.capacity ? `capacity ${list.capacity}` : '',
+    list.dailyCheckoutTime ? `daily checkout ${list.dailyCheckoutTime}` : '',
+  ].filter((part) => part !== '');
+  return [`${types}; ${days}`, ...doors].join('; ');
 }

@@ -9,6 +9,10 @@
  * scanner to offer; any member (requireRole('staff'): 403 never, 404 for a non-member as for an
  * unknown event).
  *
+ * POST /events/:eventId/check-in-lists, PATCH and DELETE /events/:eventId/check-in-lists/:checkInListId
+ * (docs/decisions/111): keeping an event's lists with their re-entry, capacity and daily checkout;
+ * admin or higher. POST /events/:eventId/info-scan: a supervisor's scan that admits nobody.
+ *
  * Supervisor tools on an event (issue 11), every route behind `requireRole('supervisor')`:
  * GET /events/{eventId}/attendees (search), POST .../attendees/{ticketId}/check-in (manual
  * check-in, the same rule as verify), POST .../attendees/{ticketId}/undo-check-in (with a reason;
@@ -21,7 +25,13 @@ import {
   CheckInCounts,
   CheckInCountsParams,
   CheckInCountsQuery,
+  CheckInList,
+  CheckInListParams,
   CheckInLists,
+  CreateCheckInListRequest,
+  EditCheckInListRequest,
+  InfoScanRequest,
+  InfoScanResponse,
   DoorList,
   DoorListQuery,
   EventDayParams,
@@ -44,7 +54,8 @@ import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
 import { searchAttendees } from '../../services/attendee-search.ts';
 import { countCheckIns } from '../../services/check-in-counts.ts';
-import { listCheckInLists, resolveCheckInList } from '../../services/check-in-lists.ts';
+import { createCheckInList, deleteCheckInList, editCheckInList, listCheckInLists, resolveCheckInList } from '../../services/check-in-lists.ts';
+import { infoScan } from '../../services/check-ins/info-scan.ts';
 import { manualCheckIn, undoCheckIn } from '../../services/check-ins/manual.ts';
 import { readDoorList } from '../../services/door-list.ts';
 import { listConflicts, recordOfflineScans } from '../../services/offline-scans.ts';
@@ -68,7 +79,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId, device } = signedInUser(request);
-      return countCheckIns(app.db, { userId, deviceEventId: device?.eventId }, request.params.eventId, { day: request.params.day, checkInListId: request.query.checkInListId });
+      return countCheckIns(app.db, { userId, deviceEventId: device?.eventId }, request.params.eventId, { day: request.params.day, checkInListId: request.query.checkInListId }, app.clock());
     },
   );
 
@@ -85,7 +96,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: AttendeeSearchResponse, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
-    async (request) => searchAttendees(app.db, eventOf(request), request.query.q, { day: request.query.day, checkInListId: request.query.checkInListId }),
+    async (request) => searchAttendees(app.db, eventOf(request), request.query.q, { day: request.query.day, checkInListId: request.query.checkInListId }, app.clock()),
   );
 
   app.post(
@@ -123,7 +134,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
         ticketId: request.params.ticketId,
         ...request.body,
       });
-      return { ...undone, checkedInAt: undone.checkedInAt.toISOString(), undoneAt: undone.undoneAt.toISOString() };
+      return { ...undone, checkedInAt: undone.checkedInAt.toISOString(), exitedAt: undone.exitedAt?.toISOString() ?? null, undoneAt: undone.undoneAt.toISOString() };
     },
   );
 
@@ -160,6 +171,68 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
       const event = eventOf(request);
       return { eventId: event.id, lists: await listCheckInLists(app.db, event.id) };
     },
+  );
+
+  // Keeping an event's lists (docs/decisions/111): admins and owners, as the admin CLI's `list` commands.
+  const adminOnly = requireRole('admin');
+
+  app.post(
+    apiPaths.checkInLists,
+    {
+      preHandler: adminOnly,
+      schema: {
+        operationId: 'createCheckInList',
+        params: EventParams,
+        body: CreateCheckInListRequest,
+        response: { 201: CheckInList, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
+      },
+    },
+    async (request, reply) => {
+      const { position, ...input } = request.body;
+      const created = await createCheckInList(app.db, eventOf(request), { ...input, ...(position === undefined ? {} : { position }) }, app.clock());
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.patch(
+    apiPaths.checkInList,
+    {
+      preHandler: adminOnly,
+      schema: {
+        operationId: 'editCheckInList',
+        params: CheckInListParams,
+        body: EditCheckInListRequest,
+        response: { 200: CheckInList, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
+      },
+    },
+    async (request) => editCheckInList(app.db, eventOf(request), request.params.checkInListId, request.body, app.clock()),
+  );
+
+  app.delete(
+    apiPaths.checkInList,
+    {
+      preHandler: adminOnly,
+      schema: {
+        operationId: 'deleteCheckInList',
+        params: CheckInListParams,
+        response: { 200: CheckInList, ...ruleErrors('forbidden', 'not_found', 'conflict') },
+      },
+    },
+    async (request) => deleteCheckInList(app.db, eventOf(request), request.params.checkInListId),
+  );
+
+  app.post(
+    apiPaths.infoScan,
+    {
+      preHandler: supervisorOnly,
+      schema: {
+        operationId: 'infoScan',
+        params: EventParams,
+        body: InfoScanRequest,
+        response: { 200: InfoScanResponse, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
+      },
+    },
+    async (request) => infoScan(app.db, { userId: signedInUser(request).userId }, eventOf(request), request.body, app.clock()),
   );
 
   app.get(

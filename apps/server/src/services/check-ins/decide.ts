@@ -5,6 +5,12 @@
  * docs/decisions/070).
  */
 import {
+  type ApprovedVerdict,
+  type CheckInDirection,
+  type CheckInListRule,
+  exitNotRecordedMessage,
+  isCheckInInside,
+  lastDailyCheckout,
   attentionFields,
   checkInAttention,
   type CheckInDecision,
@@ -22,7 +28,19 @@ import { type BatchSize, coalescedStatement, type KeyColumn, keysTable } from '.
 import { scanLog, type tickets } from '../../db/schema.ts';
 import type { ChosenCheckInList } from '../check-in-lists.ts';
 import type { EventDetails } from '../events.ts';
-import { existingForRule, recordCheckIn, ticketForRule } from './write.ts';
+import { ServiceError } from '../errors.ts';
+import {
+  claimPlace,
+  countInside,
+  type DoorCheckIn,
+  existingForRule,
+  holdPlace,
+  lockActiveCheckIn,
+  recordCheckIn,
+  recordExit,
+  recordReentry,
+  ticketForRule,
+} from './write.ts';
 
 /** The staff member scanning; `deviceEventId`: a door device's one event, which it scans instead of by membership (docs/decisions/107). */
 export interface Scanner {
@@ -69,7 +87,96 @@ export function ruleInput(attempt: Attempt, found: FoundTicket | undefined): Che
     existingCheckIn: null,
     now: attempt.now,
     checkInList: attempt.checkInList,
+    direction: attempt.request.direction,
   };
+}
+
+/**
+ * Refuses an exit at a list that does not record exits (docs/decisions/111), before anything is
+ * written or logged.
+ * @throws ServiceError `bad_request` ('VIP Gate does not allow re-entry: exits are not recorded there.').
+ */
+export function refuseExitWithoutReentry(list: CheckInListRule, direction: CheckInDirection | undefined): void {
+  if (direction === 'exit' && !list.allowsReentry) throw new ServiceError('bad_request', exitNotRecordedMessage(list.name));
+}
+
+/**
+ * Whether an attempt at `list` goes through the door write (`decideAndRecordAtDoor`): an exit, or
+ * any scan at a list that records exits or has a capacity. Other lists keep the write of before.
+ */
+export function isDoorAttempt(list: CheckInListRule, direction: CheckInDirection | undefined): boolean {
+  return direction === 'exit' || list.allowsReentry === true || (list.capacity ?? null) !== null;
+}
+
+/** The rule's `existingCheckIn` for a locked check-in at a door, with whether the guest is inside now. */
+function existingAtDoor(standing: DoorCheckIn, attempt: Attempt): NonNullable<CheckInInput['existingCheckIn']> {
+  const { scanner, request, event, checkInList, now } = attempt;
+  return {
+    ...existingForRule(standing, { scanId: request.scanId ?? null, staffUserId: scanner.userId }),
+    isInside: isCheckInInside(standing, checkInList.list, event, now),
+  };
+}
+
+/**
+ * Decides and records an attempt at a door that records exits or has a capacity
+ * (docs/decisions/111), on `tx`. The guest's check-in at the list and day is locked first
+ * (`lockActiveCheckIn`), so two scans of one guest are decided one after the other: an exit is
+ * recorded once (`recordExit`), a re-entry once (`recordReentry`). An entry at a list with a
+ * capacity claims a place (`claimPlace`) before it writes and holds it with the check-in
+ * (`holdPlace`): when none is free, DENIED `at_capacity` with the guests inside now. A retry of the
+ * scan that recorded an exit answers that exit again.
+ */
+async function decideAndRecordAtDoor(tx: DbOrTx, attempt: Attempt, found: FoundTicket | undefined): Promise<VerifyTicketResponse> {
+  const { scanner, event, request, now } = attempt;
+  const list = attempt.checkInList.list;
+  const input = ruleInput(attempt, found);
+  if (!found) return toVerdict(decideCheckIn(input), event, found);
+  const key = { eventId: found.ticket.eventId, ticketId: found.ticket.id, day: request.day, checkInListId: list.id };
+  const scanId = request.scanId ?? null;
+  const standing = await lockActiveCheckIn(tx, key);
+  if (request.direction === 'exit' && standing?.exitedAt && scanId !== null && standing.exitScanId === scanId && standing.exitedBy === scanner.userId) {
+    return approveExit(event, found, standing.exitedAt);
+  }
+  const decision = decideCheckIn({ ...input, existingCheckIn: standing ? existingAtDoor(standing, attempt) : null });
+  if (decision.outcome === 'check_out' && standing) {
+    const exitedAt = await recordExit(tx, { eventId: key.eventId, checkInId: standing.id, staffUserId: scanner.userId, scanId, at: now });
+    if (exitedAt) return approveExit(event, found, exitedAt);
+    return toVerdict(decideCheckIn({ ...input, existingCheckIn: { ...existingAtDoor(standing, attempt), isInside: false } }), event, found);
+  }
+  if (decision.outcome !== 'check_in') return toVerdict(decision, event, found);
+  const place = { eventId: key.eventId, checkInListId: list.id, day: request.day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, now) };
+  const slot = (list.capacity ?? null) === null ? null : await claimPlace(tx, place, list.capacity ?? 0);
+  if ((list.capacity ?? null) !== null && slot === null) {
+    const insideNow = await countInside(tx, place);
+    return toVerdict(decideCheckIn({ ...input, existingCheckIn: standing ? existingAtDoor(standing, attempt) : null, insideNow: Math.max(insideNow, list.capacity ?? 0) }), event, found);
+  }
+  let checkInId: string;
+  let enteredAt: Date;
+  if (standing && decision.isReentry) {
+    await recordReentry(tx, { eventId: key.eventId, checkInId: standing.id, at: now });
+    checkInId = standing.id;
+    enteredAt = now;
+  } else {
+    const written = await recordCheckIn(tx, { ...key, staffUserId: scanner.userId, scanId });
+    if (!written.isRecorded) {
+      const existingCheckIn = existingForRule(written.standing, { scanId, staffUserId: scanner.userId });
+      return toVerdict(decideCheckIn({ ...input, existingCheckIn }), event, found);
+    }
+    checkInId = written.id;
+    enteredAt = written.checkedInAt;
+  }
+  if (slot !== null) await holdPlace(tx, place, slot, checkInId, enteredAt);
+  return approve(event, found, enteredAt);
+}
+
+/** `verdict` of an exit attempt marked as one (`direction: 'exit'`), denied ones too; an entry's as it is. */
+export function withDirection(verdict: VerifyTicketResponse, direction: CheckInDirection | undefined): VerifyTicketResponse {
+  return direction === 'exit' ? { ...verdict, direction: 'exit' } : verdict;
+}
+
+/** The approval of an exit of `found`'s guest at `exitedAt` ('Exit recorded'). */
+function approveExit(event: EventDetails, found: FoundTicket, exitedAt: Date): ApprovedVerdict {
+  return { ...approve(event, found, exitedAt), direction: 'exit', exitedAt: exitedAt.toISOString() };
 }
 
 /**
@@ -79,6 +186,7 @@ export function ruleInput(attempt: Attempt, found: FoundTicket | undefined): Che
  * @returns the wire verdict (nothing logged: the caller logs the attempt).
  */
 export async function decideAndRecord(tx: DbOrTx, attempt: Attempt, found: FoundTicket | undefined): Promise<VerifyTicketResponse> {
+  if (isDoorAttempt(attempt.checkInList.list, attempt.request.direction)) return withDirection(await decideAndRecordAtDoor(tx, attempt, found), attempt.request.direction);
   const { scanner, event, request } = attempt;
   const input = ruleInput(attempt, found);
   const decision = decideCheckIn(input);
@@ -111,6 +219,7 @@ export function toVerdict(decision: CheckInDecision, event: EventDetails, found:
       message: decision.message,
       ...(decision.dayDenial ? { dayDenial: decision.dayDenial } : {}),
       ...(decision.listDenial ? { listDenial: decision.listDenial } : {}),
+      ...(decision.capacityDenial ? { capacityDenial: decision.capacityDenial, insideNow: decision.capacityDenial.insideNow, capacity: decision.capacityDenial.capacity } : {}),
       ...(decision.checkedInAt ? { checkedInAt: decision.checkedInAt.toISOString() } : {}),
       ...(decision.checkedInBy ? { checkedInBy: decision.checkedInBy } : {}),
       ...(decision.reason === 'already_checked_in' && found ? ticketAttentionFields(found) : {}),
@@ -122,7 +231,7 @@ export function toVerdict(decision: CheckInDecision, event: EventDetails, found:
 }
 
 /** The approval of `found`'s ticket at `event`, checked in at `checkedInAt`, with its check-in note and flag if any. */
-export function approve(event: EventDetails, found: FoundTicket, checkedInAt: Date): VerifyTicketResponse {
+export function approve(event: EventDetails, found: FoundTicket, checkedInAt: Date): ApprovedVerdict {
   const { ticket } = found;
   return {
     isValid: true,
@@ -146,7 +255,7 @@ interface ScanLogKey {
   eventId: string;
   day: number;
   code: string;
-  verdict: 'approved' | 'denied';
+  verdict: 'approved' | 'denied' | 'exited';
   reason: ScanLogReason | null;
   scanId: string | null;
   source: 'scan' | 'manual';
@@ -163,12 +272,13 @@ export async function logAttempt(
   attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; verdict: VerifyTicketResponse; source: 'scan' | 'manual' },
 ): Promise<void> {
   const reason = attempt.verdict.isValid ? null : (attempt.verdict.reason ?? null);
+  const isExit = attempt.verdict.isValid && attempt.verdict.direction === 'exit';
   await scanLogWrite(db)({
     userId: attempt.scanner.userId,
     eventId: attempt.event.id,
     day: attempt.request.day,
     code: renderTextSafely(attempt.request.qrCode),
-    verdict: reason === null ? 'approved' : 'denied',
+    verdict: reason === null ? (isExit ? 'exited' : 'approved') : 'denied',
     reason,
     scanId: attempt.request.scanId ?? null,
     source: attempt.source,

@@ -5,7 +5,7 @@
  * why — so the ticket can be checked in again; no row is ever deleted. The caller's role has been
  * checked (routes/require-role.ts).
  */
-import type { VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
+import type { CheckInDirection, VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
 import { and, eq } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { scanLog, tickets, ticketTypes, users } from '../../db/schema.ts';
@@ -13,7 +13,7 @@ import { inTransaction } from '../../db/transactions.ts';
 import { resolveCheckInList } from '../check-in-lists.ts';
 import { isId, ServiceError } from '../errors.ts';
 import type { EventDetails } from '../events.ts';
-import { decideAndRecord, type FoundTicket, logAttempt, type Scanner, type TicketRow } from './decide.ts';
+import { decideAndRecord, type FoundTicket, logAttempt, refuseExitWithoutReentry, type Scanner, type TicketRow } from './decide.ts';
 import { undoActiveCheckIn } from './write.ts';
 
 /**
@@ -30,12 +30,13 @@ export async function manualCheckIn(
   db: Db,
   scanner: Scanner,
   event: EventDetails,
-  request: { ticketId: string; day: number; scanId?: string | undefined; checkInListId?: string | undefined },
+  request: { ticketId: string; day: number; scanId?: string | undefined; checkInListId?: string | undefined; direction?: CheckInDirection | undefined },
   now: Date,
 ): Promise<VerifyTicketResponse> {
   const ticket = await findEventTicket(db, event, request.ticketId);
   const checkInList = await resolveCheckInList(db, event.id, request.checkInListId);
-  const verifyRequest: VerifyTicketRequest = { eventId: event.id, qrCode: ticket.code, day: request.day, scanId: request.scanId };
+  refuseExitWithoutReentry(checkInList.list, request.direction);
+  const verifyRequest: VerifyTicketRequest = { eventId: event.id, qrCode: ticket.code, day: request.day, scanId: request.scanId, direction: request.direction };
   return inTransaction(db, async (tx) => {
     const attempt = { scanner, event, checkInList, request: verifyRequest, now };
     const verdict = await decideAndRecord(tx, attempt, { ticket, organizationId: event.organizationId, type: await findTicketType(tx, ticket) });
@@ -49,6 +50,8 @@ export interface UndoneCheckIn {
   ticketId: string;
   day: number;
   checkedInAt: Date;
+  /** The exit undone with it (null: the guest was inside, and no longer counts as inside). */
+  exitedAt: Date | null;
   undoneAt: Date;
   /** Display name of the supervisor who undid it. */
   undoneBy: string;
@@ -112,6 +115,7 @@ export async function undoCheckIn(
       ticketId: ticket.id,
       day: request.day,
       checkedInAt: undone.checkedInAt,
+      exitedAt: undone.exitedAt,
       undoneAt: undone.undoneAt,
       undoneBy: user?.name ?? '',
       reason: request.reason,

@@ -10,7 +10,7 @@
  * 404 alike. Every attempt of a member goes to the scan log (docs/decisions/015); a non-member's
  * request never does: it is nobody's scan at that organization's gate (docs/decisions/086).
  */
-import { type CheckInInput, decideCheckIn, isStorableText, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
+import { type CheckInDecision, type CheckInInput, type CheckInListRule, decideCheckIn, isCheckInInside, isStorableText, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
@@ -21,7 +21,7 @@ import { type ChosenCheckInList, chooseCheckInList, type CheckInListRow } from '
 import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from '../errors.ts';
 import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from '../events.ts';
 import { codeOfScannedText } from '../signing-keys.ts';
-import { approve, decideAndRecord, type FoundTicket, logAttempt, ruleInput, type Scanner, toVerdict } from './decide.ts';
+import { approve, decideAndRecord, type FoundTicket, isDoorAttempt, withDirection, logAttempt, refuseExitWithoutReentry, ruleInput, type Scanner, toVerdict } from './decide.ts';
 import { existingForRule, isActiveCheckIn, recordScannedCheckIn } from './write.ts';
 
 /**
@@ -60,11 +60,23 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
   if (!mayScan) throw new AccessRefusedError(scanner.userId, { eventId: event.id });
   // Another event's list (or none at all): a 400 before anything is written or logged.
   const checkInList: ChosenCheckInList = chooseCheckInList(read.lists, request.checkInListId);
+  // An exit where exits are not recorded: a 400 before anything is written or logged (decision 111).
+  refuseExitWithoutReentry(checkInList.list, request.direction);
   const attempt = { scanner, event, checkInList, request: scanned, now };
-  const decision = decideCheckIn({ ...ruleInput(attempt, read.found), existingCheckIn: read.existingCheckIn });
+  const existingCheckIn = read.existingCheckIn && read.door ? { ...read.existingCheckIn, isInside: isCheckInInside(read.door, checkInList.list, event, now) } : read.existingCheckIn;
+  const decision = decideCheckIn({ ...ruleInput(attempt, read.found), existingCheckIn });
   const found = read.found;
+  if (decision.outcome !== 'denied' && found && isDoorAttempt(checkInList.list, request.direction) && !isPlainFirstEntry(checkInList.list, decision)) {
+    // An exit, a re-entry or an entry at a list with a capacity: the door write, in a transaction
+    // (it locks the guest's check-in and claims a place; docs/decisions/111).
+    return inTransaction(db, async (tx) => {
+      const verdict = await decideAndRecord(tx, attempt, found);
+      await logAttempt(tx, { ...attempt, verdict, source: 'scan' });
+      return verdict;
+    });
+  }
   if (decision.outcome !== 'check_in' || !found) {
-    const verdict = toVerdict(decision, event, found);
+    const verdict = withDirection(toVerdict(decision, event, found), request.direction);
     await logAttempt(db, { ...attempt, verdict, source: 'scan' });
     return verdict;
   }
@@ -98,6 +110,16 @@ interface ScanRead {
   found: FoundTicket | undefined;
   /** The ticket's active check-in on the scanned list and day, as the rule takes it. */
   existingCheckIn: CheckInInput['existingCheckIn'];
+  /** That check-in's last entry and exit (docs/decisions/111), when there is one. */
+  door: { lastEnteredAt: Date; exitedAt: Date | null } | undefined;
+}
+
+/**
+ * Whether `decision` is a first entry at a list that records exits but has no capacity: the hot
+ * path's one-statement INSERT records it as well as any (a conflict falls back to the door write).
+ */
+function isPlainFirstEntry(list: CheckInListRule, decision: CheckInDecision): boolean {
+  return decision.outcome === 'check_in' && !decision.isReentry && (list.capacity ?? null) === null;
 }
 
 /** The tickets' own event, joined a second time (a ticket may belong to another event than the scanned one). */
@@ -140,7 +162,7 @@ function prepareScanRead(db: Db, size: BatchSize) {
       position: sql<number>`r.position`.mapWith(Number),
       ...eventDetailsColumns,
       days: sql<EventDayInfo[]>`(select coalesce(json_agg(json_build_object('day', ${eventDays.day}, 'name', ${eventDays.name}, 'date', ${eventDays.date}) order by ${eventDays.day}), '[]'::json) from ${eventDays} where ${eventDays.eventId} = ${events.id})`,
-      lists: sql<CheckInListRow[]>`(select coalesce(json_agg(json_build_object('id', ${checkInLists.id}, 'name', ${checkInLists.name}, 'position', ${checkInLists.position}, 'ticketTypes', ${checkInLists.ticketTypes}, 'days', ${checkInLists.days}) order by ${checkInLists.position}, ${checkInLists.createdAt}, ${checkInLists.id}), '[]'::json) from ${checkInLists} where ${checkInLists.eventId} = ${events.id})`,
+      lists: sql<CheckInListRow[]>`(select coalesce(json_agg(json_build_object('id', ${checkInLists.id}, 'name', ${checkInLists.name}, 'position', ${checkInLists.position}, 'ticketTypes', ${checkInLists.ticketTypes}, 'days', ${checkInLists.days}, 'allowsReentry', ${checkInLists.allowsReentry}, 'capacity', ${checkInLists.capacity}, 'dailyCheckoutTime', ${checkInLists.dailyCheckoutTime}) order by ${checkInLists.position}, ${checkInLists.createdAt}, ${checkInLists.id}), '[]'::json) from ${checkInLists} where ${checkInLists.eventId} = ${events.id})`,
       isMember: sql<boolean>`exists (select 1 from ${memberships} where ${memberships.userId} = r.user_id and ${memberships.organizationId} = ${events.organizationId})`,
       ticket: tickets,
       ticketOrganizationId: ticketEvents.organizationId,
@@ -150,6 +172,8 @@ function prepareScanRead(db: Db, size: BatchSize) {
       checkInScanId: checkIns.scanId,
       checkInStaffUserId: checkIns.staffUserId,
       checkInStaffName: checkInStaff.displayName,
+      checkInLastEnteredAt: checkIns.lastEnteredAt,
+      checkInExitedAt: checkIns.exitedAt,
     })
     .from(keysTable(SCAN_KEY, size))
     .innerJoin(events, sql`${events.id} = r.event_id`)
@@ -209,6 +233,7 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
           { scanId: request.scanId ?? null, staffUserId: scanner.userId },
         )
       : null;
-  return { event, isMember: row.isMember, lists: row.lists, found, existingCheckIn };
+  const door = found && row.checkedInAt ? { lastEnteredAt: row.checkInLastEnteredAt ?? row.checkedInAt, exitedAt: row.checkInExitedAt } : undefined;
+  return { event, isMember: row.isMember, lists: row.lists, found, existingCheckIn, door };
 }
 

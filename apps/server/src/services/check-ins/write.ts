@@ -24,7 +24,7 @@ import type { CheckInTicket, ExistingCheckIn } from '@gatecheck/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
-import { checkIns, scanLog, type tickets, users } from '../../db/schema.ts';
+import { checkInListSlots, checkInLists, checkIns, events, scanLog, type tickets, users } from '../../db/schema.ts';
 import { retrying } from '../../db/transactions.ts';
 import { changeStamp } from '../door-list.ts';
 
@@ -256,7 +256,7 @@ export interface CheckInUndo {
  * database clock), or nothing, because no check-in is active (`standing: 'none'`) or the active one
  * is not `scanId`'s (`standing: 'another'`).
  */
-export type CheckInUndoWrite = { isUndone: true; checkedInAt: Date; undoneAt: Date } | { isUndone: false; standing: 'none' | 'another' };
+export type CheckInUndoWrite = { isUndone: true; checkedInAt: Date; undoneAt: Date; exitedAt: Date | null } | { isUndone: false; standing: 'none' | 'another' };
 
 /**
  * Undoes the active check-in `undo` names, on `tx`: sets `undone_at` (`now()`), `undone_by`,
@@ -272,8 +272,13 @@ export async function undoActiveCheckIn(tx: DbOrTx, undo: CheckInUndo): Promise<
     .update(checkIns)
     .set({ undoneAt: sql`now()`, undoneBy: undo.undoneBy, undoReason: undo.reason, changedXid: changeStamp() })
     .where(undo.scanId === undefined ? activeCheckIn : and(activeCheckIn, eq(checkIns.scanId, undo.scanId)))
-    .returning({ checkedInAt: checkIns.checkedInAt, undoneAt: checkIns.undoneAt });
-  if (undone?.undoneAt) return { isUndone: true, checkedInAt: undone.checkedInAt, undoneAt: undone.undoneAt };
+    .returning({ id: checkIns.id, checkedInAt: checkIns.checkedInAt, undoneAt: checkIns.undoneAt, exitedAt: checkIns.exitedAt });
+  if (undone?.undoneAt) {
+    // Entries and exits of the day at that list go together (docs/decisions/111): the place the
+    // check-in held, if any, is free again.
+    await releasePlace(tx, undo.eventId, undone.id);
+    return { isUndone: true, checkedInAt: undone.checkedInAt, undoneAt: undone.undoneAt, exitedAt: undone.exitedAt };
+  }
   const [standing] = undo.scanId === undefined ? [] : await tx.select({ id: checkIns.id }).from(checkIns).where(activeCheckIn).limit(1);
   return { isUndone: false, standing: standing ? 'another' : 'none' };
 }
@@ -291,4 +296,179 @@ export async function findCheckInOfScan(tx: DbOrTx, scan: { ticketId: string; da
     .where(and(eq(checkIns.ticketId, scan.ticketId), eq(checkIns.day, scan.day), eq(checkIns.scanId, scan.scanId)))
     .limit(1);
   return made;
+}
+
+/**
+ * The active check-in of a ticket on a list and day, locked (`FOR UPDATE`) for an exit or a
+ * re-entry at a door that records them (docs/decisions/111): two scans of one guest at once wait for
+ * each other, so an exit or a re-entry is recorded exactly once.
+ */
+export interface DoorCheckIn extends StandingCheckIn {
+  lastEnteredAt: Date;
+  exitedAt: Date | null;
+  exitedBy: string | null;
+  exitScanId: string | null;
+}
+
+/** `lockActiveCheckIn`: the ticket's active check-in at the list on the day, locked, or undefined. */
+export async function lockActiveCheckIn(tx: DbOrTx, key: { eventId: string; ticketId: string; day: number; checkInListId: string }): Promise<DoorCheckIn | undefined> {
+  const [row] = await tx
+    .select({
+      id: checkIns.id,
+      checkedInAt: checkIns.checkedInAt,
+      scanId: checkIns.scanId,
+      staffUserId: checkIns.staffUserId,
+      lastEnteredAt: checkIns.lastEnteredAt,
+      exitedAt: checkIns.exitedAt,
+      exitedBy: checkIns.exitedBy,
+      exitScanId: checkIns.exitScanId,
+    })
+    .from(checkIns)
+    .where(and(eq(checkIns.eventId, key.eventId), eq(checkIns.checkInListId, key.checkInListId), eq(checkIns.day, key.day), eq(checkIns.ticketId, key.ticketId), isActiveCheckIn))
+    .limit(1)
+    .for('update');
+  if (!row) return undefined;
+  const [staff] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, row.staffUserId));
+  return { ...row, lastEnteredAt: row.lastEnteredAt ?? row.checkedInAt, staffName: staff?.name ?? '' };
+}
+
+/**
+ * Records the exit of check-in `checkInId` at `at` (guarded by `exited_at IS NULL`: one exit per
+ * stay) and frees the place it held at a list with a capacity, on `tx`.
+ * @returns the exit's time, or null when the guest had already left.
+ */
+export async function recordExit(tx: DbOrTx, exit: { eventId: string; checkInId: string; staffUserId: string; scanId: string | null; at: Date }): Promise<Date | null> {
+  const [exited] = await tx
+    .update(checkIns)
+    .set({ exitedAt: exit.at, exitedBy: exit.staffUserId, exitScanId: exit.scanId, changedXid: changeStamp() })
+    .where(and(eq(checkIns.eventId, exit.eventId), eq(checkIns.id, exit.checkInId), isActiveCheckIn, isNull(checkIns.exitedAt)))
+    .returning({ exitedAt: checkIns.exitedAt });
+  if (!exited?.exitedAt) return null;
+  await releasePlace(tx, exit.eventId, exit.checkInId);
+  return exited.exitedAt;
+}
+
+/**
+ * Records a re-entry of check-in `checkInId` at `at` (the guest had left, or was checked out at the
+ * list's daily checkout): the exit is cleared and the entry time kept as `last_entered_at`, on `tx`
+ * (the caller holds the row: `lockActiveCheckIn`).
+ */
+export async function recordReentry(tx: DbOrTx, entry: { eventId: string; checkInId: string; at: Date }): Promise<void> {
+  await tx
+    .update(checkIns)
+    .set({ lastEnteredAt: entry.at, exitedAt: null, exitedBy: null, exitScanId: null, changedXid: changeStamp() })
+    .where(and(eq(checkIns.eventId, entry.eventId), eq(checkIns.id, entry.checkInId), isActiveCheckIn));
+}
+
+/** Which places of a list are free for an entry on `day` at `now`: see `check_in_list_slots`. */
+interface PlaceKey {
+  eventId: string;
+  checkInListId: string;
+  day: number;
+  /** The list's last daily checkout (`lastDailyCheckout`), or null. */
+  checkout: Date | null;
+}
+
+/**
+ * Claims a free place of a list with a capacity for an entry on `key.day` (docs/decisions/111), on
+ * `tx`, so that of concurrent entries for the last place exactly one wins and the others never queue
+ * on one counter row:
+ * 1. a place no check-in holds, from the partial index of free places, starting at a random slot
+ *    (and wrapping round) and skipping rows other entries have locked (`FOR UPDATE SKIP LOCKED`):
+ *    concurrent entries claim different rows, and the index's dead entries of places claimed a
+ *    moment ago are spread over it rather than piled at its start;
+ * 2. else a place held by a check-in of another day or entered before the list's last daily
+ *    checkout (stale holders, freed lazily here), skipping locked rows;
+ * 3. else the same read waiting for the rows other entries hold (`FOR UPDATE`): an entry that rolls
+ *    back (its ticket was already in) frees its row for a waiting one, so no entry is denied while a
+ *    place is left.
+ * @returns the slot number, held (locked) until `tx` ends; null when the list is full.
+ */
+export async function claimPlace(tx: DbOrTx, key: PlaceKey, capacity: number): Promise<number | null> {
+  const ofList = and(eq(checkInListSlots.eventId, key.eventId), eq(checkInListSlots.checkInListId, key.checkInListId));
+  const start = 1 + Math.floor(Math.random() * capacity);
+  for (const range of [sql`${checkInListSlots.slot} >= ${start}`, sql`${checkInListSlots.slot} < ${start}`]) {
+    const [free] = await tx
+      .select({ slot: checkInListSlots.slot })
+      .from(checkInListSlots)
+      .where(and(ofList, isNull(checkInListSlots.checkInId), range))
+      .orderBy(checkInListSlots.slot)
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (free) return free.slot;
+  }
+  const reusable = sql`(${checkInListSlots.checkInId} is null or ${checkInListSlots.day} <> ${key.day} or ${checkInListSlots.heldSince} < ${key.checkout ? key.checkout.toISOString() : null}::timestamptz)`;
+  const [stale] = await tx.select({ slot: checkInListSlots.slot }).from(checkInListSlots).where(and(ofList, reusable)).orderBy(checkInListSlots.slot).limit(1).for('update', { skipLocked: true });
+  if (stale) return stale.slot;
+  const [waited] = await tx.select({ slot: checkInListSlots.slot }).from(checkInListSlots).where(and(ofList, reusable)).orderBy(checkInListSlots.slot).limit(1).for('update');
+  return waited?.slot ?? null;
+}
+
+/** Holds place `slot` (claimed by `claimPlace`) with check-in `checkInId` of `key.day`, entered at `at`. */
+export async function holdPlace(tx: DbOrTx, key: PlaceKey, slot: number, checkInId: string, at: Date): Promise<void> {
+  await tx
+    .update(checkInListSlots)
+    .set({ checkInId, day: key.day, heldSince: at })
+    .where(and(eq(checkInListSlots.eventId, key.eventId), eq(checkInListSlots.checkInListId, key.checkInListId), eq(checkInListSlots.slot, slot)));
+}
+
+/** Frees the place check-in `checkInId` holds, if any (an exit, an undo). */
+export async function releasePlace(tx: DbOrTx, eventId: string, checkInId: string): Promise<void> {
+  await tx
+    .update(checkInListSlots)
+    .set({ checkInId: null, day: null, heldSince: null })
+    .where(and(eq(checkInListSlots.eventId, eventId), eq(checkInListSlots.checkInId, checkInId)));
+}
+
+/**
+ * The SQL condition "the check-in row is inside now" (docs/decisions/111) for check-ins joined with
+ * their list (`check_in_lists`) and event (`events`): active, not exited, and entered at or after the
+ * list's last daily checkout at `now` on the event's wall clock (as `lastDailyCheckout`).
+ */
+export function insideNowSql(now: Date) {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const localDate = sql`(${at} at time zone ${events.timeZone})::date`;
+  const todays = sql`((${localDate} + ${checkInLists.dailyCheckoutTime}::time) at time zone ${events.timeZone})`;
+  const yesterdays = sql`(((${localDate} - 1) + ${checkInLists.dailyCheckoutTime}::time) at time zone ${events.timeZone})`;
+  return sql`(${checkIns.undoneAt} is null and ${checkIns.exitedAt} is null and (${checkInLists.dailyCheckoutTime} is null
+    or coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt}) >= case when ${todays} <= ${at} then ${todays} else ${yesterdays} end))`;
+}
+
+/** Guests inside now through list `key.checkInListId` on `key.day` (`isCheckInInside` over its check-ins). */
+export async function countInside(tx: DbOrTx, key: PlaceKey): Promise<number> {
+  const [row] = await tx
+    .select({ value: sql<number>`count(*)`.mapWith(Number) })
+    .from(checkIns)
+    .where(
+      and(
+        eq(checkIns.eventId, key.eventId),
+        eq(checkIns.checkInListId, key.checkInListId),
+        eq(checkIns.day, key.day),
+        isActiveCheckIn,
+        isNull(checkIns.exitedAt),
+        key.checkout ? sql`coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt}) >= ${key.checkout.toISOString()}::timestamptz` : undefined,
+      ),
+    );
+  return row?.value ?? 0;
+}
+
+/**
+ * Makes the place rows of a list match its `capacity` (null: none), on `tx` (a list's create or
+ * edit): slots 1..capacity, and the guests inside now hold the first places (newest day first), so
+ * a capacity set while the doors are open counts those already in.
+ */
+export async function syncPlaces(tx: DbOrTx, list: { eventId: string; checkInListId: string; capacity: number | null }, now: Date): Promise<void> {
+  await tx.delete(checkInListSlots).where(and(eq(checkInListSlots.eventId, list.eventId), eq(checkInListSlots.checkInListId, list.checkInListId)));
+  if (list.capacity === null) return;
+  await tx.execute(sql`
+    insert into ${checkInListSlots} (event_id, check_in_list_id, slot, check_in_id, day, held_since)
+    select ${list.eventId}::uuid, ${list.checkInListId}::uuid, slots.slot, inside.id, inside.day, inside.entered
+    from generate_series(1, ${list.capacity}::integer) as slots(slot)
+    left join (
+      select ${checkIns.id} as id, ${checkIns.day} as day, coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt}) as entered,
+        row_number() over (order by ${checkIns.day} desc, coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt})) as place
+      from ${checkIns} join ${checkInLists} on ${checkInLists.eventId} = ${checkIns.eventId} and ${checkInLists.id} = ${checkIns.checkInListId}
+      join ${events} on ${events.id} = ${checkIns.eventId}
+      where ${checkIns.eventId} = ${list.eventId} and ${checkIns.checkInListId} = ${list.checkInListId} and ${insideNowSql(now)}
+    ) inside on inside.place = slots.slot`);
 }

@@ -1,0 +1,364 @@
+/**
+ * Doors (docs/decisions/111) on the real app and database, PGlite and PostgreSQL: lists kept over
+ * HTTP with re-entry, capacity and a daily checkout (bad input a 4xx with nothing written); entry,
+ * exit and re-entry recorded once through verify, the manual check-in, the offline upload and
+ * undo; inside-now per list and event; a full list denies entries until someone leaves, and of 50
+ * concurrent entries for the last place exactly one wins; the supervisor's info scan admits nobody.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  apiPaths,
+  ApiErrorBody,
+  checkInCountsPath,
+  CheckInCounts,
+  CheckInList,
+  checkInListPath,
+  checkInListsPath,
+  DoorList,
+  InfoScanResponse,
+  infoScanPath,
+  OfflineConflictList,
+  OfflineScanBatchResponse,
+  offlinePaths,
+  ScanLogPage,
+  supervisorPaths,
+  UndoCheckInResponse,
+  VerifyTicketResponse,
+  wallClock,
+} from '@gatecheck/contract';
+import { and, count, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { checkInLists, checkIns, scanLog } from '../src/db/schema.ts';
+import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
+import { findEvent } from '../src/services/events.ts';
+import { insertTickets } from '../src/services/tickets.ts';
+import { createOutsider, demoIds, OUTSIDER } from './helpers/fixtures.ts';
+import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
+
+const DAY = DEMO_TODAY_DAY_NUMBER;
+let t: TestApp;
+let ids: Awaited<ReturnType<typeof demoIds>>;
+let adminToken: string;
+let supervisorToken: string;
+let staffToken: string;
+/** How far the app's clock runs ahead of the real one (the daily checkout test moves it). */
+let clockAheadMs = 0;
+let nextTicket = 0;
+
+beforeAll(async () => {
+  t = await createTestApp({ clock: () => new Date(Date.now() + clockAheadMs) });
+  ids = await demoIds(t.database.db);
+  adminToken = await login(t.app, DEMO_USER.username, DEMO_USER.password);
+  supervisorToken = await login(t.app, DEMO_SUPERVISOR.username, DEMO_SUPERVISOR.password);
+  staffToken = await login(t.app, DEMO_COLLEAGUE.username, DEMO_COLLEAGUE.password);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function newTicket(ticketType = 'General Admission'): Promise<{ id: string; code: string }> {
+  const code = `DOOR-${String(nextTicket++).padStart(3, '0')}-${randomUUID().slice(0, 18)}`;
+  const [ticket] = await insertTickets(t.database.db, [{ code, eventId: ids.liveEventId, holderName: `Holder ${code}`, ticketType }]);
+  if (!ticket) throw new Error('no ticket');
+  return { id: ticket.id, code };
+}
+
+async function createList(body: Record<string, unknown>, token = adminToken) {
+  return t.app.inject({ method: 'POST', url: api(checkInListsPath(ids.liveEventId)), headers: bearer(token), payload: body });
+}
+
+async function newList(body: Record<string, unknown>): Promise<CheckInList> {
+  const response = await createList({ name: `Door ${randomUUID().slice(0, 8)}`, ...body });
+  expect(response.statusCode, response.body).toBe(201);
+  return CheckInList.parse(response.json());
+}
+
+async function verify(code: string, list: CheckInList, direction?: 'entry' | 'exit', token = staffToken) {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: api(apiPaths.verifyTicket),
+    headers: bearer(token),
+    payload: { eventId: ids.liveEventId, qrCode: code, day: DAY, checkInListId: list.id, scanId: randomUUID(), ...(direction ? { direction } : {}) },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return VerifyTicketResponse.parse(response.json());
+}
+
+async function counts(list: CheckInList): Promise<CheckInCounts> {
+  const response = await t.app.inject({ method: 'GET', url: api(`${checkInCountsPath(ids.liveEventId, DAY)}?checkInListId=${list.id}`), headers: bearer(staffToken) });
+  return CheckInCounts.parse(response.json());
+}
+
+async function checkInRows(ticketId: string) {
+  return t.database.db.select().from(checkIns).where(eq(checkIns.ticketId, ticketId));
+}
+
+async function scanLogRows(code: string) {
+  return t.database.db.select({ verdict: scanLog.verdict, reason: scanLog.reason }).from(scanLog).where(eq(scanLog.code, code)).orderBy(scanLog.scannedAt);
+}
+
+describe('keeping lists over HTTP', () => {
+  test('an admin creates, edits and deletes a list with re-entry, a capacity and a daily checkout', async () => {
+    const created = await newList({ ticketTypes: ['VIP'], allowsReentry: true, capacity: 500, dailyCheckoutTime: '04:00' });
+    expect(created).toMatchObject({ ticketTypes: ['VIP'], days: null, allowsReentry: true, capacity: 500, dailyCheckoutTime: '04:00' });
+    const edited = await t.app.inject({ method: 'PATCH', url: api(checkInListPath(ids.liveEventId, created.id)), headers: bearer(adminToken), payload: { capacity: null, dailyCheckoutTime: null, ticketTypes: null } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ allowsReentry: true, capacity: null, dailyCheckoutTime: null, ticketTypes: null });
+    const listed = await t.app.inject({ method: 'GET', url: api(checkInListsPath(ids.liveEventId)), headers: bearer(staffToken) });
+    expect(listed.json().lists.find((list: CheckInList) => list.id === created.id)).toMatchObject({ allowsReentry: true, capacity: null });
+    const deleted = await t.app.inject({ method: 'DELETE', url: api(checkInListPath(ids.liveEventId, created.id)), headers: bearer(adminToken) });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+  });
+
+  test.each<[string, Record<string, unknown>]>([
+    ['a list that names no ticket type', { ticketTypes: [] }],
+    ['a capacity of 0', { capacity: 0 }],
+    ['a negative capacity', { capacity: -5 }],
+    ['a capacity that is not whole', { capacity: 2.5 }],
+    ['a checkout time that is no time', { dailyCheckoutTime: '25:00' }],
+    ['a ticket type the event does not have', { ticketTypes: ['Backstage'] }],
+    ['a day the event does not have', { days: [99] }],
+  ])('%s: 400 {code, message}, nothing written', async (_name, body) => {
+    const [before] = await t.database.db.select({ value: count() }).from(checkInLists).where(eq(checkInLists.eventId, ids.liveEventId));
+    const response = await createList({ name: `Bad ${randomUUID().slice(0, 8)}`, ...body });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(ApiErrorBody.parse(response.json()).message).not.toBe('');
+    const [after] = await t.database.db.select({ value: count() }).from(checkInLists).where(eq(checkInLists.eventId, ids.liveEventId));
+    expect(after?.value).toBe(before?.value);
+  });
+
+  test('an edit to a capacity of 0 is refused and the list stays as it was', async () => {
+    const list = await newList({ capacity: 3 });
+    const response = await t.app.inject({ method: 'PATCH', url: api(checkInListPath(ids.liveEventId, list.id)), headers: bearer(adminToken), payload: { capacity: 0 } });
+    expect(response.statusCode).toBe(400);
+    const [row] = await t.database.db.select({ capacity: checkInLists.capacity }).from(checkInLists).where(eq(checkInLists.id, list.id));
+    expect(row?.capacity).toBe(3);
+  });
+
+  test('a list with check-ins is not deleted: 409, it stays', async () => {
+    const list = await newList({});
+    const ticket = await newTicket();
+    expect(await verify(ticket.code, list)).toMatchObject({ isValid: true });
+    const response = await t.app.inject({ method: 'DELETE', url: api(checkInListPath(ids.liveEventId, list.id)), headers: bearer(adminToken) });
+    expect(response.statusCode).toBe(409);
+    expect(await t.database.db.select().from(checkInLists).where(eq(checkInLists.id, list.id))).toHaveLength(1);
+  });
+
+  test('authorization: staff and supervisors may not keep lists (403), a non-member gets 404, signed out 401; info scan is for supervisors', async () => {
+    const list = await newList({});
+    await createOutsider(t.database.db);
+    const outsiderToken = await login(t.app, OUTSIDER.username, OUTSIDER.password);
+    const calls = [
+      { method: 'POST' as const, url: api(checkInListsPath(ids.liveEventId)), payload: { name: 'Nope' } },
+      { method: 'PATCH' as const, url: api(checkInListPath(ids.liveEventId, list.id)), payload: { name: 'Nope' } },
+      { method: 'DELETE' as const, url: api(checkInListPath(ids.liveEventId, list.id)) },
+    ];
+    for (const call of calls) {
+      expect((await t.app.inject({ ...call, headers: bearer(staffToken) })).statusCode, `${call.method} staff`).toBe(403);
+      expect((await t.app.inject({ ...call, headers: bearer(supervisorToken) })).statusCode, `${call.method} supervisor`).toBe(403);
+      expect((await t.app.inject({ ...call, headers: bearer(outsiderToken) })).statusCode, `${call.method} outsider`).toBe(404);
+      expect((await t.app.inject(call)).statusCode, `${call.method} signed out`).toBe(401);
+    }
+    const info = { method: 'POST' as const, url: api(infoScanPath(ids.liveEventId)), payload: { qrCode: 'X', day: DAY } };
+    expect((await t.app.inject({ ...info, headers: bearer(staffToken) })).statusCode).toBe(403);
+    expect((await t.app.inject({ ...info, headers: bearer(outsiderToken) })).statusCode).toBe(404);
+    expect((await t.app.inject(info)).statusCode).toBe(401);
+    expect((await t.app.inject({ ...info, headers: bearer(supervisorToken) })).statusCode).toBe(200);
+    expect(await t.database.db.select().from(checkInLists).where(and(eq(checkInLists.id, list.id), eq(checkInLists.name, 'Nope')))).toEqual([]);
+  });
+});
+
+describe('entry and exit', () => {
+  test('an exit at a list without re-entry is a 400 with nothing written or logged, by verify and by the manual check-in', async () => {
+    const list = await newList({});
+    const ticket = await newTicket();
+    expect(await verify(ticket.code, list)).toMatchObject({ isValid: true });
+    const before = await scanLogRows(ticket.code);
+    const scan = await t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(staffToken), payload: { eventId: ids.liveEventId, qrCode: ticket.code, day: DAY, checkInListId: list.id, direction: 'exit' } });
+    expect(scan.statusCode).toBe(400);
+    expect(ApiErrorBody.parse(scan.json())).toMatchObject({ code: 'bad_request', message: `${list.name} does not allow re-entry: exits are not recorded there.` });
+    const manual = await t.app.inject({ method: 'POST', url: api(supervisorPaths.manualCheckIn(ids.liveEventId, ticket.id)), headers: bearer(supervisorToken), payload: { day: DAY, checkInListId: list.id, direction: 'exit' } });
+    expect(manual.statusCode).toBe(400);
+    expect(await scanLogRows(ticket.code)).toEqual(before);
+    expect((await checkInRows(ticket.id)).map((row) => row.exitedAt)).toEqual([null]);
+  });
+
+  test('a guest enters, leaves and enters again; an exit of someone not inside is DENIED Not inside; inside-now follows, for the list and the event', async () => {
+    const hall = await newList({ allowsReentry: true });
+    const ticket = await newTicket();
+    const other = await newTicket();
+    expect(await verify(ticket.code, hall, 'exit')).toMatchObject({ isValid: false, reason: 'not_inside', message: 'Not inside', direction: 'exit' });
+    expect(await verify(ticket.code, hall)).toMatchObject({ isValid: true });
+    expect(await verify(other.code, hall)).toMatchObject({ isValid: true });
+    expect(await verify(ticket.code, hall)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+    const eventBefore = (await counts(hall)).insideNow ?? 0;
+    expect((await counts(hall)).checkInList).toMatchObject({ checkedIn: 2, insideNow: 2, allowsReentry: true, capacity: null });
+
+    const exit = await verify(ticket.code, hall, 'exit');
+    expect(exit).toMatchObject({ isValid: true, direction: 'exit', holderName: `Holder ${ticket.code}` });
+    expect(exit.isValid && exit.exitedAt).toBeTruthy();
+    expect(await verify(ticket.code, hall, 'exit')).toMatchObject({ isValid: false, reason: 'not_inside' });
+    const afterExit = await counts(hall);
+    expect(afterExit.checkInList).toMatchObject({ checkedIn: 2, insideNow: 1 });
+    expect(afterExit.insideNow).toBe(eventBefore - 1);
+
+    expect(await verify(ticket.code, hall)).toMatchObject({ isValid: true });
+    expect((await counts(hall)).checkInList).toMatchObject({ checkedIn: 2, insideNow: 2 });
+    // One check-in row for the day, whatever the comings and goings.
+    expect(await checkInRows(ticket.id)).toHaveLength(1);
+    expect((await scanLogRows(ticket.code)).map((row) => `${row.verdict}:${row.reason ?? ''}`)).toEqual([
+      'denied:not_inside',
+      'approved:',
+      'denied:already_checked_in',
+      'exited:',
+      'denied:not_inside',
+      'approved:',
+    ]);
+    const log = ScanLogPage.parse((await t.app.inject({ method: 'GET', url: api(`${supervisorPaths.scanLog(ids.liveEventId)}?verdict=exited`), headers: bearer(supervisorToken) })).json());
+    expect(log.entries.some((entry) => entry.code === ticket.code && entry.direction === 'exit')).toBe(true);
+  });
+
+  test('two exits of one guest at once record one exit', async () => {
+    const hall = await newList({ allowsReentry: true });
+    const ticket = await newTicket();
+    await verify(ticket.code, hall);
+    const verdicts = await Promise.all(Array.from({ length: 10 }, () => verify(ticket.code, hall, 'exit')));
+    expect(verdicts.filter((verdict) => verdict.isValid)).toHaveLength(1);
+    expect(verdicts.filter((verdict) => !verdict.isValid && verdict.reason === 'not_inside')).toHaveLength(9);
+  });
+
+  test('a supervisor records an exit by hand; an undo of an entry whose guest has left undoes both and inside-now stays', async () => {
+    const hall = await newList({ allowsReentry: true });
+    const ticket = await newTicket();
+    await verify(ticket.code, hall);
+    const manual = await t.app.inject({ method: 'POST', url: api(supervisorPaths.manualCheckIn(ids.liveEventId, ticket.id)), headers: bearer(supervisorToken), payload: { day: DAY, checkInListId: hall.id, direction: 'exit' } });
+    expect(VerifyTicketResponse.parse(manual.json())).toMatchObject({ isValid: true, direction: 'exit' });
+    expect((await counts(hall)).checkInList?.insideNow).toBe(0);
+    const search = await t.app.inject({ method: 'GET', url: api(`${supervisorPaths.attendeeSearch(ids.liveEventId)}?q=${ticket.code.slice(0, 14)}&day=${DAY}&checkInListId=${hall.id}`), headers: bearer(supervisorToken) });
+    expect(search.json()).toMatchObject({ attendees: [{ ticketId: ticket.id, checkIn: { isInside: false, exitedAt: expect.any(String) } }] });
+    const undo = await t.app.inject({ method: 'POST', url: api(supervisorPaths.undoCheckIn(ids.liveEventId, ticket.id)), headers: bearer(supervisorToken), payload: { day: DAY, reason: 'scanned by mistake', checkInListId: hall.id } });
+    expect(undo.statusCode, undo.body).toBe(200);
+    expect(UndoCheckInResponse.parse(undo.json()).exitedAt).toEqual(expect.any(String));
+    expect((await counts(hall)).checkInList).toMatchObject({ checkedIn: 0, insideNow: 0 });
+    // The history is gone for the day at that list: the ticket enters as new.
+    expect(await verify(ticket.code, hall)).toMatchObject({ isValid: true });
+    expect((await counts(hall)).checkInList).toMatchObject({ checkedIn: 1, insideNow: 1 });
+  });
+
+  test('at the daily checkout time everyone still inside is checked out: counted out, an exit is Not inside, the next entry is APPROVED', async () => {
+    const now = new Date();
+    const checkout = wallClock('Europe/London', new Date(now.getTime() + 2 * 60_000)).time;
+    const event = await findEvent(t.database.db, ids.liveEventId);
+    expect(event.timeZone).toBe('Europe/London');
+    const hall = await newList({ allowsReentry: true, dailyCheckoutTime: checkout });
+    const ticket = await newTicket();
+    expect(await verify(ticket.code, hall)).toMatchObject({ isValid: true });
+    expect((await counts(hall)).checkInList?.insideNow).toBe(1);
+    clockAheadMs = 5 * 60_000;
+    try {
+      expect((await counts(hall)).checkInList).toMatchObject({ checkedIn: 1, insideNow: 0 });
+      expect(await verify(ticket.code, hall, 'exit')).toMatchObject({ isValid: false, reason: 'not_inside' });
+      expect(await verify(ticket.code, hall)).toMatchObject({ isValid: true });
+      expect((await counts(hall)).checkInList).toMatchObject({ insideNow: 1 });
+    } finally {
+      clockAheadMs = 0;
+    }
+  });
+});
+
+describe('capacity', () => {
+  test("a capacity-2 list denies the third guest 'At capacity: 2 inside' until one leaves; an undo of an inside guest frees a place", async () => {
+    const hall = await newList({ allowsReentry: true, capacity: 2 });
+    const [a, b, c] = [await newTicket(), await newTicket(), await newTicket()];
+    expect(await verify(a.code, hall)).toMatchObject({ isValid: true });
+    expect(await verify(b.code, hall)).toMatchObject({ isValid: true });
+    expect(await verify(c.code, hall)).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 2 inside', capacityDenial: { insideNow: 2, capacity: 2 } });
+    expect(await checkInRows(c.id)).toEqual([]);
+    expect((await counts(hall)).checkInList).toMatchObject({ insideNow: 2, capacity: 2 });
+    expect(await verify(a.code, hall, 'exit')).toMatchObject({ isValid: true, direction: 'exit' });
+    expect(await verify(c.code, hall)).toMatchObject({ isValid: true });
+    // Full again: a guest who left cannot come back in either.
+    expect(await verify(a.code, hall)).toMatchObject({ isValid: false, reason: 'at_capacity' });
+    const undo = await t.app.inject({ method: 'POST', url: api(supervisorPaths.undoCheckIn(ids.liveEventId, b.id)), headers: bearer(supervisorToken), payload: { day: DAY, reason: 'wrong door', checkInListId: hall.id } });
+    expect(UndoCheckInResponse.parse(undo.json()).exitedAt).toBeNull();
+    expect((await counts(hall)).checkInList?.insideNow).toBe(1);
+    expect(await verify(a.code, hall)).toMatchObject({ isValid: true });
+  });
+
+  test('a capacity set while guests are inside counts them', async () => {
+    const hall = await newList({ allowsReentry: true });
+    const [a, b] = [await newTicket(), await newTicket()];
+    await verify(a.code, hall);
+    const edited = await t.app.inject({ method: 'PATCH', url: api(checkInListPath(ids.liveEventId, hall.id)), headers: bearer(adminToken), payload: { capacity: 1 } });
+    expect(edited.statusCode).toBe(200);
+    expect(await verify(b.code, hall)).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 1 inside' });
+  });
+
+  test('50 concurrent entries with one place left: exactly one is APPROVED, 49 DENIED at capacity', async () => {
+    const hall = await newList({ capacity: 3 });
+    for (const ticket of [await newTicket(), await newTicket()]) expect(await verify(ticket.code, hall)).toMatchObject({ isValid: true });
+    const tickets = await Promise.all(Array.from({ length: 50 }, () => newTicket()));
+    const verdicts = await Promise.all(tickets.map((ticket) => verify(ticket.code, hall)));
+    expect(verdicts.filter((verdict) => verdict.isValid)).toHaveLength(1);
+    expect(verdicts.filter((verdict) => !verdict.isValid && verdict.reason === 'at_capacity')).toHaveLength(49);
+    const [inside] = await t.database.db
+      .select({ value: count() })
+      .from(checkIns)
+      .where(and(eq(checkIns.checkInListId, hall.id), isNull(checkIns.undoneAt)));
+    expect(inside?.value).toBe(3);
+  });
+});
+
+describe('offline and the door list', () => {
+  test('the door list carries exits and the inside count; an offline exit is recorded, an exit of someone not inside rejected, an entry over the capacity recorded as a conflict', async () => {
+    const hall = await newList({ allowsReentry: true, capacity: 1 });
+    const [a, b] = [await newTicket(), await newTicket()];
+    await verify(a.code, hall);
+    await verify(a.code, hall, 'exit');
+    await verify(b.code, hall);
+    const download = await t.app.inject({ method: 'GET', url: api(`${offlinePaths.doorList(ids.liveEventId, DAY)}?checkInListId=${hall.id}`), headers: bearer(staffToken) });
+    const list = DoorList.parse(download.json());
+    expect(list).toMatchObject({ format: 5, insideNow: 1 });
+    expect(list.checkInLists.find((entry) => entry.id === hall.id)).toMatchObject({ allowsReentry: true, capacity: 1 });
+    expect(list.tickets.filter((entry) => entry.checkIn?.exitedAt)).toHaveLength(1);
+
+    const scan = (code: string, direction?: 'exit') => ({ scanId: randomUUID(), code, scannedAt: new Date().toISOString(), deviceId: 'device-doors', verdict: 'approved', ...(direction ? { direction } : {}) });
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)),
+      headers: bearer(staffToken),
+      payload: { checkInListId: hall.id, scans: [scan(a.code), scan(b.code, 'exit'), scan(b.code, 'exit')] },
+    });
+    expect(upload.statusCode, upload.body).toBe(200);
+    const { results } = OfflineScanBatchResponse.parse(upload.json());
+    expect(results.map((result) => [result.status, result.reason])).toEqual([
+      ['conflict', 'at_capacity'],
+      ['recorded', undefined],
+      ['rejected', 'not_inside'],
+    ]);
+    expect((await counts(hall)).checkInList?.insideNow).toBe(1);
+    const conflicts = OfflineConflictList.parse((await t.app.inject({ method: 'GET', url: api(offlinePaths.offlineConflicts(ids.liveEventId, DAY)), headers: bearer(staffToken) })).json());
+    expect(conflicts.conflicts.find((conflict) => conflict.code === a.code)).toMatchObject({ kind: 'at_capacity' });
+  });
+});
+
+describe('info scan', () => {
+  test("a supervisor's info scan shows the ticket on each list, admits nobody and is logged as info", async () => {
+    const hall = await newList({ allowsReentry: true });
+    const vip = await newList({ ticketTypes: ['VIP'] });
+    const ticket = await newTicket();
+    await verify(ticket.code, hall);
+    await verify(ticket.code, hall, 'exit');
+    const rowsBefore = await checkInRows(ticket.id);
+    const response = await t.app.inject({ method: 'POST', url: api(infoScanPath(ids.liveEventId)), headers: bearer(supervisorToken), payload: { qrCode: ticket.code.toLowerCase(), day: DAY } });
+    expect(response.statusCode, response.body).toBe(200);
+    const info = InfoScanResponse.parse(response.json());
+    expect(info.ticket).toMatchObject({ ticketId: ticket.id, holderName: `Holder ${ticket.code}`, revokedAt: null });
+    expect(info.lists.find((list) => list.id === hall.id)).toMatchObject({ admitsTicket: true, allowsReentry: true, checkIn: { isInside: false, exitedAt: expect.any(String) } });
+    expect(info.lists.find((list) => list.id === vip.id)).toMatchObject({ admitsTicket: false, checkIn: null });
+    expect(await checkInRows(ticket.id)).toEqual(rowsBefore);
+    expect(await scanLogRows(ticket.code.toLowerCase())).toEqual([{ verdict: 'info', reason: null }]);
+    const unknown = InfoScanResponse.parse((await t.app.inject({ method: 'POST', url: api(infoScanPath(ids.liveEventId)), headers: bearer(supervisorToken), payload: { qrCode: 'NO-SUCH-CODE', day: DAY } })).json());
+    expect(unknown).toMatchObject({ ticket: null, message: 'No ticket with this code exists.' });
+  });
+});
