@@ -20,6 +20,7 @@ import {
   DoorList,
   doorListCheckInInput,
   doorListLookupKey,
+  OfflineConflictList,
   OfflineScanBatchResponse,
   offlinePaths,
   supervisorPaths,
@@ -247,6 +248,18 @@ test('the offline upload decides and records at the batch list', async () => {
   ]);
   expect(results[0]?.message).toBe('Not valid at this entrance — valid at All tickets and Merch desk');
   expect(await activeListsOf(vip.id)).toEqual(['VIP Gate']);
+  // The conflict is the VIP Gate's: listed there and for the whole day, not at another list.
+  const conflictsAt = async (query: string) => {
+    const listed = await t.app.inject({ method: 'GET', url: api(`${offlinePaths.offlineConflicts(ids.liveEventId, DAY)}${query}`), headers: bearer(staffToken) });
+    expect(listed.statusCode, listed.body).toBe(200);
+    return OfflineConflictList.parse(listed.json()).conflicts.map((conflict) => conflict.scanId);
+  };
+  const conflictScanId = results[2]?.scanId;
+  expect(await conflictsAt(`?checkInListId=${vipGate.id}`)).toEqual([conflictScanId]);
+  expect(await conflictsAt(`?checkInListId=${allTickets.id}`)).not.toContain(conflictScanId);
+  expect(await conflictsAt('')).toContain(conflictScanId);
+  const foreign = await t.app.inject({ method: 'GET', url: api(`${offlinePaths.offlineConflicts(ids.liveEventId, DAY)}?checkInListId=${foreignListId}`), headers: bearer(staffToken) });
+  expect(foreign.statusCode).toBe(400);
   // Without a list: the first, as before lists.
   const plain = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(staffToken), payload: { scans: [scan(vip.code)] } });
   expect(OfflineScanBatchResponse.parse(plain.json()).results[0]?.status).toBe('recorded');

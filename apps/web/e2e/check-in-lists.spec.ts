@@ -13,7 +13,8 @@ import { runAdmin } from './support/admin-cli.ts';
 import { findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
 import { admitsDay, readDemoTickets, TicketPool } from './support/demo-tickets.ts';
 import { expect, test } from './support/fixtures.ts';
-import { chooseEvent, chooseOrganization, dayCard, expectVerdict, openApp, scanWithCamera, screen, signIn, startScanning, verdictCard } from './support/main-job.ts';
+import { boxOf } from './support/layout.ts';
+import { chooseEvent, chooseOrganization, dayCard, expectVerdict, openApp, scanWithCamera, screen, signIn, startScanning, verdictCard, verifyByHand } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 import { startGatecheckServer } from './support/server.ts';
 
@@ -89,3 +90,100 @@ withOwnServer(
     await saveScreen(page, 'lists-card-denied-offline-320', { fullPage: false });
   },
 );
+
+/**
+ * Entry, exit and capacity end to end (docs/decisions/111, 113) at a 320x568 phone, with lists made
+ * through the management API: 'VIP Gate' (VIP only, re-entry) and 'Cloakroom' (re-entry, capacity
+ * 2). A VIP ticket enters, exits, enters again; the cloakroom denies the third guest until one
+ * leaves; with the server stopped for real the same rules hold on the device (an exit recorded, an
+ * exit of someone not inside denied, an entry admitted with 'capacity not checked offline'). A
+ * verdict with a check-in note leaves the manual field where it was (the verdict slot's fixed height),
+ * at 320x568 and at 412x915. Screenshots: e2e/artifacts/doors-*.png.
+ */
+withOwnServer('a VIP ticket enters, exits and enters again; a capacity-2 list denies the third guest until one leaves; the same with the server stopped', async ({ page, ownServer, saveScreen }) => {
+  test.setTimeout(300_000);
+  await page.setViewportSize({ width: 320, height: 568 });
+  await openApp(page);
+  await signIn(page);
+  const { organization, event } = await findLiveThreeDayEvent(page.request);
+  const day = todaysDayNumber(event);
+  const tickets = new TicketPool(readDemoTickets(ownServer.current.dataDir));
+  const forToday = (type: string) => tickets.take(`${type} for today`, (ticket) => ticket.eventTitle === event.title && ticket.ticketType === type && admitsDay(ticket, day));
+  const lists = `${API_PREFIX}/events/${event._id}/check-in-lists`;
+  for (const list of [
+    { name: 'VIP Gate', ticketTypes: ['VIP'], allowsReentry: true },
+    { name: 'Cloakroom', allowsReentry: true, capacity: 2 },
+  ]) {
+    const created = await page.request.post(lists, { data: list });
+    expect(created.status(), await created.text()).toBe(201);
+  }
+  const field = page.getByLabel('Or enter ticket ID manually:');
+  const card = verdictCard(page);
+  /** Types `code`, presses Verify and waits until the card shows `expected` and the flash is gone. */
+  const check = async (code: string, expected: RegExp) => {
+    await verifyByHand(page, code);
+    await expect(card).toContainText(expected);
+    await expect(field).toBeEnabled();
+    await expect(page.locator('[data-verdict]')).toHaveCount(0, { timeout: 15_000 });
+  };
+  const atList = async (name: string) => {
+    await dayCard(page, day).click();
+    await screen(page).getByRole('button', { name }).click();
+    await expect(page.locator('header').getByText(`Check-in list: ${name}`)).toBeVisible();
+    await startScanning(page);
+  };
+  const mode = (name: 'Entry' | 'Exit') => page.getByRole('radio', { name }).check({ force: true });
+
+  await chooseOrganization(page, organization.name);
+  await chooseEvent(page, event.title);
+  await atList('VIP Gate');
+  const vip = forToday('VIP');
+  await check(vip.code, /APPROVED/);
+  const plainFieldTop = (await boxOf(field)).y + (await page.evaluate(() => window.scrollY));
+  await mode('Exit');
+  await expect(page.getByTestId('scan-mode')).toHaveText('Scan as: Exit');
+  await check(vip.code, /Exit recorded/);
+  await saveScreen(page, 'doors-exit-recorded', { fullPage: false });
+  await mode('Entry');
+  await check(vip.code, /APPROVED/);
+  await expect(card).not.toContainText('Exit recorded');
+
+  // A note on the VIP type: the card holds it without moving the field (320x568, then 412x915).
+  const patched = await page.request.patch(`${API_PREFIX}/events/${event._id}/ticket-types/VIP`, { data: { checkInNote: 'Green wristband', requiresAttention: true } });
+  expect(patched.ok(), await patched.text()).toBe(true);
+  const withNote = forToday('VIP');
+  await check(withNote.code, /Green wristband/);
+  expect((await boxOf(field)).y + (await page.evaluate(() => window.scrollY)), 'the field where it was under a card without a note').toBeCloseTo(plainFieldTop, 0);
+  await saveScreen(page, 'doors-note-card-320', { fullPage: false });
+
+  // The cloakroom: capacity 2.
+  await page.getByRole('button', { name: 'Back' }).first().click();
+  await atList('Cloakroom');
+  const [first, second, third] = [forToday('General Admission'), forToday('General Admission'), forToday('General Admission')];
+  await check(first.code, /APPROVED/);
+  await check(second.code, /APPROVED/);
+  await check(third.code, /At capacity: 2 inside/);
+  await expect(page.getByTestId('capacity')).toHaveText('At capacity: 2 inside');
+  await saveScreen(page, 'doors-at-capacity', { fullPage: false });
+  await mode('Exit');
+  await check(first.code, /Exit recorded/);
+  await mode('Entry');
+  await check(third.code, /APPROVED/);
+
+  // The outage: the server stopped for real; the cloakroom's door list and the same rule decide.
+  await ownServer.current.stop({ keepData: true });
+  await mode('Exit');
+  await check(second.code, /Exit recorded/);
+  await expect(card.getByText('Offline', { exact: true })).toBeVisible();
+  await check(second.code, /Not inside/);
+  await mode('Entry');
+  const fourth = forToday('General Admission');
+  await check(fourth.code, /capacity not checked offline/);
+  await saveScreen(page, 'doors-offline-capacity-unchecked', { fullPage: false });
+
+  await page.setViewportSize({ width: 412, height: 915 });
+  const wideTop = (await boxOf(field)).y + (await page.evaluate(() => window.scrollY));
+  const last = forToday('VIP');
+  await check(last.code, new RegExp(last.holderName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  expect((await boxOf(field)).y + (await page.evaluate(() => window.scrollY))).toBeCloseTo(wideTop, 0);
+});

@@ -167,6 +167,16 @@ export const OfflineConflict = z.object({
 }).meta({ id: 'OfflineConflict' });
 export type OfflineConflict = z.infer<typeof OfflineConflict>;
 
+/**
+ * `?checkInListId=`: only the conflicts at that check-in list of the event (the list of the check-in
+ * each conflicts with, docs/decisions/113), for the scanner at a chosen list; absent: every list's.
+ * Another event's list: 400 `bad_request`.
+ */
+export const OfflineConflictsQuery = z.object({
+  checkInListId: CheckInListId.optional(),
+});
+export type OfflineConflictsQuery = z.infer<typeof OfflineConflictsQuery>;
+
 export const OfflineConflictList = z.object({
   conflicts: z.array(OfflineConflict),
 }).meta({ id: 'OfflineConflictList' });

@@ -477,9 +477,11 @@ function scanIdOf(raw: unknown): string | null {
 
 /**
  * The conflicts of `eventId` on `day` (issue 12 item 5), oldest scan first: each offline admission
- * of a ticket the server already had as checked in, with both gates and times.
+ * of a ticket the server already had as checked in, with both gates and times. With
+ * `checkInListId`, only those at that list (the list of the check-in it conflicts with: an upload
+ * conflicts only with a check-in at its own list).
  */
-export async function listConflicts(db: DbOrTx, eventId: string, day: number): Promise<OfflineConflict[]> {
+export async function listConflicts(db: DbOrTx, eventId: string, day: number, checkInListId?: string): Promise<OfflineConflict[]> {
   const offlineStaff = alias(users, 'offline_staff');
   const existingStaff = alias(users, 'existing_staff');
   const rows = await db
@@ -500,7 +502,14 @@ export async function listConflicts(db: DbOrTx, eventId: string, day: number): P
     .innerJoin(offlineStaff, eq(offlineStaff.id, offlineScans.userId))
     .innerJoin(checkIns, and(eq(checkIns.eventId, offlineScans.eventId), eq(checkIns.id, offlineScans.conflictingCheckInId)))
     .innerJoin(existingStaff, eq(existingStaff.id, checkIns.staffUserId))
-    .where(and(eq(offlineScans.eventId, eventId), eq(offlineScans.day, day), eq(offlineScans.status, 'conflict')))
+    .where(
+      and(
+        eq(offlineScans.eventId, eventId),
+        eq(offlineScans.day, day),
+        eq(offlineScans.status, 'conflict'),
+        checkInListId === undefined ? undefined : eq(checkIns.checkInListId, checkInListId),
+      ),
+    )
     .orderBy(asc(offlineScans.scannedAt), asc(offlineScans.scanId));
   return rows.map((row) => ({
     scanId: row.scanId,

@@ -78,8 +78,20 @@ export type ChosenCheckInList = z.infer<typeof ChosenCheckInList>;
  *   furthest step is the list choice on /day-select);
  * - a list: the one chosen, sent as `checkInListId` with every check-in call.
  */
-export const SelectedDay = z.extend(EventDay, { checkInList: z.optional(z.nullable(ChosenCheckInList)) });
+export const SelectedDay = z.extend(EventDay, {
+  checkInList: z.optional(z.nullable(ChosenCheckInList)),
+  /**
+   * How this device scans (docs/decisions/113): absent = entry (as before); 'exit' records exits at a
+   * list that allows re-entry; 'info' (supervisors) shows a ticket's state without admitting it.
+   * Kept here, inside `selectedDay`, so it survives a reload with no fifth storage key; choosing
+   * another day or list starts again at entry.
+   */
+  scanMode: z.optional(z.catch(z.optional(z.enum(['exit', 'info'])), undefined)),
+});
 export type SelectedDay = z.infer<typeof SelectedDay>;
+
+/** How the scanner checks a code: 'entry' (SPEC §7, the default), 'exit' or 'info' (`SelectedDay.scanMode`). */
+export type ScanMode = 'entry' | 'exit' | 'info';
 
 /**
  * An event (SPEC §3): `name` from title, `attendeeCount` from ticketsSold (default 0); plus its

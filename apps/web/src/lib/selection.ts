@@ -11,7 +11,7 @@
  * verdict) is forgotten, so a verdict is never shown under another day's header.
  */
 import { useSyncExternalStore } from 'react';
-import { type ChosenCheckInList, EventItem, OrganizationItem, SelectedDay } from './entities.ts';
+import { type ChosenCheckInList, EventItem, OrganizationItem, type ScanMode, SelectedDay } from './entities.ts';
 import { readJson, removeItem, storageKeys, writeJson } from './storage.ts';
 import { forgetTabMemory } from './tab-memory.ts';
 
@@ -85,7 +85,19 @@ export async function selectDay(day: SelectedDay): Promise<void> {
 /** Stores the check-in list chosen for the stored day, inside `selectedDay` (docs/decisions/109). No day: nothing. */
 export async function selectCheckInList(checkInList: ChosenCheckInList): Promise<void> {
   if (!current.day) return;
-  await selectDay({ ...current.day, checkInList: { id: checkInList.id, name: checkInList.name } });
+  // Another list starts at entry: its exits and info scans are chosen again there (docs/decisions/113).
+  const { scanMode: _previousMode, ...day } = current.day;
+  await selectDay({ ...day, checkInList: { id: checkInList.id, name: checkInList.name } });
+}
+
+/**
+ * Stores how the scanner checks codes on the stored day (docs/decisions/113), inside `selectedDay`:
+ * 'entry' removes the field (the default). No day: nothing.
+ */
+export async function selectScanMode(mode: ScanMode): Promise<void> {
+  if (!current.day) return;
+  const { scanMode: _previousMode, ...day } = current.day;
+  await selectDay(mode === 'entry' ? day : { ...day, scanMode: mode });
 }
 
 /**

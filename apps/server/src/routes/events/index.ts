@@ -37,6 +37,7 @@ import {
   ManualCheckInRequest,
   ManualCheckInResponse,
   OfflineConflictList,
+  OfflineConflictsQuery,
   OfflineScanBatch,
   OfflineScanBatchResponse,
   ScanLogPage,
@@ -230,10 +231,16 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'listOfflineConflicts',
         params: EventDayParams,
-        response: { 200: OfflineConflictList, ...ruleErrors('forbidden', 'not_found') },
+        querystring: OfflineConflictsQuery,
+        response: { 200: OfflineConflictList, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
       },
     },
-    async (request) => ({ conflicts: await listConflicts(app.db, eventOf(request).id, request.params.day) }),
+    async (request) => {
+      const event = eventOf(request);
+      // A list of the event only (400 otherwise); none named: every list's conflicts, as before lists.
+      const checkInList = request.query.checkInListId === undefined ? undefined : await resolveCheckInList(app.db, event.id, request.query.checkInListId);
+      return { conflicts: await listConflicts(app.db, event.id, request.params.day, checkInList?.list.id) };
+    },
   );
 
   app.get(

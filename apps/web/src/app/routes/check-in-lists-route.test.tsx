@@ -13,6 +13,8 @@ import {
   type CheckInList,
   type CheckInLists,
   ManualCheckInRequest,
+  offlinePaths,
+  type OfflineConflictList,
   type ScanLogPage,
   UndoCheckInRequest,
   type UndoCheckInResponse,
@@ -180,5 +182,31 @@ describe('check-in lists on the scanner (docs/decisions/109)', () => {
     await user.click(within(row).getByRole('button', { name: 'Confirm undo' }));
     await within(row).findByText('Not checked in');
     expect(sent.undos).toEqual([{ day: testDay.day, reason: 'Wrong gate', checkInListId: vipGate.id }]);
+  });
+
+  test('recent scans and conflicts are per list: a verdict at the VIP Gate is not listed at the main entrance, and each asks for its own conflicts', async () => {
+    serveLists([mainEntrance, vipGate]);
+    const conflictLists: string[] = [];
+    server.use(
+      http.get(apiUrl(offlinePaths.offlineConflicts(testEvent.id, testDay.day)), ({ request }) => {
+        conflictLists.push(new URL(request.url).searchParams.get('checkInListId') ?? '');
+        return HttpResponse.json<OfflineConflictList>({ conflicts: [] });
+      }),
+    );
+    const { user, router } = renderApp({ route: '/scanner', selection: { organization: testOrganization, event: testEvent, day: { ...testDay, checkInList: { id: vipGate.id, name: 'VIP Gate' } } } });
+    await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
+    await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-ZOE{Enter}');
+    await screen.findByRole('group', { name: 'Valid Ticket' });
+    expect(await screen.findByText('Recent scans')).toHaveTextContent('Recent scans(1)');
+    await waitFor(() => expect(conflictLists).toContain(vipGate.id));
+
+    // To the main entrance: the days, the day, the list.
+    await user.click(screen.getAllByRole('button', { name: 'Back' })[0] as HTMLElement);
+    await user.click(await screen.findByRole('button', { name: /Big Saturday/ }));
+    await user.click(await screen.findByRole('button', { name: 'Main entrance' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/scanner'));
+    expect(await screen.findByTestId('check-in-list-name')).toHaveTextContent('Main entrance');
+    expect(screen.getByText('Recent scans')).toHaveTextContent('Recent scans(0)');
+    await waitFor(() => expect(conflictLists).toContain(mainEntrance.id));
   });
 });

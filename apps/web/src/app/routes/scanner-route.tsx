@@ -20,10 +20,10 @@
  * by hand, shown here as a scan's verdict, and approvals in 'Recent scans' get 'Undo check-in'.
  * For admins only, 'Manage events' opens the management area (docs/decisions/105).
  */
-import type { UndoCheckInResponse } from '@gatecheck/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import type { InfoScanResponse, UndoCheckInResponse } from '@gatecheck/contract';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ScanLine, Settings, Square } from 'lucide-react';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, Navigate } from 'react-router';
 import { LanguageToggle } from '@/components/language-toggle.tsx';
 import { ThemeToggle } from '@/components/theme-toggle.tsx';
@@ -32,7 +32,9 @@ import { Switch } from '@/components/ui/switch.tsx';
 import { paths } from '@/config/paths.ts';
 import { prefetchQrDecoder } from '@/lib/qr/prefetch-qr-decoder.ts';
 import type { EventItem, SelectedDay } from '@/lib/entities.ts';
-import { useSelection } from '@/lib/selection.ts';
+import { selectScanMode, useSelection } from '@/lib/selection.ts';
+import { checkInListQueries } from '@/lib/check-ins/check-in-lists.ts';
+import { notify } from '@/lib/toast.ts';
 import { useBackButton } from '@/lib/native/back-button.ts';
 import { useKeepAwake } from '@/lib/native/keep-awake.ts';
 import { openCameraSettings } from '@/lib/native/native-camera-source.ts';
@@ -60,6 +62,9 @@ import { FindAttendeeSheet } from '@/features/supervisor/components/find-attende
 import { UndoCheckInAction } from '@/features/supervisor/components/undo-check-in-action.tsx';
 import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
 import { canManage } from '@/features/manage/manage-logic.ts';
+import { infoScan } from '@/features/supervisor/api.ts';
+import { InfoScanCard } from '@/features/supervisor/components/info-scan-card.tsx';
+import { effectiveScanMode, ScanModeSwitch } from '@/features/scanner/components/scan-mode-switch.tsx';
 import { useTranslation } from 'react-i18next';
 
 /** The scanner screen; sends the user to /event-select when no event or day is chosen. */
@@ -87,7 +92,26 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
   // Issue 12: the door list, offline decisions and the outbox of this event day.
   const { user } = useSession();
   const offlineDoor = useOfflineDoor(event, day, user ? { id: user.id, name: user.name } : null);
-  const scanner = useScanner(event.id, day, offlineDoor);
+  // Entry / Exit (at a list that allows re-entry) and Info (supervisors), docs/decisions/113: the
+  // list's rules come from the event's lists (kept in IndexedDB, so offline too).
+  const { data: lists } = useQuery(checkInListQueries.list(event.id));
+  const listRule = checkInListId ? lists?.lists.find((list) => list.id === checkInListId) : lists?.lists[0];
+  const canExit = listRule?.allowsReentry === true;
+  const mode = effectiveScanMode(day.scanMode, canExit, canSupervise);
+  const queryClient = useQueryClient();
+  const [info, setInfo] = useState<{ response: InfoScanResponse; code: string } | null>(null);
+  const onInfoCode = useCallback(
+    async (code: string) => {
+      try {
+        setInfo({ response: await infoScan(queryClient, event.id, day.day, code), code });
+      } catch {
+        // No answer or an error: an info scan needs the server (nothing to decide on the device).
+        notify({ title: t('scanner.verificationError'), description: t('doors.infoNeedsServer'), variant: 'error' });
+      }
+    },
+    [queryClient, event.id, day.day, t],
+  );
+  const scanner = useScanner(event.id, day, offlineDoor, { direction: mode === 'exit' ? 'exit' : undefined, onInfoCode: mode === 'info' ? onInfoCode : undefined });
   // The web camera's decoder is fetched ahead; the native camera (ML Kit) needs none.
   const isWebCamera = scanner.preview === 'video-element';
   useEffect(() => (isWebCamera ? prefetchQrDecoder() : undefined), [isWebCamera]);
@@ -111,16 +135,15 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
   }, [latestResultId]);
   const verdict = (
     <div ref={verdictRef} className="grid scroll-mt-48 scroll-mb-3">
-      <VerdictSlot result={state.latestResult} />
+      <VerdictSlot result={state.latestResult}>{mode === 'info' && info ? <InfoScanCard info={info.response} code={info.code} /> : undefined}</VerdictSlot>
     </div>
   );
 
   const dayWarning = notTodayWarning(event, day, useNow());
   // Issue 11: an undo marks the approval in the recent scans (the undo refreshed the day's data).
-  const queryClient = useQueryClient();
   const onUndone = (code: string, undo: UndoCheckInResponse) => {
     const undone = { at: undo.undoneAt, reason: undo.reason };
-    recordUndo(queryClient, { eventId: event.id, day: day.day }, code, undone);
+    recordUndo(queryClient, { eventId: event.id, day: day.day, checkInListId }, code, undone);
     scanner.showUndone(code, undone);
   };
 
@@ -128,7 +151,7 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
     // The top keeps the header below the status bar, the bottom the last actions above the gesture
     // bar (decision 091); toasts sit in a band under the header, not at the bottom (decision 093).
     <main className="mx-auto flex min-h-dvh w-full max-w-xl flex-col gap-3 bg-slate-50 px-3 pt-[calc(var(--screen-top)+0.75rem)] pb-[calc(var(--safe-bottom)+0.75rem)] text-slate-900 sm:gap-5 sm:px-4 sm:pt-[calc(var(--screen-top)+1rem)] sm:pb-[calc(var(--safe-bottom)+1rem)]">
-      <ScannerHeader event={event} day={day} dayWarning={dayWarning} approvalsWaiting={offlineDoor.approvalsWaitingCount} onBack={goBack} />
+      <ScannerHeader event={event} day={day} mode={mode} showsInside={canExit || (listRule?.capacity ?? null) !== null} dayWarning={dayWarning} approvalsWaiting={offlineDoor.approvalsWaitingCount} onBack={goBack} />
 
       {state.isScanning ? (
         <section aria-label={t('scanner.scannerRegion')} className="flex flex-col gap-3">
@@ -166,13 +189,23 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
         </section>
       ) : (
         <>
-          {state.latestResult && verdict}
+          {(state.latestResult || (mode === 'info' && info)) && verdict}
           <Button size="large" className="min-h-16 w-full text-xl" onClick={scanner.startScanning}>
             <ScanLine aria-hidden="true" className="size-7" />
             {t('scanner.startScanning')}
           </Button>
         </>
       )}
+      {/* Below the scanning controls, so the camera, the verdict and the field keep their place (docs/decisions/113). */}
+      <ScanModeSwitch
+        mode={mode}
+        canExit={canExit}
+        canInfo={canSupervise}
+        onChange={(next) => {
+          setInfo(null);
+          void selectScanMode(next);
+        }}
+      />
       {/* Below the scanning controls, so the camera, the verdict and the field keep their place (issue 15 item 14). */}
       <OfflineStatus door={offlineDoor} />
       {canSupervise && (
@@ -188,6 +221,7 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
       <RecentScansList
         eventId={event.id}
         day={day.day}
+        checkInListId={checkInListId}
         undoAction={
           canSupervise
             ? (scan) =>
@@ -204,7 +238,7 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
             : undefined
         }
       />
-      <ConflictsList eventId={event.id} day={day.day} />
+      <ConflictsList eventId={event.id} day={day.day} checkInListId={checkInListId} />
       {/* Admins only (docs/decisions/105): below the door's own controls, out of a steward's way. */}
       {canManageEvents && (
         <Link to={paths.manage} className={buttonClassName({ variant: 'secondary' })}>

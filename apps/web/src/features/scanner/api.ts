@@ -29,6 +29,8 @@ export interface TicketCheck {
   checkInListId?: string | undefined;
   /** A UUID per check (crypto.randomUUID()), reused when the same check is retried. */
   scanId: string;
+  /** 'exit' at a list that allows re-entry (docs/decisions/111, 113); absent: an entry, as SPEC §7. */
+  direction?: 'exit' | undefined;
   /** Aborts the request (issue 12: a verify with no answer in 3 s is decided on the device instead). */
   signal?: AbortSignal;
 }
@@ -47,6 +49,7 @@ export async function verifyTicket(check: TicketCheck, signal?: AbortSignal): Pr
     day: check.day,
     scanId: check.scanId,
     ...(check.checkInListId ? { checkInListId: check.checkInListId } : {}),
+    ...(check.direction ? { direction: check.direction } : {}),
   };
   return toVerdict(await apiRequest(apiPaths.verifyTicket, { method: 'POST', body, schema: VerifyTicketResponse, signal }));
 }
@@ -59,11 +62,15 @@ export function toVerdict(response: VerifyTicketResponse): Verdict {
   const attention = attentionOf(response);
   if (response.isValid) {
     const { eventName, holderName, ticketType } = response;
-    return { isValid: true, details: { eventName, holderName, ticketType }, ...attention };
+    return { isValid: true, details: { eventName, holderName, ticketType }, ...(response.direction === 'exit' ? { isExit: true } : {}), ...attention };
   }
   // The English `message` is not kept: the screen words the reason in the active language.
-  const { reason, checkedInAt, checkedInBy, dayDenial, listDenial } = response;
-  return { isValid: false, denial: { reason, checkedInAt, checkedInBy, dayDenial, ...(listDenial ? { listDenial } : {}) }, ...attention };
+  const { reason, checkedInAt, checkedInBy, dayDenial, listDenial, capacityDenial } = response;
+  return {
+    isValid: false,
+    denial: { reason, checkedInAt, checkedInBy, dayDenial, ...(listDenial ? { listDenial } : {}), ...(capacityDenial ? { capacityDenial } : {}) },
+    ...attention,
+  };
 }
 
 /** The verdict's check-in note and flag (docs/decisions/102) as the client keeps them, when it carries either. */
@@ -101,7 +108,7 @@ export function useVerifyTicketMutation() {
       // Given up on (decided on the device meanwhile): the offline verdict stands in the list, but
       // the server has recorded this scan all the same.
       if (!check.signal?.aborted) {
-        recordVerdict(queryClient, { eventId: check.eventId, day: check.day }, { id: check.scanId, ticketId: check.qrCode, timestamp: new Date().toISOString(), ...verdict });
+        recordVerdict(queryClient, { eventId: check.eventId, day: check.day, checkInListId: check.checkInListId }, { id: check.scanId, ticketId: check.qrCode, timestamp: new Date().toISOString(), ...verdict });
       }
       void refreshCheckInDay(queryClient, check);
     },

@@ -10,7 +10,7 @@ import { t } from '@/lib/i18n/index.ts';
 import { notify } from '@/lib/toast.ts';
 import type { ScanResult, UndoneCheckIn } from './scanner-logic.ts';
 import { keepRecentScans, readRecentScans, withConflicts, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
-import type { ScannerScope } from './scanner-memory.ts';
+import { isSameScope, type ScannerScope } from './scanner-memory.ts';
 
 /**
  * The day's last verdicts on this device, newest first (recent-scans.ts): read from tab memory when
@@ -18,18 +18,19 @@ import type { ScannerScope } from './scanner-memory.ts';
  * the day's root (`refreshCheckInDay`) leaves it as it is, so a read of tab memory under way can
  * never put back a list older than the verdict just recorded.
  */
-export function recentScansQuery(eventId: string | null, day: number) {
+export function recentScansQuery(scope: ScannerScope) {
   return queryOptions({
-    queryKey: checkInKeys.recent(eventId, day),
+    // Per check-in list (docs/decisions/113): another list's scans are never shown here.
+    queryKey: checkInKeys.recent(scope.eventId, scope.day, scope.checkInListId),
     queryFn: skipToken,
-    initialData: () => readRecentScans({ eventId, day }),
+    initialData: () => readRecentScans(scope),
     staleTime: Infinity,
   });
 }
 
 /** Applies `change` to the recent scans of `scope`, in tab memory and in the query cache. */
 function changeRecentScans(queryClient: QueryClient, scope: ScannerScope, change: (scans: readonly ScanResult[]) => ScanResult[]): void {
-  const recentKey = recentScansQuery(scope.eventId, scope.day).queryKey;
+  const recentKey = recentScansQuery(scope).queryKey;
   const scans = change(queryClient.getQueryData(recentKey) ?? readRecentScans(scope));
   keepRecentScans(scope, scans);
   queryClient.setQueryData(recentKey, scans);
@@ -50,9 +51,9 @@ export function recordUndo(queryClient: QueryClient, scope: ScannerScope, code: 
 
 /** What `recordUpload` needs of an upload round's outcome (`UploadOutcome` of offline/outbox.ts). */
 export interface UploadRecord {
-  /** The scans the server answered `conflict` for, each with its event day. */
-  conflicts: readonly { scanId: string; eventId: string; day: number }[];
-  /** The event days of which the server recorded scans. */
+  /** The scans the server answered `conflict` for, each with its event day and check-in list. */
+  conflicts: readonly { scanId: string; eventId: string; day: number; checkInListId?: string | undefined }[];
+  /** The event days (and check-in lists) of which the server recorded scans. */
   days: readonly (CheckInDay & { eventId: string })[];
 }
 
@@ -68,7 +69,7 @@ export function recordUpload(queryClient: QueryClient, outcome: UploadRecord): v
     notify({ title: t('offline.conflictsFound', { count: conflicts.length }), description: t('offline.conflictsFoundHint'), variant: 'error', isKeptOnLanguageChange: true });
   }
   for (const scope of days) {
-    const scanIds = conflicts.filter((conflict) => conflict.eventId === scope.eventId && conflict.day === scope.day).map((conflict) => conflict.scanId);
+    const scanIds = conflicts.filter((conflict) => isSameScope(conflict, scope)).map((conflict) => conflict.scanId);
     if (scanIds.length > 0) changeRecentScans(queryClient, scope, (scans) => withConflicts(scans, scanIds));
     void refreshCheckInDay(queryClient, scope);
   }

@@ -81,3 +81,15 @@ test("a later approval of the same ticket marks the earlier one undone elsewhere
   const denial: ScanResult = { id: '5', ticketId: 'GC-ZOE', timestamp: '2026-07-11T19:08:00.000Z', isValid: false, denial: { reason: 'already_checked_in' } };
   expect(withRecentScan([first], denial)[1]?.isReplaced).toBeUndefined();
 });
+
+test('a guest who entered, left and entered again: the first entry is not marked replaced (docs/decisions/113)', () => {
+  const entry = approval('in-1');
+  const exit: ScanResult = { id: 'out-1', ticketId: entry.ticketId, timestamp: '2026-07-11T19:10:00.000Z', isValid: true, details: {}, isExit: true };
+  const again: ScanResult = { id: 'in-2', ticketId: entry.ticketId, timestamp: '2026-07-11T19:20:00.000Z', isValid: true, details: {} };
+  const scans = withRecentScan(withRecentScan(withRecentScan([], entry), exit), again);
+  expect(scans.map((scan) => [scan.id, scan.isReplaced ?? false])).toEqual([
+    ['in-2', false],
+    ['out-1', false],
+    ['in-1', false],
+  ]);
+});

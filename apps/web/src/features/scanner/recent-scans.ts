@@ -10,7 +10,7 @@ import { format } from 'date-fns';
 import { z } from 'zod';
 import { readTabMemory, tabMemoryKeys, writeTabMemory } from '@/lib/tab-memory.ts';
 import { isSameTicket, type ScanResult, type UndoneCheckIn } from './scanner-logic.ts';
-import type { ScannerScope } from './scanner-memory.ts';
+import { isSameScope, type ScannerScope } from './scanner-memory.ts';
 import { StoredScanResult } from './stored-scan-result.ts';
 
 /** How many verdicts the list keeps; an older one drops off the end (issue 10 item 5). */
@@ -19,13 +19,15 @@ export const RECENT_SCANS_MAX = 50;
 const StoredRecentScans = z.object({
   eventId: z.string().nullable(),
   day: z.number(),
+  // The check-in list they were made at (docs/decisions/113); absent (kept before lists): the first.
+  checkInListId: z.string().nullable().optional(),
   scans: z.array(StoredScanResult).max(RECENT_SCANS_MAX),
 });
 
-/** The recent scans kept for `scope` (newest first), or [] when none are kept for that event day. */
+/** The recent scans kept for `scope` (newest first), or [] when none are kept for that event day and check-in list. */
 export function readRecentScans(scope: ScannerScope): ScanResult[] {
   const stored = readTabMemory(tabMemoryKeys.recentScans, StoredRecentScans);
-  if (stored === null || stored.eventId !== scope.eventId || stored.day !== scope.day) return [];
+  if (stored === null || !isSameScope(stored, scope)) return [];
   return stored.scans;
 }
 
@@ -38,8 +40,11 @@ export function readRecentScans(scope: ScannerScope): ScanResult[] {
  * row is left as it is: its check-in was never the one that stood.
  */
 export function withRecentScan(scans: readonly ScanResult[], result: ScanResult): ScanResult[] {
+  // With entry and exit (docs/decisions/113) a guest may enter again after an exit: then an earlier
+  // entry was not undone; nothing is marked for a ticket with an exit listed, nor by an exit.
+  const isReentryTicket = (result.isValid && result.isExit === true) || scans.some((scan) => scan.isValid && scan.isExit === true && isSameTicket(scan.ticketId, result.ticketId));
   const isEarlierStanding = (scan: ScanResult) =>
-    result.isValid && scan.isValid && scan.undone === undefined && !scan.isConflict && !scan.isReplaced && isSameTicket(scan.ticketId, result.ticketId);
+    !isReentryTicket && result.isValid && scan.isValid && scan.undone === undefined && !scan.isConflict && !scan.isReplaced && isSameTicket(scan.ticketId, result.ticketId);
   const earlier = scans.filter((scan) => scan.id !== result.id).map((scan) => (isEarlierStanding(scan) ? { ...scan, isReplaced: true } : scan));
   return [result, ...earlier].slice(0, RECENT_SCANS_MAX);
 }
@@ -62,9 +67,9 @@ export function withConflicts(scans: readonly ScanResult[], scanIds: readonly st
   return scans.map((scan) => (wanted.has(scan.id) ? { ...scan, isConflict: true } : scan));
 }
 
-/** Keeps `scans` for `scope` in tab memory, replacing what was kept for any event day. */
+/** Keeps `scans` for `scope` in tab memory, replacing what was kept for any event day or list. */
 export function keepRecentScans(scope: ScannerScope, scans: readonly ScanResult[]): void {
-  writeTabMemory(tabMemoryKeys.recentScans, { eventId: scope.eventId, day: scope.day, scans });
+  writeTabMemory(tabMemoryKeys.recentScans, { eventId: scope.eventId, day: scope.day, checkInListId: scope.checkInListId ?? null, scans });
 }
 
 /**

@@ -22,7 +22,17 @@ export type { Denial } from '@/lib/denial-text.ts';
  * when the ticket carries a check-in note or the attention flag (docs/decisions/102: on approvals
  * and on 'Already checked in').
  */
-export type Verdict = ({ isValid: true; details: TicketDetails } | { isValid: false; denial: Denial }) & { attention?: CheckInAttention };
+export type Verdict = ({ isValid: true; details: TicketDetails } & ApprovalKind | { isValid: false; denial: Denial }) & { attention?: CheckInAttention };
+
+/**
+ * What kind of approval (docs/decisions/111, 113): `isExit` an exit recorded ('Exit recorded');
+ * `isCapacityUnchecked` an entry decided on the device at a list with a capacity, which the device
+ * cannot count ('capacity not checked offline').
+ */
+export interface ApprovalKind {
+  isExit?: boolean;
+  isCapacityUnchecked?: boolean;
+}
 
 /**
  * How a new verdict sounds and feels (docs/decisions/102): an approval of a ticket that needs
@@ -86,6 +96,8 @@ export type ScannerEvent =
   | { type: 'manualCodeSubmitted' }
   | { type: 'verified'; result: ScanResult }
   | { type: 'verificationFailed' }
+  /** An info scan's answer is shown (docs/decisions/113): no verdict; the scanner is free again. */
+  | { type: 'infoShown' }
   /** A supervisor undid ticket `code`'s check-in on this screen (issue 11): the card shown says so. */
   | { type: 'checkInUndone'; code: string; undone: UndoneCheckIn };
 
@@ -128,6 +140,7 @@ export function scannerReducer(state: ScannerState, event: ScannerEvent): Scanne
         history: [event.result, ...state.history],
       };
     case 'verificationFailed':
+    case 'infoShown':
       return { ...state, isProcessing: false, detectedCode: null };
     case 'checkInUndone': {
       const shown = state.latestResult;

@@ -13,14 +13,25 @@ import { StoredScanResult } from './stored-scan-result.ts';
 const StoredScanner = z.object({
   eventId: z.string().nullable(),
   day: z.number(),
+  checkInListId: z.string().nullable().optional(),
   isScanning: z.boolean(),
   latestResult: StoredScanResult.nullable(),
 });
 
-/** Which event day the scanner is open for: the selected event's id (null when none) and day number. */
+/**
+ * Which event day the scanner is open for: the selected event's id (null when none), day number and
+ * the check-in list chosen (absent: the event's first, docs/decisions/109). What is kept for one list
+ * is never shown at another (docs/decisions/113).
+ */
 export interface ScannerScope {
   eventId: string | null;
   day: number;
+  checkInListId?: string | undefined;
+}
+
+/** Whether what was kept for `stored` belongs to `scope` (same event, day and check-in list). */
+export function isSameScope(stored: { eventId: string | null; day: number; checkInListId?: string | null | undefined }, scope: ScannerScope): boolean {
+  return stored.eventId === scope.eventId && stored.day === scope.day && (stored.checkInListId ?? null) === (scope.checkInListId ?? null);
 }
 
 /**
@@ -29,14 +40,14 @@ export interface ScannerScope {
  */
 export function restoreScannerState(scope: ScannerScope): ScannerState {
   const stored = readTabMemory(tabMemoryKeys.scanner, StoredScanner);
-  if (stored === null || stored.eventId !== scope.eventId || stored.day !== scope.day) return initialScannerState;
+  if (stored === null || !isSameScope(stored, scope)) return initialScannerState;
   const history = stored.latestResult === null ? [] : [stored.latestResult];
   return { ...initialScannerState, isScanning: stored.isScanning, latestResult: stored.latestResult, history };
 }
 
 /** Keeps the panel state and latest verdict of `state` for `scope` until the tab closes or the day changes. */
 export function keepScannerState(scope: ScannerScope, state: Pick<ScannerState, 'isScanning' | 'latestResult'>): void {
-  writeTabMemory(tabMemoryKeys.scanner, { eventId: scope.eventId, day: scope.day, isScanning: state.isScanning, latestResult: state.latestResult });
+  writeTabMemory(tabMemoryKeys.scanner, { eventId: scope.eventId, day: scope.day, checkInListId: scope.checkInListId ?? null, isScanning: state.isScanning, latestResult: state.latestResult });
 }
 
 const StoredUncheckedCode = z.object({ eventId: z.string().nullable(), day: z.number(), code: z.string() });

@@ -27,6 +27,9 @@ export const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
     z.object({
       isValid: z.literal(true),
       details: z.object({ eventName: z.string().optional(), holderName: z.string().optional(), ticketType: z.string().optional() }),
+      // An exit recorded, an entry whose capacity the device could not check (docs/decisions/113).
+      isExit: z.boolean().optional(),
+      isCapacityUnchecked: z.boolean().optional(),
     }),
     z.object({
       isValid: z.literal(false),
@@ -37,6 +40,7 @@ export const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
         // Kept before decision 050 as `message` (English words): dropped on read, the reason shows.
         dayDenial: DayDenial.optional(),
         listDenial: ListDenial.optional(),
+        capacityDenial: z.object({ insideNow: z.number(), capacity: z.number() }).optional(),
       }),
     }),
   ]),

@@ -78,6 +78,16 @@ export interface Scanner {
   camera: CameraControls;
 }
 
+/**
+ * How codes are checked (docs/decisions/113): `direction` 'exit' records exits (verify and the
+ * device's rule alike); `onInfoCode`, when given (info mode, supervisors), takes every code instead
+ * of a check-in: nothing is verified, nothing admitted.
+ */
+export interface ScanOptions {
+  direction?: 'exit' | undefined;
+  onInfoCode?: ((code: string) => Promise<void>) | undefined;
+}
+
 /** A monotonic clock in ms, for the repeat and resume rules of scan-gate.ts. */
 const now = () => performance.now();
 
@@ -98,21 +108,23 @@ const now = () => performance.now();
  *   decided on the device from the door list, shown marked 'Offline' and queued under its scanId. When
  *   the device cannot decide (no door list), SPEC §8's 'Verification Error' stays.
  */
-export function useScanner(eventId: string | null, day: SelectedDay, offline?: OfflineDoor): Scanner {
+export function useScanner(eventId: string | null, day: SelectedDay, offline?: OfflineDoor, options: ScanOptions = {}): Scanner {
   const checkInListId = day.checkInList?.id;
-  const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day }, restoreScannerState);
+  // The Exit switch (docs/decisions/113): the caller passes 'exit' only at a list that allows re-entry.
+  const { direction, onInfoCode } = options;
+  const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day, checkInListId }, restoreScannerState);
   const { isScanning, latestResult } = state;
   // Kept as soon as it is on screen: a layout effect runs with the commit, so the tab memory never
   // lags the screen (docs/decisions/063, kept by 081).
-  useLayoutEffect(() => keepScannerState({ eventId, day: day.day }, { isScanning, latestResult }), [eventId, day.day, isScanning, latestResult]);
+  useLayoutEffect(() => keepScannerState({ eventId, day: day.day, checkInListId }, { isScanning, latestResult }), [eventId, day.day, checkInListId, isScanning, latestResult]);
   // Back after a sign-in that a ticket check's 401 forced: that ticket was never checked; say so.
   useEffect(() => {
-    const code = takeUncheckedCode({ eventId, day: day.day });
+    const code = takeUncheckedCode({ eventId, day: day.day, checkInListId });
     // 'next-screen': raised as this screen mounts, before the router's root dismisses the last screen's toasts.
     if (code !== null) {
       notify({ title: t('scanner.uncheckedTitle'), description: t('scanner.uncheckedSessionEnded', { code: toastCodeText(code) }), variant: 'error', scope: 'next-screen', isKeptOnLanguageChange: true });
     }
-  }, [eventId, day.day]);
+  }, [eventId, day.day, checkInListId]);
   const { mutateAsync: verify } = useVerifyTicketMutation();
   const { settings, update: updateSettings } = useDeviceSettings();
   const isContinuous = settings.continuousScanning;
@@ -149,11 +161,11 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
   /** Shows a verdict the device decided (issue 12): card, toast, flash and recent scans, marked 'Offline'. */
   const showOfflineVerdict = useCallback(
     (result: ScanResult) => {
-      recordVerdict(queryClient, { eventId, day: day.day }, result);
+      recordVerdict(queryClient, { eventId, day: day.day, checkInListId }, result);
       dispatch({ type: 'verified', result });
       notify(verdictNotice(result));
     },
-    [queryClient, eventId, day.day],
+    [queryClient, eventId, day.day, checkInListId],
   );
 
   /**
@@ -163,12 +175,12 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
   const decideHere = useCallback(
     async (qrCode: string, scanId: string, scannedAt: Date) => {
       if (!offline || !eventId) return false;
-      const verdict = await offline.decide({ scanId, code: qrCode, scannedAt }).catch(() => null);
+      const verdict = await offline.decide({ scanId, code: qrCode, scannedAt, direction }).catch(() => null);
       if (verdict === null) return false;
       showOfflineVerdict({ id: scanId, ticketId: qrCode, timestamp: scannedAt.toISOString(), isOffline: true, ...verdict });
       return true;
     },
-    [offline, eventId, showOfflineVerdict],
+    [offline, eventId, showOfflineVerdict, direction],
   );
 
   const checkTicket = useCallback(
@@ -176,12 +188,23 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
       isBusyRef.current = true;
       const scanId = crypto.randomUUID();
       const scannedAt = new Date();
+      if (onInfoCode) {
+        // Info mode: the ticket's state, nothing admitted (the caller shows it and says when it failed).
+        try {
+          await onInfoCode(qrCode);
+        } finally {
+          dispatch({ type: 'infoShown' });
+          isBusyRef.current = false;
+          resumeAtRef.current = resumeAt(now());
+        }
+        return;
+      }
       try {
         if (offline?.decidesLocally() && (await decideHere(qrCode, scanId, scannedAt))) return;
         // A ticket this device admitted offline, in a scan still waiting to be sent: the server does
         // not know it yet and would approve it again; the device decides (DENIED, already checked in).
         if (offline && (await offline.hasUnsentAdmission(qrCode)) && (await decideHere(qrCode, scanId, scannedAt))) return;
-        const verdict = await verifyWithin(verify, { eventId, day: day.day, checkInListId, qrCode, scanId }, offline ? VERIFY_TIMEOUT_MS : null);
+        const verdict = await verifyWithin(verify, { eventId, day: day.day, checkInListId, qrCode, scanId, direction }, offline ? VERIFY_TIMEOUT_MS : null);
         offline?.verifyAnswered(qrCode, verdict);
         // The row keeps the scan's id, which its check-in keeps too: an undo from recent scans names it.
         dispatch({ type: 'verified', result: { id: scanId, ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });
@@ -199,7 +222,7 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
         if (error instanceof ApiError && error.code === 'device_revoked') return;
         // The session ended (401): the next screen is sign-in; the scanner says after it that this
         // ticket was never checked.
-        if (error instanceof ApiError && error.status === 401) rememberUncheckedCode({ eventId, day: day.day }, qrCode);
+        if (error instanceof ApiError && error.status === 401) rememberUncheckedCode({ eventId, day: day.day, checkInListId }, qrCode);
         // SPEC §8: the server's error text is not shown; the same words for every failure.
         dispatch({ type: 'verificationFailed' });
         notify({ id: SCAN_OUTCOME_TOAST_ID, title: t('scanner.verificationError'), description: t('scanner.verificationErrorDescription'), variant: 'error' });
@@ -208,7 +231,7 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
         resumeAtRef.current = resumeAt(now());
       }
     },
-    [verify, eventId, day.day, checkInListId, offline, decideHere],
+    [verify, eventId, day.day, checkInListId, direction, onInfoCode, offline, decideHere],
   );
 
   /** The one path of every scanned code (SPEC §4): shown, toasted, verified after a 500 ms pause. */
@@ -386,11 +409,11 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
   const showVerdict = useCallback(
     (code: string, response: VerifyTicketResponse, scanId: string = crypto.randomUUID()) => {
       const result: ScanResult = { id: scanId, ticketId: code, timestamp: new Date().toISOString(), ...toVerdict(response) };
-      recordVerdict(queryClient, { eventId, day: day.day }, result);
+      recordVerdict(queryClient, { eventId, day: day.day, checkInListId }, result);
       dispatch({ type: 'verified', result });
       notify(verdictNotice(result));
     },
-    [queryClient, eventId, day.day],
+    [queryClient, eventId, day.day, checkInListId],
   );
 
   const showUndone = useCallback((code: string, undone: UndoneCheckIn) => dispatch({ type: 'checkInUndone', code, undone }), []);

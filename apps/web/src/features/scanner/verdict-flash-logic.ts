@@ -30,6 +30,17 @@ export function checkInNoteContent(attention: CheckInAttention): { label: string
   return { label, text: attention.note !== '' ? attention.note : t('scanner.attentionWithoutNote') };
 }
 
+/**
+ * What an approval says besides APPROVED (docs/decisions/113): 'Exit recorded' for an exit, and
+ * 'capacity not checked offline' for an entry the device admitted at a list with a capacity; null
+ * for a plain entry.
+ */
+export function approvalText(result: ScanResult): string | null {
+  if (!result.isValid) return null;
+  const words = [result.isExit ? t('doors.exitRecorded') : null, result.isCapacityUnchecked ? t('doors.capacityNotCheckedOffline') : null].filter((word) => word !== null);
+  return words.length > 0 ? words.join(' — ') : null;
+}
+
 /** The flash's content; `reason` is null for approvals and for denials the server gave no reason for. */
 export interface VerdictFlashContent {
   isApproved: boolean;
@@ -59,7 +70,10 @@ export function verdictFlashContent(result: ScanResult): VerdictFlashContent {
     const withOffline = offline === null ? words : `${words} (${offline})`;
     return note === null ? withOffline : t('scanner.announcementWithNote', { announcement: withOffline, label: note.label, note: note.text.replace(/\n/g, '. ') });
   };
-  if (result.isValid) return { isApproved: true, word: t('scanner.approved'), reason: null, offline, announcement: announce(t('scanner.approved')), attention };
+  if (result.isValid) {
+    const kind = approvalText(result);
+    return { isApproved: true, word: t('scanner.approved'), reason: kind, offline, announcement: announce(kind === null ? t('scanner.approved') : `${t('scanner.approved')}. ${kind}`), attention };
+  }
   const reason = denialText(result.denial);
   return { isApproved: false, word: t('scanner.denied'), reason, offline, announcement: announce(reason === null ? t('scanner.denied') : t('scanner.deniedWithReason', { reason })), attention };
 }

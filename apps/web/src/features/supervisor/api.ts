@@ -3,8 +3,8 @@
  * Each refreshes the event day's check-in data (`refreshCheckInDay`, lib/check-ins, decision 097),
  * where the attendee search and the scan log are read from. Paths and shapes from the contract.
  */
-import { ManualCheckInResponse, supervisorPaths, UndoCheckInResponse } from '@gatecheck/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { InfoScanResponse, infoScanPath, ManualCheckInResponse, supervisorPaths, UndoCheckInResponse } from '@gatecheck/contract';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 import { checkInQueries, isSearchable, refreshCheckInDay } from '@/lib/check-ins/check-in-queries.ts';
 import { t } from '@/lib/i18n/index.ts';
@@ -58,4 +58,17 @@ export function useUndoCheckInByCode(eventId: string, day: number, checkInListId
     },
     onSettled: () => refreshCheckInDay(queryClient, { eventId, day }),
   });
+}
+
+/**
+ * POST …/info-scan (docs/decisions/111, 113): the ticket's state on each check-in list of `day`,
+ * nobody admitted (the server logs an info scan). Refreshes the day's check-in data (the scan log).
+ * @throws {ApiError} on no answer or an error answer.
+ */
+export async function infoScan(queryClient: QueryClient, eventId: string, day: number, qrCode: string): Promise<InfoScanResponse> {
+  try {
+    return await apiRequest(infoScanPath(eventId), { method: 'POST', body: { qrCode, day, scanId: crypto.randomUUID() }, schema: InfoScanResponse });
+  } finally {
+    void refreshCheckInDay(queryClient, { eventId, day });
+  }
 }

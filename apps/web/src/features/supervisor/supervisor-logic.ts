@@ -54,7 +54,16 @@ export function attendeeStatusText(attendee: Attendee): string {
  * (Ticket revoked)', 'Approved (offline): made by someone not in this organization'.
  */
 export function scanLogVerdictText(entry: ScanLogEntry): string {
-  const verdict = entry.verdict === 'approved' ? t('supervisor.filterApproved') : entry.verdict === 'denied' ? t('supervisor.filterDenied') : t('supervisor.filterUndone');
+  const verdict =
+    entry.verdict === 'approved'
+      ? t('supervisor.filterApproved')
+      : entry.verdict === 'denied'
+        ? t('supervisor.filterDenied')
+        : entry.verdict === 'exited'
+          ? t('doors.exitedVerdict')
+          : entry.verdict === 'info'
+            ? t('doors.infoVerdict')
+            : t('supervisor.filterUndone');
   const source = entry.source === 'manual' ? t('supervisor.manualSuffix') : entry.source === 'offline' ? t('supervisor.offlineSuffix') : '';
   const reason = entry.reason && entry.verdict !== 'undone' ? reasonWords(entry.reason, entry.verdict === 'approved' ? 'approved' : 'denied') : entry.reason;
   return `${verdict}${source}${reason ? `: ${reason}` : ''}`;

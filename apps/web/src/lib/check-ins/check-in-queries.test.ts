@@ -13,8 +13,11 @@ test("every kind of an event day's check-in data sits under that day's one root 
   // A check-in list's data sits under the same day's root (docs/decisions/109).
   expect(checkInKeys.counts('event-1', 2, 'list-vip')).toEqual([...root, 'counts', 'list-vip']);
   expect(checkInKeys.search('event-1', 2, 'zoe', 'list-vip')).toEqual([...root, 'search', 'list-vip', 'zoe']);
-  expect(checkInKeys.recent('event-1', 2)).toEqual([...root, 'recent']);
-  expect(checkInKeys.conflicts('event-1', 2)).toEqual([...root, 'conflicts']);
+  expect(checkInKeys.recent('event-1', 2)).toEqual([...root, 'recent', null]);
+  expect(checkInKeys.conflicts('event-1', 2)).toEqual([...root, 'conflicts', null]);
+  // Recent scans and conflicts are per check-in list too (docs/decisions/113).
+  expect(checkInKeys.recent('event-1', 2, 'list-vip')).toEqual([...root, 'recent', 'list-vip']);
+  expect(checkInKeys.conflicts('event-1', 2, 'list-vip')).toEqual([...root, 'conflicts', 'list-vip']);
   expect(checkInKeys.scanLog('event-1', 2, 'denied')).toEqual([...root, 'scan-log', 'denied']);
   expect(checkInKeys.search('event-1', 2, '  zoe ')).toEqual([...root, 'search', null, 'zoe']);
   // The query options use the factory's keys, so nothing is typed by hand elsewhere.

@@ -58,9 +58,10 @@ export const checkInKeys = {
   day: (eventId: string | null, day: number) => [...checkInKeys.all(), eventId, day] as const,
   /** The counts at a check-in list (null: the event's first, no list named) under the day's root. */
   counts: (eventId: string, day: number, checkInListId?: string) => [...checkInKeys.day(eventId, day), 'counts', checkInListId ?? null] as const,
-  /** This device's recent verdicts of the day (kept by the scanner in tab memory). */
-  recent: (eventId: string | null, day: number) => [...checkInKeys.day(eventId, day), 'recent'] as const,
-  conflicts: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'conflicts'] as const,
+  /** This device's recent verdicts of the day at a check-in list (kept by the scanner in tab memory). */
+  recent: (eventId: string | null, day: number, checkInListId?: string) => [...checkInKeys.day(eventId, day), 'recent', checkInListId ?? null] as const,
+  /** The day's offline conflicts at a check-in list (null: every list's, as before lists). */
+  conflicts: (eventId: string, day: number, checkInListId?: string) => [...checkInKeys.day(eventId, day), 'conflicts', checkInListId ?? null] as const,
   scanLogs: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'scan-log'] as const,
   scanLog: (eventId: string, day: number, verdict: ScanLogVerdict | 'all') => [...checkInKeys.scanLogs(eventId, day), verdict] as const,
   searches: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'search'] as const,
@@ -97,11 +98,17 @@ export const checkInQueries = {
       // No event id stored: nothing to count (verify refuses too, SPEC §5).
       enabled: eventId !== '',
     }),
-  /** The day's conflicts (GET conflicts, decision 045), fetched while the 'Conflicts' list is open. */
-  conflicts: (eventId: string, day: number) =>
+  /**
+   * The day's conflicts (GET conflicts, decision 045), fetched while the 'Conflicts' list is open;
+   * at a chosen check-in list only that list's (`?checkInListId=`, docs/decisions/113).
+   */
+  conflicts: (eventId: string, day: number, checkInListId?: string) =>
     queryOptions({
-      queryKey: checkInKeys.conflicts(eventId, day),
-      queryFn: ({ signal }) => apiRequest(offlinePaths.offlineConflicts(eventId, day), { schema: OfflineConflictList, signal }),
+      queryKey: checkInKeys.conflicts(eventId, day, checkInListId),
+      queryFn: ({ signal }) => {
+        const query = new URLSearchParams(listParam(checkInListId)).toString();
+        return apiRequest(`${offlinePaths.offlineConflicts(eventId, day)}${query ? `?${query}` : ''}`, { schema: OfflineConflictList, signal });
+      },
     }),
   /**
    * GET …/scan-log?day=&verdict=&cursor=, newest first, 50 a page; read again every

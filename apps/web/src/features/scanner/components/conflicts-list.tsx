@@ -7,20 +7,21 @@ import { recentScanTime } from '../recent-scans.ts';
 import { resultCodeText } from '../scanner-logic.ts';
 
 /**
- * 'Conflicts' of the selected event day (issue 12 item 5, decision 045): tickets admitted offline
+ * 'Conflicts' of the selected event day at the chosen check-in list (issue 12 item 5, decisions 045, 113): tickets admitted offline
  * that another gate had already checked in, each with both gates and times — the offline admission
  * (time to the second, staff member, device) and the one the server had (time, staff member).
  * Collapsed like 'Recent scans', its heading counting them (amber when there are any); fetched (GET
  * conflicts) when the scanner opens, after every check-in write of the day (an upload, a verify,
- * an undo: `refreshCheckInDay`), and each time the list is opened. Open to every member of the
+ * an undo: `refreshCheckInDay`), and each time the list is opened. An entry admitted offline over
+ * the list's capacity is a conflict too: 'Over capacity: 51 inside of 50'. Open to every member of the
  * event's organization, as the server allows until the supervisor role gates it.
  */
-export function ConflictsList({ eventId, day }: { eventId: string; day: number }) {
+export function ConflictsList({ eventId, day, checkInListId }: { eventId: string; day: number; checkInListId?: string | undefined }) {
   const { t } = useTranslation();
   const [isOpen, setOpen] = useState(false);
   // Read on open of the scanner too (not only of the list): the heading shows the count, so a
   // ticket let in twice is seen without opening anything. Read again on every opening of the list.
-  const { data, isError, isPending, refetch } = useQuery({ ...checkInQueries.conflicts(eventId, day), enabled: eventId !== '', refetchOnMount: 'always', staleTime: 0 });
+  const { data, isError, isPending, refetch } = useQuery({ ...checkInQueries.conflicts(eventId, day, checkInListId), enabled: eventId !== '', refetchOnMount: 'always', staleTime: 0 });
   const conflicts = data?.conflicts ?? [];
   return (
     <details
@@ -54,7 +55,12 @@ export function ConflictsList({ eventId, day }: { eventId: string; day: number }
                 <span className="font-semibold">{conflict.holderName}</span>
               </p>
               <p>{t('offline.conflictOffline', { time: recentScanTime(conflict.offline.scannedAt, 'seconds'), name: conflict.offline.staffName, device: conflict.offline.deviceId.slice(0, 8) })}</p>
-              <p>{t('offline.conflictExisting', { time: recentScanTime(conflict.existing.checkedInAt, 'seconds'), name: conflict.existing.checkedInBy })}</p>
+              {conflict.kind === 'at_capacity' ? (
+                // An entry admitted offline that found its list full (docs/decisions/113): the guest is in, over the capacity.
+                <p className="font-semibold text-amber-900">{t('doors.overCapacity', { count: conflict.insideNow ?? '?', capacity: conflict.capacity ?? '?' })}</p>
+              ) : (
+                <p>{t('offline.conflictExisting', { time: recentScanTime(conflict.existing.checkedInAt, 'seconds'), name: conflict.existing.checkedInBy })}</p>
+              )}
             </li>
           ))}
         </ol>

@@ -7,7 +7,7 @@ import { cn } from '@/lib/cn.ts';
 import { recentScansQuery } from '../recent-scans-query.ts';
 import { recentScanTime } from '../recent-scans.ts';
 import { denialText, resultCodeText, verdictTicketText, type ScanResult } from '../scanner-logic.ts';
-import { checkInNoteContent } from '../verdict-flash-logic.ts';
+import { approvalText, checkInNoteContent } from '../verdict-flash-logic.ts';
 import { OfflineBadge } from './result-card.tsx';
 import { useTranslation } from 'react-i18next';
 
@@ -27,9 +27,20 @@ import { useTranslation } from 'react-i18next';
  * given (supervisors and admins), is shown under each approval still standing (the screen passes
  * the supervisor feature's 'Undo check-in').
  */
-export function RecentScansList({ eventId, day, undoAction }: { eventId: string | null; day: number; undoAction?: (scan: ScanResult) => ReactNode }) {
+export function RecentScansList({
+  eventId,
+  day,
+  checkInListId,
+  undoAction,
+}: {
+  eventId: string | null;
+  day: number;
+  /** The check-in list scanned at (docs/decisions/113): only its scans are listed; absent: the event's first. */
+  checkInListId?: string | undefined;
+  undoAction?: (scan: ScanResult) => ReactNode;
+}) {
   const { t } = useTranslation();
-  const { data: scans = [] } = useQuery(recentScansQuery(eventId, day));
+  const { data: scans = [] } = useQuery(recentScansQuery({ eventId, day, checkInListId }));
   const [isOpen, setOpen] = useState(false);
   return (
     <details className="group rounded-2xl border border-slate-300 bg-white" open={isOpen} onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -81,6 +92,7 @@ function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (s
           <span className="font-mono break-all">{resultCodeText(verdictTicketText(scan))}</span>
         </p>
         {detail && <p className={cn('break-words', scan.isValid ? 'text-slate-800' : 'text-red-900')}>{detail}</p>}
+        {approvalText(scan) !== null && <p className="font-semibold text-green-900">{approvalText(scan)}</p>}
         {scan.attention && <RecentScanNote attention={scan.attention} />}
         {scan.undone ? (
           <p className="font-semibold break-words text-amber-900">
@@ -89,7 +101,8 @@ function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (s
         ) : scan.isReplaced ? (
           <p className="font-semibold break-words text-amber-900">{t('scanner.checkInReplaced')}</p>
         ) : (
-          scan.isValid && undoAction?.(scan)
+          // An exit is no check-in to undo (the check-in it ended is its entry's).
+          scan.isValid && !scan.isExit && undoAction?.(scan)
         )}
       </div>
     </li>

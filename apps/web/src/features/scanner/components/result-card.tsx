@@ -5,6 +5,7 @@ import { cn } from '@/lib/cn.ts';
 import { formattingLocale } from '@/lib/i18n/index.ts';
 import { recentScanTime } from '../recent-scans.ts';
 import { denialText, resultCodeText, verdictTicketText, type ScanResult } from '../scanner-logic.ts';
+import { approvalText } from '../verdict-flash-logic.ts';
 import { CheckInNote } from './check-in-note.tsx';
 import { useTranslation } from 'react-i18next';
 
@@ -26,12 +27,14 @@ export function ResultCard({ result }: { result: ScanResult }) {
   const { t } = useTranslation();
   const Icon = result.isValid ? CircleCheck : CircleX;
   const reason = result.isValid ? null : denialText(result.denial);
+  // 'Exit recorded', 'capacity not checked offline' (docs/decisions/113).
+  const approval = approvalText(result);
   const time = new Date(result.timestamp).toLocaleTimeString(formattingLocale(undefined));
   return (
     <Card
       aria-labelledby={`verdict-${result.id}`}
       role="group"
-      className={cn('h-full min-w-0 border-4 p-3', result.isValid ? 'border-green-700 bg-green-50' : 'border-red-700 bg-red-50')}
+      className={cn('flex h-full min-h-0 min-w-0 flex-col border-4 p-3', result.isValid ? 'border-green-700 bg-green-50' : 'border-red-700 bg-red-50')}
     >
       <div className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
         <h2 id={`verdict-${result.id}`} className="text-lg font-bold text-slate-950 min-[360px]:text-xl">
@@ -45,30 +48,45 @@ export function ResultCard({ result }: { result: ScanResult }) {
           {result.isOffline && <OfflineBadge />}
         </span>
       </div>
-      {reason !== null && <p className="mt-2 text-lg leading-snug font-semibold text-red-900">{reason}</p>}
-      {result.attention && <CheckInNote attention={result.attention} size="card" />}
-      {result.isValid && (
-        <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-base text-slate-900">
-          {result.details.holderName && (
-            <>
-              <dt className="font-semibold">{t('scanner.holder')}</dt>
-              <dd className="line-clamp-2 break-words">{result.details.holderName}</dd>
-            </>
-          )}
-          {result.details.ticketType && (
-            <>
-              <dt className="font-semibold">{t('scanner.ticketType')}</dt>
-              <dd className="truncate">{result.details.ticketType}</dd>
-            </>
-          )}
-          {result.details.eventName && (
-            <>
-              <dt className="font-semibold">{t('scanner.event')}</dt>
-              <dd className="truncate">{result.details.eventName}</dd>
-            </>
-          )}
-        </dl>
-      )}
+      {/* The card keeps the slot's height (docs/decisions/113): a note's card scrolls its details here. */}
+      <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain" data-testid="result-card-body">
+        {reason !== null && <p className="mt-2 text-lg leading-snug font-semibold text-red-900">{reason}</p>}
+        {approval !== null && (
+          <p className="mt-2 text-lg leading-snug font-semibold text-green-900" data-testid="result-card-approval">
+            {approval}
+          </p>
+        )}
+        {/* The holder first when there is a note: the name and the note are in view in the slot's height, the rest scrolls. */}
+        {result.isValid && result.attention && result.details.holderName && (
+          <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-base text-slate-900">
+            <dt className="font-semibold">{t('scanner.holder')}</dt>
+            <dd className="line-clamp-2 break-words">{result.details.holderName}</dd>
+          </dl>
+        )}
+        {result.attention && <CheckInNote attention={result.attention} size="card" />}
+        {result.isValid && (
+          <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 text-base text-slate-900">
+            {result.details.holderName && !result.attention && (
+              <>
+                <dt className="font-semibold">{t('scanner.holder')}</dt>
+                <dd className="line-clamp-2 break-words">{result.details.holderName}</dd>
+              </>
+            )}
+            {result.details.ticketType && (
+              <>
+                <dt className="font-semibold">{t('scanner.ticketType')}</dt>
+                <dd className="truncate">{result.details.ticketType}</dd>
+              </>
+            )}
+            {result.details.eventName && (
+              <>
+                <dt className="font-semibold">{t('scanner.event')}</dt>
+                <dd className="truncate">{result.details.eventName}</dd>
+              </>
+            )}
+          </dl>
+        )}
+      </div>
       <p className="mt-2 flex flex-wrap justify-between gap-x-3 text-base text-slate-800">
         <span className="font-mono break-all text-slate-900">{resultCodeText(verdictTicketText(result))}</span>
         {result.undone ? (

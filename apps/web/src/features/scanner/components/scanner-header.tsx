@@ -2,7 +2,7 @@ import { ArrowLeft, DoorOpen, MapPin } from 'lucide-react';
 import { Button } from '@/components/ui/button.tsx';
 import { DayWarning } from '@/components/day-warning.tsx';
 import { Tooltip } from '@/components/ui/tooltip.tsx';
-import type { EventItem, SelectedDay } from '@/lib/entities.ts';
+import type { EventItem, ScanMode, SelectedDay } from '@/lib/entities.ts';
 import { CheckInCount } from './check-in-count.tsx';
 import { useTranslation } from 'react-i18next';
 
@@ -16,12 +16,18 @@ import { useTranslation } from 'react-i18next';
 export function ScannerHeader({
   event,
   day,
+  mode = 'entry',
+  showsInside = false,
   dayWarning,
   approvalsWaiting,
   onBack,
 }: {
   event: EventItem;
   day: SelectedDay;
+  /** How scans are checked (docs/decisions/113): said in the header unless entry. */
+  mode?: ScanMode;
+  /** Show 'Inside now' and the capacity (the list allows re-entry or has a capacity, docs/decisions/113). */
+  showsInside?: boolean;
   dayWarning: string | null;
   /** This device's approvals of the day not yet sent, added to the count (`CheckInCount`). */
   approvalsWaiting: number;
@@ -47,13 +53,18 @@ export function ScannerHeader({
             {t('lists.headerLine', { name: day.checkInList.name })}
           </p>
         )}
+        {mode !== 'entry' && (
+          <p className="text-lg font-bold text-amber-900" data-testid="scan-mode">
+            {t('doors.scanMode')}: {mode === 'exit' ? t('doors.exit') : t('doors.info')}
+          </p>
+        )}
         {event.location && (
           <p className="flex items-center gap-1 text-base text-slate-800">
             <MapPin aria-hidden="true" className="size-4 shrink-0" />
             {event.location}
           </p>
         )}
-        <CheckInCount eventId={event.id} day={day.day} checkInListId={day.checkInList?.id} approvalsWaiting={approvalsWaiting} />
+        <CheckInCount eventId={event.id} day={day.day} checkInListId={day.checkInList?.id} approvalsWaiting={approvalsWaiting} showsInside={showsInside} />
         {dayWarning && (
           <p className="mt-2">
             <DayWarning text={dayWarning} />

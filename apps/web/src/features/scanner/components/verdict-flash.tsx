@@ -45,8 +45,11 @@ export function VerdictFlash({ result, onDismiss }: { result: ScanResult | null;
           data-verdict={content.isApproved ? 'approved' : 'denied'}
           data-attention={content.attention?.requiresAttention === true ? 'true' : undefined}
           onClick={onDismiss}
+          // Above the toasts (sonner's z-index): the verdict's toast would hide the top of a tall flash
+          // (its icon, with 'Offline' and a note) for its second (docs/decisions/113). `safe` centring:
+          // a flash taller than the screen starts at its top and scrolls, none of it cut off.
           className={cn(
-            'fixed inset-0 z-50 flex cursor-pointer flex-col items-center justify-center text-center text-white select-none motion-safe:animate-verdict-flash',
+            'fixed inset-0 z-[1000000000] flex cursor-pointer flex-col items-center justify-center-safe text-center text-white select-none motion-safe:animate-verdict-flash',
             content.attention ? 'gap-3 overflow-y-auto p-4' : 'gap-4 p-6',
             content.isApproved ? 'bg-green-700' : 'bg-red-700',
           )}

@@ -1,4 +1,4 @@
-import { SIGNED_TICKET_VECTOR, formatSignedTicket, parseSignedTicket, signedTicketPayloadBytes, type CheckInEvent } from '@gatecheck/contract';
+import { SIGNED_TICKET_VECTOR, formatSignedTicket, parseSignedTicket, signedTicketPayloadBytes, type CheckInEvent, type CheckInList } from '@gatecheck/contract';
 import { signAsync } from '@noble/ed25519';
 import { describe, expect, test } from 'vitest';
 import { doorListEvent, makeDoorList } from '@/test/door-list-fixtures.ts';
@@ -200,5 +200,36 @@ describe('signed tickets without a door list (issue 12 item 6)', () => {
     const tampered = { ...parsed, signedBytes: new Uint8Array([...parsed.signedBytes.slice(0, -1), 0x32]) };
     expect(await verifyTicketSignature(tampered, keys)).toBe(false);
     expect(await verifyTicketSignature(tampered, keys, { engine: 'noble' })).toBe(false);
+  });
+});
+
+describe('entry and exit on the device (docs/decisions/113): the same pure rule as the server', () => {
+  const reentry: CheckInList = { id: 'list-bar', name: 'Bar', position: 1, ticketTypes: null, days: null, allowsReentry: true, capacity: null, dailyCheckoutTime: null };
+  const at = (minute: number) => new Date(`2026-07-11T12:${String(minute).padStart(2, '0')}:00Z`);
+  async function atList(code: string, list: typeof reentry, overrides: Partial<OfflineDecisionInput> = {}) {
+    const doorList = { ...(await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada Lovelace', ticketType: 'VIP' }])), checkInListId: list.id, checkInLists: [list] };
+    return input(code, { doorList, checkInListId: list.id, ...overrides });
+  }
+
+  test("a guest enters, exits ('Exit recorded'), enters again; an exit of someone not inside is DENIED 'Not inside'", async () => {
+    const db = await openOfflineDb();
+    expect(await decideOffline(db, await atList('GOOD-1', reentry, { direction: 'exit', now: at(0) }))).toEqual({ isValid: false, denial: { reason: 'not_inside' } });
+    expect(await decideOffline(db, await atList('GOOD-1', reentry, { now: at(1) }))).toMatchObject({ isValid: true });
+    expect(await decideOffline(db, await atList('GOOD-1', reentry, { now: at(2) }))).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in' } });
+    const exit = await decideOffline(db, await atList('GOOD-1', reentry, { direction: 'exit', now: at(3) }));
+    expect(exit).toMatchObject({ isValid: true, isExit: true, details: { holderName: 'Ada Lovelace' } });
+    expect(await decideOffline(db, await atList('GOOD-1', reentry, { direction: 'exit', now: at(4) }))).toMatchObject({ isValid: false, denial: { reason: 'not_inside' } });
+    const again = await decideOffline(db, await atList('GOOD-1', reentry, { now: at(5) }));
+    expect(again).toMatchObject({ isValid: true });
+    expect(again).not.toHaveProperty('isExit');
+  });
+
+  test("at a list with a capacity the device admits without counting and says so ('capacity not checked offline')", async () => {
+    const db = await openOfflineDb();
+    const verdict = await decideOffline(db, await atList('GOOD-1', { ...reentry, capacity: 2 }));
+    expect(verdict).toMatchObject({ isValid: true, isCapacityUnchecked: true });
+    // Without a capacity nothing is said.
+    const other = await decideOffline(await openOfflineDb(), await atList('GOOD-1', { ...reentry, id: 'list-other' }));
+    expect(other).not.toHaveProperty('isCapacityUnchecked');
   });
 });

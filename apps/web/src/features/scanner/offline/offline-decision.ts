@@ -51,6 +51,8 @@ export interface OfflineDecisionInput {
   checkInListId?: string | undefined;
   /** The text as scanned (plain code or signed text). */
   code: string;
+  /** 'exit' (Exit switch at a list that allows re-entry, docs/decisions/113); absent: an entry. */
+  direction?: 'exit' | undefined;
   /** The device clock at the scan. */
   now: Date;
   /** The signed-in staff member's display name (for 'Already checked in … by'). */
@@ -63,7 +65,8 @@ export interface OfflineDecisionInput {
   event: CheckInEvent & { name: string };
 }
 
-const LocalCheckInSchema = z.object({ checkedInAt: z.string(), checkedInBy: z.string(), isOnline: z.boolean().default(false) });
+// `isInside` false after this device recorded the guest's exit (absent: inside, as before exits).
+const LocalCheckInSchema = z.object({ checkedInAt: z.string(), checkedInBy: z.string(), isOnline: z.boolean().default(false), isInside: z.boolean().optional() });
 
 /**
  * The verdict for a scan with the server out of reach, or null when the device cannot decide (no door
@@ -74,6 +77,7 @@ const LocalCheckInSchema = z.object({ checkedInAt: z.string(), checkedInBy: z.st
  */
 export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput): Promise<Verdict | null> {
   const { eventId, day, code, now, doorList } = input;
+  const direction = input.direction ?? 'entry';
   const lookupKey = await doorListLookupKey(eventId, code);
   const entry = doorList ? (entryIndex(doorList).get(lookupKey) ?? null) : null;
   // A weak code the list leaves out (decision 087): the list never knows its check-ins.
@@ -106,10 +110,11 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
         day,
         existingCheckIn: local ? { ...local, isSameScan: false } : null,
         now,
+        direction,
       });
     }
   } else if (doorList) {
-    decision = decideCheckIn(doorListCheckInInput(doorList, day, entry, now, local));
+    decision = decideCheckIn(doorListCheckInInput(doorList, day, entry, now, local, direction));
   } else {
     return null;
   }
@@ -119,19 +124,32 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
   const attention = entry && doorList && (decision.outcome !== 'denied' || decision.reason === 'already_checked_in') ? await doorListAttention(doorList, code, entry) : null;
   const withAttention = attention ? { attention } : {};
   if (decision.outcome === 'denied') {
-    const { reason, dayDenial, listDenial, checkedInAt, checkedInBy } = decision;
+    const { reason, dayDenial, listDenial, capacityDenial, checkedInAt, checkedInBy } = decision;
     return {
       isValid: false,
-      denial: { reason, ...(dayDenial ? { dayDenial } : {}), ...(listDenial ? { listDenial } : {}), checkedInAt: checkedInAt?.toISOString(), checkedInBy },
+      denial: {
+        reason,
+        ...(dayDenial ? { dayDenial } : {}),
+        ...(listDenial ? { listDenial } : {}),
+        ...(capacityDenial ? { capacityDenial } : {}),
+        checkedInAt: checkedInAt?.toISOString(),
+        checkedInBy,
+      },
       ...withAttention,
     };
   }
-  await recordLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, lookupKey }, { checkedInAt: now, checkedInBy: input.staffName }, false);
+  // An exit keeps the first entry's time and staff (the check-in stands, the guest is out); an entry is this one.
+  const isExit = decision.outcome === 'check_out';
+  const checkIn = isExit && local ? { ...local, isInside: false } : { checkedInAt: now, checkedInBy: input.staffName, isInside: !isExit };
+  await recordLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, lookupKey }, checkIn, false);
   const holderName = entry ? await openHolderName(eventId, code, entry.holderName).catch(() => undefined) : undefined;
   const eventName = doorList?.event.name ?? input.event.name;
   return {
     isValid: true,
     details: { ...(eventName ? { eventName } : {}), ...(holderName ? { holderName } : {}), ...(entry ? { ticketType: entry.ticketType } : {}) },
+    ...(isExit ? { isExit: true } : {}),
+    // The device cannot count the other gates' guests: said on the verdict (docs/decisions/113).
+    ...(decision.outcome === 'check_in' && decision.isCapacityUnchecked ? { isCapacityUnchecked: true } : {}),
     ...withAttention,
   };
 }
@@ -150,7 +168,8 @@ export async function rememberOnlineCheckIn(db: OfflineDb, scope: LocalScope & {
 type LocalScope = { eventId: string; day: number; checkInListId?: string | undefined };
 
 async function recordLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, checkIn: LocalCheckIn, isOnline: boolean): Promise<void> {
-  await db.put('localCheckIns', { checkedInAt: checkIn.checkedInAt.toISOString(), checkedInBy: checkIn.checkedInBy, isOnline }, `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`);
+  const record = { checkedInAt: checkIn.checkedInAt.toISOString(), checkedInBy: checkIn.checkedInBy, isOnline, ...(checkIn.isInside === false ? { isInside: false } : {}) };
+  await db.put('localCheckIns', record, `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`);
 }
 
 /**
@@ -163,7 +182,7 @@ async function readLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: 
   if (!parsed.success) return null;
   const checkedInAt = new Date(parsed.data.checkedInAt);
   if (parsed.data.isOnline && doorList && new Date(doorList.generatedAt) > checkedInAt) return null;
-  return { checkedInAt, checkedInBy: parsed.data.checkedInBy };
+  return { checkedInAt, checkedInBy: parsed.data.checkedInBy, ...(parsed.data.isInside === false ? { isInside: false } : {}) };
 }
 
 const indexes = new WeakMap<DoorList, Map<string, DoorListEntry>>();

@@ -46,6 +46,19 @@ describe('outbox', () => {
     expect(await readOutbox(reopened)).toEqual([]);
   });
 
+  test('an exit is queued like an entry, sent as an exit, and adds nobody to the approvals waiting (docs/decisions/113)', async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, item(1));
+    await queueOfflineScan(db, item(2, { code: 'CODE-1', direction: 'exit' }));
+    expect((await summarizeOutbox(db, 'user-1')).approvalsWaiting).toEqual({ 'event-1|2': 1 });
+    const server = recordingServer();
+    await uploadOutbox(db, 'user-1', server.send);
+    expect(server.batches[0]?.scans.map((scan) => [scan.code, scan.direction])).toEqual([
+      ['CODE-1', undefined],
+      ['CODE-1', 'exit'],
+    ]);
+  });
+
   test('a failed upload keeps every item, and the retry delay doubles from 1 s up to 30 s', async () => {
     const db = await openOfflineDb();
     await queueOfflineScan(db, item(1));

@@ -43,6 +43,8 @@ const OutboxItemSchema = z.object({
   deviceId: z.string(),
   verdict: OfflineVerdict,
   reason: DenialReason.optional(),
+  /** 'exit': an exit recorded on the device (docs/decisions/113), sent as the scan's direction; absent: an entry. */
+  direction: z.enum(['entry', 'exit']).optional(),
   /**
    * `offlineScanProof` under the session the scan was made in (decision 088): proves its maker and
    * session to the server. Absent when the session token was not at hand (the uploader then answers for it).
@@ -128,7 +130,8 @@ export async function summarizeOutbox(db: OfflineDb, userId: string): Promise<Ou
     othersWaiting: waiting.filter((item) => item.userId !== userId).length,
     setAside: items.filter((item) => item.setAside),
     waitingScanIds: waiting.map((item) => item.scanId),
-    approvalsWaiting: countBy(waiting.filter((item) => item.verdict === 'approved').map((item) => eventDayKey(item.eventId, item.day, item.checkInListId))),
+    // Admissions only: an exit adds nobody to 'Checked in'.
+    approvalsWaiting: countBy(waiting.filter((item) => item.verdict === 'approved' && item.direction !== 'exit').map((item) => eventDayKey(item.eventId, item.day, item.checkInListId))),
   };
 }
 
@@ -143,6 +146,8 @@ export interface UploadConflict {
   scanId: string;
   eventId: string;
   day: number;
+  /** The check-in list it was made at; absent: the event's first. */
+  checkInListId?: string | undefined;
 }
 
 /** Answers of a proxy or load balancer for a server that did not answer. */
@@ -152,8 +157,8 @@ const GATEWAY_FAILURES = new Set([502, 503, 504]);
 export interface UploadOutcome {
   sent: number;
   conflicts: UploadConflict[];
-  /** The event days of which the server recorded at least one scan (their data changed), once each. */
-  days: { eventId: string; day: number }[];
+  /** The event days and check-in lists of which the server recorded at least one scan (their data changed), once each. */
+  days: { eventId: string; day: number; checkInListId?: string | undefined }[];
   setAside: number;
   /** The round stopped on a failure that leaves items queued (no answer, 5xx, 401). */
   failed: boolean;
@@ -200,10 +205,12 @@ export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOffl
         outcome.setAside += 1;
         continue;
       }
-      if (result.status === 'conflict') outcome.conflicts.push({ scanId: item.scanId, eventId: item.eventId, day: item.day });
+      if (result.status === 'conflict') outcome.conflicts.push({ scanId: item.scanId, eventId: item.eventId, day: item.day, checkInListId: item.checkInListId });
       await deleteOutboxRecord(db, item.scanId);
       outcome.sent += 1;
-      if (!outcome.days.some(({ eventId, day }) => eventId === item.eventId && day === item.day)) outcome.days.push({ eventId: item.eventId, day: item.day });
+      if (!outcome.days.some((scope) => scope.eventId === item.eventId && scope.day === item.day && scope.checkInListId === item.checkInListId)) {
+        outcome.days.push({ eventId: item.eventId, day: item.day, checkInListId: item.checkInListId });
+      }
     }
   }
   if (outcome.sent > 0) void pruneOutboxCopies(db);
@@ -288,6 +295,7 @@ function toOfflineScan(item: OutboxItem, senderId: string): OfflineScan {
     deviceId: item.deviceId,
     verdict: item.verdict,
     ...(item.reason ? { reason: item.reason } : {}),
+    ...(item.direction === 'exit' ? { direction: 'exit' as const } : {}),
     ...(item.userId === senderId ? {} : { scannedBy: item.userId }),
     ...(item.sessionProof ? { sessionProof: item.sessionProof } : {}),
   };

@@ -65,7 +65,7 @@ export interface OfflineDoor {
    * Decides a scan on the device and queues it under `scanId`; null when the device cannot decide
    * (no door list, not a genuine signed ticket). @throws when IndexedDB fails.
    */
-  decide(scan: { scanId: string; code: string; scannedAt: Date }): Promise<Verdict | null>;
+  decide(scan: { scanId: string; code: string; scannedAt: Date; direction?: 'exit' | undefined }): Promise<Verdict | null>;
   /** The verify got no answer (timeout or network). */
   verifyFailed(): void;
   /** The server answered a verify: back online; an approval is remembered on the device. */
@@ -229,7 +229,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
 
   const staffName = staff?.name ?? '';
   const decide = useCallback(
-    async ({ scanId, code, scannedAt }: { scanId: string; code: string; scannedAt: Date }) => {
+    async ({ scanId, code, scannedAt, direction }: { scanId: string; code: string; scannedAt: Date; direction?: 'exit' | undefined }) => {
       const open = await db();
       if (!open || staffId === null) return null;
       const verdict = await decideOffline(open, {
@@ -237,6 +237,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
         day: dayNumber,
         checkInListId,
         code,
+        direction,
         now: scannedAt,
         staffName,
         doorList: doorListRef.current,
@@ -254,6 +255,8 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
         ...(checkInListId ? { checkInListId } : {}),
         userId: staffId,
         verdict: verdict.isValid ? 'approved' : 'denied',
+        // Exits are queued like entries, and sent as exits (docs/decisions/113).
+        ...(direction === 'exit' ? { direction } : {}),
         ...(verdict.isValid ? {} : verdict.denial.reason ? { reason: verdict.denial.reason } : {}),
         ...(sessionProof ? { sessionProof } : {}),
       });
@@ -269,7 +272,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       const wasOffline = connectivityRef.current.failures > 0 || connectivityRef.current.mode === 'offline';
       dispatch({ type: 'serverAnswered' });
       if (verdict.isValid) {
-        void db().then((open) => (open ? rememberOnlineCheckIn(open, { eventId, day: dayNumber, checkInListId, code }, { checkedInAt: new Date(), checkedInBy: staffName }) : undefined)).catch(() => undefined);
+        void db().then((open) => (open ? rememberOnlineCheckIn(open, { eventId, day: dayNumber, checkInListId, code }, { checkedInAt: new Date(), checkedInBy: staffName, ...(verdict.isExit ? { isInside: false } : {}) }) : undefined)).catch(() => undefined);
       }
       // The server answers: anything waiting on this device (a colleague's too, decision 077) goes now.
       if (wasOffline || summary.waiting + summary.othersWaiting > 0) void upload();

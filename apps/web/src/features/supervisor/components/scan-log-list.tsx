@@ -2,14 +2,16 @@
  * The scan log of the selected event day (issue 11): every scan, manual check-in and undo, newest
  * first, filterable by verdict, 50 at a time with 'Load more'. An offline scan a colleague sent
  * from the same device says who sent it (decision 077); an offline scan shows, beside the time the
- * device claims, when the server received it (decision 088).
+ * device claims, when the server received it (decision 088). At an event with several check-in lists
+ * each entry names its list ('at VIP Gate'); exits and info scans say so (docs/decisions/113).
  */
 import { type ScanLogVerdict } from '@gatecheck/contract';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Label } from '@/components/ui/label.tsx';
+import { checkInListQueries } from '@/lib/check-ins/check-in-lists.ts';
 import { checkInQueries } from '@/lib/check-ins/check-in-queries.ts';
 import { formatTime, scanLogVerdictText, supervisorErrorText } from '../supervisor-logic.ts';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +29,10 @@ export function ScanLogList({ eventId, day }: { eventId: string; day: number }) 
   const [verdict, setVerdict] = useState<ScanLogVerdict | 'all'>('all');
   const log = useInfiniteQuery(checkInQueries.scanLog(eventId, day, verdict));
   const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
+  // Each entry names its check-in list when the event has several (docs/decisions/113): the lists as
+  // the day step read them (in the cache), not fetched again here — the scan log must not wait on them.
+  const { data: lists } = useQuery({ ...checkInListQueries.list(eventId), enabled: false });
+  const listName = (listId: string | null | undefined) => (listId && (lists?.lists.length ?? 0) > 1 ? lists?.lists.find((list) => list.id === listId)?.name : undefined);
 
   return (
     <section aria-labelledby={`${filterId}-heading`} className="flex flex-col gap-3">
@@ -53,6 +59,7 @@ export function ScanLogList({ eventId, day }: { eventId: string; day: number }) 
           <li key={entry.id} className="rounded-xl border-2 border-slate-200 bg-white p-3">
             <p className="text-base font-semibold text-slate-900">
               {formatTime(entry.at)} · {scanLogVerdictText(entry)}
+              {listName(entry.checkInListId) ? <span data-testid="scan-log-list"> · {t('doors.scanLogList', { list: listName(entry.checkInListId) })}</span> : null}
               {entry.source === 'offline' && entry.receivedAt ? ` · ${t('supervisor.receivedAt', { time: formatTime(entry.receivedAt) })}` : null}
             </p>
             <p className="text-base text-slate-800">
