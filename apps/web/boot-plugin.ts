@@ -49,13 +49,14 @@ const SIGNED_IN_SCREENS: Record<string, string> = {
 };
 
 /**
- * The files of the chunk built from `routeModule` and of its static imports, less `loaded` (the
- * entry's first load). @throws {Error} when no chunk was built from that module (a renamed route).
+ * The files of the chunk that holds `routeModule` and of its static imports, less `loaded` (the
+ * entry's first load). @throws {Error} when no chunk holds that module (a renamed route).
  */
 function routeChunkFiles(bundle: Rolldown.OutputBundle, routeModule: string, loaded: ReadonlySet<string>): string[] {
   const chunks = Object.values(bundle).filter((item): item is Rolldown.OutputChunk => item.type === 'chunk');
-  const route = chunks.find((chunk) => chunk.facadeModuleId?.replaceAll('\\', '/').endsWith(`/${routeModule}`));
-  if (!route) throw new Error(`No chunk was built from ${routeModule}: update SIGNED_IN_SCREENS in boot-plugin.ts.`);
+  // The route's module is the facade of a chunk of its own, or one module of a group's chunk (chunking.ts).
+  const route = chunks.find((chunk) => chunk.moduleIds.some((id) => id.replaceAll('\\', '/').endsWith(`/${routeModule}`)));
+  if (!route) throw new Error(`No chunk holds ${routeModule}: update SIGNED_IN_SCREENS in boot-plugin.ts.`);
   const files: string[] = [];
   const visit = (fileName: string) => {
     if (loaded.has(fileName) || files.includes(fileName)) return;

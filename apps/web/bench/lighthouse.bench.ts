@@ -62,7 +62,8 @@ import {
 } from './lighthouse-figures.ts';
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
-const REPORT_DIR = fileURLToPath(new URL('./lighthouse-reports/', import.meta.url));
+/** Where the last runs' reports go: LIGHTHOUSE_REPORT_DIR (to keep two builds' reports apart), else bench/lighthouse-reports/. */
+const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR ? `${process.env.LIGHTHOUSE_REPORT_DIR.replace(/\/$/, '')}/` : fileURLToPath(new URL('./lighthouse-reports/', import.meta.url));
 /** How long the verify timespan goes on after the result card shows, in ms: late shifts (a toast, a list below) count too. */
 const SETTLE_AFTER_VERDICT_MS = 1000;
 /**
@@ -334,6 +335,9 @@ try {
   writeFileSync(join(REPORT_DIR, 'login.html'), generateReport(loginRuns.at(-1)!.report, 'html'));
   writeFileSync(join(REPORT_DIR, 'scanner.html'), generateReport(scannerRuns.at(-1)!.report, 'html'));
   writeFileSync(join(REPORT_DIR, 'scanner-verify.html'), generateReport(scannerRuns.at(-1)!.verifyReport, 'html'));
+  // Every run's report as JSON, for what the HTML shows only in part (LCP breakdown, long tasks, bootup time).
+  loginRuns.forEach((run, index) => writeFileSync(join(REPORT_DIR, `login-${index + 1}.json`), JSON.stringify(run.report)));
+  scannerRuns.forEach((run, index) => writeFileSync(join(REPORT_DIR, `scanner-${index + 1}.json`), JSON.stringify(run.report)));
 
   const summaries = [
     ...pageMeasures('/login', loginRuns.map((run) => run.figures), LOGIN_GOALS),
@@ -353,7 +357,7 @@ try {
   console.log(
     `Machine load (1-minute average) ${loadAtStart[0]?.toFixed(1)} at the start, ${loadAtEnd[0]?.toFixed(1)} at the end; Lighthouse's benchmark index (median) ${Math.round(benchmarkIndex)} (a busy machine reads slower).`,
   );
-  console.log(`Reports of the last runs: ${REPORT_DIR}{login,scanner,scanner-verify}.html`);
+  console.log(`Reports of the last runs: ${REPORT_DIR}{login,scanner,scanner-verify}.html; every run's as JSON: {login,scanner}-N.json`);
 
   const figure = (page: string, metric: string) => {
     const summary = summaries.find((candidate) => candidate.page === page && candidate.metric === metric);

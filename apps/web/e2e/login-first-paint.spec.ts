@@ -92,6 +92,30 @@ test('the first load runs React on react-dom, not Preact', () => {
   expect(code.filter((chunk) => /Symbol\.for\(\s*["'`]pv["'`]\s*\)|preact/i.test(chunk))).toEqual([]);
 });
 
+test('the first load is one script file; a stored session at /scanner preloads the main job in at most four more, which a signed-out start never loads (docs/decisions/110)', () => {
+  // Rolldown left to itself splits what lazy screens share off the entry (React Router with
+  // config/paths.ts, React, the contract's paths...): each file boundary costs gzip (0.7 kB for
+  // one split) and a request. chunking.ts keeps the whole first load in the entry chunk.
+  const { scripts } = readFirstLoad();
+  expect([...scripts]).toEqual([expect.stringMatching(/^assets\/index-[\w-]+\.js$/)]);
+  // The scanner screen's code, preloaded by the boot script beside the app's: the main job's chunk,
+  // what it shares with the open screens, the query layer and the app-wide helpers, not the dozens
+  // of small files automatic splitting makes (about 45, each an HTTP/1.1 request behind six per origin).
+  const html = readFileSync(join(DIST_DIR, 'index.html'), 'utf8');
+  const scannerPreloads = [...html.matchAll(/<link rel="modulepreload"[^>]* href="\/([^"]+)" data-path="\/scanner">/g)].map((match) => match[1]);
+  expect(scannerPreloads.length).toBeGreaterThan(0);
+  expect(scannerPreloads.length).toBeLessThanOrEqual(4);
+  // What every start loads on its own after the first load (the 'Offline' and API-version strips)
+  // must not bring the main job's chunks along to a signed-out phone.
+  const manifest = JSON.parse(readFileSync(join(DIST_DIR, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; imports?: string[] }>;
+  const scannerChunks = new Set(scannerPreloads);
+  for (const strip of ['src/components/offline-strip.tsx', 'src/components/api-version-strip.tsx']) {
+    const imported = (manifest[strip]?.imports ?? []).map((key) => manifest[key]?.file);
+    expect(manifest[strip], strip).toBeDefined();
+    expect(imported.filter((file) => file !== undefined && scannerChunks.has(file) && !/\/app-wide-/.test(file)), strip).toEqual([]);
+  }
+});
+
 test('the first load carries no TanStack Query: the sign-in screen works without the query cache (docs/decisions/098)', () => {
   const { scripts } = readFirstLoad();
   // Messages only TanStack Query's code holds: query-core's (any query) and react-query's provider.

@@ -7,6 +7,7 @@ import { createElement, type ComponentType } from 'react';
 import { loadScreenTexts } from '@/lib/i18n/index.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';
 import type { QueryClientSlot } from '@/lib/query-client-slot.ts';
+import { whenIdle } from '@/lib/when-idle.ts';
 
 /**
  * Every screen but sign-in loads on demand (issue 13 item 2, docs/decisions/048): the first load
@@ -68,16 +69,18 @@ export function preloadQueryLayer(queryClient: QueryClientSlot): void {
 
 /**
  * Loads the screens of the main job after sign-in (issue 13 item 2): the three choice screens and
- * the scanner screen's code, then the QR decoder (its script and .wasm), so neither the next
- * screen nor the first 'Start Camera' waits on a slow venue network. Returns at once; safe to call
+ * the scanner screen's code, then, once the browser is idle, the QR decoder's download (its script
+ * and .wasm, not its start: docs/decisions/110), so neither the next screen nor the first 'Start
+ * Camera' waits on a slow venue network. Returns at once; safe to call
  * any number of times (the browser keeps each module once). A failed load is ignored here: the
  * route loads again when it is opened and reports a failure on its error screen.
  */
 export function prefetchSignedInScreens(): void {
   const loads = [lazyScreens.organizationSelect(), lazyScreens.eventSelect(), lazyScreens.daySelect(), lazyScreens.scanner()];
   void Promise.all(loads)
-    // The native app scans with ML Kit: it needs no decoder.
-    .then(() => (isNativePlatform() ? undefined : import('@/lib/qr/prefetch-qr-decoder.ts').then(({ prefetchQrDecoder }) => prefetchQrDecoder())))
+    // The native app scans with ML Kit: it needs no decoder. The decoder waits for the browser to be
+    // idle: the screen being opened (the scanner itself, with a stored session) renders first.
+    .then(() => (isNativePlatform() ? undefined : whenIdle(() => void import('@/lib/qr/prefetch-qr-decoder.ts').then(({ prefetchQrDecoder }) => prefetchQrDecoder(), () => undefined))))
     .catch(() => {
       // Opening the screen loads it again (and shows the error screen when that fails too).
     });

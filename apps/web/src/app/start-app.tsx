@@ -19,6 +19,7 @@ import { loadServerAddress } from '@/lib/server-address.ts';
 import { followTheme } from '@/lib/theme.ts';
 import { readStoredUser } from '@/lib/stored-user.ts';
 import { notify } from '@/lib/toast.ts';
+import { whenIdle } from '@/lib/when-idle.ts';
 import { App } from './app.tsx';
 import { chooseAppContainer, idPrefixOf, settlePrerenderedPage } from './prerendered-page.ts';
 import { preloadQueryLayer } from './lazy-screens.ts';
@@ -90,17 +91,4 @@ export async function startApp(container?: HTMLElement): Promise<Root> {
       notify({ id: 'app-update', scope: 'app', title: i18n.t('common.updateReady'), action: { label: i18n.t('common.updateReload'), onClick: applyUpdate } }),
   });
   return root;
-}
-
-/** How long after the first render the sign-in screen's idle preload waits at most, in ms. */
-const IDLE_PRELOAD_TIMEOUT_MS = 2000;
-
-/**
- * Runs `work` once the browser is idle (at most `IDLE_PRELOAD_TIMEOUT_MS` later), so it never
- * competes with the hydration of the sign-in form; after a short wait where `requestIdleCallback`
- * is missing (Safari, iOS WebView).
- */
-function whenIdle(work: () => void): void {
-  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(work, { timeout: IDLE_PRELOAD_TIMEOUT_MS });
-  else setTimeout(work, IDLE_PRELOAD_TIMEOUT_MS / 4);
 }

@@ -41,6 +41,7 @@ import { openCameraSettings } from '@/lib/native/native-camera-source.ts';
 import { useTransparentWebView } from '@/lib/native/use-transparent-webview.ts';
 import { useBack } from '@/lib/use-back.ts';
 import { useNow } from '@/lib/use-now.ts';
+import { whenIdle } from '@/lib/when-idle.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { CameraPanel } from '@/features/scanner/components/camera-panel.tsx';
 import { CameraPreview } from '@/features/scanner/components/camera-preview.tsx';
@@ -112,9 +113,10 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
     [queryClient, event.id, day.day, t],
   );
   const scanner = useScanner(event.id, day, offlineDoor, { direction: mode === 'exit' ? 'exit' : undefined, onInfoCode: mode === 'info' ? onInfoCode : undefined });
-  // The web camera's decoder is fetched ahead; the native camera (ML Kit) needs none.
+  // The web camera's decoder is downloaded ahead, once this screen has rendered and the browser is
+  // idle (docs/decisions/110); the native camera (ML Kit) needs none.
   const isWebCamera = scanner.preview === 'video-element';
-  useEffect(() => (isWebCamera ? prefetchQrDecoder() : undefined), [isWebCamera]);
+  useEffect(() => (isWebCamera ? whenIdle(prefetchQrDecoder) : undefined), [isWebCamera]);
   const { state } = scanner;
   // The screen stays on while the camera runs, and may sleep once it stops (decision 091).
   const isCameraOn = state.isScanning && (state.camera === 'active' || state.camera === 'starting');
