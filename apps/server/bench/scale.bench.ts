@@ -161,7 +161,8 @@ async function runPart(kind: DatabaseKind): Promise<PartResult> {
       handle = await open(true);
     }
 
-    const config = loadConfig({ DATA_DIR: workDir, WEB_DIST_DIR: path.join(workDir, 'no-web-build'), LOG_LEVEL: 'silent' });
+    // Every live door ask reads the database (no sharing between asks): the figures time the reads.
+    const config = loadConfig({ DATA_DIR: workDir, WEB_DIST_DIR: path.join(workDir, 'no-web-build'), LOG_LEVEL: 'silent', LIVE_DOOR_SHARE_MS: '0' });
     const app = await buildApp({ config, db: handle.db });
     let verify: VerifyFigures[];
     let counts: VerifyFigures;
