@@ -15,29 +15,11 @@ import {
   EditCheckInListRequest,
   EventParams,
 } from '@gatecheck/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
-import type { Actor } from '../../services/audit.ts';
 import { createCheckInList, deleteCheckInList, editCheckInList } from '../../services/check-in-lists.ts';
-import { ServiceError } from '../../services/errors.ts';
 import { eventOf, requireRole } from '../require-role.ts';
-
-function actorOf(request: FastifyRequest): Actor {
-  const user = signedInUser(request);
-  return { kind: 'user', userId: user.userId, name: user.displayName };
-}
-
-/** Runs `work`; a refusal that names a field of the input names it as a field of the body (`body.name`). */
-async function namingBodyFields<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof ServiceError && error.field) throw new ServiceError(error.code, error.message, `body.${error.field}`);
-    throw error;
-  }
-}
+import { actorOf, namingBodyFields } from '../management-changes.ts';
 
 const checkInListRoutes: FastifyPluginAsyncZod = async (app) => {
   const adminOfEvent = requireRole('admin');

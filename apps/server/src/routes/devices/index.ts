@@ -41,10 +41,10 @@ import {
   startShift,
   updateDevice,
 } from '../../services/devices.ts';
-import type { Actor } from '../../services/audit.ts';
 import { ServiceError } from '../../services/errors.ts';
 import type { SessionDevice } from '../../services/sessions.ts';
 import { eventOf, requireRole } from '../require-role.ts';
+import { actorOf } from '../management-changes.ts';
 
 /** POST /devices/enroll: open, the token is the credential. */
 export const deviceEnrollmentRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -67,12 +67,6 @@ function deviceOf(request: FastifyRequest): SessionDevice {
   const { device } = signedInUser(request);
   if (!device) throw new ServiceError('forbidden', 'Only a door device enrolled by its organizer makes this call.');
   return device;
-}
-
-/** The signed-in admin making a change, for the audit trail. */
-function actorOf(request: FastifyRequest): Actor {
-  const user = signedInUser(request);
-  return { kind: 'user', userId: user.userId, name: user.displayName };
 }
 
 const devicesRoutes: FastifyPluginAsyncZod = async (app) => {

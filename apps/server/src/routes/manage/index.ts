@@ -17,30 +17,12 @@ import {
   manageRoutes as routes,
   OrganizationParams,
 } from '@gatecheck/contract';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
-import { type Actor, listEventActivity } from '../../services/audit.ts';
-import { ServiceError } from '../../services/errors.ts';
+import { listEventActivity } from '../../services/audit.ts';
 import { archiveEvent, createEvent, findManagedEvent, listManagedEvents, restoreEvent, updateEvent } from '../../services/events.ts';
 import { eventOf, organizationOf, requireOrganizationRole, requireRole } from '../require-role.ts';
-
-/** The signed-in admin making a change, for the audit trail. */
-function actorOf(request: FastifyRequest): Actor {
-  const user = signedInUser(request);
-  return { kind: 'user', userId: user.userId, name: user.displayName };
-}
-
-/** Runs `work`; a refusal that names a field of the input names it as a field of the body (`body.days`). */
-async function namingBodyFields<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof ServiceError && error.field) throw new ServiceError(error.code, error.message, `body.${error.field}`);
-    throw error;
-  }
-}
+import { actorOf, namingBodyFields } from '../management-changes.ts';
 
 const manageRoutes: FastifyPluginAsyncZod = async (app) => {
   const adminOfOrganization = requireOrganizationRole('admin');

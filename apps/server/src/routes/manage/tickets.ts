@@ -33,30 +33,14 @@ import {
 } from '@gatecheck/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
-import type { Actor } from '../../services/audit.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { listPrintableTickets, renderTicketsPdf, ticketQrPng } from '../../services/qr-export.ts';
 import { createTicketType, deleteTicketType, editTicketType, listTicketTypes } from '../../services/ticket-types.ts';
 import { findManagedTicket, searchManagedTickets, setTicketRevoked, updateTicket } from '../../services/tickets.ts';
 import { importTicketsCsv, inspectTicketsCsv, previewTicketsCsv, type TicketImportSummary as ImportOutcome } from '../../services/tickets-import.ts';
 import { eventOf, requireRole } from '../require-role.ts';
-
-function actorOf(request: FastifyRequest): Actor {
-  const user = signedInUser(request);
-  return { kind: 'user', userId: user.userId, name: user.displayName };
-}
-
-/** Runs `work`; a refusal that names a field of the input names it as a field of the body (`body.name`). */
-async function namingBodyFields<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof ServiceError && error.field) throw new ServiceError(error.code, error.message, `body.${error.field}`);
-    throw error;
-  }
-}
+import { actorOf, namingBodyFields } from '../management-changes.ts';
 
 /** The uploaded CSV's bytes. @throws ServiceError `bad_request` when the body is not a `text/csv` file. */
 function csvOf(request: FastifyRequest): Buffer {
