@@ -6,14 +6,14 @@
  * independently. Who may call them is in supervisor-authorization.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { apiPaths, LiveDoor, liveDoorPaths, offlinePaths, OfflineScanBatchResponse, supervisorPaths, VerifyTicketResponse } from '@gatecheck/contract';
+import { apiPaths, infoScanPath, LiveDoor, liveDoorPaths, offlinePaths, OfflineScanBatchResponse, supervisorPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { parse } from 'csv-parse/sync';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { checkIns, eventDays, events, tickets } from '../src/db/schema.ts';
 import { DEMO_LIVE_EVENT_TITLE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { cliActor } from '../src/services/audit.ts';
-import { type CheckInListRow, createCheckInList, listCheckInLists } from '../src/services/check-in-lists.ts';
+import { type CheckInListRow, createCheckInList, editCheckInList, listCheckInLists } from '../src/services/check-in-lists.ts';
 import { findEvent } from '../src/services/events.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { newDeviceToken } from './helpers/devices.ts';
@@ -107,12 +107,12 @@ test(`a quiet day answers every list and type at zero, expected from the tickets
       { name: 'VIP', checkedIn: 0, validTickets: 2 },
     ],
     lists: [
-      { id: allTickets.id, name: 'All tickets', checkedIn: 0, validTickets: 6, arrivals: [] },
-      { id: vipGate.id, name: 'VIP Gate', checkedIn: 0, validTickets: 2, arrivals: [] },
+      { id: allTickets.id, name: 'All tickets', checkedIn: 0, validTickets: 6, insideNow: 0, capacity: null, arrivals: [] },
+      { id: vipGate.id, name: 'VIP Gate', checkedIn: 0, validTickets: 2, insideNow: 0, capacity: null, arrivals: [] },
     ],
     scansLastMinute: 0,
     denials: [],
-    occupancy: null,
+    occupancy: { inside: 0, capacity: null },
   });
 });
 
@@ -153,10 +153,12 @@ test(`the figures are exact after scans at two lists, a denial, an undo and an o
       { name: 'General Admission', checkedIn: 2, validTickets: 3 },
       { name: 'VIP', checkedIn: 1, validTickets: 2 },
     ],
+    // Lists without exits count their guests inside all day; VIP1 is one guest at two lists.
     lists: [
-      { id: allTickets.id, checkedIn: 3, validTickets: 5 },
-      { id: vipGate.id, checkedIn: 1, validTickets: 2 },
+      { id: allTickets.id, checkedIn: 3, validTickets: 5, insideNow: 3 },
+      { id: vipGate.id, checkedIn: 1, validTickets: 2, insideNow: 1 },
     ],
+    occupancy: { inside: 3, capacity: null },
     // Online approvals 4 and denials 3 in the last minute; the undo is no scan.
     denials: expect.arrayContaining([
       { reason: 'already_checked_in', count: 1 },
@@ -252,4 +254,29 @@ test(`watchers asking within LIVE_DOOR_SHARE_MS share one read; the next ask aft
   } finally {
     await shared.close();
   }
+});
+
+test(`an exit at a list with re-entry leaves its line's inside now and counts as a door movement; an info scan does not (${TEST_DATABASE_KIND})`, async () => {
+  await editCheckInList(t.database.db, await findEvent(t.database.db, eventId), vipGate.id, { allowsReentry: true, capacity: 10 }, cliActor());
+  const before = await live();
+  const exit = await t.app.inject({
+    method: 'POST',
+    url: api(apiPaths.verifyTicket),
+    headers: bearer(supervisorToken),
+    payload: { eventId, qrCode: CODES.vip1, day: DAY, checkInListId: vipGate.id, direction: 'exit' },
+  });
+  expect(VerifyTicketResponse.parse(exit.json()).isValid).toBe(true);
+  const info = await t.app.inject({ method: 'POST', url: api(infoScanPath(eventId)), headers: bearer(supervisorToken), payload: { qrCode: CODES.ga1, day: DAY } });
+  expect(info.statusCode, info.body).toBe(200);
+
+  const after = await live();
+  expect(after.lists).toEqual([
+    expect.objectContaining({ id: allTickets.id, insideNow: 3, capacity: null }),
+    // VIP1 left through the VIP Gate: still checked in there, no longer inside it.
+    expect.objectContaining({ id: vipGate.id, checkedIn: 1, insideNow: 0, capacity: 10 }),
+  ]);
+  // VIP1 is still inside through 'All tickets', a list without exits: the event's guests stay 3.
+  expect(after.occupancy).toEqual({ inside: 3, capacity: null });
+  // The exit is one more scan in the last minute; the info scan is none.
+  expect(after.scansLastMinute).toBe(before.scansLastMinute + 1);
 });

@@ -33,8 +33,19 @@ export const ArrivalSlot = z.object({ at: z.iso.datetime(), count: z.number().in
 export type ArrivalSlot = z.infer<typeof ArrivalSlot>;
 
 /** One check-in list's figures, with its arrivals per slot (only slots with arrivals, oldest first). */
+/**
+ * One check-in list's line: checked in / expected, guests inside now through it (entries not exited
+ * and not checked out at its daily time, docs/decisions/111) and its capacity (null: none).
+ */
 export const LiveCheckInList = z
-  .object({ id: z.string(), name: z.string(), ...Progress, arrivals: z.array(ArrivalSlot) })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    ...Progress,
+    insideNow: z.number().int().min(0),
+    capacity: z.number().int().min(1).nullable(),
+    arrivals: z.array(ArrivalSlot),
+  })
   .meta({ id: 'LiveCheckInList' });
 export type LiveCheckInList = z.infer<typeof LiveCheckInList>;
 
@@ -45,10 +56,11 @@ export type LiveDenials = z.infer<typeof LiveDenials>;
 /**
  * The live figures of one event day. `checkedIn`/`validTickets` as GET …/counts (distinct tickets).
  * Arrivals are check-ins at their scan time (an offline scan's device time), undone ones left out.
- * `scansLastMinute`: scan-log rows approved or denied received in the SCAN_RATE_WINDOW_SECONDS
- * before `generatedAt` (the server's clock). `devices`: the event's door devices not revoked.
- * `occupancy`: inside now and capacity, null until entry/exit is recorded (issue "Real venues have
- * many doors"): never a guessed figure.
+ * `scansLastMinute`: scan-log rows approved, denied or exited (door movements; info scans and
+ * undos left out) received in the SCAN_RATE_WINDOW_SECONDS before `generatedAt` (the server's
+ * clock). `devices`: the event's door devices not revoked. `occupancy.inside`: distinct guests
+ * inside now through any list of the event (as GET …/counts `insideNow`); `occupancy.capacity`
+ * null, since a capacity belongs to a list (docs/decisions/111), shown on its line.
  */
 export const LiveDoor = z
   .object({
@@ -62,7 +74,7 @@ export const LiveDoor = z
     scansLastMinute: z.number().int().min(0),
     denials: z.array(LiveDenials),
     devices: z.array(DeviceSummary),
-    occupancy: z.object({ inside: z.number().int().min(0), capacity: z.number().int().min(0).nullable() }).nullable(),
+    occupancy: z.object({ inside: z.number().int().min(0), capacity: z.number().int().min(0).nullable() }),
   })
   .meta({ id: 'LiveDoor' });
 export type LiveDoor = z.infer<typeof LiveDoor>;

@@ -79,7 +79,7 @@ async function countList(db: DbOrTx, event: EventDetails, list: CheckInListRule 
  * active check-ins not exited and not checked out at their list's daily checkout (`insideNowSql`),
  * read from the partial index of inside check-ins.
  */
-async function countEventInside(db: DbOrTx, eventId: string, day: number, now: Date): Promise<number> {
+export async function countEventInside(db: DbOrTx, eventId: string, day: number, now: Date): Promise<number> {
   const [row] = await db
     .select({ value: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
     .from(checkIns)

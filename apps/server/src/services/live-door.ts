@@ -1,18 +1,20 @@
 /**
  * The live door of one event day (docs/decisions/117): what a supervisor watches at a glance.
- * Read-only, six statements, each served by an index at 1,000,000 tickets (test/query-plans.test.ts,
+ * Read-only, seven statements and one per check-in list, each served by an index at 1,000,000 tickets (test/query-plans.test.ts,
  * `npm run bench:scale`); nothing is kept in the process, so every server instance on the database
  * answers the same and a scan on one instance shows to a watcher on another at the next ask.
  *
  * Figures are exact against `check_ins` in the reading snapshot: a check-in counts from its write
  * (online, manual or an offline upload, at the device's scan time), an undo takes it away.
  */
-import { ARRIVALS_SLOT_MINUTES, type ArrivalSlot, type LiveDoor, SCAN_RATE_WINDOW_SECONDS } from '@gatecheck/contract';
-import { and, count, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { ARRIVALS_SLOT_MINUTES, type ArrivalSlot, lastDailyCheckout, type LiveDoor, SCAN_RATE_WINDOW_SECONDS } from '@gatecheck/contract';
+import { and, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, scanLog, ticketDayCounts, tickets } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
+import { countEventInside } from './check-in-counts.ts';
 import { listCheckInLists } from './check-in-lists.ts';
+import { countInside } from './check-ins/write.ts';
 import { listDevices } from './devices.ts';
 import type { EventDetails } from './events.ts';
 
@@ -60,7 +62,7 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
   const [rateRow] = await db
       .select({ scans: count() })
       .from(scanLog)
-      .where(and(eq(scanLog.eventId, event.id), gt(scanLog.scannedAt, new Date(now.getTime() - SCAN_RATE_WINDOW_SECONDS * 1000)), ne(scanLog.verdict, 'undone')));
+      .where(and(eq(scanLog.eventId, event.id), gt(scanLog.scannedAt, new Date(now.getTime() - SCAN_RATE_WINDOW_SECONDS * 1000)), inArray(scanLog.verdict, ['approved', 'denied', 'exited'])));
   const denialRows = await db
       .select({ reason: sql<string>`coalesce(${scanLog.reason}, 'unknown')`, count: count() })
       .from(scanLog)
@@ -70,6 +72,13 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
       .groupBy(sql`1`)
       .orderBy(sql`2 desc`, sql`1`);
   const devices = await listDevices(db, event.organizationId);
+  // Inside now: per list from the partial index of inside check-ins, and distinct guests for the event.
+  const insideByList = new Map<string, number>();
+  for (const list of lists) {
+    const checkout = lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now);
+    insideByList.set(list.id, await countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout }));
+  }
+  const insideEvent = await countEventInside(db, event.id, day, now);
 
   const expected = new Map(expectedByType.map((row) => [row.ticketType, Number(row.validTickets)]));
   const checkedIn = new Map(checkedInByType.map((row) => [row.ticketType, row.checkedIn]));
@@ -99,13 +108,15 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
         name: list.name,
         checkedIn: arrivals.reduce((total, slot) => total + slot.count, 0),
         validTickets: isOpen ? sumExpected(list.ticketTypes) : 0,
+        insideNow: insideByList.get(list.id) ?? 0,
+        capacity: list.capacity ?? null,
         arrivals,
       };
     }),
     scansLastMinute: rateRow?.scans ?? 0,
     denials: denialRows,
     devices: devices.filter((device) => device.eventId === event.id && device.revokedAt === null),
-    occupancy: null,
+    occupancy: { inside: insideEvent, capacity: null },
   };
 }
 

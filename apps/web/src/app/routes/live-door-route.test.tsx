@@ -31,8 +31,8 @@ function liveFigures(): LiveDoor {
       { name: 'VIP', checkedIn: 1, validTickets: 4 },
     ],
     lists: [
-      { id: 'list-north', name: 'North entrance', checkedIn: 4, validTickets: 20, arrivals: [{ at: '2026-07-11T18:00:00Z', count: 3 }, { at: '2026-07-11T18:10:00Z', count: 1 }] },
-      { id: 'list-vip', name: 'VIP Gate', checkedIn: 1, validTickets: 4, arrivals: [{ at: '2026-07-11T18:05:00Z', count: 1 }] },
+      { id: 'list-north', name: 'North entrance', checkedIn: 4, validTickets: 20, insideNow: 3, capacity: null, arrivals: [{ at: '2026-07-11T18:00:00Z', count: 3 }, { at: '2026-07-11T18:10:00Z', count: 1 }] },
+      { id: 'list-vip', name: 'VIP Gate', checkedIn: 1, validTickets: 4, insideNow: 1, capacity: 50, arrivals: [{ at: '2026-07-11T18:05:00Z', count: 1 }] },
     ],
     scansLastMinute: 7,
     denials: [{ reason: 'already_checked_in', count: 2 }],
@@ -40,7 +40,7 @@ function liveFigures(): LiveDoor {
       { id: 'device-1', name: 'North gate 2', eventId: testEvent.id, eventTitle: testEvent.name, checkInListId: null, checkInListName: null, isOnline: true, appVersion: '1.4.0', platform: 'android', enrolledAt: NOW, lastSeenAt: '2026-07-11T18:11:00.000Z', scansWaiting: 3, revokedAt: null },
       { id: 'device-2', name: 'Back door', eventId: testEvent.id, eventTitle: testEvent.name, checkInListId: null, checkInListName: null, isOnline: false, appVersion: null, platform: null, enrolledAt: NOW, lastSeenAt: '2026-07-11T17:00:00.000Z', scansWaiting: null, revokedAt: null },
     ],
-    occupancy: null,
+    occupancy: { inside: 4, capacity: null },
   };
 }
 
@@ -74,8 +74,10 @@ test('a supervisor sees checked in / expected per list and ticket type, the scan
   expect(screen.getByText('Already checked in').closest('li')).toHaveTextContent('2');
   expect(screen.getByText('North gate 2').closest('li')).toHaveTextContent(/Online.*3 scans waiting to be sent/);
   expect(screen.getByText('Back door').closest('li')).toHaveTextContent('Offline');
-  // No exits recorded by this server: said, never a made-up figure.
-  expect(screen.getByText('Not counted: this server does not record exits yet.')).toBeInTheDocument();
+  // Inside now: the event's guests, and each list's with its capacity when it has one.
+  expect(screen.getByTestId('live-inside-now')).toHaveTextContent('4');
+  expect(within(lists).getByText('North entrance').closest('li')).toHaveTextContent('Inside now: 3');
+  expect(within(lists).getByText('VIP Gate').closest('li')).toHaveTextContent('Inside now: 1 / 50');
 });
 
 test('the arrivals chart has a table alternative: a row per 5-minute slot, a column per list, quiet slots as 0', async () => {

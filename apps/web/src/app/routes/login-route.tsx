@@ -74,7 +74,11 @@ async function keepOwnSelection(queryClient: QueryClientSlot): Promise<void> {
   }
 }
 
-/** Why the setup QR code scan gave no link (enroll.scanProblems): not a setup code, or the scanner's own problem. */
+/**
+ * Why the setup QR code scan gave no link (serverAddress.setupScanProblems, in the first load's texts
+ * so the first screen can say it even when the other screens' texts cannot load): not a setup code,
+ * or the scanner's own problem.
+ */
 type SetupScanProblem = 'notSetupCode' | 'installing' | 'denied' | 'failed';
 
 export function LoginRoute() {
@@ -195,7 +199,7 @@ export function LoginRoute() {
             </Button>
             {setupProblem && (
               <p role="alert" className="text-base font-semibold text-red-800">
-                {t(`enroll.scanProblems.${setupProblem}`)}
+                {t(`serverAddress.setupScanProblems.${setupProblem}`)}
               </p>
             )}
           </div>

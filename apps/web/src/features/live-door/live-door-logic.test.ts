@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { arrivalsGrid, percentOf } from './live-door-logic.ts';
 
-const list = (id: string, arrivals: Array<[string, number]>) => ({ id, name: id.toUpperCase(), checkedIn: 0, validTickets: 0, arrivals: arrivals.map(([at, count]) => ({ at, count })) });
+const list = (id: string, arrivals: Array<[string, number]>) => ({ id, name: id.toUpperCase(), checkedIn: 0, validTickets: 0, insideNow: 0, capacity: null, arrivals: arrivals.map(([at, count]) => ({ at, count })) });
 
 describe('arrivalsGrid', () => {
   test('puts every list on one axis of 5-minute slots from the first arrival to the last, gaps as 0', () => {

@@ -54,7 +54,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function ProgressRow({ name, checkedIn, validTickets }: { name: string; checkedIn: number; validTickets: number }) {
+/** One line of checked in / expected; for a check-in list also its guests inside now and its capacity. */
+function ProgressRow({ name, checkedIn, validTickets, inside }: { name: string; checkedIn: number; validTickets: number; inside?: { count: number; capacity: number | null } }) {
   const { t } = useTranslation();
   const percent = percentOf(checkedIn, validTickets);
   return (
@@ -63,6 +64,11 @@ function ProgressRow({ name, checkedIn, validTickets }: { name: string; checkedI
         <span className="text-base font-semibold text-slate-900">{name}</span>
         <span className="text-base text-slate-800 tabular-nums">{t('live.checkedInOf', { checkedIn, validTickets, percent })}</span>
       </span>
+      {inside ? (
+        <span className="text-base text-slate-800 tabular-nums">
+          {inside.capacity === null ? t('live.insideOnList', { count: inside.count }) : t('live.insideOfCapacity', { count: inside.count, capacity: inside.capacity })}
+        </span>
+      ) : null}
       {/* Sizes inline: no utility class of this lazy screen may grow the first load's stylesheet. */}
       <span aria-hidden="true" className="w-full overflow-hidden rounded-full bg-slate-200" style={{ height: 8 }}>
         <span className="block h-full rounded-full bg-blue-700" style={{ width: `${Math.min(100, percent)}%` }} />
@@ -91,14 +97,8 @@ function Figures({ live }: { live: LiveDoor }) {
       <dl>
         <div className="rounded-xl border-2 border-slate-200 bg-white p-3">
           <dt className="text-base text-slate-700">{t('live.insideNow')}</dt>
-          <dd className="text-base text-slate-800">
-            {live.occupancy ? (
-              <span className="text-2xl font-bold text-slate-900 tabular-nums">
-                {live.occupancy.capacity === null ? live.occupancy.inside : `${live.occupancy.inside} / ${live.occupancy.capacity}`}
-              </span>
-            ) : (
-              t('live.insideNotRecorded')
-            )}
+          <dd className="text-2xl font-bold text-slate-900 tabular-nums" data-testid="live-inside-now">
+            {live.occupancy.capacity === null ? live.occupancy.inside : `${live.occupancy.inside} / ${live.occupancy.capacity}`}
           </dd>
         </div>
       </dl>
@@ -106,7 +106,13 @@ function Figures({ live }: { live: LiveDoor }) {
       <Section title={t('live.lists')}>
         <ul className="flex flex-col gap-2" aria-label={t('live.lists')}>
           {live.lists.map((list) => (
-            <ProgressRow key={list.id} name={list.name} checkedIn={list.checkedIn} validTickets={list.validTickets} />
+            <ProgressRow
+              key={list.id}
+              name={list.name}
+              checkedIn={list.checkedIn}
+              validTickets={list.validTickets}
+              inside={{ count: list.insideNow, capacity: list.capacity }}
+            />
           ))}
         </ul>
       </Section>
