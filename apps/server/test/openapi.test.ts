@@ -196,8 +196,8 @@ function operations(): { method: string; path: string; operation: z.infer<typeof
   return Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ method, path, operation })));
 }
 
-/** The doors' calls (docs/decisions/111): keeping an event's check-in lists and the info scan. */
-const DOOR_OPERATION_IDS = ['createCheckInList', 'editCheckInList', 'deleteCheckInList', 'infoScan'];
+/** The doors' calls (docs/decisions/111) beyond the lists' writes (MANAGE_OPERATION_IDS): the info scan. */
+const DOOR_OPERATION_IDS = ['infoScan'];
 
 test('every operation has its own operationId', () => {
   const ids = operations().map(({ operation }) => operation.operationId);
