@@ -135,11 +135,12 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
     const isTyping = checkInRef.current?.contains(document.activeElement) ?? false;
     (isTyping ? checkInRef : verdictRef).current?.scrollIntoView({ block: 'nearest' });
   }, [latestResultId]);
-  // Scrolled to alone (a camera scan), the verdict keeps 17 rem above it: the toasts' band (up to
-  // about 9 rem from the top with two toasts stacked) and, below it, the camera's Start Camera row
-  // and the Continuous switch, so the next tap is not under a toast at 320x568.
+  // Scrolled to alone (a camera scan), the verdict keeps 20 rem above it: the toasts' band (to about
+  // 8.7 rem from the top with two toasts stacked) and, below it, Start Camera and the Continuous
+  // switch (10.2 rem from Start Camera's top to the verdict's at 320x568), so the next tap is never
+  // under a toast; the 14 rem card still fits a 568 px screen below it.
   const verdict = (
-    <div ref={verdictRef} className="grid scroll-mt-68 scroll-mb-3">
+    <div ref={verdictRef} className="grid scroll-mt-80 scroll-mb-3">
       <VerdictSlot result={state.latestResult}>{mode === 'info' && info ? <InfoScanCard info={info.response} code={info.code} /> : undefined}</VerdictSlot>
     </div>
   );
