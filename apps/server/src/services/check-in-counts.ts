@@ -62,7 +62,7 @@ async function countList(db: DbOrTx, event: EventDetails, list: CheckInListRule 
     .where(and(eq(checkIns.eventId, event.id), eq(checkIns.checkInListId, list.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)));
   const isOpen = event.days.some((entry) => entry.day === day) && (list.days === null || list.days.includes(day));
   const validTickets = isOpen ? await validTicketsOf(db, event.id, day, list.ticketTypes) : 0;
-  const insideNow = await countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, now) });
+  const insideNow = await countListInside(db, event, list, day, now);
   return {
     id: list.id,
     name: list.name,
@@ -72,6 +72,21 @@ async function countList(db: DbOrTx, event: EventDetails, list: CheckInListRule 
     capacity: list.capacity ?? null,
     allowsReentry: list.allowsReentry ?? false,
   };
+}
+
+/**
+ * Tickets inside now on `day` through list `list` of `event` (docs/decisions/111): its active
+ * check-ins not exited and not checked out at the list's last daily checkout before `now` (in the
+ * event's time zone), from the partial index of inside check-ins.
+ */
+export async function countListInside(
+  db: DbOrTx,
+  event: Pick<EventDetails, 'id' | 'timeZone'>,
+  list: Pick<CheckInListRule, 'id' | 'dailyCheckoutTime'>,
+  day: number,
+  now: Date,
+): Promise<number> {
+  return countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now) });
 }
 
 /**

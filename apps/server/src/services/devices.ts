@@ -302,14 +302,20 @@ export async function organizationsOfDevice(db: DbOrTx, device: SessionDevice): 
  * DEVICE_ONLINE_WINDOW_MS and not revoked). One query; the devices admin and the live door page
  * read device state here.
  */
-export async function listDevices(db: DbOrTx, organizationId: string, options: { eventId?: string; now?: Date } = {}): Promise<DeviceSummary[]> {
+export async function listDevices(db: DbOrTx, organizationId: string, options: { eventId?: string; deviceId?: string; now?: Date } = {}): Promise<DeviceSummary[]> {
   const now = options.now ?? new Date();
   const rows = await db
     .select({ device: devices, eventTitle: events.title, checkInListName: checkInLists.name })
     .from(devices)
     .innerJoin(events, eq(events.id, devices.eventId))
     .leftJoin(checkInLists, and(eq(checkInLists.eventId, devices.eventId), eq(checkInLists.id, devices.checkInListId)))
-    .where(and(eq(devices.organizationId, organizationId), options.eventId === undefined ? undefined : eq(devices.eventId, options.eventId)))
+    .where(
+      and(
+        eq(devices.organizationId, organizationId),
+        options.eventId === undefined ? undefined : eq(devices.eventId, options.eventId),
+        options.deviceId === undefined ? undefined : eq(devices.id, options.deviceId),
+      ),
+    )
     .orderBy(sql`${devices.createdAt} desc`, asc(devices.id));
   return rows.map(({ device, eventTitle, checkInListName }) => ({
     id: device.id,
@@ -390,7 +396,7 @@ export async function updateDevice(
       after: { deviceId: device.id, name, eventId, checkInListId },
     });
   });
-  const updated = (await listDevices(db, device.organizationId, { now })).find((entry) => entry.id === device.id);
+  const updated = (await listDevices(db, device.organizationId, { deviceId: device.id, now }))[0];
   if (!updated) throw new Error('the device is gone');
   return updated;
 }
@@ -417,7 +423,7 @@ export async function revokeDevice(db: Db, device: typeof devices.$inferSelect, 
       after: { deviceId: device.id, name: device.name, eventId: device.eventId, revokedAt: now.toISOString() },
     });
   });
-  const revoked = (await listDevices(db, device.organizationId, { now })).find((entry) => entry.id === device.id);
+  const revoked = (await listDevices(db, device.organizationId, { deviceId: device.id, now }))[0];
   if (!revoked) throw new Error('the device is gone');
   return revoked;
 }

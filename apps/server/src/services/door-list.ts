@@ -20,7 +20,6 @@
  */
 import {
   DOOR_LIST_FORMAT,
-  lastDailyCheckout,
   type DoorList,
   type DoorListEntry,
   doorListLookupKey,
@@ -35,7 +34,7 @@ import { chooseCheckInList, listCheckInLists } from './check-in-lists.ts';
 import type { EventDetails } from './events.ts';
 import { revokedSigningKeyIds } from './signing-keys.ts';
 import { doorListTicketTypes } from './ticket-types.ts';
-import { countInside } from './check-ins/write.ts';
+import { countListInside } from './check-in-counts.ts';
 
 /**
  * The SQL value that stamps a row as changed by the current transaction: `SET changed_xid =
@@ -153,6 +152,6 @@ export async function readDoorList(
     format: DOOR_LIST_FORMAT,
     ticketTypes: await doorListTicketTypes(db, event.id),
     // What the device starts from; it cannot know the other gates' entries after this (docs/decisions/111).
-    insideNow: await countInside(db, { eventId: event.id, checkInListId: listId, day, checkout: lastDailyCheckout(event.timeZone, chosen.dailyCheckoutTime, now) }),
+    insideNow: await countListInside(db, event, chosen, day, now),
   };
 }

@@ -7,14 +7,13 @@
  * Figures are exact against `check_ins` in the reading snapshot: a check-in counts from its write
  * (online, manual or an offline upload, at the device's scan time), an undo takes it away.
  */
-import { ARRIVALS_SLOT_MINUTES, type ArrivalSlot, lastDailyCheckout, type LiveDoor, SCAN_RATE_WINDOW_SECONDS } from '@gatecheck/contract';
+import { ARRIVALS_SLOT_MINUTES, type ArrivalSlot, type LiveDoor, SCAN_RATE_WINDOW_SECONDS } from '@gatecheck/contract';
 import { and, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, scanLog, ticketDayCounts, tickets } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
-import { countEventInside } from './check-in-counts.ts';
+import { countEventInside, countListInside } from './check-in-counts.ts';
 import { listCheckInLists } from './check-in-lists.ts';
-import { countInside } from './check-ins/write.ts';
 import { listDevices } from './devices.ts';
 import type { EventDetails } from './events.ts';
 
@@ -71,12 +70,11 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
       .where(and(eq(scanLog.eventId, event.id), eq(scanLog.day, day), sql`${scanLog.verdict} = 'denied'`))
       .groupBy(sql`1`)
       .orderBy(sql`2 desc`, sql`1`);
-  const devices = await listDevices(db, event.organizationId);
+  const devices = await listDevices(db, event.organizationId, { eventId: event.id, now });
   // Inside now: per list from the partial index of inside check-ins, and distinct guests for the event.
   const insideByList = new Map<string, number>();
   for (const list of lists) {
-    const checkout = lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now);
-    insideByList.set(list.id, await countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout }));
+    insideByList.set(list.id, await countListInside(db, event, list, day, now));
   }
   const insideEvent = await countEventInside(db, event.id, day, now);
 
@@ -115,7 +113,7 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
     }),
     scansLastMinute: rateRow?.scans ?? 0,
     denials: denialRows,
-    devices: devices.filter((device) => device.eventId === event.id && device.revokedAt === null),
+    devices: devices.filter((device) => device.revokedAt === null),
     occupancy: { inside: insideEvent, capacity: null },
   };
 }
