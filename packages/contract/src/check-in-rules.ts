@@ -147,6 +147,8 @@ const INACTIVE_EVENT_MESSAGES: Partial<Record<EventStatus, string>> = {
 
 /** The message for an unknown code, word for word also for another organization's ticket. */
 export const TICKET_NOT_FOUND_MESSAGE = 'No ticket with this code exists.';
+/** The words of a `wrong_event` denial: a ticket of another event of the organization. */
+export const WRONG_EVENT_MESSAGE = 'This ticket is for a different event.';
 
 /** Whether a ticket admitting `admittedDays` (null or absent: every day of its event) admits event day `day`. */
 export function ticketAdmitsDay(admittedDays: readonly number[] | null | undefined, day: number): boolean {
@@ -238,7 +240,7 @@ export function isCheckInInside(
 export function decideCheckIn(input: CheckInInput): CheckInDecision {
   const { ticket, event, day, existingCheckIn, now } = input;
   if (!ticket || ticket.organizationId !== event.organizationId) return deny('not_found', TICKET_NOT_FOUND_MESSAGE);
-  if (ticket.eventId !== event.id) return deny('wrong_event', 'This ticket is for a different event.');
+  if (ticket.eventId !== event.id) return deny('wrong_event', WRONG_EVENT_MESSAGE);
   const { checkInList } = input;
   if (input.direction === 'exit') {
     if (checkInList && !checkInList.list.allowsReentry) return deny('not_inside', exitNotRecordedMessage(checkInList.list.name));

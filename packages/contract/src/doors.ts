@@ -66,22 +66,3 @@ export const InfoScanResponse = z.object({
   lists: z.array(InfoScanListState),
 }).meta({ id: 'InfoScanResponse' });
 export type InfoScanResponse = z.infer<typeof InfoScanResponse>;
-
-/**
- * The door words, English and German ('{count}' is a number). The server's `message` is the English;
- * a client words the verdict from the reason and these.
- */
-export const DOOR_WORDS = {
-  entry: { en: 'Entry', de: 'Eingang' },
-  exit: { en: 'Exit', de: 'Ausgang' },
-  exitRecorded: { en: 'Exit recorded', de: 'Ausgang erfasst' },
-  notInside: { en: 'Not inside', de: 'Nicht anwesend' },
-  atCapacity: { en: 'At capacity: {count} inside', de: 'Kapazität erreicht: {count} anwesend' },
-  insideNow: { en: 'Inside now: {count}', de: 'Jetzt anwesend: {count}' },
-  insideNowOfCapacity: { en: 'Inside now: {count} / {capacity}', de: 'Jetzt anwesend: {count} / {capacity}' },
-  capacityNotCheckedOffline: { en: 'capacity not checked offline', de: 'Kapazität offline nicht geprüft' },
-  exitNotRecorded: { en: 'This list does not allow re-entry: exits are not recorded here.', de: 'Diese Liste erlaubt keinen Wiedereinlass: Ausgänge werden hier nicht erfasst.' },
-  infoScan: { en: 'Info scan — nobody admitted', de: 'Info-Scan — niemand eingelassen' },
-  inside: { en: 'Inside', de: 'Anwesend' },
-  outside: { en: 'Left', de: 'Gegangen' },
-} as const;

@@ -15,6 +15,7 @@ import {
   listAdmits,
   renderTextSafely,
   TICKET_NOT_FOUND_MESSAGE,
+  WRONG_EVENT_MESSAGE,
 } from '@gatecheck/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -48,7 +49,7 @@ export async function infoScan(db: Db, supervisor: Scanner, event: EventDetails,
   const lists = await listCheckInLists(db, event.id);
   if (!ticket || ticket.eventId !== event.id) {
     const [other] = ticket ? await db.select({ organizationId: events.organizationId }).from(events).where(eq(events.id, ticket.eventId)) : [];
-    const message = other?.organizationId === event.organizationId ? 'This ticket is for a different event.' : TICKET_NOT_FOUND_MESSAGE;
+    const message = other?.organizationId === event.organizationId ? WRONG_EVENT_MESSAGE : TICKET_NOT_FOUND_MESSAGE;
     return { day: request.day, ticket: null, message, lists: lists.map((list) => ({ id: list.id, name: list.name, admitsTicket: false, allowsReentry: list.allowsReentry ?? false, checkIn: null })) };
   }
   const made = await db
