@@ -67,31 +67,60 @@ function DoorDevices({ organization }: { organization: OrganizationItem }) {
   );
 }
 
-/** A select of the event's check-in lists, 'Every list' first (value ''). */
-function ListSelect({ id, eventId, value, onChange }: { id: string; eventId: string; value: string; onChange(value: string): void }) {
+/**
+ * The event and check-in list a device scans, labelled selects with ids `${idPrefix}-event` and
+ * `${idPrefix}-list`: the event's lists with 'Every list' first (value ''); choosing another event
+ * goes back to every list.
+ */
+function EventAndListFields({
+  idPrefix,
+  events,
+  eventId,
+  listId,
+  onEventChange,
+  onListChange,
+}: {
+  idPrefix: string;
+  events: EventChoice[];
+  eventId: string;
+  listId: string;
+  onEventChange(value: string): void;
+  onListChange(value: string): void;
+}) {
   const { t } = useTranslation();
   const lists = useQuery({ ...checkInListQueries.list(eventId), enabled: eventId !== '' });
   return (
-    <select id={id} className="ui-input" value={value} onChange={(change) => onChange(change.target.value)}>
-      <option value="">{t('devices.everyList')}</option>
-      {lists.data?.lists.map((list) => (
-        <option key={list.id} value={list.id}>
-          {list.name}
-        </option>
-      ))}
-    </select>
-  );
-}
-
-function EventSelect({ id, events, value, onChange }: { id: string; events: EventChoice[]; value: string; onChange(value: string): void }) {
-  return (
-    <select id={id} className="ui-input" value={value} onChange={(change) => onChange(change.target.value)}>
-      {events.map((event) => (
-        <option key={event.id} value={event.id}>
-          {event.title}
-        </option>
-      ))}
-    </select>
+    <>
+      <div className="flex flex-col gap-2">
+        <Label htmlFor={`${idPrefix}-event`}>{t('devices.event')}</Label>
+        <select
+          id={`${idPrefix}-event`}
+          className="ui-input"
+          value={eventId}
+          onChange={(change) => {
+            onEventChange(change.target.value);
+            onListChange('');
+          }}
+        >
+          {events.map((event) => (
+            <option key={event.id} value={event.id}>
+              {event.title}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="flex flex-col gap-2">
+        <Label htmlFor={`${idPrefix}-list`}>{t('devices.list')}</Label>
+        <select id={`${idPrefix}-list`} className="ui-input" value={listId} onChange={(change) => onListChange(change.target.value)}>
+          <option value="">{t('devices.everyList')}</option>
+          {lists.data?.lists.map((list) => (
+            <option key={list.id} value={list.id}>
+              {list.name}
+            </option>
+          ))}
+        </select>
+      </div>
+    </>
   );
 }
 
@@ -126,22 +155,7 @@ function SetUpPhone({ events }: { events: EventChoice[] }) {
         <p className="text-base text-slate-800">{t('devices.noEvents')}</p>
       ) : (
         <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={`${ids}-event`}>{t('devices.event')}</Label>
-            <EventSelect
-              id={`${ids}-event`}
-              events={events}
-              value={eventId}
-              onChange={(value) => {
-                setEventId(value);
-                setListId('');
-              }}
-            />
-          </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={`${ids}-list`}>{t('devices.list')}</Label>
-            <ListSelect id={`${ids}-list`} eventId={eventId} value={listId} onChange={setListId} />
-          </div>
+          <EventAndListFields idPrefix={ids} events={events} eventId={eventId} listId={listId} onEventChange={setEventId} onListChange={setListId} />
           <div className="flex flex-col gap-2">
             <Label htmlFor={`${ids}-name`}>{t('devices.name')}</Label>
             <Input id={`${ids}-name`} autoComplete="off" placeholder={t('devices.namePlaceholder')} maxLength={60} value={name} onChange={(change) => setName(change.target.value)} />
@@ -274,22 +288,7 @@ function EditDevice({ device, organizationId, events, onDone }: { device: Device
         <Label htmlFor={`${ids}-name`}>{t('devices.name')}</Label>
         <Input id={`${ids}-name`} autoComplete="off" maxLength={60} value={name} onChange={(change) => setName(change.target.value)} />
       </div>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={`${ids}-event`}>{t('devices.event')}</Label>
-        <EventSelect
-          id={`${ids}-event`}
-          events={choices}
-          value={eventId}
-          onChange={(value) => {
-            setEventId(value);
-            setListId('');
-          }}
-        />
-      </div>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={`${ids}-list`}>{t('devices.list')}</Label>
-        <ListSelect id={`${ids}-list`} eventId={eventId} value={listId} onChange={setListId} />
-      </div>
+      <EventAndListFields idPrefix={ids} events={choices} eventId={eventId} listId={listId} onEventChange={setEventId} onListChange={setListId} />
       {refusal && <FormNotice variant="error" title={refusal.text} />}
       <div className="flex flex-col gap-2 sm:flex-row">
         <Button type="submit" disabled={update.isPending}>
