@@ -30,5 +30,9 @@ export default defineProject({
     exclude: NATIVE_TEST_FILES,
     isolate: false,
     setupFiles: ['./src/test/setup.ts'],
+    // One findBy*/waitFor may wait 5 s (asyncUtilTimeout in src/test/setup.ts), so a test must be
+    // given longer than that: with Vitest's default 5 s, a click, a lazily imported screen and one
+    // find on a loaded CI machine timed out the test before the find could (CI, 27 Nov 2026).
+    testTimeout: 20_000,
   },
 });
