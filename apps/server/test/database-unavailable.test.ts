@@ -24,7 +24,7 @@ import { DATABASE_TROUBLE_ANSWERS } from '../src/plugins/errors.ts';
 import { VERIFY_DATABASE_DEADLINE_MS } from '../src/routes/tickets/index.ts';
 import { startBlackHoleProxy } from './faults/black-hole-proxy.ts';
 import { PHONE_CUT_OVER_MS } from './faults/gates.ts';
-import { createPostgresTestDatabase } from './helpers/test-app.ts';
+import { createPostgresTestDatabase, withAdminClient } from './helpers/test-app.ts';
 
 /** A port of 127.0.0.1 nobody listens on (a PostgreSQL that is stopped). */
 async function closedPort(): Promise<number> {
@@ -110,6 +110,31 @@ if (process.env.DATABASE_URL) {
       await database.close();
       await created.drop();
       await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test('on PostgreSQL, pooled connections that reached a standby (read-only, SQLSTATE 25006) answer as unreachable and are dropped: the pool reaches the primary again', async () => {
+    const created = await createPostgresTestDatabase();
+    const name = new URL(created.url).pathname.slice(1);
+    // New connections to this database start read-only, as connections that reached a standby do.
+    const serverUrl = process.env.DATABASE_URL ?? '';
+    await withAdminClient(serverUrl, (client) => client.query(`ALTER DATABASE ${name} SET default_transaction_read_only = on`));
+    const database = await openDatabase({ databaseUrl: created.url, poolSize: 2 }, { migrate: false });
+    const { db } = database;
+    const write = (n: number) => inTransaction(db, (tx) => tx.execute(sql.raw(`CREATE TABLE written_${n} (id int)`)));
+    try {
+      // Both connections of the pool open on the "standby", then the primary is reachable again.
+      await Promise.all([inTransaction(db, (tx) => tx.execute(sql`SELECT pg_sleep(0.05)`)), inTransaction(db, (tx) => tx.execute(sql`SELECT pg_sleep(0.05)`))]);
+      await withAdminClient(serverUrl, (client) => client.query(`ALTER DATABASE ${name} RESET default_transaction_read_only`));
+      const failures = await Promise.all([write(1), write(2)].map((work) => work.then(() => undefined, (error: unknown) => error)));
+      // Each stale connection fails its one transaction as a database that cannot serve (a 503)...
+      expect(failures.map((failure) => databaseTroubleOf(failure))).toEqual(['unreachable', 'unreachable']);
+      // ...and is dropped: every later transaction runs on a new, writable connection.
+      for (let n = 3; n < 7; n++) await write(n);
+      expect(database.poolStats?.().total).toBeLessThanOrEqual(2);
+    } finally {
+      await database.close();
+      await created.drop();
     }
   });
 

@@ -36,10 +36,11 @@ export type DbOrTx = Tx | Db;
 
 /**
  * What a readiness probe learns (GET /api/ready): `ready`, `unreachable` (no answer within
- * `READY_TIMEOUT_MS`, or a connection error) or `not_migrated` (a migration of this build is not
- * applied yet: `MIGRATE_ON_START=false` before the release step ran).
+ * `READY_TIMEOUT_MS`, or a connection error), `read_only` (the connection reached a standby in
+ * recovery, which cannot record a check-in: a failover under way) or `not_migrated` (a migration of
+ * this build is not applied yet: `MIGRATE_ON_START=false` before the release step ran).
  */
-export type DatabaseReadiness = 'ready' | 'unreachable' | 'not_migrated';
+export type DatabaseReadiness = 'ready' | 'unreachable' | 'read_only' | 'not_migrated';
 
 /** An open database and how to close it. */
 export interface DatabaseHandle {
@@ -272,8 +273,9 @@ async function countingApplied(db: Db, migrate: () => Promise<void>): Promise<nu
 }
 
 /**
- * Whether `db` answers (within `READY_TIMEOUT_MS`) and has every migration of this build applied:
- * two small queries on drizzle's migrations table. Never throws.
+ * Whether `db` answers (within `READY_TIMEOUT_MS`), can write (not a standby in recovery) and has
+ * every migration of this build applied: small queries on drizzle's migrations table and
+ * `pg_is_in_recovery()`. Never throws.
  */
 export async function checkDatabaseReadiness(db: Db): Promise<DatabaseReadiness> {
   let timer: NodeJS.Timeout | undefined;
@@ -281,10 +283,13 @@ export async function checkDatabaseReadiness(db: Db): Promise<DatabaseReadiness>
     timer = setTimeout(() => resolve('unreachable'), READY_TIMEOUT_MS);
   });
   // The deadline also drops a connection whose probe never answers (./pg-pool.ts).
-  const probe = withDatabaseDeadline(READY_TIMEOUT_MS, () => latestAppliedMillis(db)).then(
-    (latest): DatabaseReadiness => (latest !== null && latest >= LATEST_MIGRATION_MILLIS ? 'ready' : 'not_migrated'),
-    (): DatabaseReadiness => 'unreachable',
-  );
+  const probe = withDatabaseDeadline(READY_TIMEOUT_MS, async (): Promise<DatabaseReadiness> => {
+    // A standby answers reads (the migrations table is there) but refuses every check-in.
+    const [recovery] = rowsOf<{ inRecovery: boolean }>(await db.execute(sql`SELECT pg_is_in_recovery() AS "inRecovery"`));
+    if (recovery?.inRecovery) return 'read_only';
+    const latest = await latestAppliedMillis(db);
+    return latest !== null && latest >= LATEST_MIGRATION_MILLIS ? 'ready' : 'not_migrated';
+  }).catch((): DatabaseReadiness => 'unreachable');
   try {
     return await Promise.race([probe, timeout]);
   } finally {

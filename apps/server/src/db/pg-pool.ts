@@ -12,7 +12,8 @@
  *   else `DATABASE_QUERY_TIMEOUT_MS`. When the deadline passes first (still waiting for a
  *   connection), the call rejects with `DatabaseDeadlineError` at once.
  * - **A connection that failed** (a statement timed out or the connection broke) is destroyed and
- *   never handed out again. `pool.query` already does that; a client checked out for a transaction
+ *   never handed out again; the same for a connection that reached a standby (SQLSTATE 25006, after
+ *   a failover) or a server shutting down. `pool.query` already does that; a client checked out for a transaction
  *   (Drizzle's `db.transaction`) is released with the error here, because Drizzle releases it
  *   without one, or not at all when its BEGIN fails, and a connection whose statement never
  *   answered would otherwise go back to the pool and hang the next request that takes it.
@@ -135,11 +136,17 @@ function guard(client: pg.PoolClient): pg.PoolClient {
 
 /**
  * A failure of the connection rather than of the statement: no answer in time, or the connection
- * broke or is closed. The statement's outcome is unknown and the connection unusable.
+ * broke or is closed (the statement's outcome is unknown and the connection unusable); or the
+ * connection is to a server that can no longer serve us: SQLSTATE 25006 (a standby: the primary
+ * this connection was opened to was demoted, or the connection reached a standby during a failover),
+ * class 08 (connection exception) or 57P (shutting down, crash recovery). Such a connection must
+ * not be handed out again: a new one, through HAProxy, reaches the new primary.
  */
 function isConnectionFailure(error: unknown): boolean {
   if (error instanceof DatabaseDeadlineError) return true;
   if (!(error instanceof Error)) return false;
+  const { code } = error as { code?: unknown };
+  if (typeof code === 'string' && (code === '25006' || code.startsWith('08') || code.startsWith('57P'))) return true;
   return /^(Query read timeout|Connection terminated|Client has encountered a connection error|Client was closed)/.test(error.message) || 'errno' in error;
 }
 

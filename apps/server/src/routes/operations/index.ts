@@ -18,6 +18,7 @@ import { ServiceError } from '../../services/errors.ts';
 export const NOT_READY_MESSAGES = {
   stopping: 'This server is shutting down.',
   unreachable: 'The database does not answer.',
+  read_only: 'The database is a standby that cannot record check-ins (a failover is under way).',
   not_migrated: 'The database is not migrated to this version yet: run npm run db:migrate.',
 } as const;
 
