@@ -77,11 +77,13 @@ export async function verifyOnce(door: Door, code: string, scanId: string, start
   }
 }
 
-/** Starts `count` gates, each scanning a fresh ticket every `intervalMs`. */
-export function startGates(door: Door, count: number, intervalMs: number): RunningGates {
+/**
+ * Starts `count` gates, each scanning a fresh ticket every `intervalMs`; outcome times are ms since
+ * `startedAt` (a `performance.now()`; default: now).
+ */
+export function startGates(door: Door, count: number, intervalMs: number, startedAt = performance.now()): RunningGates {
   const outcomes: VerifyOutcome[] = [];
   const queued: QueuedScan[] = [];
-  const startedAt = performance.now();
   let isRunning = true;
   const gate = async (n: number) => {
     while (isRunning) {
@@ -142,10 +144,16 @@ export async function activeCheckInsByCode(db: Db, door: Pick<Door, 'day'>, code
   return counts;
 }
 
-/** Polls GET /api/ready every `intervalMs` until `stop()`; each status with its time (ms since start). */
-export function pollReadiness(baseUrl: string, intervalMs: number): { statuses: { atMs: number; status: number }[]; stop(): Promise<void> } {
-  const statuses: { atMs: number; status: number }[] = [];
-  const startedAt = performance.now();
+/**
+ * Polls GET /api/ready every `intervalMs` until `stop()`; each status with when it was asked and
+ * answered (ms since `startedAt`, a `performance.now()`; default: now).
+ */
+export function pollReadiness(
+  baseUrl: string,
+  intervalMs: number,
+  startedAt = performance.now(),
+): { statuses: { atMs: number; doneAtMs: number; status: number }[]; stop(): Promise<void> } {
+  const statuses: { atMs: number; doneAtMs: number; status: number }[] = [];
   let isRunning = true;
   const running = (async () => {
     while (isRunning) {
@@ -154,7 +162,7 @@ export function pollReadiness(baseUrl: string, intervalMs: number): { statuses: 
         (response) => response.status,
         () => 0,
       );
-      statuses.push({ atMs, status });
+      statuses.push({ atMs, doneAtMs: Math.round(performance.now() - startedAt), status });
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   })();

@@ -41,7 +41,8 @@ function binDirOf(): string {
   return found;
 }
 
-function freePort(): Promise<number> {
+/** A port of 127.0.0.1 free right now (the kernel's pick). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
