@@ -73,6 +73,12 @@ export interface HaCluster {
   crashPostmaster(node: HaNode): void;
   /** SIGKILL to `node`'s Patroni and its postmaster together: the machine gone, the standby takes over. */
   killNode(node: HaNode): void;
+  /**
+   * SIGSTOP to the WAL receiver of standby `node` (its pid from `pg_stat_wal_receiver`): it takes no
+   * WAL until the returned function sends SIGCONT (safe to call twice).
+   * @throws when `node` has no WAL receiver (not a streaming standby).
+   */
+  holdWalReceiver(node: HaNode): () => void;
   /** Everything the processes printed, for a failing test's message. */
   logs(): string;
   /** Kills every process and deletes the temp dir. Safe to call twice. */
@@ -214,9 +220,10 @@ export async function startHaCluster(timeoutMs = 120_000): Promise<HaCluster> {
     run('haproxy', 'haproxy', ['-db', '-f', haproxyFile]);
 
     const gatecheckPassword = randomBytes(12).toString('hex');
-    const psql = (node: HaNode, sqlText: string) => {
-      const result = spawnSync('runuser', ['-u', SERVER_USER, '--', path.join(BIN_DIR, 'psql'), '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', path.dirname(node.dataDir), '-p', String(node.pgPort), '-U', 'postgres', '-d', 'postgres'], { encoding: 'utf8', input: sqlText });
+    const psql = (node: HaNode, sqlText: string): string => {
+      const result = spawnSync('runuser', ['-u', SERVER_USER, '--', path.join(BIN_DIR, 'psql'), '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-h', path.dirname(node.dataDir), '-p', String(node.pgPort), '-U', 'postgres', '-d', 'postgres'], { encoding: 'utf8', input: sqlText });
       if (result.status !== 0) throw new Error(`psql failed: ${result.stdout}${result.stderr}`);
+      return result.stdout;
     };
     psql(first, `CREATE ROLE gatecheck LOGIN PASSWORD '${gatecheckPassword}';\nCREATE DATABASE gatecheck OWNER gatecheck;\n`);
     const urlThrough = (port: number) => `postgres://gatecheck:${gatecheckPassword}@127.0.0.1:${port}/gatecheck`;
@@ -267,6 +274,16 @@ export async function startHaCluster(timeoutMs = 120_000): Promise<HaCluster> {
         process.kill(node.patroni.pid, 'SIGKILL');
         process.kill(pid, 'SIGKILL');
         node.patroni = undefined;
+      },
+      holdWalReceiver: (node) => {
+        const pid = Number.parseInt(psql(node, 'SELECT pid FROM pg_stat_wal_receiver;\n').trim(), 10);
+        if (!Number.isInteger(pid) || pid <= 0) throw new Error(`${node.name} has no WAL receiver`);
+        process.kill(pid, 'SIGSTOP');
+        let isHeld = true;
+        return () => {
+          if (isHeld) kill(pid, 'SIGCONT');
+          isHeld = false;
+        };
       },
       logs: () => output,
       destroy,
