@@ -116,6 +116,22 @@ test('the first load is one script file; a stored session at /scanner preloads t
   }
 });
 
+test("/scanner's preloaded code holds none of the screen's lower part: Find attendee, Recent scans, Conflicts and Radix Dialog load after its first paint (docs/decisions/119)", () => {
+  const html = readFileSync(join(DIST_DIR, 'index.html'), 'utf8');
+  const scannerPreloads = [...html.matchAll(/<link rel="modulepreload"[^>]* href="\/([^"]+)" data-path="\/scanner">/g)].map((match) => match[1] ?? '');
+  expect(scannerPreloads.length).toBeGreaterThan(0);
+  const manifest = JSON.parse(readFileSync(join(DIST_DIR, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string; dynamicImports?: string[] }>;
+  const lowerPart = manifest['src/app/routes/scanner-lists.tsx'];
+  expect(lowerPart, 'scanner-lists.tsx is a chunk of its own').toBeDefined();
+  // The scanner's preloaded code imports it on demand.
+  const importers = Object.values(manifest).filter((chunk) => chunk.dynamicImports?.includes('src/app/routes/scanner-lists.tsx'));
+  expect(importers.filter((chunk) => scannerPreloads.includes(chunk.file)).length).toBeGreaterThan(0);
+  expect(scannerPreloads).not.toContain(lowerPart?.file);
+  // Radix Dialog's focus guards and react-remove-scroll: what the sheets and dialogs bring along.
+  const code = scannerPreloads.map((file) => readFileSync(join(DIST_DIR, file), 'utf8'));
+  expect(code.filter((chunk) => /data-radix-focus-guard|RemoveScroll/.test(chunk))).toEqual([]);
+});
+
 test('the first load carries no TanStack Query: the sign-in screen works without the query cache (docs/decisions/098)', () => {
   const { scripts } = readFirstLoad();
   // Messages only TanStack Query's code holds: query-core's (any query) and react-query's provider.

@@ -206,7 +206,7 @@ describe('check-in lists on the scanner (docs/decisions/109)', () => {
     await user.click(await screen.findByRole('button', { name: 'Main entrance' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/scanner'));
     expect(await screen.findByTestId('check-in-list-name')).toHaveTextContent('Main entrance');
-    expect(screen.getByText('Recent scans')).toHaveTextContent('Recent scans(0)');
+    expect(await screen.findByText('Recent scans')).toHaveTextContent('Recent scans(0)');
     await waitFor(() => expect(conflictLists).toContain(mainEntrance.id));
   });
 });

@@ -82,7 +82,7 @@ async function typeCode(user: ReturnType<typeof renderScanner>['user'], code: st
 
 /** Opens 'Recent scans' and returns its rows' texts, top to bottom. */
 async function openRecentScans(user: ReturnType<typeof renderScanner>['user']): Promise<string[]> {
-  await user.click(screen.getByText('Recent scans'));
+  await user.click(await screen.findByText('Recent scans'));
   const list = screen.queryByRole('list', { name: 'Recent scans' });
   return list ? within(list).getAllByRole('listitem').map((item) => item.textContent ?? '') : [];
 }

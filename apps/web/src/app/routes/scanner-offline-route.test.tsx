@@ -201,7 +201,7 @@ test("a supervisor's manual check-in of a ticket this device admitted offline, n
   const { user } = renderScanner({ selection: { ...selection, organization: { ...testOrganization, role: 'supervisor' } } });
   await approveGood1Offline(user);
 
-  await user.click(screen.getByRole('button', { name: 'Find attendee' }));
+  await user.click(await screen.findByRole('button', { name: 'Find attendee' }));
   await user.type(screen.getByLabelText('Name or ticket code'), 'Ada');
   const row = await screen.findByRole('listitem', { name: 'Ada Lovelace' });
   await user.click(within(row).getByRole('button', { name: 'Check in' }));
@@ -296,7 +296,7 @@ test('two failures in a row switch to offline mode (decided at once, no verify);
   // Said out loud, and counted on the collapsed 'Conflicts' heading.
   expect(await screen.findByText('1 ticket let in offline was also checked in at another gate', { selector: '[data-sonner-toast] *' })).toBeInTheDocument();
   expect(await screen.findByText('(1)')).toBeInTheDocument();
-  await user.click(screen.getByText('Recent scans'));
+  await user.click(await screen.findByText('Recent scans'));
   const rows = within(screen.getByRole('list', { name: 'Recent scans' })).getAllByRole('listitem');
   expect(rows).toHaveLength(5);
   expect(rows[1]).toHaveTextContent('GOOD-2');
@@ -363,7 +363,7 @@ test("'Conflicts' lists the day's conflicts with both gates and times", async ()
     ),
   );
   const { user } = renderScanner();
-  await user.click(screen.getByText('Conflicts'));
+  await user.click(await screen.findByText('Conflicts'));
   const list = await screen.findByRole('list', { name: 'Conflicts' });
   const row = within(list).getByRole('listitem');
   expect(row).toHaveTextContent('GOOD-2');

@@ -22,12 +22,10 @@
  */
 import type { InfoScanResponse, UndoCheckInResponse } from '@gatecheck/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ScanLine, Settings, Square } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Link, Navigate } from 'react-router';
-import { LanguageToggle } from '@/components/language-toggle.tsx';
-import { ThemeToggle } from '@/components/theme-toggle.tsx';
-import { Button, buttonClassName } from '@/components/ui/button.tsx';
+import { ScanLine, Square } from 'lucide-react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Navigate } from 'react-router';
+import { Button } from '@/components/ui/button.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { paths } from '@/config/paths.ts';
 import { prefetchQrDecoder } from '@/lib/qr/prefetch-qr-decoder.ts';
@@ -42,31 +40,31 @@ import { useTransparentWebView } from '@/lib/native/use-transparent-webview.ts';
 import { useBack } from '@/lib/use-back.ts';
 import { useNow } from '@/lib/use-now.ts';
 import { whenIdle } from '@/lib/when-idle.ts';
+import { useAfterFirstPaint } from '@/lib/use-after-first-paint.ts';
 import { useSwipeBack } from '@/lib/use-swipe-back.ts';
 import { CameraPanel } from '@/features/scanner/components/camera-panel.tsx';
 import { CameraPreview } from '@/features/scanner/components/camera-preview.tsx';
 import { FeedbackSwitches } from '@/features/scanner/components/feedback-switches.tsx';
 import { ManualEntryForm } from '@/features/scanner/components/manual-entry-form.tsx';
-import { RecentScansList } from '@/features/scanner/components/recent-scans-list.tsx';
 import { ScannerHeader } from '@/features/scanner/components/scanner-header.tsx';
 import { VerdictFlash } from '@/features/scanner/components/verdict-flash.tsx';
 import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
 import { recordUndo } from '@/features/scanner/recent-scans-query.ts';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
-import { ConflictsList } from '@/features/scanner/components/conflicts-list.tsx';
 import { OfflineStatus } from '@/features/scanner/components/offline-status.tsx';
 import { useOfflineDoor } from '@/features/scanner/offline/use-offline-door.ts';
 import { useSession } from '@/app/session-provider.tsx';
 import { useVerdictFeedback } from '@/features/scanner/use-verdict-feedback.ts';
 import { notTodayWarning } from '@/features/days/days-logic.ts';
-import { FindAttendeeSheet } from '@/features/supervisor/components/find-attendee-sheet.tsx';
-import { UndoCheckInAction } from '@/features/supervisor/components/undo-check-in-action.tsx';
 import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
 import { canManage } from '@/features/manage/manage-logic.ts';
 import { infoScan } from '@/features/supervisor/api.ts';
 import { InfoScanCard } from '@/features/supervisor/components/info-scan-card.tsx';
 import { effectiveScanMode, ScanModeSwitch } from '@/features/scanner/components/scan-mode-switch.tsx';
 import { useTranslation } from 'react-i18next';
+
+/** The screen's lower part (Find attendee, Recent scans, Conflicts, ...): loaded after its first render (docs/decisions/119). */
+const ScannerLists = lazy(() => import('./scanner-lists.tsx'));
 
 /** The scanner screen; sends the user to /event-select when no event or day is chosen. */
 export function ScannerRoute() {
@@ -146,6 +144,7 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
   );
 
   const dayWarning = notTodayWarning(event, day, useNow());
+  const hasPainted = useAfterFirstPaint();
   // Issue 11: an undo marks the approval in the recent scans (the undo refreshed the day's data).
   const onUndone = (code: string, undo: UndoCheckInResponse) => {
     const undone = { at: undo.undoneAt, reason: undo.reason };
@@ -214,46 +213,22 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
       />
       {/* Below the scanning controls, so the camera, the verdict and the field keep their place (issue 15 item 14). */}
       <OfflineStatus door={offlineDoor} />
-      {canSupervise && (
-        <FindAttendeeSheet
-          eventId={event.id}
-          day={day.day}
-          checkInListId={checkInListId}
-          onCheckedIn={(attendee, verdict, scanId) => scanner.showVerdict(attendee.code, verdict, scanId)}
-          onUndone={(attendee, undo) => onUndone(attendee.code, undo)}
-          isAdmittedHereUnsent={offlineDoor.hasUnsentAdmission}
-        />
+      {/* The rest of the screen loads once the part above is on screen (scanner-lists.tsx, docs/decisions/119). */}
+      {hasPainted && (
+        <Suspense fallback={null}>
+          <ScannerLists
+            eventId={event.id}
+            day={day.day}
+            checkInListId={checkInListId}
+            canSupervise={canSupervise}
+            canManageEvents={canManageEvents}
+            onCheckedIn={scanner.showVerdict}
+            onUndone={onUndone}
+            isWaitingToSend={offlineDoor.isWaitingToSend}
+            isAdmittedHereUnsent={offlineDoor.hasUnsentAdmission}
+          />
+        </Suspense>
       )}
-      <RecentScansList
-        eventId={event.id}
-        day={day.day}
-        checkInListId={checkInListId}
-        undoAction={
-          canSupervise
-            ? (scan) =>
-                // An approval decided on this device and not sent yet is unknown to the server: undo it once it is sent.
-                offlineDoor.isWaitingToSend(scan.id) ? (
-                  <p className="mt-1 text-slate-700">{t('supervisor.undoAfterSending')}</p>
-                ) : scan.isConflict ? (
-                  // The check-in that stands is another gate's: undoing it would let the ticket in once more.
-                  <p className="mt-1 text-slate-700">{t('supervisor.conflictNoUndo')}</p>
-                ) : (
-                  // Only the check-in this scan made (its id): never another gate's or a later one.
-                  <UndoCheckInAction eventId={event.id} day={day.day} checkInListId={checkInListId} code={scan.ticketId} scanId={scan.id} onUndone={(undo) => onUndone(scan.ticketId, undo)} />
-                )
-            : undefined
-        }
-      />
-      <ConflictsList eventId={event.id} day={day.day} checkInListId={checkInListId} />
-      {/* Admins only (docs/decisions/105): below the door's own controls, out of a steward's way. */}
-      {canManageEvents && (
-        <Link to={paths.manage} className={buttonClassName({ variant: 'secondary' })}>
-          <Settings aria-hidden="true" className="size-5" />
-          {t('manage.entry')}
-        </Link>
-      )}
-      <ThemeToggle className="mt-auto pt-4" />
-      <LanguageToggle />
       <VerdictFlash result={feedback.flash} onDismiss={feedback.dismissFlash} />
     </main>
   );

@@ -130,14 +130,14 @@ async function undoWithReason(user: User, row: HTMLElement, reason: string) {
 
 /** Opens 'Recent scans' and returns its list. */
 async function openRecentScans(user: User) {
-  await user.click(screen.getByText('Recent scans'));
+  await user.click(await screen.findByText('Recent scans'));
   return screen.getByRole('list', { name: 'Recent scans' });
 }
 
 test('a supervisor finds a guest by name on the scanner and checks them in: the sheet closes, the verdict shows as a scan and the count rises', async () => {
   const { user } = renderScanner('supervisor');
   await screen.findByText('Checked in 12 / 340');
-  await user.click(screen.getByRole('button', { name: 'Find attendee' }));
+  await user.click(await screen.findByRole('button', { name: 'Find attendee' }));
   const sheet = screen.getByRole('dialog', { name: 'Find attendee' });
   await user.type(within(sheet).getByLabelText('Name or ticket code'), 'zoe');
   const row = await within(sheet).findByRole('listitem', { name: 'Zoë Ångström' });
