@@ -408,12 +408,15 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
 
   const showVerdict = useCallback(
     (code: string, response: VerifyTicketResponse, scanId: string = crypto.randomUUID()) => {
-      const result: ScanResult = { id: scanId, ticketId: code, timestamp: new Date().toISOString(), ...toVerdict(response) };
+      const verdict = toVerdict(response);
+      // The server decided it: the device keeps the guest's state as after any online verdict.
+      offline?.verifyAnswered(code, verdict);
+      const result: ScanResult = { id: scanId, ticketId: code, timestamp: new Date().toISOString(), ...verdict };
       recordVerdict(queryClient, { eventId, day: day.day, checkInListId }, result);
       dispatch({ type: 'verified', result });
       notify(verdictNotice(result));
     },
-    [queryClient, eventId, day.day, checkInListId],
+    [queryClient, eventId, day.day, checkInListId, offline],
   );
 
   const showUndone = useCallback((code: string, undone: UndoneCheckIn) => dispatch({ type: 'checkInUndone', code, undone }), []);
