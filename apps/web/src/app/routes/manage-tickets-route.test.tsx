@@ -98,3 +98,11 @@ test('a file the server refuses whole is said next to the file field, and nothin
   await waitFor(() => expect(screen.getByLabelText('CSV file')).toHaveAccessibleDescription(/never closed/));
   expect(screen.queryByRole('button', { name: /^Import/ })).toBeNull();
 });
+
+test("a download answered 401 (the session ended) signs out to sign-in with 'Session expired', as every other call's 401 does", { timeout: 20_000 }, async () => {
+  server.use(http.get(apiUrl(manageTicketPaths.ticketsPdf(EVENT_ID)), () => errorResponse(401, { code: 'unauthenticated', message: 'Sign in first' })));
+  const { user, router } = renderApp({ route: `/manage/events/${EVENT_ID}/tickets`, selection: { organization: adminOrganization } });
+  await user.click(await screen.findByRole('button', { name: "Download every ticket's QR code (PDF)" }));
+  expect(await screen.findByText('Session expired', { selector: '[role=status]' })).toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/login');
+});
