@@ -87,7 +87,7 @@ test('a CSV upload shows its preview with each rejected row by line and why; Imp
   expect(imports).toBe(1);
 });
 
-test('a file the server refuses whole is said next to the file field, and nothing is offered to import', { timeout: 20_000 }, async () => {
+test('a file the server refuses whole is said next to the file field (which is marked invalid), and nothing is offered to import', { timeout: 20_000 }, async () => {
   server.use(
     http.post(apiUrl(manageTicketPaths.importPreview(EVENT_ID)), () =>
       errorResponse(400, { code: 'bad_request', message: 'A quote opens on line 3 (or the first line with text after it) and is never closed.' }),
@@ -96,6 +96,7 @@ test('a file the server refuses whole is said next to the file field, and nothin
   const { user } = renderApp({ route: `/manage/events/${EVENT_ID}/tickets`, selection: { organization: adminOrganization } });
   await user.upload(await screen.findByLabelText('CSV file'), csvFile());
   await waitFor(() => expect(screen.getByLabelText('CSV file')).toHaveAccessibleDescription(/never closed/));
+  expect(screen.getByLabelText('CSV file')).toHaveAttribute('aria-invalid', 'true');
   expect(screen.queryByRole('button', { name: /^Import/ })).toBeNull();
 });
 
