@@ -25,7 +25,6 @@ import { manageQueries } from '@/features/manage/api.ts';
 import { Field, FieldProblem, fieldControlProps } from '@/features/manage/components/field.tsx';
 import { canManage, refusalOf } from '@/features/manage/manage-logic.ts';
 import {
-  downloadFile,
   importTicketCsv,
   previewTicketCsv,
   ticketQueries,
@@ -36,6 +35,7 @@ import {
   useRevokeTicket,
 } from '@/features/manage/tickets-api.ts';
 import { checkTicketForm, checkTicketTypeForm, importPercent, ticketDaysWords, type TicketFieldProblems } from '@/features/manage/tickets-logic.ts';
+import { downloadApiFile } from '@/lib/download-file.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
 
@@ -306,7 +306,7 @@ function TicketFinder({ eventId, eventTitle }: { eventId: string; eventTitle: st
   const found = useQuery(ticketQueries.search(eventId, query));
   const download = (path: string, fileName: string) => {
     setDownloadProblem(null);
-    downloadFile(path, fileName).catch((error: unknown) => setDownloadProblem(error instanceof Error ? refusalOf(error).text : String(error)));
+    downloadApiFile(path, fileName).catch((error: unknown) => setDownloadProblem(error instanceof Error ? refusalOf(error).text : String(error)));
   };
   return (
     <section aria-labelledby="find-heading" className={sectionClass}>
