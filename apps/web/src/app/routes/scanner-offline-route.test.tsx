@@ -19,6 +19,7 @@ import {
   type DoorList,
   type OfflineConflictList,
   type OfflineScanBatchResponse,
+  type UndoCheckInResponse,
   type VerifyTicketResponse,
 } from '@gatecheck/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
@@ -572,4 +573,34 @@ test("a supervisor's manual check-in approved online marks the guest inside on t
   const denied = await screen.findByRole('group', { name: 'Invalid Ticket' }, { timeout: 6_000 });
   expect(within(denied).getByText('Offline')).toBeInTheDocument();
   expect(within(denied).getByText(/^Already checked in at .+ by Dana Demo$/)).toBeInTheDocument();
+});
+
+test("a check-in a supervisor undid online is forgotten on the device: with the server gone, the same ticket is APPROVED, not 'Already checked in'", { timeout: 30_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  let isServerDown = false;
+  serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Ada Lovelace' })));
+  const attendee: Attendee = { ticketId: 'ticket-1', code: 'GOOD-1', holderName: 'Ada Lovelace', ticketType: 'VIP', admittedDays: null, revokedAt: null, day: testDay.day, checkIn: null };
+  server.use(
+    http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.error()),
+    http.get(apiUrl(`/events/${testEvent.id}/attendees`), () => HttpResponse.json<AttendeeSearchResponse>({ attendees: [attendee], hasMore: false })),
+    http.post(apiUrl(`/events/${testEvent.id}/attendees/:ticketId/undo-check-in`), () =>
+      HttpResponse.json<UndoCheckInResponse>({ ticketId: 'ticket-1', day: testDay.day, checkedInAt: new Date().toISOString(), undoneAt: new Date().toISOString(), undoneBy: 'Dana Demo', reason: 'Wrong ticket scanned' }),
+    ),
+  );
+  const { user } = renderScanner({ selection: { ...selection, organization: { ...testOrganization, role: 'supervisor' } } });
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GOOD-1');
+  await screen.findByRole('group', { name: 'Valid Ticket' });
+
+  await user.click(screen.getByText('Recent scans'));
+  const row = within(screen.getByRole('list', { name: 'Recent scans' })).getAllByRole('listitem')[0] as HTMLElement;
+  await user.click(within(row).getByRole('button', { name: 'Undo check-in' }));
+  await user.type(within(row).getByLabelText('Reason'), 'Wrong ticket scanned');
+  await user.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+  await waitFor(() => expect(within(row).queryByRole('button', { name: 'Confirm undo' })).not.toBeInTheDocument());
+
+  isServerDown = true;
+  await typeCode(user, 'GOOD-1');
+  await waitFor(() => expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByText('Offline')).toBeInTheDocument(), { timeout: 6_000 });
 });

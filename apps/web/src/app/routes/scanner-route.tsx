@@ -152,6 +152,8 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
   const onUndone = (code: string, undo: UndoCheckInResponse) => {
     const undone = { at: undo.undoneAt, reason: undo.reason };
     recordUndo(queryClient, scope, code, undone);
+    // Undone on the server: a scan decided on this device must not find the guest checked in.
+    offlineDoor.checkInUndone(code);
     scanner.showUndone(code, undone);
   };
 

@@ -212,6 +212,18 @@ export async function rememberOnlineVerdict(db: OfflineDb, scope: LocalScope & {
   await rememberOnlineCheckIn(db, scope, { ...(known ?? { checkedInAt: now, checkedInBy: staffName }), isInside: false }, now);
 }
 
+/**
+ * Forgets this device's check-in of ticket `code` at this list and day: a supervisor undid it on the
+ * server (the undo of a guest who left undoes the exit too, docs/decisions/111), so a scan decided
+ * here after the network fails must not deny the guest as already checked in. Only a sent scan can be
+ * undone, so nothing waiting to be sent depends on the record.
+ * @throws the browser's error when IndexedDB fails.
+ */
+export async function forgetLocalCheckIn(db: OfflineDb, scope: LocalScope & { code: string }): Promise<void> {
+  const lookupKey = await doorListLookupKey(scope.eventId, scope.code);
+  await db.delete('localCheckIns', `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${lookupKey}`);
+}
+
 /** The door list's check-in of the ticket under `lookupKey`, or null. */
 function listedCheckIn(doorList: DoorList | null, lookupKey: string): LocalCheckIn | null {
   const checkIn = doorList ? entryIndex(doorList).get(lookupKey)?.checkIn : null;

@@ -15,7 +15,7 @@ import { readStoredToken } from '@/lib/stored-user.ts';
 import { connectivityReducer, decidesLocally, initialConnectivity, type Connectivity } from './connectivity.ts';
 import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { fetchDoorList, fetchSigningKeys, roundSender } from './offline-api.ts';
-import { decideOffline, rememberOnlineVerdict } from './offline-decision.ts';
+import { decideOffline, forgetLocalCheckIn, rememberOnlineVerdict } from './offline-decision.ts';
 import { deviceId, eventDayKey, openOfflineDb, type OfflineDb } from './offline-db.ts';
 import { dismissSetAside, queueOfflineScan, sessionProofOf, summarizeOutbox, unsentAdmissionCheck, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
 import { createOutboxRounds, type OutboxRounds } from './outbox-rounds.ts';
@@ -73,6 +73,8 @@ export interface OfflineDoor {
    * verdict says of the guest — in, out, already in — is kept on the device (`rememberOnlineVerdict`).
    */
   verifyAnswered(code: string, verdict: Verdict): void;
+  /** A supervisor undid ticket `code`'s check-in on the server: the device forgets its own record of it. */
+  checkInUndone(code: string): void;
   /**
    * Whether this device admitted `code` on this day in a scan not yet sent (any user's): then the
    * device, not the server, knows the ticket is used, and decides it (`decide`) even online.
@@ -285,6 +287,15 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
     [db, eventId, dayNumber, checkInListId, staffName, upload, summary.waiting, summary.othersWaiting],
   );
 
+  const checkInUndone = useCallback(
+    (code: string) => {
+      void db()
+        .then((open) => (open ? forgetLocalCheckIn(open, { eventId, day: dayNumber, checkInListId, code }) : undefined))
+        .catch(() => undefined);
+    },
+    [db, eventId, dayNumber, checkInListId],
+  );
+
   const approvalsWaitingToday = summary.approvalsWaiting[eventDayKey(eventId, dayNumber, checkInListId)] ?? 0;
   const isAdmittedUnsent = useMemo(() => unsentAdmissionCheck(eventId, dayNumber, checkInListId), [eventId, dayNumber, checkInListId]);
   const hasUnsentAdmissionHere = useCallback(
@@ -322,6 +333,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
     decide,
     verifyFailed,
     verifyAnswered,
+    checkInUndone,
     hasUnsentAdmission: hasUnsentAdmissionHere,
   };
 }
