@@ -342,6 +342,36 @@ describe('offline and the door list', () => {
   });
 });
 
+describe('one write for every caller', () => {
+  const upload = async (list: CheckInList, items: Record<string, unknown>[]) => {
+    const response = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(staffToken), payload: { checkInListId: list.id, scans: items } });
+    expect(response.statusCode, response.body).toBe(200);
+    return OfflineScanBatchResponse.parse(response.json()).results;
+  };
+  const offlineScan = (code: string, direction?: 'exit') => ({ scanId: randomUUID(), code, scannedAt: new Date().toISOString(), deviceId: 'device-one-write', verdict: 'approved', ...(direction ? { direction } : {}) });
+
+  // The same door rules through verify and through the upload, at every kind of list: a rule kept
+  // in one caller's copy of the write and not the other's shows here as a different answer.
+  test.each<[string, Record<string, unknown>]>([
+    ['a list without exits or capacity', {}],
+    ['a list with re-entry', { allowsReentry: true }],
+    ['a list with a capacity', { capacity: 5 }],
+    ['a list with re-entry and a capacity', { allowsReentry: true, capacity: 5 }],
+  ])('%s: an offline admission of a guest another gate let in is a conflict with that check-in, logged as such', async (_kind, rules) => {
+    const list = await newList(rules);
+    const ticket = await newTicket();
+    const online = await verify(ticket.code, list, undefined, supervisorToken);
+    expect(online).toMatchObject({ isValid: true });
+    const [result] = await upload(list, [offlineScan(ticket.code)]);
+    expect(result).toMatchObject({ status: 'conflict', checkedInBy: DEMO_SUPERVISOR.displayName, checkedInAt: online.isValid ? online.checkedInAt : '' });
+    expect(result?.reason).toBeUndefined();
+    const conflicts = OfflineConflictList.parse((await t.app.inject({ method: 'GET', url: api(`${offlinePaths.offlineConflicts(ids.liveEventId, DAY)}?checkInListId=${list.id}`), headers: bearer(staffToken) })).json());
+    expect(conflicts.conflicts.map((conflict) => conflict.code)).toEqual([ticket.code]);
+    expect(await checkInRows(ticket.id)).toHaveLength(1);
+    expect((await scanLogRows(ticket.code)).map((row) => `${row.verdict}:${row.reason ?? ''}`)).toEqual(['approved:', 'approved:conflict']);
+  });
+});
+
 describe('info scan', () => {
   test("a supervisor's info scan shows the ticket on each list, admits nobody and is logged as info", async () => {
     const hall = await newList({ allowsReentry: true });

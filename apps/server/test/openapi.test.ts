@@ -161,6 +161,19 @@ test('verify, the attendee search and the door list declare the check-in note an
   expect(document.paths[openApiPath(apiPaths.ticketType)]?.patch?.requestBody?.content['application/json'].schema).toEqual({ $ref: expect.stringMatching(/^#\/components\/schemas\/UpdateTicketTypeRequest/) });
 });
 
+test("verify's verdicts declare the list's inside-now and capacity as optional, described fields (docs/decisions/120)", () => {
+  const schemas = document.components.schemas;
+  for (const name of ['ApprovedVerdict', 'DeniedVerdict']) {
+    const schema = z.looseObject({ properties: z.record(z.string(), z.unknown()), required: z.array(z.string()).optional() }).parse(schemas[name]);
+    expect(schema.properties, name).toMatchObject({
+      insideNow: { type: 'integer', minimum: 0, description: expect.stringContaining('inside') },
+      capacity: { description: expect.stringContaining('capacity') },
+    });
+    expect(schema.required ?? [], name).not.toContain('insideNow');
+    expect(schema.required ?? [], name).not.toContain('capacity');
+  }
+});
+
 test('operations that need a session say so (bearer token or session cookie); the sign-in calls do not', () => {
   const security = [{ bearerToken: [] }, { sessionCookie: [] }];
   expect(document.paths[openApiPath(apiPaths.verifyTicket)]?.post?.security).toEqual(security);

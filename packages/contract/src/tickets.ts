@@ -73,13 +73,16 @@ const verdictAttention = {
 };
 
 /**
- * The door's state after a verdict at a list that allows re-entry or has a capacity
- * (docs/decisions/111): `insideNow` guests inside through that list on the day, and its `capacity`
- * (null: none). Absent at other lists.
+ * The door's state after a verdict at a list that counts its guests inside — it allows re-entry or
+ * has a capacity (docs/decisions/111, 120): `insideNow` guests inside through that list on the day
+ * once this entry or exit is recorded, and its `capacity` (null: none), so a scanner updates its
+ * header ('Inside now: 41 / 50') without asking for the counts again. An approval (entry or exit)
+ * at such a list carries both; an `at_capacity` denial carries them too. Absent at a list that does
+ * not count (a client then keeps the counts it has), and on other denials.
  */
 const verdictOccupancy = {
-  insideNow: z.number().int().min(0).optional(),
-  capacity: z.number().int().min(1).nullable().optional(),
+  insideNow: z.number().int().min(0).optional().describe('Guests inside through the check-in list on the day after this verdict; only at a list that allows re-entry or has a capacity.'),
+  capacity: z.number().int().min(1).nullable().optional().describe("The check-in list's capacity (null: none); sent with insideNow."),
 };
 
 /**

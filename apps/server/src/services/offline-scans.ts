@@ -3,10 +3,10 @@
  * recorded exactly once each. Items are handled one by one in the order sent (scan order), each in
  * its own transaction, so a bad item never undoes the others.
  *
- * Per item, an offline approval goes through the same rule as verify (`decideCheckIn`, with the
- * device's scan time as `now`, so the event-day check is the one at the gate) and the same
- * exactly-once write (check-ins/write.ts `recordCheckIn`); the check-in keeps the
- * device's scan time as `checked_in_at` and the server's `received_at`. An admission the server
+ * Per item, an offline approval goes through the same rule and the same write as verify
+ * (check-ins/record.ts `recordAttempt`, with the device's scan time as the rule's `now`, so the
+ * event-day check is the one at the gate); the check-in keeps the device's scan time as
+ * `checked_in_at` and the server's `received_at`. An admission the server
  * already had (another gate) is a conflict: stored in offline_scans with the check-in it collides
  * with, and logged, so both admissions are in the scan log. An offline denial is logged only.
  *
@@ -33,10 +33,7 @@
 import {
   atCapacityMessage,
   decideCheckIn,
-  isCheckInInside,
   isStorableText,
-  lastDailyCheckout,
-  NOT_INSIDE_MESSAGE,
   OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS,
   offlineScanProofWithKey,
   type OfflineConflict,
@@ -54,19 +51,8 @@ import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, offlineScans, scanLog, sessions, tickets, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import type { ChosenCheckInList } from './check-in-lists.ts';
-import { isDoorAttempt } from './check-ins/decide.ts';
-import {
-  claimPlace,
-  countInside,
-  existingForRule,
-  findCheckInOfScan,
-  holdPlace,
-  lockActiveCheckIn,
-  recordCheckIn,
-  recordExit,
-  recordReentry,
-  ticketForRule,
-} from './check-ins/write.ts';
+import { recordAttempt } from './check-ins/record.ts';
+import { findCheckInOfScan, ticketForRule } from './check-ins/write.ts';
 import type { EventDetails } from './events.ts';
 import { isDevicePrincipalAtEvent } from './devices.ts';
 import { isMember } from './organizations.ts';
@@ -344,121 +330,68 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
     }
   }
 
-  if (found && ticketId && isDoorAttempt(checkInList.list, scan.direction)) {
-    return decideDoorItem(tx, makerId, place, scan, { ticket: found.ticket, organizationId: found.organizationId, ticketId, code: logged, at: scannedAt }, now);
+  if (!found || !ticketId) {
+    const decision = decideCheckIn({
+      ticket: found ? ticketForRule(found.ticket, found.organizationId) : null,
+      event,
+      day,
+      existingCheckIn: null,
+      now: scannedAt,
+      checkInList,
+      direction: scan.direction,
+    });
+    if (decision.outcome !== 'denied') throw new Error('a check-in decision without a ticket');
+    return { answer: reject(scan.scanId, decision.reason, decision.message), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: passage(scan), reason: decision.reason } };
   }
-  const decision = decideCheckIn({
-    ticket: found ? ticketForRule(found.ticket, found.organizationId) : null,
+  const recorded = await recordAttempt(tx, {
     event,
-    day,
-    existingCheckIn: null,
-    now: scannedAt,
     checkInList,
-    direction: scan.direction,
-  });
-  if (decision.outcome === 'denied') {
-    // The gate let the person in; the server's rule says no: answered as rejected, logged as the
-    // admission it was with the server's reason, so a supervisor sees it.
-    return { answer: reject(scan.scanId, decision.reason, decision.message), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason: decision.reason } };
-  }
-  if (!ticketId) throw new Error('a check-in decision without a ticket');
-
-  const written = await recordCheckIn(tx, {
-    eventId: event.id,
-    ticketId,
     day,
-    checkInListId: checkInList.list.id,
+    ticket: found.ticket,
+    organizationId: found.organizationId,
+    direction: scan.direction,
     staffUserId: makerId,
     scanId: scan.scanId,
-    checkedInAt: scannedAt,
-    receivedAt: now,
-    deviceId: scan.deviceId,
+    at: scannedAt,
+    now,
+    offline: { receivedAt: now, deviceId: scan.deviceId },
   });
-  if (written.isRecorded) {
-    const [maker] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, makerId));
-    // A time set to the session's start is marked, so a supervisor knows the check-in time is not the gate's.
-    const reason = time.isClamped ? 'scanned_before_session' : null;
-    return { answer: withCheckIn(scan.scanId, 'recorded', { checkedInAt: written.checkedInAt, checkedInBy: maker?.name ?? '' }), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'approved', reason } };
+  const outcome = (answer: ItemAnswer, log: ItemOutcome['log'], conflictingCheckInId: string | null = null): ItemOutcome => ({ answer, code: logged, ticketId, conflictingCheckInId, log });
+  if (recorded.outcome === 'denied') {
+    // The gate let the person in (or out); the server's rule says no: answered as rejected, logged
+    // as the passage it was with the server's reason, so a supervisor sees it.
+    return outcome(reject(scan.scanId, recorded.denial.reason, recorded.denial.message), { verdict: passage(scan), reason: recorded.denial.reason });
   }
-  const first = { checkedInAt: written.standing.checkedInAt, checkedInBy: written.standing.staffName };
-  return {
-    answer: { ...withCheckIn(scan.scanId, 'conflict', first), message: `This ticket was already checked in for day ${day} by ${first.checkedInBy}.` },
-    code: logged,
-    ticketId,
-    conflictingCheckInId: written.standing.id,
-    log: { verdict: 'approved', reason: 'conflict' },
-  };
-}
-
-/**
- * Decides an offline item at a door that records exits or has a capacity (docs/decisions/111), in
- * its transaction, at the scan time `found.at`, with the same rule and writes as verify: the guest's
- * check-in is locked; an exit of a guest inside is recorded (`recorded`, logged `exited`), one not
- * inside is `rejected` `not_inside`; an entry (first or again) is recorded, and at a list with a
- * capacity claims a place: when none was free the entry is recorded all the same — the guest is in
- * — and answered `conflict` `at_capacity` (listed among the conflicts), since a device offline cannot
- * know the other gates' count.
- */
-async function decideDoorItem(
-  tx: DbOrTx,
-  makerId: string,
-  place: ScanPlace,
-  scan: OfflineScan,
-  found: { ticket: typeof tickets.$inferSelect; organizationId: string; ticketId: string; code: string; at: Date },
-  now: Date,
-): Promise<ItemOutcome> {
-  const { event, day, checkInList } = place;
-  const list = checkInList.list;
-  const outcome = (answer: ItemAnswer, log: ItemOutcome['log'], conflictingCheckInId: string | null = null): ItemOutcome => ({ answer, code: found.code, ticketId: found.ticketId, conflictingCheckInId, log });
-  const key = { eventId: event.id, ticketId: found.ticketId, day, checkInListId: list.id };
-  const standing = await lockActiveCheckIn(tx, key);
-  const existingCheckIn = standing
-    ? { ...existingForRule(standing, { scanId: scan.scanId, staffUserId: makerId }), isInside: isCheckInInside(standing, list, event, found.at) }
-    : null;
-  const decision = decideCheckIn({ ticket: ticketForRule(found.ticket, found.organizationId), event, day, existingCheckIn, now: found.at, checkInList, direction: scan.direction });
-  if (decision.outcome === 'denied') {
-    const reason = scan.direction === 'exit' ? 'exited' : 'approved';
-    return outcome(reject(scan.scanId, decision.reason, decision.message), { verdict: reason, reason: decision.reason });
+  if (recorded.outcome === 'conflict') {
+    const first = { checkedInAt: recorded.standing.checkedInAt, checkedInBy: recorded.standing.staffName };
+    return outcome(
+      { ...withCheckIn(scan.scanId, 'conflict', first), message: `This ticket was already checked in for day ${day} by ${first.checkedInBy}.` },
+      { verdict: 'approved', reason: 'conflict' },
+      recorded.standing.id,
+    );
   }
   const [maker] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, makerId));
   const makerName = maker?.name ?? '';
-  if (decision.outcome === 'check_out' && standing) {
-    const exitedAt = await recordExit(tx, { eventId: event.id, checkInId: standing.id, staffUserId: makerId, scanId: scan.scanId, at: found.at });
-    if (!exitedAt) return outcome(reject(scan.scanId, 'not_inside', NOT_INSIDE_MESSAGE), { verdict: 'exited', reason: 'not_inside' });
-    return outcome(withCheckIn(scan.scanId, 'recorded', { checkedInAt: exitedAt, checkedInBy: makerName }), { verdict: 'exited', reason: null });
-  }
-  if (decision.outcome !== 'check_in') throw new Error(`an offline door decision ${decision.outcome}`);
-  const places = { eventId: event.id, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, now) };
-  const slot = (list.capacity ?? null) === null ? null : await claimPlace(tx, places, list.capacity ?? 0);
-  let checkInId: string;
-  let enteredAt = found.at;
-  if (standing && decision.isReentry) {
-    await recordReentry(tx, { eventId: event.id, checkInId: standing.id, at: found.at });
-    checkInId = standing.id;
-  } else {
-    const written = await recordCheckIn(tx, { ...key, staffUserId: makerId, scanId: scan.scanId, checkedInAt: found.at, receivedAt: now, deviceId: scan.deviceId });
-    if (!written.isRecorded) {
-      const first = { checkedInAt: written.standing.checkedInAt, checkedInBy: written.standing.staffName };
-      return outcome(
-        { ...withCheckIn(scan.scanId, 'conflict', first), message: `This ticket was already checked in for day ${day} by ${first.checkedInBy}.` },
-        { verdict: 'approved', reason: 'conflict' },
-        written.standing.id,
-      );
-    }
-    checkInId = written.id;
-    enteredAt = written.checkedInAt;
-  }
-  if (slot !== null) {
-    await holdPlace(tx, places, slot, checkInId, enteredAt);
-  } else if ((list.capacity ?? null) !== null) {
-    const insideNow = await countInside(tx, places);
+  if (recorded.outcome === 'same_scan') return outcome(withCheckIn(scan.scanId, 'duplicate', { checkedInAt: recorded.checkedInAt, checkedInBy: makerName }), null);
+  // A time set to the session's start is marked, so a supervisor knows the time is not the gate's.
+  const reason = time.isClamped ? 'scanned_before_session' : null;
+  if (recorded.outcome === 'exited') return outcome(withCheckIn(scan.scanId, 'recorded', { checkedInAt: recorded.exitedAt, checkedInBy: makerName }), { verdict: 'exited', reason });
+  const admitted = { checkedInAt: recorded.enteredAt, checkedInBy: makerName };
+  if (recorded.overCapacity) {
+    // A device offline cannot know the other gates' count: the guest is in, listed among the conflicts.
+    const { insideNow, capacity } = recorded.overCapacity;
     return outcome(
-      { ...withCheckIn(scan.scanId, 'conflict', { checkedInAt: enteredAt, checkedInBy: makerName }), reason: 'at_capacity', message: `${atCapacityMessage(insideNow)} (capacity ${list.capacity}): admitted offline over the capacity.` },
+      { ...withCheckIn(scan.scanId, 'conflict', admitted), reason: 'at_capacity', message: `${atCapacityMessage(insideNow)} (capacity ${capacity}): admitted offline over the capacity.` },
       { verdict: 'approved', reason: 'at_capacity' },
-      checkInId,
+      recorded.checkInId,
     );
   }
-  return outcome(withCheckIn(scan.scanId, 'recorded', { checkedInAt: enteredAt, checkedInBy: makerName }), { verdict: 'approved', reason: null });
+  return outcome(withCheckIn(scan.scanId, 'recorded', admitted), { verdict: 'approved', reason });
+}
+
+/** How a scan's attempt is logged: an exit as `exited`, an entry as the admission it was. */
+function passage(scan: OfflineScan): 'approved' | 'exited' {
+  return scan.direction === 'exit' ? 'exited' : 'approved';
 }
 
 function withCheckIn(scanId: string, status: OfflineScanStatus, checkIn: { checkedInAt: Date; checkedInBy: string }): ItemAnswer {

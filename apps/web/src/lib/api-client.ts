@@ -97,15 +97,7 @@ export async function apiRequest<S extends core.$ZodType>(path: string, options:
 
   const payload = await readJsonBody(response);
 
-  if (!response.ok) {
-    const errorBody = safeParse(ApiErrorBody, payload);
-    if (errorBody.success) {
-      // The session ended on the server (not a wrong password: that is `invalid_credentials`).
-      if (response.status === 401 && (errorBody.data.code === 'unauthenticated' || errorBody.data.code === 'device_revoked')) reportSessionEnded(errorBody.data.code);
-      throw new ApiError(response.status, errorBody.data.code, errorBody.data.message, retryAfterSecondsOf(response), errorBody.data.field);
-    }
-    throw new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
-  }
+  if (!response.ok) throw refusalOf(response, payload);
 
   const parsed = safeParse(options.schema, payload);
   if (!parsed.success) {
@@ -115,6 +107,19 @@ export async function apiRequest<S extends core.$ZodType>(path: string, options:
     throw new ApiError(response.status, 'invalid_response', 'The server answered in an unexpected format.');
   }
   return parsed.data;
+}
+
+/**
+ * The `ApiError` of a non-2xx answer with JSON body `payload`, for `apiRequest` and `apiFetch` alike:
+ * a 401 `unauthenticated` or `device_revoked` also reports the session ended (the session signs
+ * out, SPEC §8 'Session expired'), whichever of the two made the call.
+ */
+function refusalOf(response: Response, payload: unknown): ApiError {
+  const errorBody = safeParse(ApiErrorBody, payload);
+  if (!errorBody.success) return new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
+  // The session ended on the server (not a wrong password: that is `invalid_credentials`).
+  if (response.status === 401 && (errorBody.data.code === 'unauthenticated' || errorBody.data.code === 'device_revoked')) reportSessionEnded(errorBody.data.code);
+  return new ApiError(response.status, errorBody.data.code, errorBody.data.message, retryAfterSecondsOf(response), errorBody.data.field);
 }
 
 /** A `Retry-After` given in whole seconds (how our server sends it), or undefined. */
@@ -137,7 +142,7 @@ async function readJsonBody(response: Response): Promise<unknown> {
 /**
  * One API call whose answer is not JSON to parse whole (a file to download, a stream of lines): the
  * same base URL, cookies and bearer token as `apiRequest`, `body` sent as it is (a File with its
- * `contentType`). A non-2xx answer throws as `apiRequest` does.
+ * `contentType`). A non-2xx answer throws as `apiRequest` does, and a 401 ends the session as there.
  * @returns the 2xx Response, its body unread.
  * @throws {ApiError} on network failure or a non-2xx status.
  */
@@ -156,7 +161,5 @@ export async function apiFetch(path: string, options: { method?: 'GET' | 'POST';
   if (GATEWAY_FAILURES.has(response.status)) reportServerUnreachable();
   else reportServerAnswered();
   if (response.ok) return response;
-  const errorBody = safeParse(ApiErrorBody, await readJsonBody(response));
-  if (errorBody.success) throw new ApiError(response.status, errorBody.data.code, errorBody.data.message, retryAfterSecondsOf(response), errorBody.data.field);
-  throw new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
+  throw refusalOf(response, await readJsonBody(response));
 }

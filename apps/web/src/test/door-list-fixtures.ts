@@ -28,7 +28,7 @@ export interface TestTicket {
   ticketType?: string;
   admittedDays?: number[] | null;
   isRevoked?: boolean;
-  checkIn?: { checkedInAt: string; checkedInBy: string } | null;
+  checkIn?: DoorListEntry['checkIn'];
   /** Its own check-in note (sealed on the list) and attention flag (docs/decisions/102). */
   checkInNote?: string;
   requiresAttention?: boolean;

@@ -9,8 +9,6 @@ import {
   type CheckInDirection,
   type CheckInListRule,
   exitNotRecordedMessage,
-  isCheckInInside,
-  lastDailyCheckout,
   attentionFields,
   checkInAttention,
   type CheckInDecision,
@@ -29,18 +27,8 @@ import { scanLog, type tickets } from '../../db/schema.ts';
 import type { ChosenCheckInList } from '../check-in-lists.ts';
 import type { EventDetails } from '../events.ts';
 import { ServiceError } from '../errors.ts';
-import {
-  claimPlace,
-  countInside,
-  type DoorCheckIn,
-  existingForRule,
-  holdPlace,
-  lockActiveCheckIn,
-  recordCheckIn,
-  recordExit,
-  recordReentry,
-  ticketForRule,
-} from './write.ts';
+import { type RecordedAttempt, recordAttempt } from './record.ts';
+import { ticketForRule } from './write.ts';
 
 /** The staff member scanning; `deviceEventId`: a door device's one event, which it scans instead of by membership (docs/decisions/107). */
 export interface Scanner {
@@ -100,75 +88,6 @@ export function refuseExitWithoutReentry(list: CheckInListRule, direction: Check
   if (direction === 'exit' && !list.allowsReentry) throw new ServiceError('bad_request', exitNotRecordedMessage(list.name));
 }
 
-/**
- * Whether an attempt at `list` goes through the door write (`decideAndRecordAtDoor`): an exit, or
- * any scan at a list that records exits or has a capacity. Other lists keep the write of before.
- */
-export function isDoorAttempt(list: CheckInListRule, direction: CheckInDirection | undefined): boolean {
-  return direction === 'exit' || list.allowsReentry === true || (list.capacity ?? null) !== null;
-}
-
-/** The rule's `existingCheckIn` for a locked check-in at a door, with whether the guest is inside now. */
-function existingAtDoor(standing: DoorCheckIn, attempt: Attempt): NonNullable<CheckInInput['existingCheckIn']> {
-  const { scanner, request, event, checkInList, now } = attempt;
-  return {
-    ...existingForRule(standing, { scanId: request.scanId ?? null, staffUserId: scanner.userId }),
-    isInside: isCheckInInside(standing, checkInList.list, event, now),
-  };
-}
-
-/**
- * Decides and records an attempt at a door that records exits or has a capacity
- * (docs/decisions/111), on `tx`. The guest's check-in at the list and day is locked first
- * (`lockActiveCheckIn`), so two scans of one guest are decided one after the other: an exit is
- * recorded once (`recordExit`), a re-entry once (`recordReentry`). An entry at a list with a
- * capacity claims a place (`claimPlace`) before it writes and holds it with the check-in
- * (`holdPlace`): when none is free, DENIED `at_capacity` with the guests inside now. A retry of the
- * scan that recorded an exit answers that exit again.
- */
-async function decideAndRecordAtDoor(tx: DbOrTx, attempt: Attempt, found: FoundTicket | undefined): Promise<VerifyTicketResponse> {
-  const { scanner, event, request, now } = attempt;
-  const list = attempt.checkInList.list;
-  const input = ruleInput(attempt, found);
-  if (!found) return toVerdict(decideCheckIn(input), event, found);
-  const key = { eventId: found.ticket.eventId, ticketId: found.ticket.id, day: request.day, checkInListId: list.id };
-  const scanId = request.scanId ?? null;
-  const standing = await lockActiveCheckIn(tx, key);
-  if (request.direction === 'exit' && standing?.exitedAt && scanId !== null && standing.exitScanId === scanId && standing.exitedBy === scanner.userId) {
-    return approveExit(event, found, standing.exitedAt);
-  }
-  const decision = decideCheckIn({ ...input, existingCheckIn: standing ? existingAtDoor(standing, attempt) : null });
-  if (decision.outcome === 'check_out' && standing) {
-    const exitedAt = await recordExit(tx, { eventId: key.eventId, checkInId: standing.id, staffUserId: scanner.userId, scanId, at: now });
-    if (exitedAt) return approveExit(event, found, exitedAt);
-    return toVerdict(decideCheckIn({ ...input, existingCheckIn: { ...existingAtDoor(standing, attempt), isInside: false } }), event, found);
-  }
-  if (decision.outcome !== 'check_in') return toVerdict(decision, event, found);
-  const place = { eventId: key.eventId, checkInListId: list.id, day: request.day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, now) };
-  const slot = (list.capacity ?? null) === null ? null : await claimPlace(tx, place, list.capacity ?? 0);
-  if ((list.capacity ?? null) !== null && slot === null) {
-    const insideNow = await countInside(tx, place);
-    return toVerdict(decideCheckIn({ ...input, existingCheckIn: standing ? existingAtDoor(standing, attempt) : null, insideNow: Math.max(insideNow, list.capacity ?? 0) }), event, found);
-  }
-  let checkInId: string;
-  let enteredAt: Date;
-  if (standing && decision.isReentry) {
-    await recordReentry(tx, { eventId: key.eventId, checkInId: standing.id, at: now });
-    checkInId = standing.id;
-    enteredAt = now;
-  } else {
-    const written = await recordCheckIn(tx, { ...key, staffUserId: scanner.userId, scanId });
-    if (!written.isRecorded) {
-      const existingCheckIn = existingForRule(written.standing, { scanId, staffUserId: scanner.userId });
-      return toVerdict(decideCheckIn({ ...input, existingCheckIn }), event, found);
-    }
-    checkInId = written.id;
-    enteredAt = written.checkedInAt;
-  }
-  if (slot !== null) await holdPlace(tx, place, slot, checkInId, enteredAt);
-  return approve(event, found, enteredAt);
-}
-
 /** `verdict` of an exit attempt marked as one (`direction: 'exit'`), denied ones too; an entry's as it is. */
 export function withDirection(verdict: VerifyTicketResponse, direction: CheckInDirection | undefined): VerifyTicketResponse {
   return direction === 'exit' ? { ...verdict, direction: 'exit' } : verdict;
@@ -181,29 +100,41 @@ function approveExit(event: EventDetails, found: FoundTicket, exitedAt: Date): A
 
 /**
  * The decision for the ticket `found` (undefined: no ticket has the code) and, when the rule says
- * check in, the exactly-once write (`recordCheckIn`) on `tx`; when another check-in stands, the rule
- * decides again with it (`already_checked_in`, or the original approval for the same scan).
+ * check in or out, the one write (./record.ts `recordAttempt`) on `tx`, at the attempt's clock.
  * @returns the wire verdict (nothing logged: the caller logs the attempt).
  */
 export async function decideAndRecord(tx: DbOrTx, attempt: Attempt, found: FoundTicket | undefined): Promise<VerifyTicketResponse> {
-  if (isDoorAttempt(attempt.checkInList.list, attempt.request.direction)) return withDirection(await decideAndRecordAtDoor(tx, attempt, found), attempt.request.direction);
-  const { scanner, event, request } = attempt;
-  const input = ruleInput(attempt, found);
-  const decision = decideCheckIn(input);
-  if (decision.outcome !== 'check_in' || !found) return toVerdict(decision, event, found);
-  const { ticket } = found;
-  const scanId = request.scanId ?? null;
-  const written = await recordCheckIn(tx, {
-    eventId: ticket.eventId,
-    ticketId: ticket.id,
+  const { scanner, event, request, now } = attempt;
+  if (!found) return withDirection(toVerdict(decideCheckIn(ruleInput(attempt, found)), event, found), request.direction);
+  const recorded = await recordAttempt(tx, {
+    event,
+    checkInList: attempt.checkInList,
     day: request.day,
-    checkInListId: attempt.checkInList.list.id,
+    ticket: found.ticket,
+    organizationId: found.organizationId,
+    direction: request.direction,
     staffUserId: scanner.userId,
-    scanId,
+    scanId: request.scanId ?? null,
+    at: now,
+    now,
   });
-  if (written.isRecorded) return approve(event, found, written.checkedInAt);
-  const existingCheckIn = existingForRule(written.standing, { scanId, staffUserId: scanner.userId });
-  return toVerdict(decideCheckIn({ ...input, existingCheckIn }), event, found);
+  return withDirection(toAttemptVerdict(recorded, event, found), request.direction);
+}
+
+/** The wire verdict of what `recordAttempt` did for `found` at `event` (online: never a conflict). */
+function toAttemptVerdict(recorded: RecordedAttempt, event: EventDetails, found: FoundTicket): VerifyTicketResponse {
+  switch (recorded.outcome) {
+    case 'denied':
+      return toVerdict(recorded.denial, event, found);
+    case 'same_scan':
+      return approve(event, found, recorded.checkedInAt);
+    case 'entered':
+      return approve(event, found, recorded.enteredAt);
+    case 'exited':
+      return approveExit(event, found, recorded.exitedAt);
+    case 'conflict':
+      throw new Error('an online attempt answered as a conflict');
+  }
 }
 
 /**

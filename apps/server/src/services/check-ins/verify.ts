@@ -21,7 +21,8 @@ import { type ChosenCheckInList, chooseCheckInList, type CheckInListRow } from '
 import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from '../errors.ts';
 import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from '../events.ts';
 import { codeOfScannedText } from '../signing-keys.ts';
-import { approve, decideAndRecord, type FoundTicket, isDoorAttempt, withDirection, logAttempt, refuseExitWithoutReentry, ruleInput, type Scanner, toVerdict } from './decide.ts';
+import { approve, decideAndRecord, type FoundTicket, withDirection, logAttempt, refuseExitWithoutReentry, ruleInput, type Scanner, toVerdict } from './decide.ts';
+import { isDoorAttempt } from './record.ts';
 import { existingForRule, isActiveCheckIn, recordScannedCheckIn } from './write.ts';
 
 /**

@@ -154,3 +154,19 @@ test("the Activity page words a list's change: which list, and each setting befo
   expect(screen.getByText('VIP → VIP, Press')).toBeInTheDocument();
   expect(screen.getByText('Every day → Day 1')).toBeInTheDocument();
 });
+
+test("a refusal of the re-entry setting is said at its switch: described by it and marked invalid, as every field of the form", { timeout: 20_000 }, async () => {
+  const refusal = 'Guests are inside through this list: re-entry cannot be turned off until they have left.';
+  lists = [{ ...allTickets, allowsReentry: true }];
+  server.use(http.patch(apiUrl(apiPaths.checkInList.replace(':eventId', EVENT_ID)), () => errorResponse(400, { code: 'bad_request', message: refusal, field: 'body.allowsReentry' })));
+  const { user } = renderApp({ route: `/manage/events/${EVENT_ID}/lists`, selection: { organization: adminOrganization } });
+  await user.click(await screen.findByRole('button', { name: 'Edit All tickets' }));
+  const reentry = screen.getByRole('switch', { name: 'Guests may leave and come back' });
+  expect(reentry).not.toHaveAttribute('aria-invalid');
+  await user.click(reentry);
+  await user.click(screen.getByRole('button', { name: 'Save list' }));
+  await waitFor(() => expect(screen.getByRole('switch', { name: 'Guests may leave and come back' })).toHaveAccessibleDescription(new RegExp(`${refusal.slice(0, 30)}`)));
+  expect(screen.getByRole('switch', { name: 'Guests may leave and come back' })).toHaveAttribute('aria-invalid', 'true');
+  // Said once, at the switch: not again for the whole form.
+  expect(screen.getAllByText(refusal)).toHaveLength(1);
+});

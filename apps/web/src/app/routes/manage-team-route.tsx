@@ -18,6 +18,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { paths } from '@/config/paths.ts';
+import { Field } from '@/features/manage/components/field.tsx';
 import { canManage, refusalOf } from '@/features/manage/manage-logic.ts';
 import { teamQueries, useChangeMemberRole, useInviteMember, useRemoveMember, useRevokeInvitation } from '@/features/team/api.ts';
 import { formatShortDate } from '@/lib/dates.ts';
@@ -64,28 +65,22 @@ function DoorTeam({ organization }: { organization: OrganizationItem }) {
     <PageShell title={t('team.title')} subtitle={organization.name} onBack={goBack}>
       <form noValidate onSubmit={submit} className="flex flex-col gap-4 rounded-2xl border-2 border-slate-200 p-4">
         <h2 className="text-lg font-bold text-slate-900">{t('team.inviteHeading')}</h2>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="invite-email">{t('team.email')}</Label>
-          <Input
-            id="invite-email"
-            type="email"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            value={email}
-            aria-invalid={emailProblem ? true : undefined}
-            aria-describedby={emailProblem ? 'invite-email-problem' : undefined}
-            onChange={(change) => {
-              setEmail(change.target.value);
-              setProblem(null);
-            }}
-          />
-          {emailProblem && (
-            <p id="invite-email-problem" className="text-base font-semibold text-red-800">
-              {emailProblem}
-            </p>
+        <Field id="invite-email" label={t('team.email')} problem={emailProblem}>
+          {(control) => (
+            <Input
+              {...control}
+              type="email"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={email}
+              onChange={(change) => {
+                setEmail(change.target.value);
+                setProblem(null);
+              }}
+            />
           )}
-        </div>
+        </Field>
         <div className="flex flex-col gap-2">
           <Label htmlFor="invite-role">{t('team.role')}</Label>
           <select id="invite-role" className="ui-input" value={role} onChange={(change) => setRole(MembershipRole.parse(change.target.value))}>
@@ -175,31 +170,25 @@ function MemberCard({ organization, member }: { organization: OrganizationItem; 
         <Badge>{t(`team.roles.${member.role}`)}</Badge>
       </span>
       <span className="text-base break-all text-slate-800">{member.email}</span>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={roleId}>{t('team.roleOf', { name: member.name })}</Label>
-        <select
-          id={roleId}
-          className="ui-input"
-          value={role}
-          aria-invalid={refusal ? true : undefined}
-          aria-describedby={refusal ? `${roleId}-problem` : undefined}
-          onChange={(change) => {
-            setRole(MembershipRole.parse(change.target.value));
-            changeRole.reset();
-          }}
-        >
-          {MembershipRole.options.map((option) => (
-            <option key={option} value={option}>
-              {t(`team.roles.${option}`)}
-            </option>
-          ))}
-        </select>
-        {refusal && (
-          <p id={`${roleId}-problem`} className="text-base font-semibold text-red-800">
-            {refusal.text}
-          </p>
+      <Field id={roleId} label={t('team.roleOf', { name: member.name })} problem={refusal?.text}>
+        {(control) => (
+          <select
+            {...control}
+            className="ui-input"
+            value={role}
+            onChange={(change) => {
+              setRole(MembershipRole.parse(change.target.value));
+              changeRole.reset();
+            }}
+          >
+            {MembershipRole.options.map((option) => (
+              <option key={option} value={option}>
+                {t(`team.roles.${option}`)}
+              </option>
+            ))}
+          </select>
         )}
-      </div>
+      </Field>
       <div className="flex flex-col gap-2 sm:flex-row">
         <Button variant="secondary" disabled={role === member.role || changeRole.isPending} onClick={save}>
           {t('team.changeRole')}

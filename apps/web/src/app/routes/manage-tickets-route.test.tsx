@@ -87,7 +87,7 @@ test('a CSV upload shows its preview with each rejected row by line and why; Imp
   expect(imports).toBe(1);
 });
 
-test('a file the server refuses whole is said next to the file field, and nothing is offered to import', { timeout: 20_000 }, async () => {
+test('a file the server refuses whole is said next to the file field (which is marked invalid), and nothing is offered to import', { timeout: 20_000 }, async () => {
   server.use(
     http.post(apiUrl(manageTicketPaths.importPreview(EVENT_ID)), () =>
       errorResponse(400, { code: 'bad_request', message: 'A quote opens on line 3 (or the first line with text after it) and is never closed.' }),
@@ -96,5 +96,14 @@ test('a file the server refuses whole is said next to the file field, and nothin
   const { user } = renderApp({ route: `/manage/events/${EVENT_ID}/tickets`, selection: { organization: adminOrganization } });
   await user.upload(await screen.findByLabelText('CSV file'), csvFile());
   await waitFor(() => expect(screen.getByLabelText('CSV file')).toHaveAccessibleDescription(/never closed/));
+  expect(screen.getByLabelText('CSV file')).toHaveAttribute('aria-invalid', 'true');
   expect(screen.queryByRole('button', { name: /^Import/ })).toBeNull();
+});
+
+test("a download answered 401 (the session ended) signs out to sign-in with 'Session expired', as every other call's 401 does", { timeout: 20_000 }, async () => {
+  server.use(http.get(apiUrl(manageTicketPaths.ticketsPdf(EVENT_ID)), () => errorResponse(401, { code: 'unauthenticated', message: 'Sign in first' })));
+  const { user, router } = renderApp({ route: `/manage/events/${EVENT_ID}/tickets`, selection: { organization: adminOrganization } });
+  await user.click(await screen.findByRole('button', { name: "Download every ticket's QR code (PDF)" }));
+  expect(await screen.findByText('Session expired', { selector: '[role=status]' })).toBeInTheDocument();
+  expect(router.state.location.pathname).toBe('/login');
 });

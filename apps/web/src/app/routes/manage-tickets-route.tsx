@@ -22,9 +22,9 @@ import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { managedEventPath, paths } from '@/config/paths.ts';
 import { manageQueries } from '@/features/manage/api.ts';
+import { Field, FieldProblem, fieldControlProps } from '@/features/manage/components/field.tsx';
 import { canManage, refusalOf } from '@/features/manage/manage-logic.ts';
 import {
-  downloadFile,
   importTicketCsv,
   previewTicketCsv,
   ticketQueries,
@@ -35,6 +35,7 @@ import {
   useRevokeTicket,
 } from '@/features/manage/tickets-api.ts';
 import { checkTicketForm, checkTicketTypeForm, importPercent, ticketDaysWords, type TicketFieldProblems } from '@/features/manage/tickets-logic.ts';
+import { downloadApiFile } from '@/lib/download-file.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
 
@@ -56,16 +57,6 @@ function Tickets({ eventId }: { eventId: string }) {
       <CsvUpload eventId={eventId} />
       <TicketFinder eventId={eventId} eventTitle={event.data?.title ?? 'tickets'} />
     </PageShell>
-  );
-}
-
-/** A field's problem under it, tied to the input by `aria-describedby`. */
-function Problem({ id, text }: { id: string; text: string | undefined }) {
-  if (!text) return null;
-  return (
-    <p id={id} className="text-base font-semibold text-red-800 dark:text-red-300">
-      {text}
-    </p>
   );
 }
 
@@ -111,24 +102,12 @@ function TicketTypes({ eventId }: { eventId: string }) {
       )}
       <form noValidate onSubmit={submit} className="flex flex-col gap-3">
         <h3 className="text-base font-bold text-slate-900">{t('tickets.addType')}</h3>
-        <Label htmlFor="type-name">{t('tickets.typeName')}</Label>
-        <Input
-          id="type-name"
-          value={name}
-          aria-invalid={shown.name ? true : undefined}
-          aria-describedby={shown.name ? 'type-name-problem' : undefined}
-          onChange={(change) => setName(change.target.value)}
-        />
-        <Problem id="type-name-problem" text={shown.name} />
-        <Label htmlFor="type-note">{t('tickets.note')}</Label>
-        <Input
-          id="type-note"
-          value={note}
-          aria-invalid={shown.checkInNote ? true : undefined}
-          aria-describedby={shown.checkInNote ? 'type-note-problem' : undefined}
-          onChange={(change) => setNote(change.target.value)}
-        />
-        <Problem id="type-note-problem" text={shown.checkInNote} />
+        <Field id="type-name" label={t('tickets.typeName')} problem={shown.name}>
+          {(control) => <Input {...control} value={name} onChange={(change) => setName(change.target.value)} />}
+        </Field>
+        <Field id="type-note" label={t('tickets.note')} problem={shown.checkInNote}>
+          {(control) => <Input {...control} value={note} onChange={(change) => setNote(change.target.value)} />}
+        </Field>
         <Switch checked={isAttention} onCheckedChange={setAttention} hint={t('tickets.attentionHint')}>
           {t('tickets.attention')}
         </Switch>
@@ -162,9 +141,9 @@ function TicketTypeRow({ eventId, type }: { eventId: string; type: TicketType })
         <span className="break-words">{type.name}</span>
         <Badge>{t('manage.ticketCount', { count: type.tickets })}</Badge>
       </p>
-      <Label htmlFor={`${id}-note`}>{t('tickets.note')}</Label>
-      <Input id={`${id}-note`} value={note} aria-invalid={problems.checkInNote ? true : undefined} aria-describedby={problems.checkInNote ? `${id}-problem` : undefined} onChange={(change) => setNote(change.target.value)} />
-      <Problem id={`${id}-problem`} text={problems.checkInNote} />
+      <Field id={`${id}-note`} label={t('tickets.note')} problem={problems.checkInNote}>
+        {(control) => <Input {...control} value={note} onChange={(change) => setNote(change.target.value)} />}
+      </Field>
       <Switch checked={isAttention} onCheckedChange={setAttention}>
         {t('tickets.attention')}
       </Switch>
@@ -246,15 +225,14 @@ function CsvUpload({ eventId }: { eventId: string }) {
           <Label htmlFor="csv-file">{t('tickets.csvFile')}</Label>
           <input
             key={inputKey}
-            id="csv-file"
             type="file"
             accept=".csv,text/csv"
             disabled={state.step === 'previewing'}
-            aria-describedby={problem ? 'csv-file-problem' : undefined}
+            {...fieldControlProps('csv-file', { problem })}
             className="text-base text-slate-900"
             onChange={(change) => choose(change.target.files?.[0])}
           />
-          <Problem id="csv-file-problem" text={problem ?? undefined} />
+          <FieldProblem id="csv-file" text={problem} />
           {state.step === 'previewing' && <p role="status" className="text-base text-slate-800">{t('tickets.checking')}</p>}
         </>
       )}
@@ -328,7 +306,7 @@ function TicketFinder({ eventId, eventTitle }: { eventId: string; eventTitle: st
   const found = useQuery(ticketQueries.search(eventId, query));
   const download = (path: string, fileName: string) => {
     setDownloadProblem(null);
-    downloadFile(path, fileName).catch((error: unknown) => setDownloadProblem(error instanceof Error ? refusalOf(error).text : String(error)));
+    downloadApiFile(path, fileName).catch((error: unknown) => setDownloadProblem(error instanceof Error ? refusalOf(error).text : String(error)));
   };
   return (
     <section aria-labelledby="find-heading" className={sectionClass}>
@@ -398,12 +376,12 @@ function TicketRow({ eventId, ticket, onDownload }: { eventId: string; ticket: M
         <p className="text-sm text-slate-800">
           {ticketDaysWords(ticket.days)} · {t('tickets.checkIns', { count: ticket.checkIns })}
         </p>
-        <Label htmlFor={`${id}-holder`}>{t('tickets.holder')}</Label>
-        <Input id={`${id}-holder`} value={holderName} aria-invalid={shown.holderName ? true : undefined} aria-describedby={shown.holderName ? `${id}-holder-problem` : undefined} onChange={(change) => setHolderName(change.target.value)} />
-        <Problem id={`${id}-holder-problem`} text={shown.holderName} />
-        <Label htmlFor={`${id}-type`}>{t('tickets.type')}</Label>
-        <Input id={`${id}-type`} value={ticketType} aria-invalid={shown.ticketType ? true : undefined} aria-describedby={shown.ticketType ? `${id}-type-problem` : undefined} onChange={(change) => setTicketType(change.target.value)} />
-        <Problem id={`${id}-type-problem`} text={shown.ticketType} />
+        <Field id={`${id}-holder`} label={t('tickets.holder')} problem={shown.holderName}>
+          {(control) => <Input {...control} value={holderName} onChange={(change) => setHolderName(change.target.value)} />}
+        </Field>
+        <Field id={`${id}-type`} label={t('tickets.type')} problem={shown.ticketType}>
+          {(control) => <Input {...control} value={ticketType} onChange={(change) => setTicketType(change.target.value)} />}
+        </Field>
         {refusal && !refusal.field && <FormNotice variant="error" title={refusal.text} />}
         <div className="flex flex-wrap gap-2">
           <Button type="submit" variant="secondary" disabled={edit.isPending}>

@@ -17,7 +17,7 @@ import {
   type VerifyTicketResponse,
 } from '@gatecheck/contract';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { checkInListQueries } from '@/lib/check-ins/check-in-lists.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
@@ -129,6 +129,32 @@ describe('entry and exit, capacity and info mode on the scanner (docs/decisions/
     await queryClient.invalidateQueries();
     await waitFor(() => expect(screen.getByTestId('capacity')).toHaveTextContent('At capacity: 50 inside'));
     expect(screen.getByTestId('capacity')).toHaveAttribute('data-level', 'full');
+  });
+
+  test("the list's inside now comes with the verdict: the header says it at once, without waiting for the counts to be read again (decision 120)", async () => {
+    insideAtBar = 44;
+    let isCountsHeld = false;
+    server.use(
+      http.get(apiUrl(apiPaths.checkInCounts), async () => {
+        // Read once; after the verdict the counts do not answer, so only the verdict can move the header.
+        if (isCountsHeld) await delay('infinite');
+        return HttpResponse.json<CheckInCounts>({ eventId: testEvent.id, day: testDay.day, checkedIn: 120, validTickets: 340, insideNow: 100, checkInList: { id: bar.id, name: 'Bar', checkedIn: 30, validTickets: 340, insideNow: insideAtBar, capacity: 50, allowsReentry: true } });
+      }),
+    );
+    const { user } = renderApp({ route: '/scanner', selection: { organization: testOrganization, event: testEvent, day: atBar } });
+    expect(await screen.findByTestId('capacity')).toHaveTextContent('Inside now: 44 / 50');
+    isCountsHeld = true;
+    await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
+    verdict = { isValid: true, holderName: 'Zoe Adams', insideNow: 45, capacity: 50 };
+    await verifyByHand(user, 'GC-ZOE');
+    await screen.findByRole('group', { name: 'Valid Ticket' });
+    await waitFor(() => expect(screen.getByTestId('capacity')).toHaveTextContent('Inside now: 45 / 50'));
+    expect(screen.getByTestId('capacity')).toHaveAttribute('data-level', 'filling');
+    // An exit: one fewer.
+    await user.click(screen.getByRole('radio', { name: 'Exit' }));
+    verdict = { isValid: true, holderName: 'Zoe Adams', direction: 'exit', insideNow: 44, capacity: 50 };
+    await verifyByHand(user, 'GC-ZOE');
+    await waitFor(() => expect(screen.getByTestId('capacity')).toHaveTextContent('Inside now: 44 / 50'));
   });
 
   test("a full list's denial says 'At capacity: 50 inside'", async () => {

@@ -14,9 +14,12 @@ import {
   OfflineScan,
   VerifyTicketRequest,
   type CheckInCounts,
+  type CheckInList,
+  type CheckInLists,
   type DoorList,
   type OfflineConflictList,
   type OfflineScanBatchResponse,
+  type UndoCheckInResponse,
   type VerifyTicketResponse,
 } from '@gatecheck/contract';
 import { act, screen, waitFor, within } from '@testing-library/react';
@@ -24,6 +27,7 @@ import { delay, http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { CameraSourceProvider } from '@/features/scanner/camera-source-context.tsx';
 import { makeDoorList } from '@/test/door-list-fixtures.ts';
+import type { EventItem, OrganizationItem, SelectedDay } from '@/lib/entities.ts';
 import { chooseLanguage } from '@/lib/i18n/choice.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
@@ -34,7 +38,7 @@ import { renderWithProviders } from '@/test/render.tsx';
 import { createScriptedScanSource } from '@/test/scripted-scan-source.ts';
 import { ScannerRoute } from './scanner-route.tsx';
 
-const selection = { organization: testOrganization, event: testEvent, day: testDay };
+const selection: { organization: OrganizationItem; event: EventItem; day: SelectedDay } = { organization: testOrganization, event: testEvent, day: testDay };
 
 function renderScanner(options: { selection?: typeof selection } = {}) {
   const camera = createScriptedScanSource();
@@ -479,4 +483,125 @@ test("a supervisor is offered 'Undo check-in' on an offline approval only once i
   expect(uploads.flat().map((scan) => scan.code)).toEqual(['GOOD-1']);
   expect(await within(row()).findByRole('button', { name: 'Undo check-in' })).toBeInTheDocument();
   expect(within(row()).queryByText('Undo is possible once this scan has been sent.')).not.toBeInTheDocument();
+});
+
+test('an entry approved online marks the guest inside on the device: with the server gone, the same ticket is DENIED at the door and its exit is recorded offline (decisions 111, 113)', { timeout: 30_000 }, async () => {
+  const bar: CheckInList = { id: '44444444-4444-4444-8444-444444444444', name: 'Bar', position: 1, ticketTypes: null, days: null, allowsReentry: true, capacity: null, dailyCheckoutTime: null };
+  // The door list knows GOOD-1 came in and left before: inside, by the list, nobody.
+  const list = await makeDoorList([{ ...TICKETS[0]!, checkIn: { checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B Staff', lastEnteredAt: '2026-07-11T09:00:00.000Z', exitedAt: '2026-07-11T09:30:00.000Z' } }]);
+  serveDoorList({ ...list, checkInListId: bar.id, checkInLists: [bar] });
+  server.use(http.get(apiUrl(apiPaths.checkInLists), () => HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists: [bar] })));
+  let isServerDown = false;
+  serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Ada Lovelace' })));
+  server.use(http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.error()));
+  const { user } = renderScanner({ selection: { ...selection, day: { ...testDay, checkInList: { id: bar.id, name: 'Bar' } } } });
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+
+  // Back in, approved by the server.
+  await typeCode(user, 'GOOD-1');
+  const approved = await screen.findByRole('group', { name: 'Valid Ticket' });
+  expect(within(approved).queryByText('Offline')).not.toBeInTheDocument();
+
+  // The network fails: the device decides. The guest is inside, so a second entry is DENIED…
+  isServerDown = true;
+  await typeCode(user, 'GOOD-1');
+  const denied = await screen.findByRole('group', { name: 'Invalid Ticket' }, { timeout: 6_000 });
+  expect(within(denied).getByText('Offline')).toBeInTheDocument();
+  expect(within(denied).getByText(/^Already checked in at/)).toBeInTheDocument();
+
+  // …and the guest's exit is recorded.
+  await user.click(screen.getByRole('radio', { name: 'Exit' }));
+  await typeCode(user, 'GOOD-1');
+  await waitFor(() => expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByTestId('result-card-approval')).toHaveTextContent('Exit recorded'), { timeout: 6_000 });
+  expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByText('Offline')).toBeInTheDocument();
+});
+
+test("a guest the server says is already inside (back in through another gate since the door list) can leave offline, and is let in again after (decisions 111, 113)", { timeout: 30_000 }, async () => {
+  const bar: CheckInList = { id: '44444444-4444-4444-8444-444444444444', name: 'Bar', position: 1, ticketTypes: null, days: null, allowsReentry: true, capacity: null, dailyCheckoutTime: null };
+  // By the door list GOOD-1 left at 09:30; since then the guest came back in at gate B.
+  const list = await makeDoorList([{ ...TICKETS[0]!, checkIn: { checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B Staff', lastEnteredAt: '2026-07-11T09:00:00.000Z', exitedAt: '2026-07-11T09:30:00.000Z' } }]);
+  serveDoorList({ ...list, checkInListId: bar.id, checkInLists: [bar] });
+  server.use(http.get(apiUrl(apiPaths.checkInLists), () => HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists: [bar] })));
+  let isServerDown = false;
+  serveVerify(() =>
+    isServerDown
+      ? HttpResponse.error()
+      : HttpResponse.json<VerifyTicketResponse>({ isValid: false, reason: 'already_checked_in', message: 'Already checked in', checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B Staff' }),
+  );
+  server.use(http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.error()));
+  const { user } = renderScanner({ selection: { ...selection, day: { ...testDay, checkInList: { id: bar.id, name: 'Bar' } } } });
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GOOD-1');
+  expect(within(await screen.findByRole('group', { name: 'Invalid Ticket' })).queryByText('Offline')).not.toBeInTheDocument();
+
+  // The network fails: the guest, inside by the server's word, leaves…
+  isServerDown = true;
+  await user.click(screen.getByRole('radio', { name: 'Exit' }));
+  await typeCode(user, 'GOOD-1');
+  await waitFor(() => expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByTestId('result-card-approval')).toHaveTextContent('Exit recorded'), { timeout: 6_000 });
+  expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByText('Offline')).toBeInTheDocument();
+  // …and comes back in.
+  await user.click(screen.getByRole('radio', { name: 'Entry' }));
+  await typeCode(user, 'GOOD-1');
+  expect(await screen.findByText('2 scans waiting to be sent', {}, { timeout: 6_000 })).toBeInTheDocument();
+  const back = screen.getByRole('group', { name: 'Valid Ticket' });
+  expect(within(back).getByText('Offline')).toBeInTheDocument();
+  expect(back).not.toHaveTextContent('Exit recorded');
+});
+
+test("a supervisor's manual check-in approved online marks the guest inside on the device: the same ticket offline is DENIED 'Already checked in'", { timeout: 30_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  serveVerify(() => HttpResponse.error());
+  const attendee: Attendee = { ticketId: 'ticket-1', code: 'GOOD-1', holderName: 'Ada Lovelace', ticketType: 'VIP', admittedDays: null, revokedAt: null, day: testDay.day, checkIn: null };
+  server.use(
+    http.get(apiUrl(`/events/${testEvent.id}/attendees`), () => HttpResponse.json<AttendeeSearchResponse>({ attendees: [attendee], hasMore: false })),
+    http.post(apiUrl(`/events/${testEvent.id}/attendees/:ticketId/check-in`), () => HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Ada Lovelace', checkedInAt: new Date().toISOString() })),
+  );
+  const { user } = renderScanner({ selection: { ...selection, organization: { ...testOrganization, role: 'supervisor' } } });
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await user.click(screen.getByRole('button', { name: 'Find attendee' }));
+  await user.type(screen.getByLabelText('Name or ticket code'), 'Ada');
+  const row = await screen.findByRole('listitem', { name: 'Ada Lovelace' });
+  await user.click(within(row).getByRole('button', { name: 'Check in' }));
+  expect(within(await screen.findByRole('group', { name: 'Valid Ticket' })).queryByText('Offline')).not.toBeInTheDocument();
+  await user.keyboard('{Escape}');
+
+  // The verify gets no answer: the device decides, knowing the guest is in.
+  await typeCode(user, 'GOOD-1');
+  const denied = await screen.findByRole('group', { name: 'Invalid Ticket' }, { timeout: 6_000 });
+  expect(within(denied).getByText('Offline')).toBeInTheDocument();
+  expect(within(denied).getByText(/^Already checked in at .+ by Dana Demo$/)).toBeInTheDocument();
+});
+
+test("a check-in a supervisor undid online is forgotten on the device: with the server gone, the same ticket is APPROVED, not 'Already checked in'", { timeout: 30_000 }, async () => {
+  serveDoorList(await makeDoorList(TICKETS));
+  let isServerDown = false;
+  serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Ada Lovelace' })));
+  const attendee: Attendee = { ticketId: 'ticket-1', code: 'GOOD-1', holderName: 'Ada Lovelace', ticketType: 'VIP', admittedDays: null, revokedAt: null, day: testDay.day, checkIn: null };
+  server.use(
+    http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.error()),
+    http.get(apiUrl(`/events/${testEvent.id}/attendees`), () => HttpResponse.json<AttendeeSearchResponse>({ attendees: [attendee], hasMore: false })),
+    http.post(apiUrl(`/events/${testEvent.id}/attendees/:ticketId/undo-check-in`), () =>
+      HttpResponse.json<UndoCheckInResponse>({ ticketId: 'ticket-1', day: testDay.day, checkedInAt: new Date().toISOString(), undoneAt: new Date().toISOString(), undoneBy: 'Dana Demo', reason: 'Wrong ticket scanned' }),
+    ),
+  );
+  const { user } = renderScanner({ selection: { ...selection, organization: { ...testOrganization, role: 'supervisor' } } });
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GOOD-1');
+  await screen.findByRole('group', { name: 'Valid Ticket' });
+
+  await user.click(screen.getByText('Recent scans'));
+  const row = within(screen.getByRole('list', { name: 'Recent scans' })).getAllByRole('listitem')[0] as HTMLElement;
+  await user.click(within(row).getByRole('button', { name: 'Undo check-in' }));
+  await user.type(within(row).getByLabelText('Reason'), 'Wrong ticket scanned');
+  await user.click(within(row).getByRole('button', { name: 'Confirm undo' }));
+  await waitFor(() => expect(within(row).queryByRole('button', { name: 'Confirm undo' })).not.toBeInTheDocument());
+
+  isServerDown = true;
+  await typeCode(user, 'GOOD-1');
+  await waitFor(() => expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByText('Offline')).toBeInTheDocument(), { timeout: 6_000 });
 });

@@ -50,6 +50,7 @@ import { ScannerHeader } from '@/features/scanner/components/scanner-header.tsx'
 import { VerdictFlash } from '@/features/scanner/components/verdict-flash.tsx';
 import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
 import { recordUndo } from '@/features/scanner/recent-scans-query.ts';
+import { useScannerScope } from '@/features/scanner/scanner-memory.ts';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
 import { OfflineStatus } from '@/features/scanner/components/offline-status.tsx';
 import { useOfflineDoor } from '@/features/scanner/offline/use-offline-door.ts';
@@ -83,7 +84,8 @@ export function ScannerRoute() {
 }
 
 function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: EventItem; day: SelectedDay; canSupervise: boolean; canManageEvents: boolean }) {
-  const checkInListId = day.checkInList?.id;
+  const scope = useScannerScope(event.id, day);
+  const { checkInListId } = scope;
   const { t } = useTranslation();
   const goBack = useBack(paths.daySelect);
   useBackButton(goBack);
@@ -148,7 +150,9 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
   // Issue 11: an undo marks the approval in the recent scans (the undo refreshed the day's data).
   const onUndone = (code: string, undo: UndoCheckInResponse) => {
     const undone = { at: undo.undoneAt, reason: undo.reason };
-    recordUndo(queryClient, { eventId: event.id, day: day.day, checkInListId }, code, undone);
+    recordUndo(queryClient, scope, code, undone);
+    // Undone on the server: a scan decided on this device must not find the guest checked in.
+    offlineDoor.checkInUndone(code);
     scanner.showUndone(code, undone);
   };
 

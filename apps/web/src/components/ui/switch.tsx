@@ -10,6 +10,8 @@ export interface SwitchProps {
   hint?: string;
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
+  /** The id of a problem shown with the switch (a form's refusal of it): read after the hint, and the switch is marked invalid. */
+  problemId?: string | undefined;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface SwitchProps {
  * alone (`aria-labelledby`), the hint its description. Colour is never the only signal: the knob moves, and from 360 px up the state also reads
  * 'On' / 'Off' (below, the label keeps one line).
  */
-export function Switch({ children, hint, checked, onCheckedChange }: SwitchProps) {
+export function Switch({ children, hint, checked, onCheckedChange, problemId }: SwitchProps) {
   const { t } = useTranslation();
   const labelId = useId();
   const hintId = useId();
@@ -28,7 +30,8 @@ export function Switch({ children, hint, checked, onCheckedChange }: SwitchProps
       checked={checked}
       onCheckedChange={onCheckedChange}
       aria-labelledby={labelId}
-      aria-describedby={hint === undefined ? undefined : hintId}
+      aria-describedby={[hint === undefined ? null : hintId, problemId ?? null].filter(Boolean).join(' ') || undefined}
+      aria-invalid={problemId === undefined ? undefined : true}
       className={cn(
         'flex min-h-12 w-full items-center gap-3 rounded-xl border-2 border-slate-300 bg-white px-3 py-2 text-left hover:bg-slate-100',
         'focus-visible:outline-4 focus-visible:outline-offset-2 focus-visible:outline-blue-600',

@@ -4,7 +4,7 @@
  * file download. The figures themselves are `checkInQueries.live` (lib/check-ins).
  */
 import { liveDoorPaths } from '@gatecheck/contract';
-import { apiFetch } from '@/lib/api-client.ts';
+import { downloadApiFile } from '@/lib/download-file.ts';
 
 /** The page of the live door of `eventId` (route `paths.liveDoor`), on `day` when given (else the selected day of that event). */
 export function liveDoorPagePath(eventId: string, day?: number): string {
@@ -25,17 +25,5 @@ export function exportFileName(kind: LiveDoorExport, day: number): string {
  */
 export async function downloadLiveDoorCsv(eventId: string, day: number, kind: LiveDoorExport): Promise<void> {
   const path = kind === 'arrivals' ? liveDoorPaths.arrivalsCsv(eventId, day) : `${liveDoorPaths.scanLogCsv(eventId)}?day=${day}`;
-  const text = await (await apiFetch(path)).text();
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = exportFileName(kind, day);
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // After the click has handed the file to the browser.
-    setTimeout(() => URL.revokeObjectURL(url), 1_000);
-  }
+  await downloadApiFile(path, exportFileName(kind, day), 'text/csv;charset=utf-8');
 }

@@ -114,16 +114,3 @@ export async function importTicketCsv(eventId: string, file: Blob, onProgress: (
   }
   throw new ApiError(0, 'network_error', 'The import stopped before the server said it was done.');
 }
-
-/** Saves the answer of `path` (a PNG or the PDF) as a file named `fileName` on this device. @throws {ApiError} */
-export async function downloadFile(path: string, fileName: string): Promise<void> {
-  const blob = await (await apiFetch(path)).blob();
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}

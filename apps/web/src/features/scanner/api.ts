@@ -7,7 +7,7 @@ import { apiPaths, VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RETRY_BASE_DELAY_MS } from '@/config/constants.ts';
 import { ApiError, apiRequest } from '@/lib/api-client.ts';
-import { refreshCheckInDay } from '@/lib/check-ins/check-in-queries.ts';
+import { recordOccupancy, refreshCheckInDay } from '@/lib/check-ins/check-in-queries.ts';
 import { recordVerdict } from './recent-scans-query.ts';
 import type { Verdict } from './scanner-logic.ts';
 
@@ -35,13 +35,8 @@ export interface TicketCheck {
   signal?: AbortSignal;
 }
 
-/**
- * Sends one ticket check and returns the verdict. A denial is a verdict, not an error.
- *
- * @throws {Error} 'No selected event found.' when `eventId` is null or empty (no request is sent).
- * @throws {ApiError} on a network failure, a non-2xx answer or an unexpected body.
- */
-export async function verifyTicket(check: TicketCheck, signal?: AbortSignal): Promise<Verdict> {
+/** POST tickets/verify for `check`: the wire verdict, as `verifyTicket` but not yet mapped. */
+async function postVerify(check: TicketCheck, signal?: AbortSignal): Promise<VerifyTicketResponse> {
   if (!check.eventId) throw new Error(NO_SELECTED_EVENT_MESSAGE);
   const body: VerifyTicketRequest = {
     eventId: check.eventId,
@@ -51,7 +46,17 @@ export async function verifyTicket(check: TicketCheck, signal?: AbortSignal): Pr
     ...(check.checkInListId ? { checkInListId: check.checkInListId } : {}),
     ...(check.direction ? { direction: check.direction } : {}),
   };
-  return toVerdict(await apiRequest(apiPaths.verifyTicket, { method: 'POST', body, schema: VerifyTicketResponse, signal }));
+  return apiRequest(apiPaths.verifyTicket, { method: 'POST', body, schema: VerifyTicketResponse, signal });
+}
+
+/**
+ * Sends one ticket check and returns the verdict. A denial is a verdict, not an error.
+ *
+ * @throws {Error} 'No selected event found.' when `eventId` is null or empty (no request is sent).
+ * @throws {ApiError} on a network failure, a non-2xx answer or an unexpected body.
+ */
+export async function verifyTicket(check: TicketCheck, signal?: AbortSignal): Promise<Verdict> {
+  return toVerdict(await postVerify(check, signal));
 }
 
 /**
@@ -103,7 +108,13 @@ export function isServerUnavailable(error: unknown): boolean {
 export function useVerifyTicketMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (check: TicketCheck) => verifyTicket(check, check.signal),
+    mutationFn: async (check: TicketCheck) => {
+      const response = await postVerify(check, check.signal);
+      // The list's guests inside after this verdict (decision 120): the header shows it at once,
+      // before the day's refresh below reads the counts again.
+      recordOccupancy(queryClient, check, response);
+      return toVerdict(response);
+    },
     onSuccess: (verdict, check) => {
       // Given up on (decided on the device meanwhile): the offline verdict stands in the list, but
       // the server has recorded this scan all the same.

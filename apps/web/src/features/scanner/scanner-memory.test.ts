@@ -1,6 +1,7 @@
+import { renderHook } from '@testing-library/react';
 import { expect, test } from 'vitest';
 import { initialScannerState, type ScanResult } from './scanner-logic.ts';
-import { keepScannerState, restoreScannerState } from './scanner-memory.ts';
+import { keepScannerState, restoreScannerState, scannerScope, useScannerScope } from './scanner-memory.ts';
 
 const denied: ScanResult = {
   id: 'r1',
@@ -48,4 +49,19 @@ test('after a reload the latest verdict keeps everything its card shows: the day
   };
   keepScannerState({ eventId: 'event-1', day: 1 }, { isScanning: true, latestResult: conflict });
   expect(restoreScannerState({ eventId: 'event-1', day: 1 }).latestResult).toEqual(conflict);
+});
+
+test("the scanner's scope is the event, the day's number and the list chosen with it; the hook's stays the same object while they do", () => {
+  const day = { day: 2, name: 'Saturday', date: '2026-07-11' };
+  expect(scannerScope('event-1', day)).toEqual({ eventId: 'event-1', day: 2 });
+  expect(scannerScope('event-1', { ...day, checkInList: null })).toEqual({ eventId: 'event-1', day: 2 });
+  expect(scannerScope(null, { ...day, checkInList: { id: 'list-bar', name: 'Bar' } })).toEqual({ eventId: null, day: 2, checkInListId: 'list-bar' });
+
+  const { result, rerender } = renderHook(({ selected }) => useScannerScope('event-1', selected), { initialProps: { selected: { ...day, checkInList: { id: 'list-bar', name: 'Bar' } } } });
+  const first = result.current;
+  // A day read again from storage is a new object: the scope is not.
+  rerender({ selected: { ...day, checkInList: { id: 'list-bar', name: 'Bar' } } });
+  expect(result.current).toBe(first);
+  rerender({ selected: { ...day, checkInList: { id: 'list-vip', name: 'VIP Gate' } } });
+  expect(result.current).toEqual({ eventId: 'event-1', day: 2, checkInListId: 'list-vip' });
 });

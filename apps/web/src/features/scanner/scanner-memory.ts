@@ -5,7 +5,9 @@
  * logout; the event id and day number are stored too, so a verdict is only ever restored under the
  * header of the day it was given for. The history of SPEC §3 stays in memory only.
  */
+import { useMemo } from 'react';
 import { z } from 'zod';
+import type { SelectedDay } from '@/lib/entities.ts';
 import { readTabMemory, tabMemoryKeys, writeTabMemory } from '@/lib/tab-memory.ts';
 import { initialScannerState, type ScannerState } from './scanner-logic.ts';
 import { StoredScanResult } from './stored-scan-result.ts';
@@ -27,6 +29,26 @@ export interface ScannerScope {
   eventId: string | null;
   day: number;
   checkInListId?: string | undefined;
+}
+
+/**
+ * The scope of the scanner open for event `eventId` (null or '' when none is stored, SPEC §5) on the
+ * selected `day`: its number and the check-in list chosen with it (docs/decisions/109; absent: the
+ * event's first). The one place the scanner's scope is built from the selection.
+ */
+export function scannerScope(eventId: string | null, day: Pick<SelectedDay, 'day' | 'checkInList'>): ScannerScope {
+  return scopeOf(eventId, day.day, day.checkInList?.id);
+}
+
+/** `scannerScope` as a hook: the same object while the event, day and list stay, so it can be an effect's dependency. */
+export function useScannerScope(eventId: string | null, day: Pick<SelectedDay, 'day' | 'checkInList'>): ScannerScope {
+  const dayNumber = day.day;
+  const checkInListId = day.checkInList?.id;
+  return useMemo(() => scopeOf(eventId, dayNumber, checkInListId), [eventId, dayNumber, checkInListId]);
+}
+
+function scopeOf(eventId: string | null, day: number, checkInListId: string | undefined): ScannerScope {
+  return { eventId, day, ...(checkInListId === undefined ? {} : { checkInListId }) };
 }
 
 /** Whether what was kept for `stored` belongs to `scope` (same event, day and check-in list). */

@@ -32,7 +32,7 @@ import {
   type ScannerState,
   type UndoneCheckIn,
 } from './scanner-logic.ts';
-import { keepScannerState, rememberUncheckedCode, restoreScannerState, takeUncheckedCode } from './scanner-memory.ts';
+import { keepScannerState, rememberUncheckedCode, restoreScannerState, takeUncheckedCode, useScannerScope } from './scanner-memory.ts';
 import { t } from '@/lib/i18n/index.ts';
 
 type Facing = 'environment' | 'user';
@@ -109,22 +109,22 @@ const now = () => performance.now();
  *   the device cannot decide (no door list), SPEC §8's 'Verification Error' stays.
  */
 export function useScanner(eventId: string | null, day: SelectedDay, offline?: OfflineDoor, options: ScanOptions = {}): Scanner {
-  const checkInListId = day.checkInList?.id;
+  const scope = useScannerScope(eventId, day);
   // The Exit switch (docs/decisions/113): the caller passes 'exit' only at a list that allows re-entry.
   const { direction, onInfoCode } = options;
-  const [state, dispatch] = useReducer(scannerReducer, { eventId, day: day.day, checkInListId }, restoreScannerState);
+  const [state, dispatch] = useReducer(scannerReducer, scope, restoreScannerState);
   const { isScanning, latestResult } = state;
   // Kept as soon as it is on screen: a layout effect runs with the commit, so the tab memory never
   // lags the screen (docs/decisions/063, kept by 081).
-  useLayoutEffect(() => keepScannerState({ eventId, day: day.day, checkInListId }, { isScanning, latestResult }), [eventId, day.day, checkInListId, isScanning, latestResult]);
+  useLayoutEffect(() => keepScannerState(scope, { isScanning, latestResult }), [scope, isScanning, latestResult]);
   // Back after a sign-in that a ticket check's 401 forced: that ticket was never checked; say so.
   useEffect(() => {
-    const code = takeUncheckedCode({ eventId, day: day.day, checkInListId });
+    const code = takeUncheckedCode(scope);
     // 'next-screen': raised as this screen mounts, before the router's root dismisses the last screen's toasts.
     if (code !== null) {
       notify({ title: t('scanner.uncheckedTitle'), description: t('scanner.uncheckedSessionEnded', { code: toastCodeText(code) }), variant: 'error', scope: 'next-screen', isKeptOnLanguageChange: true });
     }
-  }, [eventId, day.day, checkInListId]);
+  }, [scope]);
   const { mutateAsync: verify } = useVerifyTicketMutation();
   const { settings, update: updateSettings } = useDeviceSettings();
   const isContinuous = settings.continuousScanning;
@@ -161,11 +161,11 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
   /** Shows a verdict the device decided (issue 12): card, toast, flash and recent scans, marked 'Offline'. */
   const showOfflineVerdict = useCallback(
     (result: ScanResult) => {
-      recordVerdict(queryClient, { eventId, day: day.day, checkInListId }, result);
+      recordVerdict(queryClient, scope, result);
       dispatch({ type: 'verified', result });
       notify(verdictNotice(result));
     },
-    [queryClient, eventId, day.day, checkInListId],
+    [queryClient, scope],
   );
 
   /**
@@ -204,7 +204,7 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
         // A ticket this device admitted offline, in a scan still waiting to be sent: the server does
         // not know it yet and would approve it again; the device decides (DENIED, already checked in).
         if (offline && (await offline.hasUnsentAdmission(qrCode)) && (await decideHere(qrCode, scanId, scannedAt))) return;
-        const verdict = await verifyWithin(verify, { eventId, day: day.day, checkInListId, qrCode, scanId, direction }, offline ? VERIFY_TIMEOUT_MS : null);
+        const verdict = await verifyWithin(verify, { ...scope, qrCode, scanId, direction }, offline ? VERIFY_TIMEOUT_MS : null);
         offline?.verifyAnswered(qrCode, verdict);
         // The row keeps the scan's id, which its check-in keeps too: an undo from recent scans names it.
         dispatch({ type: 'verified', result: { id: scanId, ticketId: qrCode, timestamp: new Date().toISOString(), ...verdict } });
@@ -222,7 +222,7 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
         if (error instanceof ApiError && error.code === 'device_revoked') return;
         // The session ended (401): the next screen is sign-in; the scanner says after it that this
         // ticket was never checked.
-        if (error instanceof ApiError && error.status === 401) rememberUncheckedCode({ eventId, day: day.day, checkInListId }, qrCode);
+        if (error instanceof ApiError && error.status === 401) rememberUncheckedCode(scope, qrCode);
         // SPEC §8: the server's error text is not shown; the same words for every failure.
         dispatch({ type: 'verificationFailed' });
         notify({ id: SCAN_OUTCOME_TOAST_ID, title: t('scanner.verificationError'), description: t('scanner.verificationErrorDescription'), variant: 'error' });
@@ -231,7 +231,7 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
         resumeAtRef.current = resumeAt(now());
       }
     },
-    [verify, eventId, day.day, checkInListId, direction, onInfoCode, offline, decideHere],
+    [verify, scope, direction, onInfoCode, offline, decideHere],
   );
 
   /** The one path of every scanned code (SPEC §4): shown, toasted, verified after a 500 ms pause. */
@@ -408,12 +408,15 @@ export function useScanner(eventId: string | null, day: SelectedDay, offline?: O
 
   const showVerdict = useCallback(
     (code: string, response: VerifyTicketResponse, scanId: string = crypto.randomUUID()) => {
-      const result: ScanResult = { id: scanId, ticketId: code, timestamp: new Date().toISOString(), ...toVerdict(response) };
-      recordVerdict(queryClient, { eventId, day: day.day, checkInListId }, result);
+      const verdict = toVerdict(response);
+      // The server decided it: the device keeps the guest's state as after any online verdict.
+      offline?.verifyAnswered(code, verdict);
+      const result: ScanResult = { id: scanId, ticketId: code, timestamp: new Date().toISOString(), ...verdict };
+      recordVerdict(queryClient, scope, result);
       dispatch({ type: 'verified', result });
       notify(verdictNotice(result));
     },
-    [queryClient, eventId, day.day, checkInListId],
+    [queryClient, scope, offline],
   );
 
   const showUndone = useCallback((code: string, undone: UndoneCheckIn) => dispatch({ type: 'checkInUndone', code, undone }), []);

@@ -6,7 +6,7 @@
 import { InfoScanResponse, infoScanPath, ManualCheckInResponse, supervisorPaths, UndoCheckInResponse } from '@gatecheck/contract';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
-import { checkInQueries, isSearchable, refreshCheckInDay } from '@/lib/check-ins/check-in-queries.ts';
+import { checkInQueries, isSearchable, recordOccupancy, refreshCheckInDay } from '@/lib/check-ins/check-in-queries.ts';
 import { t } from '@/lib/i18n/index.ts';
 
 /** The body's `checkInListId` when a list was chosen (docs/decisions/109); absent: the event's first. */
@@ -23,6 +23,8 @@ export function useManualCheckIn(eventId: string, day: number, checkInListId?: s
   return useMutation({
     mutationFn: ({ ticketId, scanId }: { ticketId: string; scanId: string }) =>
       apiRequest(supervisorPaths.manualCheckIn(eventId, ticketId), { method: 'POST', body: { day, scanId, ...listField(checkInListId) }, schema: ManualCheckInResponse }),
+    // The list's guests inside after it, as a verify's (decision 120), before the day is read again.
+    onSuccess: (verdict) => recordOccupancy(queryClient, { eventId, day, checkInListId }, verdict),
     onSettled: () => refreshCheckInDay(queryClient, { eventId, day }),
   });
 }

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { createQueryClient } from '@/lib/query-client.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
-import { checkInKeys, checkInQueries, isSearchable, refreshCheckInDay } from './check-in-queries.ts';
+import { checkInKeys, checkInQueries, isSearchable, recordOccupancy, refreshCheckInDay } from './check-in-queries.ts';
 
 test("every kind of an event day's check-in data sits under that day's one root key", () => {
   const root = ['check-ins', 'event-1', 2];
@@ -60,4 +60,22 @@ test("refreshing an event day reads its counts, conflicts, scan log and search a
   expect(reads.toSorted()).toEqual(['conflicts day 2', 'counts day 2', 'scan log day 2', 'search day 2']);
   for (const stop of unsubscribe) stop();
   queryClient.clear();
+});
+
+test("a verdict's occupancy goes into its list's cached counts (or the day's, at an event's only list); a verdict without one, or counts not read yet, change nothing", () => {
+  const queryClient = createQueryClient({ retry: false });
+  const counts: CheckInCounts = { eventId: 'event-1', day: 2, checkedIn: 10, validTickets: 40, insideNow: 8 };
+  const atList: CheckInCounts = { ...counts, checkInList: { id: 'list-bar', name: 'Bar', checkedIn: 5, validTickets: 40, insideNow: 3, capacity: 50, allowsReentry: true } };
+  queryClient.setQueryData(checkInKeys.counts('event-1', 2), counts);
+  queryClient.setQueryData(checkInKeys.counts('event-1', 2, 'list-bar'), atList);
+
+  recordOccupancy(queryClient, { eventId: 'event-1', day: 2, checkInListId: 'list-bar' }, { insideNow: 4, capacity: 50 });
+  expect(queryClient.getQueryData(checkInKeys.counts('event-1', 2, 'list-bar'))).toEqual({ ...atList, checkInList: { ...atList.checkInList, insideNow: 4 } });
+  recordOccupancy(queryClient, { eventId: 'event-1', day: 2 }, { insideNow: 9, capacity: null });
+  expect(queryClient.getQueryData(checkInKeys.counts('event-1', 2))).toEqual({ ...counts, insideNow: 9 });
+
+  recordOccupancy(queryClient, { eventId: 'event-1', day: 2 }, {});
+  expect(queryClient.getQueryData(checkInKeys.counts('event-1', 2))).toEqual({ ...counts, insideNow: 9 });
+  recordOccupancy(queryClient, { eventId: 'event-1', day: 3 }, { insideNow: 1 });
+  expect(queryClient.getQueryData(checkInKeys.counts('event-1', 3))).toBeUndefined();
 });

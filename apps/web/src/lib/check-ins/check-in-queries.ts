@@ -152,6 +152,25 @@ export const checkInQueries = {
 };
 
 /**
+ * Puts a verdict's occupancy — `insideNow` and `capacity` of the list it was given at, after it
+ * (verify and the manual check-in answer them at a list that counts its guests inside, decisions
+ * 111, 120) — into the day's cached counts of that list, so the header shows the new number with
+ * the verdict instead of the old one until the counts are read again. The counts of a list named
+ * by `scope.checkInListId` take it as the list's; without one (an event of one list) as the day's.
+ * A verdict without them, or counts not read yet, change nothing.
+ */
+export function recordOccupancy(queryClient: QueryClient, scope: CheckInDay, occupancy: { insideNow?: number | undefined; capacity?: number | null | undefined }): void {
+  const { insideNow, capacity } = occupancy;
+  if (!scope.eventId || insideNow === undefined) return;
+  queryClient.setQueryData(checkInKeys.counts(scope.eventId, scope.day, scope.checkInListId), (counts: CheckInCounts | undefined) => {
+    if (counts === undefined) return counts;
+    if (scope.checkInListId === undefined) return { ...counts, insideNow };
+    if (counts.checkInList === undefined) return counts;
+    return { ...counts, checkInList: { ...counts.checkInList, insideNow, ...(capacity === undefined ? {} : { capacity }) } };
+  });
+}
+
+/**
  * After the server recorded something for `scope`'s check-ins (a verify's verdict, a manual
  * check-in, an undo, an offline upload): marks all of that day's check-in data stale, and refetches
  * what is shown. Every list's data of the day (a check-in at one list changes the event's counts shown

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
-import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import type { CheckInListFormValues } from '../check-in-list-logic.ts';
+import { Field, FieldProblem, fieldControlProps } from './field.tsx';
 import type { FieldProblems } from '../manage-logic.ts';
 
 /** The fields this form shows a problem next to. */
@@ -27,17 +27,14 @@ export interface CheckInListFormProps<R> {
   onCancel(): void;
 }
 
-/** A group of check boxes with its legend and problem. */
-function CheckGroup({ legend, problem, problemId, children }: { legend: string; problem: string | undefined; problemId: string; children: ReactNode }) {
+/** A group of check boxes with its legend and problem (`${id}-problem`). */
+function CheckGroup({ id, legend, problem, children }: { id: string; legend: string; problem: string | undefined; children: ReactNode }) {
+  // A group is described by its problem; aria-invalid belongs to its check boxes' roles, not to a group.
   return (
-    <fieldset className="flex flex-col gap-2" aria-describedby={problem ? problemId : undefined}>
+    <fieldset className="flex flex-col gap-2" aria-describedby={fieldControlProps(id, { problem })['aria-describedby']}>
       <legend className="mb-1 text-base font-semibold text-slate-900">{legend}</legend>
       {children}
-      {problem && (
-        <p id={problemId} className="text-base font-semibold text-red-800">
-          {problem}
-        </p>
-      )}
+      <FieldProblem id={id} text={problem} />
     </fieldset>
   );
 }
@@ -69,7 +66,6 @@ export function CheckInListForm<R>({ initial, ticketTypes, days, check, submitLa
     setProblems((current) => Object.fromEntries(Object.entries(current).filter(([name]) => name !== field)));
   };
   const shown: FieldProblems = refusal?.field ? { ...problems, [refusal.field]: refusal.text } : problems;
-  const describedBy = (name: string, hint?: boolean) => [hint ? id(`${name}-hint`) : null, shown[name] ? id(`${name}-problem`) : null].filter(Boolean).join(' ') || undefined;
   const toggle = <T,>(list: readonly T[], item: T, isOn: boolean) => (isOn ? [...list.filter((entry) => entry !== item), item] : list.filter((entry) => entry !== item));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -81,17 +77,11 @@ export function CheckInListForm<R>({ initial, ticketTypes, days, check, submitLa
 
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-5">
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={id('name')}>{t('manageLists.fields.name')}</Label>
-        <Input id={id('name')} value={values.name} aria-invalid={shown.name ? true : undefined} aria-describedby={describedBy('name')} onChange={(change) => set('name', change.target.value)} />
-        {shown.name && (
-          <p id={id('name-problem')} className="text-base font-semibold text-red-800">
-            {shown.name}
-          </p>
-        )}
-      </div>
+      <Field id={id('name')} label={t('manageLists.fields.name')} problem={shown.name}>
+        {(control) => <Input {...control} value={values.name} onChange={(change) => set('name', change.target.value)} />}
+      </Field>
 
-      <CheckGroup legend={t('manageLists.fields.ticketTypes')} problem={shown.ticketTypes} problemId={id('ticketTypes-problem')}>
+      <CheckGroup id={id('ticketTypes')} legend={t('manageLists.fields.ticketTypes')} problem={shown.ticketTypes}>
         <Switch checked={values.isEveryType} onCheckedChange={(checked) => set('isEveryType', checked, 'ticketTypes')} hint={t('manageLists.everyTypeHint')}>
           {t('manageLists.everyType')}
         </Switch>
@@ -104,7 +94,7 @@ export function CheckInListForm<R>({ initial, ticketTypes, days, check, submitLa
           ))}
       </CheckGroup>
 
-      <CheckGroup legend={t('manageLists.fields.days')} problem={shown.days} problemId={id('days-problem')}>
+      <CheckGroup id={id('days')} legend={t('manageLists.fields.days')} problem={shown.days}>
         <Switch checked={values.isEveryDay} onCheckedChange={(checked) => set('isEveryDay', checked, 'days')}>
           {t('manageLists.everyDay')}
         </Switch>
@@ -117,51 +107,24 @@ export function CheckInListForm<R>({ initial, ticketTypes, days, check, submitLa
       </CheckGroup>
 
       <div className="flex flex-col gap-2">
-        <Switch checked={values.allowsReentry} onCheckedChange={(checked) => set('allowsReentry', checked)} hint={t('manageLists.reentryHint')}>
+        <Switch
+          checked={values.allowsReentry}
+          onCheckedChange={(checked) => set('allowsReentry', checked)}
+          hint={t('manageLists.reentryHint')}
+          problemId={shown.allowsReentry ? `${id('allowsReentry')}-problem` : undefined}
+        >
           {t('manageLists.fields.allowsReentry')}
         </Switch>
-        {shown.allowsReentry && <p className="text-base font-semibold text-red-800">{shown.allowsReentry}</p>}
+        <FieldProblem id={id('allowsReentry')} text={shown.allowsReentry} />
       </div>
 
       <div className="grid gap-5 sm:grid-cols-2">
-        <div className="flex flex-col gap-2">
-          <Label htmlFor={id('capacity')}>{t('manageLists.fields.capacity')}</Label>
-          <Input
-            id={id('capacity')}
-            inputMode="numeric"
-            value={values.capacity}
-            aria-invalid={shown.capacity ? true : undefined}
-            aria-describedby={describedBy('capacity', true)}
-            onChange={(change) => set('capacity', change.target.value)}
-          />
-          <p id={id('capacity-hint')} className="text-sm text-slate-700">
-            {t('manageLists.capacityHint')}
-          </p>
-          {shown.capacity && (
-            <p id={id('capacity-problem')} className="text-base font-semibold text-red-800">
-              {shown.capacity}
-            </p>
-          )}
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor={id('dailyCheckoutTime')}>{t('manageLists.fields.dailyCheckoutTime')}</Label>
-          <Input
-            id={id('dailyCheckoutTime')}
-            type="time"
-            value={values.dailyCheckoutTime}
-            aria-invalid={shown.dailyCheckoutTime ? true : undefined}
-            aria-describedby={describedBy('dailyCheckoutTime', true)}
-            onChange={(change) => set('dailyCheckoutTime', change.target.value)}
-          />
-          <p id={id('dailyCheckoutTime-hint')} className="text-sm text-slate-700">
-            {t('manageLists.checkoutHint')}
-          </p>
-          {shown.dailyCheckoutTime && (
-            <p id={id('dailyCheckoutTime-problem')} className="text-base font-semibold text-red-800">
-              {shown.dailyCheckoutTime}
-            </p>
-          )}
-        </div>
+        <Field id={id('capacity')} label={t('manageLists.fields.capacity')} hint={t('manageLists.capacityHint')} problem={shown.capacity}>
+          {(control) => <Input {...control} inputMode="numeric" value={values.capacity} onChange={(change) => set('capacity', change.target.value)} />}
+        </Field>
+        <Field id={id('dailyCheckoutTime')} label={t('manageLists.fields.dailyCheckoutTime')} hint={t('manageLists.checkoutHint')} problem={shown.dailyCheckoutTime}>
+          {(control) => <Input {...control} type="time" value={values.dailyCheckoutTime} onChange={(change) => set('dailyCheckoutTime', change.target.value)} />}
+        </Field>
       </div>
 
       {Object.keys(problems).length > 0 && <FormNotice variant="error" title={t('manage.problems.fixFields')} />}

@@ -1,12 +1,12 @@
 import { EventStatus } from '@gatecheck/contract';
 import { Plus, Trash2 } from 'lucide-react';
-import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
-import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
+import { Field, FieldProblem } from './field.tsx';
 import { checkEventForm, type EventFormValues, type FieldProblems, nextDayRow, statusWords } from '../manage-logic.ts';
 import type { EventRequest } from '@gatecheck/contract';
 
@@ -29,29 +29,6 @@ function isFormField(field: string | null): boolean {
 function timeZoneChoices(current: string): string[] {
   const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
   return [...new Set([current, 'UTC', ...known])].sort();
-}
-
-/** A labelled control with its problem under it, tied by aria-describedby. */
-function Field({ id, label, hint, problem, children }: { id: string; label: string; hint?: string; problem: string | undefined; children: (describedBy: string | undefined) => ReactNode }) {
-  const hintId = hint ? `${id}-hint` : undefined;
-  const problemId = problem ? `${id}-problem` : undefined;
-  const describedBy = [hintId, problemId].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="flex flex-col gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      {children(describedBy)}
-      {hint && (
-        <p id={hintId} className="text-sm text-slate-700">
-          {hint}
-        </p>
-      )}
-      {problem && (
-        <p id={problemId} className="text-base font-semibold text-red-800">
-          {problem}
-        </p>
-      )}
-    </div>
-  );
 }
 
 /**
@@ -85,7 +62,6 @@ export function EventForm({ initial, submitLabel, isPending, refusal, onSubmit }
 
   const shown: FieldProblems = refusal?.field ? { ...problems, [refusal.field]: refusal.text } : problems;
   const id = (name: string) => `${idPrefix}-${name}`;
-  const inputProps = (name: string, describedBy: string | undefined) => ({ id: id(name), 'aria-describedby': describedBy, 'aria-invalid': shown[name] ? true : undefined });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -97,12 +73,12 @@ export function EventForm({ initial, submitLabel, isPending, refusal, onSubmit }
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-5">
       <Field id={id('title')} label={t('manage.fields.title')} problem={shown.title}>
-        {(describedBy) => <Input {...inputProps('title', describedBy)} value={values.title} onChange={(change) => set('title', change.target.value)} required />}
+        {(control) => <Input {...control} value={values.title} onChange={(change) => set('title', change.target.value)} required />}
       </Field>
       <Field id={id('description')} label={t('manage.fields.description')} problem={shown.description}>
-        {(describedBy) => (
+        {(control) => (
           <textarea
-            {...inputProps('description', describedBy)}
+            {...control}
             className="ui-input min-h-24 py-3"
             value={values.description}
             onChange={(change) => set('description', change.target.value)}
@@ -111,15 +87,15 @@ export function EventForm({ initial, submitLabel, isPending, refusal, onSubmit }
       </Field>
       <div className="grid gap-5 sm:grid-cols-2">
         <Field id={id('date')} label={t('manage.fields.date')} hint={t('manage.dateHint')} problem={shown.date}>
-          {(describedBy) => <Input {...inputProps('date', describedBy)} type="date" value={values.date} onChange={(change) => set('date', change.target.value)} required />}
+          {(control) => <Input {...control} type="date" value={values.date} onChange={(change) => set('date', change.target.value)} required />}
         </Field>
         <Field id={id('location')} label={t('manage.fields.location')} problem={shown.location}>
-          {(describedBy) => <Input {...inputProps('location', describedBy)} value={values.location} onChange={(change) => set('location', change.target.value)} />}
+          {(control) => <Input {...control} value={values.location} onChange={(change) => set('location', change.target.value)} />}
         </Field>
       </div>
       <Field id={id('status')} label={t('manage.fields.status')} hint={t('manage.statusHint')} problem={shown.status}>
-        {(describedBy) => (
-          <select {...inputProps('status', describedBy)} className="ui-input" value={values.status} onChange={(change) => set('status', EventStatus.parse(change.target.value))}>
+        {(control) => (
+          <select {...control} className="ui-input" value={values.status} onChange={(change) => set('status', EventStatus.parse(change.target.value))}>
             {EventStatus.options.map((status) => (
               <option key={status} value={status}>
                 {statusWords(status)}
@@ -130,8 +106,8 @@ export function EventForm({ initial, submitLabel, isPending, refusal, onSubmit }
       </Field>
       <div className="grid gap-5 sm:grid-cols-2">
         <Field id={id('timeZone')} label={t('manage.fields.timeZone')} problem={shown.timeZone}>
-          {(describedBy) => (
-            <select {...inputProps('timeZone', describedBy)} className="ui-input" value={values.timeZone} onChange={(change) => set('timeZone', change.target.value)}>
+          {(control) => (
+            <select {...control} className="ui-input" value={values.timeZone} onChange={(change) => set('timeZone', change.target.value)}>
               {zones.map((zone) => (
                 <option key={zone} value={zone}>
                   {zone}
@@ -141,7 +117,7 @@ export function EventForm({ initial, submitLabel, isPending, refusal, onSubmit }
           )}
         </Field>
         <Field id={id('dayCutoff')} label={t('manage.fields.dayCutoff')} hint={t('manage.dayCutoffHint')} problem={shown.dayCutoff}>
-          {(describedBy) => <Input {...inputProps('dayCutoff', describedBy)} type="time" value={values.dayCutoff} onChange={(change) => set('dayCutoff', change.target.value)} required />}
+          {(control) => <Input {...control} type="time" value={values.dayCutoff} onChange={(change) => set('dayCutoff', change.target.value)} required />}
         </Field>
       </div>
       <Switch checked={values.allowsScanningOutsideDays} onCheckedChange={(checked) => set('allowsScanningOutsideDays', checked)} hint={t('manage.scanOutsideDaysHint')}>
@@ -156,16 +132,16 @@ export function EventForm({ initial, submitLabel, isPending, refusal, onSubmit }
             <legend className="px-1 text-base font-semibold text-slate-900">{t('manage.dayRow', { number: index + 1 })}</legend>
             <div className="grid grid-cols-[5rem_1fr] gap-3">
               <Field id={id(`days.${index}.day`)} label={t('manage.fields.dayNumber')} problem={shown[`days.${index}.day`]}>
-                {(describedBy) => (
-                  <Input {...inputProps(`days.${index}.day`, describedBy)} inputMode="numeric" value={day.day} onChange={(change) => setDay(index, { day: change.target.value })} />
+                {(control) => (
+                  <Input {...control} inputMode="numeric" value={day.day} onChange={(change) => setDay(index, { day: change.target.value })} />
                 )}
               </Field>
               <Field id={id(`days.${index}.name`)} label={t('manage.fields.dayName')} problem={shown[`days.${index}.name`]}>
-                {(describedBy) => <Input {...inputProps(`days.${index}.name`, describedBy)} value={day.name} onChange={(change) => setDay(index, { name: change.target.value })} />}
+                {(control) => <Input {...control} value={day.name} onChange={(change) => setDay(index, { name: change.target.value })} />}
               </Field>
             </div>
             <Field id={id(`days.${index}.date`)} label={t('manage.fields.dayDate')} problem={shown[`days.${index}.date`]}>
-              {(describedBy) => <Input {...inputProps(`days.${index}.date`, describedBy)} type="date" value={day.date} onChange={(change) => setDay(index, { date: change.target.value })} />}
+              {(control) => <Input {...control} type="date" value={day.date} onChange={(change) => setDay(index, { date: change.target.value })} />}
             </Field>
             {day.checkIns > 0 ? (
               <p className="text-base text-slate-800">{t('manage.dayKeptForCheckIns', { count: day.checkIns })}</p>
@@ -177,11 +153,7 @@ export function EventForm({ initial, submitLabel, isPending, refusal, onSubmit }
             )}
           </fieldset>
         ))}
-        {shown.days && (
-          <p id={id('days-problem')} className="text-base font-semibold text-red-800">
-            {shown.days}
-          </p>
-        )}
+        <FieldProblem id={id('days')} text={shown.days} />
         <Button variant="secondary" onClick={() => setDays((days, current) => [...days, nextDayRow(current)])}>
           <Plus aria-hidden="true" className="size-5" />
           {t('manage.addDay')}

@@ -29,6 +29,7 @@ function door(waitingCount: number): OfflineDoor {
     decide: async () => null,
     verifyFailed: () => undefined,
     verifyAnswered: () => undefined,
+    checkInUndone: () => undefined,
     hasUnsentAdmission: async () => false,
   };
 }

@@ -1,8 +1,8 @@
-import { SIGNED_TICKET_VECTOR, formatSignedTicket, parseSignedTicket, signedTicketPayloadBytes, type CheckInEvent, type CheckInList } from '@gatecheck/contract';
+import { SIGNED_TICKET_VECTOR, formatSignedTicket, parseSignedTicket, signedTicketPayloadBytes, type CheckInEvent, type CheckInList, type DoorList } from '@gatecheck/contract';
 import { signAsync } from '@noble/ed25519';
 import { describe, expect, test } from 'vitest';
 import { doorListEvent, makeDoorList } from '@/test/door-list-fixtures.ts';
-import { decideOffline, rememberOnlineCheckIn, type OfflineDecisionInput } from './offline-decision.ts';
+import { decideOffline, rememberOnlineCheckIn, rememberOnlineVerdict, type OfflineDecisionInput } from './offline-decision.ts';
 import { openOfflineDb } from './offline-db.ts';
 import { hasWebCryptoEd25519, verifyTicketSignature } from './signed-tickets.ts';
 
@@ -57,6 +57,40 @@ describe('deciding from the door list (the server rule, decideCheckIn)', () => {
     // A list generated after that check-in (and showing none: undone by a supervisor) wins.
     const newer = { ...(await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada' }])), generatedAt: '2026-07-11T11:00:00.000Z' };
     expect(await decideOffline(db, await input('GOOD-1', { doorList: newer }))).toMatchObject({ isValid: true });
+  });
+});
+
+describe('online verdicts kept on the device (docs/decisions/111, 113)', () => {
+  const bar: CheckInList = { id: '44444444-4444-4444-8444-444444444444', name: 'Bar', position: 1, ticketTypes: null, days: null, allowsReentry: true, capacity: null, dailyCheckoutTime: null };
+  const scope = { eventId: 'event-1', day: 2, checkInListId: bar.id, code: 'GOOD-1' };
+  async function barList(checkIn: NonNullable<Parameters<typeof makeDoorList>[0][number]['checkIn']>, generatedAt = '2026-07-11T10:00:00.000Z'): Promise<DoorList> {
+    const list = await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada Lovelace', checkIn }]);
+    return { ...list, generatedAt, checkInListId: bar.id, checkInLists: [bar] };
+  }
+  const decideAtBar = async (doorList: DoorList, direction?: 'exit') => decideOffline(await openOfflineDb(), await input('GOOD-1', { doorList, checkInListId: bar.id, direction }));
+
+  test("a denial 'Not inside' marks a guest the list holds inside as out: the next entry is a re-entry, the next exit 'Not inside'", async () => {
+    const db = await openOfflineDb();
+    const inside = await barList({ checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B' });
+    await rememberOnlineVerdict(db, scope, { verdict: { isValid: false, denial: { reason: 'not_inside' } }, staffName: 'Dana Demo', now: new Date('2026-07-11T10:30:00Z'), doorList: inside });
+    expect(await decideAtBar(inside, 'exit')).toMatchObject({ isValid: false, denial: { reason: 'not_inside' } });
+    expect(await decideAtBar(inside)).toMatchObject({ isValid: true });
+  });
+
+  test("'Already checked in' at 09:00 learned at 10:30 outlives a list generated at 10:00 (the guest came back in since), not one generated after 10:30", async () => {
+    const db = await openOfflineDb();
+    const left = await barList({ checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B', lastEnteredAt: '2026-07-11T09:00:00.000Z', exitedAt: '2026-07-11T09:30:00.000Z' });
+    const verdict = { isValid: false as const, denial: { reason: 'already_checked_in' as const, checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B' } };
+    await rememberOnlineVerdict(db, scope, { verdict, staffName: 'Dana Demo', now: new Date('2026-07-11T10:30:00Z'), doorList: left });
+    expect(await decideAtBar(left)).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in', checkedInBy: 'Gate B' } });
+    expect(await decideAtBar({ ...left, generatedAt: '2026-07-11T10:31:00.000Z' })).toMatchObject({ isValid: true });
+  });
+
+  test('a denial for another reason (not valid today) changes nothing the device knows', async () => {
+    const db = await openOfflineDb();
+    const left = await barList({ checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B', lastEnteredAt: '2026-07-11T09:00:00.000Z', exitedAt: '2026-07-11T09:30:00.000Z' });
+    await rememberOnlineVerdict(db, scope, { verdict: { isValid: false, denial: { reason: 'not_valid_today' } }, staffName: 'Dana Demo', now: new Date('2026-07-11T10:30:00Z'), doorList: left });
+    expect(await decideAtBar(left)).toMatchObject({ isValid: true });
   });
 });
 

@@ -66,7 +66,8 @@ export interface OfflineDecisionInput {
 }
 
 // `isInside` false after this device recorded the guest's exit (absent: inside, as before exits).
-const LocalCheckInSchema = z.object({ checkedInAt: z.string(), checkedInBy: z.string(), isOnline: z.boolean().default(false), isInside: z.boolean().optional() });
+// `knownAt`: when an online one was learned from the server (absent, as kept before: `checkedInAt`).
+const LocalCheckInSchema = z.object({ checkedInAt: z.string(), checkedInBy: z.string(), isOnline: z.boolean().default(false), knownAt: z.string().optional(), isInside: z.boolean().optional() });
 
 /**
  * The verdict for a scan with the server out of reach, or null when the device cannot decide (no door
@@ -141,7 +142,7 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
   // An exit keeps the first entry's time and staff (the check-in stands, the guest is out); an entry is this one.
   const isExit = decision.outcome === 'check_out';
   const checkIn = isExit && local ? { ...local, isInside: false } : { checkedInAt: now, checkedInBy: input.staffName, isInside: !isExit };
-  await recordLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, lookupKey }, checkIn, false);
+  await recordLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, lookupKey }, checkIn, null);
   const holderName = entry ? await openHolderName(eventId, code, entry.holderName).catch(() => undefined) : undefined;
   const eventName = doorList?.event.name ?? input.event.name;
   return {
@@ -158,30 +159,102 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
  * Remembers that the server approved ticket `code` on `eventId`'s day `day` for this device (an
  * online approval), so a scan after the network fails knows it before the next list download. Once
  * a list generated after it is kept, the list's word wins (a supervisor may have undone it since).
+ * `knownAt`: when the device learned it (default `checkIn.checkedInAt`), the instant a newer list must
+ * have been generated after to win.
  */
-export async function rememberOnlineCheckIn(db: OfflineDb, scope: LocalScope & { code: string }, checkIn: LocalCheckIn): Promise<void> {
+export async function rememberOnlineCheckIn(db: OfflineDb, scope: LocalScope & { code: string }, checkIn: LocalCheckIn, knownAt: Date = checkIn.checkedInAt): Promise<void> {
   const lookupKey = await doorListLookupKey(scope.eventId, scope.code);
-  await recordLocalCheckIn(db, { eventId: scope.eventId, day: scope.day, checkInListId: scope.checkInListId, lookupKey }, checkIn, true);
+  await recordLocalCheckIn(db, { eventId: scope.eventId, day: scope.day, checkInListId: scope.checkInListId, lookupKey }, checkIn, knownAt);
+}
+
+/** What the server answered for one code, as `rememberOnlineVerdict` reads it. */
+export interface OnlineVerdict {
+  verdict: Verdict;
+  /** The signed-in staff member's display name: who admitted the guest at this device. */
+  staffName: string;
+  /** The device clock when the answer came. */
+  now: Date;
+  /** The door list kept on the device (its check-in of the ticket, when the device has none of its own). */
+  doorList: DoorList | null;
+}
+
+/**
+ * Keeps what an online verdict (verify, or a supervisor's manual check-in, at this list and day)
+ * says about the guest in this device's check-ins, as an offline decision of the same outcome would
+ * (docs/decisions/111, 113), so a scan decided here after the network fails reads the guest's state
+ * as the server left it, not the older door list's:
+ * - APPROVED entry (first entry or re-entry): inside, admitted now by `staffName`;
+ * - APPROVED exit, or DENIED `not_inside`: out — the check-in the device knows (its own, else the
+ *   list's) kept with its time and staff; an exit of a guest the device knew nothing of is recorded
+ *   now; a `not_inside` of such a guest records nothing (no check-in is already out);
+ * - DENIED `already_checked_in` with its time: inside since then, by whom the server says (the guest
+ *   came in at another gate after the list was downloaded);
+ * - any other verdict says nothing about the guest's check-in, and changes nothing.
+ * @throws the browser's error when IndexedDB fails.
+ */
+export async function rememberOnlineVerdict(db: OfflineDb, scope: LocalScope & { code: string }, answer: OnlineVerdict): Promise<void> {
+  const { verdict, staffName, now, doorList } = answer;
+  if (verdict.isValid && !verdict.isExit) {
+    await rememberOnlineCheckIn(db, scope, { checkedInAt: now, checkedInBy: staffName }, now);
+    return;
+  }
+  if (!verdict.isValid && verdict.denial.reason === 'already_checked_in') {
+    const { checkedInAt, checkedInBy } = verdict.denial;
+    if (checkedInAt === undefined) return;
+    await rememberOnlineCheckIn(db, scope, { checkedInAt: new Date(checkedInAt), checkedInBy: checkedInBy ?? '' }, now);
+    return;
+  }
+  const isOut = verdict.isValid ? verdict.isExit === true : verdict.denial.reason === 'not_inside';
+  if (!isOut) return;
+  const lookupKey = await doorListLookupKey(scope.eventId, scope.code);
+  const known = (await readLocalCheckIn(db, { ...scope, lookupKey }, doorList)) ?? listedCheckIn(doorList, lookupKey);
+  if (!known && !verdict.isValid) return;
+  await rememberOnlineCheckIn(db, scope, { ...(known ?? { checkedInAt: now, checkedInBy: staffName }), isInside: false }, now);
+}
+
+/**
+ * Forgets this device's check-in of ticket `code` at this list and day: a supervisor undid it on the
+ * server (the undo of a guest who left undoes the exit too, docs/decisions/111), so a scan decided
+ * here after the network fails must not deny the guest as already checked in. Only a sent scan can be
+ * undone, so nothing waiting to be sent depends on the record.
+ * @throws the browser's error when IndexedDB fails.
+ */
+export async function forgetLocalCheckIn(db: OfflineDb, scope: LocalScope & { code: string }): Promise<void> {
+  const lookupKey = await doorListLookupKey(scope.eventId, scope.code);
+  await db.delete('localCheckIns', `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${lookupKey}`);
+}
+
+/** The door list's check-in of the ticket under `lookupKey`, or null. */
+function listedCheckIn(doorList: DoorList | null, lookupKey: string): LocalCheckIn | null {
+  const checkIn = doorList ? entryIndex(doorList).get(lookupKey)?.checkIn : null;
+  return checkIn ? { checkedInAt: new Date(checkIn.checkedInAt), checkedInBy: checkIn.checkedInBy } : null;
 }
 
 /** Whose admissions: an event day at a check-in list (absent: the first); once per list and day (decision 100). */
 type LocalScope = { eventId: string; day: number; checkInListId?: string | undefined };
 
-async function recordLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, checkIn: LocalCheckIn, isOnline: boolean): Promise<void> {
-  const record = { checkedInAt: checkIn.checkedInAt.toISOString(), checkedInBy: checkIn.checkedInBy, isOnline, ...(checkIn.isInside === false ? { isInside: false } : {}) };
+/** `knownAt`: an online check-in, learned then from the server; null: decided on this device. */
+async function recordLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, checkIn: LocalCheckIn, knownAt: Date | null): Promise<void> {
+  const record = {
+    checkedInAt: checkIn.checkedInAt.toISOString(),
+    checkedInBy: checkIn.checkedInBy,
+    isOnline: knownAt !== null,
+    ...(knownAt !== null ? { knownAt: knownAt.toISOString() } : {}),
+    ...(checkIn.isInside === false ? { isInside: false } : {}),
+  };
   await db.put('localCheckIns', record, `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`);
 }
 
 /**
  * This device's check-in of the ticket, or null. An online one is dropped once `doorList` was
- * generated after it (the list then knows it, or knows it was undone); an offline one always counts
+ * generated after the device learned it (the list then knows it, or knows it was undone); an offline one always counts
  * (the server may not have it yet).
  */
 async function readLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, doorList: DoorList | null): Promise<LocalCheckIn | null> {
   const parsed = LocalCheckInSchema.safeParse(await db.get('localCheckIns', `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`));
   if (!parsed.success) return null;
   const checkedInAt = new Date(parsed.data.checkedInAt);
-  if (parsed.data.isOnline && doorList && new Date(doorList.generatedAt) > checkedInAt) return null;
+  if (parsed.data.isOnline && doorList && new Date(doorList.generatedAt) > new Date(parsed.data.knownAt ?? parsed.data.checkedInAt)) return null;
   return { checkedInAt, checkedInBy: parsed.data.checkedInBy, ...(parsed.data.isInside === false ? { isInside: false } : {}) };
 }
 

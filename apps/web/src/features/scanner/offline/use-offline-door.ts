@@ -15,7 +15,7 @@ import { readStoredToken } from '@/lib/stored-user.ts';
 import { connectivityReducer, decidesLocally, initialConnectivity, type Connectivity } from './connectivity.ts';
 import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { fetchDoorList, fetchSigningKeys, roundSender } from './offline-api.ts';
-import { decideOffline, rememberOnlineCheckIn } from './offline-decision.ts';
+import { decideOffline, forgetLocalCheckIn, rememberOnlineVerdict } from './offline-decision.ts';
 import { deviceId, eventDayKey, openOfflineDb, type OfflineDb } from './offline-db.ts';
 import { dismissSetAside, queueOfflineScan, sessionProofOf, summarizeOutbox, unsentAdmissionCheck, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
 import { createOutboxRounds, type OutboxRounds } from './outbox-rounds.ts';
@@ -68,8 +68,13 @@ export interface OfflineDoor {
   decide(scan: { scanId: string; code: string; scannedAt: Date; direction?: 'exit' | undefined }): Promise<Verdict | null>;
   /** The verify got no answer (timeout or network). */
   verifyFailed(): void;
-  /** The server answered a verify: back online; an approval is remembered on the device. */
+  /**
+   * The server answered a verify (or a supervisor's manual check-in) of `code`: back online; what the
+   * verdict says of the guest — in, out, already in — is kept on the device (`rememberOnlineVerdict`).
+   */
   verifyAnswered(code: string, verdict: Verdict): void;
+  /** A supervisor undid ticket `code`'s check-in on the server: the device forgets its own record of it. */
+  checkInUndone(code: string): void;
   /**
    * Whether this device admitted `code` on this day in a scan not yet sent (any user's): then the
    * device, not the server, knows the ticket is used, and decides it (`decide`) even online.
@@ -271,13 +276,24 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
     (code: string, verdict: Verdict) => {
       const wasOffline = connectivityRef.current.failures > 0 || connectivityRef.current.mode === 'offline';
       dispatch({ type: 'serverAnswered' });
-      if (verdict.isValid) {
-        void db().then((open) => (open ? rememberOnlineCheckIn(open, { eventId, day: dayNumber, checkInListId, code }, { checkedInAt: new Date(), checkedInBy: staffName, ...(verdict.isExit ? { isInside: false } : {}) }) : undefined)).catch(() => undefined);
-      }
+      // What the server said of the guest (in, out, already in) holds on this device once the network fails.
+      const answer = { verdict, staffName, now: new Date(), doorList: doorListRef.current };
+      void db()
+        .then((open) => (open ? rememberOnlineVerdict(open, { eventId, day: dayNumber, checkInListId, code }, answer) : undefined))
+        .catch(() => undefined);
       // The server answers: anything waiting on this device (a colleague's too, decision 077) goes now.
       if (wasOffline || summary.waiting + summary.othersWaiting > 0) void upload();
     },
     [db, eventId, dayNumber, checkInListId, staffName, upload, summary.waiting, summary.othersWaiting],
+  );
+
+  const checkInUndone = useCallback(
+    (code: string) => {
+      void db()
+        .then((open) => (open ? forgetLocalCheckIn(open, { eventId, day: dayNumber, checkInListId, code }) : undefined))
+        .catch(() => undefined);
+    },
+    [db, eventId, dayNumber, checkInListId],
   );
 
   const approvalsWaitingToday = summary.approvalsWaiting[eventDayKey(eventId, dayNumber, checkInListId)] ?? 0;
@@ -317,6 +333,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
     decide,
     verifyFailed,
     verifyAnswered,
+    checkInUndone,
     hasUnsentAdmission: hasUnsentAdmissionHere,
   };
 }

@@ -1,0 +1,155 @@
+/**
+ * The one decide-and-write of a check-in attempt (SEAMS §4, docs/decisions/096, 111, 120): verify's
+ * transaction, the manual check-in and the offline upload all record an entry or an exit here, so a
+ * door rule (a lock, a place, a re-entry, an exit) holds for every one of them. Verify's hot path
+ * (one coalesced statement, ./write.ts) records plain first entries before it comes here and falls
+ * back here whenever that statement did not record one; undo is ./write.ts `undoActiveCheckIn`,
+ * which frees the place with the check-in.
+ *
+ * What differs between an attempt at the gate now and one a device made offline is an option, not a
+ * second copy: `offline` (the device's scan time decides and stamps the entry, the guest is already
+ * in: an entry over the capacity is recorded and reported, an entry of a guest already in is a
+ * conflict with the check-in that stands).
+ */
+import { type CheckInDecision, type CheckInDirection, type CheckInInput, decideCheckIn, isCheckInInside, lastDailyCheckout } from '@gatecheck/contract';
+import type { DbOrTx } from '../../db/client.ts';
+import type { tickets } from '../../db/schema.ts';
+import type { ChosenCheckInList } from '../check-in-lists.ts';
+import type { EventDetails } from '../events.ts';
+import {
+  claimPlace,
+  countInside,
+  type DoorCheckIn,
+  existingForRule,
+  holdPlace,
+  lockActiveCheckIn,
+  recordCheckIn,
+  recordExit,
+  recordReentry,
+  type StandingCheckIn,
+  ticketForRule,
+} from './write.ts';
+
+/** One attempt to record: a ticket of `event` at a check-in list on a day, one way, by one staff member. */
+export interface AttemptToRecord {
+  event: EventDetails;
+  /** The list passed through, with the event's lists (to name where a ticket is valid instead). */
+  checkInList: ChosenCheckInList;
+  day: number;
+  /** The ticket scanned (any event of the organization: the rule refuses another event's). */
+  ticket: typeof tickets.$inferSelect;
+  /** The organization of the ticket's event. */
+  organizationId: string;
+  /** Absent: entry. */
+  direction: CheckInDirection | undefined;
+  /** Who answers for it (the scanner, or an offline scan's maker). */
+  staffUserId: string;
+  /** The client's id of the scan (null: none sent). */
+  scanId: string | null;
+  /**
+   * When the guest passed: the clock at the gate, or an offline scan's (possibly clamped) scan time.
+   * The rule decides at it (event day, inside or not), and an exit or a re-entry is stamped with it.
+   */
+  at: Date;
+  /** The server's clock: which places are stale (held since before the list's last daily checkout). */
+  now: Date;
+  /**
+   * A scan a device decided offline (docs/decisions/045, 111): its check-in keeps the scan time
+   * `at`, the receipt and the device; the guest is already in, so an entry that finds no free place
+   * is recorded all the same (`overCapacity`), and an entry of a guest another gate let in is a
+   * `conflict` with that check-in instead of a denial `already_checked_in`.
+   */
+  offline?: { receivedAt: Date; deviceId: string } | undefined;
+}
+
+/** A rule's denial. */
+export type Denial = Extract<CheckInDecision, { outcome: 'denied' }>;
+
+/**
+ * What `recordAttempt` did: denied by the rule (nothing written); `same_scan`, the retry of the scan
+ * that made the check-in that stands; `entered` (a first entry or a re-entry, with the place held
+ * at a list with a capacity; `overCapacity` only offline: no place was free); `exited`;
+ * `conflict` (offline only) with the check-in that stands.
+ */
+export type RecordedAttempt =
+  | { outcome: 'denied'; denial: Denial }
+  | { outcome: 'same_scan'; checkedInAt: Date }
+  | { outcome: 'entered'; checkInId: string; enteredAt: Date; isReentry: boolean; overCapacity?: { insideNow: number; capacity: number } }
+  | { outcome: 'exited'; checkInId: string; exitedAt: Date }
+  | { outcome: 'conflict'; standing: StandingCheckIn };
+
+/**
+ * Whether an attempt at `list` has to lock the guest's check-in first: an exit, or any scan at a
+ * list that records exits or has a capacity (docs/decisions/111). Elsewhere the exactly-once INSERT
+ * alone decides.
+ */
+export function isDoorAttempt(list: ChosenCheckInList['list'], direction: CheckInDirection | undefined): boolean {
+  return direction === 'exit' || list.allowsReentry === true || (list.capacity ?? null) !== null;
+}
+
+/**
+ * Decides `attempt` with the contract's `decideCheckIn` and records it exactly once, on `tx` (the
+ * caller's transaction: the caller's scan-log and offline rows commit with it or not at all):
+ * - at a door (`isDoorAttempt`) the guest's active check-in is locked first (`lockActiveCheckIn`), so
+ *   two scans of one guest are decided one after the other: an exit is recorded once
+ *   (`recordExit`; a retry of the scan that recorded it answers it again), a re-entry once;
+ * - an entry at a list with a capacity claims a place (`claimPlace`) and holds it with the check-in
+ *   (`holdPlace`); none free: denied `at_capacity` with the guests inside now (online), or
+ *   recorded over the capacity (offline);
+ * - a first entry is the exactly-once INSERT (`recordCheckIn`): when another check-in stands, the
+ *   rule decides again with it (`already_checked_in`, or this very scan retried), offline a conflict.
+ * @throws database errors as they come (the caller's transaction rolls back).
+ */
+export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promise<RecordedAttempt> {
+  const { event, checkInList, day, direction, at, offline } = attempt;
+  const list = checkInList.list;
+  const who = { scanId: attempt.scanId, staffUserId: attempt.staffUserId };
+  const key = { eventId: attempt.ticket.eventId, ticketId: attempt.ticket.id, day, checkInListId: list.id };
+  const input: CheckInInput = { ticket: ticketForRule(attempt.ticket, attempt.organizationId), event, day, existingCheckIn: null, now: at, checkInList, direction };
+  const atDoor = (standing: DoorCheckIn, isInside = isCheckInInside(standing, list, event, at)) => ({ ...existingForRule(standing, who), isInside });
+  /** The rule's answer when a check-in stands: denied, this scan's own, or (offline) a conflict. */
+  const decideAgainst = (standing: StandingCheckIn, decision: CheckInDecision): RecordedAttempt => {
+    if (decision.outcome === 'checked_in_by_this_scan') return { outcome: 'same_scan', checkedInAt: decision.checkedInAt };
+    if (decision.outcome !== 'denied') throw new Error(`a standing check-in decided ${decision.outcome}`);
+    if (offline && decision.reason === 'already_checked_in') return { outcome: 'conflict', standing };
+    return { outcome: 'denied', denial: decision };
+  };
+
+  const standing = isDoorAttempt(list, direction) ? await lockActiveCheckIn(tx, key) : undefined;
+  if (direction === 'exit' && standing?.exitedAt && who.scanId !== null && standing.exitScanId === who.scanId && standing.exitedBy === who.staffUserId) {
+    return { outcome: 'exited', checkInId: standing.id, exitedAt: standing.exitedAt };
+  }
+  const decision = decideCheckIn({ ...input, existingCheckIn: standing ? atDoor(standing) : null });
+  if (standing && (decision.outcome === 'denied' || decision.outcome === 'checked_in_by_this_scan')) return decideAgainst(standing, decision);
+  if (decision.outcome === 'denied') return { outcome: 'denied', denial: decision };
+  if (decision.outcome === 'checked_in_by_this_scan') return { outcome: 'same_scan', checkedInAt: decision.checkedInAt };
+  if (decision.outcome === 'check_out') {
+    if (!standing) throw new Error('an exit decided without a check-in');
+    const exitedAt = await recordExit(tx, { eventId: key.eventId, checkInId: standing.id, staffUserId: who.staffUserId, scanId: who.scanId, at });
+    if (exitedAt) return { outcome: 'exited', checkInId: standing.id, exitedAt };
+    return decideAgainst(standing, decideCheckIn({ ...input, existingCheckIn: atDoor(standing, false) }));
+  }
+
+  const capacity = list.capacity ?? null;
+  const places = { eventId: key.eventId, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, attempt.now) };
+  const slot = capacity === null ? null : await claimPlace(tx, places, capacity);
+  if (capacity !== null && slot === null && !offline) {
+    const insideNow = Math.max(await countInside(tx, places), capacity);
+    const full = decideCheckIn({ ...input, existingCheckIn: standing ? atDoor(standing) : null, insideNow });
+    if (full.outcome !== 'denied') throw new Error('a full list admitted an entry');
+    return { outcome: 'denied', denial: full };
+  }
+  let entered: { checkInId: string; enteredAt: Date };
+  if (standing && decision.isReentry) {
+    await recordReentry(tx, { eventId: key.eventId, checkInId: standing.id, at });
+    entered = { checkInId: standing.id, enteredAt: at };
+  } else {
+    const written = await recordCheckIn(tx, { ...key, ...who, ...(offline ? { checkedInAt: at, receivedAt: offline.receivedAt, deviceId: offline.deviceId } : {}) });
+    if (!written.isRecorded) return decideAgainst(written.standing, decideCheckIn({ ...input, existingCheckIn: existingForRule(written.standing, who) }));
+    entered = { checkInId: written.id, enteredAt: written.checkedInAt };
+  }
+  const isReentry = decision.isReentry === true && standing !== undefined;
+  if (slot !== null) await holdPlace(tx, places, slot, entered.checkInId, entered.enteredAt);
+  else if (capacity !== null) return { outcome: 'entered', ...entered, isReentry, overCapacity: { insideNow: await countInside(tx, places), capacity } };
+  return { outcome: 'entered', ...entered, isReentry };
+}
