@@ -90,6 +90,24 @@ export async function countListInside(
 }
 
 /**
+ * Tickets inside now on `day` per check-in list of event `eventId`, in one grouped query (the live
+ * door, docs/decisions/127): as `countListInside` per list — active check-ins not exited and not
+ * checked out at their list's last daily checkout before `now` (`insideNowSql`, the event's time
+ * zone) — from the partial index of inside check-ins. A list nobody is inside is absent (0).
+ * @returns list id → guests inside now.
+ */
+export async function countInsideByList(db: DbOrTx, eventId: string, day: number, now: Date): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ checkInListId: checkIns.checkInListId, inside: count() })
+    .from(checkIns)
+    .innerJoin(checkInLists, and(eq(checkInLists.eventId, checkIns.eventId), eq(checkInLists.id, checkIns.checkInListId)))
+    .innerJoin(events, eq(events.id, checkIns.eventId))
+    .where(and(eq(checkIns.eventId, eventId), eq(checkIns.day, day), insideNowSql(now)))
+    .groupBy(checkIns.checkInListId);
+  return new Map(rows.map((row) => [row.checkInListId, row.inside]));
+}
+
+/**
  * Distinct tickets inside now on `day` through any list of event `eventId` (docs/decisions/111):
  * active check-ins not exited and not checked out at their list's daily checkout (`insideNowSql`),
  * read from the partial index of inside check-ins.
