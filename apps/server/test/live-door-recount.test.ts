@@ -31,6 +31,7 @@ let supervisorToken: string;
 let event: EventDetails;
 let main: CheckInListRow;
 let hall: CheckInListRow;
+let bar: CheckInListRow;
 let codes: string[];
 let ticketIds: Map<string, string>;
 let device: { token: string; deviceId: string };
@@ -50,6 +51,10 @@ beforeAll(async () => {
   [main] = (await listCheckInLists(t.database.db, event.id)) as [CheckInListRow];
   // A hall that records exits (docs/decisions/111): exits and re-entries change inside now, not arrivals.
   hall = await createCheckInList(t.database.db, event, { name: 'Hall', ticketTypes: null, days: null, allowsReentry: true }, cliActor());
+  // A bar whose guests are checked out every day 30 minutes ago (the event's clock): inside now
+  // counts only those who entered since.
+  const checkout = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: event.timeZone }).format(Date.now() - 30 * 60_000);
+  bar = await createCheckInList(t.database.db, event, { name: 'Bar', ticketTypes: null, days: null, allowsReentry: true, dailyCheckoutTime: checkout }, cliActor());
   const prefix = `RC-${randomUUID().slice(0, 8)}`;
   codes = Array.from({ length: TICKETS }, (_, index) => `${prefix}-${String(index).padStart(3, '0')}`);
   const inserted = await insertTickets(
@@ -145,7 +150,7 @@ async function expectExact(): Promise<LiveDoor> {
   const negative = await t.database.db.select().from(checkInArrivals).where(and(eq(checkInArrivals.eventId, event.id), lt(checkInArrivals.arrivals, 0)));
   expect(negative).toEqual([]);
   const figures = await live();
-  for (const list of [main, hall]) {
+  for (const list of [main, hall, bar]) {
     const line = figures.lists.find((entry) => entry.id === list.id);
     const expected = recount[list.id] ?? {};
     expect(Object.fromEntries((line?.arrivals ?? []).map((slot) => [slot.at, slot.count]))).toEqual(expected);
@@ -178,11 +183,17 @@ test(`arrivals and inside now equal a recount after entries, exits, re-entries, 
     { index: 8, scannedAt: new Date(now - 20 * 60_000) },
     { index: 9, scannedAt: new Date(now - 20 * 60_000) },
   ]);
+  // At the bar: one guest in before its checkout (arrived, not inside now), one after.
+  await uploadOffline(bar, [
+    { index: 10, scannedAt: new Date(now - 50 * 60_000) },
+    { index: 11, scannedAt: new Date(now - 10 * 60_000) },
+  ]);
   // A check-in checked in again after its undo: counted once more.
   expect(await verify(1, main)).toBe(true);
   figures = await expectExact();
   expect(figures.lists.find((list) => list.id === main.id)).toMatchObject({ checkedIn: 7, insideNow: 7 });
   expect(figures.lists.find((list) => list.id === main.id)?.arrivals.length).toBeGreaterThanOrEqual(3);
+  expect(figures.lists.find((list) => list.id === bar.id)).toMatchObject({ checkedIn: 2, insideNow: 1 });
   // A check-in's time moved (as a corrected device time would) to another slot, and a ticket
   // deleted with its check-ins (the cascade): the old slot loses it, the new one gains it.
   await t.database.db.update(checkIns).set({ checkedInAt: new Date(now - 60 * 60_000) }).where(eq(checkIns.ticketId, ticketId(2)));
