@@ -1,8 +1,10 @@
 /**
- * The live door of one event day (docs/decisions/117): what a supervisor watches at a glance.
- * Read-only, eight statements whatever the number of check-in lists, each served by an index at 1,000,000 tickets (test/query-plans.test.ts,
- * `npm run bench:scale`); nothing is kept in the process, so every server instance on the database
- * answers the same and a scan on one instance shows to a watcher on another at the next ask.
+ * The live door of one event day (docs/decisions/117, 127): what a supervisor watches at a glance.
+ * Read-only, nine or ten statements whatever the number of check-in lists (test/query-plans.test.ts,
+ * `npm run bench:scale`): the arrivals from the trigger-kept `check_in_arrivals`; the checked-in
+ * tickets per type still join the day's check-ins to `tickets`, the largest cost at 1,000,000
+ * tickets (docs/performance.md). Nothing is kept in the process, so every server instance on the
+ * database answers the same and a scan on one instance shows to a watcher on another at the next ask.
  *
  * Figures are exact against `check_ins` in the reading snapshot: a check-in counts from its write
  * (online, manual or an offline upload, at the device's scan time), an undo takes it away.
