@@ -12,6 +12,7 @@ import {
   checkInListsPath,
   CreateEnrollmentResponse,
   DeviceList,
+  DeviceStatusResponse,
   devicePaths,
   deviceApiPaths,
   DeviceSummary,
@@ -376,6 +377,23 @@ describe(`check-in lists, online state and status reports (${TEST_DATABASE_KIND}
     const moved = DeviceSummary.parse((await update({ checkInListId: (await listCheckInLists(t.database.db, event.id))[0]?.id })).json());
     expect(moved.checkInListId).not.toBeNull();
     expect(DeviceSummary.parse((await update({ eventId: ids.singleDayEventId })).json())).toMatchObject({ eventId: ids.singleDayEventId, checkInListId: null });
+  });
+
+  test("a device's status report answers its event and list as they are now, so a moved device learns of its move", async () => {
+    const event = await findEvent(t.database.db, ids.liveEventId);
+    const northDoor = await createCheckInList(t.database.db, event, { name: `North door ${randomUUID().slice(0, 6)}`, ticketTypes: null, days: null }, cliActor());
+    const { token, device } = await enrollDevice(t.app, adminToken, ids.liveEventId, 'Moving phone');
+    const report = async () => {
+      const answer = await t.app.inject({ method: 'POST', url: api(deviceApiPaths.reportStatus), headers: bearer(token), payload: { scansWaiting: 0 } });
+      expect(answer.statusCode, answer.body).toBe(200);
+      return DeviceStatusResponse.parse(answer.json()).device;
+    };
+    expect(await report()).toEqual({ id: device.id, name: 'Moving phone', organizationId: device.organizationId, eventId: ids.liveEventId, checkInListId: null });
+    const move = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(device.id)), headers: bearer(adminToken), payload });
+    expect((await move({ checkInListId: northDoor.id })).statusCode).toBe(200);
+    expect(await report()).toMatchObject({ eventId: ids.liveEventId, checkInListId: northDoor.id });
+    expect((await move({ eventId: ids.singleDayEventId, name: 'Summit phone' })).statusCode).toBe(200);
+    expect(await report()).toMatchObject({ name: 'Summit phone', eventId: ids.singleDayEventId, checkInListId: null });
   });
 
   test('online while seen within three minutes; offline after, and when revoked', async () => {

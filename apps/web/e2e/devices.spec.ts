@@ -96,6 +96,8 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
     const card = page.getByRole('listitem', { name: 'North gate 2' });
     await expect(card).toContainText('Online');
     await expect(card).toContainText(`${event.title} · Every list`);
+    // What online and last seen mean, said plainly: the app reports them only while it is open.
+    await expect(page.getByText('Online and last seen are reported by the Gatecheck app while it is open on the phone.', { exact: false })).toBeVisible();
     await card.getByRole('button', { name: 'Remove North gate 2' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove device' }).click();
     await expect(card).toContainText('Removed');

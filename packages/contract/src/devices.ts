@@ -124,7 +124,12 @@ export const DeviceStatusRequest = z.object({
 }).meta({ id: 'DeviceStatusRequest' });
 export type DeviceStatusRequest = z.infer<typeof DeviceStatusRequest>;
 
-export const DeviceStatusResponse = z.object({ success: z.boolean() }).meta({ id: 'DeviceStatusResponse' });
+/**
+ * The answer to a status report: `device`, the device as the server has it now — a device its
+ * organizer moved to another event or check-in list learns it at its next heartbeat and switches
+ * (docs/decisions/127); absent from a server before that.
+ */
+export const DeviceStatusResponse = z.object({ success: z.boolean(), device: DeviceSelf.optional() }).meta({ id: 'DeviceStatusResponse' });
 export type DeviceStatusResponse = z.infer<typeof DeviceStatusResponse>;
 
 /** A device on an organization's devices list. */

@@ -380,8 +380,6 @@ export const checkIns = pgTable(
     // The live counts' N of the event (services/check-in-counts.ts): the day's active check-ins of
     // the event (docs/decisions/062), their distinct tickets (docs/decisions/101).
     index('check_ins_active_event_day_idx').on(t.eventId, t.day).where(sql`${t.undoneAt} is null`),
-    // The live door's arrivals per list and 5-minute slot, read from this index alone (docs/decisions/117).
-    index('check_ins_active_arrivals_idx').on(t.eventId, t.day, t.checkInListId, t.checkedInAt).where(sql`${t.undoneAt} is null`),
     // Inside now (docs/decisions/111): the day's active check-ins of a list not exited.
     index('check_ins_inside_list_day_idx').on(t.eventId, t.checkInListId, t.day).where(sql`${t.undoneAt} is null and ${t.exitedAt} is null`),
   ],
@@ -408,6 +406,36 @@ export const ticketDayCounts = pgTable(
     validTickets: bigint('valid_tickets', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ name: 'ticket_day_counts_pkey', columns: [t.eventId, t.day, t.ticketType] })],
+);
+
+/**
+ * The live door's arrivals (docs/decisions/127): per event, day, check-in list and 5-minute slot
+ * (`slotStart`, `date_bin` of `check_ins.checked_in_at`, UTC-aligned, ARRIVALS_SLOT_MINUTES), how
+ * many active check-ins (not undone) were made then. Maintained only by the row triggers on
+ * `check_ins` (custom migration `*_check_in_arrivals_triggers.sql`) in the writing transaction —
+ * inserts, undos, moved times or lists, deletes — with an upsert that adds to the row under its
+ * row lock, so concurrent check-ins never lose a count; no application code writes it. A slot whose
+ * every check-in was undone keeps its row at 0. Read by its primary key's prefix (event, day).
+ */
+export const checkInArrivals = pgTable(
+  'check_in_arrivals',
+  {
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    day: integer('day').notNull(),
+    checkInListId: uuid('check_in_list_id').notNull(),
+    slotStart: timestamp('slot_start', { withTimezone: true }).notNull(),
+    arrivals: integer('arrivals').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'check_in_arrivals_pkey', columns: [t.eventId, t.day, t.checkInListId, t.slotStart] }),
+    foreignKey({
+      name: 'check_in_arrivals_check_in_list_fk',
+      columns: [t.eventId, t.checkInListId],
+      foreignColumns: [checkInLists.eventId, checkInLists.id],
+    }).onDelete('cascade'),
+  ],
 );
 
 /**

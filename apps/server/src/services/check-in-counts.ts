@@ -8,7 +8,7 @@
  * with the same queries (`countCheckInsByDay`).
  */
 import { type CheckInCounts, type CheckInListCounts, type CheckInListRule, lastDailyCheckout } from '@gatecheck/contract';
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { checkInLists, checkIns, events, ticketDayCounts } from '../db/schema.ts';
 import { countInside, insideNowSql } from './check-ins/write.ts';
@@ -87,6 +87,46 @@ export async function countListInside(
   now: Date,
 ): Promise<number> {
   return countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now) });
+}
+
+/**
+ * Tickets inside now on `day` per check-in list of `event` (the live door, docs/decisions/127): for
+ * each of `lists` what `countListInside` counts — active check-ins not exited and, at a list with a
+ * daily checkout, entered since its last checkout before `now` (`lastDailyCheckout`, the event's
+ * time zone) — in at most two statements whatever the number of lists: one grouped by list for the
+ * lists without a checkout, read from the partial index of inside check-ins alone (its columns and
+ * predicate are all it asks), and one for the lists with a checkout (their entry times are in the
+ * rows). A list nobody is inside is absent (0).
+ * @returns list id → guests inside now.
+ */
+export async function countInsideByList(
+  db: DbOrTx,
+  event: Pick<EventDetails, 'id' | 'timeZone'>,
+  lists: ReadonlyArray<Pick<CheckInListRule, 'id' | 'dailyCheckoutTime'>>,
+  day: number,
+  now: Date,
+): Promise<Map<string, number>> {
+  const cuts = lists.map((list) => ({ id: list.id, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now) }));
+  const plain = cuts.filter((cut) => cut.checkout === null).map((cut) => cut.id);
+  const withCheckout = cuts.flatMap((cut) => (cut.checkout === null ? [] : [{ id: cut.id, checkout: cut.checkout }]));
+  const inside = and(eq(checkIns.eventId, event.id), eq(checkIns.day, day), isNull(checkIns.undoneAt), isNull(checkIns.exitedAt));
+  const rows = [];
+  if (plain.length > 0) {
+    rows.push(
+      ...(await db
+        .select({ checkInListId: checkIns.checkInListId, inside: count() })
+        .from(checkIns)
+        .where(and(inside, inArray(checkIns.checkInListId, plain)))
+        .groupBy(checkIns.checkInListId)),
+    );
+  }
+  if (withCheckout.length > 0) {
+    const sinceCheckout = or(
+      ...withCheckout.map((cut) => and(eq(checkIns.checkInListId, cut.id), sql`coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt}) >= ${cut.checkout.toISOString()}::timestamptz`)),
+    );
+    rows.push(...(await db.select({ checkInListId: checkIns.checkInListId, inside: count() }).from(checkIns).where(and(inside, sinceCheckout)).groupBy(checkIns.checkInListId)));
+  }
+  return new Map(rows.map((row) => [row.checkInListId, row.inside]));
 }
 
 /**

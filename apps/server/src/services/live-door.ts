@@ -1,8 +1,10 @@
 /**
- * The live door of one event day (docs/decisions/117): what a supervisor watches at a glance.
- * Read-only, seven statements and one per check-in list, each served by an index at 1,000,000 tickets (test/query-plans.test.ts,
- * `npm run bench:scale`); nothing is kept in the process, so every server instance on the database
- * answers the same and a scan on one instance shows to a watcher on another at the next ask.
+ * The live door of one event day (docs/decisions/117, 127): what a supervisor watches at a glance.
+ * Read-only, nine or ten statements whatever the number of check-in lists (test/query-plans.test.ts,
+ * `npm run bench:scale`): the arrivals from the trigger-kept `check_in_arrivals`; the checked-in
+ * tickets per type still join the day's check-ins to `tickets`, the largest cost at 1,000,000
+ * tickets (docs/performance.md). Nothing is kept in the process, so every server instance on the
+ * database answers the same and a scan on one instance shows to a watcher on another at the next ask.
  *
  * Figures are exact against `check_ins` in the reading snapshot: a check-in counts from its write
  * (online, manual or an offline upload, at the device's scan time), an undo takes it away.
@@ -10,15 +12,19 @@
 import { ARRIVALS_SLOT_MINUTES, type ArrivalSlot, type LiveDoor, SCAN_RATE_WINDOW_SECONDS } from '@gatecheck/contract';
 import { and, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkIns, scanLog, ticketDayCounts, tickets } from '../db/schema.ts';
+import { checkInArrivals, checkIns, scanLog, ticketDayCounts, tickets } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
-import { countEventInside, countListInside } from './check-in-counts.ts';
+import { countEventInside, countInsideByList } from './check-in-counts.ts';
 import { listCheckInLists } from './check-in-lists.ts';
 import { listDevices } from './devices.ts';
 import type { EventDetails } from './events.ts';
 
-/** `checked_in_at` floored to its slot (UTC-aligned; date_bin, PostgreSQL 14+ and PGlite). */
-const slotStart = sql<string>`to_char(date_bin(${`${ARRIVALS_SLOT_MINUTES} minutes`}::interval, ${checkIns.checkedInAt}, timestamptz '2000-01-01T00:00:00Z') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+/**
+ * A slot's start as the wire has it (ISO 8601, UTC, seconds). The trigger floors `checked_in_at`
+ * with date_bin to 5-minute slots aligned on 2000-01-01 UTC (ARRIVALS_SLOT_MINUTES, migration
+ * `*_check_in_arrivals_triggers.sql`).
+ */
+const slotStart = sql<string>`to_char(${checkInArrivals.slotStart} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
 /**
  * The live figures of `event` (whose role check passed) on `day`, at `now` (the server's clock:
@@ -44,13 +50,13 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
           .where(and(eq(ticketDayCounts.eventId, event.id), inArray(ticketDayCounts.day, [0, day])))
           .groupBy(ticketDayCounts.ticketType)
       : [];
-  // Arrivals per list and slot from check_ins_active_arrivals_idx alone (event, day, list, time).
+  // Arrivals per list and slot: the trigger-kept counts (docs/decisions/127), by their primary key's
+  // prefix (event, day) — a row per list and 5-minute slot, not a row per check-in.
   const arrivalRows = await db
-      .select({ checkInListId: checkIns.checkInListId, at: slotStart, count: count() })
-      .from(checkIns)
-      .where(and(eq(checkIns.eventId, event.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
-      .groupBy(checkIns.checkInListId, sql`2`)
-      .orderBy(sql`2`);
+      .select({ checkInListId: checkInArrivals.checkInListId, at: slotStart, count: checkInArrivals.arrivals })
+      .from(checkInArrivals)
+      .where(and(eq(checkInArrivals.eventId, event.id), eq(checkInArrivals.day, day), gt(checkInArrivals.arrivals, 0)))
+      .orderBy(checkInArrivals.slotStart);
   // Distinct tickets per type: a ticket checked in at two lists is one person (docs/decisions/101).
   const checkedInByType = await db
       .select({ ticketType: tickets.ticketType, checkedIn: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
@@ -71,11 +77,9 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
       .groupBy(sql`1`)
       .orderBy(sql`2 desc`, sql`1`);
   const devices = await listDevices(db, event.organizationId, { eventId: event.id, now });
-  // Inside now: per list from the partial index of inside check-ins, and distinct guests for the event.
-  const insideByList = new Map<string, number>();
-  for (const list of lists) {
-    insideByList.set(list.id, await countListInside(db, event, list, day, now));
-  }
+  // Inside now: every list at once (two statements at most, not one per list), and distinct guests
+  // for the event, from the partial index of inside check-ins.
+  const insideByList = await countInsideByList(db, event, lists, day, now);
   const insideEvent = await countEventInside(db, event.id, day, now);
 
   const expected = new Map(expectedByType.map((row) => [row.ticketType, Number(row.validTickets)]));

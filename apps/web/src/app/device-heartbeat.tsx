@@ -2,13 +2,20 @@
  * A door device's heartbeat (docs/decisions/116): on every signed-in screen, at once and every
  * DEVICE_HEARTBEAT_MS, it reports its platform, app version and the scans waiting in its outbox
  * (every user's: they all wait on this phone), so the devices page shows it online with its queue.
+ * The answer says where the device scans now: a device moved to another event or check-in list
+ * follows (./device-move.ts, docs/decisions/127) and says so.
  * Loaded lazily by RequireAuth for a device only. Renders nothing.
  */
 import { DEVICE_HEARTBEAT_MS } from '@gatecheck/contract';
-import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { reportDeviceStatus } from '@/features/devices/device-self.ts';
 import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
 import { summarizeOutbox } from '@/features/scanner/offline/outbox.ts';
+import { notify } from '@/lib/toast.ts';
+import { followDeviceMove } from './device-move.ts';
+import { useSession, useSessionStore } from './session-provider.tsx';
 
 /** Scans waiting in this device's outbox, of any user; 0 without IndexedDB. */
 async function scansWaiting(): Promise<number> {
@@ -19,11 +26,30 @@ async function scansWaiting(): Promise<number> {
 }
 
 export default function DeviceHeartbeat() {
+  const { t } = useTranslation();
+  const session = useSessionStore();
+  const { user } = useSession();
+  const queryClient = useQueryClient();
+  // The newest signed-in user for the timer's beats (a shift change does not restart the timer).
+  const userRef = useRef(user);
+  userRef.current = user;
+  const tRef = useRef(t);
+  tRef.current = t;
+
   useEffect(() => {
-    const beat = () => void scansWaiting().then(reportDeviceStatus, () => reportDeviceStatus(0));
-    beat();
-    const timer = setInterval(beat, DEVICE_HEARTBEAT_MS);
+    const beat = async () => {
+      const reported = await reportDeviceStatus(await scansWaiting().catch(() => 0));
+      const current = userRef.current;
+      if (!current) return;
+      const moved = await followDeviceMove(current, reported, queryClient);
+      if (!moved) return;
+      session.switchShift(moved);
+      // Raised before the selection's step to another screen: it stays on the screen the move leads to.
+      notify({ id: 'device-moved', scope: 'next-screen', title: tRef.current('devices.movedNotice') });
+    };
+    void beat();
+    const timer = setInterval(() => void beat(), DEVICE_HEARTBEAT_MS);
     return () => clearInterval(timer);
-  }, []);
+  }, [queryClient, session]);
   return null;
 }

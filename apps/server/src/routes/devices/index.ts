@@ -139,8 +139,10 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
     deviceApiPaths.reportStatus,
     { schema: { operationId: 'reportDeviceStatus', body: DeviceStatusRequest, response: { 200: DeviceStatusResponse, ...ruleErrors('forbidden') } } },
     async (request) => {
-      await reportDeviceStatus(app.db, deviceOf(request).id, request.body, app.clock());
-      return { success: true as const };
+      // The device as its session read it on this request: its event and list now (a moved device switches).
+      const { id, name, organizationId, eventId, checkInListId } = deviceOf(request);
+      await reportDeviceStatus(app.db, id, request.body, app.clock());
+      return { success: true as const, device: { id, name, organizationId, eventId, checkInListId } };
     },
   );
 };

@@ -56,6 +56,8 @@ function DoorDevices({ organization }: { organization: OrganizationItem }) {
         <h2 id="devices-heading" className="text-lg font-bold text-slate-900">
           {t('devices.listHeading')}
         </h2>
+        {/* What the state means: the app reports it only while it is open (docs/decisions/127). */}
+        <p className="text-base text-slate-800">{t('devices.lastSeenExplained')}</p>
         {devices.isPending && <p role="status" className="text-lg text-slate-700">{t('devices.loading')}</p>}
         {devices.isError && <FormNotice variant="error" title={refusalOf(devices.error).text} />}
         {devices.data?.length === 0 && <p className="text-base text-slate-800">{t('devices.none')}</p>}

@@ -70,11 +70,15 @@ const ScannerLists = lazy(() => import('./scanner-lists.tsx'));
 /** The scanner screen; sends the user to /event-select when no event or day is chosen. */
 export function ScannerRoute() {
   const { organization, event, day } = useSelection();
+  const { user } = useSession();
   if (!event || !day) return <Navigate to={paths.eventSelect} replace />;
   // The event has several check-in lists and none is chosen yet: that choice first (docs/decisions/109).
   if (day.checkInList === null) return <Navigate to={paths.daySelect} replace />;
   return (
     <ScannerScreen
+      // A door device moved to another list starts its door afresh: the door list it holds in memory
+      // is its old list's (docs/decisions/127); the new one is read and downloaded on mount.
+      key={user?.device ? `${user.device.eventId}|${user.device.checkInListId ?? ''}` : ''}
       event={event}
       day={day}
       canSupervise={organization !== null && canUseSupervisorTools(organization.role)}

@@ -4,9 +4,9 @@
  * (`POST /devices/me/status`: platform, app version, scans waiting in its outbox). Stored user and
  * token change with the shift; the device's own credential stays beside them.
  */
-import { apiPaths, DeviceStatusResponse, deviceApiPaths, StartShiftResponse, UserMe } from '@gatecheck/contract';
+import { apiPaths, type DeviceSelf, DeviceStatusResponse, deviceApiPaths, StartShiftResponse, UserMe } from '@gatecheck/contract';
 import { apiRequest } from '@/lib/api-client.ts';
-import type { User } from '@/lib/entities.ts';
+import type { DeviceCredential, User } from '@/lib/entities.ts';
 import { platformName } from '@/lib/native/platform.ts';
 import { writeStoredUser } from '@/lib/stored-user.ts';
 import { APP_VERSION } from '@/config/app-version.ts';
@@ -61,11 +61,32 @@ export async function endShift(user: User & { device: NonNullable<User['device']
 /**
  * Reports the device's state (the devices page shows it; its last-seen time follows). Never
  * rejects: a report that does not arrive is sent again at the next heartbeat.
+ * @returns the device as the server has it now (its event and check-in list, docs/decisions/127),
+ *   or undefined when the report did not arrive or the server is older.
  */
-export async function reportDeviceStatus(scansWaiting: number): Promise<void> {
-  await apiRequest(deviceApiPaths.reportStatus, {
+export async function reportDeviceStatus(scansWaiting: number): Promise<DeviceSelf | undefined> {
+  const answer = await apiRequest(deviceApiPaths.reportStatus, {
     method: 'POST',
     body: { scansWaiting, platform: platformName(), appVersion: APP_VERSION },
     schema: DeviceStatusResponse,
   }).catch(() => undefined);
+  return answer?.device;
+}
+
+/**
+ * Whether the server's `reported` device scans elsewhere than `device` (the stored one): another
+ * event or check-in list, after its organizer moved it on the devices page (docs/decisions/127).
+ */
+export function isMovedDevice(device: DeviceCredential, reported: DeviceSelf): boolean {
+  return reported.id === device.id && (reported.eventId !== device.eventId || (reported.checkInListId ?? null) !== device.checkInListId);
+}
+
+/**
+ * Stores the server's `reported` event, list and name for the device `user` is (its credential and
+ * shift kept). @returns the stored user.
+ */
+export async function storeMovedDevice(user: User & { device: DeviceCredential }, reported: DeviceSelf): Promise<User> {
+  const next: User = { ...user, device: { ...user.device, name: reported.name, eventId: reported.eventId, checkInListId: reported.checkInListId ?? null } };
+  await writeStoredUser(next);
+  return next;
 }

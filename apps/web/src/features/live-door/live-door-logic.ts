@@ -42,3 +42,27 @@ export function percentOf(part: number, whole: number): number {
 export function clockTime(at: number): string {
   return new Date(at).toLocaleTimeString(formattingLocale('en-GB'), { hour: '2-digit', minute: '2-digit' });
 }
+
+/** Seconds in a day: time-axis ticks this far apart or more are labelled by date alone. */
+const DAY_SECONDS = 86_400;
+
+/**
+ * The chart's time-axis labels in the app's language (not uPlot's built-in English '6:05pm' and
+ * '7/11'): ticks at `splits` (seconds since epoch, uPlot's x values) `incrSeconds` apart, on the
+ * device's clock as the table's times (`timeZone` only for tests). Under a day apart: 'HH:MM' in
+ * `locale`, with the date ('Sat 11 Jul', 'Sa., 11. Juli') on a second line under the first tick and
+ * wherever the date changes; a day or more apart: the date alone.
+ * @param locale a BCP 47 locale, e.g. `formattingLocale('en-GB')`: 'de-DE' in German.
+ */
+export function timeAxisLabels(splits: readonly number[], incrSeconds: number, locale: string | undefined, timeZone?: string): string[] {
+  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone });
+  const date = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', timeZone });
+  if (incrSeconds >= DAY_SECONDS) return splits.map((at) => date.format(at * 1000));
+  let previousDate = '';
+  return splits.map((at) => {
+    const day = date.format(at * 1000);
+    const label = day === previousDate ? time.format(at * 1000) : `${time.format(at * 1000)}\n${day}`;
+    previousDate = day;
+    return label;
+  });
+}

@@ -30,3 +30,19 @@ export async function sendThenForgetDoorData(userId: string | null): Promise<voi
     for (const name of await listDeviceFiles(folder)) await deleteDeviceFile(`${folder}/${name}`);
   }
 }
+
+/**
+ * Deletes every door list on this device, in IndexedDB and their copies in the app's files, and
+ * nothing else (the outbox, this device's admissions and the signing keys stay): a door device moved
+ * to another event or check-in list (docs/decisions/127) must not decide by the list of its old
+ * place, and downloads its new one in full at the next sync. Never throws.
+ */
+export async function forgetDoorLists(): Promise<void> {
+  try {
+    const db = await openOfflineDb();
+    await db.clear('doorLists');
+  } catch {
+    // No readable store: no door list in it.
+  }
+  for (const name of await listDeviceFiles(DOOR_LIST_COPY_FOLDER).catch(() => [])) await deleteDeviceFile(`${DOOR_LIST_COPY_FOLDER}/${name}`).catch(() => undefined);
+}

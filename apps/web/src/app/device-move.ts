@@ -1,0 +1,39 @@
+/**
+ * A door device moved by its organizer to another event or check-in list (docs/decisions/127): the
+ * heartbeat's answer names where it scans now, and the app follows at once instead of deciding by
+ * the door list of its old place until a full download. The stored device, the chosen event and
+ * list, the event's check-in lists and the door lists on the phone all change together.
+ */
+import type { DeviceSelf } from '@gatecheck/contract';
+import type { QueryClient } from '@tanstack/react-query';
+import { isMovedDevice, storeMovedDevice } from '@/features/devices/device-self.ts';
+import { forgetDoorLists } from '@/features/scanner/offline/forget-door-data.ts';
+import { checkInListQueries, checkInListStep } from '@/lib/check-ins/check-in-lists.ts';
+import type { User } from '@/lib/entities.ts';
+import { clearSelection, getSelection, selectDay } from '@/lib/selection.ts';
+
+/**
+ * When `reported` (the heartbeat's answer) places `user`'s device elsewhere than stored: stores it,
+ * deletes the phone's door lists, forgets the cached check-in lists, and moves the selection — to the
+ * event step after a move of event; after a move of list within the event, to the list the day's
+ * list step now gives (the device's one list, or the choice when it scans every list).
+ * @returns the stored user when the device moved (the caller makes it the session's), else null.
+ */
+export async function followDeviceMove(user: User, reported: DeviceSelf | undefined, queryClient: QueryClient): Promise<User | null> {
+  const { device } = user;
+  if (!device || !reported || !isMovedDevice(device, reported)) return null;
+  const next = await storeMovedDevice({ ...user, device }, reported);
+  await forgetDoorLists();
+  queryClient.removeQueries({ queryKey: checkInListQueries.all() });
+  const { event, day } = getSelection();
+  if (event && event.id !== reported.eventId) {
+    await clearSelection('event');
+  } else if (event && day) {
+    const { checkInList: _old, scanMode: _mode, ...plainDay } = day;
+    const lists = await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), retry: 1 }).catch(() => null);
+    const step = lists ? checkInListStep(lists.lists, day.day) : null;
+    // Without the lists (no network), the list is chosen again on the day screen.
+    await selectDay(step?.kind === 'first' ? plainDay : { ...plainDay, checkInList: step?.kind === 'only' ? step.list : null });
+  }
+  return next;
+}
