@@ -470,7 +470,7 @@ test("a supervisor is offered 'Undo check-in' on an offline approval only once i
   await typeCode(user, 'GOOD-1');
   await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 })).findByText('Offline');
   expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
-  await user.click(screen.getByText('Recent scans'));
+  await user.click(await screen.findByText('Recent scans'));
   const row = () => within(screen.getByRole('list', { name: 'Recent scans' })).getAllByRole('listitem')[0] as HTMLElement;
   expect(row()).toHaveTextContent('GOOD-1');
   expect(within(row()).getByText('Undo is possible once this scan has been sent.')).toBeInTheDocument();
@@ -562,7 +562,7 @@ test("a supervisor's manual check-in approved online marks the guest inside on t
   const { user } = renderScanner({ selection: { ...selection, organization: { ...testOrganization, role: 'supervisor' } } });
   await screen.findByText(/^Last synced/);
   await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
-  await user.click(screen.getByRole('button', { name: 'Find attendee' }));
+  await user.click(await screen.findByRole('button', { name: 'Find attendee' }));
   await user.type(screen.getByLabelText('Name or ticket code'), 'Ada');
   const row = await screen.findByRole('listitem', { name: 'Ada Lovelace' });
   await user.click(within(row).getByRole('button', { name: 'Check in' }));
@@ -594,7 +594,7 @@ test("a check-in a supervisor undid online is forgotten on the device: with the 
   await typeCode(user, 'GOOD-1');
   await screen.findByRole('group', { name: 'Valid Ticket' });
 
-  await user.click(screen.getByText('Recent scans'));
+  await user.click(await screen.findByText('Recent scans'));
   const row = within(screen.getByRole('list', { name: 'Recent scans' })).getAllByRole('listitem')[0] as HTMLElement;
   await user.click(within(row).getByRole('button', { name: 'Undo check-in' }));
   await user.type(within(row).getByLabelText('Reason'), 'Wrong ticket scanned');

@@ -246,7 +246,7 @@ test('a Conflict row (admitted offline after another gate had checked the ticket
 test("a manual check-in's row in Recent scans undoes that check-in: the undo names the scanId the check-in was made under", async () => {
   const { user } = renderScanner('supervisor');
   await screen.findByText('Checked in 12 / 340');
-  await user.click(screen.getByRole('button', { name: 'Find attendee' }));
+  await user.click(await screen.findByRole('button', { name: 'Find attendee' }));
   const sheet = screen.getByRole('dialog', { name: 'Find attendee' });
   await user.type(within(sheet).getByLabelText('Name or ticket code'), 'zoe');
   await user.click(within(await within(sheet).findByRole('listitem', { name: 'Zoë Ångström' })).getByRole('button', { name: 'Check in' }));
@@ -308,7 +308,7 @@ test('an undo from the sheet marks the approval in Recent scans and refreshes th
   await typeCode(user, 'GC-ZOE-0007', 'Valid Ticket');
   await screen.findByText('Checked in 13 / 340');
 
-  await user.click(screen.getByRole('button', { name: 'Find attendee' }));
+  await user.click(await screen.findByRole('button', { name: 'Find attendee' }));
   const sheet = screen.getByRole('dialog', { name: 'Find attendee' });
   await user.type(within(sheet).getByLabelText('Name or ticket code'), 'GC-ZOE');
   const result = await within(sheet).findByRole('listitem', { name: 'Zoë Ångström' });
