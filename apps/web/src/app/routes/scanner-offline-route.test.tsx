@@ -428,7 +428,7 @@ test('the offline line speaks German when German is chosen', async () => {
   expect(await screen.findByText(/^Zuletzt synchronisiert /)).toBeInTheDocument();
   expect(screen.getByTestId('waiting-count')).toHaveTextContent('0 Scans warten auf das Senden');
   expect(screen.getByRole('button', { name: 'Jetzt synchronisieren' })).toBeInTheDocument();
-  expect(screen.getByText('Konflikte')).toBeInTheDocument();
+  expect(await screen.findByText('Konflikte')).toBeInTheDocument();
 });
 
 test("a scan the server rejects is kept aside with its reason, visible until dismissed, and not sent again", { timeout: 30_000 }, async () => {
