@@ -127,18 +127,22 @@ test(`the hot path's batched write: scans of one ticket at once record one check
   expect(await activeCheckIns(ticket.id)).toBe(1);
 });
 
-test(`the hot path's entry with a place: a batch of entries at a list with a capacity claims one free place each, from any start, and holds it with its check-in; entries beyond the free places and a ticket already in record nothing (${TEST_DATABASE_KIND})`, async () => {
+test(`the hot path's entry with a place: a batch of entries at a list with a capacity claims one free place each, from any start, holds it with its check-in and counts those inside; entries beyond the free places and a ticket already in record nothing (${TEST_DATABASE_KIND})`, async () => {
   const event = await findEvent(t.database.db, eventId);
   const list = await createCheckInList(t.database.db, event, { name: `Places ${randomUUID().slice(0, 8)}`, ticketTypes: null, days: null, capacity: 4 }, cliActor());
   const tickets = await Promise.all(Array.from({ length: 6 }, newTicket));
   const enter = (ticket: { id: string; code: string }, start: number) =>
-    recordScannedEntryWithPlace(t.database.db, { eventId, ticketId: ticket.id, day: DAY, checkInListId: list.id, userId: staffId, scanId: randomUUID(), code: ticket.code, start });
+    recordScannedEntryWithPlace(t.database.db, { eventId, ticketId: ticket.id, day: DAY, checkInListId: list.id, userId: staffId, scanId: randomUUID(), code: ticket.code, start, checkout: null });
   const first = tickets[0];
   if (!first) throw new Error('no ticket');
-  expect(await enter(first, 4)).toBeInstanceOf(Date);
+  expect(await enter(first, 4)).toEqual({ checkedInAt: expect.any(Date), insideNow: 1 });
   // Five at once for the three places left, each starting its search elsewhere (the last wraps round).
   const written = await Promise.all(tickets.slice(1).map((ticket, index) => enter(ticket, 1 + index)));
-  expect(written.filter((at) => at !== null)).toHaveLength(3);
+  const recorded = written.flatMap((entry) => (entry ? [entry.insideNow] : []));
+  expect(recorded).toHaveLength(3);
+  // Each counts those inside once its batch is in: the last of them sees the list full.
+  expect(Math.max(...recorded)).toBe(4);
+  expect(recorded.every((insideNow) => insideNow >= 2 && insideNow <= 4)).toBe(true);
   expect(await enter(first, 1)).toBeNull();
 
   const places = await t.database.db.select().from(checkInListSlots).where(eq(checkInListSlots.checkInListId, list.id)).orderBy(checkInListSlots.slot);

@@ -10,7 +10,7 @@
  * 404 alike. Every attempt of a member goes to the scan log (docs/decisions/015); a non-member's
  * request never does: it is nobody's scan at that organization's gate (docs/decisions/086).
  */
-import { type CheckInDecision, type CheckInInput, decideCheckIn, isCheckInInside, isStorableText, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
+import { type CheckInDecision, type CheckInInput, decideCheckIn, isCheckInInside, lastDailyCheckout, isStorableText, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
@@ -22,8 +22,8 @@ import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from '../e
 import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from '../events.ts';
 import { codeOfScannedText } from '../signing-keys.ts';
 import { approve, decideAndRecord, type FoundTicket, withDirection, logAttempt, refuseExitWithoutReentry, ruleInput, type Scanner, toVerdict } from './decide.ts';
-import { isDoorAttempt } from './record.ts';
-import { existingForRule, isActiveCheckIn, recordScannedCheckIn, recordScannedEntryWithPlace } from './write.ts';
+import { countsInside, isDoorAttempt } from './record.ts';
+import { countInside, existingForRule, isActiveCheckIn, recordScannedCheckIn, recordScannedEntryWithPlace } from './write.ts';
 
 /**
  * Verifies `request.qrCode` (any letter case; or a signed ticket's QR text, docs/decisions/043) for `request.day` of event `request.eventId` and, when
@@ -90,11 +90,19 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
     scanId: scanned.scanId ?? null,
     code: renderTextSafely(scanned.qrCode),
   };
-  const capacity = checkInList.list.capacity ?? null;
-  // At a list with a capacity the same statement claims a free place (docs/decisions/120).
-  const checkedInAt =
-    capacity === null ? await recordScannedCheckIn(db, entry) : await recordScannedEntryWithPlace(db, { ...entry, start: 1 + Math.floor(Math.random() * capacity) });
-  if (checkedInAt) return approve(event, found, checkedInAt);
+  const list = checkInList.list;
+  const capacity = list.capacity ?? null;
+  const checkout = lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, now);
+  if (capacity !== null) {
+    // The same statement claims a free place and counts the guests inside (docs/decisions/120).
+    const written = await recordScannedEntryWithPlace(db, { ...entry, start: 1 + Math.floor(Math.random() * capacity), checkout });
+    if (written) return { ...approve(event, found, written.checkedInAt), insideNow: written.insideNow, capacity };
+  } else {
+    const checkedInAt = await recordScannedCheckIn(db, entry);
+    // A list that records exits counts its guests inside: the approval says how many (decision 120).
+    if (checkedInAt && countsInside(list)) return { ...approve(event, found, checkedInAt), insideNow: await countInside(db, { eventId: event.id, checkInListId: list.id, day: scanned.day, checkout }), capacity };
+    if (checkedInAt) return approve(event, found, checkedInAt);
+  }
   // Another scan of this ticket committed its check-in between the read and the INSERT (or an undo
   // and a new check-in did), or no place was free without waiting: decide again from the rows that
   // stand, in one transaction as a manual check-in does (rare, but every entry at a full list).
