@@ -307,6 +307,16 @@ describe('capacity', () => {
       .where(and(eq(checkIns.checkInListId, hall.id), isNull(checkIns.undoneAt)));
     expect(inside?.value).toBe(3);
   });
+
+  test('a door scan whose time lies before its session began is recorded at the session start and logged scanned_before_session, as at a plain list', async () => {
+    const hall = await newList({ allowsReentry: true, capacity: 5 });
+    const ticket = await newTicket();
+    const fresh = await login(t.app, DEMO_COLLEAGUE.username, DEMO_COLLEAGUE.password);
+    const early = { scanId: randomUUID(), code: ticket.code, scannedAt: new Date(Date.now() - 60 * 60_000).toISOString(), deviceId: 'device-slow-clock', verdict: 'approved' };
+    const response = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(fresh), payload: { checkInListId: hall.id, scans: [early] } });
+    expect(OfflineScanBatchResponse.parse(response.json()).results).toMatchObject([{ status: 'recorded' }]);
+    expect(await scanLogRows(ticket.code)).toEqual([{ verdict: 'approved', reason: 'scanned_before_session' }]);
+  });
 });
 
 describe('the occupancy on each approval', () => {
