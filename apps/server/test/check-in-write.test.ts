@@ -3,15 +3,19 @@
  * offline upload and undo rely on: a ticket is recorded at most once per day however many writers
  * race, the loser is told which check-in stands, a retry of the same scan is recognised as that
  * scan, an undo frees the day (and, given a scanId, only that scan's check-in), and the hot path's
- * batched write records one check-in and one scan-log row per ticket and day.
+ * batched write records one check-in and one scan-log row per ticket and day (at a list with a
+ * capacity, holding one free place each).
  */
 import { randomUUID } from 'node:crypto';
-import { and, count, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { checkIns, scanLog } from '../src/db/schema.ts';
+import { checkInListSlots, checkIns, scanLog } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { inTransaction } from '../src/db/transactions.ts';
-import { existingForRule, recordCheckIn, recordScannedCheckIn, undoActiveCheckIn } from '../src/services/check-ins/write.ts';
+import { cliActor } from '../src/services/audit.ts';
+import { createCheckInList } from '../src/services/check-in-lists.ts';
+import { existingForRule, recordCheckIn, recordScannedCheckIn, recordScannedEntryWithPlace, undoActiveCheckIn } from '../src/services/check-ins/write.ts';
+import { findEvent } from '../src/services/events.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { demoIds, firstCheckInListId, userIdOf } from './helpers/fixtures.ts';
 import { createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
@@ -121,4 +125,32 @@ test(`the hot path's batched write: scans of one ticket at once record one check
   const late = await recordCheckIn(t.database.db, { eventId, ticketId: ticket.id, day: DAY, checkInListId, staffUserId: colleagueId, scanId: randomUUID() });
   expect(late.isRecorded).toBe(false);
   expect(await activeCheckIns(ticket.id)).toBe(1);
+});
+
+test(`the hot path's entry with a place: a batch of entries at a list with a capacity claims one free place each, from any start, holds it with its check-in and counts those inside; entries beyond the free places and a ticket already in record nothing (${TEST_DATABASE_KIND})`, async () => {
+  const event = await findEvent(t.database.db, eventId);
+  const list = await createCheckInList(t.database.db, event, { name: `Places ${randomUUID().slice(0, 8)}`, ticketTypes: null, days: null, capacity: 4 }, cliActor());
+  const tickets = await Promise.all(Array.from({ length: 6 }, newTicket));
+  const enter = (ticket: { id: string; code: string }, start: number) =>
+    recordScannedEntryWithPlace(t.database.db, { eventId, ticketId: ticket.id, day: DAY, checkInListId: list.id, userId: staffId, scanId: randomUUID(), code: ticket.code, start, checkout: null });
+  const first = tickets[0];
+  if (!first) throw new Error('no ticket');
+  expect(await enter(first, 4)).toEqual({ checkedInAt: expect.any(Date), insideNow: 1 });
+  // Five at once for the three places left, each starting its search elsewhere (the last wraps round).
+  const written = await Promise.all(tickets.slice(1).map((ticket, index) => enter(ticket, 1 + index)));
+  const recorded = written.flatMap((entry) => (entry ? [entry.insideNow] : []));
+  expect(recorded).toHaveLength(3);
+  // Each counts those inside once its batch is in: the last of them sees the list full.
+  expect(Math.max(...recorded)).toBe(4);
+  expect(recorded.every((insideNow) => insideNow >= 2 && insideNow <= 4)).toBe(true);
+  expect(await enter(first, 1)).toBeNull();
+
+  const places = await t.database.db.select().from(checkInListSlots).where(eq(checkInListSlots.checkInListId, list.id)).orderBy(checkInListSlots.slot);
+  const held = await t.database.db.select({ id: checkIns.id, checkedInAt: checkIns.checkedInAt }).from(checkIns).where(and(eq(checkIns.checkInListId, list.id), isNull(checkIns.undoneAt)));
+  expect(held).toHaveLength(4);
+  expect(places.map((place) => place.slot)).toEqual([1, 2, 3, 4]);
+  expect(new Set(places.map((place) => place.checkInId))).toEqual(new Set(held.map((row) => row.id)));
+  expect(places.every((place) => place.day === DAY && held.some((row) => row.id === place.checkInId && row.checkedInAt.getTime() === place.heldSince?.getTime()))).toBe(true);
+  const [logged] = await t.database.db.select({ value: count() }).from(scanLog).where(and(eq(scanLog.eventId, eventId), inArray(scanLog.code, tickets.map((ticket) => ticket.code))));
+  expect(logged?.value).toBe(4);
 });

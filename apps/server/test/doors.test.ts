@@ -307,6 +307,66 @@ describe('capacity', () => {
       .where(and(eq(checkIns.checkInListId, hall.id), isNull(checkIns.undoneAt)));
     expect(inside?.value).toBe(3);
   });
+
+  test('a door scan whose time lies before its session began is recorded at the session start and logged scanned_before_session, as at a plain list', async () => {
+    const hall = await newList({ allowsReentry: true, capacity: 5 });
+    const ticket = await newTicket();
+    const fresh = await login(t.app, DEMO_COLLEAGUE.username, DEMO_COLLEAGUE.password);
+    const early = { scanId: randomUUID(), code: ticket.code, scannedAt: new Date(Date.now() - 60 * 60_000).toISOString(), deviceId: 'device-slow-clock', verdict: 'approved' };
+    const response = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(fresh), payload: { checkInListId: hall.id, scans: [early] } });
+    expect(OfflineScanBatchResponse.parse(response.json()).results).toMatchObject([{ status: 'recorded' }]);
+    expect(await scanLogRows(ticket.code)).toEqual([{ verdict: 'approved', reason: 'scanned_before_session' }]);
+  });
+});
+
+describe('the occupancy on each approval', () => {
+  test('approvals at a list that counts its guests carry inside-now and the capacity, entries and exits, by scan and by hand; a list that counts nothing sends neither', async () => {
+    const hall = await newList({ allowsReentry: true });
+    const limited = await newList({ capacity: 3 });
+    const plain = await newList({});
+    const [a, b] = [await newTicket(), await newTicket()];
+    expect(await verify(a.code, hall)).toMatchObject({ isValid: true, insideNow: 1, capacity: null });
+    expect(await verify(b.code, hall)).toMatchObject({ isValid: true, insideNow: 2, capacity: null });
+    expect(await verify(a.code, hall, 'exit')).toMatchObject({ isValid: true, direction: 'exit', insideNow: 1, capacity: null });
+    expect(await verify(a.code, hall)).toMatchObject({ isValid: true, insideNow: 2, capacity: null });
+    const manual = await t.app.inject({ method: 'POST', url: api(supervisorPaths.manualCheckIn(ids.liveEventId, b.id)), headers: bearer(supervisorToken), payload: { day: DAY, checkInListId: hall.id, direction: 'exit' } });
+    expect(VerifyTicketResponse.parse(manual.json())).toMatchObject({ isValid: true, direction: 'exit', insideNow: 1, capacity: null });
+
+    expect(await verify(a.code, limited)).toMatchObject({ isValid: true, insideNow: 1, capacity: 3 });
+    const byHand = await t.app.inject({ method: 'POST', url: api(supervisorPaths.manualCheckIn(ids.liveEventId, b.id)), headers: bearer(supervisorToken), payload: { day: DAY, checkInListId: limited.id } });
+    expect(VerifyTicketResponse.parse(byHand.json())).toMatchObject({ isValid: true, insideNow: 2, capacity: 3 });
+    expect((await counts(limited)).checkInList).toMatchObject({ insideNow: 2, capacity: 3 });
+
+    const approved = await verify(a.code, plain);
+    expect(approved.isValid).toBe(true);
+    expect(approved).not.toHaveProperty('insideNow');
+    expect(approved).not.toHaveProperty('capacity');
+  });
+});
+
+describe('the scan log names the list', () => {
+  test("every kind of attempt is logged with its check-in list: a scan at the hot path and in the door's transaction, a denial, a manual check-in, an offline upload, an undo", async () => {
+    const hall = await newList({ allowsReentry: true, capacity: 5 });
+    const plain = await newList({});
+    const ticket = await newTicket();
+    await verify(ticket.code, plain);
+    await verify(ticket.code, plain);
+    await verify(ticket.code, hall);
+    await verify(ticket.code, hall, 'exit');
+    const other = await newTicket();
+    await t.app.inject({ method: 'POST', url: api(supervisorPaths.manualCheckIn(ids.liveEventId, other.id)), headers: bearer(supervisorToken), payload: { day: DAY, checkInListId: hall.id } });
+    await t.app.inject({
+      method: 'POST',
+      url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)),
+      headers: bearer(staffToken),
+      payload: { checkInListId: plain.id, scans: [{ scanId: randomUUID(), code: other.code, scannedAt: new Date().toISOString(), deviceId: 'device-log', verdict: 'approved' }] },
+    });
+    await t.app.inject({ method: 'POST', url: api(supervisorPaths.undoCheckIn(ids.liveEventId, other.id)), headers: bearer(supervisorToken), payload: { day: DAY, reason: 'wrong door', checkInListId: hall.id } });
+    const log = ScanLogPage.parse((await t.app.inject({ method: 'GET', url: api(`${supervisorPaths.scanLog(ids.liveEventId)}?day=${DAY}`), headers: bearer(supervisorToken) })).json());
+    const named = (code: string) => log.entries.filter((entry) => entry.code === code).reverse().map((entry) => `${entry.source}:${entry.verdict}@${entry.checkInListId === hall.id ? 'hall' : entry.checkInListId === plain.id ? 'plain' : String(entry.checkInListId)}`);
+    expect(named(ticket.code)).toEqual(['scan:approved@plain', 'scan:denied@plain', 'scan:approved@hall', 'scan:exited@hall']);
+    expect(named(other.code)).toEqual(['manual:approved@hall', 'offline:approved@plain', 'undo:undone@hall']);
+  });
 });
 
 describe('offline and the door list', () => {

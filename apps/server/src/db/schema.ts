@@ -485,6 +485,9 @@ export const scanLog = pgTable(
     scanId: uuid('scan_id'),
     source: scanSource('source').notNull().default('scan'),
     scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull().defaultNow(),
+    // The check-in list of the attempt (docs/decisions/121): null for rows written before it, for
+    // info scans (every list) and undos of older rows. No foreign key: the log outlives a list.
+    checkInListId: uuid('check_in_list_id'),
   },
   (t) => [
     primaryKey({ name: 'scan_log_pkey', columns: [t.eventId, t.id] }),

@@ -234,6 +234,7 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPl
           scanId: scan.scanId,
           source: 'offline',
           scannedAt: at,
+          checkInListId: place.checkInList.list.id,
         });
       }
       return outcome.answer;

@@ -101,6 +101,7 @@ async function selectEntries(db: DbOrTx, eventId: string, filter: ScanLogFilter,
       sentById: offlineScans.sentBy,
       sentByName: senders.displayName,
       receivedAt: offlineScans.receivedAt,
+      checkInListId: scanLog.checkInListId,
     })
     .from(scanLog)
     .innerJoin(users, eq(users.id, scanLog.userId))
@@ -132,6 +133,8 @@ function toEntry(row: Awaited<ReturnType<typeof selectEntries>>[number]): ScanLo
     sentBy: row.sentById !== null && row.sentById !== row.userId ? row.sentByName : null,
     // An offline scan's `at` is the device's claim; the server's own time is its upload's (decision 088).
     receivedAt: (row.receivedAt ?? row.scannedAt).toISOString(),
+    // The list of the attempt (docs/decisions/121); null for rows written before, and info scans.
+    checkInListId: row.checkInListId,
     // An exit recorded, or one refused because the guest was not inside (docs/decisions/111).
     ...(row.verdict === 'exited' || row.reason === 'not_inside' ? { direction: 'exit' as const } : {}),
   };

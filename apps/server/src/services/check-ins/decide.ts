@@ -129,9 +129,9 @@ function toAttemptVerdict(recorded: RecordedAttempt, event: EventDetails, found:
     case 'same_scan':
       return approve(event, found, recorded.checkedInAt);
     case 'entered':
-      return approve(event, found, recorded.enteredAt);
+      return { ...approve(event, found, recorded.enteredAt), ...recorded.occupancy };
     case 'exited':
-      return approveExit(event, found, recorded.exitedAt);
+      return { ...approveExit(event, found, recorded.exitedAt), ...recorded.occupancy };
     case 'conflict':
       throw new Error('an online attempt answered as a conflict');
   }
@@ -190,17 +190,19 @@ interface ScanLogKey {
   reason: ScanLogReason | null;
   scanId: string | null;
   source: 'scan' | 'manual';
+  /** The check-in list of the attempt (docs/decisions/121). */
+  checkInListId: string;
 }
 
 /**
- * Writes one scan_log row for `attempt`'s `verdict`: approved, or denied with its reason, in one
+ * Writes one scan_log row for `attempt`'s `verdict` at its check-in list: approved, or denied with its reason, in one
  * statement with the rows of the scans logged at the same moment (docs/decisions/070). A code that
  * is not storable text (a lone surrogate or NUL from a damaged scan) is logged as
  * `renderTextSafely` writes it (`\uDC4C`, `\u0000`).
  */
 export async function logAttempt(
   db: DbOrTx,
-  attempt: { scanner: Scanner; event: EventDetails; request: VerifyTicketRequest; verdict: VerifyTicketResponse; source: 'scan' | 'manual' },
+  attempt: { scanner: Scanner; event: EventDetails; checkInList: ChosenCheckInList; request: VerifyTicketRequest; verdict: VerifyTicketResponse; source: 'scan' | 'manual' },
 ): Promise<void> {
   const reason = attempt.verdict.isValid ? null : (attempt.verdict.reason ?? null);
   const isExit = attempt.verdict.isValid && attempt.verdict.direction === 'exit';
@@ -213,6 +215,7 @@ export async function logAttempt(
     reason,
     scanId: attempt.request.scanId ?? null,
     source: attempt.source,
+    checkInListId: attempt.checkInList.list.id,
   });
 }
 
@@ -227,6 +230,7 @@ const SCAN_LOG_KEY: readonly KeyColumn<ScanLogKey>[] = [
   ['reason', 'text', 'reason'],
   ['scan_id', 'uuid', 'scanId'],
   ['source', 'text', 'source'],
+  ['check_in_list_id', 'uuid', 'checkInListId'],
 ];
 
 /**
@@ -236,8 +240,8 @@ const SCAN_LOG_KEY: readonly KeyColumn<ScanLogKey>[] = [
  */
 function prepareScanLogWrite(db: DbOrTx, size: BatchSize) {
   const logged = db.$with('logged', { id: scanLog.id }).as(sql`
-    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source)
-    select user_id, event_id, day, code, verdict::scan_verdict, reason, scan_id, source::scan_source
+    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source, check_in_list_id)
+    select user_id, event_id, day, code, verdict::scan_verdict, reason, scan_id, source::scan_source, check_in_list_id
     from ${keysTable(SCAN_LOG_KEY, size)}
     order by position
     returning ${scanLog.id}`);

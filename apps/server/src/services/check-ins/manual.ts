@@ -109,6 +109,7 @@ export async function undoCheckIn(
       reason: request.reason,
       source: 'undo',
       scannedAt: undone.undoneAt,
+      checkInListId: undone.checkInListId,
     });
     const [user] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, supervisor.userId));
     return {

@@ -74,9 +74,20 @@ export type Denial = Extract<CheckInDecision, { outcome: 'denied' }>;
 export type RecordedAttempt =
   | { outcome: 'denied'; denial: Denial }
   | { outcome: 'same_scan'; checkedInAt: Date }
-  | { outcome: 'entered'; checkInId: string; enteredAt: Date; isReentry: boolean; overCapacity?: { insideNow: number; capacity: number } }
-  | { outcome: 'exited'; checkInId: string; exitedAt: Date }
+  | { outcome: 'entered'; checkInId: string; enteredAt: Date; isReentry: boolean; occupancy?: Occupancy; overCapacity?: { insideNow: number; capacity: number } }
+  | { outcome: 'exited'; checkInId: string; exitedAt: Date; occupancy?: Occupancy }
   | { outcome: 'conflict'; standing: StandingCheckIn };
+
+/** A list's guests inside now (after the attempt, in its transaction) and its capacity (null: none). */
+export interface Occupancy {
+  insideNow: number;
+  capacity: number | null;
+}
+
+/** Whether `list` counts its guests inside (docs/decisions/111): it records exits or has a capacity. */
+export function countsInside(list: ChosenCheckInList['list']): boolean {
+  return list.allowsReentry === true || (list.capacity ?? null) !== null;
+}
 
 /**
  * Whether an attempt at `list` has to lock the guest's check-in first: an exit, or any scan at a
@@ -115,9 +126,14 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
     return { outcome: 'denied', denial: decision };
   };
 
+  const capacity = list.capacity ?? null;
+  const places = { eventId: key.eventId, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, attempt.now) };
+  /** The list's occupancy after the attempt, at a list that counts its guests inside. */
+  const occupancy = async (): Promise<{ occupancy?: Occupancy }> => (countsInside(list) ? { occupancy: { insideNow: await countInside(tx, places), capacity } } : {});
+
   const standing = isDoorAttempt(list, direction) ? await lockActiveCheckIn(tx, key) : undefined;
   if (direction === 'exit' && standing?.exitedAt && who.scanId !== null && standing.exitScanId === who.scanId && standing.exitedBy === who.staffUserId) {
-    return { outcome: 'exited', checkInId: standing.id, exitedAt: standing.exitedAt };
+    return { outcome: 'exited', checkInId: standing.id, exitedAt: standing.exitedAt, ...(await occupancy()) };
   }
   const decision = decideCheckIn({ ...input, existingCheckIn: standing ? atDoor(standing) : null });
   if (standing && (decision.outcome === 'denied' || decision.outcome === 'checked_in_by_this_scan')) return decideAgainst(standing, decision);
@@ -126,12 +142,10 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   if (decision.outcome === 'check_out') {
     if (!standing) throw new Error('an exit decided without a check-in');
     const exitedAt = await recordExit(tx, { eventId: key.eventId, checkInId: standing.id, staffUserId: who.staffUserId, scanId: who.scanId, at });
-    if (exitedAt) return { outcome: 'exited', checkInId: standing.id, exitedAt };
+    if (exitedAt) return { outcome: 'exited', checkInId: standing.id, exitedAt, ...(await occupancy()) };
     return decideAgainst(standing, decideCheckIn({ ...input, existingCheckIn: atDoor(standing, false) }));
   }
 
-  const capacity = list.capacity ?? null;
-  const places = { eventId: key.eventId, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, attempt.now) };
   const slot = capacity === null ? null : await claimPlace(tx, places, capacity);
   if (capacity !== null && slot === null && !offline) {
     const insideNow = Math.max(await countInside(tx, places), capacity);
@@ -151,5 +165,5 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   const isReentry = decision.isReentry === true && standing !== undefined;
   if (slot !== null) await holdPlace(tx, places, slot, entered.checkInId, entered.enteredAt);
   else if (capacity !== null) return { outcome: 'entered', ...entered, isReentry, overCapacity: { insideNow: await countInside(tx, places), capacity } };
-  return { outcome: 'entered', ...entered, isReentry };
+  return { outcome: 'entered', ...entered, isReentry, ...(await occupancy()) };
 }

@@ -10,7 +10,7 @@
  * 404 alike. Every attempt of a member goes to the scan log (docs/decisions/015); a non-member's
  * request never does: it is nobody's scan at that organization's gate (docs/decisions/086).
  */
-import { type CheckInDecision, type CheckInInput, type CheckInListRule, decideCheckIn, isCheckInInside, isStorableText, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
+import { type CheckInDecision, type CheckInInput, decideCheckIn, isCheckInInside, lastDailyCheckout, isStorableText, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
@@ -22,8 +22,8 @@ import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from '../e
 import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from '../events.ts';
 import { codeOfScannedText } from '../signing-keys.ts';
 import { approve, decideAndRecord, type FoundTicket, withDirection, logAttempt, refuseExitWithoutReentry, ruleInput, type Scanner, toVerdict } from './decide.ts';
-import { isDoorAttempt } from './record.ts';
-import { existingForRule, isActiveCheckIn, recordScannedCheckIn } from './write.ts';
+import { countsInside, isDoorAttempt } from './record.ts';
+import { countInside, existingForRule, isActiveCheckIn, recordScannedCheckIn, recordScannedEntryWithPlace } from './write.ts';
 
 /**
  * Verifies `request.qrCode` (any letter case; or a signed ticket's QR text, docs/decisions/043) for `request.day` of event `request.eventId` and, when
@@ -67,9 +67,9 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
   const existingCheckIn = read.existingCheckIn && read.door ? { ...read.existingCheckIn, isInside: isCheckInInside(read.door, checkInList.list, event, now) } : read.existingCheckIn;
   const decision = decideCheckIn({ ...ruleInput(attempt, read.found), existingCheckIn });
   const found = read.found;
-  if (decision.outcome !== 'denied' && found && isDoorAttempt(checkInList.list, request.direction) && !isPlainFirstEntry(checkInList.list, decision)) {
-    // An exit, a re-entry or an entry at a list with a capacity: the door write, in a transaction
-    // (it locks the guest's check-in and claims a place; docs/decisions/111).
+  if (decision.outcome !== 'denied' && found && isDoorAttempt(checkInList.list, request.direction) && !isFirstEntry(decision)) {
+    // An exit or a re-entry: the door write, in a transaction (it locks the guest's check-in and
+    // claims a place; docs/decisions/111).
     return inTransaction(db, async (tx) => {
       const verdict = await decideAndRecord(tx, attempt, found);
       await logAttempt(tx, { ...attempt, verdict, source: 'scan' });
@@ -81,7 +81,7 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
     await logAttempt(db, { ...attempt, verdict, source: 'scan' });
     return verdict;
   }
-  const checkedInAt = await recordScannedCheckIn(db, {
+  const entry = {
     eventId: event.id,
     ticketId: found.ticket.id,
     day: scanned.day,
@@ -89,11 +89,23 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
     userId: scanner.userId,
     scanId: scanned.scanId ?? null,
     code: renderTextSafely(scanned.qrCode),
-  });
-  if (checkedInAt) return approve(event, found, checkedInAt);
+  };
+  const list = checkInList.list;
+  const capacity = list.capacity ?? null;
+  const checkout = lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, now);
+  if (capacity !== null) {
+    // The same statement claims a free place and counts the guests inside (docs/decisions/120).
+    const written = await recordScannedEntryWithPlace(db, { ...entry, start: 1 + Math.floor(Math.random() * capacity), checkout });
+    if (written) return { ...approve(event, found, written.checkedInAt), insideNow: written.insideNow, capacity };
+  } else {
+    const checkedInAt = await recordScannedCheckIn(db, entry);
+    // A list that records exits counts its guests inside: the approval says how many (decision 120).
+    if (checkedInAt && countsInside(list)) return { ...approve(event, found, checkedInAt), insideNow: await countInside(db, { eventId: event.id, checkInListId: list.id, day: scanned.day, checkout }), capacity };
+    if (checkedInAt) return approve(event, found, checkedInAt);
+  }
   // Another scan of this ticket committed its check-in between the read and the INSERT (or an undo
-  // and a new check-in did): decide again from the row that won, in one transaction as a manual
-  // check-in does (rare: concurrent scans of one ticket).
+  // and a new check-in did), or no place was free without waiting: decide again from the rows that
+  // stand, in one transaction as a manual check-in does (rare, but every entry at a full list).
   return inTransaction(db, async (tx) => {
     const verdict = await decideAndRecord(tx, attempt, read.found);
     await logAttempt(tx, { ...attempt, verdict, source: 'scan' });
@@ -116,11 +128,12 @@ interface ScanRead {
 }
 
 /**
- * Whether `decision` is a first entry at a list that records exits but has no capacity: the hot
- * path's one-statement INSERT records it as well as any (a conflict falls back to the door write).
+ * Whether `decision` admits a first entry: the hot path's one-statement INSERT records it at any
+ * list (claiming a place at a list with a capacity); a conflict or no free place falls back to the
+ * door write.
  */
-function isPlainFirstEntry(list: CheckInListRule, decision: CheckInDecision): boolean {
-  return decision.outcome === 'check_in' && !decision.isReentry && (list.capacity ?? null) === null;
+function isFirstEntry(decision: CheckInDecision): boolean {
+  return decision.outcome === 'check_in' && !decision.isReentry;
 }
 
 /** The tickets' own event, joined a second time (a ticket may belong to another event than the scanned one). */

@@ -21,7 +21,7 @@
  * by the callers before they write; `ticketForRule` and `existingForRule` give it the rows read here.
  */
 import type { CheckInTicket, ExistingCheckIn } from '@gatecheck/contract';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
 import { checkInListSlots, checkInLists, checkIns, events, scanLog, type tickets, users } from '../../db/schema.ts';
@@ -187,8 +187,8 @@ function prepareScannedCheckInWrite(db: Db, size: BatchSize) {
     on conflict (event_id, check_in_list_id, day, ticket_id) where undone_at is null do nothing
     returning ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}`);
   const logged = db.$with('logged', {}).as(sql`
-    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source)
-    select input.user_id, input.event_id, input.day, input.code, 'approved'::scan_verdict, null, input.scan_id, 'scan'::scan_source
+    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source, check_in_list_id)
+    select input.user_id, input.event_id, input.day, input.code, 'approved'::scan_verdict, null, input.scan_id, 'scan'::scan_source, input.check_in_list_id
     from input join inserted using (event_id, ticket_id, day, check_in_list_id) order by input.position`);
   return db
     .with(input, inserted, logged)
@@ -205,13 +205,7 @@ function prepareScannedCheckInWrite(db: Db, size: BatchSize) {
 const scannedCheckInWrite = coalescedStatement(SCANNED_CHECK_IN_KEY, prepareScannedCheckInWrite, async (keys, write) => {
   // Two scans of one ticket and day in one batch: the first is written; the other answers "not
   // recorded" and is decided again from the row that won, as if it had come later.
-  const seen = new Set<string>();
-  const isFirst = keys.map((key) => {
-    const identity = `${key.eventId} ${key.checkInListId} ${key.ticketId} ${key.day}`;
-    const first = !seen.has(identity);
-    seen.add(identity);
-    return first;
-  });
+  const isFirst = firstOfEachTicket(keys);
   const batch = keys.filter((_, index) => isFirst[index]);
   const written = byPosition(await retrying(() => write(batch)), batch.length);
   let next = 0;
@@ -221,6 +215,17 @@ const scannedCheckInWrite = coalescedStatement(SCANNED_CHECK_IN_KEY, prepareScan
     return row ? new Date(row.checkedInAt) : null;
   });
 });
+
+/** For each key, whether it is the first of its ticket, list and day in `keys` (the one a batch writes). */
+function firstOfEachTicket(keys: readonly ScannedCheckIn[]): boolean[] {
+  const seen = new Set<string>();
+  return keys.map((key) => {
+    const identity = `${key.eventId} ${key.checkInListId} ${key.ticketId} ${key.day}`;
+    const first = !seen.has(identity);
+    seen.add(identity);
+    return first;
+  });
+}
 
 /**
  * Verify's hot-path write: records `checkIn` and its approved scan-log row (source `scan`) in one
@@ -232,6 +237,116 @@ const scannedCheckInWrite = coalescedStatement(SCANNED_CHECK_IN_KEY, prepareScan
  */
 export function recordScannedCheckIn(db: Db, checkIn: ScannedCheckIn): Promise<Date | null> {
   return scannedCheckInWrite(db)(checkIn);
+}
+
+/** One scanned first entry at a list with a capacity (`recordScannedEntryWithPlace`): a scan, and where its place search starts. */
+export interface ScannedEntryWithPlace extends ScannedCheckIn {
+  /** The slot (1..capacity) its list's search for a free place starts at (see `claimPlace`). */
+  start: number;
+  /** The list's last daily checkout (`lastDailyCheckout`), or null: who counts as inside. */
+  checkout: Date | null;
+}
+
+const SCANNED_ENTRY_WITH_PLACE_KEY: readonly KeyColumn<ScannedEntryWithPlace>[] = [...SCANNED_CHECK_IN_KEY, ['start', 'integer', 'start'], ['checkout', 'timestamptz', 'checkout']];
+
+/** What `recordScannedEntryWithPlace` recorded: when, and the guests inside the list after its batch. */
+export interface EntryWithPlace {
+  checkedInAt: Date;
+  insideNow: number;
+}
+
+/**
+ * The one-statement form of a first entry at a list with a capacity (docs/decisions/120), for one
+ * entry or a batch: per list in the batch, as many free places as it has entries are claimed from
+ * the partial index of free places (`FOR UPDATE SKIP LOCKED`, from the batch's random start
+ * slot, wrapping round, as `claimPlace`'s first step); the i-th entry of a list takes the i-th
+ * place claimed; the check-ins of the entries that got one are inserted (the same ON CONFLICT as
+ * `recordCheckIn`), each holds its place, and each gets its approved scan-log row — all one
+ * implicit transaction. An entry that got no place (none free, or every free one locked by
+ * another entry) or whose ticket already had a check-in inserts nothing and holds nothing: its
+ * caller decides it again in the door write's transaction (`recordAttempt`), which waits for
+ * locked places and denies `at_capacity` only when none is left.
+ */
+function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
+  const input = db
+    .$with('input', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day })
+    .as(sql`select r.*, row_number() over (partition by r.event_id, r.check_in_list_id order by r.position) as rank from ${keysTable(SCANNED_ENTRY_WITH_PLACE_KEY, size)}`);
+  const free = (range: SQL) => sql`(select ${checkInListSlots.slot} as slot from ${checkInListSlots}
+      where ${checkInListSlots.eventId} = wanted.event_id and ${checkInListSlots.checkInListId} = wanted.check_in_list_id
+        and ${checkInListSlots.checkInId} is null and ${range}
+      order by ${checkInListSlots.slot} limit wanted.entries for update skip locked)`;
+  const claimed = db.$with('claimed', {}).as(sql`
+    select wanted.event_id, wanted.check_in_list_id, places.slot,
+      row_number() over (partition by wanted.event_id, wanted.check_in_list_id order by places.after_start desc, places.slot) as rank
+    from (select event_id, check_in_list_id, count(*) as entries, min(start) as start from input group by event_id, check_in_list_id) as wanted
+    cross join lateral (
+      select slot, after_start from (
+        select slot, true as after_start from ${free(sql`${checkInListSlots.slot} >= wanted.start`)} as after_start_places
+        union all
+        select slot, false from ${free(sql`${checkInListSlots.slot} < wanted.start`)} as before_start_places
+      ) as both_ranges limit wanted.entries
+    ) as places`);
+  const placed = db.$with('placed', {}).as(sql`select input.*, claimed.slot from input join claimed using (event_id, check_in_list_id, rank)`);
+  const inserted = db
+    .$with('inserted', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day, checkInListId: checkIns.checkInListId, checkedInAt: checkIns.checkedInAt })
+    .as(sql`
+    insert into ${checkIns} (event_id, ticket_id, day, check_in_list_id, staff_user_id, scan_id)
+    select event_id, ticket_id, day, check_in_list_id, user_id, scan_id from placed order by event_id, check_in_list_id, day, ticket_id
+    on conflict (event_id, check_in_list_id, day, ticket_id) where undone_at is null do nothing
+    returning ${checkIns.id}, ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}`);
+  const held = db.$with('held', {}).as(sql`
+    update ${checkInListSlots} set check_in_id = inserted.id, day = inserted.day, held_since = inserted.checked_in_at
+    from inserted join placed using (event_id, ticket_id, day, check_in_list_id)
+    where ${checkInListSlots.eventId} = placed.event_id and ${checkInListSlots.checkInListId} = placed.check_in_list_id and ${checkInListSlots.slot} = placed.slot`);
+  const logged = db.$with('logged', {}).as(sql`
+    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source, check_in_list_id)
+    select input.user_id, input.event_id, input.day, input.code, 'approved'::scan_verdict, null, input.scan_id, 'scan'::scan_source, input.check_in_list_id
+    from input join inserted using (event_id, ticket_id, day, check_in_list_id) order by input.position`);
+  // Inside now once the batch is in: those inside at the statement's snapshot (countInside's
+  // count, once per list and day of the batch) and the batch's own entries.
+  const counted = db.$with('counted', {}).as(sql`
+    select wanted.event_id, wanted.check_in_list_id, wanted.day,
+      (select count(*) from ${checkIns}
+        where ${checkIns.eventId} = wanted.event_id and ${checkIns.checkInListId} = wanted.check_in_list_id and ${checkIns.day} = wanted.day
+          and ${checkIns.undoneAt} is null and ${checkIns.exitedAt} is null
+          and (wanted.checkout is null or coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt}) >= wanted.checkout))
+      + (select count(*) from inserted where inserted.event_id = wanted.event_id and inserted.check_in_list_id = wanted.check_in_list_id and inserted.day = wanted.day) as inside_now
+    from (select event_id, check_in_list_id, day, max(checkout) as checkout from input group by event_id, check_in_list_id, day) as wanted`);
+  return db
+    .with(input, claimed, placed, inserted, held, logged, counted)
+    .select({ position: sql<number>`input.position`.mapWith(Number), checkedInAt: inserted.checkedInAt, insideNow: sql<number>`counted.inside_now`.mapWith(Number) })
+    .from(input)
+    .innerJoin(
+      inserted,
+      sql`(input.event_id, input.ticket_id, input.day, input.check_in_list_id) = (${inserted.eventId}, ${inserted.ticketId}, ${inserted.day}, ${inserted.checkInListId})`,
+    )
+    .innerJoin(sql`counted`, sql`(counted.event_id, counted.check_in_list_id, counted.day) = (input.event_id, input.check_in_list_id, input.day)`)
+    .prepare(`gatecheck_check_in_place_write_${size}`);
+}
+
+/** The place-claiming entries of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
+const scannedEntryWithPlaceWrite = coalescedStatement(SCANNED_ENTRY_WITH_PLACE_KEY, prepareScannedEntryWithPlaceWrite, async (keys, write) => {
+  const isFirst = firstOfEachTicket(keys);
+  const batch = keys.filter((_, index) => isFirst[index]);
+  const written = byPosition(await retrying(() => write(batch)), batch.length);
+  let next = 0;
+  return keys.map((_, index): EntryWithPlace | null => {
+    const row = isFirst[index] ? written[next++] : undefined;
+    return row ? { checkedInAt: new Date(row.checkedInAt), insideNow: row.insideNow } : null;
+  });
+});
+
+/**
+ * Verify's hot-path write of a first entry at a list with a capacity (docs/decisions/120): claims a
+ * free place, records the check-in holding it and its approved scan-log row in one statement with
+ * the entries written at the same moment, retried on 40001/40P01.
+ * @returns when the check-in was made and the guests inside the list on the day once its batch is
+ *   in, or null when nothing was recorded (no free place could be claimed without waiting, or an
+ *   active check-in existed): the caller then decides and records through `recordAttempt` in a
+ *   transaction.
+ */
+export function recordScannedEntryWithPlace(db: Db, entry: ScannedEntryWithPlace): Promise<EntryWithPlace | null> {
+  return scannedEntryWithPlaceWrite(db)(entry);
 }
 
 /**
@@ -256,7 +371,7 @@ export interface CheckInUndo {
  * database clock), or nothing, because no check-in is active (`standing: 'none'`) or the active one
  * is not `scanId`'s (`standing: 'another'`).
  */
-export type CheckInUndoWrite = { isUndone: true; checkedInAt: Date; undoneAt: Date; exitedAt: Date | null } | { isUndone: false; standing: 'none' | 'another' };
+export type CheckInUndoWrite = { isUndone: true; checkInListId: string; checkedInAt: Date; undoneAt: Date; exitedAt: Date | null } | { isUndone: false; standing: 'none' | 'another' };
 
 /**
  * Undoes the active check-in `undo` names, on `tx`: sets `undone_at` (`now()`), `undone_by`,
@@ -272,12 +387,12 @@ export async function undoActiveCheckIn(tx: DbOrTx, undo: CheckInUndo): Promise<
     .update(checkIns)
     .set({ undoneAt: sql`now()`, undoneBy: undo.undoneBy, undoReason: undo.reason, changedXid: changeStamp() })
     .where(undo.scanId === undefined ? activeCheckIn : and(activeCheckIn, eq(checkIns.scanId, undo.scanId)))
-    .returning({ id: checkIns.id, checkedInAt: checkIns.checkedInAt, undoneAt: checkIns.undoneAt, exitedAt: checkIns.exitedAt });
+    .returning({ id: checkIns.id, checkInListId: checkIns.checkInListId, checkedInAt: checkIns.checkedInAt, undoneAt: checkIns.undoneAt, exitedAt: checkIns.exitedAt });
   if (undone?.undoneAt) {
     // Entries and exits of the day at that list go together (docs/decisions/111): the place the
     // check-in held, if any, is free again.
     await releasePlace(tx, undo.eventId, undone.id);
-    return { isUndone: true, checkedInAt: undone.checkedInAt, undoneAt: undone.undoneAt, exitedAt: undone.exitedAt };
+    return { isUndone: true, checkInListId: undone.checkInListId, checkedInAt: undone.checkedInAt, undoneAt: undone.undoneAt, exitedAt: undone.exitedAt };
   }
   const [standing] = undo.scanId === undefined ? [] : await tx.select({ id: checkIns.id }).from(checkIns).where(activeCheckIn).limit(1);
   return { isUndone: false, standing: standing ? 'another' : 'none' };

@@ -1,0 +1,1 @@
+ALTER TABLE "scan_log" ADD COLUMN "check_in_list_id" uuid;
