@@ -164,7 +164,7 @@ test('ticket types: created with note and flag, a repeated name and a bad note r
   const url = api(manageTicketPaths.ticketTypes(eventId));
   const created = await asAdmin({ eventId, method: 'POST', url, payload: { name: '  Early   Bird ', checkInNote: 'Stamp the hand', requiresAttention: true } });
   expect(created.statusCode, created.body).toBe(201);
-  expect(TicketType.parse(created.json())).toEqual({ name: 'Early Bird', checkInNote: 'Stamp the hand', requiresAttention: true, tickets: 0 });
+  expect(TicketType.parse(created.json())).toEqual({ name: 'Early Bird', checkInNote: 'Stamp the hand', requiresAttention: true, days: null, tickets: 0 });
 
   const repeated = await asAdmin({ eventId, method: 'POST', url, payload: { name: 'Early Bird', checkInNote: '', requiresAttention: false } });
   expect(repeated.statusCode).toBe(409);

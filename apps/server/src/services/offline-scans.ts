@@ -51,7 +51,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkIns, events, offlineScans, scanLog, sessions, tickets, users } from '../db/schema.ts';
+import { checkIns, events, offlineScans, scanLog, sessions, tickets, ticketTypes, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import type { ChosenCheckInList } from './check-in-lists.ts';
 import { isDoorAttempt } from './check-ins/decide.ts';
@@ -323,9 +323,10 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
   const code = isStorableText(scan.code) ? await codeOfScannedText(tx, scan.code) : null;
   const [found] = code !== null
     ? await tx
-        .select({ ticket: tickets, organizationId: events.organizationId })
+        .select({ ticket: tickets, organizationId: events.organizationId, typeDays: ticketTypes.days })
         .from(tickets)
         .innerJoin(events, eq(events.id, tickets.eventId))
+        .leftJoin(ticketTypes, and(eq(ticketTypes.eventId, tickets.eventId), eq(ticketTypes.name, tickets.ticketType)))
         .where(ticketCodeMatches(code))
         .limit(1)
     : [];
@@ -345,10 +346,10 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
   }
 
   if (found && ticketId && isDoorAttempt(checkInList.list, scan.direction)) {
-    return decideDoorItem(tx, makerId, place, scan, { ticket: found.ticket, organizationId: found.organizationId, ticketId, code: logged, at: scannedAt }, now);
+    return decideDoorItem(tx, makerId, place, scan, { ticket: found.ticket, organizationId: found.organizationId, typeDays: found.typeDays, ticketId, code: logged, at: scannedAt }, now);
   }
   const decision = decideCheckIn({
-    ticket: found ? ticketForRule(found.ticket, found.organizationId) : null,
+    ticket: found ? ticketForRule(found.ticket, found.organizationId, found.typeDays) : null,
     event,
     day,
     existingCheckIn: null,
@@ -404,7 +405,7 @@ async function decideDoorItem(
   makerId: string,
   place: ScanPlace,
   scan: OfflineScan,
-  found: { ticket: typeof tickets.$inferSelect; organizationId: string; ticketId: string; code: string; at: Date },
+  found: { ticket: typeof tickets.$inferSelect; organizationId: string; typeDays: number[] | null; ticketId: string; code: string; at: Date },
   now: Date,
 ): Promise<ItemOutcome> {
   const { event, day, checkInList } = place;
@@ -415,7 +416,7 @@ async function decideDoorItem(
   const existingCheckIn = standing
     ? { ...existingForRule(standing, { scanId: scan.scanId, staffUserId: makerId }), isInside: isCheckInInside(standing, list, event, found.at) }
     : null;
-  const decision = decideCheckIn({ ticket: ticketForRule(found.ticket, found.organizationId), event, day, existingCheckIn, now: found.at, checkInList, direction: scan.direction });
+  const decision = decideCheckIn({ ticket: ticketForRule(found.ticket, found.organizationId, found.typeDays), event, day, existingCheckIn, now: found.at, checkInList, direction: scan.direction });
   if (decision.outcome === 'denied') {
     const reason = scan.direction === 'exit' ? 'exited' : 'approved';
     return outcome(reject(scan.scanId, decision.reason, decision.message), { verdict: reason, reason: decision.reason });

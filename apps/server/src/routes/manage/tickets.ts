@@ -3,8 +3,8 @@
  * for admins of the event's organization only: staff, supervisors and door devices get 403
  * `forbidden`, non-members 404 `not_found` (docs/decisions/086), the signed-out 401.
  *
- * Ticket types: GET/POST …/ticket-types (list / create), POST …/ticket-types/{name} (note and
- * attention flag), POST …/ticket-types/{name}/delete (409 while tickets, check-ins or a list use it).
+ * Ticket types: GET/POST …/ticket-types (list / create), POST …/ticket-types/{name} (note,
+ * attention flag, days and a new name; docs/decisions/125), POST …/ticket-types/{name}/delete (409 while tickets, check-ins or a list use it).
  * Tickets: GET …/tickets?q= (by name or code), POST …/tickets/{id} (holder and type), …/revoke,
  * …/reinstate, GET …/tickets/{id}/qr.png and …/tickets.pdf (the CLI's exporter).
  * CSV upload (body `text/csv`, the file's bytes): POST …/ticket-imports/preview answers what the
@@ -110,11 +110,11 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'editTicketType',
         params: ManagedTicketTypeParams,
         body: EditTicketTypeRequest,
-        response: { 200: TicketType, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
+        response: { 200: TicketType, ...ruleErrors('bad_request', 'forbidden', 'not_found', 'conflict') },
       },
     },
     async (request) =>
-      namingBodyFields(() => editTicketType(app.db, { eventId: eventOf(request).id, name: request.params.name, change: request.body }, actorOf(request))),
+      namingBodyFields(() => editTicketType(app.db, { eventId: eventOf(request).id, name: request.params.name, edit: request.body }, actorOf(request))),
   );
 
   app.post(

@@ -1,6 +1,7 @@
 /**
  * /manage/events/:eventId/tickets (docs/decisions/114): an event's ticket types and tickets for the
- * organization's admins — types with their check-in note and attention flag (add, change, delete);
+ * organization's admins — types with their check-in note, attention flag and days (add, change,
+ * rename, delete; docs/decisions/125);
  * a CSV upload with a preview naming each rejected row, then import (with its progress) or cancel;
  * tickets found by name or code, each with its holder and type to change, revoke or reinstate, and
  * its QR code; every ticket's QR PDF. Forms are checked with the contract's schemas before sending;
@@ -22,7 +23,8 @@ import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { managedEventPath, paths } from '@/config/paths.ts';
 import { manageQueries } from '@/features/manage/api.ts';
-import { canManage, refusalOf } from '@/features/manage/manage-logic.ts';
+import { DaysChoice, type DaysChoiceValue } from '@/features/manage/components/check-group.tsx';
+import { canManage, eventDaysOf, refusalOf } from '@/features/manage/manage-logic.ts';
 import {
   downloadFile,
   importTicketCsv,
@@ -34,7 +36,7 @@ import {
   useEditTicketType,
   useRevokeTicket,
 } from '@/features/manage/tickets-api.ts';
-import { checkTicketForm, checkTicketTypeForm, importPercent, ticketDaysWords, type TicketFieldProblems } from '@/features/manage/tickets-logic.ts';
+import { checkTicketForm, checkTicketTypeEdit, checkTicketTypeForm, importPercent, ticketDaysWords, type TicketFieldProblems } from '@/features/manage/tickets-logic.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
 
@@ -71,19 +73,27 @@ function Problem({ id, text }: { id: string; text: string | undefined }) {
 
 const sectionClass = 'flex flex-col gap-4 rounded-2xl border-2 border-slate-200 p-4';
 
+/** What a days choice starts as for a type admitting `days` (null: every day). */
+function daysChoiceOf(days: number[] | null): DaysChoiceValue {
+  return { isEveryDay: days === null, days: days ?? [] };
+}
+
 function TicketTypes({ eventId }: { eventId: string }) {
   const { t } = useTranslation();
   const types = useQuery(ticketQueries.types(eventId));
+  const event = useQuery(manageQueries.event(eventId));
+  const days = eventDaysOf(event.data);
   const create = useCreateTicketType(eventId);
   const [name, setName] = useState('');
   const [note, setNote] = useState('');
   const [isAttention, setAttention] = useState(false);
+  const [daysChoice, setDaysChoice] = useState<DaysChoiceValue>(daysChoiceOf(null));
   const [problems, setProblems] = useState<TicketFieldProblems>({});
   const refusal = create.error ? refusalOf(create.error) : null;
   const shown = { ...(refusal?.field ? { [refusal.field]: refusal.text } : {}), ...problems };
   const submit = (formEvent: FormEvent<HTMLFormElement>) => {
     formEvent.preventDefault();
-    const checked = checkTicketTypeForm({ name, checkInNote: note, requiresAttention: isAttention });
+    const checked = checkTicketTypeForm({ name, checkInNote: note, requiresAttention: isAttention, ...daysChoice });
     setProblems(checked.problems ?? {});
     if (!checked.request) return;
     create.mutate(checked.request, {
@@ -92,6 +102,7 @@ function TicketTypes({ eventId }: { eventId: string }) {
         setName('');
         setNote('');
         setAttention(false);
+        setDaysChoice(daysChoiceOf(null));
       },
     });
   };
@@ -105,7 +116,7 @@ function TicketTypes({ eventId }: { eventId: string }) {
       {types.data && types.data.length > 0 && (
         <ul className="flex flex-col gap-3">
           {types.data.map((type) => (
-            <TicketTypeRow key={`${type.name}:${type.checkInNote}:${String(type.requiresAttention)}`} eventId={eventId} type={type} />
+            <TicketTypeRow key={`${type.name}:${type.checkInNote}:${String(type.requiresAttention)}:${type.days?.join(',') ?? 'all'}`} eventId={eventId} type={type} days={days} />
           ))}
         </ul>
       )}
@@ -132,6 +143,7 @@ function TicketTypes({ eventId }: { eventId: string }) {
         <Switch checked={isAttention} onCheckedChange={setAttention} hint={t('tickets.attentionHint')}>
           {t('tickets.attention')}
         </Switch>
+        <DaysChoice legend={t('tickets.typeDays')} hint={t('tickets.typeDaysHint')} days={days} value={daysChoice} problem={shown.days} problemId="type-days-problem" onChange={setDaysChoice} />
         {refusal && !refusal.field && <FormNotice variant="error" title={refusal.text} />}
         <Button type="submit" disabled={create.isPending}>
           {t('tickets.addType')}
@@ -141,34 +153,52 @@ function TicketTypes({ eventId }: { eventId: string }) {
   );
 }
 
-function TicketTypeRow({ eventId, type }: { eventId: string; type: TicketType }) {
+function TicketTypeRow({ eventId, type, days }: { eventId: string; type: TicketType; days: ReadonlyArray<{ day: number; name: string }> }) {
   const { t } = useTranslation();
   const edit = useEditTicketType(eventId);
   const remove = useDeleteTicketType(eventId);
+  const [name, setName] = useState(type.name);
   const [note, setNote] = useState(type.checkInNote);
   const [isAttention, setAttention] = useState(type.requiresAttention);
+  const [daysChoice, setDaysChoice] = useState<DaysChoiceValue>(daysChoiceOf(type.days));
   const [isConfirming, setConfirming] = useState(false);
   const [problems, setProblems] = useState<TicketFieldProblems>({});
   const id = useId();
   const refusal = edit.error ? refusalOf(edit.error) : remove.error ? refusalOf(remove.error) : null;
+  const shown = { ...(refusal?.field && edit.error ? { [refusal.field]: refusal.text } : {}), ...problems };
   const save = () => {
-    const checked = checkTicketTypeForm({ name: type.name, checkInNote: note, requiresAttention: isAttention });
+    const checked = checkTicketTypeEdit(type.name, { name, checkInNote: note, requiresAttention: isAttention, ...daysChoice });
     setProblems(checked.problems ?? {});
-    if (checked.request) edit.mutate({ name: type.name, change: { checkInNote: checked.request.checkInNote, requiresAttention: checked.request.requiresAttention } });
+    if (checked.request) {
+      edit.mutate(
+        { name: type.name, change: checked.request },
+        { onSuccess: (saved) => notify({ title: t('tickets.typeSaved'), description: saved.name, variant: 'success', isBrief: true }) },
+      );
+    }
   };
+  const field = (key: string) => ({
+    'aria-invalid': shown[key] ? true : undefined,
+    'aria-describedby': shown[key] ? `${id}-${key}-problem` : undefined,
+  });
   return (
     <li className="flex flex-col gap-2 rounded-xl border-2 border-slate-200 p-3">
       <p className="flex flex-wrap items-center gap-2 text-base font-bold text-slate-900">
         <span className="break-words">{type.name}</span>
         <Badge>{t('manage.ticketCount', { count: type.tickets })}</Badge>
+        <Badge>{ticketDaysWords(type.days)}</Badge>
       </p>
+      <Label htmlFor={`${id}-name`}>{t('tickets.typeName')}</Label>
+      <Input id={`${id}-name`} value={name} {...field('name')} onChange={(change) => setName(change.target.value)} />
+      <p className="text-sm text-slate-700">{t('tickets.renameHint')}</p>
+      <Problem id={`${id}-name-problem`} text={shown.name} />
       <Label htmlFor={`${id}-note`}>{t('tickets.note')}</Label>
-      <Input id={`${id}-note`} value={note} aria-invalid={problems.checkInNote ? true : undefined} aria-describedby={problems.checkInNote ? `${id}-problem` : undefined} onChange={(change) => setNote(change.target.value)} />
-      <Problem id={`${id}-problem`} text={problems.checkInNote} />
+      <Input id={`${id}-note`} value={note} {...field('checkInNote')} onChange={(change) => setNote(change.target.value)} />
+      <Problem id={`${id}-checkInNote-problem`} text={shown.checkInNote} />
       <Switch checked={isAttention} onCheckedChange={setAttention}>
         {t('tickets.attention')}
       </Switch>
-      {refusal && <FormNotice variant="error" title={refusal.text} />}
+      <DaysChoice legend={t('tickets.typeDays')} days={days} value={daysChoice} problem={shown.days} problemId={`${id}-days-problem`} onChange={setDaysChoice} />
+      {refusal && !(refusal.field && edit.error) && <FormNotice variant="error" title={refusal.text} />}
       <div className="flex flex-wrap gap-2">
         <Button variant="secondary" disabled={edit.isPending} onClick={save}>
           {t('tickets.saveType', { name: type.name })}

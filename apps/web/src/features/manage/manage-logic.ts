@@ -7,6 +7,7 @@
 import {
   type AuditEntry,
   DEFAULT_DAY_CUTOFF,
+  DEFAULT_EVENT_DAY_NAME,
   EventRequest,
   type EventSnapshot,
   EventStatus,
@@ -187,6 +188,12 @@ export function refusalOf(error: Error): { field: string | null; text: string } 
   return { field, text: byCode[error.code] ?? t('manage.problems.failed') };
 }
 
+/** The days a check-in list or ticket type can name: the event's configured days, or its implicit day 1. */
+export function eventDaysOf(event: ManagedEvent | undefined): Array<{ day: number; name: string }> {
+  if (!event) return [];
+  return event.days.length > 0 ? event.days : [{ day: 1, name: DEFAULT_EVENT_DAY_NAME }];
+}
+
 /** An event status in words ('Live', 'Draft', …). */
 export function statusWords(status: string): string {
   const parsed = EventStatus.safeParse(status);
@@ -223,7 +230,7 @@ function valueWords(snapshot: EventSnapshot | null, field: SnapshotField): strin
 }
 
 /** The fields a ticket type's, a ticket's or an import batch's entry can show changed (docs/decisions/114), in the order shown. */
-const RESOURCE_FIELDS = ['name', 'code', 'holderName', 'ticketType', 'checkInNote', 'requiresAttention', 'revokedAt', 'lines', 'imported'] as const;
+const RESOURCE_FIELDS = ['name', 'code', 'holderName', 'ticketType', 'checkInNote', 'requiresAttention', 'days', 'revokedAt', 'lines', 'imported'] as const;
 type ResourceField = (typeof RESOURCE_FIELDS)[number];
 
 /** A ticket type's, ticket's or import batch's value of `field` in words ('—' for none). */
@@ -234,6 +241,7 @@ function resourceValueWords(snapshot: TicketAuditEntry['before'], field: Resourc
   const value: unknown = (snapshot as Record<string, unknown>)[field];
   if (field === 'requiresAttention') return value === true ? t('common.on') : t('common.off');
   if (field === 'revokedAt') return value ? t('tickets.revoked') : '—';
+  if (field === 'days') return value === null ? t('tickets.allDays') : Array.isArray(value) ? t('tickets.days', { days: value.join(', ') }) : '—';
   return typeof value === 'string' || typeof value === 'number' ? (value === '' ? '—' : String(value)) : '—';
 }
 
