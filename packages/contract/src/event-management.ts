@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { DayCutoff, EventStatus, TimeZone } from './organizations.ts';
 import { requestText } from './text.ts';
-import { TicketImportBatchSnapshot, TicketSnapshot, TicketTypeSnapshot } from './ticket-management.ts';
+import { TicketImportBatchSnapshot, TicketImportSnapshot, TicketSnapshot, TicketTypeSnapshot } from './ticket-management.ts';
 
 /** Longest event title, in characters. */
 export const EVENT_TITLE_MAX_LENGTH = 200;
@@ -171,7 +171,7 @@ export const EventSnapshot = z.object({
 export type EventSnapshot = z.infer<typeof EventSnapshot>;
 
 /** What a ticket entry records before and after: a ticket type, a ticket, or an import batch (by its action). */
-export const TicketAuditSnapshot = z.union([TicketTypeSnapshot, TicketSnapshot, TicketImportBatchSnapshot]);
+export const TicketAuditSnapshot = z.union([TicketTypeSnapshot, TicketSnapshot, TicketImportSnapshot, TicketImportBatchSnapshot]);
 export type TicketAuditSnapshot = z.infer<typeof TicketAuditSnapshot>;
 
 /** Who made a change: `user`, someone signed in (the management area); `cli`, the admin CLI on the server. */
@@ -225,6 +225,20 @@ export type AuditEntryList = z.infer<typeof AuditEntryList>;
 /** Path params of the management calls on one event. */
 export const ManagedEventParams = z.object({ eventId: requestText().min(1).max(64) });
 
+/** Most activity entries one page answers (and the default). */
+export const ACTIVITY_PAGE_MAX = 200;
+
+/**
+ * GET …/activity?before=&limit= (docs/decisions/126): the entries older than entry `before` (its
+ * id, from the last entry of the page before; absent: the newest), at most `limit` (1 to
+ * ACTIVITY_PAGE_MAX, default ACTIVITY_PAGE_MAX). A page shorter than `limit` is the last one.
+ */
+export const ActivityQuery = z.object({
+  before: z.uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(ACTIVITY_PAGE_MAX).default(ACTIVITY_PAGE_MAX),
+});
+export type ActivityQuery = z.infer<typeof ActivityQuery>;
+
 /** The management area's calls (Fastify route patterns; build concrete paths with `managePaths`). */
 export const manageRoutes = {
   organizationEvents: '/manage/organizations/:organizationId/events',
@@ -234,11 +248,21 @@ export const manageRoutes = {
   eventActivity: '/manage/events/:eventId/activity',
 } as const;
 
+/** '?before=…&limit=…' of an activity page ('' for the first page at the default size). */
+export function activityQueryString(page: { before?: string | undefined; limit?: number | undefined }): string {
+  const parts = [
+    ...(page.before !== undefined ? [`before=${encodeURIComponent(page.before)}`] : []),
+    ...(page.limit !== undefined ? [`limit=${page.limit}`] : []),
+  ];
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
+
 /** The concrete paths of the management calls. */
 export const managePaths = {
   organizationEvents: (organizationId: string) => `/manage/organizations/${encodeURIComponent(organizationId)}/events`,
   event: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}`,
   archiveEvent: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}/archive`,
   restoreEvent: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}/restore`,
-  eventActivity: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}/activity`,
+  eventActivity: (eventId: string, page: { before?: string | undefined; limit?: number | undefined } = {}) =>
+    `/manage/events/${encodeURIComponent(eventId)}/activity${activityQueryString(page)}`,
 } as const;

@@ -158,6 +158,17 @@ export const TicketImportBatchSnapshot = z
   .meta({ id: 'TicketImportBatchSnapshot' });
 export type TicketImportBatchSnapshot = z.infer<typeof TicketImportBatchSnapshot>;
 
+/**
+ * A CSV import as its one audit entry records it (docs/decisions/126): data rows read, tickets
+ * added, rows skipped because their code was taken (by a ticket or an earlier row), rows rejected
+ * by the row checks, and whether the import ran to its end (false while it runs, or when it stopped
+ * part way: the batches committed by then stay imported and are counted here).
+ */
+export const TicketImportSnapshot = z
+  .object({ rows: z.number().int(), added: z.number().int(), skipped: z.number().int(), rejected: z.number().int(), isFinished: z.boolean() })
+  .meta({ id: 'TicketImportSnapshot' });
+export type TicketImportSnapshot = z.infer<typeof TicketImportSnapshot>;
+
 /** The management area's ticket calls (Fastify route patterns; build concrete paths with `manageTicketPaths`). */
 export const manageTicketRoutes = {
   ticketTypes: '/manage/events/:eventId/ticket-types',

@@ -9,6 +9,7 @@
  * audit trail, newest first. Thin: the rules are services/events.ts's, shared with the admin CLI.
  */
 import {
+  ActivityQuery,
   AuditEntryList,
   EventRequest,
   ManagedEvent,
@@ -100,8 +101,11 @@ const manageRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     routes.eventActivity,
-    { preHandler: adminOfEvent, schema: { operationId: 'listEventActivity', params: ManagedEventParams, response: { 200: AuditEntryList, ...ruleErrors('forbidden', 'not_found') } } },
-    async (request) => listEventActivity(app.db, eventOf(request).id),
+    {
+      preHandler: adminOfEvent,
+      schema: { operationId: 'listEventActivity', params: ManagedEventParams, querystring: ActivityQuery, response: { 200: AuditEntryList, ...ruleErrors('forbidden', 'not_found') } },
+    },
+    async (request) => listEventActivity(app.db, eventOf(request).id, request.query),
   );
 };
 

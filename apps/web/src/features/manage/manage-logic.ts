@@ -230,7 +230,23 @@ function valueWords(snapshot: EventSnapshot | null, field: SnapshotField): strin
 }
 
 /** The fields a ticket type's, a ticket's or an import batch's entry can show changed (docs/decisions/114), in the order shown. */
-const RESOURCE_FIELDS = ['name', 'code', 'holderName', 'ticketType', 'checkInNote', 'requiresAttention', 'days', 'revokedAt', 'lines', 'imported'] as const;
+const RESOURCE_FIELDS = [
+  'name',
+  'code',
+  'holderName',
+  'ticketType',
+  'checkInNote',
+  'requiresAttention',
+  'days',
+  'revokedAt',
+  'lines',
+  'imported',
+  'rows',
+  'added',
+  'skipped',
+  'rejected',
+  'isFinished',
+] as const;
 type ResourceField = (typeof RESOURCE_FIELDS)[number];
 
 /** A ticket type's, ticket's or import batch's value of `field` in words ('—' for none). */
@@ -241,6 +257,7 @@ function resourceValueWords(snapshot: TicketAuditEntry['before'], field: Resourc
   const value: unknown = (snapshot as Record<string, unknown>)[field];
   if (field === 'requiresAttention') return value === true ? t('common.on') : t('common.off');
   if (field === 'revokedAt') return value ? t('tickets.revoked') : '—';
+  if (field === 'isFinished') return value === true ? t('tickets.importFinished') : t('tickets.importStopped');
   if (field === 'days') return value === null ? t('tickets.allDays') : Array.isArray(value) ? t('tickets.days', { days: value.join(', ') }) : '—';
   return typeof value === 'string' || typeof value === 'number' ? (value === '' ? '—' : String(value)) : '—';
 }

@@ -55,6 +55,15 @@ test("a ticket's, a type's and an import's activity entries say what changed in 
     ['Check-in note', 'Blue band', '—'],
     ['Needs attention', 'On', '—'],
   ]);
+  const oneImport: AuditEntry = { ...edited, action: 'tickets.imported', before: null, after: { rows: 1_200, added: 1_197, skipped: 1, rejected: 2, isFinished: true } };
+  expect(changeLines(oneImport).map((line) => [line.label, line.after])).toEqual([
+    ['Rows read', '1200'],
+    ['Tickets added', '1197'],
+    ['Skipped (code already taken)', '1'],
+    ['Rejected rows', '2'],
+    ['Import', 'Finished'],
+  ]);
+  // An entry of an older server, one per batch, still reads.
   const imported: AuditEntry = { ...edited, action: 'tickets.imported', before: null, after: { firstLine: 2, lastLine: 501, imported: 500 } };
   expect(changeLines(imported).map((line) => [line.label, line.after])).toEqual([
     ['Lines', '2–501'],
