@@ -2,16 +2,18 @@
  * The Activity page's entries (docs/decisions/126) on the real app and database: a CSV import is one
  * entry with its counts (added, skipped, rejected) however many batches it commits, and the trail is
  * read a page at a time, each page older than the last entry of the one before, with nothing left
- * out or repeated.
+ * out or repeated; the organization's own entries (its team) on their own Activity, without the
+ * events'.
  */
-import { ActivityQuery, ApiErrorBody, AuditEntryList, managePaths, manageTicketPaths, TicketImportEvent } from '@gatecheck/contract';
+import { ActivityQuery, ApiErrorBody, AuditEntryList, managePaths, manageTicketPaths, OrganizationAuditEntryList, TicketImportEvent } from '@gatecheck/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { auditEntries } from '../src/db/schema.ts';
-import { DEMO_USER } from '../src/db/seed.ts';
+import { DEMO_COLLEAGUE, DEMO_USER } from '../src/db/seed.ts';
 import { cliActor } from '../src/services/audit.ts';
 import { createEvent } from '../src/services/events.ts';
 import { createSession } from '../src/services/sessions.ts';
+import { changeMemberRole } from '../src/services/team.ts';
 import { createTicketType } from '../src/services/ticket-types.ts';
 import { demoIds, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
@@ -97,4 +99,20 @@ test('the activity is read a page at a time: each page older than the last entry
     expect(ApiErrorBody.parse(refused.json()).code).toBe('validation_failed');
   }
   expect(ActivityQuery.parse({}).limit).toBe(200);
+});
+
+test("the organization's Activity has its team's changes with before and after, a page at a time, and none of its events' entries", async () => {
+  const colleagueId = await userIdOf(t.database.db, DEMO_COLLEAGUE.username);
+  const admin = { kind: 'user' as const, userId: await userIdOf(t.database.db, DEMO_USER.username), name: DEMO_USER.displayName };
+  await changeMemberRole(t.database.db, { organizationId, userId: colleagueId, role: 'supervisor' }, admin);
+  await changeMemberRole(t.database.db, { organizationId, userId: colleagueId, role: 'staff' }, admin);
+  await newEvent();
+
+  const first = OrganizationAuditEntryList.parse((await get(managePaths.organizationActivity(organizationId, { limit: 1 }))).json());
+  expect(first).toHaveLength(1);
+  expect(first[0]).toMatchObject({ action: 'member.role_changed', actor: { kind: 'user', name: DEMO_USER.displayName }, before: { role: 'supervisor' }, after: { role: 'staff' } });
+  const older = OrganizationAuditEntryList.parse((await get(managePaths.organizationActivity(organizationId, { before: first[0]?.id, limit: 1 }))).json());
+  expect(older[0]).toMatchObject({ action: 'member.role_changed', before: { role: 'staff' }, after: { role: 'supervisor' } });
+  const whole = OrganizationAuditEntryList.parse((await get(managePaths.organizationActivity(organizationId))).json());
+  expect(whole.every((entry) => !entry.action.startsWith('event.'))).toBe(true);
 });

@@ -222,6 +222,49 @@ export function isTicketAuditEntry(entry: AuditEntry): entry is TicketAuditEntry
 export const AuditEntryList = z.array(AuditEntry).meta({ id: 'AuditEntryList' });
 export type AuditEntryList = z.infer<typeof AuditEntryList>;
 
+/**
+ * Changes to an organization itself, not to one of its events (docs/decisions/115, 116, 126): an
+ * invitation sent, revoked or accepted; a member added, their role changed, removed; the
+ * organization created by the admin CLI; a door device's enrollment made, the device renamed or
+ * moved, revoked.
+ */
+export const OrganizationAuditAction = z.enum([
+  'member.invited',
+  'invitation.revoked',
+  'invitation.accepted',
+  'member.added',
+  'member.role_changed',
+  'member.removed',
+  'organization.created',
+  'device.enrollment_created',
+  'device.updated',
+  'device.revoked',
+]);
+export type OrganizationAuditAction = z.infer<typeof OrganizationAuditAction>;
+
+/**
+ * What an organization entry records before and after, as the service wrote it: the member's
+ * (userId, name, email, role), the invitation's (email, role, …), the device's (id, name, event …).
+ * Text, numbers, booleans and null by field name; a client shows the fields it knows.
+ */
+export const OrganizationAuditSnapshot = z.record(z.string(), z.unknown()).meta({ id: 'OrganizationAuditSnapshot' });
+export type OrganizationAuditSnapshot = z.infer<typeof OrganizationAuditSnapshot>;
+
+/** One line of an organization's activity (GET /manage/organizations/{id}/activity). */
+export const OrganizationAuditEntry = z
+  .object({
+    id: z.string(),
+    at: z.string(),
+    actor: AuditActor,
+    action: OrganizationAuditAction,
+    before: OrganizationAuditSnapshot.nullable(),
+    after: OrganizationAuditSnapshot.nullable(),
+  })
+  .meta({ id: 'OrganizationAuditEntry' });
+export type OrganizationAuditEntry = z.infer<typeof OrganizationAuditEntry>;
+export const OrganizationAuditEntryList = z.array(OrganizationAuditEntry).meta({ id: 'OrganizationAuditEntryList' });
+export type OrganizationAuditEntryList = z.infer<typeof OrganizationAuditEntryList>;
+
 /** Path params of the management calls on one event. */
 export const ManagedEventParams = z.object({ eventId: requestText().min(1).max(64) });
 
@@ -246,6 +289,7 @@ export const manageRoutes = {
   archiveEvent: '/manage/events/:eventId/archive',
   restoreEvent: '/manage/events/:eventId/restore',
   eventActivity: '/manage/events/:eventId/activity',
+  organizationActivity: '/manage/organizations/:organizationId/activity',
 } as const;
 
 /** '?before=…&limit=…' of an activity page ('' for the first page at the default size). */
@@ -265,4 +309,6 @@ export const managePaths = {
   restoreEvent: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}/restore`,
   eventActivity: (eventId: string, page: { before?: string | undefined; limit?: number | undefined } = {}) =>
     `/manage/events/${encodeURIComponent(eventId)}/activity${activityQueryString(page)}`,
+  organizationActivity: (organizationId: string, page: { before?: string | undefined; limit?: number | undefined } = {}) =>
+    `/manage/organizations/${encodeURIComponent(organizationId)}/activity${activityQueryString(page)}`,
 } as const;

@@ -3,8 +3,8 @@
  * changes an organizer's resource calls `recordAudit` with its transaction, so the entry commits
  * with the change or not at all. Read back per event for its 'Activity' page.
  */
-import { AuditAction, type AuditEntry, CheckInListAuditAction, CheckInListSnapshot, EventAuditAction, EventSnapshot, TicketAuditAction, TicketAuditSnapshot } from '@gatecheck/contract';
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { AuditAction, type AuditEntry, OrganizationAuditAction, type OrganizationAuditEntry, OrganizationAuditSnapshot, CheckInListAuditAction, CheckInListSnapshot, EventAuditAction, EventSnapshot, TicketAuditAction, TicketAuditSnapshot } from '@gatecheck/contract';
+import { and, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { userInfo } from 'node:os';
 import type { DbOrTx, Tx } from '../db/client.ts';
 import { auditEntries } from '../db/schema.ts';
@@ -35,17 +35,7 @@ export function cliActor(): Actor {
  * created by the admin CLI; a door device's enrollment made, the device renamed or moved, revoked
  * (its id, name and event).
  */
-export type TeamAuditAction =
-  | 'member.invited'
-  | 'invitation.revoked'
-  | 'invitation.accepted'
-  | 'member.added'
-  | 'member.role_changed'
-  | 'member.removed'
-  | 'organization.created'
-  | 'device.enrollment_created'
-  | 'device.updated'
-  | 'device.revoked';
+export type TeamAuditAction = OrganizationAuditAction;
 
 /** One change to record. `before` null for a creation; `after` null for a deletion. */
 export type AuditRecord =
@@ -125,5 +115,32 @@ export async function listEventActivity(db: DbOrTx, eventId: string, page: Activ
     const ticket = TicketAuditAction.safeParse(action);
     if (ticket.success) return { ...common, action: ticket.data, ...snapshots((value) => TicketAuditSnapshot.parse(value)) };
     return { ...common, action: EventAuditAction.parse(action), ...snapshots((value) => EventSnapshot.parse(value)) };
+  });
+}
+
+/**
+ * The organization's own audit entries (`event_id` null: its door team, invitations and door
+ * devices; docs/decisions/126), newest first, a page at a time (`ActivityPage`). An entry whose
+ * action this server does not know is left out.
+ */
+export async function listOrganizationActivity(db: DbOrTx, organizationId: string, page: ActivityPage = {}): Promise<OrganizationAuditEntry[]> {
+  const rows = await activityRows(db, and(eq(auditEntries.organizationId, organizationId), isNull(auditEntries.eventId)) ?? sql`false`, page);
+  return rows.flatMap((row): OrganizationAuditEntry[] => {
+    const action = OrganizationAuditAction.safeParse(row.action);
+    if (!action.success) return [];
+    const snapshot = (value: unknown) => {
+      const parsed = OrganizationAuditSnapshot.safeParse(value);
+      return parsed.success ? parsed.data : null;
+    };
+    return [
+      {
+        id: row.id,
+        at: row.createdAt.toISOString(),
+        actor: { kind: row.actorKind === 'cli' ? 'cli' : 'user', name: row.actorName },
+        action: action.data,
+        before: snapshot(row.before),
+        after: snapshot(row.after),
+      },
+    ];
   });
 }

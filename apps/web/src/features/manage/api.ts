@@ -18,6 +18,7 @@ import {
   ManagedEvent,
   ManagedEventList,
   managePaths,
+  OrganizationAuditEntryList,
   TicketTypesResponse,
 } from '@gatecheck/contract';
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
@@ -54,6 +55,15 @@ export const manageQueries = {
       queryKey: [...manageQueries.all(), 'event', eventId, 'activity'] as const,
       queryFn: ({ pageParam, signal }) =>
         apiRequest(managePaths.eventActivity(eventId, { before: pageParam, limit: ACTIVITY_PAGE_SIZE }), { schema: AuditEntryList, signal }),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: olderPageOf,
+    }),
+  /** GET the organization's own audit trail (team, invitations, devices; docs/decisions/126), newest first, a page at a time. */
+  organizationActivity: (organizationId: string) =>
+    infiniteQueryOptions({
+      queryKey: [...manageQueries.all(), 'organization', organizationId, 'activity'] as const,
+      queryFn: ({ pageParam, signal }) =>
+        apiRequest(managePaths.organizationActivity(organizationId, { before: pageParam, limit: ACTIVITY_PAGE_SIZE }), { schema: OrganizationAuditEntryList, signal }),
       initialPageParam: undefined as string | undefined,
       getNextPageParam: olderPageOf,
     }),

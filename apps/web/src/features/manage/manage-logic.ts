@@ -16,6 +16,7 @@ import {
   isTicketAuditEntry,
   type ManagedEvent,
   MembershipRole,
+  type OrganizationAuditEntry,
   type TicketAuditEntry,
 } from '@gatecheck/contract';
 import { ApiError } from '@/lib/api-client.ts';
@@ -317,4 +318,37 @@ export function actionWords(entry: AuditEntry): string {
     'check_in_list.deleted': () => t('manageLists.actions.deleted', { name: listName(entry) }),
   } satisfies Record<AuditEntry['action'], () => string>;
   return words[entry.action]();
+}
+
+/** The fields an organization entry can show (docs/decisions/126), in the order shown. */
+const ORGANIZATION_FIELDS = ['name', 'deviceName', 'email', 'role', 'description', 'revokedAt'] as const;
+type OrganizationField = (typeof ORGANIZATION_FIELDS)[number];
+
+/** An organization entry's value of `field` in words ('—' for none); roles as the team page says them. */
+function organizationValueWords(snapshot: OrganizationAuditEntry['before'], field: OrganizationField): string {
+  const value = snapshot?.[field];
+  if (value === undefined || value === null || value === '') return '—';
+  if (field === 'revokedAt') return t('manage.organizationFields.revokedAt');
+  if (field === 'role') {
+    const role = MembershipRole.safeParse(value);
+    return role.success ? t(`team.roles.${role.data}`) : String(value);
+  }
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '—';
+}
+
+/** What an organization entry changed: every field whose words differ (all set ones for a creation), the name or e-mail always. */
+export function organizationChangeLines(entry: OrganizationAuditEntry): ChangeLine[] {
+  return ORGANIZATION_FIELDS.flatMap((field) => {
+    const before = organizationValueWords(entry.before, field);
+    const after = organizationValueWords(entry.after, field);
+    const isIdentity = field === 'name' || field === 'deviceName' || field === 'email';
+    if (before === after && !(isIdentity && after !== '—')) return [];
+    if (entry.before === null && after === '—') return [];
+    return [{ field, label: t(`manage.organizationFields.${field}`), before, after }];
+  });
+}
+
+/** An organization entry's action in words ('Changed a role'). */
+export function organizationActionWords(entry: OrganizationAuditEntry): string {
+  return t(`manage.organizationActions.${entry.action}`);
 }
