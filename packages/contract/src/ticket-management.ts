@@ -129,7 +129,7 @@ export const TicketImportEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), rows: z.number().int(), bytes: z.number().int() }),
   z.object({ type: z.literal('done'), summary: TicketImportSummary }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
-]);
+]).meta({ id: 'TicketImportEvent' });
 export type TicketImportEvent = z.infer<typeof TicketImportEvent>;
 
 /** A ticket type as an audit entry records it; `days` absent in entries written before types had days. */
