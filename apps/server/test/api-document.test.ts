@@ -2,7 +2,7 @@
  * The check every server test runs on every answer (helpers/api-document.ts): it must catch an
  * answer the OpenAPI document does not describe, or the conformance of the suite proves nothing.
  */
-import { apiPaths } from '@gatecheck/contract';
+import { apiPaths, manageTicketRoutes } from '@gatecheck/contract';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { answerChecker, type ObservedAnswer } from './helpers/api-document.ts';
 import { api, createTestApp, type TestApp } from './helpers/test-app.ts';
@@ -52,6 +52,17 @@ test('an undeclared content type and an error outside { code, message } or witho
   expect(check(verifyAnswer(400, { error: 'Bad Request', statusCode: 400 })).join()).toMatch(/not \{ code, message \}/);
   const bare = { ...verifyAnswer(404, { code: 'not_found', message: 'No such route.' }), routeUrl: undefined, headers: {} };
   expect(check(bare).join()).toMatch(/without the x-content-type-options header/);
+});
+
+test("a file or a stream is checked by its status and content type (its bytes are not), and an NDJSON answer line by line", () => {
+  const routeUrl = api(manageTicketRoutes.ticketQr);
+  const png: ObservedAnswer = { method: 'GET', routeUrl, url: routeUrl, status: 200, contentType: 'image/png', body: undefined, headers: SECURITY_HEADERS };
+  expect(check(png)).toEqual([]);
+  expect(check({ ...png, contentType: 'application/octet-stream' }).join()).toMatch(/content type application\/octet-stream is not documented \(image\/png\)/);
+  const importUrl = api(manageTicketRoutes.importTickets);
+  const lines: ObservedAnswer = { method: 'POST', routeUrl: importUrl, url: importUrl, status: 200, contentType: 'application/x-ndjson', body: '{"type":"progress","rows":2,"bytes":40}\n', headers: SECURITY_HEADERS };
+  expect(check(lines)).toEqual([]);
+  expect(check({ ...lines, body: '{"type":"progress","rows":2,"bytes":40}\n{"type":"later"}\n' }).join()).toMatch(/a line does not match/);
 });
 
 test.fails('an answer outside the document fails the test that produced it', async () => {

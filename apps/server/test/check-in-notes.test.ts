@@ -97,7 +97,7 @@ test('the import keeps each row\'s own note and flag, and every ticket type beco
   expect(rows.find((row) => row.code === FLAGGED_CODE)?.requiresAttention).toBe(true);
   const types = await cli.database.db.select({ name: ticketTypes.name }).from(ticketTypes).where(eq(ticketTypes.eventId, eventId));
   expect(types.map((type) => type.name).sort()).toEqual(['General', 'VIP']);
-  expect(await cli.ok('ticket-type', 'list', '--event', eventId)).toBe('General (3 tickets): no attention; no note\nVIP (1 ticket): attention; note "Green wristband"\n');
+  expect(await cli.ok('ticket-type', 'list', '--event', eventId)).toBe('General (3 tickets): no attention; no note; every day\nVIP (1 ticket): attention; note "Green wristband"; every day\n');
 });
 
 test('an approval carries the ticket\'s note above its type\'s and the attention flag; a ticket without either gets the answer of SPEC §7 unchanged', async () => {
@@ -126,7 +126,7 @@ test('the door list carries the type notes whole and each ticket\'s own note sea
   const response = await app.inject({ method: 'GET', url: api(offlinePaths.doorList(eventId, 1)), headers: bearer(staffToken) });
   expect(response.statusCode).toBe(200);
   const list = DoorList.parse(response.json());
-  expect(list.ticketTypes).toEqual([{ name: 'VIP', checkInNote: 'Green wristband', requiresAttention: true }]);
+  expect(list.ticketTypes).toEqual([{ name: 'VIP', checkInNote: 'Green wristband', requiresAttention: true, days: null }]);
   expect(JSON.stringify(list)).not.toContain('Wheelchair');
   const entryOf = async (code: string) => {
     const key = await doorListLookupKey(eventId, code);
@@ -177,7 +177,7 @@ test('an admin sets a type\'s note through the API; a note too long or with cont
 
   const set = await patch(adminToken, { checkInNote: '  Stamp the left hand\r\n(blue ink)  ' });
   expect(set.statusCode).toBe(200);
-  expect(TicketType.parse(set.json())).toEqual({ name: 'General', checkInNote: 'Stamp the left hand\n(blue ink)', requiresAttention: false, tickets: 3 });
+  expect(TicketType.parse(set.json())).toEqual({ name: 'General', checkInNote: 'Stamp the left hand\n(blue ink)', requiresAttention: false, days: null, tickets: 3 });
 
   for (const [payload, field] of [
     [{ checkInNote: 'x'.repeat(301) }, /checkInNote.*300 characters/],

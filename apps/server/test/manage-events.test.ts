@@ -136,6 +136,7 @@ describe(`the management endpoints admit only the organization's admins (${TEST_
       expected: adminsOnly,
     },
     { endpoint: 'GET activity', request: async () => ({ method: 'GET', url: api(managePaths.eventActivity(ids.liveEventId)) }), expected: adminsOnly },
+    { endpoint: 'GET organization activity', request: async () => ({ method: 'GET', url: api(managePaths.organizationActivity(ids.organizationId)) }), expected: adminsOnly },
     {
       endpoint: 'GET unknown organization',
       request: async () => ({ method: 'GET', url: api(managePaths.organizationEvents('00000000-0000-4000-8000-000000000000')) }),

@@ -164,7 +164,7 @@ test('ticket types: created with note and flag, a repeated name and a bad note r
   const url = api(manageTicketPaths.ticketTypes(eventId));
   const created = await asAdmin({ eventId, method: 'POST', url, payload: { name: '  Early   Bird ', checkInNote: 'Stamp the hand', requiresAttention: true } });
   expect(created.statusCode, created.body).toBe(201);
-  expect(TicketType.parse(created.json())).toEqual({ name: 'Early Bird', checkInNote: 'Stamp the hand', requiresAttention: true, tickets: 0 });
+  expect(TicketType.parse(created.json())).toEqual({ name: 'Early Bird', checkInNote: 'Stamp the hand', requiresAttention: true, days: null, tickets: 0 });
 
   const repeated = await asAdmin({ eventId, method: 'POST', url, payload: { name: 'Early Bird', checkInNote: '', requiresAttention: false } });
   expect(repeated.statusCode).toBe(409);
@@ -219,7 +219,7 @@ describe('CSV upload', () => {
     expect(await activityOf(eventId)).toHaveLength(1);
   });
 
-  test('the import streams progress, then the summary; its tickets are found, and the batch is on the activity', async () => {
+  test('the import streams progress, then the summary; its tickets are found, and the import is one entry on the activity with its counts', async () => {
     const eventId = await newEvent();
     const response = await asAdmin({ eventId, ...csvUpload(manageTicketPaths.importTickets(eventId), csv) });
     expect(response.statusCode).toBe(200);
@@ -232,7 +232,7 @@ describe('CSV upload', () => {
     const found = await asAdmin({ eventId, method: 'GET', url: api(manageTicketPaths.tickets(eventId, 'grace')) });
     expect(ManagedTicketList.parse(found.json()).tickets.map((ticket) => ticket.holderName)).toEqual(['Grace Hopper']);
     const [entry] = await activityOf(eventId);
-    expect(entry).toMatchObject({ action: 'tickets.imported', before: null, after: { firstLine: 2, lastLine: 3, imported: 2 } });
+    expect(entry).toMatchObject({ action: 'tickets.imported', before: null, after: { rows: 4, added: 2, skipped: 1, rejected: 1, isFinished: true } });
 
     // The same file again: every code is taken now (the generated one is new).
     const again = await asAdmin({ eventId, ...csvUpload(manageTicketPaths.importPreview(eventId), csv) });

@@ -1,4 +1,4 @@
-import { apiPaths, DenialReason } from '@gatecheck/contract';
+import { apiPaths, DenialReason, manageTicketRoutes } from '@gatecheck/contract';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -30,6 +30,7 @@ const MANAGE_OPERATION_IDS = [
   'archiveEvent',
   'restoreEvent',
   'listEventActivity',
+  'listOrganizationActivity',
   'getTeam',
   'inviteMember',
   'revokeInvitation',
@@ -63,10 +64,21 @@ const Operation = z.looseObject({
   operationId: z.string().optional(),
   requestBody: z.object({ content: z.object({ 'application/json': z.object({ schema: z.looseObject({ required: z.array(z.string()).optional() }) }) }) }).optional(),
   parameters: z.array(z.looseObject({ in: z.string(), name: z.string() })).optional(),
-  // JSON answers, and the CSV exports' text/csv (docs/decisions/117).
+  // JSON answers, the CSV exports' text/csv (docs/decisions/117), a ticket's PNG, the tickets' PDF
+  // and the import's NDJSON lines (docs/decisions/114).
   responses: z.record(
     z.string(),
-    z.looseObject({ content: z.object({ 'application/json': z.object({ schema: JsonSchema }).optional(), 'text/csv': z.object({ schema: JsonSchema }).optional() }).optional() }),
+    z.looseObject({
+      content: z
+        .object({
+          'application/json': z.object({ schema: JsonSchema }).optional(),
+          'text/csv': z.object({ schema: JsonSchema }).optional(),
+          'image/png': z.object({ schema: z.looseObject({}) }).optional(),
+          'application/pdf': z.object({ schema: z.looseObject({}) }).optional(),
+          'application/x-ndjson': z.object({ schema: z.unknown() }).optional(),
+        })
+        .optional(),
+    }),
   ),
 });
 const OpenApiDocument = z.looseObject({
@@ -241,11 +253,31 @@ test('request bodies and answers are named component schemas, errors all ApiErro
     for (const [status, response] of Object.entries(operation.responses)) {
       const schema = response.content?.['application/json']?.schema;
       const csv = response.content?.['text/csv']?.schema;
+      const file = response.content?.['image/png']?.schema ?? response.content?.['application/pdf']?.schema;
+      const lines = response.content?.['application/x-ndjson']?.schema;
       if (Number(status) >= 400) expect(schema, `${method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/ApiErrorBody' });
       else if (csv) expect(csv, `${method} ${path} ${status}`).toEqual({ type: 'string' });
+      else if (file) expect(file, `${method} ${path} ${status}`).toEqual({ type: 'string', format: 'binary' });
+      else if (lines) expect(Reference.safeParse(lines).success, `${method} ${path} ${status} (a line)`).toBe(true);
       else expect(Reference.safeParse(schema).success, `${method} ${path} ${status}`).toBe(true);
     }
   }
+});
+
+test('every operation documents its success answer with its content type: the QR PNG, the tickets PDF and the import NDJSON too (the document is whole)', () => {
+  for (const { method, path, operation } of operations()) {
+    const success = Object.entries(operation.responses).filter(([status]) => Number(status) >= 200 && Number(status) < 300);
+    expect(success.length, `${method} ${path} has no 2xx answer`).toBeGreaterThan(0);
+    // 204 has no body; every other success answer says what it is.
+    for (const [status, response] of success) if (status !== '204') expect(Object.keys(response.content ?? {}), `${method} ${path} ${status}`).not.toEqual([]);
+  }
+  const answerTypes = (method: 'get' | 'post', path: string) => Object.keys(document.paths[openApiPath(path)]?.[method]?.responses['200']?.content ?? {});
+  expect(answerTypes('get', manageTicketRoutes.ticketQr)).toEqual(['image/png']);
+  expect(answerTypes('get', manageTicketRoutes.ticketsPdf)).toEqual(['application/pdf']);
+  expect(answerTypes('post', manageTicketRoutes.importTickets)).toEqual(['application/x-ndjson']);
+  expect(document.paths[openApiPath(manageTicketRoutes.importTickets)]?.post?.responses['200']?.content?.['application/x-ndjson']?.schema).toEqual({
+    $ref: '#/components/schemas/TicketImportEvent',
+  });
 });
 
 test('every error answer a route can give is declared, from what the route has (issue 15 item 15)', () => {

@@ -99,6 +99,15 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   await saveScreen(page, 'manage-team-320-light', { fullPage: true });
   expect(await axeViolations(page, 'door team')).toEqual([]);
   const invitationPath = await waitForInvitationPath(ownServer.current.dataDir, NEW_STAFF.email);
+  // The invitation is on the organization's own Activity page (decision 126).
+  await page.goto('/manage');
+  await page.getByRole('link', { name: 'Team and devices activity' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Invited someone' })).toContainText(NEW_STAFF.email);
+  expect(await axeViolations(page, 'organization activity')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await saveScreen(page, 'manage-organization-activity-320-dark', { fullPage: true });
+  expect(await axeViolations(page, 'organization activity, dark')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // The tickets: uploaded in the browser, beside the running server. One row is bad (an unknown
   // day): the preview names it with its line, and the import skips it.
@@ -123,9 +132,13 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   await expect(page.getByLabel('Holder', { exact: true })).toHaveValue(TICKET.holderName);
   await saveScreen(page, 'manage-tickets-320-light', { fullPage: true });
   expect(await axeViolations(page, 'tickets')).toEqual([]);
-  // The upload is on the event's Activity page, with the lines it covered.
+  // The upload is one entry on the event's Activity page, with its counts (decision 126).
   await page.goto(`/manage/events/${eventId}/activity`);
-  await expect(page.getByRole('listitem').filter({ hasText: 'Imported tickets' })).toContainText('2–2');
+  const imported = page.getByRole('listitem').filter({ hasText: 'Imported tickets' });
+  await expect(imported).toHaveCount(1);
+  await expect(imported).toContainText('Tickets added1');
+  await expect(imported).toContainText('Rejected rows1');
+  await expect(imported).toContainText('Finished');
 
   // A staff member on another phone.
   const staffContext = await browser.newContext({ baseURL: ownServer.current.url, viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, permissions: ['camera'] });

@@ -101,13 +101,25 @@ export const TicketTypeParams = z.object({
 export type TicketTypeParams = z.infer<typeof TicketTypeParams>;
 
 /**
+ * The event days a ticket type admits (docs/decisions/125): day numbers, at least one; null: every
+ * day of the event. A ticket of the type admits a day only when its own days admit it too.
+ */
+export const TicketTypeDays = z
+  .array(z.number().int().min(1).max(366))
+  .min(1, 'Choose at least one day, or every day')
+  .max(366)
+  .nullable();
+
+/**
  * A ticket type of an event: its name (as tickets carry it in `ticketType`), its check-in note
- * ('' = none), its attention flag and how many tickets of the event have it.
+ * ('' = none), its attention flag, the days it admits (null: every day; docs/decisions/125) and how
+ * many tickets of the event have it.
  */
 export const TicketType = z.object({
   name: z.string(),
   checkInNote: z.string(),
   requiresAttention: z.boolean(),
+  days: z.array(z.number().int()).nullable(),
   tickets: z.number().int(),
 }).meta({ id: 'TicketType' });
 export type TicketType = z.infer<typeof TicketType>;
@@ -117,12 +129,13 @@ export const TicketTypesResponse = z.object({ ticketTypes: z.array(TicketType) }
 export type TicketTypesResponse = z.infer<typeof TicketTypesResponse>;
 
 /**
- * PATCH /events/{eventId}/ticket-types/{name}: sets the type's note and/or flag (a field left out
- * keeps its value). The type is created when the event has none of that name yet, so a note can be
- * set before the tickets are imported.
+ * PATCH /events/{eventId}/ticket-types/{name}: sets the type's note, flag and/or days (a field left
+ * out keeps its value). The type is created when the event has none of that name yet, so a note can
+ * be set before the tickets are imported.
  */
 export const UpdateTicketTypeRequest = z.object({
   checkInNote: checkInNoteText().optional(),
   requiresAttention: z.boolean().optional(),
+  days: TicketTypeDays.optional(),
 }).meta({ id: 'UpdateTicketTypeRequest' });
 export type UpdateTicketTypeRequest = z.infer<typeof UpdateTicketTypeRequest>;

@@ -66,6 +66,14 @@ describe('decideCheckIn: the words of a calendar denial', () => {
     expect(decide({ ticket: { ...weekendPass, admittedDays: [1, 3] } })).toMatchObject({ message: 'This ticket is for Day 1, Mon 23 Nov and Day 3, Wed 25 Nov.' });
   });
 
+  test("a ticket admits only the days both it and its type admit (docs/decisions/125), named as the ticket's", () => {
+    expect(decide({ ticket: { ...weekendPass, ticketTypeDays: [2, 3] }, day: 1 })).toMatchObject({ reason: 'not_valid_today', message: 'This ticket is for Day 2, Tue 24 Nov and Day 3, Wed 25 Nov.' });
+    expect(decide({ ticket: { ...weekendPass, admittedDays: [1, 2], ticketTypeDays: [2, 3] }, day: 1 })).toMatchObject({ message: 'This ticket is for Day 2, Tue 24 Nov.' });
+    expect(decide({ ticket: { ...weekendPass, admittedDays: [1], ticketTypeDays: [2] }, day: 1 })).toMatchObject({ message: 'This ticket is not valid on day 1.' });
+    expect(decide({ ticket: { ...weekendPass, ticketTypeDays: [2] }, day: 2 })).toMatchObject({ outcome: 'check_in' });
+    expect(decide({ ticket: { ...weekendPass, ticketTypeDays: null }, day: 2 })).toMatchObject({ outcome: 'check_in' });
+  });
+
   test("yesterday's day says which day today is", () => {
     expect(decide({ day: 1 })).toMatchObject({ message: 'Day 1 (Opening Night) was Mon 23 Nov. Today is Day 2, Tue 24 Nov.' });
   });

@@ -55,6 +55,11 @@ export interface CheckInTicket {
    * ticket decided offline without its door-list entry): only a list of every type admits it.
    */
   ticketType?: string | undefined;
+  /**
+   * Day numbers the ticket's type admits (docs/decisions/125); null or absent: every day. The ticket
+   * admits a day only when both its own days and its type's do.
+   */
+  ticketTypeDays?: readonly number[] | null | undefined;
 }
 
 /**
@@ -156,6 +161,15 @@ export function ticketAdmitsDay(admittedDays: readonly number[] | null | undefin
 }
 
 /**
+ * The days a ticket admits with its type's (docs/decisions/125): the days both admit; null when
+ * both admit every day.
+ */
+export function ticketAndTypeDays(admittedDays: readonly number[] | null, typeDays: readonly number[] | null | undefined): readonly number[] | null {
+  if (!typeDays) return admittedDays;
+  return admittedDays ? admittedDays.filter((day) => typeDays.includes(day)) : typeDays;
+}
+
+/**
  * Whether check-in list `list` admits a ticket of type `ticketType` (undefined: not known) on event
  * day `day`: its types are every type or name this one (exactly, as imported), and its days are every
  * day or list this one.
@@ -231,7 +245,7 @@ export function isCheckInInside(
  * An entry checks, in this order (docs/decisions/015, 020): `not_found` (no ticket, or a
  * ticket of another organization's event: nothing leaks across organizations), `wrong_event`,
  * `event_not_active` (draft, completed, cancelled), `revoked`, `not_valid_today` (the event has no
- * such day, or the ticket does not admit it: 'This ticket is for Day 2, Sat 24 Nov'), `not_event_day`
+ * such day, or the ticket or its type does not admit it: 'This ticket is for Day 2, Sat 24 Nov'), `not_event_day`
  * (the chosen day is not open at `now` on the event's calendar, unless the event allows scanning
  * outside its days), `not_on_list` (the check-in list scanned at does not admit the ticket's type on
  * the day: the facts name the lists that do, docs/decisions/100), then the existing check-in on that
@@ -251,8 +265,9 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
   if (ticket.isRevoked) return deny('revoked', 'This ticket has been revoked.');
   const selected = event.days.find((entry) => entry.day === day);
   if (!selected) return denyDay('not_valid_today', { kind: 'no_such_day', day });
-  if (!ticketAdmitsDay(ticket.admittedDays, day)) {
-    const admitted = event.days.filter((entry) => ticketAdmitsDay(ticket.admittedDays, entry.day)).map(namedDay);
+  const admittedDays = ticketAndTypeDays(ticket.admittedDays, ticket.ticketTypeDays);
+  if (!ticketAdmitsDay(admittedDays, day)) {
+    const admitted = event.days.filter((entry) => ticketAdmitsDay(admittedDays, entry.day)).map(namedDay);
     return denyDay('not_valid_today', { kind: 'ticket_days', day, admitted });
   }
   if (!event.allowsScanningOutsideDays && !isEventDayOpen(event, selected, now)) {

@@ -93,11 +93,15 @@ export const DoorListEntry = z.object({
 }).meta({ id: 'DoorListEntry' });
 export type DoorListEntry = z.infer<typeof DoorListEntry>;
 
-/** A ticket type's check-in note and attention flag (docs/decisions/102), as the door list carries it. */
+/**
+ * A ticket type's check-in note and attention flag (docs/decisions/102) and the days it admits
+ * (docs/decisions/125; null: every day), as the door list carries it.
+ */
 export const DoorListTicketType = z.object({
   name: z.string(),
   checkInNote: z.string(),
   requiresAttention: z.boolean(),
+  days: z.array(z.number().int()).nullable().default(null),
 }).meta({ id: 'DoorListTicketType' });
 export type DoorListTicketType = z.infer<typeof DoorListTicketType>;
 
@@ -142,8 +146,8 @@ export const DoorList = z.object({
    */
   format: z.number().int().min(1).default(1),
   /**
-   * The event's ticket types that carry a check-in note or the attention flag (docs/decisions/102),
-   * always the full set, in full lists and change lists alike (a type's note edited changes no
+   * The event's ticket types that carry a check-in note or the attention flag (docs/decisions/102)
+   * or admit only some days (docs/decisions/125), always the full set, in full lists and change lists alike (a type's note edited changes no
    * ticket row). Absent (older server): none.
    */
   ticketTypes: z.array(DoorListTicketType).default([]),
@@ -315,12 +319,13 @@ export interface LocalCheckIn {
  * event — offline, another event's ticket is `not_found`), `localCheckIn` the device's own check-in
  * of it on this day, if any (it wins over the list's, which may be older). `now` is the device clock.
  * The check-in list is the door list's (`checkInListId`, else the first of `checkInLists`); a list
- * without `checkInLists` (older server) decides as before lists. `direction`: the scanner's Entry /
+ * without `checkInLists` (older server) decides as before lists. The ticket's type's days are its
+ * entry in `ticketTypes` (none: every day). `direction`: the scanner's Entry /
  * Exit switch (docs/decisions/111). The capacity is never checked offline (`insideNow` is not
  * given): an entry at a list with a capacity decides `isCapacityUnchecked`.
  */
 export function doorListCheckInInput(
-  list: Pick<DoorList, 'event'> & Partial<Pick<DoorList, 'checkInListId' | 'checkInLists'>>,
+  list: Pick<DoorList, 'event'> & Partial<Pick<DoorList, 'checkInListId' | 'checkInLists' | 'ticketTypes'>>,
   day: number,
   entry: DoorListEntry | null,
   now: Date,
@@ -345,7 +350,14 @@ export function doorListCheckInInput(
   const existingCheckIn: ExistingCheckIn | null = existing ? { ...existing, isSameScan: false } : null;
   return {
     ticket: entry
-      ? { eventId: event.id, organizationId: event.organizationId, isRevoked: entry.isRevoked, admittedDays: entry.admittedDays, ticketType: entry.ticketType }
+      ? {
+          eventId: event.id,
+          organizationId: event.organizationId,
+          isRevoked: entry.isRevoked,
+          admittedDays: entry.admittedDays,
+          ticketType: entry.ticketType,
+          ticketTypeDays: list.ticketTypes?.find((type) => type.name === entry.ticketType)?.days ?? null,
+        }
       : null,
     event,
     day,

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { DayCutoff, EventStatus, TimeZone } from './organizations.ts';
 import { requestText } from './text.ts';
-import { TicketImportBatchSnapshot, TicketSnapshot, TicketTypeSnapshot } from './ticket-management.ts';
+import { TicketImportBatchSnapshot, TicketImportSnapshot, TicketSnapshot, TicketTypeSnapshot } from './ticket-management.ts';
 
 /** Longest event title, in characters. */
 export const EVENT_TITLE_MAX_LENGTH = 200;
@@ -171,7 +171,7 @@ export const EventSnapshot = z.object({
 export type EventSnapshot = z.infer<typeof EventSnapshot>;
 
 /** What a ticket entry records before and after: a ticket type, a ticket, or an import batch (by its action). */
-export const TicketAuditSnapshot = z.union([TicketTypeSnapshot, TicketSnapshot, TicketImportBatchSnapshot]);
+export const TicketAuditSnapshot = z.union([TicketTypeSnapshot, TicketSnapshot, TicketImportSnapshot, TicketImportBatchSnapshot]);
 export type TicketAuditSnapshot = z.infer<typeof TicketAuditSnapshot>;
 
 /** Who made a change: `user`, someone signed in (the management area); `cli`, the admin CLI on the server. */
@@ -222,8 +222,65 @@ export function isTicketAuditEntry(entry: AuditEntry): entry is TicketAuditEntry
 export const AuditEntryList = z.array(AuditEntry).meta({ id: 'AuditEntryList' });
 export type AuditEntryList = z.infer<typeof AuditEntryList>;
 
+/**
+ * Changes to an organization itself, not to one of its events (docs/decisions/115, 116, 126): an
+ * invitation sent, revoked or accepted; a member added, their role changed, removed; the
+ * organization created by the admin CLI; a door device's enrollment made, the device renamed or
+ * moved, revoked.
+ */
+export const OrganizationAuditAction = z.enum([
+  'member.invited',
+  'invitation.revoked',
+  'invitation.accepted',
+  'member.added',
+  'member.role_changed',
+  'member.removed',
+  'organization.created',
+  'device.enrollment_created',
+  'device.updated',
+  'device.revoked',
+]);
+export type OrganizationAuditAction = z.infer<typeof OrganizationAuditAction>;
+
+/**
+ * What an organization entry records before and after, as the service wrote it: the member's
+ * (userId, name, email, role), the invitation's (email, role, …), the device's (id, name, event …).
+ * Text, numbers, booleans and null by field name; a client shows the fields it knows.
+ */
+export const OrganizationAuditSnapshot = z.record(z.string(), z.unknown()).meta({ id: 'OrganizationAuditSnapshot' });
+export type OrganizationAuditSnapshot = z.infer<typeof OrganizationAuditSnapshot>;
+
+/** One line of an organization's activity (GET /manage/organizations/{id}/activity). */
+export const OrganizationAuditEntry = z
+  .object({
+    id: z.string(),
+    at: z.string(),
+    actor: AuditActor,
+    action: OrganizationAuditAction,
+    before: OrganizationAuditSnapshot.nullable(),
+    after: OrganizationAuditSnapshot.nullable(),
+  })
+  .meta({ id: 'OrganizationAuditEntry' });
+export type OrganizationAuditEntry = z.infer<typeof OrganizationAuditEntry>;
+export const OrganizationAuditEntryList = z.array(OrganizationAuditEntry).meta({ id: 'OrganizationAuditEntryList' });
+export type OrganizationAuditEntryList = z.infer<typeof OrganizationAuditEntryList>;
+
 /** Path params of the management calls on one event. */
 export const ManagedEventParams = z.object({ eventId: requestText().min(1).max(64) });
+
+/** Most activity entries one page answers (and the default). */
+export const ACTIVITY_PAGE_MAX = 200;
+
+/**
+ * GET …/activity?before=&limit= (docs/decisions/126): the entries older than entry `before` (its
+ * id, from the last entry of the page before; absent: the newest), at most `limit` (1 to
+ * ACTIVITY_PAGE_MAX, default ACTIVITY_PAGE_MAX). A page shorter than `limit` is the last one.
+ */
+export const ActivityQuery = z.object({
+  before: z.uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(ACTIVITY_PAGE_MAX).default(ACTIVITY_PAGE_MAX),
+});
+export type ActivityQuery = z.infer<typeof ActivityQuery>;
 
 /** The management area's calls (Fastify route patterns; build concrete paths with `managePaths`). */
 export const manageRoutes = {
@@ -232,7 +289,17 @@ export const manageRoutes = {
   archiveEvent: '/manage/events/:eventId/archive',
   restoreEvent: '/manage/events/:eventId/restore',
   eventActivity: '/manage/events/:eventId/activity',
+  organizationActivity: '/manage/organizations/:organizationId/activity',
 } as const;
+
+/** '?before=…&limit=…' of an activity page ('' for the first page at the default size). */
+export function activityQueryString(page: { before?: string | undefined; limit?: number | undefined }): string {
+  const parts = [
+    ...(page.before !== undefined ? [`before=${encodeURIComponent(page.before)}`] : []),
+    ...(page.limit !== undefined ? [`limit=${page.limit}`] : []),
+  ];
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
+}
 
 /** The concrete paths of the management calls. */
 export const managePaths = {
@@ -240,5 +307,8 @@ export const managePaths = {
   event: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}`,
   archiveEvent: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}/archive`,
   restoreEvent: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}/restore`,
-  eventActivity: (eventId: string) => `/manage/events/${encodeURIComponent(eventId)}/activity`,
+  eventActivity: (eventId: string, page: { before?: string | undefined; limit?: number | undefined } = {}) =>
+    `/manage/events/${encodeURIComponent(eventId)}/activity${activityQueryString(page)}`,
+  organizationActivity: (organizationId: string, page: { before?: string | undefined; limit?: number | undefined } = {}) =>
+    `/manage/organizations/${encodeURIComponent(organizationId)}/activity${activityQueryString(page)}`,
 } as const;

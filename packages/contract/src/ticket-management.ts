@@ -9,7 +9,7 @@
  * (docs/decisions/086). Writes are POST (the API's CORS allows GET and POST only).
  */
 import { z } from 'zod';
-import { checkInNoteText } from './check-in-notes.ts';
+import { checkInNoteText, TicketTypeDays } from './check-in-notes.ts';
 import { requestText } from './text.ts';
 
 /** Longest ticket type name, in characters (as the CSV import takes it). */
@@ -29,18 +29,26 @@ const TicketTypeName = requestText()
   .min(1, 'Give the ticket type a name')
   .max(TICKET_TYPE_NAME_LENGTH_MAX, `Use at most ${TICKET_TYPE_NAME_LENGTH_MAX} characters`);
 
-/** A new ticket type of an event: its name (as tickets will carry it), check-in note and attention flag. */
+/**
+ * A new ticket type of an event: its name (as tickets will carry it), check-in note, attention flag
+ * and the days it admits (null or absent: every day; docs/decisions/125).
+ */
 export const CreateTicketTypeRequest = z
-  .object({ name: TicketTypeName, checkInNote: checkInNoteText(), requiresAttention: z.boolean() })
+  .object({ name: TicketTypeName, checkInNote: checkInNoteText(), requiresAttention: z.boolean(), days: TicketTypeDays.default(null) })
   .meta({ id: 'CreateTicketTypeRequest' });
 export type CreateTicketTypeRequest = z.infer<typeof CreateTicketTypeRequest>;
 export type CreateTicketTypeDraft = z.input<typeof CreateTicketTypeRequest>;
 
-/** A ticket type's check-in note and attention flag as the form saves them (its name stays). */
+/**
+ * A ticket type as the form saves it: its check-in note and attention flag, and optionally a new
+ * name (its tickets and the check-in lists that name it follow) and its days (null: every day); a
+ * field left out keeps its value (docs/decisions/125).
+ */
 export const EditTicketTypeRequest = z
-  .object({ checkInNote: checkInNoteText(), requiresAttention: z.boolean() })
+  .object({ name: TicketTypeName.optional(), checkInNote: checkInNoteText(), requiresAttention: z.boolean(), days: TicketTypeDays.optional() })
   .meta({ id: 'EditTicketTypeRequest' });
 export type EditTicketTypeRequest = z.infer<typeof EditTicketTypeRequest>;
+export type EditTicketTypeDraft = z.input<typeof EditTicketTypeRequest>;
 
 /** A ticket's holder and type as an admin changes them. */
 export const EditTicketRequest = z
@@ -121,11 +129,13 @@ export const TicketImportEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('progress'), rows: z.number().int(), bytes: z.number().int() }),
   z.object({ type: z.literal('done'), summary: TicketImportSummary }),
   z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
-]);
+]).meta({ id: 'TicketImportEvent' });
 export type TicketImportEvent = z.infer<typeof TicketImportEvent>;
 
-/** A ticket type as an audit entry records it. */
-export const TicketTypeSnapshot = z.object({ name: z.string(), checkInNote: z.string(), requiresAttention: z.boolean() }).meta({ id: 'TicketTypeSnapshot' });
+/** A ticket type as an audit entry records it; `days` absent in entries written before types had days. */
+export const TicketTypeSnapshot = z
+  .object({ name: z.string(), checkInNote: z.string(), requiresAttention: z.boolean(), days: z.array(z.number().int()).nullable().optional() })
+  .meta({ id: 'TicketTypeSnapshot' });
 export type TicketTypeSnapshot = z.infer<typeof TicketTypeSnapshot>;
 
 /** A ticket as an audit entry records it. */
@@ -147,6 +157,17 @@ export const TicketImportBatchSnapshot = z
   .object({ firstLine: z.number().int(), lastLine: z.number().int(), imported: z.number().int() })
   .meta({ id: 'TicketImportBatchSnapshot' });
 export type TicketImportBatchSnapshot = z.infer<typeof TicketImportBatchSnapshot>;
+
+/**
+ * A CSV import as its one audit entry records it (docs/decisions/126): data rows read, tickets
+ * added, rows skipped because their code was taken (by a ticket or an earlier row), rows rejected
+ * by the row checks, and whether the import ran to its end (false while it runs, or when it stopped
+ * part way: the batches committed by then stay imported and are counted here).
+ */
+export const TicketImportSnapshot = z
+  .object({ rows: z.number().int(), added: z.number().int(), skipped: z.number().int(), rejected: z.number().int(), isFinished: z.boolean() })
+  .meta({ id: 'TicketImportSnapshot' });
+export type TicketImportSnapshot = z.infer<typeof TicketImportSnapshot>;
 
 /** The management area's ticket calls (Fastify route patterns; build concrete paths with `manageTicketPaths`). */
 export const manageTicketRoutes = {

@@ -45,6 +45,17 @@ export function parsePositiveInteger(value: string): number {
   return Number(value);
 }
 
+/** `--days 1,3`: day numbers, comma-separated. */
+export function parseDays(value: string): number[] {
+  return value.split(',').map((day) => {
+    try {
+      return parsePositiveInteger(day);
+    } catch {
+      throw new InvalidArgumentError('Expected day numbers separated by commas, e.g. "1,3".');
+    }
+  });
+}
+
 /**
  * One event day, `Name:YYYY-MM-DD` or just `YYYY-MM-DD` (named "Day N" later), appended to the days
  * given so far (for a repeatable `--day`).

@@ -315,6 +315,8 @@ export const ticketTypes = pgTable(
     name: text('name').notNull(),
     checkInNote: text('check_in_note').notNull().default(''),
     requiresAttention: boolean('requires_attention').notNull().default(false),
+    /** Day numbers tickets of the type admit, with each ticket's own days (docs/decisions/125); null: every day. */
+    days: integer('days').array(),
     createdAt: createdAt(),
   },
   (t) => [unique('ticket_types_event_name_key').on(t.eventId, t.name)],

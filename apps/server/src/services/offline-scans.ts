@@ -48,7 +48,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkIns, events, offlineScans, scanLog, sessions, tickets, users } from '../db/schema.ts';
+import { checkIns, events, offlineScans, scanLog, sessions, tickets, ticketTypes, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import type { ChosenCheckInList } from './check-in-lists.ts';
 import { recordAttempt } from './check-ins/record.ts';
@@ -310,9 +310,10 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
   const code = isStorableText(scan.code) ? await codeOfScannedText(tx, scan.code) : null;
   const [found] = code !== null
     ? await tx
-        .select({ ticket: tickets, organizationId: events.organizationId })
+        .select({ ticket: tickets, organizationId: events.organizationId, typeDays: ticketTypes.days })
         .from(tickets)
         .innerJoin(events, eq(events.id, tickets.eventId))
+        .leftJoin(ticketTypes, and(eq(ticketTypes.eventId, tickets.eventId), eq(ticketTypes.name, tickets.ticketType)))
         .where(ticketCodeMatches(code))
         .limit(1)
     : [];
@@ -333,7 +334,7 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
 
   if (!found || !ticketId) {
     const decision = decideCheckIn({
-      ticket: found ? ticketForRule(found.ticket, found.organizationId) : null,
+      ticket: found ? ticketForRule(found.ticket, found.organizationId, found.typeDays) : null,
       event,
       day,
       existingCheckIn: null,
@@ -350,6 +351,7 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
     day,
     ticket: found.ticket,
     organizationId: found.organizationId,
+    ticketTypeDays: found.typeDays,
     direction: scan.direction,
     staffUserId: makerId,
     scanId: scan.scanId,

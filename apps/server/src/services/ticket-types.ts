@@ -7,23 +7,27 @@
  *
  * A type is named by the text tickets carry in `ticket_type` (matched exactly). Inserting tickets of
  * a new name creates its type (`ensureTicketTypes`); a type may also be created ahead of its tickets
- * by setting its note.
+ * by setting its note. A type may admit only some of the event's days (docs/decisions/125): the door
+ * rule then admits its tickets on the days both they and their type admit. A rename carries the
+ * type's tickets and the check-in lists that name it to the new name in the same transaction.
  */
 import {
   CreateTicketTypeRequest,
   type CreateTicketTypeDraft,
   type DoorListTicketType,
+  type EditTicketTypeRequest,
   type TicketType,
   type TicketTypeSnapshot,
   UpdateTicketTypeRequest,
 } from '@gatecheck/contract';
-import { and, asc, count, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../db/client.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { checkIns, checkInLists, tickets, ticketTypes } from '../db/schema.ts';
 import { type Actor, cliActor, recordAudit } from './audit.ts';
 import { ServiceError } from './errors.ts';
-import { findEvent } from './events.ts';
+import { changeStamp } from './door-list.ts';
+import { type EventDetails, findEvent } from './events.ts';
 
 /** Longest ticket type name, in characters (as the CSV import takes it). */
 export const TICKET_TYPE_NAME_MAX_LENGTH = 100;
@@ -58,6 +62,7 @@ export async function listTicketTypes(db: DbOrTx, eventId: string): Promise<Tick
       name: ticketTypes.name,
       checkInNote: ticketTypes.checkInNote,
       requiresAttention: ticketTypes.requiresAttention,
+      days: ticketTypes.days,
       tickets: sql<number>`coalesce(${counts.tickets}, 0)`.mapWith(Number),
     })
     .from(ticketTypes)
@@ -67,11 +72,15 @@ export async function listTicketTypes(db: DbOrTx, eventId: string): Promise<Tick
   return rows;
 }
 
-/** What `updateTicketType` changes: the event, the type's name, and the fields to set. */
+/**
+ * What `updateTicketType` changes: the event, the type's name, the fields to set, and `newName`
+ * when the type is renamed (absent or equal: the name stays).
+ */
 export interface TicketTypeChange {
   eventId: string;
   name: string;
   change: UpdateTicketTypeRequest;
+  newName?: string | undefined;
 }
 
 /** `name` as types are kept: white space runs folded. @throws ServiceError `bad_request` for an empty or too long name. */
@@ -83,10 +92,26 @@ function typeNameOf(name: string): string {
   return typeName;
 }
 
+/**
+ * `days` as a type keeps them: the event's day numbers, sorted, without repeats; null stays null
+ * (every day).
+ * @throws ServiceError `bad_request` (field `days`) for an empty list or a day the event does not have.
+ */
+function typeDaysOf(event: EventDetails, days: readonly number[] | null): number[] | null {
+  if (days === null) return null;
+  if (days.length === 0) throw new ServiceError('bad_request', 'A ticket type must admit at least one day (or every day).', 'days');
+  for (const day of days) {
+    if (!event.days.some((entry) => entry.day === day)) {
+      throw new ServiceError('bad_request', `"${event.title}" has no day ${day} (days: ${event.days.map((entry) => entry.day).join(', ')}).`, 'days');
+    }
+  }
+  return [...new Set(days)].sort((a, b) => a - b);
+}
+
 /** The type row `name` of `eventId` as an audit entry records it, locked for this transaction's change; undefined when there is none. */
 async function lockType(tx: Tx, eventId: string, name: string): Promise<TicketTypeSnapshot | undefined> {
   const [row] = await tx
-    .select({ name: ticketTypes.name, checkInNote: ticketTypes.checkInNote, requiresAttention: ticketTypes.requiresAttention })
+    .select({ name: ticketTypes.name, checkInNote: ticketTypes.checkInNote, requiresAttention: ticketTypes.requiresAttention, days: ticketTypes.days })
     .from(ticketTypes)
     .where(and(eq(ticketTypes.eventId, eventId), eq(ticketTypes.name, name)))
     .for('update');
@@ -101,33 +126,58 @@ async function typeNamed(db: DbOrTx, eventId: string, name: string): Promise<Tic
 }
 
 /**
- * Sets the check-in note and/or attention flag of ticket type `name` of event `eventId`, creating
- * the type when the event has none of that name. `change` is checked against the contract's
+ * Sets the check-in note, attention flag and/or days of ticket type `name` of event `eventId`,
+ * creating the type when the event has none of that name, and renames it to `newName` when given
+ * (docs/decisions/125): the type's tickets (their door-list change stamp set, so door lists fetch
+ * them again) and the check-in lists that name it take the new name in the same transaction, so
+ * nothing is left naming a type that is gone. `change` is checked against the contract's
  * `UpdateTicketTypeRequest` here too (the CLI passes raw text): a note over
  * CHECK_IN_NOTE_MAX_LENGTH characters or with control characters is refused, nothing written.
  * The change and its audit entry ('ticket-type.created' or '.updated', by `actor`; default the
- * admin CLI's) are one transaction.
+ * admin CLI's; the type before and after) are one transaction.
  * @returns the type as it now is.
- * @throws ServiceError `not_found` for an unknown event; `bad_request` for a bad name or change.
+ * @throws ServiceError `not_found` for an unknown event, or a rename of a type that does not exist;
+ *   `bad_request` for a bad name, change or day (field named); `conflict` (field `name`) when
+ *   `newName` is another type's of the event.
  */
-export async function updateTicketType(db: Db, { eventId, name, change }: TicketTypeChange, actor: Actor = cliActor()): Promise<TicketType> {
+export async function updateTicketType(db: Db, { eventId, name, change, newName }: TicketTypeChange, actor: Actor = cliActor()): Promise<TicketType> {
   const event = await findEvent(db, eventId);
   const typeName = typeNameOf(name);
+  const renamed = newName === undefined ? typeName : typeNameOf(newName);
   const parsed = UpdateTicketTypeRequest.safeParse(change);
   if (!parsed.success) throw new ServiceError('bad_request', describeIssue(parsed.error.issues[0]), parsed.error.issues[0]?.path.join('.'));
   const set = {
     ...(parsed.data.checkInNote !== undefined ? { checkInNote: parsed.data.checkInNote } : {}),
     ...(parsed.data.requiresAttention !== undefined ? { requiresAttention: parsed.data.requiresAttention } : {}),
+    ...(parsed.data.days !== undefined ? { days: typeDaysOf(event, parsed.data.days) } : {}),
   };
   await inTransaction(db, async (tx) => {
     const before = await lockType(tx, event.id, typeName);
     if (before) await tx.update(ticketTypes).set(set).where(and(eq(ticketTypes.eventId, event.id), eq(ticketTypes.name, typeName)));
+    else if (renamed !== typeName) throw new ServiceError('not_found', `This event has no ticket type "${typeName}"`);
     else await tx.insert(ticketTypes).values({ eventId: event.id, name: typeName, ...set }).onConflictDoNothing({ target: [ticketTypes.eventId, ticketTypes.name] });
-    const after = await lockType(tx, event.id, typeName);
+    if (renamed !== typeName) await renameType(tx, event.id, typeName, renamed);
+    const after = await lockType(tx, event.id, renamed);
     if (JSON.stringify(before) === JSON.stringify(after)) return;
     await recordAudit(tx, actor, { organizationId: event.organizationId, eventId: event.id, action: before ? 'ticket-type.updated' : 'ticket-type.created', before: before ?? null, after: after ?? null });
   });
-  return typeNamed(db, event.id, typeName);
+  return typeNamed(db, event.id, renamed);
+}
+
+/**
+ * Renames type `from` of event `eventId` to `to` on `tx`: the type row, its tickets (change stamp
+ * set) and every check-in list that names it.
+ * @throws ServiceError `conflict` (field `name`) when the event has a type `to` already.
+ */
+async function renameType(tx: Tx, eventId: string, from: string, to: string): Promise<void> {
+  const [taken] = await tx.select({ name: ticketTypes.name }).from(ticketTypes).where(and(eq(ticketTypes.eventId, eventId), eq(ticketTypes.name, to)));
+  if (taken) throw new ServiceError('conflict', `This event already has a ticket type "${to}".`, 'name');
+  await tx.update(ticketTypes).set({ name: to }).where(and(eq(ticketTypes.eventId, eventId), eq(ticketTypes.name, from)));
+  await tx.update(tickets).set({ ticketType: to, changedXid: changeStamp() }).where(and(eq(tickets.eventId, eventId), eq(tickets.ticketType, from)));
+  await tx
+    .update(checkInLists)
+    .set({ ticketTypes: sql`array_replace(${checkInLists.ticketTypes}, ${from}::text, ${to}::text)` })
+    .where(and(eq(checkInLists.eventId, eventId), sql`${from}::text = any(${checkInLists.ticketTypes})`));
 }
 
 /**
@@ -144,7 +194,7 @@ export async function createTicketType(db: Db, eventId: string, draft: CreateTic
     const [issue] = parsed.error.issues;
     throw new ServiceError('validation_failed', describeIssue(issue), issue?.path.join('.') || undefined);
   }
-  const type = parsed.data;
+  const type = { ...parsed.data, days: typeDaysOf(event, parsed.data.days) };
   await inTransaction(db, async (tx) => {
     const [created] = await tx
       .insert(ticketTypes)
@@ -194,12 +244,12 @@ export async function deleteTicketType(db: Db, eventId: string, name: string, ac
   });
 }
 
-/** The types of event `eventId` that carry a note or the flag, as a door list carries them. */
+/** The types of event `eventId` that carry a note or the flag or admit only some days, as a door list carries them. */
 export async function doorListTicketTypes(db: DbOrTx, eventId: string): Promise<DoorListTicketType[]> {
   return db
-    .select({ name: ticketTypes.name, checkInNote: ticketTypes.checkInNote, requiresAttention: ticketTypes.requiresAttention })
+    .select({ name: ticketTypes.name, checkInNote: ticketTypes.checkInNote, requiresAttention: ticketTypes.requiresAttention, days: ticketTypes.days })
     .from(ticketTypes)
-    .where(and(eq(ticketTypes.eventId, eventId), or(sql`${ticketTypes.checkInNote} <> ''`, eq(ticketTypes.requiresAttention, true))))
+    .where(and(eq(ticketTypes.eventId, eventId), or(sql`${ticketTypes.checkInNote} <> ''`, eq(ticketTypes.requiresAttention, true), isNotNull(ticketTypes.days))))
     .orderBy(asc(ticketTypes.name));
 }
 
@@ -211,11 +261,14 @@ export function describeIssue(issue: { path: PropertyKey[]; message: string } | 
 }
 
 /**
- * Changes the check-in note and attention flag of the existing type `name` of `eventId` (the
- * management area's edit: unlike `updateTicketType`, never creates one).
- * @throws ServiceError `not_found` (event or type); `bad_request` for a refused note.
+ * Changes the existing type `name` of `eventId` as the management area's form saves it
+ * (`EditTicketTypeRequest`: note, flag, and a new name and days when given; unlike
+ * `updateTicketType`, never creates one).
+ * @throws ServiceError `not_found` (event or type); `bad_request` for a refused note or day;
+ *   `conflict` (field `name`) for a new name another type has.
  */
-export async function editTicketType(db: Db, { eventId, name, change }: TicketTypeChange, actor: Actor): Promise<TicketType> {
+export async function editTicketType(db: Db, { eventId, name, edit }: { eventId: string; name: string; edit: EditTicketTypeRequest }, actor: Actor): Promise<TicketType> {
   await typeNamed(db, eventId, typeNameOf(name));
-  return updateTicketType(db, { eventId, name, change }, actor);
+  const { name: newName, ...change } = edit;
+  return updateTicketType(db, { eventId, name, change, newName }, actor);
 }

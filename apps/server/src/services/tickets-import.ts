@@ -29,14 +29,14 @@
  * read, checked row by row, inserted a batch at a time; repeated codes are found by the database's
  * unique index, not by a set of every code (docs/decisions/059).
  */
-import { checkInNoteText, isDoorListCode, parseAttentionFlag, ticketCodeStrengthBits } from '@gatecheck/contract';
+import { checkInNoteText, isDoorListCode, parseAttentionFlag, ticketCodeStrengthBits, type TicketImportSnapshot } from '@gatecheck/contract';
 import { Readable } from 'node:stream';
 import { type Options, Parser } from 'csv-parse';
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { tickets } from '../db/schema.ts';
-import { type Actor, cliActor, recordAudit } from './audit.ts';
+import { type Actor, cliActor, recordAuditReturningId, updateAuditAfter } from './audit.ts';
 import { findEvent, type EventDetails } from './events.ts';
 import { ServiceError } from './errors.ts';
 import { generateTicketCode, ticketCodeKey, ticketCodeProblem } from './ticket-codes.ts';
@@ -124,9 +124,11 @@ export interface TicketImportOptions {
    */
   pauseFactor?: number;
   /**
-   * Who imports: each committed batch has its audit entry ('tickets.imported': the lines it covered
-   * and the tickets it added) in its own transaction (docs/decisions/106, 114). Default: the admin
-   * CLI's actor.
+   * Who imports. An import is one audit entry ('tickets.imported', `TicketImportSnapshot`,
+   * docs/decisions/126), written in the transaction of the first batch that adds a ticket and brought
+   * up to date in the transaction of each later one, so no committed batch is ever off the record;
+   * at the end it is marked finished with the rows skipped and rejected. Default: the admin CLI's
+   * actor.
    */
   actor?: Actor;
 }
@@ -156,8 +158,29 @@ interface ValidRow {
  *   a quote never closed, not UTF-8), and then nothing is imported.
  */
 export async function importTicketsCsv(db: Db, options: TicketImportOptions): Promise<TicketImportSummary> {
-  const actor = options.actor ?? cliActor();
-  return readCsvInto(db, options, (event, rows) => insertBatch(db, { event, batch: rows, actor }));
+  const audit: ImportAudit = { actor: options.actor ?? cliActor(), id: null, added: 0 };
+  const summary = await readCsvInto(db, options, (event, rows, counts) => insertBatch(db, { event, batch: rows, audit, counts }));
+  if (audit.id !== null) {
+    const skipped = summary.rejected.filter((row) => row.reason.startsWith('duplicate code:')).length;
+    const finished: TicketImportSnapshot = { rows: summary.rows, added: summary.imported, skipped, rejected: summary.rejected.length - skipped, isFinished: true };
+    const id = audit.id;
+    await inTransaction(db, (tx) => updateAuditAfter(tx, id, finished));
+  }
+  return summary;
+}
+
+/** A running import's one audit entry (docs/decisions/126): who, its id once written, tickets added so far. */
+interface ImportAudit {
+  actor: Actor;
+  id: string | null;
+  added: number;
+}
+
+/** What an import has read so far when a batch is written: data rows, rows rejected, codes refused as taken. */
+interface ImportCounts {
+  rows: number;
+  rejected: number;
+  skipped: number;
 }
 
 /**
@@ -212,7 +235,7 @@ export async function inspectTicketsCsv(db: Db, options: Pick<TicketImportOption
 async function readCsvInto(
   db: Db,
   options: Pick<TicketImportOptions, 'eventId' | 'csv' | 'batchSize' | 'onProgress' | 'pauseFactor'>,
-  write: (event: EventDetails, rows: ValidRow[]) => Promise<Set<string>>,
+  write: (event: EventDetails, rows: ValidRow[], counts: ImportCounts) => Promise<Set<string>>,
 ): Promise<TicketImportSummary> {
   const event = await findEvent(db, options.eventId);
   const { delimiter } = await inspectCsv(options.csv);
@@ -244,7 +267,8 @@ async function readCsvInto(
         toInsert.push(row);
       }
     }
-    const inserted = await write(event, toInsert);
+    const skipped = [...refused.values()].reduce((sum, refusedRows) => sum + refusedRows.length, 0);
+    const inserted = await write(event, toInsert, { rows: progress.rows + rows.length, rejected: rejected.length, skipped: skipped + rows.length - toInsert.length });
     for (const row of toInsert) {
       if (inserted.has(row.code)) {
         imported += 1;
@@ -583,14 +607,18 @@ function parseDays(text: string, event: EventDetails): number[] | null | string 
 }
 
 /**
- * Inserts one batch in one transaction, with its audit entry when it added any ticket. A code that is taken, ignoring case (an earlier import, a
- * concurrent one, or a clash of generated codes), is skipped by ON CONFLICT on the upper(code) index
- * instead of failing the batch.
+ * Inserts one batch in one transaction, with the import's audit entry written (the first batch that
+ * adds a ticket) or brought up to date (`audit`, docs/decisions/126) when it added any. A code that
+ * is taken, ignoring case (an earlier import, a concurrent one, or a clash of generated codes), is
+ * skipped by ON CONFLICT on the upper(code) index instead of failing the batch.
  * @returns the codes inserted.
  */
-async function insertBatch(db: Db, { event, batch, actor }: { event: EventDetails; batch: ValidRow[]; actor: Actor }): Promise<Set<string>> {
+async function insertBatch(
+  db: Db,
+  { event, batch, audit, counts }: { event: EventDetails; batch: ValidRow[]; audit: ImportAudit; counts: ImportCounts },
+): Promise<Set<string>> {
   if (batch.length === 0) return new Set();
-  return inTransaction(db, async (tx) => {
+  const written = await inTransaction(db, async (tx) => {
     const inserted = await insertTickets(
       tx,
       batch.map((row) => ({
@@ -604,16 +632,23 @@ async function insertBatch(db: Db, { event, batch, actor }: { event: EventDetail
       })),
       { skipTakenCodes: true },
     );
-    if (inserted.length > 0) {
-      const lines = batch.map((row) => row.line);
-      await recordAudit(tx, actor, {
-        organizationId: event.organizationId,
-        eventId: event.id,
-        action: 'tickets.imported',
-        before: null,
-        after: { firstLine: Math.min(...lines), lastLine: Math.max(...lines), imported: inserted.length },
-      });
+    if (inserted.length === 0) return { inserted, auditId: audit.id };
+    const after: TicketImportSnapshot = {
+      rows: counts.rows,
+      added: audit.added + inserted.length,
+      skipped: counts.skipped + batch.length - inserted.length,
+      rejected: counts.rejected,
+      isFinished: false,
+    };
+    if (audit.id !== null) {
+      await updateAuditAfter(tx, audit.id, after);
+      return { inserted, auditId: audit.id };
     }
-    return new Set(inserted.map((row) => row.code));
+    const auditId = await recordAuditReturningId(tx, audit.actor, { organizationId: event.organizationId, eventId: event.id, action: 'tickets.imported', before: null, after });
+    return { inserted, auditId };
   });
+  // Counted once the batch has committed: a batch rolled back leaves the entry as it was.
+  audit.id = written.auditId;
+  audit.added += written.inserted.length;
+  return new Set(written.inserted.map((row) => row.code));
 }

@@ -38,8 +38,8 @@ export interface ObservedAnswer {
   url: string;
   status: number;
   contentType: string | undefined;
-  /** The body as sent (JSON text for the API). */
-  body: string;
+  /** The body as sent (JSON text for the API); undefined for a file or a stream (a Buffer, a PDF drawn as it is sent), whose status and content type are checked alone. */
+  body: string | undefined;
   headers: Record<string, unknown>;
 }
 
@@ -84,10 +84,11 @@ export function answerChecker(document: object): (answer: ObservedAnswer) => str
     const where = `${answer.method} ${pathname} → ${answer.status}`;
     const isApi = pathname.startsWith('/api/') && !pathname.startsWith('/api/docs');
     if (!isApi) return problems;
+    const body = answer.body ?? '';
     const mediaType = answer.contentType?.split(';')[0]?.trim().toLowerCase();
     if (answer.status >= 400) {
       if (mediaType !== 'application/json') problems.push(`${where}: an error answer of type ${answer.contentType ?? 'none'}, not application/json`);
-      else if (!ApiErrorBody.safeParse(safeJson(answer.body)).success) problems.push(`${where}: an error body that is not { code, message }: ${answer.body.slice(0, 200)}`);
+      else if (!ApiErrorBody.safeParse(safeJson(body)).success) problems.push(`${where}: an error body that is not { code, message }: ${body.slice(0, 200)}`);
       for (const header of SECURITY_HEADERS) {
         if (answer.headers[header] === undefined) problems.push(`${where}: an error answer without the ${header} header`);
       }
@@ -110,10 +111,18 @@ export function answerChecker(document: object): (answer: ObservedAnswer) => str
     const pointer = ['paths', templatePath, answer.method.toLowerCase(), 'responses', statusKey, 'content', mediaType, 'schema']
       .map(pointerSegment)
       .join('/');
+    if (answer.body === undefined) return problems;
     const validate = validatorAt(`/${pointer}`);
+    // NDJSON: each line is checked as the schema's value (the schema is a line's).
+    if (mediaType === 'application/x-ndjson') {
+      for (const line of body.split('\n').filter((text) => text.trim() !== '')) {
+        if (!validate(safeJson(line))) problems.push(`${where}: a line does not match the document: ${ajv.errorsText(validate.errors)}; line ${line.slice(0, 200)}`);
+      }
+      return problems;
+    }
     // A JSON answer is checked as its value; a text one (text/csv) as the text itself.
-    if (!validate(mediaType.includes('json') ? safeJson(answer.body) : answer.body)) {
-      problems.push(`${where}: body does not match the document: ${ajv.errorsText(validate.errors)}; body ${answer.body.slice(0, 200)}`);
+    if (!validate(mediaType.includes('json') ? safeJson(body) : body)) {
+      problems.push(`${where}: body does not match the document: ${ajv.errorsText(validate.errors)}; body ${body.slice(0, 200)}`);
     }
     return problems;
   };
@@ -136,7 +145,6 @@ export function checkAnswersAgainstDocument(app: FastifyInstance): { assertNoLat
   let check: ((answer: ObservedAnswer) => string[]) | undefined;
   const late: string[] = [];
   app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string') return payload;
     const problems = checkSafely(() => {
       check ??= answerChecker(app.swagger());
       return check({
@@ -145,7 +153,8 @@ export function checkAnswersAgainstDocument(app: FastifyInstance): { assertNoLat
         url: request.url,
         status: reply.statusCode,
         contentType: headerText(reply.getHeader('content-type')),
-        body: payload,
+        // A file or a stream: its status and content type are checked, not its bytes.
+        body: typeof payload === 'string' ? payload : undefined,
         headers: reply.getHeaders(),
       });
     });

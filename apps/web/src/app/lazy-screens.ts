@@ -32,6 +32,7 @@ export const lazyScreens = {
   manageLists: () => import('./routes/manage-lists-route.tsx').then((module) => module.ManageListsRoute),
   manageTeam: () => import('./routes/manage-team-route.tsx').then((module) => module.ManageTeamRoute),
   manageDevices: () => import('./routes/manage-devices-route.tsx').then((module) => module.ManageDevicesRoute),
+  manageOrganizationActivity: () => import('./routes/manage-organization-activity-route.tsx').then((module) => module.ManageOrganizationActivityRoute),
   invitation: () => import('./routes/invitation-route.tsx').then((module) => module.InvitationRoute),
   forgotPassword: () => import('./routes/forgot-password-route.tsx').then((module) => module.ForgotPasswordRoute),
   resetPassword: () => import('./routes/reset-password-route.tsx').then((module) => module.ResetPasswordRoute),

@@ -107,6 +107,7 @@ export function createRoutes(screen: (name: LazyScreenName) => ReactNode): Route
             { path: paths.manageEventLists, element: screen('manageLists') },
             { path: paths.manageTeam, element: screen('manageTeam') },
             { path: paths.manageDevices, element: screen('manageDevices') },
+            { path: paths.manageActivity, element: screen('manageOrganizationActivity') },
           ],
         },
         { path: '*', element: screen('notFound') },

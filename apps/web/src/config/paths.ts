@@ -36,6 +36,8 @@ export const paths = {
   manageTeam: '/manage/team',
   /** The door devices of the selected organization: set-up QR codes, rename, move, revoke (docs/decisions/116). */
   manageDevices: '/manage/devices',
+  /** The selected organization's own activity: its team's and devices' changes (docs/decisions/126). */
+  manageActivity: '/manage/activity',
   /** The mailed invitation link's screen (`?token=`): accept it, or join with a new account. Open. */
   invitation: INVITATION_LINK.path,
 } as const;

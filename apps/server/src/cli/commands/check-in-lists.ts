@@ -17,7 +17,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { cliActor } from '../../services/audit.ts';
 import { type EventDetails, findEvent } from '../../services/events.ts';
-import { parsePositiveInteger } from '../arguments.ts';
+import { parseDays, parsePositiveInteger } from '../arguments.ts';
 import { CliError, type AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';
 
@@ -26,17 +26,6 @@ function parseTypes(value: string): string[] {
   const types = value.split(',').map((type) => type.trim());
   if (types.some((type) => type === '')) throw new InvalidArgumentError('Expected ticket types separated by commas, e.g. "VIP,Press".');
   return types;
-}
-
-/** `--days 1,3`: day numbers, comma-separated. */
-function parseDays(value: string): number[] {
-  return value.split(',').map((day) => {
-    try {
-      return parsePositiveInteger(day);
-    } catch {
-      throw new InvalidArgumentError('Expected day numbers separated by commas, e.g. "1,3".');
-    }
-  });
 }
 
 /** `--capacity 500` or `--capacity none`: most guests inside at once (docs/decisions/111). */

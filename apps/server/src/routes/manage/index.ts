@@ -6,20 +6,23 @@
  * GET/POST /manage/organizations/{organizationId}/events: the organization's events (archived ones
  * too) / create one with its days. GET/POST /manage/events/{eventId}: one event / change it (its
  * settings and its whole set of days). POST …/archive and …/restore. GET …/activity: the event's
- * audit trail, newest first. Thin: the rules are services/events.ts's, shared with the admin CLI.
+ * audit trail, newest first, a page at a time; GET /manage/organizations/{id}/activity: the
+ * organization's own (team, invitations, devices; docs/decisions/126). Thin: the rules are services/events.ts's, shared with the admin CLI.
  */
 import {
+  ActivityQuery,
   AuditEntryList,
   EventRequest,
   ManagedEvent,
   ManagedEventList,
   ManagedEventParams,
   manageRoutes as routes,
+  OrganizationAuditEntryList,
   OrganizationParams,
 } from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ruleErrors } from '../../plugins/error-responses.ts';
-import { listEventActivity } from '../../services/audit.ts';
+import { listEventActivity, listOrganizationActivity } from '../../services/audit.ts';
 import { archiveEvent, createEvent, findManagedEvent, listManagedEvents, restoreEvent, updateEvent } from '../../services/events.ts';
 import { eventOf, organizationOf, requireOrganizationRole, requireRole } from '../require-role.ts';
 import { actorOf, namingBodyFields } from '../management-changes.ts';
@@ -100,8 +103,25 @@ const manageRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     routes.eventActivity,
-    { preHandler: adminOfEvent, schema: { operationId: 'listEventActivity', params: ManagedEventParams, response: { 200: AuditEntryList, ...ruleErrors('forbidden', 'not_found') } } },
-    async (request) => listEventActivity(app.db, eventOf(request).id),
+    {
+      preHandler: adminOfEvent,
+      schema: { operationId: 'listEventActivity', params: ManagedEventParams, querystring: ActivityQuery, response: { 200: AuditEntryList, ...ruleErrors('forbidden', 'not_found') } },
+    },
+    async (request) => listEventActivity(app.db, eventOf(request).id, request.query),
+  );
+
+  app.get(
+    routes.organizationActivity,
+    {
+      preHandler: adminOfOrganization,
+      schema: {
+        operationId: 'listOrganizationActivity',
+        params: OrganizationParams,
+        querystring: ActivityQuery,
+        response: { 200: OrganizationAuditEntryList, ...ruleErrors('forbidden', 'not_found') },
+      },
+    },
+    async (request) => listOrganizationActivity(app.db, organizationOf(request).id, request.query),
   );
 };
 

@@ -3,8 +3,8 @@
  * for admins of the event's organization only: staff, supervisors and door devices get 403
  * `forbidden`, non-members 404 `not_found` (docs/decisions/086), the signed-out 401.
  *
- * Ticket types: GET/POST …/ticket-types (list / create), POST …/ticket-types/{name} (note and
- * attention flag), POST …/ticket-types/{name}/delete (409 while tickets, check-ins or a list use it).
+ * Ticket types: GET/POST …/ticket-types (list / create), POST …/ticket-types/{name} (note,
+ * attention flag, days and a new name; docs/decisions/125), POST …/ticket-types/{name}/delete (409 while tickets, check-ins or a list use it).
  * Tickets: GET …/tickets?q= (by name or code), POST …/tickets/{id} (holder and type), …/revoke,
  * …/reinstate, GET …/tickets/{id}/qr.png and …/tickets.pdf (the CLI's exporter).
  * CSV upload (body `text/csv`, the file's bytes): POST …/ticket-imports/preview answers what the
@@ -26,13 +26,14 @@ import {
   ManagedTicketTypeParams,
   manageTicketRoutes as routes,
   TICKET_CSV_UPLOAD_MAX_BYTES,
-  type TicketImportEvent,
+  TicketImportEvent,
   TicketImportSummary,
   TicketType,
   TicketTypesResponse,
 } from '@gatecheck/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ruleErrors } from '../../plugins/error-responses.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { listPrintableTickets, renderTicketsPdf, ticketQrPng } from '../../services/qr-export.ts';
@@ -67,6 +68,15 @@ function summaryOf(outcome: ImportOutcome): TicketImportSummary {
 function fileReply(reply: FastifyReply): FastifyReply {
   return reply;
 }
+
+/** The answers that are files, as the OpenAPI document declares them (their bytes are not JSON). */
+const PNG_BODY = { description: "The ticket's QR code as a PNG image (an attachment).", content: { 'image/png': { schema: z.string().meta({ format: 'binary' }) } } };
+const PDF_BODY = { description: "Every ticket's QR code with its holder and type, as a PDF (an attachment), drawn as it is sent.", content: { 'application/pdf': { schema: z.string().meta({ format: 'binary' }) } } };
+/** NDJSON: each line of the answer is one `TicketImportEvent` (the schema is a line's). */
+const IMPORT_LINES_BODY = {
+  description: 'application/x-ndjson, one TicketImportEvent JSON object per line as the batches commit: progress lines, then done (the summary) or error.',
+  content: { 'application/x-ndjson': { schema: TicketImportEvent } },
+};
 
 /** A safe file name part from an event title ('Dockside Jazz' → 'Dockside-Jazz'). */
 function fileNamePart(text: string): string {
@@ -110,11 +120,11 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'editTicketType',
         params: ManagedTicketTypeParams,
         body: EditTicketTypeRequest,
-        response: { 200: TicketType, ...ruleErrors('bad_request', 'forbidden', 'not_found') },
+        response: { 200: TicketType, ...ruleErrors('bad_request', 'forbidden', 'not_found', 'conflict') },
       },
     },
     async (request) =>
-      namingBodyFields(() => editTicketType(app.db, { eventId: eventOf(request).id, name: request.params.name, change: request.body }, actorOf(request))),
+      namingBodyFields(() => editTicketType(app.db, { eventId: eventOf(request).id, name: request.params.name, edit: request.body }, actorOf(request))),
   );
 
   app.post(
@@ -164,7 +174,7 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     routes.ticketQr,
-    { preHandler: admin, schema: { operationId: 'getTicketQr', params: ManagedTicketParams, response: ruleErrors('forbidden', 'not_found') } },
+    { preHandler: admin, schema: { operationId: 'getTicketQr', params: ManagedTicketParams, response: { 200: PNG_BODY, ...ruleErrors('forbidden', 'not_found') } } },
     async (request, reply) => {
       const ticket = await findManagedTicket(app.db, eventOf(request).id, request.params.ticketId);
       const png = await ticketQrPng(ticket);
@@ -178,7 +188,7 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     routes.ticketsPdf,
-    { preHandler: admin, schema: { operationId: 'getTicketsPdf', params: EventParams, response: ruleErrors('forbidden', 'not_found') } },
+    { preHandler: admin, schema: { operationId: 'getTicketsPdf', params: EventParams, response: { 200: PDF_BODY, ...ruleErrors('forbidden', 'not_found') } } },
     async (request, reply) => {
       const { event, tickets } = await listPrintableTickets(app.db, eventOf(request).id);
       const output = new PassThrough();
@@ -210,7 +220,7 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       preHandler: admin,
       bodyLimit: TICKET_CSV_UPLOAD_MAX_BYTES,
-      schema: { operationId: 'importTickets', params: EventParams, response: ruleErrors('bad_request', 'forbidden', 'not_found') },
+      schema: { operationId: 'importTickets', params: EventParams, response: { 200: IMPORT_LINES_BODY, ...ruleErrors('bad_request', 'forbidden', 'not_found') } },
     },
     async (request, reply) => {
       const eventId = eventOf(request).id;

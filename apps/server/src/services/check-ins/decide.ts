@@ -46,6 +46,8 @@ export interface FoundTicket {
   ticket: TicketRow;
   organizationId: string;
   type?: CheckInNoteSource | undefined;
+  /** The days its type admits (docs/decisions/125); null or absent: every day. */
+  typeDays?: readonly number[] | null | undefined;
 }
 
 /**
@@ -69,7 +71,7 @@ export interface Attempt {
 /** The rule's input for a scan of `found` (undefined: no ticket has the code), without an existing check-in. */
 export function ruleInput(attempt: Attempt, found: FoundTicket | undefined): CheckInInput {
   return {
-    ticket: found ? ticketForRule(found.ticket, found.organizationId) : null,
+    ticket: found ? ticketForRule(found.ticket, found.organizationId, found.typeDays) : null,
     event: attempt.event,
     day: attempt.request.day,
     existingCheckIn: null,
@@ -112,6 +114,7 @@ export async function decideAndRecord(tx: DbOrTx, attempt: Attempt, found: Found
     day: request.day,
     ticket: found.ticket,
     organizationId: found.organizationId,
+    ticketTypeDays: found.typeDays,
     direction: request.direction,
     staffUserId: scanner.userId,
     scanId: request.scanId ?? null,

@@ -39,7 +39,7 @@ export async function manualCheckIn(
   const verifyRequest: VerifyTicketRequest = { eventId: event.id, qrCode: ticket.code, day: request.day, scanId: request.scanId, direction: request.direction };
   return inTransaction(db, async (tx) => {
     const attempt = { scanner, event, checkInList, request: verifyRequest, now };
-    const verdict = await decideAndRecord(tx, attempt, { ticket, organizationId: event.organizationId, type: await findTicketType(tx, ticket) });
+    const verdict = await decideAndRecord(tx, attempt, { ticket, organizationId: event.organizationId, ...(await findTicketType(tx, ticket)) });
     await logAttempt(tx, { ...attempt, verdict, source: 'manual' });
     return verdict;
   });
@@ -137,11 +137,11 @@ async function findEventTicket(db: DbOrTx, event: EventDetails, ticketId: string
 }
 
 
-/** The check-in note and flag of `ticket`'s type (docs/decisions/102), undefined when it has no row. */
-async function findTicketType(db: DbOrTx, ticket: TicketRow): Promise<FoundTicket['type']> {
+/** The check-in note and flag (docs/decisions/102) and days (125) of `ticket`'s type; none when it has no row. */
+async function findTicketType(db: DbOrTx, ticket: TicketRow): Promise<Pick<FoundTicket, 'type' | 'typeDays'>> {
   const [type] = await db
-    .select({ note: ticketTypes.checkInNote, requiresAttention: ticketTypes.requiresAttention })
+    .select({ note: ticketTypes.checkInNote, requiresAttention: ticketTypes.requiresAttention, days: ticketTypes.days })
     .from(ticketTypes)
     .where(and(eq(ticketTypes.eventId, ticket.eventId), eq(ticketTypes.name, ticket.ticketType)));
-  return type;
+  return type ? { type: { note: type.note, requiresAttention: type.requiresAttention }, typeDays: type.days } : {};
 }

@@ -40,6 +40,8 @@ export interface AttemptToRecord {
   ticket: typeof tickets.$inferSelect;
   /** The organization of the ticket's event. */
   organizationId: string;
+  /** The days the ticket's type admits (null or absent: every day; docs/decisions/125). */
+  ticketTypeDays?: readonly number[] | null | undefined;
   /** Absent: entry. */
   direction: CheckInDirection | undefined;
   /** Who answers for it (the scanner, or an offline scan's maker). */
@@ -116,7 +118,7 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   const list = checkInList.list;
   const who = { scanId: attempt.scanId, staffUserId: attempt.staffUserId };
   const key = { eventId: attempt.ticket.eventId, ticketId: attempt.ticket.id, day, checkInListId: list.id };
-  const input: CheckInInput = { ticket: ticketForRule(attempt.ticket, attempt.organizationId), event, day, existingCheckIn: null, now: at, checkInList, direction };
+  const input: CheckInInput = { ticket: ticketForRule(attempt.ticket, attempt.organizationId, attempt.ticketTypeDays), event, day, existingCheckIn: null, now: at, checkInList, direction };
   const atDoor = (standing: DoorCheckIn, isInside = isCheckInInside(standing, list, event, at)) => ({ ...existingForRule(standing, who), isInside });
   /** The rule's answer when a check-in stands: denied, this scan's own, or (offline) a conflict. */
   const decideAgainst = (standing: StandingCheckIn, decision: CheckInDecision): RecordedAttempt => {

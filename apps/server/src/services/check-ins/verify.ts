@@ -182,6 +182,7 @@ function prepareScanRead(db: Db, size: BatchSize) {
       ticketOrganizationId: ticketEvents.organizationId,
       typeNote: ticketTypes.checkInNote,
       typeRequiresAttention: ticketTypes.requiresAttention,
+      typeDays: ticketTypes.days,
       checkedInAt: checkIns.checkedInAt,
       checkInScanId: checkIns.scanId,
       checkInStaffUserId: checkIns.staffUserId,
@@ -194,7 +195,7 @@ function prepareScanRead(db: Db, size: BatchSize) {
     .innerJoin(organizations, eq(organizations.id, events.organizationId))
     .leftJoin(tickets, sql`upper(${tickets.code}) = upper(r.code)`)
     .leftJoin(ticketEvents, eq(ticketEvents.id, tickets.eventId))
-    // The type's check-in note (docs/decisions/102): one index probe on (event_id, name).
+    // The type's check-in note (docs/decisions/102) and days (125): one index probe on (event_id, name).
     .leftJoin(ticketTypes, and(eq(ticketTypes.eventId, tickets.eventId), eq(ticketTypes.name, tickets.ticketType)))
     .leftJoin(
       checkIns,
@@ -239,7 +240,7 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
     days: daysOrDefault(row.days.map((entry) => ({ day: entry.day, name: entry.name, date: String(entry.date).slice(0, 10) })), row.date),
   };
   const type = row.typeNote !== null && row.typeRequiresAttention !== null ? { note: row.typeNote, requiresAttention: row.typeRequiresAttention } : undefined;
-  const found = code !== null && row.ticket && row.ticketOrganizationId ? { ticket: row.ticket, organizationId: row.ticketOrganizationId, type } : undefined;
+  const found = code !== null && row.ticket && row.ticketOrganizationId ? { ticket: row.ticket, organizationId: row.ticketOrganizationId, type, typeDays: row.typeDays } : undefined;
   const existingCheckIn =
     found && row.checkedInAt
       ? existingForRule(

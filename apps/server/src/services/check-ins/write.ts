@@ -140,9 +140,12 @@ export function existingForRule(
   return { checkedInAt: standing.checkedInAt, checkedInBy: standing.staffName, isSameScan: isSameScan(standing, attempt) };
 }
 
-/** The rule's `ticket` for a ticket row whose event belongs to `organizationId`. */
-export function ticketForRule(ticket: typeof tickets.$inferSelect, organizationId: string): CheckInTicket {
-  return { eventId: ticket.eventId, organizationId, isRevoked: ticket.revokedAt !== null, admittedDays: ticket.admittedDays, ticketType: ticket.ticketType };
+/**
+ * The rule's `ticket` for a ticket row whose event belongs to `organizationId`, with the days its
+ * type admits (`ticketTypeDays`, docs/decisions/125; null: every day, or the type has no row).
+ */
+export function ticketForRule(ticket: typeof tickets.$inferSelect, organizationId: string, ticketTypeDays: readonly number[] | null = null): CheckInTicket {
+  return { eventId: ticket.eventId, organizationId, isRevoked: ticket.revokedAt !== null, admittedDays: ticket.admittedDays, ticketType: ticket.ticketType, ticketTypeDays };
 }
 
 /** One scanned check-in of verify's hot path (`recordScannedCheckIn`), with the code its scan-log row records. */

@@ -65,8 +65,8 @@ beforeEach(() => {
     http.get(apiUrl(apiPaths.ticketTypes.replace(':eventId', EVENT_ID)), () =>
       HttpResponse.json<TicketTypesResponse>({
         ticketTypes: [
-          { name: 'General Admission', checkInNote: '', requiresAttention: false, tickets: 30 },
-          { name: 'VIP', checkInNote: '', requiresAttention: false, tickets: 10 },
+          { name: 'General Admission', checkInNote: '', requiresAttention: false, days: null, tickets: 30 },
+          { name: 'VIP', checkInNote: '', requiresAttention: false, days: null, tickets: 10 },
         ],
       }),
     ),

@@ -4,8 +4,7 @@
  * door settings; add a list, edit one, delete one (refused by the server while it has check-ins:
  * the words are shown on the list). Others are sent to /event-select; the server refuses them.
  */
-import type { CheckInList, ManagedEvent } from '@gatecheck/contract';
-import { DEFAULT_EVENT_DAY_NAME } from '@gatecheck/contract';
+import type { CheckInList } from '@gatecheck/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
@@ -28,7 +27,7 @@ import {
   newCheckInListForm,
   ticketTypesWords,
 } from '@/features/manage/check-in-list-logic.ts';
-import { canManage, refusalOf } from '@/features/manage/manage-logic.ts';
+import { canManage, eventDaysOf, refusalOf } from '@/features/manage/manage-logic.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
 
@@ -38,12 +37,6 @@ export function ManageListsRoute() {
   if (!organization) return <Navigate to={paths.organizationSelect} replace />;
   if (!canManage(organization.role) || !eventId) return <Navigate to={paths.eventSelect} replace />;
   return <CheckInListsOfEvent eventId={eventId} />;
-}
-
-/** The days a list can name: the event's configured days, or its implicit day 1. */
-function daysOf(event: ManagedEvent | undefined): Array<{ day: number; name: string }> {
-  if (!event) return [];
-  return event.days.length > 0 ? event.days : [{ day: 1, name: DEFAULT_EVENT_DAY_NAME }];
 }
 
 function CheckInListsOfEvent({ eventId }: { eventId: string }) {
@@ -59,7 +52,7 @@ function CheckInListsOfEvent({ eventId }: { eventId: string }) {
   const [editing, setEditing] = useState<'new' | string | null>(null);
   const [deleting, setDeleting] = useState<CheckInList | null>(null);
   const typeNames = ticketTypes.data?.ticketTypes.map((type) => type.name) ?? [];
-  const days = daysOf(event.data);
+  const days = eventDaysOf(event.data);
 
   const confirmDelete = () => {
     const list = deleting;

@@ -5,7 +5,7 @@
  * server refuses them anyway).
  */
 import { useQuery } from '@tanstack/react-query';
-import { Archive, CalendarDays, Plus, Smartphone, UserPlus, Users } from 'lucide-react';
+import { Archive, CalendarDays, History, Plus, Smartphone, UserPlus, Users } from 'lucide-react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/empty-state.tsx';
@@ -46,6 +46,10 @@ function ManageEvents({ organization }: { organization: OrganizationItem }) {
       <Link to={paths.manageDevices} className={buttonClassName({ variant: 'secondary' })}>
         <Smartphone aria-hidden="true" className="size-5" />
         {t('devices.title')}
+      </Link>
+      <Link to={paths.manageActivity} className={buttonClassName({ variant: 'secondary' })}>
+        <History aria-hidden="true" className="size-5" />
+        {t('manage.organizationActivity')}
       </Link>
       {events.isPending && <p role="status" className="text-lg text-slate-700">{t('manage.loading')}</p>}
       {events.isError && (

@@ -1,19 +1,22 @@
 /**
  * An event's Tickets screen (docs/decisions/114) against a contract-shaped fake server (msw): a new
  * ticket type checked with the contract's schema before sending (a refusal of the server shown at
- * its field); a CSV upload previewed with each rejected row named, then imported as the server's
+ * its field); a type limited to some days and renamed (docs/decisions/125); a CSV upload previewed with each rejected row named, then imported as the server's
  * progress lines come, or cancelled without an import.
  */
 import {
   type ApiErrorBody,
   CreateTicketTypeRequest,
+  EditTicketTypeRequest,
+  type ManagedEvent,
   type ManagedTicketList,
+  managePaths,
   manageTicketPaths,
   type TicketImportEvent,
   type TicketImportSummary,
   type TicketTypesResponse,
 } from '@gatecheck/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, expect, test } from 'vitest';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
@@ -70,7 +73,66 @@ test('a ticket type without a name is refused at its field before sending; a nam
   await user.type(screen.getByLabelText('Name'), 'VIP');
   await user.click(screen.getByRole('button', { name: 'Add ticket type' }));
   await waitFor(() => expect(screen.getByLabelText('Name')).toHaveAccessibleDescription('This event already has a ticket type "VIP".'));
-  expect(created).toEqual([{ name: 'VIP', checkInNote: '', requiresAttention: false }]);
+  expect(created).toEqual([{ name: 'VIP', checkInNote: '', requiresAttention: false, days: null }]);
+});
+
+test("a type is limited to some of the event's days and renamed: no day chosen is refused at its field before sending, a name the server refuses is said at the name", { timeout: 20_000 }, async () => {
+  const event: ManagedEvent = {
+    id: EVENT_ID,
+    organizationId: testOrganization.id,
+    title: 'Dockside Jazz',
+    description: '',
+    date: '2026-12-04',
+    location: '',
+    status: 'live',
+    timeZone: 'Europe/Berlin',
+    dayCutoff: '04:00',
+    allowsScanningOutsideDays: false,
+    days: [
+      { day: 1, name: 'Friday', date: '2026-12-04', checkIns: 0 },
+      { day: 2, name: 'Saturday', date: '2026-12-05', checkIns: 0 },
+    ],
+    archivedAt: null,
+    ticketCount: 3,
+    checkInCount: 0,
+  };
+  const edits: EditTicketTypeRequest[] = [];
+  let type = { name: 'Friday pass', checkInNote: '', requiresAttention: false, days: null as number[] | null, tickets: 3 };
+  server.use(
+    http.get(apiUrl(managePaths.event(EVENT_ID)), () => HttpResponse.json<ManagedEvent>(event)),
+    http.get(apiUrl(manageTicketPaths.ticketTypes(EVENT_ID)), () => HttpResponse.json<TicketTypesResponse>({ ticketTypes: [type] })),
+    http.post<never, never, ApiErrorBody | object>(apiUrl(manageTicketPaths.ticketType(EVENT_ID, 'Friday pass')), async ({ request }) => {
+      const body = EditTicketTypeRequest.parse(await request.json());
+      edits.push(body);
+      if (body.name === 'General') return errorResponse(409, { code: 'conflict', message: 'This event already has a ticket type "General".', field: 'body.name' });
+      type = { ...type, ...body, name: body.name ?? type.name, days: body.days ?? null };
+      return HttpResponse.json(type);
+    }),
+  );
+  const { user } = renderApp({ route: `/manage/events/${EVENT_ID}/tickets`, selection: { organization: adminOrganization } });
+  const row = within((await screen.findByText('Friday pass', { selector: 'span' })).closest('li') ?? document.body);
+  expect(row.getByText('All days')).toBeInTheDocument();
+  await user.click(row.getByRole('switch', { name: 'Every day' }));
+  await user.click(row.getByRole('button', { name: 'Save Friday pass' }));
+  expect(row.getByRole('group', { name: 'Days the type admits' })).toHaveAccessibleDescription('Choose at least one day, or every day.');
+  expect(edits).toEqual([]);
+
+  await user.click(row.getByRole('checkbox', { name: 'Day 1 · Friday' }));
+  const name = row.getByLabelText('Name');
+  await user.clear(name);
+  await user.type(name, 'General');
+  await user.click(row.getByRole('button', { name: 'Save Friday pass' }));
+  await waitFor(() => expect(row.getByLabelText('Name')).toHaveAccessibleDescription('This event already has a ticket type "General".'));
+
+  await user.clear(row.getByLabelText('Name'));
+  await user.type(row.getByLabelText('Name'), 'Friday only');
+  await user.click(row.getByRole('button', { name: 'Save Friday pass' }));
+  const renamed = within((await screen.findByText('Friday only', { selector: 'span' })).closest('li') ?? document.body);
+  expect(renamed.getByText('Days 1')).toBeInTheDocument();
+  expect(edits).toEqual([
+    { name: 'General', checkInNote: '', requiresAttention: false, days: [1] },
+    { name: 'Friday only', checkInNote: '', requiresAttention: false, days: [1] },
+  ]);
 });
 
 test('a CSV upload shows its preview with each rejected row by line and why; Import runs it and says what it did; Cancel imports nothing', { timeout: 20_000 }, async () => {

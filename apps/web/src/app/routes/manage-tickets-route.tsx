@@ -1,6 +1,7 @@
 /**
  * /manage/events/:eventId/tickets (docs/decisions/114): an event's ticket types and tickets for the
- * organization's admins — types with their check-in note and attention flag (add, change, delete);
+ * organization's admins — types with their check-in note, attention flag and days (add, change,
+ * rename, delete; docs/decisions/125);
  * a CSV upload with a preview naming each rejected row, then import (with its progress) or cancel;
  * tickets found by name or code, each with its holder and type to change, revoke or reinstate, and
  * its QR code; every ticket's QR PDF. Forms are checked with the contract's schemas before sending;
@@ -22,8 +23,9 @@ import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { managedEventPath, paths } from '@/config/paths.ts';
 import { manageQueries } from '@/features/manage/api.ts';
+import { DaysChoice, type DaysChoiceValue } from '@/features/manage/components/check-group.tsx';
 import { Field, FieldProblem, fieldControlProps } from '@/features/manage/components/field.tsx';
-import { canManage, refusalOf } from '@/features/manage/manage-logic.ts';
+import { canManage, eventDaysOf, refusalOf } from '@/features/manage/manage-logic.ts';
 import {
   importTicketCsv,
   previewTicketCsv,
@@ -34,7 +36,7 @@ import {
   useEditTicketType,
   useRevokeTicket,
 } from '@/features/manage/tickets-api.ts';
-import { checkTicketForm, checkTicketTypeForm, importPercent, ticketDaysWords, type TicketFieldProblems } from '@/features/manage/tickets-logic.ts';
+import { checkTicketForm, checkTicketTypeEdit, checkTicketTypeForm, importPercent, ticketDaysWords, type TicketFieldProblems } from '@/features/manage/tickets-logic.ts';
 import { downloadApiFile } from '@/lib/download-file.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
@@ -62,19 +64,27 @@ function Tickets({ eventId }: { eventId: string }) {
 
 const sectionClass = 'flex flex-col gap-4 rounded-2xl border-2 border-slate-200 p-4';
 
+/** What a days choice starts as for a type admitting `days` (null: every day). */
+function daysChoiceOf(days: number[] | null): DaysChoiceValue {
+  return { isEveryDay: days === null, days: days ?? [] };
+}
+
 function TicketTypes({ eventId }: { eventId: string }) {
   const { t } = useTranslation();
   const types = useQuery(ticketQueries.types(eventId));
+  const event = useQuery(manageQueries.event(eventId));
+  const days = eventDaysOf(event.data);
   const create = useCreateTicketType(eventId);
   const [name, setName] = useState('');
   const [note, setNote] = useState('');
   const [isAttention, setAttention] = useState(false);
+  const [daysChoice, setDaysChoice] = useState<DaysChoiceValue>(daysChoiceOf(null));
   const [problems, setProblems] = useState<TicketFieldProblems>({});
   const refusal = create.error ? refusalOf(create.error) : null;
   const shown = { ...(refusal?.field ? { [refusal.field]: refusal.text } : {}), ...problems };
   const submit = (formEvent: FormEvent<HTMLFormElement>) => {
     formEvent.preventDefault();
-    const checked = checkTicketTypeForm({ name, checkInNote: note, requiresAttention: isAttention });
+    const checked = checkTicketTypeForm({ name, checkInNote: note, requiresAttention: isAttention, ...daysChoice });
     setProblems(checked.problems ?? {});
     if (!checked.request) return;
     create.mutate(checked.request, {
@@ -83,6 +93,7 @@ function TicketTypes({ eventId }: { eventId: string }) {
         setName('');
         setNote('');
         setAttention(false);
+        setDaysChoice(daysChoiceOf(null));
       },
     });
   };
@@ -96,7 +107,7 @@ function TicketTypes({ eventId }: { eventId: string }) {
       {types.data && types.data.length > 0 && (
         <ul className="flex flex-col gap-3">
           {types.data.map((type) => (
-            <TicketTypeRow key={`${type.name}:${type.checkInNote}:${String(type.requiresAttention)}`} eventId={eventId} type={type} />
+            <TicketTypeRow key={`${type.name}:${type.checkInNote}:${String(type.requiresAttention)}:${type.days?.join(',') ?? 'all'}`} eventId={eventId} type={type} days={days} />
           ))}
         </ul>
       )}
@@ -111,6 +122,7 @@ function TicketTypes({ eventId }: { eventId: string }) {
         <Switch checked={isAttention} onCheckedChange={setAttention} hint={t('tickets.attentionHint')}>
           {t('tickets.attention')}
         </Switch>
+        <DaysChoice legend={t('tickets.typeDays')} hint={t('tickets.typeDaysHint')} days={days} value={daysChoice} id="type-days" problem={shown.days} onChange={setDaysChoice} />
         {refusal && !refusal.field && <FormNotice variant="error" title={refusal.text} />}
         <Button type="submit" disabled={create.isPending}>
           {t('tickets.addType')}
@@ -120,34 +132,47 @@ function TicketTypes({ eventId }: { eventId: string }) {
   );
 }
 
-function TicketTypeRow({ eventId, type }: { eventId: string; type: TicketType }) {
+function TicketTypeRow({ eventId, type, days }: { eventId: string; type: TicketType; days: ReadonlyArray<{ day: number; name: string }> }) {
   const { t } = useTranslation();
   const edit = useEditTicketType(eventId);
   const remove = useDeleteTicketType(eventId);
+  const [name, setName] = useState(type.name);
   const [note, setNote] = useState(type.checkInNote);
   const [isAttention, setAttention] = useState(type.requiresAttention);
+  const [daysChoice, setDaysChoice] = useState<DaysChoiceValue>(daysChoiceOf(type.days));
   const [isConfirming, setConfirming] = useState(false);
   const [problems, setProblems] = useState<TicketFieldProblems>({});
   const id = useId();
   const refusal = edit.error ? refusalOf(edit.error) : remove.error ? refusalOf(remove.error) : null;
+  const shown = { ...(refusal?.field && edit.error ? { [refusal.field]: refusal.text } : {}), ...problems };
   const save = () => {
-    const checked = checkTicketTypeForm({ name: type.name, checkInNote: note, requiresAttention: isAttention });
+    const checked = checkTicketTypeEdit(type.name, { name, checkInNote: note, requiresAttention: isAttention, ...daysChoice });
     setProblems(checked.problems ?? {});
-    if (checked.request) edit.mutate({ name: type.name, change: { checkInNote: checked.request.checkInNote, requiresAttention: checked.request.requiresAttention } });
+    if (checked.request) {
+      edit.mutate(
+        { name: type.name, change: checked.request },
+        { onSuccess: (saved) => notify({ title: t('tickets.typeSaved'), description: saved.name, variant: 'success', isBrief: true }) },
+      );
+    }
   };
   return (
     <li className="flex flex-col gap-2 rounded-xl border-2 border-slate-200 p-3">
       <p className="flex flex-wrap items-center gap-2 text-base font-bold text-slate-900">
         <span className="break-words">{type.name}</span>
         <Badge>{t('manage.ticketCount', { count: type.tickets })}</Badge>
+        <Badge>{ticketDaysWords(type.days)}</Badge>
       </p>
-      <Field id={`${id}-note`} label={t('tickets.note')} problem={problems.checkInNote}>
+      <Field id={`${id}-name`} label={t('tickets.typeName')} hint={t('tickets.renameHint')} problem={shown.name}>
+        {(control) => <Input {...control} value={name} onChange={(change) => setName(change.target.value)} />}
+      </Field>
+      <Field id={`${id}-note`} label={t('tickets.note')} problem={shown.checkInNote}>
         {(control) => <Input {...control} value={note} onChange={(change) => setNote(change.target.value)} />}
       </Field>
       <Switch checked={isAttention} onCheckedChange={setAttention}>
         {t('tickets.attention')}
       </Switch>
-      {refusal && <FormNotice variant="error" title={refusal.text} />}
+      <DaysChoice legend={t('tickets.typeDays')} days={days} value={daysChoice} id={`${id}-days`} problem={shown.days} onChange={setDaysChoice} />
+      {refusal && !(refusal.field && edit.error) && <FormNotice variant="error" title={refusal.text} />}
       <div className="flex flex-wrap gap-2">
         <Button variant="secondary" disabled={edit.isPending} onClick={save}>
           {t('tickets.saveType', { name: type.name })}

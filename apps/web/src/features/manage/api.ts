@@ -18,10 +18,19 @@ import {
   ManagedEvent,
   ManagedEventList,
   managePaths,
+  OrganizationAuditEntryList,
   TicketTypesResponse,
 } from '@gatecheck/contract';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
+
+/** Activity entries a page asks for. */
+export const ACTIVITY_PAGE_SIZE = 50;
+
+/** The cursor of the page after `page` (its last entry's id), or undefined when `page` was the last (shorter than a page). */
+export function olderPageOf(page: ReadonlyArray<{ id: string }>): string | undefined {
+  return page.length < ACTIVITY_PAGE_SIZE ? undefined : page.at(-1)?.id;
+}
 
 export const manageQueries = {
   all: () => ['manage'] as const,
@@ -37,11 +46,26 @@ export const manageQueries = {
       queryKey: [...manageQueries.all(), 'event', eventId] as const,
       queryFn: ({ signal }) => apiRequest(managePaths.event(eventId), { schema: ManagedEvent, signal }),
     }),
-  /** GET the event's audit trail, newest first. */
+  /**
+   * GET the event's audit trail, newest first, ACTIVITY_PAGE_SIZE entries a page; the next page is
+   * the entries older than the last one shown (docs/decisions/126), none after a short page.
+   */
   activity: (eventId: string) =>
-    queryOptions({
+    infiniteQueryOptions({
       queryKey: [...manageQueries.all(), 'event', eventId, 'activity'] as const,
-      queryFn: ({ signal }) => apiRequest(managePaths.eventActivity(eventId), { schema: AuditEntryList, signal }),
+      queryFn: ({ pageParam, signal }) =>
+        apiRequest(managePaths.eventActivity(eventId, { before: pageParam, limit: ACTIVITY_PAGE_SIZE }), { schema: AuditEntryList, signal }),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: olderPageOf,
+    }),
+  /** GET the organization's own audit trail (team, invitations, devices; docs/decisions/126), newest first, a page at a time. */
+  organizationActivity: (organizationId: string) =>
+    infiniteQueryOptions({
+      queryKey: [...manageQueries.all(), 'organization', organizationId, 'activity'] as const,
+      queryFn: ({ pageParam, signal }) =>
+        apiRequest(managePaths.organizationActivity(organizationId, { before: pageParam, limit: ACTIVITY_PAGE_SIZE }), { schema: OrganizationAuditEntryList, signal }),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: olderPageOf,
     }),
   /** GET the event's check-in lists, first list first. */
   checkInLists: (eventId: string) =>

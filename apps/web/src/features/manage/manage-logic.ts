@@ -7,6 +7,7 @@
 import {
   type AuditEntry,
   DEFAULT_DAY_CUTOFF,
+  DEFAULT_EVENT_DAY_NAME,
   EventRequest,
   type EventSnapshot,
   EventStatus,
@@ -15,6 +16,7 @@ import {
   isTicketAuditEntry,
   type ManagedEvent,
   MembershipRole,
+  type OrganizationAuditEntry,
   type TicketAuditEntry,
 } from '@gatecheck/contract';
 import { ApiError } from '@/lib/api-client.ts';
@@ -187,6 +189,12 @@ export function refusalOf(error: Error): { field: string | null; text: string } 
   return { field, text: byCode[error.code] ?? t('manage.problems.failed') };
 }
 
+/** The days a check-in list or ticket type can name: the event's configured days, or its implicit day 1. */
+export function eventDaysOf(event: ManagedEvent | undefined): Array<{ day: number; name: string }> {
+  if (!event) return [];
+  return event.days.length > 0 ? event.days : [{ day: 1, name: DEFAULT_EVENT_DAY_NAME }];
+}
+
 /** An event status in words ('Live', 'Draft', …). */
 export function statusWords(status: string): string {
   const parsed = EventStatus.safeParse(status);
@@ -223,7 +231,23 @@ function valueWords(snapshot: EventSnapshot | null, field: SnapshotField): strin
 }
 
 /** The fields a ticket type's, a ticket's or an import batch's entry can show changed (docs/decisions/114), in the order shown. */
-const RESOURCE_FIELDS = ['name', 'code', 'holderName', 'ticketType', 'checkInNote', 'requiresAttention', 'revokedAt', 'lines', 'imported'] as const;
+const RESOURCE_FIELDS = [
+  'name',
+  'code',
+  'holderName',
+  'ticketType',
+  'checkInNote',
+  'requiresAttention',
+  'days',
+  'revokedAt',
+  'lines',
+  'imported',
+  'rows',
+  'added',
+  'skipped',
+  'rejected',
+  'isFinished',
+] as const;
 type ResourceField = (typeof RESOURCE_FIELDS)[number];
 
 /** A ticket type's, ticket's or import batch's value of `field` in words ('—' for none). */
@@ -234,6 +258,8 @@ function resourceValueWords(snapshot: TicketAuditEntry['before'], field: Resourc
   const value: unknown = (snapshot as Record<string, unknown>)[field];
   if (field === 'requiresAttention') return value === true ? t('common.on') : t('common.off');
   if (field === 'revokedAt') return value ? t('tickets.revoked') : '—';
+  if (field === 'isFinished') return value === true ? t('tickets.importFinished') : t('tickets.importStopped');
+  if (field === 'days') return value === null ? t('tickets.allDays') : Array.isArray(value) ? t('tickets.days', { days: value.join(', ') }) : '—';
   return typeof value === 'string' || typeof value === 'number' ? (value === '' ? '—' : String(value)) : '—';
 }
 
@@ -292,4 +318,37 @@ export function actionWords(entry: AuditEntry): string {
     'check_in_list.deleted': () => t('manageLists.actions.deleted', { name: listName(entry) }),
   } satisfies Record<AuditEntry['action'], () => string>;
   return words[entry.action]();
+}
+
+/** The fields an organization entry can show (docs/decisions/126), in the order shown. */
+const ORGANIZATION_FIELDS = ['name', 'deviceName', 'email', 'role', 'description', 'revokedAt'] as const;
+type OrganizationField = (typeof ORGANIZATION_FIELDS)[number];
+
+/** An organization entry's value of `field` in words ('—' for none); roles as the team page says them. */
+function organizationValueWords(snapshot: OrganizationAuditEntry['before'], field: OrganizationField): string {
+  const value = snapshot?.[field];
+  if (value === undefined || value === null || value === '') return '—';
+  if (field === 'revokedAt') return t('manage.organizationFields.revokedAt');
+  if (field === 'role') {
+    const role = MembershipRole.safeParse(value);
+    return role.success ? t(`team.roles.${role.data}`) : String(value);
+  }
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '—';
+}
+
+/** What an organization entry changed: every field whose words differ (all set ones for a creation), the name or e-mail always. */
+export function organizationChangeLines(entry: OrganizationAuditEntry): ChangeLine[] {
+  return ORGANIZATION_FIELDS.flatMap((field) => {
+    const before = organizationValueWords(entry.before, field);
+    const after = organizationValueWords(entry.after, field);
+    const isIdentity = field === 'name' || field === 'deviceName' || field === 'email';
+    if (before === after && !(isIdentity && after !== '—')) return [];
+    if (entry.before === null && after === '—') return [];
+    return [{ field, label: t(`manage.organizationFields.${field}`), before, after }];
+  });
+}
+
+/** An organization entry's action in words ('Changed a role'). */
+export function organizationActionWords(entry: OrganizationAuditEntry): string {
+  return t(`manage.organizationActions.${entry.action}`);
 }

@@ -51,7 +51,7 @@ export function useCreateTicketType(eventId: string) {
   });
 }
 
-/** POST a type's note and flag. */
+/** POST a type's note, flag, days and (when given) its new name (docs/decisions/125). */
 export function useEditTicketType(eventId: string) {
   const refresh = useRefreshEvent(eventId);
   return useMutation({

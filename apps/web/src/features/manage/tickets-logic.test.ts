@@ -1,17 +1,29 @@
 import type { AuditEntry } from '@gatecheck/contract';
 import { expect, test } from 'vitest';
 import { actionWords, changeLines } from './manage-logic.ts';
-import { checkTicketForm, checkTicketTypeForm, importPercent, readImportLines } from './tickets-logic.ts';
+import { checkTicketForm, checkTicketTypeEdit, checkTicketTypeForm, importPercent, readImportLines } from './tickets-logic.ts';
 
 const actor = { kind: 'user', name: 'Dana Admin' } as const;
 
 test("the ticket forms are checked with the contract's schemas, each problem by its field", () => {
-  expect(checkTicketTypeForm({ name: '  ', checkInNote: 'x'.repeat(301), requiresAttention: false }).problems).toEqual({
+  const everyDay = { isEveryDay: true, days: [] };
+  expect(checkTicketTypeForm({ name: '  ', checkInNote: 'x'.repeat(301), requiresAttention: false, isEveryDay: false, days: [] }).problems).toEqual({
     name: 'Give the ticket type a name.',
     checkInNote: 'Use at most 300 characters.',
+    days: 'Choose at least one day, or every day.',
   });
-  expect(checkTicketTypeForm({ name: ' VIP  Lounge ', checkInNote: '', requiresAttention: true }).request).toEqual({ name: 'VIP Lounge', checkInNote: '', requiresAttention: true });
+  expect(checkTicketTypeForm({ name: ' VIP  Lounge ', checkInNote: '', requiresAttention: true, ...everyDay }).request).toEqual({ name: 'VIP Lounge', checkInNote: '', requiresAttention: true, days: null });
+  expect(checkTicketTypeForm({ name: 'Friday', checkInNote: '', requiresAttention: false, isEveryDay: false, days: [1] }).request).toMatchObject({ days: [1] });
   expect(checkTicketForm({ holderName: '', ticketType: 'VIP' }).problems).toEqual({ holderName: 'Give the holder a name.' });
+});
+
+test("a type's edit sends a new name only when it differs (a rename), and its days as every day (null) or the days checked", () => {
+  expect(checkTicketTypeEdit('VIP', { name: ' VIP ', checkInNote: '', requiresAttention: false, isEveryDay: true, days: [2] }).request).toEqual({ checkInNote: '', requiresAttention: false, days: null });
+  expect(checkTicketTypeEdit('VIP', { name: 'VIP Lounge', checkInNote: '', requiresAttention: false, isEveryDay: false, days: [2] }).request).toEqual({ name: 'VIP Lounge', checkInNote: '', requiresAttention: false, days: [2] });
+  expect(checkTicketTypeEdit('VIP', { name: '', checkInNote: '', requiresAttention: false, isEveryDay: false, days: [] }).problems).toEqual({
+    name: 'Give the ticket type a name.',
+    days: 'Choose at least one day, or every day.',
+  });
 });
 
 test("a ticket's, a type's and an import's activity entries say what changed in words", () => {
@@ -27,12 +39,31 @@ test("a ticket's, a type's and an import's activity entries say what changed in 
     ['Code', 'T-1'],
     ['Revoked', 'Revoked'],
   ]);
+  const renamed: AuditEntry = {
+    ...edited,
+    action: 'ticket-type.updated',
+    before: { name: 'Friday', checkInNote: '', requiresAttention: false, days: null },
+    after: { name: 'Friday only', checkInNote: '', requiresAttention: false, days: [1] },
+  };
+  expect(changeLines(renamed).map((line) => [line.label, line.before, line.after])).toEqual([
+    ['Ticket type', 'Friday', 'Friday only'],
+    ['Days', 'All days', 'Days 1'],
+  ]);
   const deleted: AuditEntry = { ...edited, action: 'ticket-type.deleted', before: { name: 'Spare', checkInNote: 'Blue band', requiresAttention: true }, after: null };
   expect(changeLines(deleted).map((line) => [line.label, line.before, line.after])).toEqual([
     ['Ticket type', 'Spare', '—'],
     ['Check-in note', 'Blue band', '—'],
     ['Needs attention', 'On', '—'],
   ]);
+  const oneImport: AuditEntry = { ...edited, action: 'tickets.imported', before: null, after: { rows: 1_200, added: 1_197, skipped: 1, rejected: 2, isFinished: true } };
+  expect(changeLines(oneImport).map((line) => [line.label, line.after])).toEqual([
+    ['Rows read', '1200'],
+    ['Tickets added', '1197'],
+    ['Skipped (code already taken)', '1'],
+    ['Rejected rows', '2'],
+    ['Import', 'Finished'],
+  ]);
+  // An entry of an older server, one per batch, still reads.
   const imported: AuditEntry = { ...edited, action: 'tickets.imported', before: null, after: { firstLine: 2, lastLine: 501, imported: 500 } };
   expect(changeLines(imported).map((line) => [line.label, line.after])).toEqual([
     ['Lines', '2–501'],

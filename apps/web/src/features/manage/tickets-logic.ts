@@ -4,7 +4,7 @@
  * words by its field; the import's progress lines read from the server's stream; a ticket's days
  * and an import's progress in words.
  */
-import { CreateTicketTypeRequest, EditTicketRequest, TicketImportEvent } from '@gatecheck/contract';
+import { CreateTicketTypeRequest, EditTicketRequest, EditTicketTypeRequest, TicketImportEvent } from '@gatecheck/contract';
 import { t } from '@/lib/i18n/index.ts';
 
 /** Problems by field (`name`, `checkInNote`, `holderName`, `ticketType`), in words. */
@@ -19,22 +19,53 @@ interface IssueFacts {
 function problemsOf(issues: readonly IssueFacts[]): TicketFieldProblems {
   const problems: TicketFieldProblems = {};
   for (const issue of issues) {
-    const field = issue.path.map(String).join('.');
+    const field = issue.path.map(String)[0] === 'days' ? 'days' : issue.path.map(String).join('.');
     problems[field] ??= problemText(field, issue.code);
   }
   return problems;
 }
 
 function problemText(field: string, code: string): string {
+  if (field === 'days' || field.startsWith('days.')) return t('tickets.problems.daysRequired');
   if (field === 'checkInNote') return code === 'too_big' ? t('tickets.problems.noteTooLong') : t('tickets.problems.noteControl');
   if (field === 'holderName') return code === 'too_big' ? t('tickets.problems.tooLong') : t('tickets.problems.holderRequired');
   return code === 'too_big' ? t('tickets.problems.tooLong') : t('tickets.problems.typeRequired');
 }
 
+/** A ticket type's form as typed: its name, note, flag and days (every day, or the day numbers checked). */
+export interface TicketTypeFormValues {
+  name: string;
+  checkInNote: string;
+  requiresAttention: boolean;
+  isEveryDay: boolean;
+  days: number[];
+}
+
+/** The request's `days` of a form: null for every day (docs/decisions/125). */
+function formDays(values: Pick<TicketTypeFormValues, 'isEveryDay' | 'days'>): number[] | null {
+  return values.isEveryDay ? null : values.days;
+}
+
 /** Checks a new ticket type with the contract's `CreateTicketTypeRequest`. */
-export function checkTicketTypeForm(values: { name: string; checkInNote: string; requiresAttention: boolean }) {
-  const parsed = CreateTicketTypeRequest.safeParse(values);
+export function checkTicketTypeForm(values: TicketTypeFormValues) {
+  const parsed = CreateTicketTypeRequest.safeParse({ name: values.name, checkInNote: values.checkInNote, requiresAttention: values.requiresAttention, days: formDays(values) });
   return parsed.success ? { request: parsed.data } : { problems: problemsOf(parsed.error.issues) };
+}
+
+/**
+ * Checks a ticket type's edit with the contract's `EditTicketTypeRequest`: the new name is sent only
+ * when it differs from `currentName` (a rename, docs/decisions/125).
+ */
+export function checkTicketTypeEdit(currentName: string, values: TicketTypeFormValues) {
+  const parsed = EditTicketTypeRequest.safeParse({
+    name: values.name,
+    checkInNote: values.checkInNote,
+    requiresAttention: values.requiresAttention,
+    days: formDays(values),
+  });
+  if (!parsed.success) return { problems: problemsOf(parsed.error.issues) };
+  const { name, ...rest } = parsed.data;
+  return { request: name === currentName ? rest : parsed.data };
 }
 
 /** Checks a ticket's holder and type with the contract's `EditTicketRequest`. */

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -7,6 +7,7 @@ import { Switch } from '@/components/ui/switch.tsx';
 import type { CheckInListFormValues } from '../check-in-list-logic.ts';
 import { Field, FieldProblem, fieldControlProps } from './field.tsx';
 import type { FieldProblems } from '../manage-logic.ts';
+import { CheckGroup, CheckRow } from './check-group.tsx';
 
 /** The fields this form shows a problem next to. */
 const FORM_FIELDS = ['name', 'ticketTypes', 'days', 'allowsReentry', 'capacity', 'dailyCheckoutTime'];
@@ -25,28 +26,6 @@ export interface CheckInListFormProps<R> {
   refusal: { field: string | null; text: string } | null;
   onSubmit(request: R): void;
   onCancel(): void;
-}
-
-/** A group of check boxes with its legend and problem (`${id}-problem`). */
-function CheckGroup({ id, legend, problem, children }: { id: string; legend: string; problem: string | undefined; children: ReactNode }) {
-  // A group is described by its problem; aria-invalid belongs to its check boxes' roles, not to a group.
-  return (
-    <fieldset className="flex flex-col gap-2" aria-describedby={fieldControlProps(id, { problem })['aria-describedby']}>
-      <legend className="mb-1 text-base font-semibold text-slate-900">{legend}</legend>
-      {children}
-      <FieldProblem id={id} text={problem} />
-    </fieldset>
-  );
-}
-
-/** One check box row, its label the touch target (48 px tall). */
-function CheckRow({ checked, onChange, children }: { checked: boolean; onChange(checked: boolean): void; children: ReactNode }) {
-  return (
-    <label className="flex min-h-12 cursor-pointer items-center gap-3 rounded-xl border-2 border-slate-300 bg-white px-3 py-2 text-base text-slate-900 hover:bg-slate-100">
-      <input type="checkbox" className="size-6 shrink-0 accent-blue-700" checked={checked} onChange={(change) => onChange(change.target.checked)} />
-      <span className="min-w-0 break-words">{children}</span>
-    </label>
-  );
 }
 
 /**

@@ -103,7 +103,7 @@ describe('check-in notes offline (docs/decisions/102)', () => {
         { code: 'NOTE-GEN-1', holderName: 'Gus Gen', ticketType: 'General', requiresAttention: true },
         { code: 'NOTE-GEN-2', holderName: 'Gil Gen', ticketType: 'General' },
       ],
-      { ticketTypes: [{ name: 'VIP', checkInNote: 'Green wristband', requiresAttention: true }] },
+      { ticketTypes: [{ name: 'VIP', checkInNote: 'Green wristband', requiresAttention: true, days: null }] },
     );
     const decide = async (code: string) => decideOffline(db, { ...(await input(code)), doorList });
     expect(await decide('NOTE-VIP-1')).toMatchObject({ isValid: true, attention: { note: 'Wheelchair access\nGreen wristband', requiresAttention: true } });
