@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import type { CheckInListFormValues } from '../check-in-list-logic.ts';
-import { Field, FieldProblem, fieldControlProps } from './field.tsx';
+import { Field, FieldProblem } from './field.tsx';
 import type { FieldProblems } from '../manage-logic.ts';
 import { CheckGroup, CheckRow } from './check-group.tsx';
 
