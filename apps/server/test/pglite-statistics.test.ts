@@ -26,6 +26,16 @@ afterAll(async () => {
   await handle.close();
 });
 
+/**
+ * Of the tables `analyzeGrownTables` analyzed, check_ins, the one these tests grow. The trigger-kept
+ * arrivals per slot (check_in_arrivals, docs/decisions/127) grow with it here: one bulk statement
+ * updates its dozen rows thousands of times in one transaction, so their dead versions cannot be
+ * pruned until it ends; analyzing it too is right, and not what these tests are about.
+ */
+async function analyzedCheckIns(): Promise<string[]> {
+  return (await analyzeGrownTables(handle.db)).filter((table) => table === 'check_ins');
+}
+
 /** The plan of a scan's look-up of its ticket's active check-in of day 1 (as the scan read joins it). */
 async function planOfScanRead(): Promise<string> {
   const result = await handle.db.execute(sql`
@@ -36,19 +46,19 @@ async function planOfScanRead(): Promise<string> {
 }
 
 test('check-ins grown past their statistics are analyzed again, and the scan read finds its check-in by its key again', async () => {
-  expect(await analyzeGrownTables(handle.db)).toEqual([]);
+  expect(await analyzedCheckIns()).toEqual([]);
   // The day goes on: 20,000 check-ins, and nothing in PGlite updates the statistics. The planner
   // still believes check_ins empty and reads every check-in of the day for each scan.
   await bulkLoadCheckIns(handle, { eventId, day: 1, staffUserId, every: 2 });
   expect(await planOfScanRead()).toMatch(/Index Scan using check_ins_active_event_day_idx[\s\S]*Filter: \(ticket_id = t\.id\)/);
 
-  expect(await analyzeGrownTables(handle.db)).toEqual(['check_ins']);
+  expect(await analyzedCheckIns()).toEqual(['check_ins']);
   // Found by its ticket now, through either index that leads with it or holds it: the planner
   // weighs the unique key and check_ins_ticket_id_idx the same, and ANALYZE's sample picks.
   expect(await planOfScanRead()).toMatch(/Index Scan using \w+ on check_ins c .*\n\s+Index Cond: \(.*ticket_id = t\.id/);
   expect(await planOfScanRead()).not.toMatch(/Filter: \(ticket_id = t\.id\)/);
   // Current now: nothing to do until it grows by another fifth.
-  expect(await analyzeGrownTables(handle.db)).toEqual([]);
+  expect(await analyzedCheckIns()).toEqual([]);
 });
 
 test('a few new rows (under 8 pages), or less than a fifth more, do not cost an ANALYZE', async () => {
@@ -56,11 +66,11 @@ test('a few new rows (under 8 pages), or less than a fifth more, do not cost an 
     Number(rowsOf<{ relpages: number }>(await handle.db.execute(sql`select relpages from pg_class where relname = 'check_ins'`))[0]?.relpages);
   const analyzedPages = await pagesOf();
   await bulkLoadCheckIns(handle, { eventId, day: 2, staffUserId, every: 200 });
-  expect(await analyzeGrownTables(handle.db)).toEqual([]);
+  expect(await analyzedCheckIns()).toEqual([]);
   await bulkLoadCheckIns(handle, { eventId, day: 3, staffUserId, every: 20 });
-  expect(await analyzeGrownTables(handle.db)).toEqual([]);
+  expect(await analyzedCheckIns()).toEqual([]);
   await bulkLoadCheckIns(handle, { eventId, day: 4, staffUserId, every: 5 });
-  expect(await analyzeGrownTables(handle.db)).toEqual(['check_ins']);
+  expect(await analyzedCheckIns()).toEqual(['check_ins']);
   expect(await pagesOf()).toBeGreaterThan(analyzedPages * 1.2);
 });
 
@@ -68,7 +78,7 @@ test('keepStatistics looks at once and then on its timer, and stops', async () =
   await bulkLoadCheckIns(handle, { eventId, day: 5, staffUserId, every: 1 });
   const analyzed: string[][] = [];
   const errors: unknown[] = [];
-  const stop = keepStatistics(handle.db, { everyMs: 20, onAnalyzed: (tables) => analyzed.push(tables), onError: (error) => errors.push(error) });
+  const stop = keepStatistics(handle.db, { everyMs: 20, onAnalyzed: (tables) => tables.includes('check_ins') && analyzed.push(['check_ins']), onError: (error) => errors.push(error) });
   await expect.poll(() => analyzed).toEqual([['check_ins']]);
   await bulkLoadCheckIns(handle, { eventId, day: 6, staffUserId, every: 1 });
   await expect.poll(() => analyzed).toEqual([['check_ins'], ['check_ins']]);
