@@ -237,6 +237,8 @@ class WindowRecord {
   unexpected = 0;
   /** Verifies answered 503 (the database did not answer within verify's deadline): the phone decided offline. */
   unavailable = 0;
+  /** The window's first unexpected answer, printed under its row. */
+  firstUnexpected = '';
   samples: Sample[] = [];
   record(kind: Kind, ms: number) {
     const list = this.latencies.get(kind) ?? [];
@@ -312,13 +314,15 @@ async function soak(
       }
       if (!check(response.status, json)) {
         record.unexpected += 1;
-        firstUnexpected ||= `${kind} ${method} ${url}: ${response.status} ${text.slice(0, 300)}`;
+        record.firstUnexpected ||= `${kind} ${method} ${url}: ${response.status} ${text.slice(0, 300)}`;
+        firstUnexpected ||= record.firstUnexpected;
         return undefined;
       }
       return json;
     } catch (error) {
       record.unexpected += 1;
-      firstUnexpected ||= `${kind} ${method} ${url}: ${String(error)}`;
+      record.firstUnexpected ||= `${kind} ${method} ${url} after ${fixed(performance.now() - sentAt, 0)} ms: ${String(error)}`;
+      firstUnexpected ||= record.firstUnexpected;
       return undefined;
     }
   }
@@ -355,9 +359,12 @@ async function soak(
     };
     /** The day's other scans the phone decides offline after a 503 are denials; only its approvals matter for the record. */
     const noQueue = async () => undefined;
-    const offset = (gateIndex * SCAN_EVERY_MS) / GATES;
+    // Each gate's phase in each cadence is spread over the interval, as phones that opened their
+    // scanners at different moments are: 20 door lists within one second every minute would be a
+    // burst no door makes.
+    const phase = (intervalMs: number) => (gateIndex * intervalMs) / GATES;
     return Promise.all([
-      every(SCAN_EVERY_MS, offset, async (index) => {
+      every(SCAN_EVERY_MS, phase(SCAN_EVERY_MS), async (index) => {
         const slot = index % 10;
         if (slot < 6) {
           const qrCode = freshCode();
@@ -373,7 +380,7 @@ async function soak(
         }
         return queueOffline(freshCode(), randomUUID());
       }),
-      every(OUTBOX_SEND_MS, offset + OUTBOX_SEND_MS / 2, async () => {
+      every(OUTBOX_SEND_MS, phase(OUTBOX_SEND_MS), async () => {
         const scans = queued.splice(0);
         if (scans.length === 0) return undefined;
         return call('offline', token, 'POST', offlinePaths.offlineScans(target.eventId, DAY), { scans }, (status, json) => {
@@ -381,14 +388,14 @@ async function soak(
           return status === 200 && answer.success && answer.data.results.length === scans.length && answer.data.results.every((result) => result.status === 'recorded');
         });
       }),
-      every(DOOR_LIST_SYNC_MS, offset, async () => {
+      every(DOOR_LIST_SYNC_MS, phase(DOOR_LIST_SYNC_MS), async () => {
         const since = cursor === undefined ? '' : `?since=${cursor}`;
         // A failed delta keeps the old cursor, as the phone does.
         const answer = await call('doorList', token, 'GET', `${offlinePaths.doorList(target.eventId, DAY)}${since}`, undefined, (status, json) => status === 200 && DoorList.safeParse(json).success);
         const parsed = DoorList.safeParse(answer);
         if (parsed.success) cursor = parsed.data.cursor;
       }),
-      every(COUNTS_REFRESH_MS, offset + 250, () => call('counts', token, 'GET', checkInCountsPath(target.eventId, DAY), undefined, (status) => status === 200)),
+      every(COUNTS_REFRESH_MS, phase(COUNTS_REFRESH_MS), () => call('counts', token, 'GET', checkInCountsPath(target.eventId, DAY), undefined, (status) => status === 200)),
     ]);
   };
 
@@ -455,6 +462,7 @@ async function soak(
       };
       rows.push(row);
       onWindow(row);
+      if (record.firstUnexpected) console.log(`  ${target.name} ${windowLabel(window)}: ${record.unexpected} unexpected, the first: ${record.firstUnexpected}`);
     }
   };
 
