@@ -21,7 +21,8 @@
  *   LIVE_DOOR_POLL_MS.
  *
  * Every `--window-minutes` (default 5; `SOAK_WINDOW_MINUTES`) it prints one row per target: the
- * server process's resident set and V8 heap in use, its active handles and open file descriptors
+ * server process's resident set, V8 heap in use and external memory (PGlite's WebAssembly memory is
+ * there), its active handles and open file descriptors
  * (all from the server's own GET /metrics, prom-client's process metrics, scraped every
  * SAMPLE_EVERY_MS with METRICS_TOKEN: the median of the window's samples), the database connections
  * (PostgreSQL: pg_stat_activity on the server's database, this script's own connection left out;
@@ -106,6 +107,8 @@ interface WindowRow {
   load1: number;
   rssMb: number;
   heapMb: number;
+  /** V8's external memory: buffers outside the heap, PGlite's WebAssembly memory among them. */
+  externalMb: number;
   handles: number;
   openFds: number;
   /** Database connections (pg_stat_activity), or 1 for PGlite. */
@@ -125,6 +128,7 @@ interface Sample {
   load1: number;
   rss: number;
   heap: number;
+  external: number;
   handles: number;
   openFds: number;
   connections: number;
@@ -424,6 +428,7 @@ async function soak(
           load1: loadavg()[0] ?? Number.NaN,
           rss: read('process_resident_memory_bytes'),
           heap: read('nodejs_heap_size_used_bytes'),
+          external: read('nodejs_external_memory_bytes'),
           handles: read('nodejs_active_handles_total'),
           openFds: read('process_open_fds'),
           connections: await target.connections(),
@@ -449,6 +454,7 @@ async function soak(
         load1: of((sample) => sample.load1),
         rssMb: of((sample) => sample.rss) / 2 ** 20,
         heapMb: of((sample) => sample.heap) / 2 ** 20,
+        externalMb: of((sample) => sample.external) / 2 ** 20,
         handles: of((sample) => sample.handles),
         openFds: of((sample) => sample.openFds),
         connections: of((sample) => sample.connections),
@@ -484,13 +490,14 @@ function markdownTable(header: string[], rows: string[][]): string {
   return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 }
 
-const HEADER = ['target', 'window', 'load 1m', 'RSS MB', 'heap MB', 'handles', 'open fds', 'DB conns (pool)', 'verify p50 ms', 'verify p99 ms', 'others p99 ms', 'requests', 'verify 503', 'unexpected'];
+const HEADER = ['target', 'window', 'load 1m', 'RSS MB', 'heap MB', 'external MB', 'handles', 'open fds', 'DB conns (pool)', 'verify p50 ms', 'verify p99 ms', 'others p99 ms', 'requests', 'verify 503', 'unexpected'];
 const rowCells = (name: string, row: WindowRow) => [
   name,
   windowLabel(row.window),
   fixed(row.load1),
   fixed(row.rssMb),
   fixed(row.heapMb),
+  fixed(row.externalMb),
   fixed(row.handles, 0),
   fixed(row.openFds, 0),
   `${fixed(row.connections, 0)}${row.poolTotal === undefined ? '' : ` (${fixed(row.poolTotal, 0)})`}`,
@@ -509,6 +516,7 @@ function flatness(rows: WindowRow[]): { table: string; grown: string[] } {
   const measures: [string, (row: WindowRow) => number | undefined][] = [
     ['RSS', (row) => row.rssMb],
     ['heap', (row) => row.heapMb],
+    ['external', (row) => row.externalMb],
     ['handles', (row) => row.handles],
     ['open fds', (row) => row.openFds],
     ['DB conns', (row) => row.connections],
