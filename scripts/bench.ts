@@ -8,7 +8,8 @@
  * for one that prints none, the table shows its last lines that mention a ratio (`ratio`, `×`).
  * Benchmarks never fail on a timing; a benchmark that exits non-zero (e.g. bench:decode below its
  * required pass count, or a missing browser) is marked `exit N` and the run goes on. Exits 1 when
- * any benchmark failed. `node scripts/bench.ts bench:bundle bench:decode` runs only those.
+ * any benchmark failed. `node scripts/bench.ts bench:bundle bench:decode` runs only those; bench:soak
+ * (30 minutes) runs only so.
  * Not part of `npm test`.
  */
 import { spawn } from 'node:child_process';
@@ -29,10 +30,13 @@ interface Summary {
   seconds: number;
 }
 
-/** `bench:*` scripts of the root package.json, in their order there. */
+/** Benchmarks that run only when named: bench:soak takes 30 minutes (docs/decisions/124). */
+const ONLY_WHEN_NAMED: readonly string[] = ['bench:soak'];
+
+/** `bench:*` scripts of the root package.json, in their order there, but those of ONLY_WHEN_NAMED. */
 function benchScripts(): string[] {
   const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
-  return Object.keys(manifest.scripts).filter((name) => name.startsWith('bench:'));
+  return Object.keys(manifest.scripts).filter((name) => name.startsWith('bench:') && !ONLY_WHEN_NAMED.includes(name));
 }
 
 /** Runs `npm run <name>`, echoing its output; resolves to its output and exit code. */

@@ -23,9 +23,9 @@
  * Every answer must be the expected one (an approval; an `already_checked_in` denial); anything
  * else is reported and the run exits 1. Timings never fail it.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { openSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -34,9 +34,9 @@ import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
 import { DEMO_TODAY_DAY_NUMBER } from '../src/db/seed.ts';
 import { type DoorSetup, prepareDoorDatabase } from '../test/helpers/door-database.ts';
+import { SERVER_DIR, spawnLogged, stopper, waitForLine } from './server-process.ts';
 import { codesOf, type SqlLoad, type SqlLoadResult, type SqlSetup } from './verify-references.ts';
 
-const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const ROUNDS = 2;
 const ROUND_SECONDS = 2;
 const WARMUP_SECONDS = 1;
@@ -102,43 +102,6 @@ const denyCodes = codesOf('DENY-', DENY_TICKETS);
 function prepare(open: () => Promise<DatabaseHandle>, approvePrefixes: string[]): Promise<DoorSetup> {
   const codes = [...approvePrefixes.flatMap((prefix) => codesOf(prefix, APPROVE_TICKETS)), ...denyCodes];
   return prepareDoorDatabase(open, codes, { checkedInCodes: denyCodes, capacity: CAPACITY });
-}
-
-/** Waits until `file` (a child's stdout) contains `pattern`; rejects when the child exits first. */
-function waitForLine(file: string, pattern: RegExp, exited: Promise<unknown>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let isDone = false;
-    void exited.then(() => {
-      if (!isDone) reject(new Error(`exited before printing ${pattern}:\n${readFileSync(file, 'utf8').slice(-2000)}`));
-      isDone = true;
-    });
-    const poll = () => {
-      if (isDone) return;
-      const match = pattern.exec(readFileSync(file, 'utf8'));
-      if (match?.[1]) {
-        isDone = true;
-        resolve(match[1]);
-      } else setTimeout(poll, 50);
-    };
-    poll();
-  });
-}
-
-/** Spawns `args` with node in apps/server, its output into a log file (as a deployment logs to a file). */
-async function spawnLogged(name: string, args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; log: string; exited: Promise<void> }> {
-  const log = path.join(await mkdtemp(path.join(tmpdir(), `gatecheck-bench-${name}-log-`)), 'output.log');
-  const fd = openSync(log, 'w');
-  const child = spawn(process.execPath, args, { cwd: SERVER_DIR, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd, 'ipc'] });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  return { child, log, exited };
-}
-
-function stopper(child: ChildProcess, exited: Promise<void>, cleanup: () => Promise<void>): () => Promise<void> {
-  return async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-    await cleanup();
-  };
 }
 
 function isExpected(kind: Kind, status: number, body: string): boolean {

@@ -1,0 +1,587 @@
+/**
+ * `npm run bench:soak` (issue 27 item 4, docs/decisions/124): a long night at one door against the
+ * real compiled server (`node dist/server.js`, built by build.ts), on the embedded PGlite and on a
+ * PostgreSQL (`DATABASE_URL`; the npm script starts a throwaway durable one with
+ * `scripts/with-postgres.ts --durable`), both at once, each server a process of its own on a
+ * database of its own (PGlite: its folder; PostgreSQL: a database per run of this script).
+ *
+ * The door, per target, for `--minutes` (default 30; `SOAK_MINUTES`):
+ * - 20 gates (each its own session of the demo admin, as each phone signs in), each scanning once a
+ *   second on a fixed cadence (20 scans/s): 6 in 10 a fresh ticket (an approval), 2 a ticket
+ *   checked in before the run (denied `already_checked_in`), 1 an unknown code (`not_found`), and 1
+ *   decided on the phone and queued, uploaded with its session proof (docs/decisions/088) every
+ *   OUTBOX_SEND_MS as POST …/offline-scans (must be `recorded`). A verify answered 503 (the
+ *   database did not answer within verify's deadline, docs/decisions/052) is counted apart, not as
+ *   a wrong answer: the phone decides offline, and a fresh ticket's approval joins its queue under
+ *   the same scanId;
+ * - each gate downloads its full door list before the run (unmeasured, as a phone does when its
+ *   scanner opens), then syncs `since` its cursor every DOOR_LIST_SYNC_MS, and asks for the day's
+ *   counts every COUNTS_REFRESH_MS (the web app's cadences);
+ * - 2 supervisors search attendees every SEARCH_EVERY_MS; 2 live door pages poll GET …/live every
+ *   LIVE_DOOR_POLL_MS.
+ *
+ * Every `--window-minutes` (default 5; `SOAK_WINDOW_MINUTES`) it prints one row per target: the
+ * server process's resident set, V8 heap in use and external memory (PGlite's WebAssembly memory is
+ * there), its active handles and open file descriptors
+ * (all from the server's own GET /metrics, prom-client's process metrics, scraped every
+ * SAMPLE_EVERY_MS with METRICS_TOKEN: the median of the window's samples), the database connections
+ * (PostgreSQL: pg_stat_activity on the server's database, this script's own connection left out;
+ * the server's pool total from /metrics beside it; PGlite: one, in process), verify's p50/p99 and
+ * the p99 of every other call, the requests answered, verify's 503s and any unexpected answers, and the machine's
+ * 1-minute load average (the median of the window's samples; the machine is shared, and a slower
+ * window under a higher load is the load, not a leak). At the end, a table per target of each
+ * window against the first, flagging (`!`) whatever is not within 10 % of it.
+ *
+ * Every answer must be the expected one; anything else is counted, its first shown, and the run
+ * exits 1. Timings and growth never fail it (a benchmark, never part of npm test).
+ * `SOAK_TARGETS=pglite` (or `postgres`) runs one.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  API_PREFIX,
+  apiPaths,
+  checkInCountsPath,
+  DoorList,
+  LIVE_DOOR_POLL_MS,
+  liveDoorPaths,
+  offlinePaths,
+  offlineScanProof,
+  OfflineScanBatchResponse,
+  supervisorPaths,
+  VerifyTicketResponse,
+} from '@gatecheck/contract';
+import pg from 'pg';
+import { openDatabase } from '../src/db/client.ts';
+import { DEMO_TODAY_DAY_NUMBER } from '../src/db/seed.ts';
+import { createSession } from '../src/services/sessions.ts';
+import { prepareDoorDatabase } from '../test/helpers/door-database.ts';
+import { SERVER_DIR, spawnLogged, stopper, waitForLine } from './server-process.ts';
+import { codesOf } from './verify-references.ts';
+
+const { values: flags } = parseArgs({
+  options: { minutes: { type: 'string' }, 'window-minutes': { type: 'string' } },
+});
+/** A positive number from a flag or the environment, or `fallback`. @throws Error naming the setting otherwise. */
+function positive(name: string, setting: string | undefined, fallback: number): number {
+  if (setting === undefined || setting.trim() === '') return fallback;
+  const value = Number(setting);
+  if (!(Number.isFinite(value) && value > 0)) throw new Error(`${name} must be a positive number of minutes; got "${setting}"`);
+  return value;
+}
+const MINUTES = positive('--minutes / SOAK_MINUTES', flags.minutes ?? process.env.SOAK_MINUTES, 30);
+const WINDOW_MINUTES = positive('--window-minutes / SOAK_WINDOW_MINUTES', flags['window-minutes'] ?? process.env.SOAK_WINDOW_MINUTES, 5);
+const WINDOW_MS = WINDOW_MINUTES * 60_000;
+const WINDOWS = Math.max(1, Math.round(MINUTES / WINDOW_MINUTES));
+
+const GATES = 20;
+/** Each gate's scan cadence: 20 gates × 1/s = 20 scans/s. */
+const SCAN_EVERY_MS = 1_000;
+/** apps/web DOOR_LIST_SYNC_MS, CHECK_IN_COUNTS_REFRESH_MS, OUTBOX_SEND_INTERVAL_MS (the web app is not imported here). */
+const DOOR_LIST_SYNC_MS = 60_000;
+const COUNTS_REFRESH_MS = 30_000;
+const OUTBOX_SEND_MS = 30_000;
+const SUPERVISORS = 2;
+const SEARCH_EVERY_MS = 10_000;
+const LIVE_WATCHERS = 2;
+const SAMPLE_EVERY_MS = 10_000;
+/** A request with no answer in this long counts as unexpected (the phone gave up long before). */
+const REQUEST_TIMEOUT_MS = 15_000;
+/** Flat: within this fraction of the first window. */
+const FLAT_WITHIN = 0.1;
+/** Fresh tickets: 7 scans in 10 need one (approvals and offline scans), with room to spare. */
+const FRESH_TICKETS = Math.ceil(GATES * (MINUTES * 60_000 / SCAN_EVERY_MS) * 0.7 * 1.1) + 1_000;
+const DENY_TICKETS = 1_000;
+const METRICS_TOKEN = randomUUID();
+const DAY = DEMO_TODAY_DAY_NUMBER;
+
+type Kind = 'verify' | 'offline' | 'doorList' | 'counts' | 'search' | 'live';
+
+/** One window's measurements of one target. */
+interface WindowRow {
+  window: number;
+  load1: number;
+  rssMb: number;
+  heapMb: number;
+  /** V8's external memory: buffers outside the heap, PGlite's WebAssembly memory among them. */
+  externalMb: number;
+  handles: number;
+  openFds: number;
+  /** Database connections (pg_stat_activity), or 1 for PGlite. */
+  connections: number;
+  /** The pool's open connections from /metrics (PostgreSQL), undefined on PGlite. */
+  poolTotal: number | undefined;
+  verifyP50: number;
+  verifyP99: number;
+  otherP99: number;
+  requests: number;
+  unexpected: number;
+  /** Verifies answered 503 (not in time): decided offline by the phone, approvals queued and uploaded. */
+  unavailable: number;
+}
+
+interface Sample {
+  load1: number;
+  rss: number;
+  heap: number;
+  external: number;
+  handles: number;
+  openFds: number;
+  connections: number;
+  poolTotal: number | undefined;
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+const median = (values: number[]) => percentile(values, 50);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The value of metric `name` (with `labels`, e.g. `{state="total"}`) in Prometheus text, or undefined. */
+function metricValue(text: string, name: string, labels = ''): number | undefined {
+  const escaped = `${name}${labels}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const match = new RegExp(`^${escaped} ([0-9.e+-]+)$`, 'm').exec(text);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+/** A target: a server on a database of its own, and how to count its database connections. */
+interface Target {
+  name: 'pglite' | 'postgres';
+  baseUrl: string;
+  eventId: string;
+  tokens: string[];
+  log: string;
+  connections(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Seeds a door into the database `open` opens and makes one session per gate and supervisor (tokens). */
+async function prepareSoakDoor(open: () => ReturnType<typeof openDatabase>) {
+  const freshCodes = codesOf('SOAK-', FRESH_TICKETS);
+  const denyCodes = codesOf('DENY-', DENY_TICKETS);
+  const door = await prepareDoorDatabase(open, [...freshCodes, ...denyCodes], { checkedInCodes: denyCodes });
+  const handle = await open();
+  try {
+    const tokens: string[] = [];
+    // Sessions outlive the run (plus seeding) so that no gate is signed out half-way.
+    for (let index = 0; index < GATES + SUPERVISORS + LIVE_WATCHERS; index++) tokens.push((await createSession(handle.db, door.userId, (MINUTES + 60) * 60_000)).token);
+    return { eventId: door.eventId, tokens, freshCodes, denyCodes };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function startServer(name: Target['name'], env: Record<string, string>): Promise<{ baseUrl: string; log: string; stop: () => Promise<void> }> {
+  const { child, log, exited } = await spawnLogged(`soak-${name}`, ['--enable-source-maps', 'dist/server.js'], {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: 'false',
+    METRICS_TOKEN,
+    ...env,
+  });
+  const baseUrl = await waitForLine(log, /running at (http:\/\/\S+)/, exited);
+  return { baseUrl: baseUrl.replace(/\/$/, ''), log, stop: stopper(child, exited, async () => undefined) };
+}
+
+async function pgliteTarget(): Promise<Target & { freshCodes: string[]; denyCodes: string[] }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-bench-soak-pglite-'));
+  const door = await prepareSoakDoor(() => openDatabase({ pgliteDir: path.join(dataDir, 'pgdata'), isDurable: false }));
+  const server = await startServer('pglite', { DATA_DIR: dataDir, DATABASE_URL: '' });
+  return {
+    name: 'pglite',
+    ...door,
+    ...server,
+    connections: async () => 1,
+    stop: async () => {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function postgresTarget(databaseUrl: string): Promise<Target & { freshCodes: string[]; denyCodes: string[] }> {
+  // A database of this run's own on the cluster, so that pg_stat_activity counts the server's alone.
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  const databaseName = `soak_${Date.now()}`;
+  await admin.query(`create database ${databaseName}`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = `/${databaseName}`;
+  const soakUrl = url.toString();
+  const door = await prepareSoakDoor(() => openDatabase({ databaseUrl: soakUrl }));
+  const server = await startServer('postgres', { DATABASE_URL: soakUrl });
+  const observer = new pg.Client({ connectionString: soakUrl });
+  await observer.connect();
+  return {
+    name: 'postgres',
+    ...door,
+    ...server,
+    async connections() {
+      const result = await observer.query<{ count: string }>('select count(*) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+      return Number(result.rows[0]?.count ?? Number.NaN);
+    },
+    stop: async () => {
+      await server.stop();
+      await observer.end();
+    },
+  };
+}
+
+/** What the door saw in one window of one target. */
+class WindowRecord {
+  latencies = new Map<Kind, number[]>();
+  requests = 0;
+  unexpected = 0;
+  /** Verifies answered 503 (the database did not answer within verify's deadline): the phone decided offline. */
+  unavailable = 0;
+  /** The window's first unexpected answer, printed under its row. */
+  firstUnexpected = '';
+  samples: Sample[] = [];
+  record(kind: Kind, ms: number) {
+    const list = this.latencies.get(kind) ?? [];
+    list.push(ms);
+    this.latencies.set(kind, list);
+    this.requests += 1;
+  }
+}
+
+/** Drives the door against `target` until `until` (performance.now()), one WindowRecord per window. */
+/**
+ * Each gate's first door list (the full list), as a phone downloads it when its scanner opens,
+ * before the doors do: not measured. Resolves to each gate's cursor.
+ * @throws Error when a download fails.
+ */
+async function openGates(target: Target): Promise<string[]> {
+  const cursors: string[] = [];
+  for (let index = 0; index < GATES; index++) {
+    const response = await fetch(`${target.baseUrl}${API_PREFIX}${offlinePaths.doorList(target.eventId, DAY)}`, { headers: { authorization: `Bearer ${target.tokens[index] ?? ''}` } });
+    const list = DoorList.parse(await response.json());
+    cursors.push(list.cursor);
+  }
+  return cursors;
+}
+
+async function soak(
+  target: Target & { freshCodes: string[]; denyCodes: string[] },
+  cursors: string[],
+  startedAt: number,
+  onWindow: (row: WindowRow) => void,
+): Promise<{ rows: WindowRow[]; firstUnexpected: string }> {
+  const until = startedAt + WINDOWS * WINDOW_MS;
+  const records = Array.from({ length: WINDOWS }, () => new WindowRecord());
+  const recordOf = (at: number) => records[Math.min(WINDOWS - 1, Math.floor((at - startedAt) / WINDOW_MS))] as WindowRecord;
+  let firstUnexpected = '';
+  let nextFresh = 0;
+  let nextDeny = 0;
+  let nextUnknown = 0;
+  const freshCode = () => target.freshCodes[nextFresh++] ?? 'NO-TICKETS-LEFT';
+
+  /**
+   * Sends one call; records its latency in the window it started in; `check` says whether the answer
+   * is the expected one. With `onUnavailable`, a 503 (verify's fast answer when the database did not
+   * answer in time, docs/decisions/052) is what a phone meets on a slow night, not a wrong answer:
+   * counted apart and handed to `onUnavailable` (the phone decides offline and queues the scan).
+   */
+  async function call(
+    kind: Kind,
+    token: string,
+    method: 'GET' | 'POST',
+    url: string,
+    body: unknown,
+    check: (status: number, json: unknown) => boolean,
+    onUnavailable?: () => Promise<void>,
+  ): Promise<unknown> {
+    const sentAt = performance.now();
+    const record = recordOf(sentAt);
+    let json: unknown;
+    try {
+      const response = await fetch(`${target.baseUrl}${API_PREFIX}${url}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? null : JSON.stringify(body),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      const text = await response.text();
+      record.record(kind, performance.now() - sentAt);
+      json = text ? JSON.parse(text) : undefined;
+      if (response.status === 503 && onUnavailable) {
+        record.unavailable += 1;
+        await onUnavailable();
+        return undefined;
+      }
+      if (!check(response.status, json)) {
+        record.unexpected += 1;
+        record.firstUnexpected ||= `${kind} ${method} ${url}: ${response.status} ${text.slice(0, 300)}`;
+        firstUnexpected ||= record.firstUnexpected;
+        return undefined;
+      }
+      return json;
+    } catch (error) {
+      record.unexpected += 1;
+      record.firstUnexpected ||= `${kind} ${method} ${url} after ${fixed(performance.now() - sentAt, 0)} ms: ${String(error)}`;
+      firstUnexpected ||= record.firstUnexpected;
+      return undefined;
+    }
+  }
+
+  const verdictIs = (expected: { isValid: boolean; reason?: string }) => (status: number, json: unknown) => {
+    const verdict = VerifyTicketResponse.safeParse(json);
+    return status === 200 && verdict.success && verdict.data.isValid === expected.isValid && (expected.reason === undefined || ('reason' in verdict.data && verdict.data.reason === expected.reason));
+  };
+
+  /** Runs `tick` every `everyMs` from `offsetMs` on a fixed cadence (not after the previous answer) until the end. */
+  async function every(everyMs: number, offsetMs: number, tick: (index: number) => Promise<unknown>) {
+    const inFlight: Promise<unknown>[] = [];
+    for (let index = 0; ; index++) {
+      const due = startedAt + offsetMs + index * everyMs;
+      if (due >= until) break;
+      await sleep(Math.max(0, due - performance.now()));
+      const pending = tick(index);
+      inFlight.push(pending);
+      // A slow answer does not hold the next scan back (a queue does not wait for the server), but the gate keeps at most 4 in flight.
+      if (inFlight.length >= 4) await inFlight.shift();
+    }
+    await Promise.all(inFlight);
+  }
+
+  const gate = (gateIndex: number) => {
+    const token = target.tokens[gateIndex] as string;
+    const deviceId = `soak-gate-${gateIndex + 1}`;
+    const queued: { scanId: string; code: string; scannedAt: string; deviceId: string; verdict: 'approved'; sessionProof: string }[] = [];
+    let cursor = cursors[gateIndex];
+    /** A fresh ticket decided on the phone (approved) and queued under `scanId`: the offline tenth, or a verify that met a 503. */
+    const queueOffline = async (code: string, scanId: string) => {
+      const scan = { scanId, code, scannedAt: new Date().toISOString(), deviceId };
+      queued.push({ ...scan, verdict: 'approved', sessionProof: await offlineScanProof(token, scan) });
+    };
+    /** The day's other scans the phone decides offline after a 503 are denials; only its approvals matter for the record. */
+    const noQueue = async () => undefined;
+    // Each gate's phase in each cadence is spread over the interval, as phones that opened their
+    // scanners at different moments are: 20 door lists within one second every minute would be a
+    // burst no door makes.
+    const phase = (intervalMs: number) => (gateIndex * intervalMs) / GATES;
+    return Promise.all([
+      every(SCAN_EVERY_MS, phase(SCAN_EVERY_MS), async (index) => {
+        const slot = index % 10;
+        if (slot < 6) {
+          const qrCode = freshCode();
+          const scanId = randomUUID();
+          return call('verify', token, 'POST', apiPaths.verifyTicket, { eventId: target.eventId, qrCode, day: DAY, scanId }, verdictIs({ isValid: true }), () => queueOffline(qrCode, scanId));
+        }
+        if (slot < 8) {
+          const qrCode = target.denyCodes[nextDeny++ % target.denyCodes.length];
+          return call('verify', token, 'POST', apiPaths.verifyTicket, { eventId: target.eventId, qrCode, day: DAY, scanId: randomUUID() }, verdictIs({ isValid: false, reason: 'already_checked_in' }), noQueue);
+        }
+        if (slot < 9) {
+          return call('verify', token, 'POST', apiPaths.verifyTicket, { eventId: target.eventId, qrCode: `UNKNOWN-${nextUnknown++}`, day: DAY, scanId: randomUUID() }, verdictIs({ isValid: false, reason: 'not_found' }), noQueue);
+        }
+        return queueOffline(freshCode(), randomUUID());
+      }),
+      every(OUTBOX_SEND_MS, phase(OUTBOX_SEND_MS), async () => {
+        const scans = queued.splice(0);
+        if (scans.length === 0) return undefined;
+        return call('offline', token, 'POST', offlinePaths.offlineScans(target.eventId, DAY), { scans }, (status, json) => {
+          const answer = OfflineScanBatchResponse.safeParse(json);
+          return status === 200 && answer.success && answer.data.results.length === scans.length && answer.data.results.every((result) => result.status === 'recorded');
+        });
+      }),
+      every(DOOR_LIST_SYNC_MS, phase(DOOR_LIST_SYNC_MS), async () => {
+        const since = cursor === undefined ? '' : `?since=${cursor}`;
+        // A failed delta keeps the old cursor, as the phone does.
+        const answer = await call('doorList', token, 'GET', `${offlinePaths.doorList(target.eventId, DAY)}${since}`, undefined, (status, json) => status === 200 && DoorList.safeParse(json).success);
+        const parsed = DoorList.safeParse(answer);
+        if (parsed.success) cursor = parsed.data.cursor;
+      }),
+      every(COUNTS_REFRESH_MS, phase(COUNTS_REFRESH_MS), () => call('counts', token, 'GET', checkInCountsPath(target.eventId, DAY), undefined, (status) => status === 200)),
+    ]);
+  };
+
+  const supervisor = (index: number) => {
+    const token = target.tokens[GATES + index] as string;
+    // Codes are "SOAK-001234" (holders "Holder SOAK-001234"): the first 10 characters of one, 10 tickets, as a supervisor types part of it.
+    return every(SEARCH_EVERY_MS, (index * SEARCH_EVERY_MS) / SUPERVISORS, (tick) =>
+      call('search', token, 'GET', `${supervisorPaths.attendeeSearch(target.eventId)}?day=${DAY}&q=${encodeURIComponent(`SOAK-0${String((tick * 37 + index * 101) % 2000).padStart(4, '0')}`)}`, undefined, (status) => status === 200),
+    );
+  };
+
+  const watcher = (index: number) => {
+    const token = target.tokens[GATES + SUPERVISORS + index] as string;
+    return every(LIVE_DOOR_POLL_MS, (index * LIVE_DOOR_POLL_MS) / LIVE_WATCHERS, () => call('live', token, 'GET', liveDoorPaths.live(target.eventId, DAY), undefined, (status) => status === 200));
+  };
+
+  const sampler = async () => {
+    const metricsUrl = `${target.baseUrl}/metrics`;
+    await every(SAMPLE_EVERY_MS, SAMPLE_EVERY_MS / 2, async () => {
+      const record = recordOf(performance.now());
+      try {
+        const response = await fetch(metricsUrl, { headers: { authorization: `Bearer ${METRICS_TOKEN}` }, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        const text = await response.text();
+        const read = (name: string, labels = '') => metricValue(text, `gatecheck_${name}`, labels) ?? Number.NaN;
+        record.samples.push({
+          load1: loadavg()[0] ?? Number.NaN,
+          rss: read('process_resident_memory_bytes'),
+          heap: read('nodejs_heap_size_used_bytes'),
+          external: read('nodejs_external_memory_bytes'),
+          handles: read('nodejs_active_handles_total'),
+          openFds: read('process_open_fds'),
+          connections: await target.connections(),
+          poolTotal: target.name === 'postgres' ? read('db_pool_connections', '{state="total"}') : undefined,
+        });
+      } catch (error) {
+        firstUnexpected ||= `metrics: ${String(error)}`;
+        record.unexpected += 1;
+      }
+    });
+  };
+
+  const rows: WindowRow[] = [];
+  const reporter = async () => {
+    for (let window = 1; window <= WINDOWS; window++) {
+      // Each window is reported once the calls sent in it have answered (up to the request timeout).
+      await sleep(Math.max(0, startedAt + window * WINDOW_MS + REQUEST_TIMEOUT_MS - performance.now()));
+      const record = records[window - 1] as WindowRecord;
+      const of = (pick: (sample: Sample) => number | undefined) => median(record.samples.map(pick).filter((value): value is number => value !== undefined));
+      const others = [...record.latencies.entries()].filter(([kind]) => kind !== 'verify').flatMap(([, values]) => values);
+      const row: WindowRow = {
+        window,
+        load1: of((sample) => sample.load1),
+        rssMb: of((sample) => sample.rss) / 2 ** 20,
+        heapMb: of((sample) => sample.heap) / 2 ** 20,
+        externalMb: of((sample) => sample.external) / 2 ** 20,
+        handles: of((sample) => sample.handles),
+        openFds: of((sample) => sample.openFds),
+        connections: of((sample) => sample.connections),
+        poolTotal: target.name === 'postgres' ? of((sample) => sample.poolTotal) : undefined,
+        verifyP50: percentile(record.latencies.get('verify') ?? [], 50),
+        verifyP99: percentile(record.latencies.get('verify') ?? [], 99),
+        otherP99: percentile(others, 99),
+        requests: record.requests,
+        unexpected: record.unexpected,
+        unavailable: record.unavailable,
+      };
+      rows.push(row);
+      onWindow(row);
+      if (record.firstUnexpected) console.log(`  ${target.name} ${windowLabel(window)}: ${record.unexpected} unexpected, the first: ${record.firstUnexpected}`);
+    }
+  };
+
+  await Promise.all([
+    ...Array.from({ length: GATES }, (_, index) => gate(index)),
+    ...Array.from({ length: SUPERVISORS }, (_, index) => supervisor(index)),
+    ...Array.from({ length: LIVE_WATCHERS }, (_, index) => watcher(index)),
+    sampler(),
+    reporter(),
+  ]);
+  return { rows, firstUnexpected };
+}
+
+const fixed = (value: number | undefined, digits = 1) => (value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : '-');
+const windowLabel = (window: number) => `${fixed((window - 1) * WINDOW_MINUTES, 0)}–${fixed(window * WINDOW_MINUTES, 0)} min`;
+
+/** A Markdown table (pastes into docs/performance.md as printed). */
+function markdownTable(header: string[], rows: string[][]): string {
+  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+const HEADER = ['target', 'window', 'load 1m', 'RSS MB', 'heap MB', 'external MB', 'handles', 'open fds', 'DB conns (pool)', 'verify p50 ms', 'verify p99 ms', 'others p99 ms', 'requests', 'verify 503', 'unexpected'];
+const rowCells = (name: string, row: WindowRow) => [
+  name,
+  windowLabel(row.window),
+  fixed(row.load1),
+  fixed(row.rssMb),
+  fixed(row.heapMb),
+  fixed(row.externalMb),
+  fixed(row.handles, 0),
+  fixed(row.openFds, 0),
+  `${fixed(row.connections, 0)}${row.poolTotal === undefined ? '' : ` (${fixed(row.poolTotal, 0)})`}`,
+  fixed(row.verifyP50),
+  fixed(row.verifyP99),
+  fixed(row.otherP99),
+  String(row.requests),
+  String(row.unavailable),
+  String(row.unexpected),
+];
+
+/** Each later window against the first: the ratio, `!` where it is not within FLAT_WITHIN. */
+function flatness(rows: WindowRow[]): { table: string; grown: string[] } {
+  const first = rows[0];
+  if (!first) return { table: '(no windows)', grown: [] };
+  const measures: [string, (row: WindowRow) => number | undefined][] = [
+    ['RSS', (row) => row.rssMb],
+    ['heap', (row) => row.heapMb],
+    ['external', (row) => row.externalMb],
+    ['handles', (row) => row.handles],
+    ['open fds', (row) => row.openFds],
+    ['DB conns', (row) => row.connections],
+    ['verify p50', (row) => row.verifyP50],
+    ['verify p99', (row) => row.verifyP99],
+    ['others p99', (row) => row.otherP99],
+  ];
+  const grown: string[] = [];
+  const table = markdownTable(
+    ['window', 'load 1m', ...measures.map(([name]) => `${name} ÷ first`)],
+    rows.slice(1).map((row) => [
+      windowLabel(row.window),
+      `${fixed(row.load1)} (first ${fixed(first.load1)})`,
+      ...measures.map(([name, pick]) => {
+        const base = pick(first);
+        const value = pick(row);
+        if (base === undefined || value === undefined || !Number.isFinite(base) || !Number.isFinite(value)) return '-';
+        const ratio = base === 0 ? (value === 0 ? 1 : Number.POSITIVE_INFINITY) : value / base;
+        const isFlat = Math.abs(ratio - 1) <= FLAT_WITHIN;
+        if (!isFlat) grown.push(`${name} ${windowLabel(row.window)} ×${fixed(ratio, 2)}`);
+        return `${fixed(ratio, 2)}${isFlat ? '' : ' !'}`;
+      }),
+    ]),
+  );
+  return { table, grown };
+}
+
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const chosen = (process.env.SOAK_TARGETS ?? 'pglite,postgres').split(',').filter(Boolean);
+console.log(
+  `soak: ${MINUTES} min in ${WINDOWS} windows of ${WINDOW_MINUTES} min; ${GATES} gates × 1 scan/s (6/10 approvals, 2/10 already checked in, 1/10 unknown, 1/10 offline, uploaded every ${OUTBOX_SEND_MS / 1000} s), door list every ${DOOR_LIST_SYNC_MS / 1000} s and counts every ${COUNTS_REFRESH_MS / 1000} s per gate, ${SUPERVISORS} supervisors searching every ${SEARCH_EVERY_MS / 1000} s, ${LIVE_WATCHERS} live door pages every ${LIVE_DOOR_POLL_MS / 1000} s; ${cpus().length} cores, Node ${process.version}, load ${fixed(loadavg()[0])}`,
+);
+if (chosen.includes('postgres') && !databaseUrl) console.log('DATABASE_URL is not set: PostgreSQL is skipped (npm run bench:soak starts a throwaway PostgreSQL).');
+const build = spawnSync(process.execPath, ['build.ts'], { cwd: SERVER_DIR, stdio: 'inherit' });
+if (build.status !== 0) throw new Error('building the server failed');
+
+const targets: (Target & { freshCodes: string[]; denyCodes: string[] })[] = [];
+let results: { target: Target; rows: WindowRow[]; firstUnexpected: string }[] = [];
+try {
+  if (chosen.includes('pglite')) targets.push(await pgliteTarget());
+  if (chosen.includes('postgres') && databaseUrl) targets.push(await postgresTarget(databaseUrl));
+  for (const target of targets) console.log(`- ${target.name}: ${target.baseUrl}, ${target.freshCodes.length} fresh tickets, server log ${target.log}`);
+  const cursors = await Promise.all(targets.map((target) => openGates(target)));
+  console.log(markdownTable(HEADER, []));
+  const startedAt = performance.now();
+  results = await Promise.all(targets.map(async (target, index) => ({ target, ...(await soak(target, cursors[index] ?? [], startedAt, (row) => console.log(`| ${rowCells(target.name, row).join(' | ')} |`))) })));
+} finally {
+  for (const target of targets) await target.stop();
+}
+
+const grownAll: string[] = [];
+for (const { target, rows, firstUnexpected } of results) {
+  console.log(`\n${target.name}: every window against the first (! = not within ${FLAT_WITHIN * 100} %)`);
+  const { table, grown } = flatness(rows);
+  console.log(table);
+  console.log(grown.length ? `not flat: ${grown.join('; ')}` : 'flat: every measure within 10 % of the first window');
+  grownAll.push(...grown.map((text) => `${target.name} ${text}`));
+  if (firstUnexpected) console.error(`${target.name}: unexpected answers, the first: ${firstUnexpected}`);
+}
+const unexpected = results.reduce((sum, result) => sum + result.rows.reduce((total, row) => total + row.unexpected, 0), 0);
+console.log(
+  `BENCH_RESULT ${JSON.stringify({
+    name: 'bench:soak',
+    figure: results.map(({ target, rows }) => `${target.name}: RSS ${fixed(rows[0]?.rssMb, 0)}→${fixed(rows.at(-1)?.rssMb, 0)} MB, verify p99 ${fixed(rows[0]?.verifyP99)}→${fixed(rows.at(-1)?.verifyP99)} ms`).join('; '),
+    ratio: grownAll.length ? `not flat: ${grownAll.length} (see above)` : 'all flat within 10 %',
+  })}`,
+);
+process.exitCode = unexpected > 0 ? 1 : 0;
