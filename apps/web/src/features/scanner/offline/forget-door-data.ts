@@ -8,6 +8,7 @@
 import { LOGOUT_SEND_TIMEOUT_MS } from '@/config/constants.ts';
 import { deleteDeviceFile, listDeviceFiles } from '@/lib/native/device-files.ts';
 import { DOOR_LIST_COPY_FOLDER, SIGNING_KEYS_COPY_FOLDER } from './door-list-copy.ts';
+import { retireDoorLists } from './door-list-store.ts';
 import { roundSender } from './offline-api.ts';
 import { openOfflineDb } from './offline-db.ts';
 import { uploadOutbox } from './outbox.ts';
@@ -21,6 +22,7 @@ export async function sendThenForgetDoorData(userId: string | null): Promise<voi
   try {
     const db = await openOfflineDb();
     if (userId !== null) await uploadOutbox(db, userId, await roundSender(AbortSignal.timeout(LOGOUT_SEND_TIMEOUT_MS))).catch(() => undefined);
+    retireDoorLists();
     const tx = db.transaction(['doorLists', 'localCheckIns', 'signingKeys'], 'readwrite');
     await Promise.all([tx.objectStore('doorLists').clear(), tx.objectStore('localCheckIns').clear(), tx.objectStore('signingKeys').clear(), tx.done]);
   } catch {
@@ -38,6 +40,8 @@ export async function sendThenForgetDoorData(userId: string | null): Promise<voi
  * place, and downloads its new one in full at the next sync. Never throws.
  */
 export async function forgetDoorLists(): Promise<void> {
+  // A sync in flight must not write its list back after the deletion.
+  retireDoorLists();
   try {
     const db = await openOfflineDb();
     await db.clear('doorLists');
