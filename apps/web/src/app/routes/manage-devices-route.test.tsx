@@ -137,6 +137,27 @@ test('renaming a device sends its new name and shows it', async () => {
   expect(updates).toEqual([{ deviceId: 'device-1', body: { name: 'North gate 3', checkInListId: null } }]);
 });
 
+test('moving a device with scans waiting says before saving that they were made at its old place; a rename alone, or a device with none waiting, says nothing', async () => {
+  const { user } = renderApp({ route: '/manage/devices', selection: { organization: adminOrganization } });
+  await user.click(await screen.findByRole('button', { name: 'Change North gate 2' }));
+  const card = screen.getByRole('listitem', { name: 'North gate 2' });
+  const warning = 'This phone has 3 scans waiting to be sent. They were made at its old event or check-in list: after the move they may be refused, or counted at the new one.';
+  await user.type(within(card).getByLabelText('Device name'), ' b');
+  expect(within(card).queryByText(warning)).not.toBeInTheDocument();
+  await within(card).findByRole('option', { name: 'VIP Gate' });
+  await user.selectOptions(within(card).getByLabelText('Check-in list'), 'VIP Gate');
+  expect(within(card).getByRole('note')).toHaveTextContent(warning);
+  await user.selectOptions(within(card).getByLabelText('Check-in list'), 'Every list');
+  expect(within(card).queryByRole('note')).not.toBeInTheDocument();
+
+  // The tablet reports none waiting (—): moving it warns of nothing.
+  await user.click(screen.getByRole('button', { name: 'Change Bar tablet' }));
+  const tablet = screen.getByRole('listitem', { name: 'Bar tablet' });
+  await within(tablet).findByRole('option', { name: 'Main entrance' });
+  await user.selectOptions(within(tablet).getByLabelText('Check-in list'), 'Main entrance');
+  expect(within(tablet).queryByRole('note')).not.toBeInTheDocument();
+});
+
 test('removing a device asks first: Keep it removes nothing; Remove device revokes it and it reads Removed, with nothing left to change', async () => {
   const { user } = renderApp({ route: '/manage/devices', selection: { organization: adminOrganization } });
   await user.click(await screen.findByRole('button', { name: 'Remove Bar tablet' }));

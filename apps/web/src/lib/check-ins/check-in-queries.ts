@@ -155,18 +155,20 @@ export const checkInQueries = {
  * Puts a verdict's occupancy — `insideNow` and `capacity` of the list it was given at, after it
  * (verify and the manual check-in answer them at a list that counts its guests inside, decisions
  * 111, 120) — into the day's cached counts of that list, so the header shows the new number with
- * the verdict instead of the old one until the counts are read again. The counts of a list named
- * by `scope.checkInListId` take it as the list's; without one (an event of one list) as the day's.
- * A verdict without them, or counts not read yet, change nothing.
+ * the verdict instead of the old one until the counts are read again. Counts that carry a list's
+ * (`checkInList`: a list named by `scope.checkInListId`, or filled in by the server for a phone bound
+ * to one list, docs/decisions/116) take it as that list's, whatever the key; the top-level
+ * `insideNow` is the whole event's, so it takes the verdict's figure only when no list is in the
+ * counts and none is named (an event of one list, where both are the same). A verdict without
+ * them, or counts not read yet, change nothing.
  */
 export function recordOccupancy(queryClient: QueryClient, scope: CheckInDay, occupancy: { insideNow?: number | undefined; capacity?: number | null | undefined }): void {
   const { insideNow, capacity } = occupancy;
   if (!scope.eventId || insideNow === undefined) return;
   queryClient.setQueryData(checkInKeys.counts(scope.eventId, scope.day, scope.checkInListId), (counts: CheckInCounts | undefined) => {
     if (counts === undefined) return counts;
-    if (scope.checkInListId === undefined) return { ...counts, insideNow };
-    if (counts.checkInList === undefined) return counts;
-    return { ...counts, checkInList: { ...counts.checkInList, insideNow, ...(capacity === undefined ? {} : { capacity }) } };
+    if (counts.checkInList !== undefined) return { ...counts, checkInList: { ...counts.checkInList, insideNow, ...(capacity === undefined ? {} : { capacity }) } };
+    return scope.checkInListId === undefined ? { ...counts, insideNow } : counts;
   });
 }
 

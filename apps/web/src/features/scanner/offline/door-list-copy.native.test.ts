@@ -8,10 +8,12 @@ import { standIn } from '@/test/android-bridge-install.ts';
 import { SIGNED_TICKET_VECTOR, type DoorList, type EventSigningKeys } from '@gatecheck/contract';
 import { deleteDB } from 'idb';
 import { doorListEvent, makeDoorList } from '@/test/door-list-fixtures.ts';
+import { listDeviceFiles } from '@/lib/native/device-files.ts';
 import { expect, test } from 'vitest';
 import { DOOR_LIST_COPY_FOLDER, DOOR_LIST_ENTRIES_PER_PART, SIGNING_KEYS_COPY_FOLDER } from './door-list-copy.ts';
 import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { deviceFilesSettled } from './durable-copy.ts';
+import { forgetDoorLists } from './forget-door-data.ts';
 import { decideOffline, type OfflineDecisionInput } from './offline-decision.ts';
 import { closeOfflineDb, OFFLINE_DB_NAME, openOfflineDb } from './offline-db.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
@@ -128,4 +130,17 @@ test("two check-in lists' door lists have a file each, named by the list, and ea
   const restarted = await openOfflineDb();
   expect((await readDoorList(restarted, doorListEvent.id, 2))?.list.cursor).toBe('100');
   expect((await readDoorList(restarted, doorListEvent.id, 2, vipGateId))?.list.cursor).toBe('200');
+});
+
+test("door lists forgotten (a moved phone) while a list's file copy is still being written leave no file behind", async () => {
+  const db = await openOfflineDb();
+  const list = await makeDoorList([{ code: 'HARBOUR-0001', holderName: 'Ada Lovelace' }], { event: signedEvent, day: 1 });
+  // The sync queues the file copy and returns without waiting for it.
+  expect(await syncDoorList(db, { eventId: vector.eventId, day: 1 }, async () => list)).toMatchObject({ status: 'synced' });
+
+  await forgetDoorLists();
+  await deviceFilesSettled();
+
+  expect(await listDeviceFiles(DOOR_LIST_COPY_FOLDER)).toEqual([]);
+  expect(await db.getAll('doorLists')).toEqual([]);
 });

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { ApiError } from '@/lib/api-client.ts';
 import { doorListEntry, makeDoorList } from '@/test/door-list-fixtures.ts';
 import { readDoorList, syncDoorList, type FetchDoorList } from './door-list-store.ts';
+import { forgetDoorLists } from './forget-door-data.ts';
 import { closeOfflineDb, openOfflineDb } from './offline-db.ts';
 
 const scope = { eventId: 'event-1', day: 2 };
@@ -87,6 +88,49 @@ describe('door list store', () => {
     const { fetch } = scriptedFetch([otherDay]);
     expect((await syncDoorList(db, scope, fetch)).status).toBe('corrupt');
     expect(await readDoorList(db, 'event-1', 2)).toBeNull();
+  });
+
+  test("a phone moved to list B whose kept list is list A's gets B's list in full, not B's changes merged onto A's (docs/decisions/127)", async () => {
+    const db = await openOfflineDb();
+    // A bound phone's key names no list: the server answers with the list it is bound to.
+    const atA = { ...(await makeDoorList([{ code: 'AAA-1', holderName: 'Ada' }], { cursor: '100' })), checkInListId: 'list-a' };
+    const changesAtB = { ...(await makeDoorList([{ code: 'BBB-2', holderName: 'Bob' }], { cursor: '140', isComplete: false })), checkInListId: 'list-b' };
+    const fullAtB = { ...(await makeDoorList([{ code: 'BBB-2', holderName: 'Bob' }, { code: 'CCC-3', holderName: 'Cy' }], { cursor: '150' })), checkInListId: 'list-b' };
+    const { fetch, sinces } = scriptedFetch([atA, changesAtB, fullAtB]);
+    await syncDoorList(db, scope, fetch);
+
+    const outcome = await syncDoorList(db, scope, fetch);
+    expect(outcome.status).toBe('synced');
+    expect(sinces).toEqual([null, '100', null]);
+    const stored = await readDoorList(db, 'event-1', 2);
+    expect(stored?.list.checkInListId).toBe('list-b');
+    expect(stored?.list.cursor).toBe('150');
+    const keys = await Promise.all(['BBB-2', 'CCC-3'].map((code) => doorListLookupKey('event-1', code)));
+    expect(stored?.list.tickets.map((entry) => entry.lookupKey).toSorted()).toEqual(keys.toSorted());
+  });
+
+  test('door lists forgotten while an update is on its way (a moved phone at app start) stay forgotten: the update writes nothing back', async () => {
+    const db = await openOfflineDb();
+    const atA = await makeDoorList([{ code: 'AAA-1', holderName: 'Ada' }], { cursor: '100' });
+    await syncDoorList(db, scope, scriptedFetch([atA]).fetch);
+    let answer: (body: unknown) => void = () => undefined;
+    const asked = new Promise<void>((resolve) => {
+      void syncDoorList(db, scope, () => {
+        resolve();
+        return new Promise((done) => (answer = done));
+      }).then((outcome) => (finished = outcome));
+    });
+    let finished: Awaited<ReturnType<typeof syncDoorList>> | undefined;
+    await asked;
+
+    await forgetDoorLists();
+    answer(await makeDoorList([{ code: 'DDD-4', holderName: 'Di' }], { cursor: '140', isComplete: false }));
+    await expect.poll(() => finished).toBeDefined();
+
+    expect(finished?.status).toBe('failed');
+    expect(finished?.stored).toBeNull();
+    expect(await readDoorList(db, 'event-1', 2)).toBeNull();
+    expect(await db.getAll('doorLists')).toEqual([]);
   });
 
   test('the list survives closing and reopening the database, and holds no holder name in clear', async () => {

@@ -46,6 +46,21 @@ export type DoorListSyncOutcome =
   | { status: 'corrupt'; stored: StoredDoorList | null };
 
 /**
+ * Bumped each time every door list on the device is deleted (`retireDoorLists`): a sync that began
+ * under an older generation writes nothing, so a list being updated while the lists are forgotten
+ * (a moved device at app start, docs/decisions/127) is not written back.
+ */
+let doorListGeneration = 0;
+
+/**
+ * Marks every sync in flight as stale: none of them will store what it downloads. Call it right
+ * before deleting the device's door lists (forget-door-data.ts), in the same tick.
+ */
+export function retireDoorLists(): void {
+  doorListGeneration += 1;
+}
+
+/**
  * The door list kept for `eventId`'s day `day` at `checkInListId` (absent: the event's first list),
  * or null (none yet, or unreadable). Two lists' door lists are kept apart (docs/decisions/109).
  */
@@ -54,16 +69,30 @@ export async function readDoorList(db: OfflineDb, eventId: string, day: number, 
   return parsed.success && parsed.data.checkInListId === checkInListId ? parsed.data : null;
 }
 
+/** A sync whose door lists were deleted (`retireDoorLists`) while it ran: it stored nothing. */
+export class DoorListsForgottenError extends Error {
+  constructor() {
+    super('The door lists were deleted while this one was downloading; nothing was stored.');
+    this.name = 'DoorListsForgottenError';
+  }
+}
+
 /**
  * Brings the day's door list up to date: a full download when none is kept (or the last one was
- * corrupt, or the server answers changes in another `format` than the kept list's), else the
- * changes since its cursor, merged and stored.
+ * corrupt, or the server answers changes in another `format`, or of another check-in list, than the
+ * kept list's), else the changes since its cursor, merged and stored. The list kept carries the
+ * check-in list the server answered with (`list.checkInListId`): a phone bound to one list asks for
+ * none, and the server moving it answers changes of its new list, which never apply to the old one.
+ * When the door lists are deleted while it runs (`retireDoorLists`) it stores nothing and answers
+ * `failed` with a `DoorListsForgottenError`.
  * @param now the device clock, for `syncedAt` ('Last synced HH:MM').
  * Never throws for a failed or corrupt download: see `DoorListSyncOutcome`.
  */
 export async function syncDoorList(db: OfflineDb, scope: DoorListScope, fetchDoorList: FetchDoorList, now: Date = new Date()): Promise<DoorListSyncOutcome> {
   const { eventId, day, checkInListId } = scope;
   const key = eventDayKey(eventId, day, checkInListId);
+  const generation = doorListGeneration;
+  const forgotten = (): DoorListSyncOutcome => ({ status: 'failed', error: new DoorListsForgottenError(), stored: null });
   const previous = await readDoorList(db, eventId, day, checkInListId);
   const since = previous && !previous.needsFullList ? previous.list.cursor : null;
   let body: unknown;
@@ -72,10 +101,14 @@ export async function syncDoorList(db: OfflineDb, scope: DoorListScope, fetchDoo
   } catch (error) {
     return { status: 'failed', error, stored: previous };
   }
+  if (generation !== doorListGeneration) return forgotten();
   const parsed = DoorList.safeParse(body);
-  if (since !== null && previous && parsed.success && parsed.data.format !== previous.list.format) {
+  const otherFormat = parsed.success && parsed.data.format !== previous?.list.format;
+  const otherList = parsed.success && parsed.data.checkInListId !== previous?.list.checkInListId;
+  if (since !== null && previous && (otherFormat || otherList)) {
     // The server builds its lists by other rules now (decision 087): the kept list may hold entries
-    // the new rules leave out, which no change list would ever update. Download it whole instead.
+    // the new rules leave out, which no change list would ever update. Or it moved this phone to
+    // another check-in list (decision 127): the kept list is another door's. Download it whole.
     await db.put('doorLists', { ...previous, needsFullList: true }, key);
     return syncDoorList(db, scope, fetchDoorList, now);
   }
@@ -93,6 +126,7 @@ export async function syncDoorList(db: OfflineDb, scope: DoorListScope, fetchDoo
     if (previous) await db.put('doorLists', { ...previous, needsFullList: true }, key);
     return { status: 'corrupt', stored: previous };
   }
+  if (generation !== doorListGeneration) return forgotten();
   const stored: StoredDoorList = { list: merged, syncedAt: now.toISOString(), needsFullList: false, ...(checkInListId ? { checkInListId } : {}) };
   await db.put('doorLists', stored, key);
   // On the phone, also in the app's files (door-list-copy.ts), when it decides anything differently.

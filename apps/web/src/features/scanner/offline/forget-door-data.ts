@@ -7,7 +7,8 @@
  */
 import { LOGOUT_SEND_TIMEOUT_MS } from '@/config/constants.ts';
 import { deleteDeviceFile, listDeviceFiles } from '@/lib/native/device-files.ts';
-import { DOOR_LIST_COPY_FOLDER, SIGNING_KEYS_COPY_FOLDER } from './door-list-copy.ts';
+import { DOOR_LIST_COPY_FOLDER, doorListCopiesSettled, SIGNING_KEYS_COPY_FOLDER } from './door-list-copy.ts';
+import { retireDoorLists } from './door-list-store.ts';
 import { roundSender } from './offline-api.ts';
 import { openOfflineDb } from './offline-db.ts';
 import { uploadOutbox } from './outbox.ts';
@@ -21,11 +22,13 @@ export async function sendThenForgetDoorData(userId: string | null): Promise<voi
   try {
     const db = await openOfflineDb();
     if (userId !== null) await uploadOutbox(db, userId, await roundSender(AbortSignal.timeout(LOGOUT_SEND_TIMEOUT_MS))).catch(() => undefined);
+    retireDoorLists();
     const tx = db.transaction(['doorLists', 'localCheckIns', 'signingKeys'], 'readwrite');
     await Promise.all([tx.objectStore('doorLists').clear(), tx.objectStore('localCheckIns').clear(), tx.objectStore('signingKeys').clear(), tx.done]);
   } catch {
     // No readable store: nothing in it to send or delete.
   }
+  await doorListCopiesSettled();
   for (const folder of [DOOR_LIST_COPY_FOLDER, SIGNING_KEYS_COPY_FOLDER]) {
     for (const name of await listDeviceFiles(folder)) await deleteDeviceFile(`${folder}/${name}`);
   }
@@ -35,14 +38,20 @@ export async function sendThenForgetDoorData(userId: string | null): Promise<voi
  * Deletes every door list on this device, in IndexedDB and their copies in the app's files, and
  * nothing else (the outbox, this device's admissions and the signing keys stay): a door device moved
  * to another event or check-in list (docs/decisions/127) must not decide by the list of its old
- * place, and downloads its new one in full at the next sync. Never throws.
+ * place, and downloads its new one in full at the next sync. A sync in flight stores nothing
+ * (`retireDoorLists`), and file copies already queued are written before the files are deleted.
+ * Never throws.
  */
 export async function forgetDoorLists(): Promise<void> {
+  // A sync in flight must not write its list back after the deletion.
+  retireDoorLists();
   try {
     const db = await openOfflineDb();
     await db.clear('doorLists');
   } catch {
     // No readable store: no door list in it.
   }
+  // A file copy queued by a sync before `retireDoorLists` would otherwise be written after the delete.
+  await doorListCopiesSettled();
   for (const name of await listDeviceFiles(DOOR_LIST_COPY_FOLDER).catch(() => [])) await deleteDeviceFile(`${DOOR_LIST_COPY_FOLDER}/${name}`).catch(() => undefined);
 }
