@@ -2,8 +2,9 @@
  * The one decide-and-write of a check-in attempt (SEAMS §4, docs/decisions/096, 111, 120): verify's
  * transaction, the manual check-in and the offline upload all record an entry or an exit here, so a
  * door rule (a lock, a place, a re-entry, an exit) holds for every one of them. Verify's hot path
- * (one coalesced statement, ./write.ts) records plain first entries before it comes here and falls
- * back here whenever that statement did not record one; undo is ./write.ts `undoActiveCheckIn`,
+ * (one coalesced statement, ./write.ts) records first entries — at any list, claiming a place at a
+ * list with a capacity — before it comes here and falls back here whenever that statement did not
+ * record one; undo is ./write.ts `undoActiveCheckIn`,
  * which frees the place with the check-in.
  *
  * What differs between an attempt at the gate now and one a device made offline is an option, not a
