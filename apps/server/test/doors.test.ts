@@ -400,6 +400,30 @@ describe('offline and the door list', () => {
     const conflicts = OfflineConflictList.parse((await t.app.inject({ method: 'GET', url: api(offlinePaths.offlineConflicts(ids.liveEventId, DAY)), headers: bearer(staffToken) })).json());
     expect(conflicts.conflicts.find((conflict) => conflict.code === a.code)).toMatchObject({ kind: 'at_capacity' });
   });
+
+  test("an online exit whose answer was lost, uploaded again from the device's queue with its scanId: duplicate, the exit logged once", async () => {
+    const hall = await newList({ allowsReentry: true });
+    const guest = await newTicket();
+    await verify(guest.code, hall);
+    const scanId = randomUUID();
+    const online = await t.app.inject({
+      method: 'POST',
+      url: api(apiPaths.verifyTicket),
+      headers: bearer(staffToken),
+      payload: { eventId: ids.liveEventId, qrCode: guest.code, day: DAY, checkInListId: hall.id, scanId, direction: 'exit' },
+    });
+    expect(VerifyTicketResponse.parse(online.json())).toMatchObject({ isValid: true, direction: 'exit' });
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)),
+      headers: bearer(staffToken),
+      payload: { checkInListId: hall.id, scans: [{ scanId, code: guest.code, scannedAt: new Date().toISOString(), deviceId: 'device-doors', verdict: 'approved', direction: 'exit' }] },
+    });
+    expect(upload.statusCode, upload.body).toBe(200);
+    expect(OfflineScanBatchResponse.parse(upload.json()).results.map((result) => [result.scanId, result.status])).toEqual([[scanId, 'duplicate']]);
+    expect((await scanLogRows(guest.code)).map((row) => row.verdict)).toEqual(['approved', 'exited']);
+    expect((await counts(hall)).checkInList?.insideNow).toBe(0);
+  });
 });
 
 describe('one write for every caller', () => {

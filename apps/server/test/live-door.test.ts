@@ -6,10 +6,11 @@
  * independently. Who may call them is in supervisor-authorization.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { apiPaths, infoScanPath, LiveDoor, liveDoorPaths, offlinePaths, OfflineScanBatchResponse, supervisorPaths, VerifyTicketResponse } from '@gatecheck/contract';
+import { apiPaths, ARRIVALS_SLOT_MINUTES, infoScanPath, LiveDoor, liveDoorPaths, offlinePaths, OfflineScanBatchResponse, supervisorPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { parse } from 'csv-parse/sync';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { rowsOf } from '../src/db/rows.ts';
 import { checkIns, eventDays, events, tickets } from '../src/db/schema.ts';
 import { DEMO_LIVE_EVENT_TITLE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { cliActor } from '../src/services/audit.ts';
@@ -279,4 +280,12 @@ test(`an exit at a list with re-entry leaves its line's inside now and counts as
   expect(after.occupancy).toEqual({ inside: 3, capacity: null });
   // The exit is one more scan in the last minute; the info scan is none.
   expect(after.scansLastMinute).toBe(before.scansLastMinute + 1);
+});
+
+test("the arrivals trigger's slot, hard-coded in its SQL, is the live door's ARRIVALS_SLOT_MINUTES", async () => {
+  // The trigger function as the database runs it (the migration that made it may be renumbered).
+  const [source] = rowsOf<{ prosrc: string }>(await t.database.db.execute(sql`select prosrc from pg_proc where proname = 'check_in_arrivals_apply'`));
+  const slots = [...(source?.prosrc ?? '').matchAll(/date_bin\('(\d+) minutes'/g)].map((match) => Number(match[1]));
+  // One slot for the check-in counted out, one for the check-in counted in.
+  expect(slots).toEqual([ARRIVALS_SLOT_MINUTES, ARRIVALS_SLOT_MINUTES]);
 });

@@ -225,3 +225,17 @@ test("the CLI's ticket-type set limits the days and renames through the same ser
     ['cli', 'Friday pass'],
   ]);
 });
+
+test(`two types renamed at once to the same new name: one 200, the other 409 on its name, never a 500 (${TEST_DATABASE_KIND}, where PostgreSQL runs them truly at once)`, async () => {
+  for (let round = 0; round < 4; round += 1) {
+    const { eventId } = await newEvent();
+    const answers = await Promise.all(
+      ['Friday pass', 'General'].map((name) => admin('POST', manageTicketPaths.ticketType(eventId, name), { name: 'Weekend', checkInNote: '', requiresAttention: false })),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort(), answers.map((answer) => answer.body).join('\n')).toEqual([200, 409]);
+    const refused = answers.find((answer) => answer.statusCode === 409);
+    expect(ApiErrorBody.parse(refused?.json())).toMatchObject({ code: 'conflict', field: 'body.name' });
+    const names = TicketTypesResponse.parse((await admin('GET', manageTicketPaths.ticketTypes(eventId))).json()).ticketTypes.map((type) => type.name);
+    expect(names.sort()).toEqual(names.includes('Friday pass') ? ['Friday pass', 'Weekend'] : ['General', 'Weekend']);
+  }
+});

@@ -4,10 +4,10 @@
  * rows read ahead of the inserts and on batch counts, never on time or memory figures.
  */
 import { Readable } from 'node:stream';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.ts';
-import { events, organizations, tickets, ticketSearchTerms } from '../src/db/schema.ts';
+import { auditEntries, events, organizations, tickets, ticketSearchTerms } from '../src/db/schema.ts';
 import { importTicketsCsv, type TicketImportProgress } from '../src/services/tickets-import.ts';
 import { createTestDatabase } from './helpers/test-app.ts';
 
@@ -125,4 +125,24 @@ test('a code repeated in a later batch is named with its first line; a code take
     'Di Four',
     'Ivy Nine',
   ]);
+});
+
+test("an import stopped after its first batch leaves its audit entry counting each code repeated within that batch once among the skipped", async () => {
+  const [event] = await database.db.select({ organizationId: events.organizationId }).from(events).where(eq(events.id, eventId));
+  if (!event) throw new Error('no event');
+  const [stopped] = await database.db.insert(events).values({ organizationId: event.organizationId, title: 'Stopped Import', date: '2026-12-01', status: 'live' }).returning();
+  if (!stopped) throw new Error('no event');
+  const lines = ['code,holder_name,ticket_type,days', 'STOP-1,Ann,GA,all', 'stop-1,Ann Again,GA,all', 'STOP-2,Bo,GA,all', 'STOP-3,Cy,GA,all', 'STOP-4,Di,GA,all'];
+  const crash = new Error('the import process stops here');
+  const run = importTicketsCsv(database.db, {
+    eventId: stopped.id,
+    csv: Buffer.from(`${lines.join('\n')}\n`),
+    batchSize: 4,
+    onProgress: () => {
+      throw crash;
+    },
+  });
+  await expect(run).rejects.toBe(crash);
+  const entries = await database.db.select({ after: auditEntries.after }).from(auditEntries).where(and(eq(auditEntries.eventId, stopped.id), eq(auditEntries.action, 'tickets.imported')));
+  expect(entries).toEqual([{ after: { rows: 4, added: 3, skipped: 1, rejected: 0, isFinished: false } }]);
 });

@@ -376,6 +376,9 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
   const [maker] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, makerId));
   const makerName = maker?.name ?? '';
   if (recorded.outcome === 'same_scan') return outcome(withCheckIn(scan.scanId, 'duplicate', { checkedInAt: recorded.checkedInAt, checkedInBy: makerName }), null);
+  // The exit's own scan again (its online answer was lost, the device queued it): answered and
+  // logged once, as an entry's retry is.
+  if (recorded.outcome === 'exited' && recorded.isRetry) return outcome(withCheckIn(scan.scanId, 'duplicate', { checkedInAt: recorded.exitedAt, checkedInBy: makerName }), null);
   // A time set to the session's start is marked, so a supervisor knows the time is not the gate's.
   const reason = time.isClamped ? 'scanned_before_session' : null;
   if (recorded.outcome === 'exited') return outcome(withCheckIn(scan.scanId, 'recorded', { checkedInAt: recorded.exitedAt, checkedInBy: makerName }), { verdict: 'exited', reason });

@@ -22,7 +22,7 @@ import {
 } from '@gatecheck/contract';
 import { and, asc, count, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../db/client.ts';
-import { inTransaction } from '../db/transactions.ts';
+import { inTransaction, sqlStateOf } from '../db/transactions.ts';
 import { checkIns, checkInLists, tickets, ticketTypes } from '../db/schema.ts';
 import { type Actor, cliActor, recordAudit } from './audit.ts';
 import { ServiceError } from './errors.ts';
@@ -170,9 +170,18 @@ export async function updateTicketType(db: Db, { eventId, name, change, newName 
  * @throws ServiceError `conflict` (field `name`) when the event has a type `to` already.
  */
 async function renameType(tx: Tx, eventId: string, from: string, to: string): Promise<void> {
+  const nameTaken = () => new ServiceError('conflict', `This event already has a ticket type "${to}".`, 'name');
   const [taken] = await tx.select({ name: ticketTypes.name }).from(ticketTypes).where(and(eq(ticketTypes.eventId, eventId), eq(ticketTypes.name, to)));
-  if (taken) throw new ServiceError('conflict', `This event already has a ticket type "${to}".`, 'name');
-  await tx.update(ticketTypes).set({ name: to }).where(and(eq(ticketTypes.eventId, eventId), eq(ticketTypes.name, from)));
+  if (taken) throw nameTaken();
+  // Another rename to `to`, or an import creating type `to`, may commit between that look and this
+  // update: the unique index (ticket_types_event_name_key) then refuses it, the same conflict.
+  await tx
+    .update(ticketTypes)
+    .set({ name: to })
+    .where(and(eq(ticketTypes.eventId, eventId), eq(ticketTypes.name, from)))
+    .catch((error: unknown) => {
+      throw sqlStateOf(error) === '23505' ? nameTaken() : error;
+    });
   await tx.update(tickets).set({ ticketType: to, changedXid: changeStamp() }).where(and(eq(tickets.eventId, eventId), eq(tickets.ticketType, from)));
   await tx
     .update(checkInLists)

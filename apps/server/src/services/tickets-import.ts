@@ -267,8 +267,10 @@ async function readCsvInto(
         toInsert.push(row);
       }
     }
+    // `refused` already holds this batch's repeats (just above): counted once; the codes the
+    // database refuses as taken are added by the write itself (inserted fewer than given).
     const skipped = [...refused.values()].reduce((sum, refusedRows) => sum + refusedRows.length, 0);
-    const inserted = await write(event, toInsert, { rows: progress.rows + rows.length, rejected: rejected.length, skipped: skipped + rows.length - toInsert.length });
+    const inserted = await write(event, toInsert, { rows: progress.rows + rows.length, rejected: rejected.length, skipped });
     for (const row of toInsert) {
       if (inserted.has(row.code)) {
         imported += 1;

@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { apiPaths, API_PREFIX, LoginResponse } from '@gatecheck/contract';
 import type { FastifyInstance } from 'fastify';
 import { PGlite } from '@electric-sql/pglite';
@@ -136,6 +137,8 @@ export interface TestAppOptions {
   clock?: () => Date;
   /** Options of the test database (`openDatabase`), e.g. a query logger. */
   databaseOptions?: OpenOptions;
+  /** Where the app logs (pino's JSON lines), at the LOG_LEVEL of `env` (default silent). */
+  logStream?: Writable;
 }
 
 /**
@@ -165,7 +168,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       : await seedDemoData(database.db, {
           ticketsDir: options.writeTicketFiles ? path.join(dataDir, 'demo-tickets') : undefined,
         });
-  const app = await buildApp({ config, db: database.db, clock: options.clock });
+  const app = await buildApp({ config, db: database.db, clock: options.clock, ...(options.logStream ? { logStream: options.logStream } : {}) });
   const documentCheck = checkAnswersAgainstDocument(app);
   return {
     app,

@@ -34,7 +34,7 @@ const ticketsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId, device } = signedInUser(request);
-      const verdict = await verifyTicket(app.db, { userId, deviceEventId: device?.eventId }, request.body, app.clock()).catch(async (error: unknown) => {
+      const verdict = await verifyTicket(app.db, { userId, deviceEventId: device?.eventId }, request.body, app.clock(), request.log).catch(async (error: unknown) => {
         // Unknown and foreign events count alike, so the limit tells no more than the answer does.
         if (error instanceof ServiceError && error.code === 'not_found') await refusals.consume(userId);
         throw error;

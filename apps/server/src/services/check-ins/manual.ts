@@ -1,7 +1,7 @@
 /**
  * A supervisor's tools on one ticket (docs/decisions/039): a manual check-in from a search result,
- * decided and written as a scan is (`decideCheckIn`, the one check-in write of ./write.ts) and
- * logged with source `manual`; and an undo, which marks the active check-in undone — who, when,
+ * decided and written as a scan's door write is (./record.ts `recordAttempt`, through ./decide.ts
+ * `decideAndRecord`) and logged with source `manual`; and an undo, which marks the active check-in undone — who, when,
  * why — so the ticket can be checked in again; no row is ever deleted. The caller's role has been
  * checked (routes/require-role.ts).
  */
@@ -18,8 +18,8 @@ import { undoActiveCheckIn } from './write.ts';
 
 /**
  * A supervisor's check-in of ticket `ticketId` of `event` from a search result: the same decision
- * as a scan (`decideCheckIn`) and the same exactly-once write (`recordCheckIn`), logged with source
- * `manual` and the ticket's code, in one transaction.
+ * as a scan (`decideCheckIn`) and the same decide-and-write (./record.ts `recordAttempt`), logged
+ * with source `manual` and the ticket's code, in one transaction.
  * At check-in list `checkInListId` (default: the event's first, docs/decisions/100).
  * @returns the verdict, as verify answers it.
  * @throws ServiceError `not_found` when the ticket is not one of `event`'s (another event's or

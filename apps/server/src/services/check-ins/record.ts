@@ -2,8 +2,9 @@
  * The one decide-and-write of a check-in attempt (SEAMS §4, docs/decisions/096, 111, 120): verify's
  * transaction, the manual check-in and the offline upload all record an entry or an exit here, so a
  * door rule (a lock, a place, a re-entry, an exit) holds for every one of them. Verify's hot path
- * (one coalesced statement, ./write.ts) records plain first entries before it comes here and falls
- * back here whenever that statement did not record one; undo is ./write.ts `undoActiveCheckIn`,
+ * (one coalesced statement, ./write.ts) records first entries — at any list, claiming a place at a
+ * list with a capacity — before it comes here and falls back here whenever that statement did not
+ * record one; undo is ./write.ts `undoActiveCheckIn`,
  * which frees the place with the check-in.
  *
  * What differs between an attempt at the gate now and one a device made offline is an option, not a
@@ -70,14 +71,15 @@ export type Denial = Extract<CheckInDecision, { outcome: 'denied' }>;
 /**
  * What `recordAttempt` did: denied by the rule (nothing written); `same_scan`, the retry of the scan
  * that made the check-in that stands; `entered` (a first entry or a re-entry, with the place held
- * at a list with a capacity; `overCapacity` only offline: no place was free); `exited`;
- * `conflict` (offline only) with the check-in that stands.
+ * at a list with a capacity; `overCapacity` only offline: no place was free); `exited` (`isRetry`:
+ * the retry of the scan that recorded that exit, nothing written); `conflict` (offline only) with
+ * the check-in that stands.
  */
 export type RecordedAttempt =
   | { outcome: 'denied'; denial: Denial }
   | { outcome: 'same_scan'; checkedInAt: Date }
   | { outcome: 'entered'; checkInId: string; enteredAt: Date; isReentry: boolean; occupancy?: Occupancy; overCapacity?: { insideNow: number; capacity: number } }
-  | { outcome: 'exited'; checkInId: string; exitedAt: Date; occupancy?: Occupancy }
+  | { outcome: 'exited'; checkInId: string; exitedAt: Date; occupancy?: Occupancy; isRetry?: true }
   | { outcome: 'conflict'; standing: StandingCheckIn };
 
 /** A list's guests inside now (after the attempt, in its transaction) and its capacity (null: none). */
@@ -135,7 +137,7 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
 
   const standing = isDoorAttempt(list, direction) ? await lockActiveCheckIn(tx, key) : undefined;
   if (direction === 'exit' && standing?.exitedAt && who.scanId !== null && standing.exitScanId === who.scanId && standing.exitedBy === who.staffUserId) {
-    return { outcome: 'exited', checkInId: standing.id, exitedAt: standing.exitedAt, ...(await occupancy()) };
+    return { outcome: 'exited', checkInId: standing.id, exitedAt: standing.exitedAt, isRetry: true, ...(await occupancy()) };
   }
   const decision = decideCheckIn({ ...input, existingCheckIn: standing ? atDoor(standing) : null });
   if (standing && (decision.outcome === 'denied' || decision.outcome === 'checked_in_by_this_scan')) return decideAgainst(standing, decision);

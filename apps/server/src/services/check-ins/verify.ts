@@ -48,8 +48,10 @@ import { countInside, existingForRule, isActiveCheckIn, recordScannedCheckIn, re
  *   the scan log) when `scanner` is not a member of the event's organization (docs/decisions/086);
  *   ServiceError `bad_request` (nothing written or logged) when `request.checkInListId` is not one
  *   of the event's lists.
+ *   A failure of the informational inside-now count after the check-in has committed is not
+ *   thrown: it is logged once at warn on `log` and the approval goes without `insideNow`/`capacity`.
  */
-export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTicketRequest, now: Date): Promise<VerifyTicketResponse> {
+export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTicketRequest, now: Date, log?: WarningLog): Promise<VerifyTicketResponse> {
   // A genuine signed QR text is decided and logged as its code (docs/decisions/043); ill-formed text
   // (a lone surrogate, a NUL) is no ticket's code and PostgreSQL cannot compare it: no look-up.
   const code = isStorableText(request.qrCode) ? await codeOfScannedText(db, request.qrCode) : null;
@@ -99,8 +101,17 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
     if (written) return { ...approve(event, found, written.checkedInAt), insideNow: written.insideNow, capacity };
   } else {
     const checkedInAt = await recordScannedCheckIn(db, entry);
-    // A list that records exits counts its guests inside: the approval says how many (decision 120).
-    if (checkedInAt && countsInside(list)) return { ...approve(event, found, checkedInAt), insideNow: await countInside(db, { eventId: event.id, checkInListId: list.id, day: scanned.day, checkout }), capacity };
+    if (checkedInAt && countsInside(list)) {
+      // A list that records exits counts its guests inside: the approval says how many (decision
+      // 120). The check-in has committed by now, so a count that fails (the deadline, a lost
+      // connection) must not turn the stored approval into a 500/503: the count is only
+      // informational and the contract lets the approval go without it.
+      const insideNow = await countInside(db, { eventId: event.id, checkInListId: list.id, day: scanned.day, checkout }).catch((error: unknown) => {
+        log?.warn({ err: error, eventId: event.id, checkInListId: list.id }, 'counting the guests inside after a check-in failed; approved without the count');
+        return undefined;
+      });
+      return insideNow === undefined ? approve(event, found, checkedInAt) : { ...approve(event, found, checkedInAt), insideNow, capacity };
+    }
     if (checkedInAt) return approve(event, found, checkedInAt);
   }
   // Another scan of this ticket committed its check-in between the read and the INSERT (or an undo
@@ -111,6 +122,11 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
     await logAttempt(tx, { ...attempt, verdict, source: 'scan' });
     return verdict;
   });
+}
+
+/** Where verify reports a failure it answers through (the request's logger, pino's `warn` shape). */
+export interface WarningLog {
+  warn(details: Record<string, unknown>, message: string): void;
 }
 
 /** What one scan needs to know, from one read (`readScan`). */

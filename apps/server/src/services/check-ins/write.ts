@@ -9,13 +9,19 @@
  * answers it; an undo committing between the conflict and that read leaves none to read (READ
  * COMMITTED), and the INSERT is tried again, as if the scan had come later.
  *
- * Two forms of the same INSERT:
- * - `recordCheckIn`, one check-in inside the caller's transaction (manual check-in, the offline
- *   upload, and verify's fallback when a concurrent scan of the ticket won);
- * - `recordScannedCheckIn`, verify's hot path: the INSERT with its approved scan-log row in one
- *   statement, coalesced with the scans that arrive together (docs/decisions/057, 070). It answers
- *   only "recorded" or "not recorded"; a scan that was not recorded is decided again through
- *   `recordCheckIn` in a transaction (rare: concurrent scans of one ticket).
+ * Three forms of the same INSERT:
+ * - `recordCheckIn`, one check-in inside the caller's transaction, called by ./record.ts
+ *   `recordAttempt` (the one decide-and-write of the manual check-in, the offline upload and
+ *   verify's door write and fallback);
+ * - `recordScannedCheckIn`, verify's hot path for a first entry at a list without a capacity: the
+ *   INSERT with its approved scan-log row in one statement, coalesced with the scans that arrive
+ *   together (docs/decisions/057, 070);
+ * - `recordScannedEntryWithPlace`, verify's hot path for a first entry at a list with a capacity:
+ *   the same, claiming a free place in the statement (docs/decisions/120).
+ * The two hot-path forms answer only "recorded" or "not recorded"; a scan that was not recorded is
+ * decided again through `recordAttempt` in a transaction: when a concurrent scan of the ticket won,
+ * and, at a list with a capacity, for every entry at a full list and whenever the free places are
+ * stale (held since before the list's last daily checkout).
  *
  * Who may check in and whether the ticket admits the day is the contract's `decideCheckIn`, decided
  * by the callers before they write; `ticketForRule` and `existingForRule` give it the rows read here.
