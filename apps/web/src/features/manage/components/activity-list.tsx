@@ -47,8 +47,8 @@ export function ActivityList({ items, isPending, error, hasOlder, isLoadingOlder
       <ol className="flex flex-col gap-3">
         {items.map((entry) => (
           <li key={entry.id} className="rounded-2xl border-2 border-slate-200 bg-white p-4">
-            <p className="text-lg font-bold text-slate-900">{entry.title}</p>
-            <p className="text-base text-slate-800">
+            <p className="text-lg font-bold break-words text-slate-900">{entry.title}</p>
+            <p className="text-base break-words text-slate-800">
               <time dateTime={entry.at}>{formatWhen(entry.at)}</time> · {entry.actorName}
             </p>
             <dl className="mt-2 flex flex-col gap-2">
