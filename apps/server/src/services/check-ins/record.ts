@@ -99,7 +99,7 @@ export function countsInside(list: ChosenCheckInList['list']): boolean {
  * alone decides.
  */
 export function isDoorAttempt(list: ChosenCheckInList['list'], direction: CheckInDirection | undefined): boolean {
-  return direction === 'exit' || list.allowsReentry === true || (list.capacity ?? null) !== null;
+  return direction === 'exit' || countsInside(list);
 }
 
 /**

@@ -177,6 +177,18 @@ const SCANNED_CHECK_IN_KEY: readonly KeyColumn<ScannedCheckIn>[] = [
 ];
 
 /**
+ * The scan-log rows (approved, source scan) of a batch write's check-ins, as the CTE `logged`: one
+ * per `input` row whose check-in the statement's `inserted` CTE wrote, in the batch's order. Both
+ * batch writes (plain entries and entries that claim a place) end with it.
+ */
+function scannedApprovalsLogged(db: Db) {
+  return db.$with('logged', {}).as(sql`
+    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source, check_in_list_id)
+    select input.user_id, input.event_id, input.day, input.code, 'approved'::scan_verdict, null, input.scan_id, 'scan'::scan_source, input.check_in_list_id
+    from input join inserted using (event_id, ticket_id, day, check_in_list_id) order by input.position`);
+}
+
+/**
  * The exactly-once write of scans (docs/decisions/057, 070), for one check-in or a batch: the INSERT
  * of the check-ins (the same ON CONFLICT as `recordCheckIn`; in key order, so that two batches
  * overlapping on another instance lock in the same order) and, for each it inserted, its scan-log
@@ -195,10 +207,7 @@ function prepareScannedCheckInWrite(db: Db, size: BatchSize) {
     select event_id, ticket_id, day, check_in_list_id, user_id, scan_id from input order by event_id, check_in_list_id, day, ticket_id
     on conflict (event_id, check_in_list_id, day, ticket_id) where undone_at is null do nothing
     returning ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}`);
-  const logged = db.$with('logged', {}).as(sql`
-    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source, check_in_list_id)
-    select input.user_id, input.event_id, input.day, input.code, 'approved'::scan_verdict, null, input.scan_id, 'scan'::scan_source, input.check_in_list_id
-    from input join inserted using (event_id, ticket_id, day, check_in_list_id) order by input.position`);
+  const logged = scannedApprovalsLogged(db);
   return db
     .with(input, inserted, logged)
     .select({ position: sql<number>`input.position`.mapWith(Number), checkedInAt: inserted.checkedInAt })
@@ -307,10 +316,7 @@ function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
     update ${checkInListSlots} set check_in_id = inserted.id, day = inserted.day, held_since = inserted.checked_in_at
     from inserted join placed using (event_id, ticket_id, day, check_in_list_id)
     where ${checkInListSlots.eventId} = placed.event_id and ${checkInListSlots.checkInListId} = placed.check_in_list_id and ${checkInListSlots.slot} = placed.slot`);
-  const logged = db.$with('logged', {}).as(sql`
-    insert into ${scanLog} (user_id, event_id, day, code, verdict, reason, scan_id, source, check_in_list_id)
-    select input.user_id, input.event_id, input.day, input.code, 'approved'::scan_verdict, null, input.scan_id, 'scan'::scan_source, input.check_in_list_id
-    from input join inserted using (event_id, ticket_id, day, check_in_list_id) order by input.position`);
+  const logged = scannedApprovalsLogged(db);
   // Inside now once the batch is in: those inside at the statement's snapshot (countInside's
   // count, once per list and day of the batch) and the batch's own entries.
   const counted = db.$with('counted', {}).as(sql`
