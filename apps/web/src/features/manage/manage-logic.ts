@@ -8,6 +8,7 @@ import {
   type AuditEntry,
   DEFAULT_DAY_CUTOFF,
   DEFAULT_EVENT_DAY_NAME,
+  DEFAULT_EVENT_DAY_NUMBER,
   EventRequest,
   type EventSnapshot,
   EventStatus,
@@ -192,7 +193,7 @@ export function refusalOf(error: Error): { field: string | null; text: string } 
 /** The days a check-in list or ticket type can name: the event's configured days, or its implicit day 1. */
 export function eventDaysOf(event: ManagedEvent | undefined): Array<{ day: number; name: string }> {
   if (!event) return [];
-  return event.days.length > 0 ? event.days : [{ day: 1, name: DEFAULT_EVENT_DAY_NAME }];
+  return event.days.length > 0 ? event.days : [{ day: DEFAULT_EVENT_DAY_NUMBER, name: DEFAULT_EVENT_DAY_NAME }];
 }
 
 /** An event status in words ('Live', 'Draft', …). */

@@ -7,7 +7,7 @@ import { Switch } from '@/components/ui/switch.tsx';
 import type { CheckInListFormValues } from '../check-in-list-logic.ts';
 import { Field, FieldProblem } from './field.tsx';
 import type { FieldProblems } from '../manage-logic.ts';
-import { CheckGroup, CheckRow } from './check-group.tsx';
+import { CheckGroup, CheckRow, DaysChoice } from './check-group.tsx';
 
 /** The fields this form shows a problem next to. */
 const FORM_FIELDS = ['name', 'ticketTypes', 'days', 'allowsReentry', 'capacity', 'dailyCheckoutTime'];
@@ -73,17 +73,17 @@ export function CheckInListForm<R>({ initial, ticketTypes, days, check, submitLa
           ))}
       </CheckGroup>
 
-      <CheckGroup id={id('days')} legend={t('manageLists.fields.days')} problem={shown.days}>
-        <Switch checked={values.isEveryDay} onCheckedChange={(checked) => set('isEveryDay', checked, 'days')}>
-          {t('manageLists.everyDay')}
-        </Switch>
-        {!values.isEveryDay &&
-          days.map((day) => (
-            <CheckRow key={day.day} checked={values.days.includes(day.day)} onChange={(isOn) => set('days', toggle(values.days, day.day, isOn))}>
-              {t('manage.dayRow', { number: day.day })} · {day.name}
-            </CheckRow>
-          ))}
-      </CheckGroup>
+      <DaysChoice
+        id={id('days')}
+        legend={t('manageLists.fields.days')}
+        days={days}
+        value={{ isEveryDay: values.isEveryDay, days: values.days }}
+        problem={shown.days}
+        onChange={(choice) => {
+          set('isEveryDay', choice.isEveryDay, 'days');
+          set('days', choice.days);
+        }}
+      />
 
       <div className="flex flex-col gap-2">
         <Switch
