@@ -28,7 +28,7 @@ import {
 } from '@gatecheck/contract';
 import { and, count, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { checkInLists, checkIns, scanLog } from '../src/db/schema.ts';
+import { checkInListSlots, checkInLists, checkIns, scanLog } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { findEvent } from '../src/services/events.ts';
 import { insertTickets } from '../src/services/tickets.ts';
@@ -423,6 +423,100 @@ describe('offline and the door list', () => {
     expect(OfflineScanBatchResponse.parse(upload.json()).results.map((result) => [result.scanId, result.status])).toEqual([[scanId, 'duplicate']]);
     expect((await scanLogRows(guest.code)).map((row) => row.verdict)).toEqual(['approved', 'exited']);
     expect((await counts(hall)).checkInList?.insideNow).toBe(0);
+  });
+});
+
+describe('a retried entry is its own retry (docs/decisions/130)', () => {
+  /** A verify with the phone's own scanId, as a retry of a lost answer re-sends it. */
+  async function scan(code: string, list: CheckInList, scanId: string, direction?: 'exit') {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: api(apiPaths.verifyTicket),
+      headers: bearer(staffToken),
+      payload: { eventId: ids.liveEventId, qrCode: code, day: DAY, checkInListId: list.id, scanId, ...(direction ? { direction } : {}) },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return VerifyTicketResponse.parse(response.json());
+  }
+  async function byHand(ticketId: string, list: CheckInList, scanId: string) {
+    const response = await t.app.inject({ method: 'POST', url: api(supervisorPaths.manualCheckIn(ids.liveEventId, ticketId)), headers: bearer(supervisorToken), payload: { day: DAY, checkInListId: list.id, scanId } });
+    expect(response.statusCode, response.body).toBe(200);
+    return VerifyTicketResponse.parse(response.json());
+  }
+  const approvedAt = (verdict: VerifyTicketResponse) => (verdict.isValid ? verdict.checkedInAt : 'denied');
+  async function placesHeld(list: CheckInList, checkInId: string) {
+    const [row] = await t.database.db
+      .select({ held: count() })
+      .from(checkInListSlots)
+      .where(and(eq(checkInListSlots.checkInListId, list.id), eq(checkInListSlots.checkInId, checkInId)));
+    return row?.held ?? 0;
+  }
+
+  test.each<[string, Record<string, unknown>]>([
+    ['a list with re-entry', { allowsReentry: true }],
+    ['a list with re-entry and a capacity', { allowsReentry: true, capacity: 5 }],
+  ])('%s: a re-entry retried by verify and by hand answers its approval again, whatever the guest did since, and writes nothing', async (_kind, rules) => {
+    const hall = await newList(rules);
+    const guest = await newTicket();
+    const other = await newTicket();
+    const entryScan = randomUUID();
+    const entry = await scan(guest.code, hall, entryScan);
+    expect(entry).toMatchObject({ isValid: true });
+    await verify(other.code, hall);
+    await verify(guest.code, hall, 'exit');
+    const reentryScan = randomUUID();
+    const reentry = await scan(guest.code, hall, reentryScan);
+    expect(reentry).toMatchObject({ isValid: true });
+    expect(approvedAt(reentry)).not.toBe(approvedAt(entry));
+
+    // The answer was lost on bad Wi-Fi: the phone sends the same scan again.
+    const retry = await scan(guest.code, hall, reentryScan);
+    expect(retry).toMatchObject({ isValid: true, holderName: `Holder ${guest.code}`, checkedInAt: approvedAt(reentry) });
+    expect((await counts(hall)).checkInList).toMatchObject({ checkedIn: 2, insideNow: 2 });
+
+    // The guest leaves again; a late retry of the re-entry, or of the first entry, lets nobody in.
+    await verify(guest.code, hall, 'exit');
+    expect(await scan(guest.code, hall, reentryScan)).toMatchObject({ isValid: true, checkedInAt: approvedAt(reentry) });
+    expect(await scan(guest.code, hall, entryScan)).toMatchObject({ isValid: true, checkedInAt: approvedAt(entry) });
+    expect((await counts(hall)).checkInList).toMatchObject({ checkedIn: 2, insideNow: 1 });
+    const [row] = await checkInRows(guest.id);
+    expect(row?.exitedAt).not.toBeNull();
+    if (rules.capacity !== undefined && row) expect(await placesHeld(hall, row.id)).toBe(0);
+
+    // By hand: a supervisor lets the guest in again, and the request is sent twice.
+    const manualScan = randomUUID();
+    const manual = await byHand(guest.id, hall, manualScan);
+    expect(manual).toMatchObject({ isValid: true });
+    expect(await byHand(guest.id, hall, manualScan)).toMatchObject({ isValid: true, checkedInAt: approvedAt(manual) });
+    expect((await counts(hall)).checkInList).toMatchObject({ checkedIn: 2, insideNow: 2 });
+    if (rules.capacity !== undefined && row) expect(await placesHeld(hall, row.id)).toBe(1);
+    // The same scanId from another staff member is not theirs to retry: a new attempt, denied.
+    expect(await scan(guest.code, hall, manualScan)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+    expect(await checkInRows(guest.id)).toHaveLength(1);
+  });
+
+  test("a re-entry whose online answer was lost, uploaded from the device's queue with its scanId: duplicate with its time, no conflict, nothing written", async () => {
+    const hall = await newList({ allowsReentry: true });
+    const guest = await newTicket();
+    await verify(guest.code, hall);
+    await verify(guest.code, hall, 'exit');
+    const scanId = randomUUID();
+    const online = await scan(guest.code, hall, scanId);
+    expect(online).toMatchObject({ isValid: true });
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)),
+      headers: bearer(staffToken),
+      payload: { checkInListId: hall.id, scans: [{ scanId, code: guest.code, scannedAt: new Date().toISOString(), deviceId: 'device-doors', verdict: 'approved' }] },
+    });
+    expect(upload.statusCode, upload.body).toBe(200);
+    expect(OfflineScanBatchResponse.parse(upload.json()).results).toEqual([
+      { index: 0, scanId, status: 'duplicate', checkedInAt: approvedAt(online), checkedInBy: DEMO_COLLEAGUE.displayName },
+    ]);
+    const conflicts = OfflineConflictList.parse((await t.app.inject({ method: 'GET', url: api(`${offlinePaths.offlineConflicts(ids.liveEventId, DAY)}?checkInListId=${hall.id}`), headers: bearer(staffToken) })).json());
+    expect(conflicts.conflicts).toEqual([]);
+    expect((await scanLogRows(guest.code)).map((row) => `${row.verdict}:${row.reason ?? ''}`)).toEqual(['approved:', 'exited:', 'approved:']);
+    expect((await counts(hall)).checkInList).toMatchObject({ checkedIn: 1, insideNow: 1 });
   });
 });
 

@@ -74,12 +74,12 @@ afterAll(async () => {
 const code = (index: number) => codes[index] ?? '';
 const ticketId = (index: number) => ticketIds.get(code(index)) ?? '';
 
-async function verify(index: number, list: CheckInListRow, direction?: 'entry' | 'exit'): Promise<boolean> {
+async function verify(index: number, list: CheckInListRow, direction?: 'entry' | 'exit', scanId = randomUUID()): Promise<boolean> {
   const response = await t.app.inject({
     method: 'POST',
     url: api(apiPaths.verifyTicket),
     headers: bearer(supervisorToken),
-    payload: { eventId: event.id, qrCode: code(index), day: DAY, checkInListId: list.id, scanId: randomUUID(), ...(direction ? { direction } : {}) },
+    payload: { eventId: event.id, qrCode: code(index), day: DAY, checkInListId: list.id, scanId, ...(direction ? { direction } : {}) },
   });
   expect(response.statusCode, response.body).toBe(200);
   return VerifyTicketResponse.parse(response.json()).isValid;
@@ -95,18 +95,18 @@ async function undo(index: number, list: CheckInListRow): Promise<void> {
   expect(response.statusCode, response.body).toBe(200);
 }
 
-async function uploadOffline(list: CheckInListRow, scans: Array<{ index: number; scannedAt: Date }>): Promise<void> {
+async function uploadOffline(list: CheckInListRow, scans: Array<{ index: number; scannedAt: Date; scanId?: string }>, status: 'recorded' | 'duplicate' = 'recorded'): Promise<void> {
   const response = await t.app.inject({
     method: 'POST',
     url: api(offlinePaths.offlineScans(event.id, DAY)),
     headers: bearer(device.token),
     payload: {
       checkInListId: list.id,
-      scans: scans.map((scan) => ({ scanId: randomUUID(), code: code(scan.index), scannedAt: scan.scannedAt.toISOString(), deviceId: 'recount-phone', verdict: 'approved' })),
+      scans: scans.map((scan) => ({ scanId: scan.scanId ?? randomUUID(), code: code(scan.index), scannedAt: scan.scannedAt.toISOString(), deviceId: 'recount-phone', verdict: 'approved' })),
     },
   });
   expect(response.statusCode, response.body).toBe(200);
-  expect(OfflineScanBatchResponse.parse(response.json()).results.map((result) => result.status)).toEqual(scans.map(() => 'recorded'));
+  expect(OfflineScanBatchResponse.parse(response.json()).results.map((result) => result.status)).toEqual(scans.map(() => status));
 }
 
 async function live(): Promise<LiveDoor> {
@@ -172,6 +172,18 @@ test(`arrivals and inside now equal a recount after entries, exits, re-entries, 
   expect(await verify(5, hall, 'exit')).toBe(true);
   expect(await verify(5, hall)).toBe(true);
   let figures = await expectExact();
+  expect(figures.lists.find((list) => list.id === hall.id)).toMatchObject({ checkedIn: 4, insideNow: 3 });
+  // A re-entry retried with its scanId (its answer lost), online and from the offline queue, before
+  // and after the guest leaves again (docs/decisions/130): answered, never counted again.
+  const reentryScan = randomUUID();
+  expect(await verify(4, hall, undefined, reentryScan)).toBe(true);
+  expect(await verify(4, hall, undefined, reentryScan)).toBe(true);
+  await uploadOffline(hall, [{ index: 4, scannedAt: new Date(), scanId: reentryScan }], 'duplicate');
+  figures = await expectExact();
+  expect(figures.lists.find((list) => list.id === hall.id)).toMatchObject({ checkedIn: 4, insideNow: 4 });
+  expect(await verify(4, hall, 'exit')).toBe(true);
+  expect(await verify(4, hall, undefined, reentryScan)).toBe(true);
+  figures = await expectExact();
   expect(figures.lists.find((list) => list.id === hall.id)).toMatchObject({ checkedIn: 4, insideNow: 3 });
   // Undos: one at each list.
   await undo(1, main);

@@ -84,7 +84,11 @@ export interface ExistingCheckIn {
   checkedInAt: Date;
   /** Display name of the staff member who made it. */
   checkedInBy: string;
-  /** It was made by this very scan (a retry with the same scanId by the same staff member). */
+  /**
+   * The scan is a retry of one of its entries (the same scanId by the same staff member: the first
+   * entry's, or at a list with re-entry the last re-entry's; docs/decisions/130). `checkedInAt` is
+   * then that entry's time, and the rule answers it again whether the guest is inside or not.
+   */
   isSameScan: boolean;
   /**
    * Whether the guest is inside now (`isCheckInInside`: not exited, not checked out at the list's
@@ -249,7 +253,8 @@ export function isCheckInInside(
  * (the chosen day is not open at `now` on the event's calendar, unless the event allows scanning
  * outside its days), `not_on_list` (the check-in list scanned at does not admit the ticket's type on
  * the day: the facts name the lists that do, docs/decisions/100), then the existing check-in on that
- * list (`already_checked_in`, or the same scan retried). Pure: same input, same answer.
+ * list: the same scan retried (`checked_in_by_this_scan`, inside or not, docs/decisions/130), a
+ * re-entry of a guest who left, or `already_checked_in`. Pure: same input, same answer.
  */
 export function decideCheckIn(input: CheckInInput): CheckInDecision {
   const { ticket, event, day, existingCheckIn, now } = input;
@@ -280,10 +285,12 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
     };
     return { outcome: 'denied', reason: 'not_on_list', message: listDenialMessage(listDenial), listDenial };
   }
+  // A retry of the scan that made an entry is that entry, inside or left since: never a second
+  // entry, never at capacity (docs/decisions/130).
+  if (existingCheckIn?.isSameScan) return { outcome: 'checked_in_by_this_scan', checkedInAt: existingCheckIn.checkedInAt };
   const list = checkInList?.list;
   const isReentry = existingCheckIn !== null && existingCheckIn.isInside === false && list?.allowsReentry === true;
   if (existingCheckIn && !isReentry) {
-    if (existingCheckIn.isSameScan) return { outcome: 'checked_in_by_this_scan', checkedInAt: existingCheckIn.checkedInAt };
     return {
       outcome: 'denied',
       reason: 'already_checked_in',

@@ -44,6 +44,9 @@ describe('decideCheckIn: entry and exit', () => {
     ['a place left admits', { insideNow: 1 }, hall, { outcome: 'check_in' }],
     ['inside not known (offline): admitted, capacity not checked', {}, hall, { outcome: 'check_in', isCapacityUnchecked: true }],
     ['a full list still lets guests out', { direction: 'exit', existingCheckIn: inside, insideNow: 2 }, hall, { outcome: 'check_out' }],
+    // A retry of the scan that made an entry (its answer was lost) is that entry, whatever the guest did since (docs/decisions/130).
+    ['the retry of an entry whose guest has left since is that entry, not a re-entry', { existingCheckIn: { ...left, isSameScan: true }, insideNow: 1 }, hall, { outcome: 'checked_in_by_this_scan', checkedInAt: evening }],
+    ['the retry of an entry at a full list is that entry', { existingCheckIn: { ...left, isSameScan: true }, insideNow: 2 }, hall, { outcome: 'checked_in_by_this_scan', checkedInAt: evening }],
   ])('%s', (_name, overrides, list, expected) => {
     expect(decide(overrides, list)).toEqual(expect.objectContaining(expected));
   });

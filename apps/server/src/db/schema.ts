@@ -366,6 +366,13 @@ export const checkIns = pgTable(
     exitedAt: timestamp('exited_at', { withTimezone: true }),
     exitedBy: uuid('exited_by').references(() => users.id),
     exitScanId: uuid('exit_scan_id'),
+    /**
+     * The last re-entry's scan and who made it (null: no re-entry yet; the first entry's are
+     * `scanId` and `staffUserId`), so a retry of that scan is answered, not recorded again
+     * (docs/decisions/130).
+     */
+    lastEntryScanId: uuid('last_entry_scan_id'),
+    lastEnteredBy: uuid('last_entered_by').references(() => users.id),
   },
   (t) => [
     primaryKey({ name: 'check_ins_pkey', columns: [t.eventId, t.id] }),

@@ -159,7 +159,7 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   }
   let entered: { checkInId: string; enteredAt: Date };
   if (standing && decision.isReentry) {
-    await recordReentry(tx, { eventId: key.eventId, checkInId: standing.id, at });
+    await recordReentry(tx, { eventId: key.eventId, checkInId: standing.id, at, ...who });
     entered = { checkInId: standing.id, enteredAt: at };
   } else {
     const written = await recordCheckIn(tx, { ...key, ...who, ...(offline ? { checkedInAt: at, receivedAt: offline.receivedAt, deviceId: offline.deviceId } : {}) });

@@ -205,6 +205,8 @@ function prepareScanRead(db: Db, size: BatchSize) {
       checkInStaffName: checkInStaff.displayName,
       checkInLastEnteredAt: checkIns.lastEnteredAt,
       checkInExitedAt: checkIns.exitedAt,
+      checkInLastEntryScanId: checkIns.lastEntryScanId,
+      checkInLastEnteredBy: checkIns.lastEnteredBy,
     })
     .from(keysTable(SCAN_KEY, size))
     .innerJoin(events, sql`${events.id} = r.event_id`)
@@ -260,7 +262,15 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
   const existingCheckIn =
     found && row.checkedInAt
       ? existingForRule(
-          { checkedInAt: row.checkedInAt, staffName: row.checkInStaffName ?? '', scanId: row.checkInScanId, staffUserId: row.checkInStaffUserId ?? '' },
+          {
+            checkedInAt: row.checkedInAt,
+            staffName: row.checkInStaffName ?? '',
+            scanId: row.checkInScanId,
+            staffUserId: row.checkInStaffUserId ?? '',
+            lastEnteredAt: row.checkInLastEnteredAt,
+            lastEntryScanId: row.checkInLastEntryScanId,
+            lastEnteredBy: row.checkInLastEnteredBy,
+          },
           { scanId: request.scanId ?? null, staffUserId: scanner.userId },
         )
       : null;

@@ -27,7 +27,8 @@
  * by the callers before they write; `ticketForRule` and `existingForRule` give it the rows read here.
  */
 import type { CheckInTicket, ExistingCheckIn } from '@gatecheck/contract';
-import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
 import { checkInListSlots, checkInLists, checkIns, events, scanLog, type tickets, users } from '../../db/schema.ts';
@@ -64,12 +65,23 @@ export interface NewCheckIn {
 }
 
 /** The active check-in that stands for a ticket and day, with its staff member's display name. */
-export interface StandingCheckIn {
+export interface StandingCheckIn extends EntryScans {
   id: string;
+  staffName: string;
+}
+
+/**
+ * The scans of a check-in's entries that a retry can name (docs/decisions/130): the first entry's
+ * (`scanId` by `staffUserId` at `checkedInAt`) and the last re-entry's (`lastEntryScanId` by
+ * `lastEnteredBy` at `lastEnteredAt`; null or absent: no re-entry recorded).
+ */
+export interface EntryScans {
   checkedInAt: Date;
   scanId: string | null;
   staffUserId: string;
-  staffName: string;
+  lastEnteredAt?: Date | null | undefined;
+  lastEntryScanId?: string | null | undefined;
+  lastEnteredBy?: string | null | undefined;
 }
 
 /**
@@ -119,6 +131,9 @@ async function findActiveCheckIn(tx: DbOrTx, key: { eventId: string; ticketId: s
       scanId: checkIns.scanId,
       staffUserId: checkIns.staffUserId,
       staffName: users.displayName,
+      lastEnteredAt: checkIns.lastEnteredAt,
+      lastEntryScanId: checkIns.lastEntryScanId,
+      lastEnteredBy: checkIns.lastEnteredBy,
     })
     .from(checkIns)
     .innerJoin(users, eq(users.id, checkIns.staffUserId))
@@ -138,12 +153,26 @@ export function isSameScan(standing: { scanId: string | null; staffUserId: strin
   return attempt.scanId !== null && standing.scanId === attempt.scanId && standing.staffUserId === attempt.staffUserId;
 }
 
-/** The rule's `existingCheckIn` for the check-in that stands, as seen by `attempt` (see `isSameScan`). */
-export function existingForRule(
-  standing: { checkedInAt: Date; staffName: string; scanId: string | null; staffUserId: string },
-  attempt: { scanId: string | null; staffUserId: string },
-): ExistingCheckIn {
-  return { checkedInAt: standing.checkedInAt, checkedInBy: standing.staffName, isSameScan: isSameScan(standing, attempt) };
+/**
+ * When the entry that `attempt` retries was made (docs/decisions/130): the first entry's time when
+ * it is that entry's scan (`isSameScan`), the last re-entry's when it is that re-entry's scan (the
+ * same `scanId`, by the same staff member); null when it retries neither. Re-entries before the last
+ * are not remembered: their scans are new attempts.
+ */
+export function retriedEntryAt(standing: EntryScans, attempt: { scanId: string | null; staffUserId: string }): Date | null {
+  if (isSameScan(standing, attempt)) return standing.checkedInAt;
+  const reentry = { scanId: standing.lastEntryScanId ?? null, staffUserId: standing.lastEnteredBy ?? '' };
+  return standing.lastEnteredAt && isSameScan(reentry, attempt) ? standing.lastEnteredAt : null;
+}
+
+/**
+ * The rule's `existingCheckIn` for the check-in that stands, as seen by `attempt`: a retry of one of
+ * its entries (`retriedEntryAt`) is `isSameScan` with that entry's time as `checkedInAt`, so the rule
+ * answers it as that entry's approval, whether the guest is inside or has left since.
+ */
+export function existingForRule(standing: EntryScans & { staffName: string }, attempt: { scanId: string | null; staffUserId: string }): ExistingCheckIn {
+  const retried = retriedEntryAt(standing, attempt);
+  return { checkedInAt: retried ?? standing.checkedInAt, checkedInBy: standing.staffName, isSameScan: retried !== null };
 }
 
 /**
@@ -413,19 +442,26 @@ export async function undoActiveCheckIn(tx: DbOrTx, undo: CheckInUndo): Promise<
   return { isUndone: false, standing: standing ? 'another' : 'none' };
 }
 
+/** The staff member of a check-in's last re-entry. */
+const reentryStaff = alias(users, 'reentry_staff');
+
 /**
- * The check-in `scan` made of its ticket on its day, active or undone, if any: an offline scan whose
- * online verify reached the server before the device gave up on it is that check-in, not a new one
+ * The entry `scan` made of its ticket on its day — a check-in, active or undone, or its last
+ * re-entry (docs/decisions/130) — if any: when it was made and by whom. An offline scan whose
+ * online verify reached the server before the device gave up on it is that entry, not a new one
  * (docs/decisions/045).
  */
 export async function findCheckInOfScan(tx: DbOrTx, scan: { ticketId: string; day: number; scanId: string }): Promise<{ checkedInAt: Date; checkedInBy: string } | undefined> {
   const [made] = await tx
-    .select({ checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName })
+    .select({ scanId: checkIns.scanId, checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName, lastEnteredAt: checkIns.lastEnteredAt, lastEnteredBy: reentryStaff.displayName })
     .from(checkIns)
     .innerJoin(users, eq(users.id, checkIns.staffUserId))
-    .where(and(eq(checkIns.ticketId, scan.ticketId), eq(checkIns.day, scan.day), eq(checkIns.scanId, scan.scanId)))
+    .leftJoin(reentryStaff, eq(reentryStaff.id, checkIns.lastEnteredBy))
+    .where(and(eq(checkIns.ticketId, scan.ticketId), eq(checkIns.day, scan.day), or(eq(checkIns.scanId, scan.scanId), eq(checkIns.lastEntryScanId, scan.scanId))))
     .limit(1);
-  return made;
+  if (!made) return undefined;
+  if (made.scanId === scan.scanId || !made.lastEnteredAt) return { checkedInAt: made.checkedInAt, checkedInBy: made.checkedInBy };
+  return { checkedInAt: made.lastEnteredAt, checkedInBy: made.lastEnteredBy ?? '' };
 }
 
 /**
@@ -452,6 +488,8 @@ export async function lockActiveCheckIn(tx: DbOrTx, key: { eventId: string; tick
       exitedAt: checkIns.exitedAt,
       exitedBy: checkIns.exitedBy,
       exitScanId: checkIns.exitScanId,
+      lastEntryScanId: checkIns.lastEntryScanId,
+      lastEnteredBy: checkIns.lastEnteredBy,
     })
     .from(checkIns)
     .where(and(eq(checkIns.eventId, key.eventId), eq(checkIns.checkInListId, key.checkInListId), eq(checkIns.day, key.day), eq(checkIns.ticketId, key.ticketId), isActiveCheckIn))
@@ -480,13 +518,14 @@ export async function recordExit(tx: DbOrTx, exit: { eventId: string; checkInId:
 
 /**
  * Records a re-entry of check-in `checkInId` at `at` (the guest had left, or was checked out at the
- * list's daily checkout): the exit is cleared and the entry time kept as `last_entered_at`, on `tx`
- * (the caller holds the row: `lockActiveCheckIn`).
+ * list's daily checkout): the exit is cleared and the entry time kept as `last_entered_at`, with its
+ * scan and staff member (so that scan's retry is answered, not recorded again: `retriedEntryAt`), on
+ * `tx` (the caller holds the row: `lockActiveCheckIn`).
  */
-export async function recordReentry(tx: DbOrTx, entry: { eventId: string; checkInId: string; at: Date }): Promise<void> {
+export async function recordReentry(tx: DbOrTx, entry: { eventId: string; checkInId: string; at: Date; scanId: string | null; staffUserId: string }): Promise<void> {
   await tx
     .update(checkIns)
-    .set({ lastEnteredAt: entry.at, exitedAt: null, exitedBy: null, exitScanId: null, changedXid: changeStamp() })
+    .set({ lastEnteredAt: entry.at, lastEntryScanId: entry.scanId, lastEnteredBy: entry.staffUserId, exitedAt: null, exitedBy: null, exitScanId: null, changedXid: changeStamp() })
     .where(and(eq(checkIns.eventId, entry.eventId), eq(checkIns.id, entry.checkInId), isActiveCheckIn));
 }
 
