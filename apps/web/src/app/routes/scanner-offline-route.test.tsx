@@ -605,3 +605,28 @@ test("a check-in a supervisor undid online is forgotten on the device: with the 
   await typeCode(user, 'GOOD-1');
   await waitFor(() => expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByText('Offline')).toBeInTheDocument(), { timeout: 6_000 });
 });
+
+test("a door list synced after an online approval replaces the device's record of it, whatever the server's clock says (docs/decisions/130): undone at another phone, the ticket is APPROVED with the server gone", { timeout: 30_000 }, async () => {
+  // The server's clock reads months behind this phone's (the list says generated 2026-07-11 10:00):
+  // only the phone's own clock orders the approval and the sync that followed it.
+  const list = await makeDoorList(TICKETS);
+  const sinces = serveDoorList(list);
+  let isServerDown = false;
+  serveVerify(() => (isServerDown ? HttpResponse.error() : HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Ada Lovelace' })));
+  server.use(http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.error()));
+  const { user } = renderScanner();
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GOOD-1');
+  expect(within(await screen.findByRole('group', { name: 'Valid Ticket' })).queryByText('Offline')).not.toBeInTheDocument();
+
+  // A supervisor undoes it at another phone; this phone syncs: the list shows no check-in of GOOD-1.
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Sync now' })).toBeEnabled());
+  await user.click(screen.getByRole('button', { name: 'Sync now' }));
+  await waitFor(() => expect(sinces).toHaveLength(2));
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Sync now' })).toBeEnabled());
+
+  isServerDown = true;
+  await typeCode(user, 'GOOD-1');
+  await waitFor(() => expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByText('Offline')).toBeInTheDocument(), { timeout: 6_000 });
+});

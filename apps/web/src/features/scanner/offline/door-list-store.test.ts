@@ -56,6 +56,23 @@ describe('door list store', () => {
     expect(stored?.list.tickets.find((entry) => entry.lookupKey === bobKey)?.isRevoked).toBe(true);
   });
 
+  test('syncedAt is the device clock as the sync began, before its request: the server made the list after it (docs/decisions/130)', async () => {
+    const db = await openOfflineDb();
+    const list = await makeDoorList([{ code: 'AAA-1', holderName: 'Ada' }], { cursor: '100' });
+    let askedAt = Number.NaN;
+    const slowFetch: FetchDoorList = async () => {
+      askedAt = Date.now();
+      // The answer takes its time: what is kept must not be the time it came.
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      return list;
+    };
+    const began = Date.now();
+    const outcome = await syncDoorList(db, scope, slowFetch);
+    const syncedAt = Date.parse(outcome.stored?.syncedAt ?? '');
+    expect(syncedAt).toBeGreaterThanOrEqual(began);
+    expect(syncedAt).toBeLessThanOrEqual(askedAt);
+  });
+
   test('a failed download keeps the last good list', async () => {
     const db = await openOfflineDb();
     const full = await makeDoorList([{ code: 'AAA-1', holderName: 'Ada' }]);

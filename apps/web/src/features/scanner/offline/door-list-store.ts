@@ -16,6 +16,11 @@ import { eventDayKey, type OfflineDb } from './offline-db.ts';
 /** A door list as kept: the list and when this device last got it (ISO 8601, device clock). */
 export interface StoredDoorList {
   list: DoorList;
+  /**
+   * When the sync that got it began, before its request (the device clock): the server made the list
+   * after this instant, so it knows every answer the device had before it (offline-decision.ts
+   * `isListNewerThan`, docs/decisions/130).
+   */
   syncedAt: string;
   /** The last download was discarded as corrupt: the next sync asks for a full list. */
   needsFullList: boolean;
@@ -85,7 +90,7 @@ export class DoorListsForgottenError extends Error {
  * none, and the server moving it answers changes of its new list, which never apply to the old one.
  * When the door lists are deleted while it runs (`retireDoorLists`) it stores nothing and answers
  * `failed` with a `DoorListsForgottenError`.
- * @param now the device clock, for `syncedAt` ('Last synced HH:MM').
+ * @param now the device clock as the sync begins, before its request: `syncedAt` ('Last synced HH:MM'; see `StoredDoorList`).
  * Never throws for a failed or corrupt download: see `DoorListSyncOutcome`.
  */
 export async function syncDoorList(db: OfflineDb, scope: DoorListScope, fetchDoorList: FetchDoorList, now: Date = new Date()): Promise<DoorListSyncOutcome> {

@@ -54,9 +54,10 @@ describe('deciding from the door list (the server rule, decideCheckIn)', () => {
     const db = await openOfflineDb();
     await rememberOnlineCheckIn(db, { eventId: 'event-1', day: 2, code: 'GOOD-1' }, { checkedInAt: new Date('2026-07-11T10:30:00Z'), checkedInBy: 'Dana Demo' });
     expect(await decideOffline(db, await input('GOOD-1'))).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in' } });
-    // A list generated after that check-in (and showing none: undone by a supervisor) wins.
+    // A list whose sync began after that check-in (and showing none: undone by a supervisor) wins.
     const newer = { ...(await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada' }])), generatedAt: '2026-07-11T11:00:00.000Z' };
-    expect(await decideOffline(db, await input('GOOD-1', { doorList: newer }))).toMatchObject({ isValid: true });
+    expect(await decideOffline(db, await input('GOOD-1', { doorList: newer, doorListSyncedAt: '2026-07-11T10:29:00.000Z' }))).toMatchObject({ isValid: false });
+    expect(await decideOffline(db, await input('GOOD-1', { doorList: newer, doorListSyncedAt: '2026-07-11T11:00:00.000Z' }))).toMatchObject({ isValid: true });
   });
 });
 
@@ -67,7 +68,9 @@ describe('online verdicts kept on the device (docs/decisions/111, 113)', () => {
     const list = await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada Lovelace', checkIn }]);
     return { ...list, generatedAt, checkInListId: bar.id, checkInLists: [bar] };
   }
-  const decideAtBar = async (doorList: DoorList, direction?: 'exit') => decideOffline(await openOfflineDb(), await input('GOOD-1', { doorList, checkInListId: bar.id, direction }));
+  /** Decided at the bar with `doorList`, whose sync began at `syncedAt` (the device clock; default: its `generatedAt`). */
+  const decideAtBar = async (doorList: DoorList, direction?: 'exit', syncedAt = doorList.generatedAt) =>
+    decideOffline(await openOfflineDb(), await input('GOOD-1', { doorList, doorListSyncedAt: syncedAt, checkInListId: bar.id, direction }));
 
   test("a denial 'Not inside' marks a guest the list holds inside as out: the next entry is a re-entry, the next exit 'Not inside'", async () => {
     const db = await openOfflineDb();
@@ -84,6 +87,31 @@ describe('online verdicts kept on the device (docs/decisions/111, 113)', () => {
     await rememberOnlineVerdict(db, scope, { verdict, staffName: 'Dana Demo', now: new Date('2026-07-11T10:30:00Z'), doorList: left });
     expect(await decideAtBar(left)).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in', checkedInBy: 'Gate B' } });
     expect(await decideAtBar({ ...left, generatedAt: '2026-07-11T10:31:00.000Z' })).toMatchObject({ isValid: true });
+  });
+
+  // The phone's clock is not the server's (docs/decisions/130): the device compares when it learned
+  // a verdict with when it began the list's sync, both on its own clock, never with `generatedAt`.
+  const minutes = (count: number) => count * 60_000;
+  const at = (serverTime: string, phoneOffsetMs: number) => new Date(Date.parse(serverTime) + phoneOffsetMs);
+
+  test.each([
+    ['5 minutes behind', -minutes(5)],
+    ['on time', 0],
+    ['7 minutes ahead', minutes(7)],
+  ])("phone clock %s: 'Already checked in' outlives a list made before the answer, and yields to one synced after it", async (_clock, offset) => {
+    const db = await openOfflineDb();
+    // Server 10:28: the list is made, the guest out since 09:30. Server 10:29: the guest comes back
+    // in at another gate. Server 10:30: this phone's verify is DENIED 'Already checked in'.
+    const made = await barList({ checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B', lastEnteredAt: '2026-07-11T09:00:00.000Z', exitedAt: '2026-07-11T09:30:00.000Z' }, '2026-07-11T10:28:00.000Z');
+    const madeSyncedAt = at('2026-07-11T10:27:59Z', offset).toISOString();
+    const verdict = { isValid: false as const, denial: { reason: 'already_checked_in' as const, checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B' } };
+    await rememberOnlineVerdict(db, scope, { verdict, staffName: 'Dana Demo', now: at('2026-07-11T10:30:00Z', offset), doorList: made, doorListSyncedAt: madeSyncedAt });
+    // The network fails: the guest is inside, whatever the phone's clock says.
+    expect(await decideAtBar(made, undefined, madeSyncedAt)).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in', checkedInBy: 'Gate B' } });
+    // Server 10:31 a supervisor undoes the check-in at another phone; server 10:32 this phone syncs
+    // again: that list knows (no check-in), and its word wins.
+    const after = { ...(await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada Lovelace' }])), generatedAt: '2026-07-11T10:32:00.000Z', checkInListId: bar.id, checkInLists: [bar] };
+    expect(await decideAtBar(after, undefined, at('2026-07-11T10:31:59Z', offset).toISOString())).toMatchObject({ isValid: true });
   });
 
   test('a denial for another reason (not valid today) changes nothing the device knows', async () => {

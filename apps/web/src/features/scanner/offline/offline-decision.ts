@@ -59,6 +59,8 @@ export interface OfflineDecisionInput {
   staffName: string;
   /** The day's door list on this device, or null when none was ever downloaded. */
   doorList: DoorList | null;
+  /** When the kept list's sync began (`StoredDoorList.syncedAt`; see `isListNewerThan`). Absent: it replaces no online record. */
+  doorListSyncedAt?: string | undefined;
   /** The event's signing keys kept on this device. */
   signingKeys: readonly Pick<EventSigningKey, 'keyId' | 'publicKey'>[];
   /** The selected event as the rule reads it (and its name), for a signed ticket decided without a door list. */
@@ -66,7 +68,8 @@ export interface OfflineDecisionInput {
 }
 
 // `isInside` false after this device recorded the guest's exit (absent: inside, as before exits).
-// `knownAt`: when an online one was learned from the server (absent, as kept before: `checkedInAt`).
+// `knownAt`: when an online one was learned from the server, on the device clock (absent, as kept
+// before: `checkedInAt`).
 const LocalCheckInSchema = z.object({ checkedInAt: z.string(), checkedInBy: z.string(), isOnline: z.boolean().default(false), knownAt: z.string().optional(), isInside: z.boolean().optional() });
 
 /**
@@ -83,7 +86,7 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
   const entry = doorList ? (entryIndex(doorList).get(lookupKey) ?? null) : null;
   // A weak code the list leaves out (decision 087): the list never knows its check-ins.
   const isUnlisted = !entry && doorList?.hasUnlistedCodes === true && !isDoorListCode(code);
-  const local = await readLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, lookupKey }, isUnlisted ? null : doorList);
+  const local = await readLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, lookupKey }, isUnlisted ? undefined : input.doorListSyncedAt);
   const signed = parseSignedTicket(code);
 
   let decision: CheckInDecision;
@@ -176,6 +179,8 @@ export interface OnlineVerdict {
   now: Date;
   /** The door list kept on the device (its check-in of the ticket, when the device has none of its own). */
   doorList: DoorList | null;
+  /** When that list's sync began (`StoredDoorList.syncedAt`, device clock); absent: it replaces no online record. */
+  doorListSyncedAt?: string | undefined;
 }
 
 /**
@@ -193,7 +198,7 @@ export interface OnlineVerdict {
  * @throws the browser's error when IndexedDB fails.
  */
 export async function rememberOnlineVerdict(db: OfflineDb, scope: LocalScope & { code: string }, answer: OnlineVerdict): Promise<void> {
-  const { verdict, staffName, now, doorList } = answer;
+  const { verdict, staffName, now, doorList, doorListSyncedAt } = answer;
   if (verdict.isValid && !verdict.isExit) {
     await rememberOnlineCheckIn(db, scope, { checkedInAt: now, checkedInBy: staffName }, now);
     return;
@@ -207,7 +212,7 @@ export async function rememberOnlineVerdict(db: OfflineDb, scope: LocalScope & {
   const isOut = verdict.isValid ? verdict.isExit === true : verdict.denial.reason === 'not_inside';
   if (!isOut) return;
   const lookupKey = await doorListLookupKey(scope.eventId, scope.code);
-  const known = (await readLocalCheckIn(db, { ...scope, lookupKey }, doorList)) ?? listedCheckIn(doorList, lookupKey);
+  const known = (await readLocalCheckIn(db, { ...scope, lookupKey }, doorListSyncedAt)) ?? listedCheckIn(doorList, lookupKey);
   if (!known && !verdict.isValid) return;
   await rememberOnlineCheckIn(db, scope, { ...(known ?? { checkedInAt: now, checkedInBy: staffName }), isInside: false }, now);
 }
@@ -246,15 +251,27 @@ async function recordLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey
 }
 
 /**
- * This device's check-in of the ticket, or null. An online one is dropped once `doorList` was
- * generated after the device learned it (the list then knows it, or knows it was undone); an offline one always counts
- * (the server may not have it yet).
+ * Whether a door list whose sync began at `syncedAt` (the device clock, taken before its request:
+ * `syncDoorList`'s `now`) knows what this device learned from the server at `knownAt` (the device
+ * clock too): its sync began after, so the server made it after that answer (docs/decisions/130).
+ * One clock on both sides: a phone clock minutes off the server's decides the same. The list's
+ * `generatedAt` (the server's clock) is never compared with the device's. A list whose sync began
+ * before, even one that arrived after, may not know it: the online record stands until the next.
  */
-async function readLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, doorList: DoorList | null): Promise<LocalCheckIn | null> {
+export function isListNewerThan(syncedAt: string | undefined, knownAt: string): boolean {
+  return syncedAt !== undefined && Date.parse(syncedAt) > Date.parse(knownAt);
+}
+
+/**
+ * This device's check-in of the ticket, or null. An online one is dropped once the kept door list's
+ * sync (`doorListSyncedAt`) began after the device learned it (`isListNewerThan`: the list then knows
+ * it, or knows it was undone); an offline one always counts (the server may not have it yet).
+ */
+async function readLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, doorListSyncedAt: string | undefined): Promise<LocalCheckIn | null> {
   const parsed = LocalCheckInSchema.safeParse(await db.get('localCheckIns', `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`));
   if (!parsed.success) return null;
   const checkedInAt = new Date(parsed.data.checkedInAt);
-  if (parsed.data.isOnline && doorList && new Date(doorList.generatedAt) > new Date(parsed.data.knownAt ?? parsed.data.checkedInAt)) return null;
+  if (parsed.data.isOnline && isListNewerThan(doorListSyncedAt, parsed.data.knownAt ?? parsed.data.checkedInAt)) return null;
   return { checkedInAt, checkedInBy: parsed.data.checkedInBy, ...(parsed.data.isInside === false ? { isInside: false } : {}) };
 }
 

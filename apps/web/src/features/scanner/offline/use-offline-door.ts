@@ -98,7 +98,8 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
   const connectivityRef = useRef(connectivity);
   connectivityRef.current = connectivity;
   const [doorList, setDoorList] = useState<{ list: DoorList; syncedAt: string } | null>(null);
-  const doorListRef = useRef<DoorList | null>(null);
+  // The kept list and when its sync began (device clock), read by the decisions (offline-decision.ts).
+  const doorListRef = useRef<{ list: DoorList; syncedAt: string } | null>(null);
   const keysRef = useRef<EventSigningKey[]>([]);
   const [isListDiscarded, setListDiscarded] = useState(false);
   const [isSyncing, setSyncing] = useState(false);
@@ -170,8 +171,8 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       ]);
       if (!isMountedRef.current) return;
       if (outcome.stored) {
-        doorListRef.current = outcome.stored.list;
-        setDoorList({ list: outcome.stored.list, syncedAt: outcome.stored.syncedAt });
+        doorListRef.current = { list: outcome.stored.list, syncedAt: outcome.stored.syncedAt };
+        setDoorList(doorListRef.current);
       }
       setListDiscarded(outcome.status === 'corrupt');
       if (outcome.status !== 'failed') dispatch({ type: 'serverAnswered' });
@@ -189,9 +190,9 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       if (!open || !isCurrent) return;
       const [stored, keys] = await Promise.all([readDoorList(open, eventId, dayNumber, checkInListId).catch(() => null), readSigningKeys(open, eventId).catch(() => [])]);
       if (!isCurrent) return;
-      doorListRef.current = stored?.list ?? null;
+      doorListRef.current = stored ? { list: stored.list, syncedAt: stored.syncedAt } : null;
       keysRef.current = keys;
-      setDoorList(stored ? { list: stored.list, syncedAt: stored.syncedAt } : null);
+      setDoorList(doorListRef.current);
       await refreshSummary();
       await sync();
     })();
@@ -245,9 +246,10 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
         direction,
         now: scannedAt,
         staffName,
-        doorList: doorListRef.current,
+        doorList: doorListRef.current?.list ?? null,
+        doorListSyncedAt: doorListRef.current?.syncedAt,
         signingKeys: keysRef.current,
-        event: { id: eventId, name: event.name, organizationId: doorListRef.current?.event.organizationId ?? '', status: event.closedStatus === null ? 'live' : event.closedStatus === 'closed' ? 'completed' : event.closedStatus, timeZone: event.timeZone, dayCutoff: event.dayCutoff, allowsScanningOutsideDays: event.allowsScanningOutsideDays, days: event.eventDays.length > 0 ? event.eventDays : [day] },
+        event: { id: eventId, name: event.name, organizationId: doorListRef.current?.list.event.organizationId ?? '', status: event.closedStatus === null ? 'live' : event.closedStatus === 'closed' ? 'completed' : event.closedStatus, timeZone: event.timeZone, dayCutoff: event.dayCutoff, allowsScanningOutsideDays: event.allowsScanningOutsideDays, days: event.eventDays.length > 0 ? event.eventDays : [day] },
       });
       if (verdict === null) return null;
       const scan = { scanId, code, scannedAt: scannedAt.toISOString(), deviceId: await deviceId(open) };
@@ -277,7 +279,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       const wasOffline = connectivityRef.current.failures > 0 || connectivityRef.current.mode === 'offline';
       dispatch({ type: 'serverAnswered' });
       // What the server said of the guest (in, out, already in) holds on this device once the network fails.
-      const answer = { verdict, staffName, now: new Date(), doorList: doorListRef.current };
+      const answer = { verdict, staffName, now: new Date(), doorList: doorListRef.current?.list ?? null, doorListSyncedAt: doorListRef.current?.syncedAt };
       void db()
         .then((open) => (open ? rememberOnlineVerdict(open, { eventId, day: dayNumber, checkInListId, code }, answer) : undefined))
         .catch(() => undefined);
