@@ -70,7 +70,8 @@ export type Denial = Extract<CheckInDecision, { outcome: 'denied' }>;
 
 /**
  * What `recordAttempt` did: denied by the rule (nothing written); `same_scan`, the retry of the scan
- * that made the check-in that stands; `entered` (a first entry or a re-entry, with the place held
+ * that made the standing check-in's first entry or its last re-entry (`checkedInAt`: that entry's
+ * time; nothing written, inside or not since: docs/decisions/130); `entered` (a first entry or a re-entry, with the place held
  * at a list with a capacity; `overCapacity` only offline: no place was free); `exited` (`isRetry`:
  * the retry of the scan that recorded that exit, nothing written); `conflict` (offline only) with
  * the check-in that stands.
@@ -107,7 +108,8 @@ export function isDoorAttempt(list: ChosenCheckInList['list'], direction: CheckI
  * caller's transaction: the caller's scan-log and offline rows commit with it or not at all):
  * - at a door (`isDoorAttempt`) the guest's active check-in is locked first (`lockActiveCheckIn`), so
  *   two scans of one guest are decided one after the other: an exit is recorded once
- *   (`recordExit`; a retry of the scan that recorded it answers it again), a re-entry once;
+ *   (`recordExit`; a retry of the scan that recorded it answers it again), a re-entry once (with
+ *   its scan: its retry answers it again, `retriedEntryAt`);
  * - an entry at a list with a capacity claims a place (`claimPlace`) and holds it with the check-in
  *   (`holdPlace`); none free: denied `at_capacity` with the guests inside now (online), or
  *   recorded over the capacity (offline);
