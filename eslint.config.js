@@ -25,6 +25,11 @@ const noContractInternals = { group: ['@gatecheck/contract/*', '**/packages/cont
 const noFeatures = { group: ['@/features/*', '**/features/*'], message: 'Shared code (lib, components, config) must not import features.' };
 const noApp = { group: ['@/app/*', '**/app/*'], message: 'Only the app layer imports app/.' };
 
+/** Transactions go through inTransaction, which retries (docs/decisions/042). */
+const noBareTransaction = {
+  selector: "CallExpression[callee.property.name='transaction']",
+  message: 'Use inTransaction(db, work) from src/db/transactions.ts: it retries SQLSTATE 40001/40P01 (docs/decisions/042).',
+};
 const restrict = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
@@ -93,12 +98,22 @@ export default tseslint.config(
     // Every transaction retries serialization failures and deadlocks (docs/decisions/042).
     files: ['apps/server/src/**/*.ts'],
     ignores: ['apps/server/src/db/transactions.ts'],
+    rules: { 'no-restricted-syntax': ['error', noBareTransaction] },
+  },
+  {
+    // A ticket type's door fields are read one way (docs/decisions/133): services/ticket-type-door.ts,
+    // so the counts, search and info scan cannot drift from the door's verdict again. The type's own
+    // service (create, edit, rename, the door list's types) keeps its columns. (A flat config's later
+    // block replaces an earlier one's options for the same rule: the transaction selector is repeated.)
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/db/transactions.ts', 'apps/server/src/services/ticket-type-door.ts', 'apps/server/src/services/ticket-types.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',
+        noBareTransaction,
         {
-          selector: "CallExpression[callee.property.name='transaction']",
-          message: 'Use inTransaction(db, work) from src/db/transactions.ts: it retries SQLSTATE 40001/40P01 (docs/decisions/042).',
+          selector: "MemberExpression[object.name=/^ticketTypes$|^ticketTypeRows$/][property.name=/^(days|checkInNote|requiresAttention)$/]",
+          message: "Read a ticket type's note, flag and days through services/ticket-type-door.ts (ticketTypeDoorColumns, typeOfTicket, typeAdmitsDaySql; docs/decisions/133).",
         },
       ],
     },

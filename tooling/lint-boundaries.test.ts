@@ -68,4 +68,16 @@ describe('lint boundaries', () => {
     expect(serverToWeb.join('\n')).toMatch(/never imports apps\/web/);
     expect(contractInternals.join('\n')).toMatch(/package exports only/);
   });
+
+  test("a ticket type's door fields are read only through services/ticket-type-door.ts; a bare transaction is still refused beside that rule", async () => {
+    const syntaxMessages = async (code: string, filePath: string) =>
+      ((await eslint.lintText(code, { filePath }))[0]?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+    const read = "import { ticketTypes } from '../db/schema.ts';\nexport const days = ticketTypes.days;\n";
+    expect((await syntaxMessages(read, 'apps/server/src/services/check-in-counts.ts')).join('\n')).toMatch(/ticket-type-door\.ts/);
+    expect(await syntaxMessages(read, 'apps/server/src/services/ticket-type-door.ts')).toEqual([]);
+    expect(await syntaxMessages(read, 'apps/server/src/services/ticket-types.ts')).toEqual([]);
+    const transaction = 'export const run = (db: { transaction(work: () => void): void }) => db.transaction(() => {});\n';
+    expect((await syntaxMessages(transaction, 'apps/server/src/services/check-in-counts.ts')).join('\n')).toMatch(/inTransaction/);
+    expect((await syntaxMessages(transaction, 'apps/server/src/services/ticket-types.ts')).join('\n')).toMatch(/inTransaction/);
+  });
 });

@@ -13,16 +13,24 @@ import path from 'node:path';
 import {
   ApiErrorBody,
   apiPaths,
+  AttendeeSearchResponse,
   AuditEntryList,
+  CheckInCounts,
+  checkInCountsPath,
   decideCheckIn,
   DoorList,
   doorListCheckInInput,
   doorListLookupKey,
+  InfoScanResponse,
+  infoScanPath,
+  LiveDoor,
+  liveDoorPaths,
   managePaths,
   manageTicketPaths,
   OfflineScanBatchResponse,
   offlinePaths,
   offlineScanProof,
+  supervisorPaths,
   TicketType,
   TicketTypesResponse,
   VerifyTicketResponse,
@@ -32,7 +40,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { checkInLists, tickets } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_USER } from '../src/db/seed.ts';
 import { cliActor } from '../src/services/audit.ts';
-import { createCheckInList } from '../src/services/check-in-lists.ts';
+import { createCheckInList, listCheckInLists } from '../src/services/check-in-lists.ts';
 import { createEvent, findEvent } from '../src/services/events.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { insertTickets } from '../src/services/tickets.ts';
@@ -137,6 +145,81 @@ test(`a ticket type limited to a day: kept and listed, refused days named on the
   const everyDay = await admin('POST', manageTicketPaths.ticketType(eventId, 'Friday pass'), { checkInNote: '', requiresAttention: false, days: null });
   expect(TicketType.parse(everyDay.json()).days).toBeNull();
   expect(await verify(eventId, codes.fridayTwo, 2)).toMatchObject({ isValid: true });
+});
+
+/** What the door's figures and a supervisor's tools say about day `day` of `eventId`, read through the API as the web reads them. */
+async function doorFigures(eventId: string, day: number, code: string, checkInListId: string) {
+  const counts = await admin('GET', `${checkInCountsPath(eventId, day)}?checkInListId=${checkInListId}`);
+  expect(counts.statusCode, counts.body).toBe(200);
+  const live = await admin('GET', liveDoorPaths.live(eventId, day));
+  expect(live.statusCode, live.body).toBe(200);
+  const info = await admin('POST', infoScanPath(eventId), { qrCode: code, day });
+  expect(info.statusCode, info.body).toBe(200);
+  const search = await admin('GET', `${supervisorPaths.attendeeSearch(eventId)}?${new URLSearchParams({ q: 'Anna Berg', day: String(day) })}`);
+  expect(search.statusCode, search.body).toBe(200);
+  return {
+    counts: CheckInCounts.parse(counts.json()),
+    live: LiveDoor.parse(live.json()),
+    info: InfoScanResponse.parse(info.json()),
+    attendees: AttendeeSearchResponse.parse(search.json()).attendees,
+  };
+}
+
+test(`a type limited to day 2 is not in day 1's figures nor valid there for the info scan and the search, as the door denies it; on day 2 it is (${TEST_DATABASE_KIND})`, async () => {
+  const { eventId, codes } = await newEvent();
+  // Three 'Friday pass' tickets (one with its own days [2]) and one 'General'; the type now admits day 2 only.
+  const saturdayOnly = await admin('POST', manageTicketPaths.ticketType(eventId, 'Friday pass'), { checkInNote: '', requiresAttention: false, days: [2] });
+  expect(saturdayOnly.statusCode, saturdayOnly.body).toBe(200);
+  const event = await findEvent(t.database.db, eventId);
+  const passGate = await createCheckInList(t.database.db, event, { name: 'Pass Gate', ticketTypes: ['Friday pass'], days: null }, cliActor());
+  const [firstList] = await listCheckInLists(t.database.db, eventId);
+  if (!firstList) throw new Error('the event has no check-in list');
+  expect(await verify(eventId, codes.friday, 1)).toMatchObject({ isValid: false, reason: 'not_valid_today' });
+
+  const day1 = await doorFigures(eventId, 1, codes.friday, passGate.id);
+  // M: only the General ticket admits day 1, at the event, its first list and the live door; the
+  // Pass Gate admits nobody that day.
+  expect(day1.counts).toMatchObject({ checkedIn: 0, validTickets: 1, checkInList: { id: passGate.id, validTickets: 0 } });
+  expect(day1.live.validTickets).toBe(1);
+  expect(day1.live.lists.map((list) => [list.name, list.validTickets])).toEqual([
+    [firstList.name, 1],
+    ['Pass Gate', 0],
+  ]);
+  expect(day1.live.ticketTypes.filter((type) => type.validTickets > 0).map((type) => type.name)).toEqual(['General']);
+  // The info scan: the ticket admits day 2 only (its type's days), so no list admits it on day 1.
+  expect(day1.info.ticket).toMatchObject({ code: codes.friday, admittedDays: [2] });
+  expect(day1.info.lists.map((list) => [list.name, list.admitsTicket])).toEqual([
+    [firstList.name, false],
+    ['Pass Gate', false],
+  ]);
+  // The search: the days it admits, with which the web says 'Not valid on Day 1'.
+  expect(day1.attendees.map((attendee) => [attendee.code, attendee.admittedDays, attendee.day])).toEqual([[codes.friday, [2], 1]]);
+  // And the manual check-in from that result is denied as the scan is (the same read of the type).
+  const ticketId = day1.attendees[0]?.ticketId ?? '';
+  const manual = await admin('POST', supervisorPaths.manualCheckIn(eventId, ticketId), { day: 1 });
+  expect(manual.statusCode, manual.body).toBe(200);
+  expect(VerifyTicketResponse.parse(manual.json())).toMatchObject({ isValid: false, reason: 'not_valid_today', message: 'This ticket is for Day 2, Sat 5 Dec.' });
+
+  expect(await verify(eventId, codes.friday, 2)).toMatchObject({ isValid: true });
+  const day2 = await doorFigures(eventId, 2, codes.friday, passGate.id);
+  expect(day2.counts).toMatchObject({ checkedIn: 1, validTickets: 4, checkInList: { id: passGate.id, validTickets: 3 } });
+  expect(day2.live.validTickets).toBe(4);
+  expect(day2.live.ticketTypes.map((type) => [type.name, type.checkedIn, type.validTickets])).toEqual([
+    ['Friday pass', 1, 3],
+    ['General', 0, 1],
+  ]);
+  expect(day2.info.lists.map((list) => [list.name, list.admitsTicket, list.checkIn !== null])).toEqual([
+    [firstList.name, true, true],
+    ['Pass Gate', true, false],
+  ]);
+  expect(day2.attendees.map((attendee) => [attendee.code, attendee.admittedDays, attendee.checkIn !== null])).toEqual([[codes.friday, [2], true]]);
+
+  // A ticket whose own days (2) and type's (1) admit no day together admits none: in no figure, an empty list of days.
+  await setFridayOnly(eventId);
+  const none = await doorFigures(eventId, 2, codes.ownDay2, passGate.id);
+  expect(none.counts).toMatchObject({ validTickets: 1, checkInList: { validTickets: 0 } });
+  expect(none.info.ticket).toMatchObject({ code: codes.ownDay2, admittedDays: [] });
+  expect(none.info.lists.every((list) => !list.admitsTicket)).toBe(true);
 });
 
 test("a type's days combine with a check-in list's days: a list for day 2 does not admit a Friday-only ticket on either day", async () => {

@@ -53,7 +53,8 @@ export type CheckInListCounts = z.infer<typeof CheckInListCounts>;
 /**
  * The counts of one event day. `checkedIn`: tickets checked in that day at any of the event's check-in
  * lists (a ticket checked in at two lists counts once; a denied scan or a re-scan adds none). `validTickets`: tickets of the event that admit that day —
- * not revoked, and either valid every day or listing that day; 0 for a day the event does not have.
+ * not revoked, either valid every day or listing that day, and of a type that admits it too (its
+ * days, docs/decisions/125); 0 for a day the event does not have.
  */
 export const CheckInCounts = z
   .object({

@@ -21,7 +21,8 @@ export type InfoScanRequest = z.infer<typeof InfoScanRequest>;
 
 /**
  * A ticket's state on one check-in list of the day. `admitsTicket`: the list admits the ticket's type
- * on the day. `checkIn`: its active check-in there (null: none): first entry (`checkedInAt`, by
+ * on the day and the ticket admits the day (its own days with its type's, docs/decisions/125): false
+ * where the door would deny it `not_on_list` or `not_valid_today`. `checkIn`: its active check-in there (null: none): first entry (`checkedInAt`, by
  * `checkedInBy`), last entry (`lastEnteredAt`), last exit since (`exitedAt`, null: none) and
  * whether the guest is inside now (`isInside`).
  */
@@ -45,8 +46,9 @@ export type InfoScanListState = z.infer<typeof InfoScanListState>;
 /**
  * The answer. `ticket` null when no ticket of this event has the code (`message` then says so, the
  * verify words: 'No ticket with this code exists.' / 'This ticket is for a different event.');
- * otherwise the ticket (revoked: `revokedAt` set) with its notes, and `lists` every list of the event
- * in order with the ticket's state there on `day`.
+ * otherwise the ticket (revoked: `revokedAt` set; `admittedDays` its own days with its type's, null:
+ * every day) with its notes, and `lists` every list of the event in order with the ticket's state
+ * there on `day`.
  */
 export const InfoScanResponse = z.object({
   day: z.number().int(),

@@ -70,7 +70,8 @@ export type AttendeeCheckIn = z.infer<typeof AttendeeCheckIn>;
 
 /**
  * One search result: the ticket, the days it admits (`admittedDays` null = every day of the
- * event), whether it is revoked (`revokedAt`, ISO 8601, or null) and its check-in on the selected
+ * event; its own days with its type's, docs/decisions/125, as the door decides — [] when they
+ * share none), whether it is revoked (`revokedAt`, ISO 8601, or null) and its check-in on the selected
  * day (null when not checked in).
  */
 export const Attendee = z.object({

@@ -18,6 +18,7 @@ import { inTransaction } from '../db/transactions.ts';
 import { checkIns, tickets, ticketSearchTerms, ticketTypes, users } from '../db/schema.ts';
 import { resolveCheckInList } from './check-in-lists.ts';
 import type { EventDetails } from './events.ts';
+import { ticketDaysOf, ticketTypeDoorColumns, ticketTypeDoorOf, typeOfTicket } from './ticket-type-door.ts';
 
 /** Term rows one search reads at most (see searchAttendees). */
 const TERM_ROWS_READ = 4 * (ATTENDEE_SEARCH_LIMIT + 1);
@@ -50,7 +51,8 @@ export function searchTermsOf(ticket: { code: string; holderName: string }): str
  * with it (case and accents ignored; `query` is plain text, already at least 3 characters — the
  * contract's AttendeeSearchQuery): the first ATTENDEE_SEARCH_LIMIT by matching term, shown by holder
  * name then code, each with its active check-in on `at.day` at check-in list `at.checkInListId`
- * (default the event's first, docs/decisions/100; when and by whom) and whether it is revoked.
+ * (default the event's first, docs/decisions/100; when and by whom), whether it is revoked, and the
+ * days it admits with its type's (`admittedDays`, docs/decisions/125).
  * `hasMore` when more may match (type more letters).
  * @throws ServiceError `bad_request` for a list that is not one of the event's.
  */
@@ -92,23 +94,25 @@ export async function searchAttendees(
       lastEnteredAt: checkIns.lastEnteredAt,
       exitedAt: checkIns.exitedAt,
       checkedInBy: users.displayName,
-      typeNote: ticketTypes.checkInNote,
-      typeRequiresAttention: ticketTypes.requiresAttention,
+      ...ticketTypeDoorColumns,
     })
     .from(tickets)
-    .leftJoin(ticketTypes, and(eq(ticketTypes.eventId, tickets.eventId), eq(ticketTypes.name, tickets.ticketType)))
+    .leftJoin(ticketTypes, typeOfTicket)
     .leftJoin(checkIns, and(eq(checkIns.eventId, tickets.eventId), eq(checkIns.checkInListId, list.id), eq(checkIns.day, day), eq(checkIns.ticketId, tickets.id), isNull(checkIns.undoneAt)))
     .leftJoin(users, eq(users.id, checkIns.staffUserId))
     .where(inArray(tickets.id, ids))
     .orderBy(asc(tickets.holderName), asc(tickets.code));
   return {
-    attendees: rows.map(
-      (row): Attendee => ({
+    attendees: rows.map((row): Attendee => {
+      const door = ticketTypeDoorOf(row);
+      return {
         ticketId: row.ticket.id,
         code: row.ticket.code,
         holderName: row.ticket.holderName,
         ticketType: row.ticket.ticketType,
-        admittedDays: row.ticket.admittedDays,
+        // The days it admits with its type's (docs/decisions/125), as the door decides: the web
+        // says 'Not valid on Day 2' from them.
+        admittedDays: ticketDaysOf(row.ticket, door),
         revokedAt: row.ticket.revokedAt?.toISOString() ?? null,
         day,
         checkIn: row.checkedInAt
@@ -125,14 +129,9 @@ export async function searchAttendees(
                 : {}),
             }
           : null,
-        ...attentionFields(
-          checkInAttention(
-            { note: row.ticket.checkInNote, requiresAttention: row.ticket.requiresAttention },
-            row.typeNote !== null && row.typeRequiresAttention !== null ? { note: row.typeNote, requiresAttention: row.typeRequiresAttention } : undefined,
-          ),
-        ),
-      }),
-    ),
+        ...attentionFields(checkInAttention({ note: row.ticket.checkInNote, requiresAttention: row.ticket.requiresAttention }, door.type)),
+      };
+    }),
     hasMore,
   };
 }

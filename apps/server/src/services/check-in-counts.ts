@@ -10,19 +10,21 @@
 import { type CheckInCounts, type CheckInListCounts, type CheckInListRule, lastDailyCheckout } from '@gatecheck/contract';
 import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
-import { checkInLists, checkIns, events, ticketDayCounts } from '../db/schema.ts';
+import { checkInLists, checkIns, events, ticketDayCounts, ticketTypes as ticketTypeRows } from '../db/schema.ts';
 import { countInside, insideNowSql } from './check-ins/write.ts';
 import { resolveCheckInList } from './check-in-lists.ts';
 import { AccessRefusedError, ServiceError } from './errors.ts';
 import { type EventDayInfo, type EventDetails, findEvent } from './events.ts';
 import { isMember } from './organizations.ts';
+import { ticketTypeRowOf, typeAdmitsDaySql } from './ticket-type-door.ts';
 
 /**
  * The counts of day `day` of event `eventId` for the signed-in `caller` (a door device: its `deviceEventId`):
  * `checkedIn` = check-ins of that day of the event's tickets that were not undone (at most one
  * active per ticket and day, so a re-scan or a denied scan never adds one; a check-in stays counted
  * if its ticket is revoked later; an undo by a supervisor takes it away), `validTickets` = the event's tickets not revoked that admit the day
- * (`admitted_days` null = every day, else it lists the day), 0 for a day the event does not have
+ * (`admitted_days` null = every day, else it lists the day) and whose type admits it too (its
+ * `days`, docs/decisions/125: the door denies the others `not_valid_today`), 0 for a day the event does not have
  * (verify denies every ticket on it with `not_valid_today`).
  *
  * @throws ServiceError `not_found` for an unknown event (or an id that is not a UUID);
@@ -206,16 +208,24 @@ async function countDay(db: DbOrTx, event: EventDetails, day: number): Promise<P
 }
 
 /**
- * M: the tickets of `eventId` not revoked that admit `day` (a day the event has), of the types
- * `ticketTypes` (null: every type), summed from the ticket_day_counts rows of days 0 and `day` (one
- * per ticket type: a few rows by primary-key prefix; docs/decisions/101).
+ * M: the tickets of `eventId` not revoked that admit `day` (a day the event has) with their type's
+ * days (docs/decisions/125), of the types `ticketTypes` (null: every type), summed from the
+ * ticket_day_counts rows of days 0 and `day` (one per ticket type: a few rows by primary-key
+ * prefix; docs/decisions/101) whose type admits the day (each row's type row by its key,
+ * ./ticket-type-door.ts).
  */
 async function validTicketsOf(db: DbOrTx, eventId: string, day: number, ticketTypes: readonly string[] | null): Promise<number> {
   const [validRow] = await db
     .select({ validTickets: sql<string | null>`sum(${ticketDayCounts.validTickets})` })
     .from(ticketDayCounts)
+    .leftJoin(ticketTypeRows, ticketTypeRowOf(ticketDayCounts.eventId, ticketDayCounts.ticketType))
     .where(
-      and(eq(ticketDayCounts.eventId, eventId), inArray(ticketDayCounts.day, [0, day]), ticketTypes === null ? undefined : inArray(ticketDayCounts.ticketType, [...ticketTypes])),
+      and(
+        eq(ticketDayCounts.eventId, eventId),
+        inArray(ticketDayCounts.day, [0, day]),
+        ticketTypes === null ? undefined : inArray(ticketDayCounts.ticketType, [...ticketTypes]),
+        typeAdmitsDaySql(day),
+      ),
     );
   return Number(validRow?.validTickets ?? 0);
 }

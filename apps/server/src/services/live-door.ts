@@ -12,12 +12,13 @@
 import { ARRIVALS_SLOT_MINUTES, type ArrivalSlot, type LiveDoor, SCAN_RATE_WINDOW_SECONDS } from '@gatecheck/contract';
 import { and, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkInArrivals, checkIns, scanLog, ticketDayCounts, tickets } from '../db/schema.ts';
+import { checkInArrivals, checkIns, scanLog, ticketDayCounts, tickets, ticketTypes } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { countEventInside, countInsideByList } from './check-in-counts.ts';
 import { listCheckInLists } from './check-in-lists.ts';
 import { listDevices } from './devices.ts';
 import type { EventDetails } from './events.ts';
+import { ticketTypeRowOf, typeAdmitsDaySql } from './ticket-type-door.ts';
 
 /**
  * A slot's start as the wire has it (ISO 8601, UTC, seconds). The trigger floors `checked_in_at`
@@ -42,12 +43,14 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
   const hasDay = event.days.some((entry) => entry.day === day);
   // One after another: the statements share the transaction's one connection.
   const lists = await listCheckInLists(db, event.id);
-  // M per ticket type: the trigger-kept rows of days 0 (every day) and `day` (docs/decisions/101).
+  // M per ticket type: the trigger-kept rows of days 0 (every day) and `day` (docs/decisions/101)
+  // of the types that admit the day (docs/decisions/125; a type of other days is not expected).
   const expectedByType = hasDay
       ? await db
           .select({ ticketType: ticketDayCounts.ticketType, validTickets: sql<string>`sum(${ticketDayCounts.validTickets})` })
           .from(ticketDayCounts)
-          .where(and(eq(ticketDayCounts.eventId, event.id), inArray(ticketDayCounts.day, [0, day])))
+          .leftJoin(ticketTypes, ticketTypeRowOf(ticketDayCounts.eventId, ticketDayCounts.ticketType))
+          .where(and(eq(ticketDayCounts.eventId, event.id), inArray(ticketDayCounts.day, [0, day]), typeAdmitsDaySql(day)))
           .groupBy(ticketDayCounts.ticketType)
       : [];
   // Arrivals per list and slot: the trigger-kept counts (docs/decisions/127), by their primary key's

@@ -53,6 +53,7 @@ import { inTransaction } from '../db/transactions.ts';
 import type { ChosenCheckInList } from './check-in-lists.ts';
 import { recordAttempt } from './check-ins/record.ts';
 import { findCheckInOfScan, ticketForRule } from './check-ins/write.ts';
+import { ticketTypeDoorColumns, ticketTypeDoorOf, typeOfTicket } from './ticket-type-door.ts';
 import type { EventDetails } from './events.ts';
 import { isDevicePrincipalAtEvent } from './devices.ts';
 import { isMember } from './organizations.ts';
@@ -308,15 +309,16 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
   }
   // A signed QR text stands for its code when the signature verifies; a forged one for no ticket.
   const code = isStorableText(scan.code) ? await codeOfScannedText(tx, scan.code) : null;
-  const [found] = code !== null
+  const [row] = code !== null
     ? await tx
-        .select({ ticket: tickets, organizationId: events.organizationId, typeDays: ticketTypes.days })
+        .select({ ticket: tickets, organizationId: events.organizationId, ...ticketTypeDoorColumns })
         .from(tickets)
         .innerJoin(events, eq(events.id, tickets.eventId))
-        .leftJoin(ticketTypes, and(eq(ticketTypes.eventId, tickets.eventId), eq(ticketTypes.name, tickets.ticketType)))
+        .leftJoin(ticketTypes, typeOfTicket)
         .where(ticketCodeMatches(code))
         .limit(1)
     : [];
+  const found = row ? { ticket: row.ticket, organizationId: row.organizationId, ...ticketTypeDoorOf(row) } : undefined;
   const ticketId = found && found.ticket.eventId === event.id ? found.ticket.id : null;
   const logged = code ?? scan.code;
 
@@ -334,7 +336,7 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
 
   if (!found || !ticketId) {
     const decision = decideCheckIn({
-      ticket: found ? ticketForRule(found.ticket, found.organizationId, found.typeDays) : null,
+      ticket: found ? ticketForRule(found.ticket, found.organizationId, found) : null,
       event,
       day,
       existingCheckIn: null,
@@ -351,7 +353,7 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
     day,
     ticket: found.ticket,
     organizationId: found.organizationId,
-    ticketTypeDays: found.typeDays,
+    typeDays: found.typeDays,
     direction: scan.direction,
     staffUserId: makerId,
     scanId: scan.scanId,

@@ -13,7 +13,6 @@ import {
   checkInAttention,
   type CheckInDecision,
   type CheckInInput,
-  type CheckInNoteSource,
   decideCheckIn,
   type DenialReason,
   renderTextSafely,
@@ -26,6 +25,7 @@ import { type BatchSize, coalescedStatement, type KeyColumn, keysTable } from '.
 import { scanLog, type tickets } from '../../db/schema.ts';
 import type { ChosenCheckInList } from '../check-in-lists.ts';
 import type { EventDetails } from '../events.ts';
+import type { TicketTypeDoor } from '../ticket-type-door.ts';
 import { ServiceError } from '../errors.ts';
 import { type RecordedAttempt, recordAttempt } from './record.ts';
 import { ticketForRule } from './write.ts';
@@ -39,15 +39,13 @@ export interface Scanner {
 export type TicketRow = typeof tickets.$inferSelect;
 
 /**
- * A ticket as the rule needs it, with its event's organization and its type's check-in note and
- * flag (`type`, undefined when its type has neither a row nor a note; docs/decisions/102).
+ * A ticket as the rule needs it, with its event's organization and its type's door fields (its
+ * check-in note and flag, docs/decisions/102, and days, 125), read as ../ticket-type-door.ts reads
+ * them.
  */
-export interface FoundTicket {
+export interface FoundTicket extends TicketTypeDoor {
   ticket: TicketRow;
   organizationId: string;
-  type?: CheckInNoteSource | undefined;
-  /** The days its type admits (docs/decisions/125); null or absent: every day. */
-  typeDays?: readonly number[] | null | undefined;
 }
 
 /**
@@ -71,7 +69,7 @@ export interface Attempt {
 /** The rule's input for a scan of `found` (undefined: no ticket has the code), without an existing check-in. */
 export function ruleInput(attempt: Attempt, found: FoundTicket | undefined): CheckInInput {
   return {
-    ticket: found ? ticketForRule(found.ticket, found.organizationId, found.typeDays) : null,
+    ticket: found ? ticketForRule(found.ticket, found.organizationId, found) : null,
     event: attempt.event,
     day: attempt.request.day,
     existingCheckIn: null,
@@ -114,7 +112,7 @@ export async function decideAndRecord(tx: DbOrTx, attempt: Attempt, found: Found
     day: request.day,
     ticket: found.ticket,
     organizationId: found.organizationId,
-    ticketTypeDays: found.typeDays,
+    typeDays: found.typeDays,
     direction: request.direction,
     staffUserId: scanner.userId,
     scanId: request.scanId ?? null,

@@ -1,6 +1,7 @@
 /**
  * A supervisor's info scan (issue 26 item 6, docs/decisions/111): the state of a scanned ticket on
- * every check-in list of the event on a day — whether the list admits it, its check-in there (when,
+ * every check-in list of the event on a day — whether the list admits it that day (its type, and the
+ * days the ticket admits with its type's, docs/decisions/125, as the door decides), its check-in there (when,
  * by whom), whether the guest is inside now or left — without admitting anyone. Nothing is checked
  * in; the scan log records the scan with verdict `info`. The caller's role (supervisor or higher)
  * has been checked (routes/require-role.ts).
@@ -13,15 +14,17 @@ import {
   isCheckInInside,
   isStorableText,
   listAdmits,
+  ticketAdmitsDay,
   renderTextSafely,
   TICKET_NOT_FOUND_MESSAGE,
   WRONG_EVENT_MESSAGE,
 } from '@gatecheck/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { checkIns, events, scanLog, tickets, ticketTypes, users } from '../../db/schema.ts';
+import { checkIns, events, scanLog, tickets, users } from '../../db/schema.ts';
 import { listCheckInLists } from '../check-in-lists.ts';
 import type { EventDetails } from '../events.ts';
+import { findTicketWithType, ticketDaysOf } from '../ticket-type-door.ts';
 import { codeOfScannedText } from '../signing-keys.ts';
 import type { Scanner } from './decide.ts';
 import { isActiveCheckIn } from './write.ts';
@@ -35,7 +38,7 @@ import { isActiveCheckIn } from './write.ts';
  */
 export async function infoScan(db: Db, supervisor: Scanner, event: EventDetails, request: InfoScanRequest, now: Date): Promise<InfoScanResponse> {
   const code = isStorableText(request.qrCode) ? await codeOfScannedText(db, request.qrCode) : null;
-  const [ticket] = code === null ? [] : await db.select().from(tickets).where(sql`upper(${tickets.code}) = upper(${code})`).limit(1);
+  const found = code === null ? undefined : await findTicketWithType(db, sql`upper(${tickets.code}) = upper(${code})`);
   await db.insert(scanLog).values({
     userId: supervisor.userId,
     eventId: event.id,
@@ -47,11 +50,12 @@ export async function infoScan(db: Db, supervisor: Scanner, event: EventDetails,
     source: 'scan',
   });
   const lists = await listCheckInLists(db, event.id);
-  if (!ticket || ticket.eventId !== event.id) {
-    const [other] = ticket ? await db.select({ organizationId: events.organizationId }).from(events).where(eq(events.id, ticket.eventId)) : [];
+  if (!found || found.ticket.eventId !== event.id) {
+    const [other] = found ? await db.select({ organizationId: events.organizationId }).from(events).where(eq(events.id, found.ticket.eventId)) : [];
     const message = other?.organizationId === event.organizationId ? WRONG_EVENT_MESSAGE : TICKET_NOT_FOUND_MESSAGE;
     return { day: request.day, ticket: null, message, lists: lists.map((list) => ({ id: list.id, name: list.name, admitsTicket: false, allowsReentry: list.allowsReentry ?? false, checkIn: null })) };
   }
+  const { ticket } = found;
   const made = await db
     .select({
       checkInListId: checkIns.checkInListId,
@@ -63,10 +67,9 @@ export async function infoScan(db: Db, supervisor: Scanner, event: EventDetails,
     .from(checkIns)
     .innerJoin(users, eq(users.id, checkIns.staffUserId))
     .where(and(eq(checkIns.eventId, event.id), eq(checkIns.ticketId, ticket.id), eq(checkIns.day, request.day), isActiveCheckIn));
-  const [type] = await db
-    .select({ note: ticketTypes.checkInNote, requiresAttention: ticketTypes.requiresAttention })
-    .from(ticketTypes)
-    .where(and(eq(ticketTypes.eventId, event.id), eq(ticketTypes.name, ticket.ticketType)));
+  // The days it admits with its type's (docs/decisions/125): on another day every list's door denies it.
+  const admittedDays = ticketDaysOf(ticket, found);
+  const isValidToday = ticketAdmitsDay(admittedDays, request.day);
   return {
     day: request.day,
     ticket: {
@@ -74,9 +77,9 @@ export async function infoScan(db: Db, supervisor: Scanner, event: EventDetails,
       code: ticket.code,
       holderName: ticket.holderName,
       ticketType: ticket.ticketType,
-      admittedDays: ticket.admittedDays,
+      admittedDays,
       revokedAt: ticket.revokedAt?.toISOString() ?? null,
-      ...attentionFields(checkInAttention({ note: ticket.checkInNote, requiresAttention: ticket.requiresAttention }, type)),
+      ...attentionFields(checkInAttention({ note: ticket.checkInNote, requiresAttention: ticket.requiresAttention }, found.type)),
     },
     lists: lists.map((list) => {
       const checkIn = made.find((row) => row.checkInListId === list.id);
@@ -84,7 +87,7 @@ export async function infoScan(db: Db, supervisor: Scanner, event: EventDetails,
       return {
         id: list.id,
         name: list.name,
-        admitsTicket: listAdmits(list, ticket.ticketType, request.day),
+        admitsTicket: isValidToday && listAdmits(list, ticket.ticketType, request.day),
         allowsReentry: list.allowsReentry ?? false,
         checkIn:
           checkIn && lastEnteredAt

@@ -6,14 +6,15 @@
  * checked (routes/require-role.ts).
  */
 import type { CheckInDirection, VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
-import { and, eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { scanLog, tickets, ticketTypes, users } from '../../db/schema.ts';
+import { scanLog, tickets, users } from '../../db/schema.ts';
 import { inTransaction } from '../../db/transactions.ts';
 import { resolveCheckInList } from '../check-in-lists.ts';
 import { isId, ServiceError } from '../errors.ts';
 import type { EventDetails } from '../events.ts';
-import { decideAndRecord, type FoundTicket, logAttempt, refuseExitWithoutReentry, type Scanner, type TicketRow } from './decide.ts';
+import { findTicketWithType, type TicketWithType } from '../ticket-type-door.ts';
+import { decideAndRecord, logAttempt, refuseExitWithoutReentry, type Scanner } from './decide.ts';
 import { undoActiveCheckIn } from './write.ts';
 
 /**
@@ -33,13 +34,13 @@ export async function manualCheckIn(
   request: { ticketId: string; day: number; scanId?: string | undefined; checkInListId?: string | undefined; direction?: CheckInDirection | undefined },
   now: Date,
 ): Promise<VerifyTicketResponse> {
-  const ticket = await findEventTicket(db, event, request.ticketId);
+  const found = await findEventTicket(db, event, request.ticketId);
   const checkInList = await resolveCheckInList(db, event.id, request.checkInListId);
   refuseExitWithoutReentry(checkInList.list, request.direction);
-  const verifyRequest: VerifyTicketRequest = { eventId: event.id, qrCode: ticket.code, day: request.day, scanId: request.scanId, direction: request.direction };
+  const verifyRequest: VerifyTicketRequest = { eventId: event.id, qrCode: found.ticket.code, day: request.day, scanId: request.scanId, direction: request.direction };
   return inTransaction(db, async (tx) => {
     const attempt = { scanner, event, checkInList, request: verifyRequest, now };
-    const verdict = await decideAndRecord(tx, attempt, { ticket, organizationId: event.organizationId, ...(await findTicketType(tx, ticket)) });
+    const verdict = await decideAndRecord(tx, attempt, { ...found, organizationId: event.organizationId });
     await logAttempt(tx, { ...attempt, verdict, source: 'manual' });
     return verdict;
   });
@@ -78,7 +79,7 @@ export async function undoCheckIn(
   event: EventDetails,
   request: { ticketId: string; day: number; reason: string; scanId?: string | undefined; checkInListId?: string | undefined },
 ): Promise<UndoneCheckIn> {
-  const ticket = await findEventTicket(db, event, request.ticketId);
+  const { ticket } = await findEventTicket(db, event, request.ticketId);
   const checkInListId =
     request.checkInListId !== undefined || request.scanId === undefined ? (await resolveCheckInList(db, event.id, request.checkInListId)).list.id : undefined;
   return inTransaction(db, async (tx) => {
@@ -125,23 +126,11 @@ export async function undoCheckIn(
 }
 
 /**
- * The ticket `ticketId` when it belongs to `event`.
+ * The ticket `ticketId` when it belongs to `event`, with its type's door fields (../ticket-type-door.ts).
  * @throws ServiceError `not_found` otherwise (an unknown id, not a UUID, another event's ticket).
  */
-async function findEventTicket(db: DbOrTx, event: EventDetails, ticketId: string): Promise<TicketRow> {
-  const [ticket] = isId(ticketId)
-    ? await db.select().from(tickets).where(and(eq(tickets.id, ticketId), eq(tickets.eventId, event.id))).limit(1)
-    : [];
-  if (!ticket) throw new ServiceError('not_found', 'No ticket with this id in this event.');
-  return ticket;
-}
-
-
-/** The check-in note and flag (docs/decisions/102) and days (125) of `ticket`'s type; none when it has no row. */
-async function findTicketType(db: DbOrTx, ticket: TicketRow): Promise<Pick<FoundTicket, 'type' | 'typeDays'>> {
-  const [type] = await db
-    .select({ note: ticketTypes.checkInNote, requiresAttention: ticketTypes.requiresAttention, days: ticketTypes.days })
-    .from(ticketTypes)
-    .where(and(eq(ticketTypes.eventId, ticket.eventId), eq(ticketTypes.name, ticket.ticketType)));
-  return type ? { type: { note: type.note, requiresAttention: type.requiresAttention }, typeDays: type.days } : {};
+async function findEventTicket(db: DbOrTx, event: EventDetails, ticketId: string): Promise<TicketWithType> {
+  const found = isId(ticketId) ? await findTicketWithType(db, sql`${eq(tickets.id, ticketId)} and ${eq(tickets.eventId, event.id)}`) : undefined;
+  if (!found) throw new ServiceError('not_found', 'No ticket with this id in this event.');
+  return found;
 }

@@ -17,6 +17,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { tickets } from '../../db/schema.ts';
 import type { ChosenCheckInList } from '../check-in-lists.ts';
 import type { EventDetails } from '../events.ts';
+import type { TicketTypeDoor } from '../ticket-type-door.ts';
 import {
   claimPlace,
   countInside,
@@ -41,8 +42,8 @@ export interface AttemptToRecord {
   ticket: typeof tickets.$inferSelect;
   /** The organization of the ticket's event. */
   organizationId: string;
-  /** The days the ticket's type admits (null or absent: every day; docs/decisions/125). */
-  ticketTypeDays?: readonly number[] | null | undefined;
+  /** The days the ticket's type admits (null: every day; docs/decisions/125), as ../ticket-type-door.ts reads them. */
+  typeDays: TicketTypeDoor['typeDays'];
   /** Absent: entry. */
   direction: CheckInDirection | undefined;
   /** Who answers for it (the scanner, or an offline scan's maker). */
@@ -122,7 +123,7 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   const list = checkInList.list;
   const who = { scanId: attempt.scanId, staffUserId: attempt.staffUserId };
   const key = { eventId: attempt.ticket.eventId, ticketId: attempt.ticket.id, day, checkInListId: list.id };
-  const input: CheckInInput = { ticket: ticketForRule(attempt.ticket, attempt.organizationId, attempt.ticketTypeDays), event, day, existingCheckIn: null, now: at, checkInList, direction };
+  const input: CheckInInput = { ticket: ticketForRule(attempt.ticket, attempt.organizationId, attempt), event, day, existingCheckIn: null, now: at, checkInList, direction };
   const atDoor = (standing: DoorCheckIn, isInside = isCheckInInside(standing, list, event, at)) => ({ ...existingForRule(standing, who), isInside });
   /** The rule's answer when a check-in stands: denied, this scan's own, or (offline) a conflict. */
   const decideAgainst = (standing: StandingCheckIn, decision: CheckInDecision): RecordedAttempt => {

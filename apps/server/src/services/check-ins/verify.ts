@@ -17,6 +17,7 @@ import type { Db } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
 import { inTransaction } from '../../db/transactions.ts';
 import { checkInLists, checkIns, eventDays, events, memberships, organizations, tickets, ticketTypes, users } from '../../db/schema.ts';
+import { ticketTypeDoorColumns, ticketTypeDoorOf, typeOfTicket } from '../ticket-type-door.ts';
 import { type ChosenCheckInList, chooseCheckInList, type CheckInListRow } from '../check-in-lists.ts';
 import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from '../errors.ts';
 import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from '../events.ts';
@@ -196,9 +197,7 @@ function prepareScanRead(db: Db, size: BatchSize) {
       isMember: sql<boolean>`exists (select 1 from ${memberships} where ${memberships.userId} = r.user_id and ${memberships.organizationId} = ${events.organizationId})`,
       ticket: tickets,
       ticketOrganizationId: ticketEvents.organizationId,
-      typeNote: ticketTypes.checkInNote,
-      typeRequiresAttention: ticketTypes.requiresAttention,
-      typeDays: ticketTypes.days,
+      ...ticketTypeDoorColumns,
       checkedInAt: checkIns.checkedInAt,
       checkInScanId: checkIns.scanId,
       checkInStaffUserId: checkIns.staffUserId,
@@ -214,7 +213,7 @@ function prepareScanRead(db: Db, size: BatchSize) {
     .leftJoin(tickets, sql`upper(${tickets.code}) = upper(r.code)`)
     .leftJoin(ticketEvents, eq(ticketEvents.id, tickets.eventId))
     // The type's check-in note (docs/decisions/102) and days (125): one index probe on (event_id, name).
-    .leftJoin(ticketTypes, and(eq(ticketTypes.eventId, tickets.eventId), eq(ticketTypes.name, tickets.ticketType)))
+    .leftJoin(ticketTypes, typeOfTicket)
     .leftJoin(
       checkIns,
       and(
@@ -257,8 +256,7 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
     allowsScanningOutsideDays: row.allowsScanningOutsideDays,
     days: daysOrDefault(row.days.map((entry) => ({ day: entry.day, name: entry.name, date: String(entry.date).slice(0, 10) })), row.date),
   };
-  const type = row.typeNote !== null && row.typeRequiresAttention !== null ? { note: row.typeNote, requiresAttention: row.typeRequiresAttention } : undefined;
-  const found = code !== null && row.ticket && row.ticketOrganizationId ? { ticket: row.ticket, organizationId: row.ticketOrganizationId, type, typeDays: row.typeDays } : undefined;
+  const found = code !== null && row.ticket && row.ticketOrganizationId ? { ticket: row.ticket, organizationId: row.ticketOrganizationId, ...ticketTypeDoorOf(row) } : undefined;
   const existingCheckIn =
     found && row.checkedInAt
       ? existingForRule(

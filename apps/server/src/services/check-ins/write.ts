@@ -34,6 +34,7 @@ import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTab
 import { checkInListSlots, checkInLists, checkIns, events, scanLog, type tickets, users } from '../../db/schema.ts';
 import { retrying } from '../../db/transactions.ts';
 import { changeStamp } from '../door-list.ts';
+import type { TicketTypeDoor } from '../ticket-type-door.ts';
 
 /** The active check-in of a ticket on a day (not undone): the partial unique index's predicate. */
 export const isActiveCheckIn = isNull(checkIns.undoneAt);
@@ -177,10 +178,11 @@ export function existingForRule(standing: EntryScans & { staffName: string }, at
 
 /**
  * The rule's `ticket` for a ticket row whose event belongs to `organizationId`, with the days its
- * type admits (`ticketTypeDays`, docs/decisions/125; null: every day, or the type has no row).
+ * type admits (`door.typeDays`, docs/decisions/125, as ../ticket-type-door.ts reads them; null:
+ * every day, or the type has no row). Required, so no caller can leave the type's days out.
  */
-export function ticketForRule(ticket: typeof tickets.$inferSelect, organizationId: string, ticketTypeDays: readonly number[] | null = null): CheckInTicket {
-  return { eventId: ticket.eventId, organizationId, isRevoked: ticket.revokedAt !== null, admittedDays: ticket.admittedDays, ticketType: ticket.ticketType, ticketTypeDays };
+export function ticketForRule(ticket: typeof tickets.$inferSelect, organizationId: string, door: Pick<TicketTypeDoor, 'typeDays'>): CheckInTicket {
+  return { eventId: ticket.eventId, organizationId, isRevoked: ticket.revokedAt !== null, admittedDays: ticket.admittedDays, ticketType: ticket.ticketType, ticketTypeDays: door.typeDays };
 }
 
 /** One scanned check-in of verify's hot path (`recordScannedCheckIn`), with the code its scan-log row records. */

@@ -185,6 +185,30 @@ describe('entry and exit, capacity and info mode on the scanner (docs/decisions/
     expect(screen.queryByRole('radio', { name: 'Info' })).not.toBeInTheDocument();
   });
 
+  test("an info scan of a ticket not valid on the day (its own days with its type's) says so above lists that do not admit it", async () => {
+    const otherDay = testDay.day + 1;
+    server.use(
+      http.post(apiUrl(`/events/${testEvent.id}/info-scan`), () =>
+        HttpResponse.json<InfoScanResponse>({
+          day: testDay.day,
+          ticket: { ticketId: 't-2', code: 'GC-SAT', holderName: 'Sam Day', ticketType: 'Saturday pass', admittedDays: [otherDay], revokedAt: null },
+          lists: [
+            { id: mainEntrance.id, name: 'Main entrance', admitsTicket: false, allowsReentry: false, checkIn: null },
+            { id: bar.id, name: 'Bar', admitsTicket: false, allowsReentry: true, checkIn: null },
+          ],
+        }),
+      ),
+    );
+    const { user } = renderApp({ route: '/scanner', selection: { organization: { ...testOrganization, role: 'supervisor' }, event: testEvent, day: atBar } });
+    await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
+    await user.click(await screen.findByRole('radio', { name: 'Info' }));
+    await verifyByHand(user, 'GC-SAT');
+    const card = await screen.findByTestId('info-scan-card');
+    expect(card).toHaveTextContent('Sam Day · Saturday pass');
+    expect(within(card).getByText(`Not valid on Day ${testDay.day}`)).toBeVisible();
+    expect(within(card).getAllByTestId('info-scan-list').map((row) => row.textContent)).toEqual(['Main entrance: Not valid here', 'Bar: Not valid here']);
+  });
+
   test("the supervisor's scan log names each entry's list and says exits and info scans", async () => {
     server.use(
       http.get(apiUrl(`/events/${testEvent.id}/scan-log`), () =>

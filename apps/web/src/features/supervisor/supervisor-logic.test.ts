@@ -17,6 +17,9 @@ test("an attendee's days and status for the selected day in words", () => {
   expect(admittedDaysText(null)).toBe('All days');
   expect(admittedDaysText([2])).toBe('Day 2');
   expect(admittedDaysText([1, 3])).toBe('Days 1, 3');
+  // Its own days and its type's share none (docs/decisions/125): the server answers [].
+  expect(admittedDaysText([])).toBe('No day');
+  expect(attendeeStatusText({ ...attendee, admittedDays: [] })).toBe('Not valid on Day 2');
   expect(attendeeStatusText(attendee)).toBe('Not checked in');
   expect(attendeeStatusText({ ...attendee, admittedDays: [2, 3] })).toBe('Not checked in');
   // A ticket for other days than the selected one (2): a check-in would be denied.

@@ -22,9 +22,13 @@ export function formatTime(iso: string): string {
   return date.toLocaleTimeString(formattingLocale('en-GB'), { hour: '2-digit', minute: '2-digit' });
 }
 
-/** 'All days' or 'Days 1, 3' for an attendee's admitted days. */
+/**
+ * 'All days', 'Days 1, 3', or 'No day' (its own days and its type's share none, docs/decisions/125)
+ * for an attendee's admitted days.
+ */
 export function admittedDaysText(admittedDays: readonly number[] | null): string {
   if (admittedDays === null) return t('supervisor.allDays');
+  if (admittedDays.length === 0) return t('supervisor.noDays');
   return t('supervisor.days', { count: admittedDays.length, days: admittedDays.join(', ') });
 }
 

@@ -1,4 +1,4 @@
-import type { InfoScanResponse } from '@gatecheck/contract';
+import { type InfoScanResponse, ticketAdmitsDay } from '@gatecheck/contract';
 import { Info } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Card } from '@/components/ui/card.tsx';
@@ -6,8 +6,9 @@ import { format } from 'date-fns';
 
 /**
  * A supervisor's info scan (docs/decisions/113): 'Info scan — nobody admitted', the ticket (holder,
- * type, revoked) and its state on each check-in list of the day — checked in at what time by whom,
- * inside or left, or not checked in; 'Not valid here' for a list that does not admit it. Blue, not
+ * type, revoked, 'Not valid on Day 1' when its days with its type's do not admit the day) and its
+ * state on each check-in list of the day — checked in at what time by whom, inside or left, or not
+ * checked in; 'Not valid here' for a list that does not admit it. Blue, not
  * green or red: it is no verdict. In the verdict's slot, so it never moves the field.
  */
 /** 'HH:mm' on the device clock; '' for an unreadable time. */
@@ -33,6 +34,7 @@ export function InfoScanCard({ info, code }: { info: InfoScanResponse; code: str
             <p className="font-semibold break-words">
               {ticket.holderName} · {ticket.ticketType}
               {ticket.revokedAt !== null && <span className="ml-2 font-bold text-red-900">{t('doors.revoked')}</span>}
+              {!ticketAdmitsDay(ticket.admittedDays, info.day) && <span className="ml-2 font-bold text-red-900">{t('supervisor.notValidOnDay', { day: info.day })}</span>}
             </p>
             {ticket.checkInNote && <p className="font-semibold text-amber-900 break-words">{ticket.checkInNote}</p>}
             <ul className="mt-1 divide-y divide-blue-200">
