@@ -1,4 +1,4 @@
-import type { InfoScanResponse } from '@gatecheck/contract';
+import type { InfoScanResponse } from '@gatecheck/contract/doors';
 import { Info } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Card } from '@/components/ui/card.tsx';
