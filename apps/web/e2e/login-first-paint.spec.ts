@@ -154,6 +154,19 @@ test("/scanner's preloaded code builds only the schemas its first screen uses: n
   expect(schemaIds.filter((id) => preloaded.some((code) => builtBy(code, id)))).toEqual([]);
 });
 
+test("/scanner's preloaded code holds none of Radix's tooltip, which loads when a mouse or a keyboard first comes to the control (docs/decisions/128)", () => {
+  const html = readFileSync(join(DIST_DIR, 'index.html'), 'utf8');
+  const scannerPreloads = [...html.matchAll(/<link rel="modulepreload"[^>]* href="\/([^"]+)" data-path="\/scanner">/g)].map((match) => match[1] ?? '');
+  expect(scannerPreloads.length).toBeGreaterThan(0);
+  const manifest = JSON.parse(readFileSync(join(DIST_DIR, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string }>;
+  const radixTooltip = manifest['src/components/ui/radix-tooltip.tsx'];
+  expect(radixTooltip, 'radix-tooltip.tsx is a chunk of its own').toBeDefined();
+  expect(readFileSync(join(DIST_DIR, radixTooltip?.file ?? ''), 'utf8')).toMatch(/TooltipProvider/);
+  // Radix's tooltip and its positioning layer (the popper's wrapper) are nowhere in the preloads.
+  const code = scannerPreloads.map((file) => readFileSync(join(DIST_DIR, file), 'utf8'));
+  expect(code.filter((chunk) => /TooltipProvider|data-radix-popper-content-wrapper/.test(chunk))).toEqual([]);
+});
+
 test('the first load carries no TanStack Query: the sign-in screen works without the query cache (docs/decisions/098)', () => {
   const { scripts } = readFirstLoad();
   // Messages only TanStack Query's code holds: query-core's (any query) and react-query's provider.
