@@ -21,7 +21,7 @@ const capacitorOnlyInNative = { group: ['@capacitor/*'], message: 'Only apps/web
 const decoderOnlyInQr = { group: ['zxing-wasm', 'zxing-wasm/*', 'jsqr'], message: 'The QR decoder sits behind apps/web/src/lib/qr (STYLE: Boundaries).' };
 const noServerInWeb = { group: ['**/apps/server/**', '**/server/src/**', '@gatecheck/server', '@gatecheck/server/*'], message: 'apps/web never imports apps/server; use @gatecheck/contract.' };
 const noWebInServer = { group: ['**/apps/web/**', '**/web/src/**', '@gatecheck/web', '@gatecheck/web/*'], message: 'apps/server never imports apps/web; use @gatecheck/contract.' };
-const noContractInternals = { group: ['@gatecheck/contract/*', '**/packages/contract/src/**'], message: 'Import the contract through its package exports only.' };
+const noContractInternals = { group: ['@gatecheck/contract/src/**', '@gatecheck/contract/*.ts', '**/packages/contract/src/**'], message: 'Import the contract through its package exports only.' };
 const noFeatures = { group: ['@/features/*', '**/features/*'], message: 'Shared code (lib, components, config) must not import features.' };
 const noApp = { group: ['@/app/*', '**/app/*'], message: 'Only the app layer imports app/.' };
 
@@ -81,6 +81,19 @@ export default tseslint.config(
       },
     ),
   })),
+  {
+    // The app's bundle imports the contract one resource at a time (`@gatecheck/contract/tickets`):
+    // through the barrel every resource's schemas land in the chunks of every screen, and the
+    // scanner's first screen evaluated the management area's (docs/decisions/128). Tests may use it.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/*.test.{ts,tsx}', 'apps/web/src/test/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@gatecheck/contract', message: 'Import the contract per resource in the app (@gatecheck/contract/<resource>, docs/decisions/128).' }] },
+      ],
+    },
+  },
   {
     files: ['apps/server/**/*.ts'],
     rules: restrict(noWebInServer, noContractInternals),

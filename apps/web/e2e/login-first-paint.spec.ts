@@ -132,6 +132,41 @@ test("/scanner's preloaded code holds none of the screen's lower part: Find atte
   expect(code.filter((chunk) => /data-radix-focus-guard|RemoveScroll/.test(chunk))).toEqual([]);
 });
 
+test("/scanner's preloaded code builds only the schemas its first screen uses: none of the management area's, the team's, the account screens', the supervisor's, the info scan's, the live door's or a door device's (docs/decisions/128)", () => {
+  const html = readFileSync(join(DIST_DIR, 'index.html'), 'utf8');
+  const scannerPreloads = [...html.matchAll(/<link rel="modulepreload"[^>]* href="\/([^"]+)" data-path="\/scanner">/g)].map((match) => match[1] ?? '');
+  expect(scannerPreloads.length).toBeGreaterThan(0);
+  // Every schema of these contract modules names itself for the OpenAPI document (`.meta({ id })`);
+  // the name survives minification, so it tells which chunk builds the schema.
+  const offTheFirstScreen = ['event-management', 'ticket-management', 'team', 'auth', 'supervisor', 'doors', 'live-door', 'devices'];
+  const schemaIds = offTheFirstScreen.flatMap((module) =>
+    [...readFileSync(new URL(`../../../packages/contract/src/${module}.ts`, import.meta.url), 'utf8').matchAll(/\.meta\(\{ id: '(\w+)'/g)].map((match) => match[1] ?? ''),
+  );
+  expect(schemaIds.length).toBeGreaterThan(50);
+  const builtBy = (code: string, id: string) => new RegExp(`\\.meta\\(\\{id:[\`"']${id}[\`"']\\}\\)`).test(code);
+  // Each is built somewhere (the pattern still finds them in the build)...
+  const everyChunk = readdirSync(join(DIST_DIR, 'assets'))
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => readFileSync(join(DIST_DIR, 'assets', file), 'utf8'));
+  expect(schemaIds.filter((id) => !everyChunk.some((code) => builtBy(code, id)))).toEqual([]);
+  // ...but not by what a stored session at /scanner loads before the screen renders.
+  const preloaded = scannerPreloads.map((file) => readFileSync(join(DIST_DIR, file), 'utf8'));
+  expect(schemaIds.filter((id) => preloaded.some((code) => builtBy(code, id)))).toEqual([]);
+});
+
+test("/scanner's preloaded code holds none of Radix's tooltip, which loads when a mouse or a keyboard first comes to the control (docs/decisions/128)", () => {
+  const html = readFileSync(join(DIST_DIR, 'index.html'), 'utf8');
+  const scannerPreloads = [...html.matchAll(/<link rel="modulepreload"[^>]* href="\/([^"]+)" data-path="\/scanner">/g)].map((match) => match[1] ?? '');
+  expect(scannerPreloads.length).toBeGreaterThan(0);
+  const manifest = JSON.parse(readFileSync(join(DIST_DIR, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string }>;
+  const radixTooltip = manifest['src/components/ui/radix-tooltip.tsx'];
+  expect(radixTooltip, 'radix-tooltip.tsx is a chunk of its own').toBeDefined();
+  expect(readFileSync(join(DIST_DIR, radixTooltip?.file ?? ''), 'utf8')).toMatch(/TooltipProvider/);
+  // Radix's tooltip and its positioning layer (the popper's wrapper) are nowhere in the preloads.
+  const code = scannerPreloads.map((file) => readFileSync(join(DIST_DIR, file), 'utf8'));
+  expect(code.filter((chunk) => /TooltipProvider|data-radix-popper-content-wrapper/.test(chunk))).toEqual([]);
+});
+
 test('the first load carries no TanStack Query: the sign-in screen works without the query cache (docs/decisions/098)', () => {
   const { scripts } = readFirstLoad();
   // Messages only TanStack Query's code holds: query-core's (any query) and react-query's provider.

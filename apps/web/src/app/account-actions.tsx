@@ -2,10 +2,12 @@ import { KeyRound, UserRoundPen } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button, buttonClassName } from '@/components/ui/button.tsx';
 import { paths } from '@/config/paths.ts';
-import { endShift } from '@/features/devices/device-self.ts';
 import { LogoutButton } from './logout-button.tsx';
 import { useSession, useSessionStore } from './session-provider.tsx';
 import { useTranslation } from 'react-i18next';
+
+/** A door device's calls, with their schemas: loaded by 'End shift', off the choice screens' first load (docs/decisions/128). */
+const loadDeviceSelf = () => import('@/features/devices/device-self.ts');
 
 /**
  * The signed-in header's account controls: 'Change password' (docs/decisions/018), where a steward
@@ -19,7 +21,7 @@ export function AccountActions() {
   const device = user?.device;
   if (user && device) {
     return (
-      <Button variant="secondary" className="whitespace-nowrap" onClick={() => void endShift({ ...user, device }).then((next) => session.switchShift(next))}>
+      <Button variant="secondary" className="whitespace-nowrap" onClick={() => void loadDeviceSelf().then(({ endShift }) => endShift({ ...user, device })).then((next) => session.switchShift(next))}>
         <UserRoundPen aria-hidden="true" className="size-5 max-[379px]:hidden" />
         {t('account.endShift')}
       </Button>

@@ -6,7 +6,7 @@
  * follows (./device-move.ts, docs/decisions/127) and says so.
  * Loaded lazily by RequireAuth for a device only. Renders nothing.
  */
-import { DEVICE_HEARTBEAT_MS } from '@gatecheck/contract';
+import { DEVICE_HEARTBEAT_MS } from '@gatecheck/contract/devices';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -4,7 +4,7 @@
  * the door list of its old place until a full download. The stored device, the chosen event and
  * list, the event's check-in lists and the door lists on the phone all change together.
  */
-import type { DeviceSelf } from '@gatecheck/contract';
+import type { DeviceSelf } from '@gatecheck/contract/devices';
 import type { QueryClient } from '@tanstack/react-query';
 import { isMovedDevice, storeMovedDevice } from '@/features/devices/device-self.ts';
 import { forgetDoorLists } from '@/features/scanner/offline/forget-door-data.ts';

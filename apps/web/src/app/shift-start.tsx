@@ -5,7 +5,7 @@
  * RequireAuth while the device has no shift; loaded on demand with the screens' texts. Without a
  * server, 'Scan now, name later' lets the door scan as the device (device-self.ts `scanWithoutShift`).
  */
-import { SHIFT_NAME_MAX_LENGTH, StartShiftRequest } from '@gatecheck/contract';
+import { SHIFT_NAME_MAX_LENGTH, StartShiftRequest } from '@gatecheck/contract/devices';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -5,7 +5,7 @@
  */
 import { TriangleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import type { ApiCompatibility } from '@gatecheck/contract';
+import type { ApiCompatibility } from '@gatecheck/contract/api-version';
 
 /** 'This app is older than the Gatecheck server…' or '…the server is older than this app…', in words. */
 export default function ApiVersionStrip({ compatibility }: { compatibility: Exclude<ApiCompatibility, 'ok'> }) {

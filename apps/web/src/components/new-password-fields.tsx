@@ -1,4 +1,4 @@
-import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract';
+import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract/sign-in';
 import { useTranslation } from 'react-i18next';
 import { FormField } from './form-field.tsx';
 

@@ -1,4 +1,4 @@
-import { DEVICE_ENROLLMENT_LINK, INVITATION_LINK, RESET_PASSWORD_LINK } from '@gatecheck/contract';
+import { DEVICE_ENROLLMENT_LINK, INVITATION_LINK, RESET_PASSWORD_LINK } from '@gatecheck/contract/paths';
 
 /**
  * Route paths of the app: SPEC §2's, then the account screens the issue added (docs/decisions/018).

@@ -7,7 +7,7 @@
  * (the sign-in screen's, issue 13): both are parsed through zod's shared core. Whether a call got an
  * answer at all feeds the 'Offline' indicator (`lib/reachability.ts`).
  */
-import { ApiErrorBody } from '@gatecheck/contract';
+import { ApiErrorBody } from '@gatecheck/contract/errors';
 import { safeParse, type core, type output } from 'zod/mini';
 import { currentApiCompatibility, reportServerApiVersion } from './api-compatibility.ts';
 import { reportServerAnswered, reportServerUnreachable } from './reachability.ts';

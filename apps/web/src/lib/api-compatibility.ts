@@ -9,7 +9,7 @@
  * An answer without the headers (a server from before them, or a proxy's own error page) says
  * nothing and changes nothing.
  */
-import { API_VERSION, API_VERSION_HEADER, apiCompatibility, type ApiCompatibility, OLDEST_APP_API_VERSION_HEADER } from '@gatecheck/contract';
+import { API_VERSION, API_VERSION_HEADER, apiCompatibility, type ApiCompatibility, OLDEST_APP_API_VERSION_HEADER } from '@gatecheck/contract/api-version';
 import { useSyncExternalStore } from 'react';
 
 let compatibility: ApiCompatibility = 'ok';

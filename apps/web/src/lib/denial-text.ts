@@ -7,7 +7,9 @@
  * through i18n. In English the words are exactly the contract's `dayDenialMessage` (same sentences,
  * dates as 'Sat 24 Nov'); in German dates read 'Sa., 24. November'.
  */
-import { type DayDenial, DenialReason, formatEventDate, type ListDenial } from '@gatecheck/contract';
+import type { ListDenial } from '@gatecheck/contract/check-in-lists';
+import { formatEventDate } from '@gatecheck/contract/check-in-rules';
+import { type DayDenial, DenialReason } from '@gatecheck/contract/tickets';
 import { activeLanguage, formattingLocale, t } from './i18n/index.ts';
 
 /** German event-day date: weekday short, day, month in full; read on the UTC calendar ('YYYY-MM-DD' names a day). */

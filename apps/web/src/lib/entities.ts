@@ -3,7 +3,7 @@
  * to these once, in their `api.ts`. Defined as zod schemas because they are also read back from
  * storage, where they are parsed rather than trusted.
  */
-import { UserSettings } from '@gatecheck/contract';
+import { UserSettings } from '@gatecheck/contract/users';
 import { z } from 'zod/mini';
 
 /** Notification settings with SPEC §3 defaults applied: the contract's shape, every flag present. */

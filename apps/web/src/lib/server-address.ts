@@ -9,7 +9,8 @@
  * team runs a server on a laptop without a certificate. The address may be given with or without
  * the '/api' path; the stored value is the API base (e.g. 'https://gate.example.com/api').
  */
-import { apiPaths, AuthOptionsResponse } from '@gatecheck/contract';
+import { apiPaths } from '@gatecheck/contract/paths';
+import { AuthOptionsResponse } from '@gatecheck/contract/sign-in';
 import { SERVER_CHECK_TIMEOUT_MS } from '@/config/constants.ts';
 import { env } from '@/config/env.ts';
 import { compatibilityOf, resetApiCompatibility } from './api-compatibility.ts';

@@ -5,7 +5,8 @@
  * `OFFLINE_PROBE_INTERVAL_MS` (config/constants.ts) while either of them watches, once for both,
  * so a gate on bad Wi-Fi sends one probe per interval, not one per screen part that waits.
  */
-import { apiPaths, HealthResponse } from '@gatecheck/contract';
+import { HealthResponse } from '@gatecheck/contract/health';
+import { apiPaths } from '@gatecheck/contract/paths';
 import { OFFLINE_PROBE_INTERVAL_MS } from '@/config/constants.ts';
 import { apiRequest } from './api-client.ts';
 

@@ -12,7 +12,7 @@ import { Button, buttonClassName } from '@/components/ui/button.tsx';
 import { ChoiceCard, ChoiceList } from '@/components/ui/choice-list.tsx';
 import { paths } from '@/config/paths.ts';
 import { eventQueries } from '@/features/events/api.ts';
-import { canManage } from '@/features/manage/manage-logic.ts';
+import { canManage } from '@/features/manage/manage-access.ts';
 import { attendeesLabel, closedReasonText, statusBadgeClasses, statusText } from '@/features/events/events-logic.ts';
 import { formatShortDate } from '@/lib/dates.ts';
 import type { EventItem, OrganizationItem } from '@/lib/entities.ts';

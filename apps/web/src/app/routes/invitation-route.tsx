@@ -4,7 +4,8 @@
  * invited address (name, username, password) and joins at once, or the person signs in first and
  * opens the link again. Open: outside the sign-in guard.
  */
-import { INVITATION_LINK, type MembershipRole } from '@gatecheck/contract';
+import type { MembershipRole } from '@gatecheck/contract/organizations';
+import { INVITATION_LINK } from '@gatecheck/contract/paths';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';

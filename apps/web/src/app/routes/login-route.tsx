@@ -14,7 +14,7 @@
  * fields' text becomes the state); 'Sign In' is disabled until hydration, so the form is never
  * submitted by the browser itself (a GET with the password in the address).
  */
-import { parseEnrollmentLink } from '@gatecheck/contract';
+import { parseEnrollmentLink } from '@gatecheck/contract/paths';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { FullScreenMessage } from '@/components/full-screen-message.tsx';

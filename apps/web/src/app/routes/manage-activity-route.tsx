@@ -10,7 +10,8 @@ import { PageShell } from '@/components/page-shell.tsx';
 import { managedEventPath, paths } from '@/config/paths.ts';
 import { manageQueries } from '@/features/manage/api.ts';
 import { ActivityList } from '@/features/manage/components/activity-list.tsx';
-import { actionWords, canManage, changeLines, refusalOf } from '@/features/manage/manage-logic.ts';
+import { canManage } from '@/features/manage/manage-access.ts';
+import { actionWords, changeLines, refusalOf } from '@/features/manage/manage-logic.ts';
 import { useSelection } from '@/lib/selection.ts';
 
 export function ManageActivityRoute() {

@@ -6,7 +6,7 @@
  * list, or removed (revoked: its next request is refused). Others are sent to /event-select; the
  * server refuses them anyway.
  */
-import type { CreateEnrollmentResponse, DeviceSummary } from '@gatecheck/contract';
+import type { CreateEnrollmentResponse, DeviceSummary } from '@gatecheck/contract/devices';
 import { useQuery } from '@tanstack/react-query';
 import { Copy, QrCode, Smartphone } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
@@ -24,7 +24,8 @@ import { paths } from '@/config/paths.ts';
 import { deviceQueries, useCreateEnrollment, useRevokeDevice, useUpdateDevice } from '@/features/devices/api.ts';
 import { appWords, deviceState, seenWords, svgImageSource } from '@/features/devices/devices-logic.ts';
 import { manageQueries } from '@/features/manage/api.ts';
-import { canManage, refusalOf } from '@/features/manage/manage-logic.ts';
+import { canManage } from '@/features/manage/manage-access.ts';
+import { refusalOf } from '@/features/manage/manage-logic.ts';
 import { checkInListQueries } from '@/lib/check-ins/check-in-lists.ts';
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { useSelection } from '@/lib/selection.ts';

@@ -3,7 +3,7 @@
  * organization's admins — create it, or change its settings and days; archive or restore it; its
  * Activity page. Saving refreshes the scanner's lists too, so the event shows there at once.
  */
-import type { EventRequest, ManagedEvent } from '@gatecheck/contract';
+import type { EventRequest, ManagedEvent } from '@gatecheck/contract/event-management';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Archive, DoorOpen, History, RotateCcw, Ticket } from 'lucide-react';
 import { useState } from 'react';
@@ -18,7 +18,8 @@ import { eventQueries } from '@/features/events/api.ts';
 import { organizationQueries } from '@/features/organizations/api.ts';
 import { manageQueries, useArchiveEvent, useCreateEvent, useSaveEvent } from '@/features/manage/api.ts';
 import { EventForm } from '@/features/manage/components/event-form.tsx';
-import { canManage, eventToForm, newEventForm, refusalOf, todayOnDevice } from '@/features/manage/manage-logic.ts';
+import { canManage } from '@/features/manage/manage-access.ts';
+import { eventToForm, newEventForm, refusalOf, todayOnDevice } from '@/features/manage/manage-logic.ts';
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';

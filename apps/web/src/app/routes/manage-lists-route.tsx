@@ -4,7 +4,7 @@
  * door settings; add a list, edit one, delete one (refused by the server while it has check-ins:
  * the words are shown on the list). Others are sent to /event-select; the server refuses them.
  */
-import type { CheckInList } from '@gatecheck/contract';
+import type { CheckInList } from '@gatecheck/contract/check-in-lists';
 import { useQuery } from '@tanstack/react-query';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
@@ -27,7 +27,8 @@ import {
   newCheckInListForm,
   ticketTypesWords,
 } from '@/features/manage/check-in-list-logic.ts';
-import { canManage, eventDaysOf, refusalOf } from '@/features/manage/manage-logic.ts';
+import { canManage } from '@/features/manage/manage-access.ts';
+import { eventDaysOf, refusalOf } from '@/features/manage/manage-logic.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
 

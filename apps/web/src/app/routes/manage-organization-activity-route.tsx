@@ -10,7 +10,8 @@ import { PageShell } from '@/components/page-shell.tsx';
 import { paths } from '@/config/paths.ts';
 import { manageQueries } from '@/features/manage/api.ts';
 import { ActivityList } from '@/features/manage/components/activity-list.tsx';
-import { canManage, organizationActionWords, organizationChangeLines, refusalOf } from '@/features/manage/manage-logic.ts';
+import { canManage } from '@/features/manage/manage-access.ts';
+import { organizationActionWords, organizationChangeLines, refusalOf } from '@/features/manage/manage-logic.ts';
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { useSelection } from '@/lib/selection.ts';
 

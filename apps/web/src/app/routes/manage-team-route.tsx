@@ -5,7 +5,8 @@
  * address with a role (the server mails the one-time link). Others are sent to /event-select; the
  * server refuses them.
  */
-import { ChangeMemberRoleRequest, InviteMemberRequest, MembershipRole, type TeamMember } from '@gatecheck/contract';
+import { MembershipRole } from '@gatecheck/contract/organizations';
+import { ChangeMemberRoleRequest, InviteMemberRequest, type TeamMember } from '@gatecheck/contract/team';
 import { useQuery } from '@tanstack/react-query';
 import { Mail, UserMinus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
@@ -19,7 +20,8 @@ import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { paths } from '@/config/paths.ts';
 import { Field } from '@/features/manage/components/field.tsx';
-import { canManage, refusalOf } from '@/features/manage/manage-logic.ts';
+import { canManage } from '@/features/manage/manage-access.ts';
+import { refusalOf } from '@/features/manage/manage-logic.ts';
 import { teamQueries, useChangeMemberRole, useInviteMember, useRemoveMember, useRevokeInvitation } from '@/features/team/api.ts';
 import { formatShortDate } from '@/lib/dates.ts';
 import type { OrganizationItem } from '@/lib/entities.ts';

@@ -7,7 +7,8 @@
  * its QR code; every ticket's QR PDF. Forms are checked with the contract's schemas before sending;
  * a refusal from the server is shown next to its field.
  */
-import { type ManagedTicket, manageTicketPaths, type TicketImportSummary, type TicketType } from '@gatecheck/contract';
+import type { TicketType } from '@gatecheck/contract/check-in-notes';
+import { type ManagedTicket, manageTicketPaths, type TicketImportSummary } from '@gatecheck/contract/ticket-management';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, FileUp, QrCode, Search } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
@@ -25,7 +26,8 @@ import { managedEventPath, paths } from '@/config/paths.ts';
 import { manageQueries } from '@/features/manage/api.ts';
 import { DaysChoice, type DaysChoiceValue } from '@/features/manage/components/check-group.tsx';
 import { Field, FieldProblem, fieldControlProps } from '@/features/manage/components/field.tsx';
-import { canManage, eventDaysOf, refusalOf } from '@/features/manage/manage-logic.ts';
+import { canManage } from '@/features/manage/manage-access.ts';
+import { eventDaysOf, refusalOf } from '@/features/manage/manage-logic.ts';
 import {
   importTicketCsv,
   previewTicketCsv,

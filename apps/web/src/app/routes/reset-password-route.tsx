@@ -4,7 +4,7 @@
  * from our own origin. Texts per SPEC §8: 'Password updated successfully', else the response text
  * (e.g. the link is used or expired), else 'Password reset failed' / 'Unable to reset password'.
  */
-import { RESET_PASSWORD_LINK } from '@gatecheck/contract';
+import { RESET_PASSWORD_LINK } from '@gatecheck/contract/paths';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CenteredCard } from '@/components/centered-card.tsx';

@@ -9,7 +9,8 @@
  * attendee search among it) was a third of the scanner's. It is the screen's last part, so when it
  * appears nothing above it moves.
  */
-import type { Attendee, UndoCheckInResponse, VerifyTicketResponse } from '@gatecheck/contract';
+import type { Attendee, UndoCheckInResponse } from '@gatecheck/contract/supervisor';
+import type { VerifyTicketResponse } from '@gatecheck/contract/tickets';
 import { Settings } from 'lucide-react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';

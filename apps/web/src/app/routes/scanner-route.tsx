@@ -20,7 +20,8 @@
  * by hand, shown here as a scan's verdict, and approvals in 'Recent scans' get 'Undo check-in'.
  * For admins only, 'Manage events' opens the management area (docs/decisions/105).
  */
-import type { InfoScanResponse, UndoCheckInResponse } from '@gatecheck/contract';
+import type { InfoScanResponse } from '@gatecheck/contract/doors';
+import type { UndoCheckInResponse } from '@gatecheck/contract/supervisor';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ScanLine, Square } from 'lucide-react';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
@@ -58,14 +59,15 @@ import { useSession } from '@/app/session-provider.tsx';
 import { useVerdictFeedback } from '@/features/scanner/use-verdict-feedback.ts';
 import { notTodayWarning } from '@/features/days/days-logic.ts';
 import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
-import { canManage } from '@/features/manage/manage-logic.ts';
-import { infoScan } from '@/features/supervisor/api.ts';
+import { canManage } from '@/features/manage/manage-access.ts';
 import { InfoScanCard } from '@/features/supervisor/components/info-scan-card.tsx';
 import { effectiveScanMode, ScanModeSwitch } from '@/features/scanner/components/scan-mode-switch.tsx';
 import { useTranslation } from 'react-i18next';
 
 /** The screen's lower part (Find attendee, Recent scans, Conflicts, ...): loaded after its first render (docs/decisions/119). */
 const ScannerLists = lazy(() => import('./scanner-lists.tsx'));
+/** The supervisor's calls (the info scan's among them), with their schemas: off the screen's first load (docs/decisions/128). */
+const loadSupervisorApi = () => import('@/features/supervisor/api.ts');
 
 /** The scanner screen; sends the user to /event-select when no event or day is chosen. */
 export function ScannerRoute() {
@@ -108,14 +110,19 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
   const onInfoCode = useCallback(
     async (code: string) => {
       try {
+        const { infoScan } = await loadSupervisorApi();
         setInfo({ response: await infoScan(queryClient, event.id, day.day, code), code });
       } catch {
-        // No answer or an error: an info scan needs the server (nothing to decide on the device).
+        // No answer, an error, or its code out of reach: an info scan needs the server (nothing to decide on the device).
         notify({ title: t('scanner.verificationError'), description: t('doors.infoNeedsServer'), variant: 'error' });
       }
     },
     [queryClient, event.id, day.day, t],
   );
+  // In Info mode the info scan's code is fetched ahead, so the first scan waits for the server alone.
+  useEffect(() => {
+    if (mode === 'info') void loadSupervisorApi().catch(() => undefined);
+  }, [mode]);
   const scanner = useScanner(event.id, day, offlineDoor, { direction: mode === 'exit' ? 'exit' : undefined, onInfoCode: mode === 'info' ? onInfoCode : undefined });
   // The web camera's decoder is downloaded ahead, once this screen has rendered and the browser is
   // idle (docs/decisions/110); the native camera (ML Kit) needs none.

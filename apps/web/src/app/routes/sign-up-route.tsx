@@ -1,4 +1,4 @@
-import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract';
+import { PASSWORD_MIN_LENGTH } from '@gatecheck/contract/sign-in';
 /**
  * /sign-up (docs/decisions/018; not a SPEC §2 route): creates an account with SPEC §7 register, only
  * when the server allows self-registration (GET /auth/options); otherwise the visitor is sent to

@@ -1,30 +1,103 @@
-import * as TooltipPrimitive from '@radix-ui/react-tooltip';
-import { useState, type ReactElement } from 'react';
-import { TOOLTIP_DELAY_MS } from '@/config/constants.ts';
+import { cloneElement, useRef, useState, type FocusEvent, type KeyboardEvent, type PointerEvent, type ReactElement } from 'react';
+import { flushSync } from 'react-dom';
+
+type RadixTooltipModule = typeof import('./radix-tooltip.tsx');
+
+const loadRadixTooltip = () => import('./radix-tooltip.tsx');
+/** Radix's tooltip once loaded: every tooltip mounted after that is Radix's from its first render. */
+let loadedModule: RadixTooltipModule | null = null;
+
+type ControlProps = {
+  onPointerEnter?: (event: PointerEvent<HTMLElement>) => void;
+  onPointerMove?: (event: PointerEvent<HTMLElement>) => void;
+  onPointerDown?: (event: PointerEvent<HTMLElement>) => void;
+  onFocus?: (event: FocusEvent<HTMLElement>) => void;
+  onKeyDown?: (event: KeyboardEvent<HTMLElement>) => void;
+};
+
+/** Whether `element` has focus a keyboard gave it (a tap or a click gives a button focus too, not visibly). */
+function hasVisibleFocus(element: HTMLElement): boolean {
+  try {
+    return element.matches(':focus-visible');
+  } catch {
+    return false;
+  }
+}
 
 /**
- * A short hint shown on hover or keyboard focus after SPEC §9's 700 ms open delay. Each tooltip
- * brings its own provider, so Radix's tooltip code loads with the screens that show one, not with
- * the sign-in screen (issue 13 item 2; a screen has at most one tooltip). It repeats the control's accessible name
- * for sighted mouse users; touch users never see it and do not need it.
+ * A short hint shown on hover or keyboard focus after SPEC §9's 700 ms open delay, above `children`
+ * (one control, e.g. the icon-only Back button). It repeats the control's accessible name for sighted
+ * mouse users; touch users never see it and do not need it.
  *
- * Its open state is ours (controlled), so Radix announces the opening before the content exists and
- * never depends on when an effect runs relative to the content's listener (decision 063 found the
- * uncontrolled tooltip closing itself at once where effects run a frame late; kept on React, 081).
+ * Radix's tooltip (radix-tooltip.tsx, about 13 kB gzip with its positioning library) loads when a
+ * mouse first comes over the control or a keyboard first focuses it, not with the screen
+ * (docs/decisions/128): until then the control is rendered bare. Putting Radix's trigger around it
+ * mounts the control anew, so that happens only while no press is under way on it (a pointer or
+ * Enter/Space held down: then once it is released, after its click), and synchronously, so no press
+ * can start in between; a control that had keyboard focus gets it back. A tap or a touch never loads it.
+ * Once loaded, every tooltip mounted later is Radix's from the start. The hint shows after the
+ * pointer moves over the loaded control, or at once on keyboard focus, as Radix does.
  */
-export function Tooltip({ label, children }: { label: string; children: ReactElement }) {
-  const [isOpen, setIsOpen] = useState(false);
-  return (
-    <TooltipPrimitive.Provider delayDuration={TOOLTIP_DELAY_MS}>
-      <TooltipPrimitive.Root open={isOpen} onOpenChange={setIsOpen}>
-        <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
-        <TooltipPrimitive.Portal>
-          <TooltipPrimitive.Content sideOffset={6} className="z-50 rounded-lg bg-slate-900 px-3 py-2 text-sm font-semibold text-white shadow-lg">
-            {label}
-            <TooltipPrimitive.Arrow className="fill-slate-900" />
-          </TooltipPrimitive.Content>
-        </TooltipPrimitive.Portal>
-      </TooltipPrimitive.Root>
-    </TooltipPrimitive.Provider>
-  );
+export function Tooltip({ label, children }: { label: string; children: ReactElement<ControlProps> }) {
+  const [radix, setRadix] = useState<RadixTooltipModule | null>(loadedModule);
+  const isPressed = useRef(false);
+  const isRequested = useRef(false);
+  const hadFocus = useRef(false);
+  const control = useRef<HTMLElement | null>(null);
+
+  if (radix) return <radix.RadixTooltip label={label} focusOnMount={hadFocus.current}>{children}</radix.RadixTooltip>;
+
+  const wrapIfIdle = () => {
+    if (!loadedModule || isPressed.current) return;
+    const module = loadedModule;
+    hadFocus.current = control.current !== null && control.current === document.activeElement && hasVisibleFocus(control.current);
+    flushSync(() => setRadix(module));
+  };
+  const request = (element: HTMLElement) => {
+    control.current = element;
+    if (isRequested.current) return;
+    isRequested.current = true;
+    void loadRadixTooltip().then(
+      (module) => {
+        loadedModule = module;
+        wrapIfIdle();
+      },
+      // Not loaded (offline before it was cached): the control works without its hint.
+      () => undefined,
+    );
+  };
+  /** A press on the control: no swap until it is released anywhere (its click comes first). */
+  const pressStarted = (releaseEvents: readonly string[]) => {
+    isPressed.current = true;
+    const released = () => {
+      for (const type of releaseEvents) window.removeEventListener(type, released, true);
+      isPressed.current = false;
+      // After the click the release brings (same task), the swap.
+      setTimeout(wrapIfIdle, 0);
+    };
+    for (const type of releaseEvents) window.addEventListener(type, released, true);
+  };
+  const props = children.props;
+  return cloneElement(children, {
+    onPointerEnter: (event) => {
+      props.onPointerEnter?.(event);
+      if (event.pointerType === 'mouse') request(event.currentTarget);
+    },
+    onPointerMove: (event) => {
+      props.onPointerMove?.(event);
+      if (event.pointerType === 'mouse') request(event.currentTarget);
+    },
+    onPointerDown: (event) => {
+      props.onPointerDown?.(event);
+      pressStarted(['pointerup', 'pointercancel']);
+    },
+    onFocus: (event) => {
+      props.onFocus?.(event);
+      if (hasVisibleFocus(event.currentTarget)) request(event.currentTarget);
+    },
+    onKeyDown: (event) => {
+      props.onKeyDown?.(event);
+      if (event.key === 'Enter' || event.key === ' ') pressStarted(['keyup', 'blur']);
+    },
+  });
 }

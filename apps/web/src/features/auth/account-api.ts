@@ -4,7 +4,8 @@
  * screen's first load carries neither these calls nor the classic-zod schemas they parse with
  * (issue 13, docs/decisions/061).
  */
-import { apiPaths, FlagMessageResponse, type ChangePasswordRequest, type ResetPasswordRequest } from '@gatecheck/contract';
+import { FlagMessageResponse, type ChangePasswordRequest, type ResetPasswordRequest } from '@gatecheck/contract/auth';
+import { apiPaths } from '@gatecheck/contract/paths';
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
 import { IP_LOOKUP_TIMEOUT_MS } from '@/config/constants.ts';

@@ -4,7 +4,8 @@
  * contract's RegisterRequest (classic zod), which the sign-in screen's first load does without
  * (issue 13, docs/decisions/061).
  */
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, RegisterRequest } from '@gatecheck/contract';
+import { RegisterRequest } from '@gatecheck/contract/auth';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@gatecheck/contract/sign-in';
 import type { z } from 'zod';
 import { t } from '@/lib/i18n/index.ts';
 

@@ -5,7 +5,9 @@
  * sign-in screen's first load does without TanStack Query; docs/decisions/098). The account screens
  * (docs/decisions/018) use the calls of account-api.ts (apart, so the first load does without them).
  */
-import { apiPaths, AuthOptionsResponse, LoginAnswer, UserMe } from '@gatecheck/contract';
+import { apiPaths } from '@gatecheck/contract/paths';
+import { AuthOptionsResponse, LoginAnswer } from '@gatecheck/contract/sign-in';
+import { UserMe } from '@gatecheck/contract/users';
 import { z } from 'zod/mini';
 import { SESSION_CHECK_TIMEOUT_MS } from '@/config/constants.ts';
 import { ApiError, apiRequest } from '@/lib/api-client.ts';

@@ -3,7 +3,8 @@
  * directly. The rules of the account screens (sign-up, new passwords) are in account-rules.ts, off
  * the first load (they parse with the contract's classic-zod RegisterRequest; issue 13).
  */
-import type { LoginRequest, UserMe } from '@gatecheck/contract';
+import type { LoginRequest } from '@gatecheck/contract/auth';
+import type { UserMe } from '@gatecheck/contract/users';
 import { paths, type AppPath } from '@/config/paths.ts';
 import type { User, UserSettings } from '@/lib/entities.ts';
 import type { Selection } from '@/lib/selection.ts';

@@ -5,7 +5,9 @@
  * native app the link's server becomes the app's server first (checked as the Server field is).
  * Loaded only by the /enroll screen: its schemas stay off the first load.
  */
-import { apiPaths, deviceApiPaths, parseEnrollmentLink, RedeemEnrollmentResponse, UserMe } from '@gatecheck/contract';
+import { deviceApiPaths, RedeemEnrollmentResponse } from '@gatecheck/contract/devices';
+import { apiPaths, parseEnrollmentLink } from '@gatecheck/contract/paths';
+import { UserMe } from '@gatecheck/contract/users';
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 import type { User } from '@/lib/entities.ts';

@@ -1,5 +1,6 @@
 /** Plain rules of the event-day step (SPEC §2 /day-select) and its calendar (issue 15). */
-import { DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER, type EventCalendar, isEventDayOpen, notEventDayFacts, todaysEventDay } from '@gatecheck/contract';
+import { type EventCalendar, isEventDayOpen, notEventDayFacts, todaysEventDay } from '@gatecheck/contract/check-in-rules';
+import { DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER } from '@gatecheck/contract/organizations';
 import type { EventDay, EventItem } from '@/lib/entities.ts';
 import { dayDenialText } from '@/lib/denial-text.ts';
 import { t } from '@/lib/i18n/index.ts';

@@ -3,14 +3,7 @@
  * writes — a setup QR code for an event (optionally one check-in list and a name), rename or move,
  * revoke — as TanStack mutations. Paths and shapes from the contract.
  */
-import {
-  type CreateEnrollmentRequest,
-  CreateEnrollmentResponse,
-  DeviceList,
-  devicePaths,
-  DeviceSummary,
-  type UpdateDeviceRequest,
-} from '@gatecheck/contract';
+import { type CreateEnrollmentRequest, CreateEnrollmentResponse, DeviceList, devicePaths, DeviceSummary, type UpdateDeviceRequest } from '@gatecheck/contract/devices';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 

@@ -4,7 +4,9 @@
  * (`POST /devices/me/status`: platform, app version, scans waiting in its outbox). Stored user and
  * token change with the shift; the device's own credential stays beside them.
  */
-import { apiPaths, type DeviceSelf, DeviceStatusResponse, deviceApiPaths, StartShiftResponse, UserMe } from '@gatecheck/contract';
+import { type DeviceSelf, DeviceStatusResponse, deviceApiPaths, StartShiftResponse } from '@gatecheck/contract/devices';
+import { apiPaths } from '@gatecheck/contract/paths';
+import { UserMe } from '@gatecheck/contract/users';
 import { apiRequest } from '@/lib/api-client.ts';
 import type { DeviceCredential, User } from '@/lib/entities.ts';
 import { platformName } from '@/lib/native/platform.ts';

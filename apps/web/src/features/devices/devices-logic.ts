@@ -2,7 +2,7 @@
  * The devices page's words as pure functions (docs/decisions/116): a device's state (online,
  * offline, removed), its app, when it was last seen, and the QR code as an image source.
  */
-import type { DeviceSummary } from '@gatecheck/contract';
+import type { DeviceSummary } from '@gatecheck/contract/devices';
 import { formattingLocale, t } from '@/lib/i18n/index.ts';
 
 /** A device's state: removed (revoked), online (seen within DEVICE_ONLINE_WINDOW_MS), or offline. */

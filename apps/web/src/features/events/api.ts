@@ -1,5 +1,6 @@
 /** Events of an organization (SPEC §7 GET /organizations/membership/{organizationId}). */
-import { EventList, organizationEventsPath } from '@gatecheck/contract';
+import { EventList } from '@gatecheck/contract/organizations';
+import { organizationEventsPath } from '@gatecheck/contract/paths';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 import { persistedQuery } from '@/lib/query-persister.ts';

@@ -1,5 +1,6 @@
 /** Plain rules of the event step (SPEC §3, §4). */
-import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE, type Event, isEventActive } from '@gatecheck/contract';
+import { isEventActive } from '@gatecheck/contract/check-in-rules';
+import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE, type Event } from '@gatecheck/contract/organizations';
 import type { DisplayEventStatus, EventItem } from '@/lib/entities.ts';
 import { t } from '@/lib/i18n/index.ts';
 

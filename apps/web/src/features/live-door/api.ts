@@ -1,9 +1,9 @@
 /**
  * The live door's CSV exports (docs/decisions/117): the day's arrivals per list and 5-minute slot,
  * and the day's scan log, fetched with the session like every call and handed to the browser as a
- * file download. The figures themselves are `checkInQueries.live` (lib/check-ins).
+ * file download. The figures themselves are `liveDoorQuery` (lib/check-ins).
  */
-import { liveDoorPaths } from '@gatecheck/contract';
+import { liveDoorPaths } from '@gatecheck/contract/live-door';
 import { downloadApiFile } from '@/lib/download-file.ts';
 
 /** The page of the live door of `eventId` (route `paths.liveDoor`), on `day` when given (else the selected day of that event). */

@@ -3,7 +3,7 @@
  * list on one time axis of 5-minute slots (for the chart and its table alike), a device's online
  * state and a share as a percentage. No React, no network.
  */
-import { type LiveDoor } from '@gatecheck/contract';
+import type { LiveDoor } from '@gatecheck/contract/live-door';
 import { formattingLocale } from '@/lib/i18n/index.ts';
 
 /** Arrivals of every list per slot: `slots` the slots' starts (ms since epoch, every slot from the first arrival to the last), `counts[list][slot]`. */

@@ -5,22 +5,10 @@
  * refreshes the management area's data of the event; the screen refreshes the scanner's lists.
  * Paths and shapes from the contract.
  */
-import {
-  apiPaths,
-  AuditEntryList,
-  CheckInList,
-  checkInListPath,
-  CheckInLists,
-  checkInListsPath,
-  type CreateCheckInListRequest,
-  type EditCheckInListRequest,
-  type EventRequest,
-  ManagedEvent,
-  ManagedEventList,
-  managePaths,
-  OrganizationAuditEntryList,
-  TicketTypesResponse,
-} from '@gatecheck/contract';
+import { CheckInList, CheckInLists, type CreateCheckInListRequest, type EditCheckInListRequest } from '@gatecheck/contract/check-in-lists';
+import { TicketTypesResponse } from '@gatecheck/contract/check-in-notes';
+import { AuditEntryList, type EventRequest, ManagedEvent, ManagedEventList, managePaths, OrganizationAuditEntryList } from '@gatecheck/contract/event-management';
+import { apiPaths, checkInListPath, checkInListsPath } from '@gatecheck/contract/paths';
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 

@@ -4,15 +4,8 @@
  * (the schemas the server checks with), each problem in words next to its field, and a list's
  * activity entry in words.
  */
-import {
-  type CheckInListAuditEntry,
-  type CheckInList,
-  type CheckInListSnapshot,
-  CHECK_IN_LIST_MAX_CAPACITY,
-  CHECK_IN_LIST_NAME_MAX_LENGTH,
-  CreateCheckInListRequest,
-  EditCheckInListRequest,
-} from '@gatecheck/contract';
+import { type CheckInList, CHECK_IN_LIST_MAX_CAPACITY, CHECK_IN_LIST_NAME_MAX_LENGTH, CreateCheckInListRequest, EditCheckInListRequest } from '@gatecheck/contract/check-in-lists';
+import type { CheckInListAuditEntry, CheckInListSnapshot } from '@gatecheck/contract/event-management';
 import { t } from '@/lib/i18n/index.ts';
 import type { FieldProblems } from './manage-logic.ts';
 

@@ -1,7 +1,8 @@
 import type { AuditEntry, EventSnapshot } from '@gatecheck/contract';
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '@/lib/api-client.ts';
-import { canManage, changeLines, checkEventForm, newEventForm, nextDayRow, refusalOf, todayOnDevice } from './manage-logic.ts';
+import { canManage } from './manage-access.ts';
+import { changeLines, checkEventForm, newEventForm, nextDayRow, refusalOf, todayOnDevice } from './manage-logic.ts';
 
 describe('canManage', () => {
   test('admins only; unknown roles count as staff', () => {

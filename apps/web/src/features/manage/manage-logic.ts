@@ -1,34 +1,14 @@
 /**
- * The management area's rules as pure functions (docs/decisions/105, 106): who sees it, the event
- * form's values and their check with the contract's `EventRequest` (the schema the server checks
- * with), every problem in words next to its field, a server refusal placed on its field, and an
- * activity entry's changes in words.
+ * The management area's rules as pure functions (docs/decisions/105, 106; who sees it is
+ * manage-access.ts): the event form's values and their check with the contract's `EventRequest`
+ * (the schema the server checks with), every problem in words next to its field, a server refusal
+ * placed on its field, and an activity entry's changes in words.
  */
-import {
-  type AuditEntry,
-  DEFAULT_DAY_CUTOFF,
-  DEFAULT_EVENT_DAY_NAME,
-  DEFAULT_EVENT_DAY_NUMBER,
-  EventRequest,
-  type EventSnapshot,
-  EventStatus,
-  hasRoleAtLeast,
-  isCheckInListAuditEntry,
-  isTicketAuditEntry,
-  type ManagedEvent,
-  MembershipRole,
-  type OrganizationAuditEntry,
-  type TicketAuditEntry,
-} from '@gatecheck/contract';
+import { type AuditEntry, EventRequest, type EventSnapshot, isCheckInListAuditEntry, isTicketAuditEntry, type ManagedEvent, type OrganizationAuditEntry, type TicketAuditEntry } from '@gatecheck/contract/event-management';
+import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER, EventStatus, MembershipRole } from '@gatecheck/contract/organizations';
 import { ApiError } from '@/lib/api-client.ts';
 import { listChangeLines } from './check-in-list-logic.ts';
 import { activeLanguage, t } from '@/lib/i18n/index.ts';
-
-/** Whether a membership `role` (as the server sent it) may use the management area: admins only. */
-export function canManage(role: string): boolean {
-  const parsed = MembershipRole.safeParse(role);
-  return parsed.success && hasRoleAtLeast(parsed.data, 'admin');
-}
 
 /** One day row of the form; `key` keeps React's rows stable while numbers are typed. */
 export interface DayFormValues {

@@ -5,17 +5,8 @@
  * do) and `importTicketCsv` (reads the server's progress lines as they come). Paths and shapes
  * from the contract.
  */
-import {
-  type CreateTicketTypeRequest,
-  type EditTicketRequest,
-  type EditTicketTypeRequest,
-  ManagedTicket,
-  ManagedTicketList,
-  manageTicketPaths,
-  TicketImportSummary,
-  TicketType,
-  TicketTypesResponse,
-} from '@gatecheck/contract';
+import { TicketType, TicketTypesResponse } from '@gatecheck/contract/check-in-notes';
+import { type CreateTicketTypeRequest, type EditTicketRequest, type EditTicketTypeRequest, ManagedTicket, ManagedTicketList, manageTicketPaths, TicketImportSummary } from '@gatecheck/contract/ticket-management';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiFetch, apiRequest } from '@/lib/api-client.ts';
 import { manageQueries } from './api.ts';

@@ -4,7 +4,7 @@
  * words by its field; the import's progress lines read from the server's stream; a ticket's days
  * and an import's progress in words.
  */
-import { CreateTicketTypeRequest, EditTicketRequest, EditTicketTypeRequest, TicketImportEvent } from '@gatecheck/contract';
+import { CreateTicketTypeRequest, EditTicketRequest, EditTicketTypeRequest, TicketImportEvent } from '@gatecheck/contract/ticket-management';
 import { t } from '@/lib/i18n/index.ts';
 
 /** Problems by field (`name`, `checkInNote`, `holderName`, `ticketType`), in words. */

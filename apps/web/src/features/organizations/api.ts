@@ -1,5 +1,6 @@
 /** Organizations of the signed-in user (SPEC §7 GET /organizations/membership). */
-import { apiPaths, OrganizationList } from '@gatecheck/contract';
+import { OrganizationList } from '@gatecheck/contract/organizations';
+import { apiPaths } from '@gatecheck/contract/paths';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 import { persistedQuery } from '@/lib/query-persister.ts';

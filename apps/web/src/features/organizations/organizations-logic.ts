@@ -1,5 +1,5 @@
 /** Plain rules of the organization step (SPEC §2, §3). */
-import { MembershipRole, type Organization } from '@gatecheck/contract';
+import { MembershipRole, type Organization } from '@gatecheck/contract/organizations';
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { t } from '@/lib/i18n/index.ts';
 

@@ -5,7 +5,7 @@ import { http, HttpResponse } from 'msw';
 import { createElement, type ReactNode } from 'react';
 import { expect, test } from 'vitest';
 import { ApiError } from '@/lib/api-client.ts';
-import { checkInQueries } from '@/lib/check-ins/check-in-queries.ts';
+import { attendeeQueries } from '@/lib/check-ins/attendee-queries.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
 import { NO_SELECTED_EVENT_MESSAGE, useVerifyTicketMutation, verifyTicket } from './api.ts';
@@ -81,9 +81,9 @@ test("a verify, approved or denied, refreshes the day's scan log and attendee se
   // The supervisor's screens of day 2 (and a log of day 3) open beside the scanner on one client.
   const { result } = renderHook(
     () => ({
-      log: useInfiniteQuery(checkInQueries.scanLog('event-1', 2, 'all')),
-      otherDayLog: useInfiniteQuery(checkInQueries.scanLog('event-1', 3, 'all')),
-      search: useQuery(checkInQueries.search('event-1', 2, 'ada')),
+      log: useInfiniteQuery(attendeeQueries.scanLog('event-1', 2, 'all')),
+      otherDayLog: useInfiniteQuery(attendeeQueries.scanLog('event-1', 3, 'all')),
+      search: useQuery(attendeeQueries.search('event-1', 2, 'ada')),
       verify: useVerifyTicketMutation(),
     }),
     { wrapper },

@@ -3,7 +3,8 @@
  * mapped once, here, to the client's `Verdict`; every verdict goes into the day's recent scans and
  * refreshes the day's check-in data (lib/check-ins, docs/decisions/097).
  */
-import { apiPaths, VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract';
+import { apiPaths } from '@gatecheck/contract/paths';
+import { VerifyTicketRequest, VerifyTicketResponse } from '@gatecheck/contract/tickets';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { RETRY_BASE_DELAY_MS } from '@/config/constants.ts';
 import { ApiError, apiRequest } from '@/lib/api-client.ts';

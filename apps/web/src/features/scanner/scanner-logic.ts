@@ -2,7 +2,9 @@
  * The scanner's rules as plain functions (SPEC §3 scan result, §4 scanner states, §5 manual entry,
  * §8 result card texts, §9 cuts). No React, no I/O: the screen and its hooks call these.
  */
-import { type CheckInAttention, normalizeTicketCode, ticketCodeOfQrText } from '@gatecheck/contract';
+import type { CheckInAttention } from '@gatecheck/contract/check-in-notes';
+import { normalizeTicketCode } from '@gatecheck/contract/door-list';
+import { ticketCodeOfQrText } from '@gatecheck/contract/signed-ticket';
 import { RESULT_CODE_MAX_CHARS, TOAST_CODE_MAX_CHARS } from '@/config/constants.ts';
 import type { Denial } from '@/lib/denial-text.ts';
 import { t } from '@/lib/i18n/index.ts';

@@ -5,7 +5,9 @@
  * denial's facts, 'Offline', 'Conflict', 'Undone elsewhere since', an undo made on this screen and
  * the ticket's check-in note.
  */
-import { CheckInAttention, DayDenial, DenialReason, ListDenial } from '@gatecheck/contract';
+import { ListDenial } from '@gatecheck/contract/check-in-lists';
+import { CheckInAttention } from '@gatecheck/contract/check-in-notes';
+import { DayDenial, DenialReason } from '@gatecheck/contract/tickets';
 import { z } from 'zod';
 import type { ScanResult } from './scanner-logic.ts';
 

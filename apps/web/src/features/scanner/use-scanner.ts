@@ -3,7 +3,7 @@
  * scanner-logic.ts driven by the camera, the manual field and the verify mutation. The open panel and
  * the latest verdict survive a reload of the tab (scanner-memory.ts, decision 027).
  */
-import type { VerifyTicketResponse } from '@gatecheck/contract';
+import type { VerifyTicketResponse } from '@gatecheck/contract/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState, type RefObject } from 'react';
 import { CAMERA_FACING_MODE, DECODE_PAUSE_MS } from '@/config/constants.ts';

@@ -2,7 +2,7 @@
  * What the full-screen verdict flash says (issue 10 item 2), as plain data: the word, the reason in
  * plain words for a denial, and the one sentence announced to screen readers. No React, no I/O.
  */
-import type { CheckInAttention } from '@gatecheck/contract';
+import type { CheckInAttention } from '@gatecheck/contract/check-in-notes';
 import { denialText, type ScanResult } from './scanner-logic.ts';
 import { t } from '@/lib/i18n/index.ts';
 

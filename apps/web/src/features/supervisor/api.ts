@@ -3,10 +3,13 @@
  * Each refreshes the event day's check-in data (`refreshCheckInDay`, lib/check-ins, decision 097),
  * where the attendee search and the scan log are read from. Paths and shapes from the contract.
  */
-import { InfoScanResponse, infoScanPath, ManualCheckInResponse, supervisorPaths, UndoCheckInResponse } from '@gatecheck/contract';
+import { InfoScanResponse } from '@gatecheck/contract/doors';
+import { infoScanPath, supervisorPaths } from '@gatecheck/contract/paths';
+import { ManualCheckInResponse, UndoCheckInResponse } from '@gatecheck/contract/supervisor';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
-import { checkInQueries, isSearchable, recordOccupancy, refreshCheckInDay } from '@/lib/check-ins/check-in-queries.ts';
+import { attendeeQueries, isSearchable } from '@/lib/check-ins/attendee-queries.ts';
+import { recordOccupancy, refreshCheckInDay } from '@/lib/check-ins/check-in-queries.ts';
 import { t } from '@/lib/i18n/index.ts';
 
 /** The body's `checkInListId` when a list was chosen (docs/decisions/109); absent: the event's first. */
@@ -53,7 +56,7 @@ export function useUndoCheckInByCode(eventId: string, day: number, checkInListId
   return useMutation({
     mutationFn: async ({ code, reason, scanId }: { code: string; reason: string; scanId?: string | undefined }) => {
       const wanted = code.trim().toLowerCase();
-      const found = isSearchable(code) ? await queryClient.fetchQuery({ ...checkInQueries.search(eventId, day, code, checkInListId), staleTime: 0 }) : null;
+      const found = isSearchable(code) ? await queryClient.fetchQuery({ ...attendeeQueries.search(eventId, day, code, checkInListId), staleTime: 0 }) : null;
       const attendee = found?.attendees.find((candidate) => candidate.code.toLowerCase() === wanted);
       if (!attendee) throw new Error(t('scanner.notFound'));
       return apiRequest(supervisorPaths.undoCheckIn(eventId, attendee.ticketId), { method: 'POST', body: { day, reason, scanId, ...listField(checkInListId) }, schema: UndoCheckInResponse });

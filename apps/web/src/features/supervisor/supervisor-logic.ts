@@ -3,7 +3,9 @@
  * status for the selected day in words. The server enforces the role; this only hides what a role
  * cannot do.
  */
-import { type Attendee, hasRoleAtLeast, ticketAdmitsDay, MembershipRole, type ScanLogEntry } from '@gatecheck/contract';
+import { ticketAdmitsDay } from '@gatecheck/contract/check-in-rules';
+import { hasRoleAtLeast, MembershipRole } from '@gatecheck/contract/organizations';
+import type { Attendee, ScanLogEntry } from '@gatecheck/contract/supervisor';
 import { ApiError } from '@/lib/api-client.ts';
 import { denialReasonWords } from '@/lib/denial-text.ts';
 import { activeLanguage, formattingLocale, t } from '@/lib/i18n/index.ts';

@@ -4,14 +4,8 @@
  * from one with a new account — as TanStack
  * mutations. Paths and shapes from the contract.
  */
-import {
-  AcceptInvitationResponse,
-  type MembershipRole,
-  type InviteMemberRequest,
-  type JoinWithNewAccountRequest,
-  Team,
-  teamPaths,
-} from '@gatecheck/contract';
+import type { MembershipRole } from '@gatecheck/contract/organizations';
+import { AcceptInvitationResponse, type InviteMemberRequest, type JoinWithNewAccountRequest, Team, teamPaths } from '@gatecheck/contract/team';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 

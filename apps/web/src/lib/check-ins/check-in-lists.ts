@@ -3,7 +3,8 @@
  * as query options, and the rule of the scanner's list step — which lists are offered after the day.
  * Shared by the day step (features/days via the route) and the scanner, so it sits in lib/.
  */
-import { type CheckInList, CheckInLists, checkInListsPath } from '@gatecheck/contract';
+import { type CheckInList, CheckInLists } from '@gatecheck/contract/check-in-lists';
+import { checkInListsPath } from '@gatecheck/contract/paths';
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 import type { ChosenCheckInList } from '@/lib/entities.ts';

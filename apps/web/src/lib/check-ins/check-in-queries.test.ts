@@ -4,7 +4,8 @@ import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { createQueryClient } from '@/lib/query-client.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
-import { checkInKeys, checkInQueries, isSearchable, recordOccupancy, refreshCheckInDay } from './check-in-queries.ts';
+import { attendeeQueries, isSearchable } from './attendee-queries.ts';
+import { checkInKeys, checkInQueries, recordOccupancy, refreshCheckInDay } from './check-in-queries.ts';
 
 test("every kind of an event day's check-in data sits under that day's one root key", () => {
   const root = ['check-ins', 'event-1', 2];
@@ -23,8 +24,8 @@ test("every kind of an event day's check-in data sits under that day's one root 
   // The query options use the factory's keys, so nothing is typed by hand elsewhere.
   expect(checkInQueries.counts('event-1', 2).queryKey).toEqual(checkInKeys.counts('event-1', 2));
   expect(checkInQueries.conflicts('event-1', 2).queryKey).toEqual(checkInKeys.conflicts('event-1', 2));
-  expect(checkInQueries.scanLog('event-1', 2, 'all').queryKey).toEqual(checkInKeys.scanLog('event-1', 2, 'all'));
-  expect(checkInQueries.search('event-1', 2, 'zoe').queryKey).toEqual(checkInKeys.search('event-1', 2, 'zoe'));
+  expect(attendeeQueries.scanLog('event-1', 2, 'all').queryKey).toEqual(checkInKeys.scanLog('event-1', 2, 'all'));
+  expect(attendeeQueries.search('event-1', 2, 'zoe').queryKey).toEqual(checkInKeys.search('event-1', 2, 'zoe'));
 });
 
 test('a search needs 3 characters after trimming', () => {
@@ -48,8 +49,8 @@ test("refreshing an event day reads its counts, conflicts, scan log and search a
   const observers = [
     new QueryObserver(queryClient, checkInQueries.counts('event-1', 2)),
     new QueryObserver(queryClient, checkInQueries.conflicts('event-1', 2)),
-    new InfiniteQueryObserver(queryClient, checkInQueries.scanLog('event-1', 2, 'all')),
-    new QueryObserver(queryClient, checkInQueries.search('event-1', 2, 'zoe')),
+    new InfiniteQueryObserver(queryClient, attendeeQueries.scanLog('event-1', 2, 'all')),
+    new QueryObserver(queryClient, attendeeQueries.search('event-1', 2, 'zoe')),
     new QueryObserver(queryClient, checkInQueries.counts('event-1', 3)),
   ];
   const unsubscribe = observers.map((observer) => observer.subscribe(() => undefined));

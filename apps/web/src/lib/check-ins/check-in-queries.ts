@@ -7,30 +7,19 @@
  * so each screen showing the day reads it again, whichever screen made the change.
  *
  * Shared by the scanner and the supervisor features, so it sits below them, in lib/ (features do
- * not import each other); it imports only the contract and lib.
+ * not import each other); it imports only the contract and lib. The scan log's and the attendee
+ * search's queries are attendee-queries.ts, the live door's live-door-query.ts: the scanner's first
+ * screen loads without their schemas (docs/decisions/128).
  */
-import {
-  ATTENDEE_SEARCH_MIN_LENGTH,
-  AttendeeSearchResponse,
-  CheckInCounts,
-  checkInCountsPath,
-  LIVE_DOOR_POLL_MS,
-  LiveDoor,
-  liveDoorPaths,
-  OfflineConflictList,
-  offlinePaths,
-  ScanLogPage,
-  type ScanLogVerdict,
-  supervisorPaths,
-} from '@gatecheck/contract';
-import { infiniteQueryOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
+import { CheckInCounts } from '@gatecheck/contract/check-in-counts';
+import { OfflineConflictList } from '@gatecheck/contract/offline-scans';
+import { checkInCountsPath, offlinePaths } from '@gatecheck/contract/paths';
+import type { ScanLogVerdict } from '@gatecheck/contract/supervisor';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
 
 /** While the scanner is open the counts are fetched again at least this often, in ms. */
 export const CHECK_IN_COUNTS_REFRESH_MS = 30_000;
-
-/** How often the open scan log is read again, in ms (the scanner's counts: every 30 s). */
-export const SCAN_LOG_REFRESH_MS = 15_000;
 
 /**
  * Which event day: the selected event's id (null or '' when none is stored, SPEC §5) and day number;
@@ -43,7 +32,7 @@ export interface CheckInDay {
 }
 
 /** `?checkInListId=` for a call that takes one, or nothing for the event's first list. */
-function listParam(checkInListId: string | undefined): Record<string, string> {
+export function listParam(checkInListId: string | undefined): Record<string, string> {
   return checkInListId ? { checkInListId } : {};
 }
 
@@ -69,11 +58,6 @@ export const checkInKeys = {
   live: (eventId: string, day: number) => [...checkInKeys.day(eventId, day), 'live'] as const,
   search: (eventId: string, day: number, text: string, checkInListId?: string) => [...checkInKeys.searches(eventId, day), checkInListId ?? null, text.trim()] as const,
 };
-
-/** Whether `text` is long enough to search (trimmed, at least `ATTENDEE_SEARCH_MIN_LENGTH` = 3 characters; fewer lists nobody). */
-export function isSearchable(text: string): boolean {
-  return text.trim().length >= ATTENDEE_SEARCH_MIN_LENGTH;
-}
 
 /**
  * GET /events/{eventId}/days/{day}/counts, with `?checkInListId=` when given (the answer then carries
@@ -109,45 +93,6 @@ export const checkInQueries = {
         const query = new URLSearchParams(listParam(checkInListId)).toString();
         return apiRequest(`${offlinePaths.offlineConflicts(eventId, day)}${query ? `?${query}` : ''}`, { schema: OfflineConflictList, signal });
       },
-    }),
-  /**
-   * GET …/scan-log?day=&verdict=&cursor=, newest first, 50 a page; read again every
-   * `SCAN_LOG_REFRESH_MS` while the screen is shown and only its first page is loaded, so the
-   * gates' scans appear as they come (with 'Load more' pages, every page would be read again).
-   */
-  scanLog: (eventId: string, day: number, verdict: ScanLogVerdict | 'all') =>
-    infiniteQueryOptions({
-      queryKey: checkInKeys.scanLog(eventId, day, verdict),
-      queryFn: ({ signal, pageParam }) => {
-        const query = new URLSearchParams({ day: String(day), ...(verdict === 'all' ? {} : { verdict }), ...(pageParam ? { cursor: pageParam } : {}) });
-        return apiRequest(`${supervisorPaths.scanLog(eventId)}?${query}`, { schema: ScanLogPage, signal });
-      },
-      initialPageParam: '',
-      getNextPageParam: (page) => page.nextCursor ?? undefined,
-      refetchInterval: (query) => ((query.state.data?.pages.length ?? 1) > 1 ? false : SCAN_LOG_REFRESH_MS),
-    }),
-  /**
-   * GET …/days/{day}/live (docs/decisions/117): asked again every LIVE_DOOR_POLL_MS while shown, also
-   * in a background tab (a supervisor's laptop beside the door), so a scan at any gate shows within
-   * that and one request; the last figures stay on screen while a request fails.
-   */
-  live: (eventId: string, day: number) =>
-    queryOptions({
-      queryKey: checkInKeys.live(eventId, day),
-      queryFn: ({ signal }) => apiRequest(liveDoorPaths.live(eventId, day), { schema: LiveDoor, signal }),
-      refetchInterval: LIVE_DOOR_POLL_MS,
-      refetchIntervalInBackground: true,
-    }),
-  /** GET …/attendees?q=&day=&checkInListId= (only when `text` is searchable); check-ins as at the list. */
-  search: (eventId: string, day: number, text: string, checkInListId?: string) =>
-    queryOptions({
-      queryKey: checkInKeys.search(eventId, day, text, checkInListId),
-      queryFn: ({ signal }) =>
-        apiRequest(`${supervisorPaths.attendeeSearch(eventId)}?${new URLSearchParams({ q: text.trim(), day: String(day), ...listParam(checkInListId) })}`, {
-          schema: AttendeeSearchResponse,
-          signal,
-        }),
-      enabled: isSearchable(text),
     }),
 };
 

@@ -6,7 +6,7 @@
  * chart follows the light and dark themes, and the app's language (times, dates, numbers); its
  * width follows its box (320 px phones included).
  */
-import { ARRIVALS_SLOT_MINUTES } from '@gatecheck/contract';
+import { ARRIVALS_SLOT_MINUTES } from '@gatecheck/contract/live-door';
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';

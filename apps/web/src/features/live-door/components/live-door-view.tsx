@@ -2,17 +2,17 @@
  * The live door of one event day (docs/decisions/117): the figures at a glance — checked in /
  * expected per check-in list and per ticket type, the scan rate now, arrivals per list over the day
  * (chart and table), denials by reason, the event's door devices — and the two CSV exports. The
- * figures are read again every 2 s (`checkInQueries.live`); while a read fails the last figures stay,
+ * figures are read again every 2 s (`liveDoorQuery`); while a read fails the last figures stay,
  * with a notice. Works at 320 px (one column, tables scroll sideways) and in the dark theme.
  */
-import type { LiveDoor } from '@gatecheck/contract';
+import type { LiveDoor } from '@gatecheck/contract/live-door';
 import { useQuery } from '@tanstack/react-query';
 import { Component, lazy, type ReactNode, Suspense, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ApiError } from '@/lib/api-client.ts';
-import { checkInQueries } from '@/lib/check-ins/check-in-queries.ts';
+import { liveDoorQuery } from '@/lib/check-ins/live-door-query.ts';
 import { denialReasonWords } from '@/lib/denial-text.ts';
 import { downloadLiveDoorCsv, type LiveDoorExport } from '../api.ts';
 import { arrivalsGrid, clockTime, percentOf } from '../live-door-logic.ts';
@@ -215,7 +215,7 @@ function Exports({ eventId, day }: { eventId: string; day: number }) {
 
 export function LiveDoorView({ eventId, day }: { eventId: string; day: number }) {
   const { t } = useTranslation();
-  const live = useQuery(checkInQueries.live(eventId, day));
+  const live = useQuery(liveDoorQuery(eventId, day));
   return (
     <div className="flex flex-col gap-6">
       <p className="text-base text-slate-700" aria-live="off">

@@ -1,4 +1,4 @@
-import { EventStatus } from '@gatecheck/contract';
+import { EventStatus } from '@gatecheck/contract/organizations';
 import { Plus, Trash2 } from 'lucide-react';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { Input } from '@/components/ui/input.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { Field, FieldProblem } from './field.tsx';
 import { checkEventForm, type EventFormValues, type FieldProblems, nextDayRow, statusWords } from '../manage-logic.ts';
-import type { EventRequest } from '@gatecheck/contract';
+import type { EventRequest } from '@gatecheck/contract/event-management';
 
 export interface EventFormProps {
   initial: EventFormValues;

@@ -1,4 +1,4 @@
-import type { CheckInAttention } from '@gatecheck/contract';
+import type { CheckInAttention } from '@gatecheck/contract/check-in-notes';
 import { MessageSquareText, TriangleAlert } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/cn.ts';

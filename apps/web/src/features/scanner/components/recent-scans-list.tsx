@@ -1,4 +1,4 @@
-import type { CheckInAttention } from '@gatecheck/contract';
+import type { CheckInAttention } from '@gatecheck/contract/check-in-notes';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronRight, CircleCheck, CircleX } from 'lucide-react';
 import { type ReactNode, useState } from 'react';

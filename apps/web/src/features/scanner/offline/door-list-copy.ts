@@ -27,7 +27,8 @@
  *
  * In a browser, nothing (lib/persistent-storage.ts asks the browser to keep its storage instead).
  */
-import { DoorList, EventSigningKeys } from '@gatecheck/contract';
+import { DoorList } from '@gatecheck/contract/door-list';
+import { EventSigningKeys } from '@gatecheck/contract/signed-ticket';
 import { z } from 'zod';
 import { listDeviceFiles, readDeviceFile, writeDeviceFile, writeDeviceFileInParts } from '@/lib/native/device-files.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';

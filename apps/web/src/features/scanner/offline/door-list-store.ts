@@ -8,7 +8,7 @@
  * changes that cannot apply to the stored list, are discarded (`corrupt`) and the last good list
  * stays; the next sync then asks for a full list. A stored value that no longer parses reads as absent.
  */
-import { DoorList, mergeDoorList } from '@gatecheck/contract';
+import { DoorList, mergeDoorList } from '@gatecheck/contract/door-list';
 import { z } from 'zod';
 import { copyDoorList } from './door-list-copy.ts';
 import { eventDayKey, type OfflineDb } from './offline-db.ts';

@@ -20,7 +20,7 @@
  * The day's door lists and the events' signing keys have their own copy (door-list-copy.ts), put back
  * by the same entry point (`restoreFromDeviceFiles`) under the same mark.
  */
-import { doorListLookupKey } from '@gatecheck/contract';
+import { doorListLookupKey } from '@gatecheck/contract/door-list';
 import { z } from 'zod';
 import { deleteDeviceFile, listDeviceFiles, readDeviceFile, writeDeviceFile } from '@/lib/native/device-files.ts';
 import { isNativePlatform } from '@/lib/native/platform.ts';

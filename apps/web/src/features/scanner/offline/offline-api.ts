@@ -5,7 +5,8 @@
  * The door list and the keys come back unparsed: their stores parse them, so a corrupt answer is
  * told apart from a failed download.
  */
-import { OfflineScanBatchResponse, offlinePaths, type OfflineScan, type OfflineScanBatch } from '@gatecheck/contract';
+import { OfflineScanBatchResponse, type OfflineScan, type OfflineScanBatch } from '@gatecheck/contract/offline-scans';
+import { offlinePaths } from '@gatecheck/contract/paths';
 import { z } from 'zod';
 import { apiRequest } from '@/lib/api-client.ts';
 import { readStoredToken } from '@/lib/stored-user.ts';

@@ -22,21 +22,9 @@
  * Every approval is remembered in `localCheckIns` (by lookup key, never the code), so the same ticket
  * again is DENIED 'Already checked in' before the next list download knows it.
  */
-import {
-  decideCheckIn,
-  doorListAttention,
-  doorListCheckInInput,
-  doorListLookupKey,
-  isDoorListCode,
-  openHolderName,
-  parseSignedTicket,
-  type CheckInDecision,
-  type CheckInEvent,
-  type DoorList,
-  type DoorListEntry,
-  type EventSigningKey,
-  type LocalCheckIn,
-} from '@gatecheck/contract';
+import { decideCheckIn, type CheckInDecision, type CheckInEvent } from '@gatecheck/contract/check-in-rules';
+import { doorListAttention, doorListCheckInInput, doorListLookupKey, isDoorListCode, openHolderName, type DoorList, type DoorListEntry, type LocalCheckIn } from '@gatecheck/contract/door-list';
+import { parseSignedTicket, type EventSigningKey } from '@gatecheck/contract/signed-ticket';
 import { z } from 'zod';
 import type { Verdict } from '../scanner-logic.ts';
 import { eventDayKey, type OfflineDb } from './offline-db.ts';

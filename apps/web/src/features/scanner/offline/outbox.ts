@@ -23,7 +23,9 @@
  * Each item carries the proof of the session it was made in (`sessionProof`, decision 088): the
  * server takes the maker's name, and the scan time, only with it.
  */
-import { normalizeTicketCode, OFFLINE_BATCH_MAX_ITEMS, offlineScanProof, OfflineRejection, OfflineVerdict, type OfflineScan, type OfflineScanBatchResponse, DenialReason } from '@gatecheck/contract';
+import { normalizeTicketCode } from '@gatecheck/contract/door-list';
+import { OFFLINE_BATCH_MAX_ITEMS, offlineScanProof, OfflineRejection, OfflineVerdict, type OfflineScan, type OfflineScanBatchResponse } from '@gatecheck/contract/offline-scans';
+import { DenialReason } from '@gatecheck/contract/tickets';
 import { z } from 'zod';
 import { RETRY_BASE_DELAY_MS, RETRY_DELAY_CAP_MS } from '@/config/constants.ts';
 import { ApiError } from '@/lib/api-client.ts';

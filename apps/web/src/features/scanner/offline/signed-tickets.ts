@@ -4,7 +4,8 @@
  * `GC1.…` text — WebCrypto where the platform has Ed25519 (the contract's `verifySignedTicket`),
  * @noble/ed25519 where it does not (older Android WebViews, Safari before 17).
  */
-import { EventSigningKeys, fromBase64Url, verifySignedTicket, type EventSigningKey, type ParsedSignedTicket } from '@gatecheck/contract';
+import { fromBase64Url } from '@gatecheck/contract/bytes';
+import { EventSigningKeys, verifySignedTicket, type EventSigningKey, type ParsedSignedTicket } from '@gatecheck/contract/signed-ticket';
 import { copySigningKeys } from './door-list-copy.ts';
 import type { OfflineDb } from './offline-db.ts';
 

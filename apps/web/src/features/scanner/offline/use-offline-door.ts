@@ -6,7 +6,8 @@
  *
  * With the server answering nothing of SPEC §7 changes: verify is still the one call that decides.
  */
-import type { DoorList, EventSigningKey } from '@gatecheck/contract';
+import type { DoorList } from '@gatecheck/contract/door-list';
+import type { EventSigningKey } from '@gatecheck/contract/signed-ticket';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { EventItem, SelectedDay } from '@/lib/entities.ts';

@@ -7,7 +7,8 @@
  * On the scanner screen (issue 11) it sits in a sheet that has its own heading (`hasHeading` false),
  * and `onCheckedIn` / `onUndone` hand each outcome to the screen (verdict card, recent scans, counts).
  */
-import type { Attendee, UndoCheckInResponse, VerifyTicketResponse } from '@gatecheck/contract';
+import type { Attendee, UndoCheckInResponse } from '@gatecheck/contract/supervisor';
+import type { VerifyTicketResponse } from '@gatecheck/contract/tickets';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId, useState, type FormEvent } from 'react';
 import { FormNotice } from '@/components/form-notice.tsx';
@@ -15,7 +16,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { cn } from '@/lib/cn.ts';
-import { checkInQueries, isSearchable } from '@/lib/check-ins/check-in-queries.ts';
+import { attendeeQueries, isSearchable } from '@/lib/check-ins/attendee-queries.ts';
 import { useManualCheckIn, useUndoCheckIn } from '../api.ts';
 import { denialText } from '@/lib/denial-text.ts';
 import { useIsServerUnreachable } from '@/lib/reachability.ts';
@@ -45,7 +46,7 @@ export function AttendeeSearch({ eventId, day, checkInListId, hasHeading = true,
   const inputId = useId();
   const [text, setText] = useState('');
   const deferred = useDeferredValue(text);
-  const search = useQuery(checkInQueries.search(eventId, day, deferred, checkInListId));
+  const search = useQuery(attendeeQueries.search(eventId, day, deferred, checkInListId));
   const isServerUnreachable = useIsServerUnreachable();
   const checkIn = useManualCheckIn(eventId, day, checkInListId);
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);

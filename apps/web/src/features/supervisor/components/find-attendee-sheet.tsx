@@ -5,7 +5,8 @@
  * undo from a result goes to `onUndone`. The search is refetched on each opening, so statuses
  * changed by scans since the last search are current.
  */
-import type { Attendee, UndoCheckInResponse, VerifyTicketResponse } from '@gatecheck/contract';
+import type { Attendee, UndoCheckInResponse } from '@gatecheck/contract/supervisor';
+import type { VerifyTicketResponse } from '@gatecheck/contract/tickets';
 import { useQueryClient } from '@tanstack/react-query';
 import { UserSearch } from 'lucide-react';
 import { useState } from 'react';

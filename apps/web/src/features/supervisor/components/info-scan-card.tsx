@@ -1,4 +1,5 @@
-import { type InfoScanResponse, ticketAdmitsDay } from '@gatecheck/contract';
+import { ticketAdmitsDay } from '@gatecheck/contract/check-in-rules';
+import type { InfoScanResponse } from '@gatecheck/contract/doors';
 import { Info } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Card } from '@/components/ui/card.tsx';

@@ -5,14 +5,14 @@
  * device claims, when the server received it (decision 088). At an event with several check-in lists
  * each entry names its list ('at VIP Gate'); exits and info scans say so (docs/decisions/113).
  */
-import { type ScanLogVerdict } from '@gatecheck/contract';
+import type { ScanLogVerdict } from '@gatecheck/contract/supervisor';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { checkInListQueries } from '@/lib/check-ins/check-in-lists.ts';
-import { checkInQueries } from '@/lib/check-ins/check-in-queries.ts';
+import { attendeeQueries } from '@/lib/check-ins/attendee-queries.ts';
 import { formatTime, scanLogVerdictText, supervisorErrorText } from '../supervisor-logic.ts';
 import { useTranslation } from 'react-i18next';
 
@@ -27,7 +27,7 @@ export function ScanLogList({ eventId, day }: { eventId: string; day: number }) 
   const { t } = useTranslation();
   const filterId = useId();
   const [verdict, setVerdict] = useState<ScanLogVerdict | 'all'>('all');
-  const log = useInfiniteQuery(checkInQueries.scanLog(eventId, day, verdict));
+  const log = useInfiniteQuery(attendeeQueries.scanLog(eventId, day, verdict));
   const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
   // Each entry names its check-in list when the event has several (docs/decisions/113): the lists as
   // the day step read them (in the cache), not fetched again here — the scan log must not wait on them.

@@ -5,7 +5,7 @@
  * made, and hands the recorded undo to `onUndone`. A refusal (409 not checked in or another scan's
  * check-in, 403, not found) is shown under the row in the server's words.
  */
-import { UNDO_REASON_MAX_LENGTH, type UndoCheckInResponse } from '@gatecheck/contract';
+import { UNDO_REASON_MAX_LENGTH, type UndoCheckInResponse } from '@gatecheck/contract/supervisor';
 import { useId, useState, type FormEvent } from 'react';
 import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
