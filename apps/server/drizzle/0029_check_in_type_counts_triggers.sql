@@ -1,18 +1,23 @@
--- Keeps check_in_type_counts (schema.ts, docs/decisions/132) equal to what it counts: per event, day
--- and the ticket's current ticket_type, the distinct tickets with an active check-in (not undone)
--- that day, each counted once, at the first of its active check-ins' lists in id order. Triggers in
--- the writing transaction, so the counts commit (or roll back) with the check-ins.
+-- Keeps the live door's two counter tables equal to what they count, in the writing transaction, so
+-- the counts commit (or roll back) with the check-ins:
+-- - check_in_arrivals (decision 127): per event, day, check-in list and 5-minute slot of
+--   checked_in_at (date_bin, aligned on 2000-01-01 UTC), the active check-ins (not undone);
+-- - check_in_type_counts (schema.ts, docs/decisions/132): per event, day and the ticket's current
+--   ticket_type, the distinct tickets with an active check-in that day, each counted once, at the
+--   first of its active check-ins' lists in id order.
 --
--- Statement triggers with transition tables: one call per statement whatever its rows (a coalesced
--- batch of scans, an offline upload, a bulk load), which also sees every row the statement changed
--- at once (a row trigger fires after the whole statement and cannot tell which of two check-ins of
--- one ticket in one statement came first). Whether a ticket already counts that day depends on its
--- other check-ins, so the writers of one ticket take turns: the function locks the statement's
--- tickets (FOR NO KEY UPDATE, in id order) before it reads their check-ins; a concurrent writer of
--- the same ticket waits, then reads what this one committed. A change of a ticket's type takes the
--- same row lock (its UPDATE), so check-ins and retypes of one ticket never interleave. The counter
--- rows are changed by one upsert that adds under the row's lock (ON CONFLICT DO UPDATE SET
--- checked_in = checked_in + excluded.checked_in), never read and written back.
+-- Statement triggers with transition tables (they replace the arrivals' row triggers of decision
+-- 127): one call per statement whatever its rows (a coalesced batch of scans, an offline upload, a
+-- bulk load), which also sees every row the statement changed at once (a row trigger fires after
+-- the whole statement and cannot tell which of two check-ins of one ticket in one statement came
+-- first). A statement that changed one check-in (a scan, an undo: the hot path) takes a short path
+-- of statements answered by key. Whether a ticket already counts that day depends on its other
+-- check-ins, so the writers of one ticket take turns: the function locks the statement's tickets
+-- (FOR NO KEY UPDATE, in id order) before it reads their check-ins; a concurrent writer of the same
+-- ticket waits, then reads what this one committed. A change of a ticket's type takes the same row
+-- lock (its UPDATE), so check-ins and retypes of one ticket never interleave. Counter rows change
+-- by upserts that add under the row's lock (ON CONFLICT DO UPDATE SET n = n + excluded.n), never
+-- read and written back.
 CREATE FUNCTION check_in_type_counts_add(change_events uuid[], change_days integer[], change_lists uuid[], change_types text[], change_deltas integer[]) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -41,41 +46,77 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
-CREATE FUNCTION check_in_type_counts_apply() RETURNS trigger
+CREATE FUNCTION check_in_counts_apply() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
   -- The statement's check-ins that counted before it (old) and count after it (new), of the rows
   -- where it changed whether or where they count (an exit or a re-entry changes neither).
-  old_ids uuid[]; old_events uuid[]; old_tickets uuid[]; old_days integer[]; old_lists uuid[];
-  new_ids uuid[]; new_events uuid[]; new_tickets uuid[]; new_days integer[]; new_lists uuid[];
+  old_ids uuid[]; old_events uuid[]; old_tickets uuid[]; old_days integer[]; old_lists uuid[]; old_slots timestamptz[];
+  new_ids uuid[]; new_events uuid[]; new_tickets uuid[]; new_days integer[]; new_lists uuid[]; new_slots timestamptz[];
   ticket_ids uuid[]; ticket_types text[];
   one_id uuid; one_event uuid; one_ticket uuid; one_day integer; one_list uuid; one_type text; first_other uuid;
   change_events uuid[]; change_days integer[]; change_lists uuid[]; change_types text[]; change_deltas integer[];
 BEGIN
   IF TG_OP = 'INSERT' THEN
-    SELECT array_agg(id), array_agg(event_id), array_agg(ticket_id), array_agg(day), array_agg(check_in_list_id)
-    INTO new_ids, new_events, new_tickets, new_days, new_lists
+    SELECT array_agg(id), array_agg(event_id), array_agg(ticket_id), array_agg(day), array_agg(check_in_list_id),
+      array_agg(date_bin('5 minutes'::interval, checked_in_at, timestamptz '2000-01-01T00:00:00Z'))
+    INTO new_ids, new_events, new_tickets, new_days, new_lists, new_slots
     FROM new_rows WHERE undone_at IS NULL;
   ELSIF TG_OP = 'DELETE' THEN
-    SELECT array_agg(id), array_agg(event_id), array_agg(ticket_id), array_agg(day), array_agg(check_in_list_id)
-    INTO old_ids, old_events, old_tickets, old_days, old_lists
+    SELECT array_agg(id), array_agg(event_id), array_agg(ticket_id), array_agg(day), array_agg(check_in_list_id),
+      array_agg(date_bin('5 minutes'::interval, checked_in_at, timestamptz '2000-01-01T00:00:00Z'))
+    INTO old_ids, old_events, old_tickets, old_days, old_lists, old_slots
     FROM old_rows WHERE undone_at IS NULL;
   ELSE
     SELECT array_agg(o.id) FILTER (WHERE o.undone_at IS NULL), array_agg(o.event_id) FILTER (WHERE o.undone_at IS NULL),
       array_agg(o.ticket_id) FILTER (WHERE o.undone_at IS NULL), array_agg(o.day) FILTER (WHERE o.undone_at IS NULL),
       array_agg(o.check_in_list_id) FILTER (WHERE o.undone_at IS NULL),
+      array_agg(date_bin('5 minutes'::interval, o.checked_in_at, timestamptz '2000-01-01T00:00:00Z')) FILTER (WHERE o.undone_at IS NULL),
       array_agg(n.id) FILTER (WHERE n.undone_at IS NULL), array_agg(n.event_id) FILTER (WHERE n.undone_at IS NULL),
       array_agg(n.ticket_id) FILTER (WHERE n.undone_at IS NULL), array_agg(n.day) FILTER (WHERE n.undone_at IS NULL),
-      array_agg(n.check_in_list_id) FILTER (WHERE n.undone_at IS NULL)
-    INTO old_ids, old_events, old_tickets, old_days, old_lists, new_ids, new_events, new_tickets, new_days, new_lists
+      array_agg(n.check_in_list_id) FILTER (WHERE n.undone_at IS NULL),
+      array_agg(date_bin('5 minutes'::interval, n.checked_in_at, timestamptz '2000-01-01T00:00:00Z')) FILTER (WHERE n.undone_at IS NULL)
+    INTO old_ids, old_events, old_tickets, old_days, old_lists, old_slots, new_ids, new_events, new_tickets, new_days, new_lists, new_slots
     FROM old_rows AS o JOIN new_rows AS n ON n.id = o.id
     WHERE (o.undone_at IS NULL) <> (n.undone_at IS NULL) OR o.event_id <> n.event_id OR o.ticket_id <> n.ticket_id
-      OR o.day <> n.day OR o.check_in_list_id <> n.check_in_list_id;
+      OR o.day <> n.day OR o.check_in_list_id <> n.check_in_list_id OR o.checked_in_at <> n.checked_in_at;
   END IF;
   IF old_ids IS NULL AND new_ids IS NULL THEN
     RETURN NULL;
   END IF;
   old_ids := coalesce(old_ids, '{}'); new_ids := coalesce(new_ids, '{}');
+
+  -- Arrivals (check_in_arrivals, decision 127): +1 per check-in that counts now at its list and
+  -- 5-minute slot, -1 per one that counted before, summed per row in one upsert (a row per slot,
+  -- not per check-in). Subtractions only ever meet a row that exists and never insert one (a
+  -- cascade from a deleted event or list may have removed it).
+  IF cardinality(old_ids) + cardinality(new_ids) = 1 THEN
+    IF cardinality(new_ids) = 1 THEN
+      INSERT INTO check_in_arrivals AS a (event_id, day, check_in_list_id, slot_start, arrivals)
+      VALUES (new_events[1], new_days[1], new_lists[1], new_slots[1], 1)
+      ON CONFLICT (event_id, day, check_in_list_id, slot_start) DO UPDATE SET arrivals = a.arrivals + 1;
+    ELSE
+      UPDATE check_in_arrivals SET arrivals = arrivals - 1
+      WHERE event_id = old_events[1] AND day = old_days[1] AND check_in_list_id = old_lists[1] AND slot_start = old_slots[1];
+    END IF;
+  ELSE
+    WITH changes AS (
+      SELECT event_id, day, check_in_list_id, slot_start, sum(delta)::integer AS delta FROM (
+        SELECT n.event_id, n.day, n.check_in_list_id, n.slot_start, 1 AS delta FROM unnest(new_events, new_days, new_lists, new_slots) AS n(event_id, day, check_in_list_id, slot_start)
+        UNION ALL
+        SELECT o.event_id, o.day, o.check_in_list_id, o.slot_start, -1 FROM unnest(old_events, old_days, old_lists, old_slots) AS o(event_id, day, check_in_list_id, slot_start)
+      ) AS counted GROUP BY 1, 2, 3, 4 HAVING sum(delta) <> 0
+    ), added AS (
+      INSERT INTO check_in_arrivals AS a (event_id, day, check_in_list_id, slot_start, arrivals)
+      SELECT event_id, day, check_in_list_id, slot_start, delta FROM changes WHERE delta > 0 ORDER BY 1, 2, 3, 4
+      ON CONFLICT (event_id, day, check_in_list_id, slot_start) DO UPDATE SET arrivals = a.arrivals + excluded.arrivals
+    )
+    UPDATE check_in_arrivals AS a SET arrivals = a.arrivals + changes.delta FROM changes
+    WHERE changes.delta < 0 AND a.event_id = changes.event_id AND a.day = changes.day
+      AND a.check_in_list_id = changes.check_in_list_id AND a.slot_start = changes.slot_start;
+  END IF;
+
+  -- Checked in per ticket type (check_in_type_counts).
   IF cardinality(old_ids) + cardinality(new_ids) = 1 THEN
     -- One check-in counted or no longer counted (a scan, an undo: the hot path): the same rule in
     -- statements the planner answers by key, without the general case's sets.
@@ -90,9 +131,13 @@ BEGIN
     END IF;
     -- The first list of the ticket's other active check-ins that day: it counts the ticket both
     -- before and after, unless this one's list comes first.
-    SELECT check_in_list_id INTO first_other FROM check_ins
-    WHERE ticket_id = one_ticket AND event_id = one_event AND day = one_day AND undone_at IS NULL AND id <> one_id
-    ORDER BY check_in_list_id LIMIT 1;
+    -- (Its check-ins by the ticket's index alone, OFFSET 0 keeping the other conditions out of that
+    -- scan: with statistics behind a bulk load the planner would otherwise pick the index of the
+    -- event's day and read every check-in of the day for this one ticket.)
+    SELECT c.check_in_list_id INTO first_other
+    FROM (SELECT id, event_id, day, check_in_list_id, undone_at FROM check_ins WHERE ticket_id = one_ticket OFFSET 0) AS c
+    WHERE c.event_id = one_event AND c.day = one_day AND c.undone_at IS NULL AND c.id <> one_id
+    ORDER BY c.check_in_list_id LIMIT 1;
     IF first_other IS NOT NULL AND first_other <= one_list THEN
       RETURN NULL;
     END IF;
@@ -125,8 +170,8 @@ BEGIN
   END IF;
   -- Per (event, ticket, day) touched: the list that counts it before the statement (the check-ins
   -- now, without the statement's new rows, with its old ones) and after it (the check-ins now). Each
-  -- pair's check-ins by the ticket's index (LATERAL: the arrays' sizes are unknown to the planner,
-  -- which must not scan check_ins for a single check-in).
+  -- pair's check-ins by the ticket's index alone (LATERAL and OFFSET 0, as above: the arrays' sizes
+  -- are unknown to the planner, and the day's index would read every check-in of the day per pair).
   WITH changed_old AS (
     SELECT * FROM unnest(old_ids, old_events, old_tickets, old_days, old_lists) AS o(id, event_id, ticket_id, day, check_in_list_id)
   ), changed_new AS (
@@ -136,11 +181,11 @@ BEGIN
   ), now_active AS (
     SELECT c.id, p.event_id, p.ticket_id, p.day, c.check_in_list_id
     FROM pairs AS p CROSS JOIN LATERAL (
-      SELECT c.id, c.check_in_list_id FROM check_ins AS c
-      WHERE c.ticket_id = p.ticket_id AND c.event_id = p.event_id AND c.day = p.day AND c.undone_at IS NULL
+      SELECT c.id, c.event_id, c.day, c.check_in_list_id, c.undone_at FROM check_ins AS c WHERE c.ticket_id = p.ticket_id OFFSET 0
     ) AS c
+    WHERE c.event_id = p.event_id AND c.day = p.day AND c.undone_at IS NULL
   ), before_active AS (
-    SELECT * FROM now_active WHERE NOT (id = ANY (new_ids)) UNION ALL SELECT * FROM changed_old
+    SELECT * FROM now_active AS a WHERE NOT EXISTS (SELECT 1 FROM changed_new AS n WHERE n.id = a.id) UNION ALL SELECT * FROM changed_old
   ), counted AS (
     SELECT event_id, ticket_id, day, check_in_list_id, -1 AS delta
     FROM (SELECT DISTINCT ON (event_id, ticket_id, day) * FROM before_active ORDER BY event_id, ticket_id, day, check_in_list_id) AS first_before
@@ -159,14 +204,24 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
-CREATE TRIGGER check_in_type_counts_insert AFTER INSERT ON check_ins REFERENCING NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION check_in_type_counts_apply();
+-- The arrivals' row triggers (decision 127) give way to the statement triggers below, which keep
+-- both tables in one call per statement (their TRUNCATE trigger stays).
+DROP TRIGGER check_in_arrivals_insert ON check_ins;
 --> statement-breakpoint
-CREATE TRIGGER check_in_type_counts_update AFTER UPDATE ON check_ins REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION check_in_type_counts_apply();
+DROP TRIGGER check_in_arrivals_update ON check_ins;
 --> statement-breakpoint
-CREATE TRIGGER check_in_type_counts_delete AFTER DELETE ON check_ins REFERENCING OLD TABLE AS old_rows
-FOR EACH STATEMENT EXECUTE FUNCTION check_in_type_counts_apply();
+DROP TRIGGER check_in_arrivals_delete ON check_ins;
+--> statement-breakpoint
+DROP FUNCTION check_in_arrivals_apply();
+--> statement-breakpoint
+CREATE TRIGGER check_in_counts_insert AFTER INSERT ON check_ins REFERENCING NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION check_in_counts_apply();
+--> statement-breakpoint
+CREATE TRIGGER check_in_counts_update AFTER UPDATE ON check_ins REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION check_in_counts_apply();
+--> statement-breakpoint
+CREATE TRIGGER check_in_counts_delete AFTER DELETE ON check_ins REFERENCING OLD TABLE AS old_rows
+FOR EACH STATEMENT EXECUTE FUNCTION check_in_counts_apply();
 --> statement-breakpoint
 CREATE FUNCTION check_in_type_counts_clear() RETURNS trigger
 LANGUAGE plpgsql AS $$

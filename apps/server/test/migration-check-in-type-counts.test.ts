@@ -81,7 +81,8 @@ async function expectBackfilledAndKept(query: Query): Promise<void> {
   ]);
 }
 
-test(`the type counts migration counts the check-ins already stored, then its triggers keep the counts (${TEST_DATABASE_KIND})`, async () => {
+// Two runs of every migration on PGlite: about 15 s alone, past the 30 s default beside other test files on a loaded machine.
+test(`the type counts migration counts the check-ins already stored, then its triggers keep the counts (${TEST_DATABASE_KIND})`, { timeout: 90_000 }, async () => {
   if (TEST_DATABASE_KIND === 'pglite') {
     const client = await PGlite.create();
     try {

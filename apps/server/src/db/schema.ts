@@ -444,10 +444,11 @@ export const checkInTypeCounts = pgTable(
 /**
  * The live door's arrivals (docs/decisions/127): per event, day, check-in list and 5-minute slot
  * (`slotStart`, `date_bin` of `check_ins.checked_in_at`, UTC-aligned, ARRIVALS_SLOT_MINUTES), how
- * many active check-ins (not undone) were made then. Maintained only by the row triggers on
- * `check_ins` (custom migration `*_check_in_arrivals_triggers.sql`) in the writing transaction —
- * inserts, undos, moved times or lists, deletes — with an upsert that adds to the row under its
- * row lock, so concurrent check-ins never lose a count; no application code writes it. A slot whose
+ * many active check-ins (not undone) were made then. Maintained only by the statement triggers on
+ * `check_ins` (custom migration `*_check_in_type_counts_triggers.sql`, docs/decisions/132; row
+ * triggers before it) in the writing transaction — inserts, undos, moved times or lists, deletes —
+ * with an upsert that adds to the row under its row lock, so concurrent check-ins never lose a
+ * count; no application code writes it. A slot whose
  * every check-in was undone keeps its row at 0. Read by its primary key's prefix (event, day).
  */
 export const checkInArrivals = pgTable(

@@ -22,7 +22,7 @@ import type { EventDetails } from './events.ts';
 /**
  * A slot's start as the wire has it (ISO 8601, UTC, seconds). The trigger floors `checked_in_at`
  * with date_bin to 5-minute slots aligned on 2000-01-01 UTC (ARRIVALS_SLOT_MINUTES, migration
- * `*_check_in_arrivals_triggers.sql`).
+ * `*_check_in_type_counts_triggers.sql`).
  */
 const slotStart = sql<string>`to_char(${checkInArrivals.slotStart} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
