@@ -19,7 +19,7 @@
  *
  * Run: `npx tsx bench/count-triggers.bench.ts` in apps/server, or under
  * `npx tsx ../../scripts/with-postgres.ts -- …` for PostgreSQL. BENCH_TRIGGERS_ROUNDS (default 2),
- * BENCH_TRIGGERS_TICKETS (default 10,000).
+ * BENCH_TRIGGERS_TICKETS (default 10,000), BENCH_TRIGGERS_VARIANTS (default all, comma-separated).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -34,8 +34,10 @@ const TICKETS = Number(process.env.BENCH_TRIGGERS_TICKETS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_TRIGGERS_ROUNDS ?? 2);
 const SINGLES = 1_000;
 
-const VARIANTS = ['none', 'arrivals-row', 'arrivals-row+types-statement', 'counts-statement'] as const;
-type Variant = (typeof VARIANTS)[number];
+const ALL_VARIANTS = ['none', 'arrivals-row', 'arrivals-row+types-statement', 'counts-statement'] as const;
+type Variant = (typeof ALL_VARIANTS)[number];
+/** The variants of BENCH_TRIGGERS_VARIANTS (comma-separated), default all. */
+const VARIANTS = ALL_VARIANTS.filter((variant) => (process.env.BENCH_TRIGGERS_VARIANTS?.split(',') ?? ALL_VARIANTS).includes(variant));
 
 /** A migration's statements by the name of the trigger or function they create. */
 async function migrationStatements(suffix: string): Promise<Map<string, string>> {
