@@ -11,7 +11,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { apiPaths, LiveDoor, liveDoorPaths, offlinePaths, OfflineScanBatchResponse, supervisorPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { checkInArrivals, checkIns, eventDays, events, sessions, tickets } from '../src/db/schema.ts';
+import { checkInArrivals, checkIns, checkInTypeCounts, eventDays, events, sessions, tickets } from '../src/db/schema.ts';
 import { DEMO_SUPERVISOR } from '../src/db/seed.ts';
 import { cliActor } from '../src/services/audit.ts';
 import { countListInside } from '../src/services/check-in-counts.ts';
@@ -59,7 +59,7 @@ beforeAll(async () => {
   codes = Array.from({ length: TICKETS }, (_, index) => `${prefix}-${String(index).padStart(3, '0')}`);
   const inserted = await insertTickets(
     t.database.db,
-    codes.map((code) => ({ code, eventId: event.id, holderName: `Holder ${code}`, ticketType: 'General Admission', admittedDays: null })),
+    codes.map((code, index) => ({ code, eventId: event.id, holderName: `Holder ${code}`, ticketType: index % 4 === 3 ? 'Balcony' : 'General Admission', admittedDays: null })),
   );
   ticketIds = new Map(inserted.map((ticket) => [ticket.code, ticket.id]));
   device = await newDeviceToken(t.database.db, event.id);
@@ -142,14 +142,40 @@ async function storedArrivals(): Promise<Record<string, Record<string, number>>>
   return byList;
 }
 
-/** Every figure the trigger or the grouped inside-now statement gives equals the recount. */
+/** Ticket type → distinct tickets with an active check-in of the day, by the ticket's type now, counted from check_ins. */
+async function recountTypes(): Promise<Record<string, number>> {
+  const rows = await t.database.db
+    .selectDistinct({ ticketId: checkIns.ticketId, type: tickets.ticketType })
+    .from(checkIns)
+    .innerJoin(tickets, eq(tickets.id, checkIns.ticketId))
+    .where(and(eq(checkIns.eventId, event.id), eq(checkIns.day, DAY), isNull(checkIns.undoneAt)));
+  const byType: Record<string, number> = {};
+  for (const row of rows) byType[row.type] = (byType[row.type] ?? 0) + 1;
+  return byType;
+}
+
+/** The trigger-kept per-type rows of the event's day, summed over the lists, the types with a count. */
+async function storedTypes(): Promise<Record<string, number>> {
+  const rows = await t.database.db.select().from(checkInTypeCounts).where(and(eq(checkInTypeCounts.eventId, event.id), eq(checkInTypeCounts.day, DAY)));
+  const byType: Record<string, number> = {};
+  for (const row of rows) byType[row.ticketType] = (byType[row.ticketType] ?? 0) + row.checkedIn;
+  return Object.fromEntries(Object.entries(byType).filter(([, n]) => n !== 0));
+}
+
+/** Every figure the triggers or the grouped inside-now statement give equals the recount. */
 async function expectExact(): Promise<LiveDoor> {
   const recount = await recountArrivals();
   expect(await storedArrivals()).toEqual(recount);
+  const types = await recountTypes();
+  expect(await storedTypes()).toEqual(types);
   // No row below zero: an undo or delete never takes away more than was counted.
   const negative = await t.database.db.select().from(checkInArrivals).where(and(eq(checkInArrivals.eventId, event.id), lt(checkInArrivals.arrivals, 0)));
   expect(negative).toEqual([]);
+  const negativeTypes = await t.database.db.select().from(checkInTypeCounts).where(and(eq(checkInTypeCounts.eventId, event.id), lt(checkInTypeCounts.checkedIn, 0)));
+  expect(negativeTypes).toEqual([]);
   const figures = await live();
+  expect(Object.fromEntries(figures.ticketTypes.filter((type) => type.checkedIn > 0).map((type) => [type.name, type.checkedIn]))).toEqual(types);
+  expect(figures.checkedIn).toBe(Object.values(types).reduce((total, n) => total + n, 0));
   for (const list of [main, hall, bar]) {
     const line = figures.lists.find((entry) => entry.id === list.id);
     const expected = recount[list.id] ?? {};
@@ -212,6 +238,35 @@ test(`arrivals and inside now equal a recount after entries, exits, re-entries, 
   await t.database.db.delete(tickets).where(eq(tickets.id, ticketId(3)));
   figures = await expectExact();
   expect(figures.lists.find((list) => list.id === main.id)?.checkedIn).toBe(6);
+
+  // Checked in per ticket type. Ticket 0, in at the main list and the hall, moved to another type
+  // after its check-ins: one person of its new type, none of its old (the figure follows the type).
+  const typesBefore = await recountTypes();
+  await t.database.db.update(tickets).set({ ticketType: 'Balcony' }).where(eq(tickets.id, ticketId(0)));
+  figures = await expectExact();
+  expect(figures.ticketTypes.find((type) => type.name === 'Balcony')?.checkedIn).toBe((typesBefore.Balcony ?? 0) + 1);
+  // A rename of the type (one statement over all its tickets, as the management area does it).
+  await t.database.db.update(tickets).set({ ticketType: 'Upper Balcony' }).where(and(eq(tickets.eventId, event.id), eq(tickets.ticketType, 'Balcony')));
+  figures = await expectExact();
+  expect(figures.ticketTypes.find((type) => type.name === 'Balcony')?.checkedIn ?? 0).toBe(0);
+  expect(figures.ticketTypes.find((type) => type.name === 'Upper Balcony')?.checkedIn).toBe((typesBefore.Balcony ?? 0) + 1);
+  // A revoked ticket was let in: it stays checked in (it leaves the expected figure).
+  await t.database.db.update(tickets).set({ revokedAt: new Date() }).where(eq(tickets.id, ticketId(4)));
+  await expectExact();
+  // Two check-ins of one ticket in one statement, at both lists, then a check-in moved to another
+  // list, then undone one by one: one person until the last undo.
+  const staff = (await t.database.db.select({ id: checkIns.staffUserId }).from(checkIns).where(eq(checkIns.eventId, event.id)).limit(1))[0]?.id ?? '';
+  await t.database.db.insert(checkIns).values([main, hall].map((list) => ({ eventId: event.id, ticketId: ticketId(12), day: DAY, checkInListId: list.id, staffUserId: staff })));
+  await t.database.db.insert(checkIns).values({ eventId: event.id, ticketId: ticketId(13), day: DAY, checkInListId: hall.id, staffUserId: staff });
+  figures = await expectExact();
+  await t.database.db.update(checkIns).set({ checkInListId: main.id }).where(and(eq(checkIns.ticketId, ticketId(13)), isNull(checkIns.undoneAt)));
+  await expectExact();
+  const twice = await recountTypes();
+  await undo(12, main);
+  expect(await recountTypes()).toEqual(twice);
+  await expectExact();
+  await undo(12, hall);
+  await expectExact();
 });
 
 async function manualCheckIn(index: number, list: CheckInListRow): Promise<boolean> {
@@ -244,5 +299,15 @@ test(`50 check-ins at one list and slot sent at once, with undos and an offline 
   // And at once at both lists, each ticket at each: the two lists' rows of the slot apart.
   const both = Array.from({ length: 20 }, (_, k) => 90 + k);
   await Promise.all(both.flatMap((index) => [verify(index, main), verify(index, hall)]));
+  await expectExact();
+  // The same tickets undone at both lists at once, half of them checked in again at the main list
+  // at the same moment, while every General Admission ticket is moved to another type: each ticket
+  // whose check-ins all went counts no more, a ticket counts once under its type at commit.
+  await Promise.all([
+    ...both.flatMap((index) => [undo(index, main), undo(index, hall)]),
+    t.database.db.update(tickets).set({ ticketType: 'General' }).where(and(eq(tickets.eventId, event.id), eq(tickets.ticketType, 'General Admission'))),
+  ]);
+  await expectExact();
+  await Promise.all(both.filter((index) => index % 2 === 0).flatMap((index) => [verify(index, main), verify(index, hall)]));
   await expectExact();
 });

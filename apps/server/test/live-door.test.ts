@@ -284,8 +284,10 @@ test(`an exit at a list with re-entry leaves its line's inside now and counts as
 
 test("the arrivals trigger's slot, hard-coded in its SQL, is the live door's ARRIVALS_SLOT_MINUTES", async () => {
   // The trigger function as the database runs it (the migration that made it may be renumbered).
-  const [source] = rowsOf<{ prosrc: string }>(await t.database.db.execute(sql`select prosrc from pg_proc where proname = 'check_in_arrivals_apply'`));
+  const [source] = rowsOf<{ prosrc: string }>(await t.database.db.execute(sql`select prosrc from pg_proc where proname = 'check_in_counts_apply'`));
   const slots = [...(source?.prosrc ?? '').matchAll(/date_bin\('(\d+) minutes'/g)].map((match) => Number(match[1]));
-  // One slot for the check-in counted out, one for the check-in counted in.
-  expect(slots).toEqual([ARRIVALS_SLOT_MINUTES, ARRIVALS_SLOT_MINUTES]);
+  // The slots of the check-ins a statement counts in and out (an insert, a delete, an update's old
+  // and new rows), each the live door's.
+  expect(slots.length).toBeGreaterThanOrEqual(4);
+  expect(new Set(slots)).toEqual(new Set([ARRIVALS_SLOT_MINUTES]));
 });

@@ -418,12 +418,44 @@ export const ticketDayCounts = pgTable(
 );
 
 /**
+ * The live door's checked in per ticket type (docs/decisions/132): per event, day, check-in list and
+ * the ticket's current `ticket_type`, how many distinct tickets with an active check-in (not undone)
+ * that day are counted at that list. A ticket checked in at several lists that day is one person,
+ * counted once: at the first of its lists in id order (the list column only spreads the rows so that
+ * check-ins at different lists do not queue on one row; sum over the lists). Maintained only by the
+ * statement triggers on `check_ins` and `tickets` (custom migration `*_check_in_type_counts
+ * _triggers.sql`) in the writing transaction; no application code writes it. Read by its primary
+ * key's prefix (event, day).
+ */
+export const checkInTypeCounts = pgTable(
+  'check_in_type_counts',
+  {
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    day: integer('day').notNull(),
+    checkInListId: uuid('check_in_list_id').notNull(),
+    ticketType: text('ticket_type').notNull(),
+    checkedIn: integer('checked_in').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: 'check_in_type_counts_pkey', columns: [t.eventId, t.day, t.checkInListId, t.ticketType] }),
+    foreignKey({
+      name: 'check_in_type_counts_check_in_list_fk',
+      columns: [t.eventId, t.checkInListId],
+      foreignColumns: [checkInLists.eventId, checkInLists.id],
+    }).onDelete('cascade'),
+  ],
+);
+
+/**
  * The live door's arrivals (docs/decisions/127): per event, day, check-in list and 5-minute slot
  * (`slotStart`, `date_bin` of `check_ins.checked_in_at`, UTC-aligned, ARRIVALS_SLOT_MINUTES), how
- * many active check-ins (not undone) were made then. Maintained only by the row triggers on
- * `check_ins` (custom migration `*_check_in_arrivals_triggers.sql`) in the writing transaction —
- * inserts, undos, moved times or lists, deletes — with an upsert that adds to the row under its
- * row lock, so concurrent check-ins never lose a count; no application code writes it. A slot whose
+ * many active check-ins (not undone) were made then. Maintained only by the statement triggers on
+ * `check_ins` (custom migration `*_check_in_type_counts_triggers.sql`, docs/decisions/132; row
+ * triggers before it) in the writing transaction — inserts, undos, moved times or lists, deletes —
+ * with an upsert that adds to the row under its row lock, so concurrent check-ins never lose a
+ * count; no application code writes it. A slot whose
  * every check-in was undone keeps its row at 0. Read by its primary key's prefix (event, day).
  */
 export const checkInArrivals = pgTable(

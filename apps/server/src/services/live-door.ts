@@ -1,18 +1,18 @@
 /**
  * The live door of one event day (docs/decisions/117, 127): what a supervisor watches at a glance.
  * Read-only, nine or ten statements whatever the number of check-in lists (test/query-plans.test.ts,
- * `npm run bench:scale`): the arrivals from the trigger-kept `check_in_arrivals`; the checked-in
- * tickets per type still join the day's check-ins to `tickets`, the largest cost at 1,000,000
- * tickets (docs/performance.md). Nothing is kept in the process, so every server instance on the
+ * `npm run bench:scale`): the arrivals from the trigger-kept `check_in_arrivals`, the checked-in
+ * tickets per type from the trigger-kept `check_in_type_counts` (docs/decisions/132), so neither
+ * grows with the check-ins (docs/performance.md). Nothing is kept in the process, so every server instance on the
  * database answers the same and a scan on one instance shows to a watcher on another at the next ask.
  *
  * Figures are exact against `check_ins` in the reading snapshot: a check-in counts from its write
  * (online, manual or an offline upload, at the device's scan time), an undo takes it away.
  */
 import { ARRIVALS_SLOT_MINUTES, type ArrivalSlot, type LiveDoor, SCAN_RATE_WINDOW_SECONDS } from '@gatecheck/contract';
-import { and, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkInArrivals, checkIns, scanLog, ticketDayCounts, tickets, ticketTypes } from '../db/schema.ts';
+import { checkInArrivals, checkInTypeCounts, scanLog, ticketDayCounts, ticketTypes } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { countEventInside, countInsideByList } from './check-in-counts.ts';
 import { listCheckInLists } from './check-in-lists.ts';
@@ -23,7 +23,7 @@ import { ticketTypeRowOf, typeAdmitsDaySql } from './ticket-type-door.ts';
 /**
  * A slot's start as the wire has it (ISO 8601, UTC, seconds). The trigger floors `checked_in_at`
  * with date_bin to 5-minute slots aligned on 2000-01-01 UTC (ARRIVALS_SLOT_MINUTES, migration
- * `*_check_in_arrivals_triggers.sql`).
+ * `*_check_in_type_counts_triggers.sql`).
  */
 const slotStart = sql<string>`to_char(${checkInArrivals.slotStart} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
 
@@ -60,13 +60,14 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
       .from(checkInArrivals)
       .where(and(eq(checkInArrivals.eventId, event.id), eq(checkInArrivals.day, day), gt(checkInArrivals.arrivals, 0)))
       .orderBy(checkInArrivals.slotStart);
-  // Distinct tickets per type: a ticket checked in at two lists is one person (docs/decisions/101).
+  // Distinct tickets per type (a ticket checked in at two lists is one person, docs/decisions/101):
+  // the trigger-kept counts (docs/decisions/132) by their primary key's prefix, a row per list and type.
   const checkedInByType = await db
-      .select({ ticketType: tickets.ticketType, checkedIn: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
-      .from(checkIns)
-      .innerJoin(tickets, eq(tickets.id, checkIns.ticketId))
-      .where(and(eq(checkIns.eventId, event.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)))
-      .groupBy(tickets.ticketType);
+      .select({ ticketType: checkInTypeCounts.ticketType, checkedIn: sql<number>`sum(${checkInTypeCounts.checkedIn})`.mapWith(Number) })
+      .from(checkInTypeCounts)
+      .where(and(eq(checkInTypeCounts.eventId, event.id), eq(checkInTypeCounts.day, day)))
+      .groupBy(checkInTypeCounts.ticketType)
+      .having(sql`sum(${checkInTypeCounts.checkedIn}) > 0`);
   const [rateRow] = await db
       .select({ scans: count() })
       .from(scanLog)

@@ -1,0 +1,294 @@
+-- Keeps the live door's two counter tables equal to what they count, in the writing transaction, so
+-- the counts commit (or roll back) with the check-ins:
+-- - check_in_arrivals (decision 127): per event, day, check-in list and 5-minute slot of
+--   checked_in_at (date_bin, aligned on 2000-01-01 UTC), the active check-ins (not undone);
+-- - check_in_type_counts (schema.ts, docs/decisions/132): per event, day and the ticket's current
+--   ticket_type, the distinct tickets with an active check-in that day, each counted once, at the
+--   first of its active check-ins' lists in id order.
+--
+-- Statement triggers with transition tables (they replace the arrivals' row triggers of decision
+-- 127): one call per statement whatever its rows (a coalesced batch of scans, an offline upload, a
+-- bulk load), which also sees every row the statement changed at once (a row trigger fires after
+-- the whole statement and cannot tell which of two check-ins of one ticket in one statement came
+-- first). A statement that changed one check-in (a scan, an undo: the hot path) takes a short path
+-- of statements answered by key. Whether a ticket already counts that day depends on its other
+-- check-ins, so the writers of one ticket take turns: the function locks the statement's tickets
+-- (FOR NO KEY UPDATE, in id order) before it reads their check-ins; a concurrent writer of the same
+-- ticket waits, then reads what this one committed. A change of a ticket's type takes the same row
+-- lock (its UPDATE), so check-ins and retypes of one ticket never interleave. Counter rows change
+-- by upserts that add under the row's lock (ON CONFLICT DO UPDATE SET n = n + excluded.n), never
+-- read and written back.
+CREATE FUNCTION check_in_type_counts_add(change_events uuid[], change_days integer[], change_lists uuid[], change_types text[], change_deltas integer[]) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF change_events IS NULL THEN
+    RETURN;
+  END IF;
+  -- Several rows: lock them in key order first, so two writers of the same rows wait for each other
+  -- instead of deadlocking (one row, the hot path, needs no ordering).
+  IF cardinality(change_events) > 1 THEN
+    PERFORM 1 FROM check_in_type_counts AS c
+    JOIN unnest(change_events, change_days, change_lists, change_types) AS d(event_id, day, check_in_list_id, ticket_type) USING (event_id, day, check_in_list_id, ticket_type)
+    ORDER BY c.event_id, c.day, c.check_in_list_id, c.ticket_type FOR UPDATE OF c;
+  END IF;
+  -- Additions may create a row; subtractions only ever meet a row that exists (its count was
+  -- positive) and never insert one (a cascade from a deleted event or list may have removed it).
+  WITH delta AS (
+    SELECT * FROM unnest(change_events, change_days, change_lists, change_types, change_deltas) AS d(event_id, day, check_in_list_id, ticket_type, delta)
+  ), added AS (
+    INSERT INTO check_in_type_counts AS c (event_id, day, check_in_list_id, ticket_type, checked_in)
+    SELECT event_id, day, check_in_list_id, ticket_type, delta FROM delta WHERE delta > 0 ORDER BY event_id, day, check_in_list_id, ticket_type
+    ON CONFLICT (event_id, day, check_in_list_id, ticket_type) DO UPDATE SET checked_in = c.checked_in + excluded.checked_in
+  )
+  UPDATE check_in_type_counts AS c SET checked_in = c.checked_in + delta.delta
+  FROM delta WHERE delta.delta < 0 AND c.event_id = delta.event_id AND c.day = delta.day
+    AND c.check_in_list_id = delta.check_in_list_id AND c.ticket_type = delta.ticket_type;
+END
+$$;
+--> statement-breakpoint
+CREATE FUNCTION check_in_counts_apply() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  -- The statement's check-ins that counted before it (old) and count after it (new), of the rows
+  -- where it changed whether or where they count (an exit or a re-entry changes neither).
+  old_ids uuid[]; old_events uuid[]; old_tickets uuid[]; old_days integer[]; old_lists uuid[]; old_slots timestamptz[];
+  new_ids uuid[]; new_events uuid[]; new_tickets uuid[]; new_days integer[]; new_lists uuid[]; new_slots timestamptz[];
+  ticket_ids uuid[]; ticket_types text[];
+  one_id uuid; one_event uuid; one_ticket uuid; one_day integer; one_list uuid; one_type text; first_other uuid;
+  change_events uuid[]; change_days integer[]; change_lists uuid[]; change_types text[]; change_deltas integer[];
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    SELECT array_agg(id), array_agg(event_id), array_agg(ticket_id), array_agg(day), array_agg(check_in_list_id),
+      array_agg(date_bin('5 minutes'::interval, checked_in_at, timestamptz '2000-01-01T00:00:00Z'))
+    INTO new_ids, new_events, new_tickets, new_days, new_lists, new_slots
+    FROM new_rows WHERE undone_at IS NULL;
+  ELSIF TG_OP = 'DELETE' THEN
+    SELECT array_agg(id), array_agg(event_id), array_agg(ticket_id), array_agg(day), array_agg(check_in_list_id),
+      array_agg(date_bin('5 minutes'::interval, checked_in_at, timestamptz '2000-01-01T00:00:00Z'))
+    INTO old_ids, old_events, old_tickets, old_days, old_lists, old_slots
+    FROM old_rows WHERE undone_at IS NULL;
+  ELSE
+    SELECT array_agg(o.id) FILTER (WHERE o.undone_at IS NULL), array_agg(o.event_id) FILTER (WHERE o.undone_at IS NULL),
+      array_agg(o.ticket_id) FILTER (WHERE o.undone_at IS NULL), array_agg(o.day) FILTER (WHERE o.undone_at IS NULL),
+      array_agg(o.check_in_list_id) FILTER (WHERE o.undone_at IS NULL),
+      array_agg(date_bin('5 minutes'::interval, o.checked_in_at, timestamptz '2000-01-01T00:00:00Z')) FILTER (WHERE o.undone_at IS NULL),
+      array_agg(n.id) FILTER (WHERE n.undone_at IS NULL), array_agg(n.event_id) FILTER (WHERE n.undone_at IS NULL),
+      array_agg(n.ticket_id) FILTER (WHERE n.undone_at IS NULL), array_agg(n.day) FILTER (WHERE n.undone_at IS NULL),
+      array_agg(n.check_in_list_id) FILTER (WHERE n.undone_at IS NULL),
+      array_agg(date_bin('5 minutes'::interval, n.checked_in_at, timestamptz '2000-01-01T00:00:00Z')) FILTER (WHERE n.undone_at IS NULL)
+    INTO old_ids, old_events, old_tickets, old_days, old_lists, old_slots, new_ids, new_events, new_tickets, new_days, new_lists, new_slots
+    FROM old_rows AS o JOIN new_rows AS n ON n.id = o.id
+    WHERE (o.undone_at IS NULL) <> (n.undone_at IS NULL) OR o.event_id <> n.event_id OR o.ticket_id <> n.ticket_id
+      OR o.day <> n.day OR o.check_in_list_id <> n.check_in_list_id OR o.checked_in_at <> n.checked_in_at;
+  END IF;
+  IF old_ids IS NULL AND new_ids IS NULL THEN
+    RETURN NULL;
+  END IF;
+  old_ids := coalesce(old_ids, '{}'); new_ids := coalesce(new_ids, '{}');
+
+  -- Arrivals (check_in_arrivals, decision 127): +1 per check-in that counts now at its list and
+  -- 5-minute slot, -1 per one that counted before, summed per row in one upsert (a row per slot,
+  -- not per check-in). Subtractions only ever meet a row that exists and never insert one (a
+  -- cascade from a deleted event or list may have removed it).
+  IF cardinality(old_ids) + cardinality(new_ids) = 1 THEN
+    IF cardinality(new_ids) = 1 THEN
+      INSERT INTO check_in_arrivals AS a (event_id, day, check_in_list_id, slot_start, arrivals)
+      VALUES (new_events[1], new_days[1], new_lists[1], new_slots[1], 1)
+      ON CONFLICT (event_id, day, check_in_list_id, slot_start) DO UPDATE SET arrivals = a.arrivals + 1;
+    ELSE
+      UPDATE check_in_arrivals SET arrivals = arrivals - 1
+      WHERE event_id = old_events[1] AND day = old_days[1] AND check_in_list_id = old_lists[1] AND slot_start = old_slots[1];
+    END IF;
+  ELSE
+    WITH changes AS (
+      SELECT event_id, day, check_in_list_id, slot_start, sum(delta)::integer AS delta FROM (
+        SELECT n.event_id, n.day, n.check_in_list_id, n.slot_start, 1 AS delta FROM unnest(new_events, new_days, new_lists, new_slots) AS n(event_id, day, check_in_list_id, slot_start)
+        UNION ALL
+        SELECT o.event_id, o.day, o.check_in_list_id, o.slot_start, -1 FROM unnest(old_events, old_days, old_lists, old_slots) AS o(event_id, day, check_in_list_id, slot_start)
+      ) AS counted GROUP BY 1, 2, 3, 4 HAVING sum(delta) <> 0
+    ), added AS (
+      INSERT INTO check_in_arrivals AS a (event_id, day, check_in_list_id, slot_start, arrivals)
+      SELECT event_id, day, check_in_list_id, slot_start, delta FROM changes WHERE delta > 0 ORDER BY 1, 2, 3, 4
+      ON CONFLICT (event_id, day, check_in_list_id, slot_start) DO UPDATE SET arrivals = a.arrivals + excluded.arrivals
+    )
+    UPDATE check_in_arrivals AS a SET arrivals = a.arrivals + changes.delta FROM changes
+    WHERE changes.delta < 0 AND a.event_id = changes.event_id AND a.day = changes.day
+      AND a.check_in_list_id = changes.check_in_list_id AND a.slot_start = changes.slot_start;
+  END IF;
+
+  -- Checked in per ticket type (check_in_type_counts).
+  IF cardinality(old_ids) + cardinality(new_ids) = 1 THEN
+    -- One check-in counted or no longer counted (a scan, an undo: the hot path): the same rule in
+    -- statements the planner answers by key, without the general case's sets.
+    IF cardinality(new_ids) = 1 THEN
+      one_id := new_ids[1]; one_event := new_events[1]; one_ticket := new_tickets[1]; one_day := new_days[1]; one_list := new_lists[1];
+    ELSE
+      one_id := old_ids[1]; one_event := old_events[1]; one_ticket := old_tickets[1]; one_day := old_days[1]; one_list := old_lists[1];
+    END IF;
+    SELECT ticket_type INTO one_type FROM tickets WHERE id = one_ticket FOR NO KEY UPDATE;
+    IF NOT FOUND THEN
+      RETURN NULL;
+    END IF;
+    -- The first list of the ticket's other active check-ins that day: it counts the ticket both
+    -- before and after, unless this one's list comes first.
+    -- (Its check-ins by the ticket's index alone, OFFSET 0 keeping the other conditions out of that
+    -- scan: with statistics behind a bulk load the planner would otherwise pick the index of the
+    -- event's day and read every check-in of the day for this one ticket.)
+    SELECT c.check_in_list_id INTO first_other
+    FROM (SELECT id, event_id, day, check_in_list_id, undone_at FROM check_ins WHERE ticket_id = one_ticket OFFSET 0) AS c
+    WHERE c.event_id = one_event AND c.day = one_day AND c.undone_at IS NULL AND c.id <> one_id
+    ORDER BY c.check_in_list_id LIMIT 1;
+    IF first_other IS NOT NULL AND first_other <= one_list THEN
+      RETURN NULL;
+    END IF;
+    IF cardinality(new_ids) = 1 THEN
+      INSERT INTO check_in_type_counts AS c (event_id, day, check_in_list_id, ticket_type, checked_in)
+      VALUES (one_event, one_day, one_list, one_type, 1)
+      ON CONFLICT (event_id, day, check_in_list_id, ticket_type) DO UPDATE SET checked_in = c.checked_in + 1;
+      IF first_other IS NOT NULL THEN
+        UPDATE check_in_type_counts SET checked_in = checked_in - 1
+        WHERE event_id = one_event AND day = one_day AND check_in_list_id = first_other AND ticket_type = one_type;
+      END IF;
+    ELSE
+      UPDATE check_in_type_counts SET checked_in = checked_in - 1
+      WHERE event_id = one_event AND day = one_day AND check_in_list_id = one_list AND ticket_type = one_type;
+      IF first_other IS NOT NULL THEN
+        INSERT INTO check_in_type_counts AS c (event_id, day, check_in_list_id, ticket_type, checked_in)
+        VALUES (one_event, one_day, first_other, one_type, 1)
+        ON CONFLICT (event_id, day, check_in_list_id, ticket_type) DO UPDATE SET checked_in = c.checked_in + 1;
+      END IF;
+    END IF;
+    RETURN NULL;
+  END IF;
+  -- Take turns with every other writer of these tickets (see above) before reading their check-ins,
+  -- and read their types now (a ticket deleted with its check-ins, the cascade, is no longer found:
+  -- its BEFORE DELETE trigger took its counts away while they could still be read).
+  SELECT array_agg(id), array_agg(ticket_type) INTO ticket_ids, ticket_types
+  FROM (SELECT id, ticket_type FROM tickets WHERE id = ANY (coalesce(old_tickets, '{}') || coalesce(new_tickets, '{}')) ORDER BY id FOR NO KEY UPDATE) AS locked;
+  IF ticket_ids IS NULL THEN
+    RETURN NULL;
+  END IF;
+  -- Per (event, ticket, day) touched: the list that counts it before the statement (the check-ins
+  -- now, without the statement's new rows, with its old ones) and after it (the check-ins now). Each
+  -- pair's check-ins by the ticket's index alone (LATERAL and OFFSET 0, as above: the arrays' sizes
+  -- are unknown to the planner, and the day's index would read every check-in of the day per pair).
+  WITH changed_old AS (
+    SELECT * FROM unnest(old_ids, old_events, old_tickets, old_days, old_lists) AS o(id, event_id, ticket_id, day, check_in_list_id)
+  ), changed_new AS (
+    SELECT * FROM unnest(new_ids, new_events, new_tickets, new_days, new_lists) AS n(id, event_id, ticket_id, day, check_in_list_id)
+  ), pairs AS (
+    SELECT event_id, ticket_id, day FROM changed_old UNION SELECT event_id, ticket_id, day FROM changed_new
+  ), now_active AS (
+    SELECT c.id, p.event_id, p.ticket_id, p.day, c.check_in_list_id
+    FROM pairs AS p CROSS JOIN LATERAL (
+      SELECT c.id, c.event_id, c.day, c.check_in_list_id, c.undone_at FROM check_ins AS c WHERE c.ticket_id = p.ticket_id OFFSET 0
+    ) AS c
+    WHERE c.event_id = p.event_id AND c.day = p.day AND c.undone_at IS NULL
+  ), before_active AS (
+    SELECT * FROM now_active AS a WHERE NOT EXISTS (SELECT 1 FROM changed_new AS n WHERE n.id = a.id) UNION ALL SELECT * FROM changed_old
+  ), counted AS (
+    SELECT event_id, ticket_id, day, check_in_list_id, -1 AS delta
+    FROM (SELECT DISTINCT ON (event_id, ticket_id, day) * FROM before_active ORDER BY event_id, ticket_id, day, check_in_list_id) AS first_before
+    UNION ALL
+    SELECT event_id, ticket_id, day, check_in_list_id, 1 AS delta
+    FROM (SELECT DISTINCT ON (event_id, ticket_id, day) * FROM now_active ORDER BY event_id, ticket_id, day, check_in_list_id) AS first_after
+  ), changes AS (
+    SELECT counted.event_id, counted.day, counted.check_in_list_id, t.ticket_type, sum(counted.delta)::integer AS delta
+    FROM counted JOIN unnest(ticket_ids, ticket_types) AS t(id, ticket_type) ON t.id = counted.ticket_id
+    GROUP BY 1, 2, 3, 4 HAVING sum(counted.delta) <> 0
+  )
+  SELECT array_agg(event_id), array_agg(day), array_agg(check_in_list_id), array_agg(ticket_type), array_agg(delta)
+  INTO change_events, change_days, change_lists, change_types, change_deltas FROM changes;
+  PERFORM check_in_type_counts_add(change_events, change_days, change_lists, change_types, change_deltas);
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+-- The arrivals' row triggers (decision 127) give way to the statement triggers below, which keep
+-- both tables in one call per statement (their TRUNCATE trigger stays).
+DROP TRIGGER check_in_arrivals_insert ON check_ins;
+--> statement-breakpoint
+DROP TRIGGER check_in_arrivals_update ON check_ins;
+--> statement-breakpoint
+DROP TRIGGER check_in_arrivals_delete ON check_ins;
+--> statement-breakpoint
+DROP FUNCTION check_in_arrivals_apply();
+--> statement-breakpoint
+CREATE TRIGGER check_in_counts_insert AFTER INSERT ON check_ins REFERENCING NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION check_in_counts_apply();
+--> statement-breakpoint
+CREATE TRIGGER check_in_counts_update AFTER UPDATE ON check_ins REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION check_in_counts_apply();
+--> statement-breakpoint
+CREATE TRIGGER check_in_counts_delete AFTER DELETE ON check_ins REFERENCING OLD TABLE AS old_rows
+FOR EACH STATEMENT EXECUTE FUNCTION check_in_counts_apply();
+--> statement-breakpoint
+CREATE FUNCTION check_in_type_counts_clear() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM check_in_type_counts;
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER check_in_type_counts_truncate AFTER TRUNCATE ON check_ins
+FOR EACH STATEMENT EXECUTE FUNCTION check_in_type_counts_clear();
+--> statement-breakpoint
+-- A ticket moved to another type: its counted days move from the old type's row to the new one's, at
+-- the same list (the figure follows the ticket's type now, as the check-ins joined to tickets did).
+CREATE FUNCTION check_in_type_counts_retype() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  change_events uuid[]; change_days integer[]; change_lists uuid[]; change_types text[]; change_deltas integer[];
+BEGIN
+  WITH moved AS (
+    SELECT o.id, o.ticket_type AS old_type, n.ticket_type AS new_type
+    FROM old_rows AS o JOIN new_rows AS n ON n.id = o.id WHERE o.ticket_type <> n.ticket_type
+  ), firsts AS (
+    SELECT DISTINCT ON (c.event_id, c.ticket_id, c.day) c.event_id, c.ticket_id, c.day, c.check_in_list_id
+    FROM check_ins AS c JOIN moved AS m ON c.ticket_id = m.id WHERE c.undone_at IS NULL
+    ORDER BY c.event_id, c.ticket_id, c.day, c.check_in_list_id
+  ), changes AS (
+    SELECT event_id, day, check_in_list_id, ticket_type, sum(delta)::integer AS delta FROM (
+      SELECT f.event_id, f.day, f.check_in_list_id, m.old_type AS ticket_type, -1 AS delta FROM firsts AS f JOIN moved AS m ON m.id = f.ticket_id
+      UNION ALL
+      SELECT f.event_id, f.day, f.check_in_list_id, m.new_type, 1 FROM firsts AS f JOIN moved AS m ON m.id = f.ticket_id
+    ) AS counted GROUP BY 1, 2, 3, 4 HAVING sum(delta) <> 0
+  )
+  SELECT array_agg(event_id), array_agg(day), array_agg(check_in_list_id), array_agg(ticket_type), array_agg(delta)
+  INTO change_events, change_days, change_lists, change_types, change_deltas FROM changes;
+  PERFORM check_in_type_counts_add(change_events, change_days, change_lists, change_types, change_deltas);
+  RETURN NULL;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER check_in_type_counts_retype AFTER UPDATE ON tickets REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION check_in_type_counts_retype();
+--> statement-breakpoint
+-- A ticket deleted: its check-ins go with it (the cascade), whose trigger no longer finds the ticket's
+-- type; so its counted days are taken away here, before the row goes, while both can be read.
+CREATE FUNCTION check_in_type_counts_ticket_deleted() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE check_in_type_counts AS c SET checked_in = c.checked_in - 1
+  FROM (
+    SELECT DISTINCT ON (event_id, day) event_id, day, check_in_list_id FROM check_ins
+    WHERE ticket_id = OLD.id AND undone_at IS NULL ORDER BY event_id, day, check_in_list_id
+  ) AS firsts
+  WHERE c.event_id = firsts.event_id AND c.day = firsts.day AND c.check_in_list_id = firsts.check_in_list_id AND c.ticket_type = OLD.ticket_type;
+  RETURN OLD;
+END
+$$;
+--> statement-breakpoint
+CREATE TRIGGER check_in_type_counts_ticket_deleted BEFORE DELETE ON tickets
+FOR EACH ROW EXECUTE FUNCTION check_in_type_counts_ticket_deleted();
+--> statement-breakpoint
+-- The check-ins already stored (the triggers above already hold check_ins' and tickets' write locks in
+-- this transaction, so nothing lands between them and this count).
+INSERT INTO check_in_type_counts (event_id, day, check_in_list_id, ticket_type, checked_in)
+SELECT firsts.event_id, firsts.day, firsts.check_in_list_id, t.ticket_type, count(*)
+FROM (
+  SELECT DISTINCT ON (event_id, ticket_id, day) event_id, ticket_id, day, check_in_list_id FROM check_ins
+  WHERE undone_at IS NULL ORDER BY event_id, ticket_id, day, check_in_list_id
+) AS firsts JOIN tickets AS t ON t.id = firsts.ticket_id
+GROUP BY 1, 2, 3, 4;
