@@ -162,9 +162,10 @@ test("the live door's arrivals, checked in per type, inside now and denials read
   // scan); at this size the planner reads it by the primary key's event prefix, at 1,000,000 tickets
   // by (event, time): `npm run bench:scale` prints that plan.
   // Checked in per ticket type: the trigger-kept rows of the event's day by their key's prefix
-  // (docs/decisions/132), never the check-ins or the tickets; expected per type: the day counts by key.
+  // (docs/decisions/132), never the check-ins or the tickets; expected per type: the day counts by key,
+  // each row's type by its key (whether the type admits the day, docs/decisions/133).
   expect(await planOf(/from "check_in_type_counts"/)).toMatch(/^(Index Scan check_in_type_counts\(|Bitmap Heap Scan check_in_type_counts; Bitmap Index Scan \()check_in_type_counts_pkey\)$/);
-  expect(await planOf(/from "ticket_day_counts"/)).toMatch(/^(Index Scan ticket_day_counts\(|Bitmap Heap Scan ticket_day_counts; Bitmap Index Scan \()ticket_day_counts_pkey\)$/);
+  expect(await planOf(/from "ticket_day_counts"/)).toMatch(/^(Index Scan ticket_day_counts\(|Bitmap Heap Scan ticket_day_counts; Bitmap Index Scan \()ticket_day_counts_pkey\); Index Scan ticket_types\(ticket_types_event_name_key\)$/);
 });
 
 test("the event's inside-now reads only the day's check-ins of the event inside now, by index (docs/decisions/111)", async () => {
