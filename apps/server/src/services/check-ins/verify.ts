@@ -50,6 +50,8 @@ import { countInside, existingForRule, isActiveCheckIn, recordScannedCheckIn, re
  *   the scan log) when `scanner` is not a member of the event's organization (docs/decisions/086);
  *   ServiceError `bad_request` (nothing written or logged) when `request.checkInListId` is not one
  *   of the event's lists.
+ *   WriteUnconfirmedError (a 503 that says the scan may have been saved, docs/decisions/134) when
+ *   a write of the scan was sent and got no answer by the deadline and `VERIFY_WRITE_SETTLE_MS`.
  *   A failure of the informational inside-now count after the check-in has committed is not
  *   thrown: it is logged once at warn on `log` and the approval goes without `insideNow`/`capacity`.
  */
