@@ -164,6 +164,10 @@ function guard(client: pg.PoolClient): pg.PoolClient {
   if (!ownQueries.has(client)) {
     const ownQuery = client.query.bind(client) as (...args: QueryArgs) => unknown;
     ownQueries.set(client, ownQuery);
+    // pg-pool listens for a connection's errors only while it is idle (and in its own `query`): a
+    // checked-out connection that breaks (a killed primary, HAProxy cutting its sessions) would emit
+    // an 'error' nobody hears, which ends the process. Here it releases the checkout with the error.
+    client.on('error', (error: Error) => currentReleases.get(client)?.(error));
     const guardedQuery = (...args: QueryArgs): unknown => {
       const result = queryInTime(ownQuery, args);
       if (result instanceof Promise) {
