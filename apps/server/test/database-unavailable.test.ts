@@ -19,7 +19,8 @@ import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { DatabaseDeadlineError, withDatabaseDeadline } from '../src/db/pg-pool.ts';
 import { inTransaction } from '../src/db/transactions.ts';
-import { databaseTroubleOf } from '../src/db/unavailable.ts';
+import { rowsOf } from '../src/db/rows.ts';
+import { databaseTroubleOf, isWriteOutcomeUnknown, WriteUnconfirmedError } from '../src/db/unavailable.ts';
 import { DATABASE_TROUBLE_ANSWERS } from '../src/plugins/errors.ts';
 import { VERIFY_DATABASE_DEADLINE_MS } from '../src/routes/tickets/index.ts';
 import { startBlackHoleProxy } from './faults/black-hole-proxy.ts';
@@ -34,6 +35,12 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   if (!address || typeof address !== 'object') throw new Error('no port');
   return address.port;
+}
+
+/** The `DatabaseDeadlineError` among `error` and its causes (Drizzle wraps the driver's errors). */
+function deadlineErrorOf(error: unknown): DatabaseDeadlineError | undefined {
+  for (let current = error; current instanceof Error; current = current.cause) if (current instanceof DatabaseDeadlineError) return current;
+  return undefined;
 }
 
 test('verify against a stopped PostgreSQL is a fast 503 not_ready with Retry-After, never a 500; the cause is logged once', async () => {
@@ -164,6 +171,39 @@ if (process.env.DATABASE_URL) {
     } finally {
       // The proxy first: closing its sockets lets the pool's goodbyes and the DROP go through.
       await proxy.close();
+      await database.close();
+      await created.drop();
+    }
+  });
+
+  test('on PostgreSQL, a statement still waiting for a free connection at its deadline is never sent: its caller was told nothing was saved (decision 134)', async () => {
+    const created = await createPostgresTestDatabase();
+    const database = await openDatabase({ databaseUrl: created.url, poolSize: 1 }, { migrate: false });
+    const { db } = database;
+    try {
+      await db.execute(sql`CREATE TABLE written (id int)`);
+      // The pool's one connection is busy for longer than the write's deadline.
+      // (Drizzle's queries start when awaited or then'd.)
+      const busy = db.execute(sql`SELECT pg_sleep(0.6)`).then(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const failure = await withDatabaseDeadline(200, () => db.execute(sql`INSERT INTO written VALUES (1)`)).then(() => undefined, (error: unknown) => error);
+      await busy;
+      // Long enough for a statement queued behind the busy one to have run.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(rowsOf(await db.execute(sql`SELECT count(*)::int AS n FROM written`))).toEqual([{ n: 0 }]);
+      expect(databaseTroubleOf(failure)).toBe('unreachable');
+      expect(deadlineErrorOf(failure)?.statement).toBeUndefined();
+      expect(isWriteOutcomeUnknown(failure)).toBe(false);
+      // A write that was sent and not answered in time leaves its outcome unknown; a read does not.
+      const sent = await withDatabaseDeadline(200, () => db.execute(sql`INSERT INTO written SELECT 2 FROM pg_sleep(0.5)`)).then(() => undefined, (error: unknown) => error);
+      expect(deadlineErrorOf(sent)?.statement).toContain('INSERT INTO written');
+      expect(isWriteOutcomeUnknown(sent)).toBe(true);
+      expect(databaseTroubleOf(new WriteUnconfirmedError(sent))).toBe('unconfirmed');
+      const read = await withDatabaseDeadline(200, () => db.execute(sql`SELECT pg_sleep(0.5)`)).then(() => undefined, (error: unknown) => error);
+      expect(isWriteOutcomeUnknown(read)).toBe(false);
+      // The unanswered INSERT ran on inside PostgreSQL: its outcome was indeed not known at the deadline.
+      await expect.poll(async () => rowsOf(await db.execute(sql`SELECT count(*)::int AS n FROM written`)), { timeout: 5_000 }).toEqual([{ n: 1 }]);
+    } finally {
       await database.close();
       await created.drop();
     }

@@ -145,6 +145,8 @@ describe(`the ticket endpoints admit only the organization's admins (${TEST_DATA
     { endpoint: 'POST reinstate', request: async () => ({ method: 'POST', url: api(manageTicketPaths.reinstateTicket(eventId, ticketId)) }), admin: 200 },
     { endpoint: 'GET QR', request: async () => ({ method: 'GET', url: api(manageTicketPaths.ticketQr(eventId, ticketId)) }), admin: 200 },
     { endpoint: 'GET PDF', request: async () => ({ method: 'GET', url: api(manageTicketPaths.ticketsPdf(eventId)) }), admin: 200 },
+    { endpoint: 'GET signed QR', request: async () => ({ method: 'GET', url: api(manageTicketPaths.ticketQr(eventId, ticketId, { signed: true })) }), admin: 200 },
+    { endpoint: 'GET signed PDF', request: async () => ({ method: 'GET', url: api(manageTicketPaths.ticketsPdf(eventId, { signed: true })) }), admin: 200 },
     { endpoint: 'POST preview', request: async () => csvUpload(manageTicketPaths.importPreview(eventId), 'holder_name,ticket_type,days\nMatrix Person,General,all\n'), admin: 200 },
     { endpoint: 'POST import', request: async () => csvUpload(manageTicketPaths.importTickets(eventId), 'holder_name,ticket_type,days\nMatrix Person,General,all\n'), admin: 200 },
   ];

@@ -5,14 +5,19 @@
  * staff member by e-mail (the real mailer, its outbox folder); the tickets come in as a CSV upload
  * whose bad row the preview names and the import skips; the invited person opens the mailed link, makes an
  * account, signs in, finds the event in the scanning flow, has no way into /manage, and scans a
- * ticket of it: APPROVED. The admin adds a 'VIP Gate' check-in list for the second day, and after
+ * ticket of it — the signed QR code the admin downloaded with 'Signed QR codes' on (decision 135),
+ * held to the camera: APPROVED. The admin adds a 'VIP Gate' check-in list for the second day, and after
  * the scan makes the new member a supervisor. The Activity page shows the creation and the list, in
  * English and in German. Screens are saved at 320 and 360 px, light and dark, and checked with axe.
  */
+import { readFile } from 'node:fs/promises';
+import { parseSignedTicket } from '@gatecheck/contract';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
 import { waitForInvitationPath } from './support/outbox.ts';
 import { axeViolations } from './support/axe.ts';
 import { expect, test } from './support/fixtures.ts';
-import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, scanWithCamera, signIn, startScanning } from './support/main-job.ts';
+import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, scanImageWithCamera, signIn, startScanning } from './support/main-job.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 
 const withOwnServer = testWithOwnServer('manage');
@@ -130,6 +135,15 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   await page.getByLabel('Holder name or code').fill('noor');
   await page.getByRole('button', { name: 'Find', exact: true }).click();
   await expect(page.getByLabel('Holder', { exact: true })).toHaveValue(TICKET.holderName);
+  // Signed codes (decision 135): switched on, this ticket's QR code is downloaded as a browser does;
+  // the staff member's phone scans that very image below.
+  await page.getByRole('switch', { name: 'Signed QR codes' }).click();
+  const [qrDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'QR code', exact: true }).click()]);
+  expect(qrDownload.suggestedFilename()).toBe(`${TICKET.code}-signed.png`);
+  const signedQrPng = await readFile(await qrDownload.path());
+  const signedImage = PNG.sync.read(signedQrPng);
+  const signedText = jsQR(new Uint8ClampedArray(signedImage.data), signedImage.width, signedImage.height)?.data ?? '';
+  expect(parseSignedTicket(signedText)).toMatchObject({ eventId, code: TICKET.code });
   await saveScreen(page, 'manage-tickets-320-light', { fullPage: true });
   expect(await axeViolations(page, 'tickets')).toEqual([]);
   // The upload is one entry on the event's Activity page, with its counts (decision 126).
@@ -164,7 +178,9 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
     await chooseDay(staff, 1);
     await expect(staff.getByRole('link', { name: 'Manage events' })).toHaveCount(0);
     await startScanning(staff);
-    await scanWithCamera(staff, fakeCamera, TICKET.code);
+    // The signed QR code the admin downloaded, held to the camera: the server admits its signed
+    // text as the ticket (the card names the ticket by the code the text carries).
+    await scanImageWithCamera(staff, fakeCamera, signedQrPng);
     await expectVerdict(staff, { isValid: true, holderName: TICKET.holderName });
     await saveScreen(staff, 'manage-staff-approved', { fullPage: false });
     // Typed in, /manage sends staff back to their events.

@@ -78,6 +78,14 @@ export const ManagedTicketParams = z.object({
 /** GET …/tickets?q=: holder names with a word starting with `q`, or codes starting with it (case and accents ignored); empty: the first tickets by name. */
 export const ManagedTicketQuery = z.object({ q: requestText().trim().max(200).default('') });
 
+/**
+ * GET …/tickets/{id}/qr.png and …/tickets.pdf: `signed=true` prints each ticket's signed QR text
+ * (`GC1.…`, Ed25519 with the event's key, docs/decisions/043 and 135), which a phone checks offline
+ * for forgery; absent or `false`, the plain code.
+ */
+export const TicketQrQuery = z.object({ signed: z.enum(['true', 'false']).optional() });
+export type TicketQrQuery = z.infer<typeof TicketQrQuery>;
+
 /** A ticket as the management area shows it. */
 export const ManagedTicket = z
   .object({
@@ -195,8 +203,8 @@ export const manageTicketPaths = {
   ticket: (eventId: string, ticketId: string) => `${eventPart(eventId)}/tickets/${encodeURIComponent(ticketId)}`,
   revokeTicket: (eventId: string, ticketId: string) => `${eventPart(eventId)}/tickets/${encodeURIComponent(ticketId)}/revoke`,
   reinstateTicket: (eventId: string, ticketId: string) => `${eventPart(eventId)}/tickets/${encodeURIComponent(ticketId)}/reinstate`,
-  ticketQr: (eventId: string, ticketId: string) => `${eventPart(eventId)}/tickets/${encodeURIComponent(ticketId)}/qr.png`,
-  ticketsPdf: (eventId: string) => `${eventPart(eventId)}/tickets.pdf`,
+  ticketQr: (eventId: string, ticketId: string, qr: { signed?: boolean } = {}) => `${eventPart(eventId)}/tickets/${encodeURIComponent(ticketId)}/qr.png${qr.signed ? '?signed=true' : ''}`,
+  ticketsPdf: (eventId: string, qr: { signed?: boolean } = {}) => `${eventPart(eventId)}/tickets.pdf${qr.signed ? '?signed=true' : ''}`,
   importPreview: (eventId: string) => `${eventPart(eventId)}/ticket-imports/preview`,
   importTickets: (eventId: string) => `${eventPart(eventId)}/ticket-imports`,
 } as const;

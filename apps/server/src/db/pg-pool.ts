@@ -8,9 +8,11 @@
  *   accepts and never answers. TCP keepalive is on, so the kernel finds a dead peer on a quiet
  *   connection.
  * - **Every statement** has a read timeout (pg's `query_timeout`): the time left of the caller's
- *   deadline (`withDatabaseDeadline`, e.g. a verify's, inside decision 052's 3 s cut-over) or
- *   else `DATABASE_QUERY_TIMEOUT_MS`. When the deadline passes first (still waiting for a
- *   connection), the call rejects with `DatabaseDeadlineError` at once.
+ *   deadline (`withDatabaseDeadline`, e.g. a verify's, inside decision 052's 3 s cut-over; plus a
+ *   settle grace for a write sent before it, `withSettleGrace`, docs/decisions/134) or else
+ *   `DATABASE_QUERY_TIMEOUT_MS`. When the deadline passes first (still waiting for a connection),
+ *   the call rejects with `DatabaseDeadlineError` at once and nothing is sent: under a deadline
+ *   `pool.query` checks a connection out before it sends.
  * - **A connection that failed** (a statement timed out or the connection broke) is destroyed and
  *   never handed out again; the same for a connection that reached a standby (SQLSTATE 25006, after
  *   a failover) or a server shutting down. `pool.query` already does that; a client checked out for a transaction
@@ -30,16 +32,30 @@ export const DATABASE_QUERY_TIMEOUT_MS = 30_000;
 /** Idle time before the first TCP keepalive probe (ms). */
 const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
 
-/** The database did not answer before the deadline of the work that asked (`withDatabaseDeadline`). */
+/**
+ * The database did not answer before the deadline of the work that asked (`withDatabaseDeadline`).
+ * `statement`: the text of the statement that had been sent and got no answer in time (its outcome
+ * is unknown: it may still run and commit inside the database); undefined when nothing was sent (the
+ * deadline passed first, or while waiting for a connection, which is then handed back unused).
+ */
 export class DatabaseDeadlineError extends Error {
-  constructor() {
+  readonly statement: string | undefined;
+  constructor(statement?: string) {
     super('The database did not answer before the deadline.');
     this.name = 'DatabaseDeadlineError';
+    this.statement = statement;
   }
 }
 
 /** `performance.now()` by which the database work of the current async context must be answered. */
 const deadlines = new AsyncLocalStorage<number>();
+/** ms past the deadline a statement sent before it may still answer in (`withSettleGrace`). */
+const graces = new AsyncLocalStorage<number>();
+/**
+ * How long after our own timer pg's `query_timeout` fires (ms): ours decides (and says which
+ * statement went unanswered); pg's only frees a connection of `pool.query`'s own.
+ */
+const PG_READ_TIMEOUT_BACKSTOP_MS = 100;
 
 /**
  * Runs `work` with a deadline `budgetMs` from now for every statement it sends on PostgreSQL
@@ -53,20 +69,36 @@ export function withDatabaseDeadline<T>(budgetMs: number, work: () => T | Promis
   return deadlines.run(outer === undefined ? deadline : Math.min(outer, deadline), async () => await work());
 }
 
+/**
+ * Runs `work` so that a statement it sends before the current deadline may answer up to `graceMs`
+ * after that deadline (a statement not yet sent at the deadline is still refused). For a write
+ * whose outcome matters to the answer (verify's check-in, docs/decisions/134): a commit that
+ * settles shortly after the deadline is then known, not guessed. No effect outside a deadline or
+ * on PGlite.
+ * @returns what `work` resolves to.
+ */
+export function withSettleGrace<T>(graceMs: number, work: () => T | PromiseLike<T>): Promise<T> {
+  return graces.run(graceMs, async () => await work());
+}
+
 /** ms left before the current deadline (may be ≤ 0), or undefined outside any deadline. */
 function remainingMs(): number | undefined {
   const deadline = deadlines.getStore();
   return deadline === undefined ? undefined : Math.floor(deadline - performance.now());
 }
 
-/** Rejects with `DatabaseDeadlineError` after `ms`, unless `work` settles first. */
-function beforeDeadline<T>(work: Promise<T>, ms: number, onLate: (value: T) => void = () => undefined): Promise<T> {
+/**
+ * Rejects with `DatabaseDeadlineError` (naming `statement`, the text sent, if any) after `ms`,
+ * unless `work` settles first.
+ */
+function beforeDeadline<T>(work: Promise<T>, ms: number, options: { statement?: string; onLate?: (value: T) => void } = {}): Promise<T> {
+  const onLate = options.onLate ?? (() => undefined);
   let timer: NodeJS.Timeout | undefined;
   let isLate = false;
   const late = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
       isLate = true;
-      reject(new DatabaseDeadlineError());
+      reject(new DatabaseDeadlineError(options.statement));
     }, ms);
   });
   const answered = work.then((value) => {
@@ -80,22 +112,34 @@ function beforeDeadline<T>(work: Promise<T>, ms: number, onLate: (value: T) => v
 
 type QueryArgs = [config: unknown, values?: unknown, callback?: unknown];
 
-/** A statement config (an object with `text`) with the read timeout of the current deadline. */
-function withReadTimeout(config: unknown): { config: unknown; remaining: number | undefined } {
-  const remaining = remainingMs();
-  if (typeof config !== 'object' || config === null || !('text' in config)) return { config, remaining };
-  return { config: { ...config, query_timeout: Math.max(1, remaining ?? DATABASE_QUERY_TIMEOUT_MS) }, remaining };
+/** The SQL text of a statement config or string, for `DatabaseDeadlineError.statement`. */
+function statementText(config: unknown): string {
+  if (typeof config === 'string') return config;
+  if (typeof config === 'object' && config !== null && 'text' in config && typeof config.text === 'string') return config.text;
+  return '';
 }
 
-/** Runs `query` (pool's or client's promise form) with the timeout and deadline of the current context. */
+/**
+ * A statement config (an object with `text`) with pg's read timeout: `answerWithinMs` (the time
+ * left of the current deadline and its settle grace) plus a backstop, else `DATABASE_QUERY_TIMEOUT_MS`.
+ */
+function withReadTimeout(config: unknown, answerWithinMs: number | undefined): unknown {
+  if (typeof config !== 'object' || config === null || !('text' in config)) return config;
+  const readTimeoutMs = answerWithinMs === undefined ? DATABASE_QUERY_TIMEOUT_MS : Math.max(1, answerWithinMs) + PG_READ_TIMEOUT_BACKSTOP_MS;
+  return { ...config, query_timeout: readTimeoutMs };
+}
+
+/** Runs `query` (a client's promise form) with the timeout and deadline of the current context. */
 function queryInTime(query: (...args: QueryArgs) => unknown, args: QueryArgs): unknown {
   const [config, values, callback] = args;
   // Callback forms are pg's own (pool.query calls client.query so); only promises are ours to time.
   if (typeof values === 'function' || typeof callback === 'function') return query(...args);
-  const timed = withReadTimeout(config);
-  if (timed.remaining !== undefined && timed.remaining <= 0) return Promise.reject(new DatabaseDeadlineError());
-  const running = query(timed.config, values) as Promise<unknown>;
-  return timed.remaining === undefined ? running : beforeDeadline(running, timed.remaining);
+  const remaining = remainingMs();
+  // Past the deadline nothing more is sent.
+  if (remaining !== undefined && remaining <= 0) return Promise.reject(new DatabaseDeadlineError());
+  const answerWithinMs = remaining === undefined ? undefined : remaining + (graces.getStore() ?? 0);
+  const running = query(withReadTimeout(config, answerWithinMs), values) as Promise<unknown>;
+  return answerWithinMs === undefined ? running : beforeDeadline(running, answerWithinMs, { statement: statementText(config) });
 }
 
 /** Each pooled client's own `query` (before `guard` wrapped it), and the `release` of its current checkout. */
@@ -120,6 +164,10 @@ function guard(client: pg.PoolClient): pg.PoolClient {
   if (!ownQueries.has(client)) {
     const ownQuery = client.query.bind(client) as (...args: QueryArgs) => unknown;
     ownQueries.set(client, ownQuery);
+    // pg-pool listens for a connection's errors only while it is idle (and in its own `query`): a
+    // checked-out connection that breaks (a killed primary, HAProxy cutting its sessions) would emit
+    // an 'error' nobody hears, which ends the process. Here it releases the checkout with the error.
+    client.on('error', (error: Error) => currentReleases.get(client)?.(error));
     const guardedQuery = (...args: QueryArgs): unknown => {
       const result = queryInTime(ownQuery, args);
       if (result instanceof Promise) {
@@ -170,11 +218,26 @@ export function createGuardedPool(connectionString: string, max: number): pg.Poo
     if (remaining !== undefined && remaining <= 0) return Promise.reject(new DatabaseDeadlineError());
     const connecting = connect().then(guard);
     // A connection that arrives after the deadline is handed back unused.
-    return remaining === undefined ? connecting : beforeDeadline(connecting, remaining, (client) => client.release());
+    return remaining === undefined ? connecting : beforeDeadline(connecting, remaining, { onLate: (client) => client.release() });
+  };
+  /**
+   * `pool.query` under a deadline: on a connection checked out in time, so that a statement is
+   * never sent after its deadline (pg-pool's own `query` sends it whenever a connection frees up,
+   * although its caller was answered long before). Outside a deadline: pg-pool's `query`.
+   */
+  const pooledQuery = async (...args: QueryArgs): Promise<unknown> => {
+    if (remainingMs() === undefined) return queryInTime(query, args);
+    const client = (await guardedConnect()) as pg.PoolClient;
+    try {
+      return await (client.query as (...queryArgs: QueryArgs) => Promise<unknown>)(...args);
+    } finally {
+      // After a connection failure the guard has released it with the error already.
+      client.release();
+    }
   };
   return new Proxy(pool, {
     get(target, property, receiver) {
-      if (property === 'query') return (...args: QueryArgs) => queryInTime(query, args);
+      if (property === 'query') return (...args: QueryArgs) => (typeof args[1] === 'function' || typeof args[2] === 'function' ? query(...args) : pooledQuery(...args));
       if (property === 'connect') return guardedConnect;
       return Reflect.get(target, property, receiver) as unknown;
     },

@@ -10,9 +10,47 @@ import { sqlStateOf } from './transactions.ts';
 /**
  * `unreachable`: no answer, no connection, the server shutting down or restarting, a standby that
  * cannot write, too many connections. `disk_full`: the database could not write for want of space
- * (SQLSTATE 53100, ENOSPC), on PostgreSQL or on the embedded database's disk.
+ * (SQLSTATE 53100, ENOSPC), on PostgreSQL or on the embedded database's disk. `unconfirmed`: a
+ * write was sent and the database did not say in time whether it committed (`WriteUnconfirmedError`,
+ * docs/decisions/134): it may have.
  */
-export type DatabaseTrouble = 'unreachable' | 'disk_full';
+export type DatabaseTrouble = 'unreachable' | 'disk_full' | 'unconfirmed';
+
+/**
+ * A write was sent to the database and no answer came in time (its deadline and settle grace
+ * passed, or the connection broke under it): it may commit, or have committed, although the caller
+ * is answered 503 (docs/decisions/134). `cause`: the database failure.
+ */
+export class WriteUnconfirmedError extends Error {
+  constructor(cause: unknown) {
+    super('The database did not confirm the write in time: it may have been saved.', { cause });
+    this.name = 'WriteUnconfirmedError';
+  }
+}
+
+/** Statements that write nothing by themselves: one of them unanswered leaves no commit behind. */
+const NON_WRITING_STATEMENT = /^\s*(select|begin|set|show|savepoint|rollback)\b/i;
+
+/**
+ * Whether `error` (or one of its causes) leaves the outcome of a write unknown: a statement that may
+ * write (or a COMMIT) was sent and got no answer before its deadline, pg's own read timeout fired,
+ * or the connection broke while a statement may have been under way. False for a failure that the
+ * database answered (it rolled the statement back) or that happened before anything was sent (no
+ * connection, the deadline passed first).
+ */
+export function isWriteOutcomeUnknown(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Object; depth += 1) {
+    if (current instanceof DatabaseDeadlineError) return current.statement !== undefined && !NON_WRITING_STATEMENT.test(current.statement);
+    if (current instanceof Error) {
+      if (/^(Query read timeout|Connection terminated)/.test(current.message)) return true;
+      const { code } = current as { code?: unknown };
+      if (code === 'ECONNRESET' || code === 'EPIPE') return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 /** SQLSTATEs of a database that cannot serve now (PostgreSQL appendix A): classes 08, 57P, 53, and a few more. */
 function troubleOfSqlState(sqlState: string): DatabaseTrouble | undefined {
@@ -38,6 +76,7 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'
 export function databaseTroubleOf(error: unknown): DatabaseTrouble | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Object; depth += 1) {
+    if (current instanceof WriteUnconfirmedError) return 'unconfirmed';
     if (current instanceof DatabaseDeadlineError) return 'unreachable';
     if (current instanceof Error) {
       if (/No space left on device/.test(current.message)) return 'disk_full';

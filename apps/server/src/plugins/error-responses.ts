@@ -110,7 +110,7 @@ const DERIVED_ERRORS: readonly DerivedError[] = [
   {
     status: 503,
     codes: ['not_ready'],
-    description: 'The database does not answer or its disk is full: nothing was saved; `Retry-After` says when to try again.',
+    description: 'The database does not answer or its disk is full: nothing was saved, unless the message says a write was sent and not confirmed in time (it may have been saved; a retry with the same scanId counts it once); `Retry-After` says when to try again.',
     appliesTo: () => true,
   },
   {

@@ -15,11 +15,14 @@ import { STATUS_OF } from './error-responses.ts';
 
 /**
  * What a request answered 503 because the database cannot serve says, and the `Retry-After` it
- * carries (seconds), by cause (db/unavailable.ts, docs/decisions/103). Nothing was saved.
+ * carries (seconds), by cause (db/unavailable.ts, docs/decisions/103). `unreachable` and `disk_full`:
+ * nothing was saved (the database refused, or nothing that writes was sent). `unconfirmed`: a
+ * scan's write was sent and not answered in time, so it may have been saved (docs/decisions/134).
  */
 export const DATABASE_TROUBLE_ANSWERS: Record<DatabaseTrouble, { message: string; retryAfterSeconds: number }> = {
   unreachable: { message: 'The database does not answer: nothing was saved. Try again in a few seconds.', retryAfterSeconds: 5 },
   disk_full: { message: "The server's disk is full: nothing was saved. Try again once space is freed.", retryAfterSeconds: 30 },
+  unconfirmed: { message: 'The database did not confirm in time whether this scan was saved: it may have been. Try again in a few seconds; a retry with the same scanId counts it once.', retryAfterSeconds: 5 },
 };
 
 /** What a 5xx says: nothing about us. */

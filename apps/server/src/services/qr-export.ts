@@ -18,6 +18,8 @@ import QRCode from 'qrcode';
 import type { DbOrTx } from '../db/client.ts';
 import { tickets } from '../db/schema.ts';
 import { findEvent, type EventDetails } from './events.ts';
+import type { SigningKeyVault } from './signing-key-vault.ts';
+import { activeSigningKey, signedQrText } from './signing-keys.ts';
 
 /** Side of an exported PNG, in px (quiet zone included). */
 const QR_PNG_WIDTH_PX = 512;
@@ -46,6 +48,18 @@ export async function listPrintableTickets(db: DbOrTx, eventId: string): Promise
     .where(and(eq(tickets.eventId, event.id), isNull(tickets.revokedAt)))
     .orderBy(asc(tickets.holderName), asc(tickets.code));
   return { event, tickets: rows };
+}
+
+/**
+ * `list` (tickets of event `eventId`) with each ticket's signed QR text (`qrText`, docs/decisions/043)
+ * under the event's active key, created on first use: what `tickets export-qr --signed` and the
+ * management area's signed downloads print (docs/decisions/135). Ed25519 is deterministic: the same
+ * ticket and key give the same text.
+ * @throws SigningKeySecretMissing when `vault` has no secret (PostgreSQL without SIGNING_KEY_SECRET).
+ */
+export async function withSignedQrTexts<T extends Pick<PrintableTicket, 'code' | 'days'>>(db: DbOrTx, vault: SigningKeyVault, eventId: string, list: T[]): Promise<(T & { qrText: string })[]> {
+  const key = await activeSigningKey(db, vault, eventId);
+  return Promise.all(list.map(async (ticket) => ({ ...ticket, qrText: await signedQrText(db, vault, { eventId, code: ticket.code, days: ticket.days }, key) })));
 }
 
 /**

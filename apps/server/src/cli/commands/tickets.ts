@@ -10,9 +10,9 @@ import { cliActor } from '../../services/audit.ts';
 import { revokeTicket, updateTicketNote } from '../../services/tickets.ts';
 import { reindexSearchTerms } from '../../services/attendee-search.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { countNeedingUnicodeFont, listPrintableTickets, type PrintableTicket, writeTicketPngs, writeTicketsPdf } from '../../services/qr-export.ts';
+import { countNeedingUnicodeFont, listPrintableTickets, type PrintableTicket, withSignedQrTexts, writeTicketPngs, writeTicketsPdf } from '../../services/qr-export.ts';
 import { SigningKeySecretMissing, type SigningKeyVault } from '../../services/signing-key-vault.ts';
-import { activeSigningKey, revokeSigningKey, signedQrText } from '../../services/signing-keys.ts';
+import { revokeSigningKey } from '../../services/signing-keys.ts';
 import { DEFAULT_IMPORT_BATCH_SIZE, importTicketsCsv } from '../../services/tickets-import.ts';
 import { parseAttention, parsePositiveInteger } from '../arguments.ts';
 import { CliError, type AdminContext } from '../context.ts';
@@ -159,7 +159,7 @@ export function registerTicketCommands(program: Command, context: AdminContext):
       const db = await context.db();
       const printable = await listPrintableTickets(db, options.event);
       const event = printable.event;
-      const list = options.signed ? await withSignedQrTexts(db, await context.signingKeyVault(), event.id, printable.tickets) : printable.tickets;
+      const list = options.signed ? await signedForCli(db, await context.signingKeyVault(), event.id, printable.tickets) : printable.tickets;
       if (list.length === 0) {
         // Not an error (a new event), but no empty PDF or folder that looks like a print run.
         context.print(`"${event.title}" has no tickets to print (revoked ones are left out): nothing written. Import them first: tickets import --event ${event.id} <file.csv>`);
@@ -188,12 +188,11 @@ export function registerTicketCommands(program: Command, context: AdminContext):
     });
 }
 
-/** `list` with each ticket's signed QR text under the event's active key (created on first use). */
-async function withSignedQrTexts(db: DbOrTx, vault: SigningKeyVault, eventId: string, list: PrintableTicket[]): Promise<PrintableTicket[]> {
-  const key = await activeSigningKey(db, vault, eventId).catch((error: unknown) => {
+/** `list` with each ticket's signed QR text (the service's `withSignedQrTexts`); no secret is a CliError. */
+async function signedForCli(db: DbOrTx, vault: SigningKeyVault, eventId: string, list: PrintableTicket[]): Promise<PrintableTicket[]> {
+  return withSignedQrTexts(db, vault, eventId, list).catch((error: unknown) => {
     throw error instanceof SigningKeySecretMissing ? new CliError(error.message) : error;
   });
-  return Promise.all(list.map(async (ticket) => ({ ...ticket, qrText: await signedQrText(db, vault, { eventId, code: ticket.code, days: ticket.days }, key) })));
 }
 
 async function readInput(file: string): Promise<Buffer> {

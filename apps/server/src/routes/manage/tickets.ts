@@ -6,7 +6,8 @@
  * Ticket types: GET/POST …/ticket-types (list / create), POST …/ticket-types/{name} (note,
  * attention flag, days and a new name; docs/decisions/125), POST …/ticket-types/{name}/delete (409 while tickets, check-ins or a list use it).
  * Tickets: GET …/tickets?q= (by name or code), POST …/tickets/{id} (holder and type), …/revoke,
- * …/reinstate, GET …/tickets/{id}/qr.png and …/tickets.pdf (the CLI's exporter).
+ * …/reinstate, GET …/tickets/{id}/qr.png and …/tickets.pdf (the CLI's exporter; `?signed=true`: the
+ * signed QR texts of `tickets export-qr --signed`, docs/decisions/135).
  * CSV upload (body `text/csv`, the file's bytes): POST …/ticket-imports/preview answers what the
  * import would do; POST …/ticket-imports imports, answering `application/x-ndjson` lines of progress
  * as batches commit, then the summary (`TicketImportEvent`); a file refused whole is a 400 before
@@ -28,6 +29,7 @@ import {
   TICKET_CSV_UPLOAD_MAX_BYTES,
   TicketImportEvent,
   TicketImportSummary,
+  TicketQrQuery,
   TicketType,
   TicketTypesResponse,
 } from '@gatecheck/contract';
@@ -36,7 +38,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ruleErrors } from '../../plugins/error-responses.ts';
 import { ServiceError } from '../../services/errors.ts';
-import { listPrintableTickets, renderTicketsPdf, ticketQrPng } from '../../services/qr-export.ts';
+import { listPrintableTickets, type PrintableTicket, renderTicketsPdf, ticketQrPng, withSignedQrTexts } from '../../services/qr-export.ts';
+import { openSigningKeyVault, SigningKeySecretMissing, type SigningKeyVault } from '../../services/signing-key-vault.ts';
 import { createTicketType, deleteTicketType, editTicketType, listTicketTypes } from '../../services/ticket-types.ts';
 import { findManagedTicket, searchManagedTickets, setTicketRevoked, updateTicket } from '../../services/tickets.ts';
 import { importTicketsCsv, inspectTicketsCsv, previewTicketsCsv, type TicketImportSummary as ImportOutcome } from '../../services/tickets-import.ts';
@@ -172,11 +175,31 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   }
 
+  /** The vault of the server's signing secret, opened on the first signed download. */
+  let vault: Promise<SigningKeyVault> | undefined;
+  /**
+   * `list` as its QR codes print: plain, or with the signed texts of `tickets export-qr --signed`
+   * (the same service). No signing secret (PostgreSQL without SIGNING_KEY_SECRET) is a 409 on `signed`.
+   */
+  const asPrinted = async <T extends Pick<PrintableTicket, 'code' | 'days'>>(eventId: string, list: T[], query: TicketQrQuery): Promise<(T & { qrText?: string })[]> => {
+    if (query.signed !== 'true') return list;
+    vault ??= openSigningKeyVault(app.config);
+    return withSignedQrTexts(app.db, await vault, eventId, list).catch((error: unknown) => {
+      if (error instanceof SigningKeySecretMissing) throw new ServiceError('conflict', `Signed QR codes cannot be made on this server: ${error.message} Plain codes work without it.`, 'signed');
+      throw error;
+    });
+  };
+
   app.get(
     routes.ticketQr,
-    { preHandler: admin, schema: { operationId: 'getTicketQr', params: ManagedTicketParams, response: { 200: PNG_BODY, ...ruleErrors('forbidden', 'not_found') } } },
+    {
+      preHandler: admin,
+      schema: { operationId: 'getTicketQr', params: ManagedTicketParams, querystring: TicketQrQuery, response: { 200: PNG_BODY, ...ruleErrors('forbidden', 'not_found', 'conflict') } },
+    },
     async (request, reply) => {
-      const ticket = await findManagedTicket(app.db, eventOf(request).id, request.params.ticketId);
+      const eventId = eventOf(request).id;
+      const [ticket] = await asPrinted(eventId, [await findManagedTicket(app.db, eventId, request.params.ticketId)], request.query);
+      if (!ticket) throw new Error('no ticket to print');
       const png = await ticketQrPng(ticket);
       return fileReply(reply)
         .type('image/png')
@@ -188,9 +211,14 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     routes.ticketsPdf,
-    { preHandler: admin, schema: { operationId: 'getTicketsPdf', params: EventParams, response: { 200: PDF_BODY, ...ruleErrors('forbidden', 'not_found') } } },
+    {
+      preHandler: admin,
+      schema: { operationId: 'getTicketsPdf', params: EventParams, querystring: TicketQrQuery, response: { 200: PDF_BODY, ...ruleErrors('forbidden', 'not_found', 'conflict') } },
+    },
     async (request, reply) => {
-      const { event, tickets } = await listPrintableTickets(app.db, eventOf(request).id);
+      const printable = await listPrintableTickets(app.db, eventOf(request).id);
+      const { event } = printable;
+      const tickets = await asPrinted(event.id, printable.tickets, request.query);
       const output = new PassThrough();
       // Drawn as it is sent: a large event's PDF is never whole in memory. A failure mid-way ends the download short.
       renderTicketsPdf(output, { event, tickets }).catch((error: unknown) => {

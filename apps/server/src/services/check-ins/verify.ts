@@ -15,14 +15,16 @@ import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
+import { withSettleGrace } from '../../db/pg-pool.ts';
 import { inTransaction } from '../../db/transactions.ts';
+import { isWriteOutcomeUnknown, WriteUnconfirmedError } from '../../db/unavailable.ts';
 import { checkInLists, checkIns, eventDays, events, memberships, organizations, tickets, ticketTypes, users } from '../../db/schema.ts';
 import { ticketTypeDoorColumns, ticketTypeDoorOf, typeOfTicket } from '../ticket-type-door.ts';
 import { type ChosenCheckInList, chooseCheckInList, type CheckInListRow } from '../check-in-lists.ts';
 import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from '../errors.ts';
 import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumns, toDayCutoff } from '../events.ts';
 import { codeOfScannedText } from '../signing-keys.ts';
-import { approve, decideAndRecord, type FoundTicket, withDirection, logAttempt, refuseExitWithoutReentry, ruleInput, type Scanner, toVerdict } from './decide.ts';
+import { approve, type Attempt, decideAndRecord, type FoundTicket, withDirection, logAttempt, refuseExitWithoutReentry, ruleInput, type Scanner, toVerdict } from './decide.ts';
 import { countsInside, isDoorAttempt } from './record.ts';
 import { countInside, existingForRule, isActiveCheckIn, recordScannedCheckIn, recordScannedEntryWithPlace } from './write.ts';
 
@@ -49,6 +51,8 @@ import { countInside, existingForRule, isActiveCheckIn, recordScannedCheckIn, re
  *   the scan log) when `scanner` is not a member of the event's organization (docs/decisions/086);
  *   ServiceError `bad_request` (nothing written or logged) when `request.checkInListId` is not one
  *   of the event's lists.
+ *   WriteUnconfirmedError (a 503 that says the scan may have been saved, docs/decisions/134) when
+ *   a write of the scan was sent and got no answer by the deadline and `VERIFY_WRITE_SETTLE_MS`.
  *   A failure of the informational inside-now count after the check-in has committed is not
  *   thrown: it is logged once at warn on `log` and the approval goes without `insideNow`/`capacity`.
  */
@@ -69,8 +73,26 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
   const attempt = { scanner, event, checkInList, request: scanned, now };
   const existingCheckIn = read.existingCheckIn && read.door ? { ...read.existingCheckIn, isInside: isCheckInInside(read.door, checkInList.list, event, now) } : read.existingCheckIn;
   const decision = decideCheckIn({ ...ruleInput(attempt, read.found), existingCheckIn });
+  // Every write of the scan (its check-in, its scan-log row) may answer a little after the deadline;
+  // one that stays unanswered is a 503 that says the scan may have been saved (decision 134).
+  try {
+    return await withSettleGrace(VERIFY_WRITE_SETTLE_MS, () => recordScan(db, attempt, read, decision, log));
+  } catch (error) {
+    if (!isWriteOutcomeUnknown(error)) throw error;
+    log?.warn({ err: error, scanId: scanned.scanId, eventId: event.id }, 'the database did not confirm a scan in time: it may have been saved (answered 503)');
+    throw new WriteUnconfirmedError(error);
+  }
+}
+
+/**
+ * Records the scan `decision` was made for: the check-in (first entry in one statement, at a list
+ * with a capacity claiming a place; an exit or re-entry in the door transaction), or for a denial
+ * its scan-log row; returns the verdict. See `verifyTicket`.
+ */
+async function recordScan(db: Db, attempt: Attempt, read: ScanRead, decision: CheckInDecision, log: WarningLog | undefined): Promise<VerifyTicketResponse> {
+  const { scanner, event, checkInList, request: scanned, now } = attempt;
   const found = read.found;
-  if (decision.outcome !== 'denied' && found && isDoorAttempt(checkInList.list, request.direction) && !isFirstEntry(decision)) {
+  if (decision.outcome !== 'denied' && found && isDoorAttempt(checkInList.list, scanned.direction) && !isFirstEntry(decision)) {
     // An exit or a re-entry: the door write, in a transaction (it locks the guest's check-in and
     // claims a place; docs/decisions/111).
     return inTransaction(db, async (tx) => {
@@ -80,7 +102,7 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
     });
   }
   if (decision.outcome !== 'check_in' || !found) {
-    const verdict = withDirection(toVerdict(decision, event, found), request.direction);
+    const verdict = withDirection(toVerdict(decision, event, found), scanned.direction);
     await logAttempt(db, { ...attempt, verdict, source: 'scan' });
     return verdict;
   }
@@ -124,6 +146,13 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
     return verdict;
   });
 }
+
+/**
+ * How long after verify's database deadline a write sent before it may still answer (ms,
+ * docs/decisions/134): a check-in that commits in that time answers APPROVED instead of a 503. With
+ * the deadline (2.5 s, routes/tickets) the answer leaves by 2.75 s, inside the phone's 3 s.
+ */
+export const VERIFY_WRITE_SETTLE_MS = 250;
 
 /** Where verify reports a failure it answers through (the request's logger, pino's `warn` shape). */
 export interface WarningLog {

@@ -172,3 +172,28 @@ test("a download answered 401 (the session ended) signs out to sign-in with 'Ses
   expect(await screen.findByText('Session expired', { selector: '[role=status]' })).toBeInTheDocument();
   expect(router.state.location.pathname).toBe('/login');
 });
+
+test("'Signed QR codes' switched on, the PDF is asked for signed (as the CLI's --signed); a server that cannot sign says why next to the downloads", { timeout: 20_000 }, async () => {
+  const asked: string[] = [];
+  server.use(
+    http.get(apiUrl(manageTicketPaths.ticketsPdf(EVENT_ID)), ({ request }) => {
+      const search = new URL(request.url).search;
+      asked.push(search);
+      return search === '?signed=true'
+        ? errorResponse(409, { code: 'conflict', message: 'Signed QR codes cannot be made on this server: set SIGNING_KEY_SECRET.', field: 'signed' })
+        : errorResponse(404, { code: 'not_found', message: 'No such event' });
+    }),
+  );
+  const { user } = renderApp({ route: `/manage/events/${EVENT_ID}/tickets`, selection: { organization: adminOrganization } });
+  const download = await screen.findByRole('button', { name: "Download every ticket's QR code (PDF)" });
+  const signed = screen.getByRole('switch', { name: 'Signed QR codes' });
+  expect(signed).not.toBeChecked();
+  expect(signed).toHaveAccessibleDescription(/check offline, without the door list, that a code was not forged/);
+  await user.click(download);
+  await waitFor(() => expect(asked).toEqual(['']));
+  await user.click(signed);
+  expect(signed).toBeChecked();
+  await user.click(download);
+  await waitFor(() => expect(asked).toEqual(['', '?signed=true']));
+  expect(await screen.findByText('Signed QR codes cannot be made on this server: set SIGNING_KEY_SECRET.')).toBeInTheDocument();
+});

@@ -330,6 +330,8 @@ function TicketFinder({ eventId, eventTitle }: { eventId: string; eventTitle: st
   const [typed, setTyped] = useState('');
   const [query, setQuery] = useState('');
   const [downloadProblem, setDownloadProblem] = useState<string | null>(null);
+  // Plain codes unless the organizer asks for signed ones (docs/decisions/135), as the CLI's --signed.
+  const [isSigned, setSigned] = useState(false);
   const found = useQuery(ticketQueries.search(eventId, query));
   const download = (path: string, fileName: string) => {
     setDownloadProblem(null);
@@ -340,7 +342,13 @@ function TicketFinder({ eventId, eventTitle }: { eventId: string; eventTitle: st
       <h2 id="find-heading" className="text-lg font-bold text-slate-900">
         {t('tickets.findHeading')}
       </h2>
-      <Button variant="secondary" onClick={() => download(manageTicketPaths.ticketsPdf(eventId), `${eventTitle.replace(/[^A-Za-z0-9._-]+/g, '-')}-tickets.pdf`)}>
+      <Switch checked={isSigned} onCheckedChange={setSigned} hint={t('tickets.signedQrHint')}>
+        {t('tickets.signedQr')}
+      </Switch>
+      <Button
+        variant="secondary"
+        onClick={() => download(manageTicketPaths.ticketsPdf(eventId, { signed: isSigned }), `${eventTitle.replace(/[^A-Za-z0-9._-]+/g, '-')}-tickets${isSigned ? '-signed' : ''}.pdf`)}
+      >
         <Download aria-hidden="true" className="size-5" />
         {t('tickets.downloadPdf')}
       </Button>
@@ -367,7 +375,7 @@ function TicketFinder({ eventId, eventTitle }: { eventId: string; eventTitle: st
       {found.data && found.data.tickets.length > 0 && (
         <ul className="flex flex-col gap-3">
           {found.data.tickets.map((ticket) => (
-            <TicketRow key={`${ticket.id}:${ticket.holderName}:${ticket.ticketType}:${ticket.revokedAt ?? ''}`} eventId={eventId} ticket={ticket} onDownload={download} />
+            <TicketRow key={`${ticket.id}:${ticket.holderName}:${ticket.ticketType}:${ticket.revokedAt ?? ''}`} eventId={eventId} ticket={ticket} isSigned={isSigned} onDownload={download} />
           ))}
         </ul>
       )}
@@ -376,7 +384,7 @@ function TicketFinder({ eventId, eventTitle }: { eventId: string; eventTitle: st
   );
 }
 
-function TicketRow({ eventId, ticket, onDownload }: { eventId: string; ticket: ManagedTicket; onDownload: (path: string, fileName: string) => void }) {
+function TicketRow({ eventId, ticket, isSigned, onDownload }: { eventId: string; ticket: ManagedTicket; isSigned: boolean; onDownload: (path: string, fileName: string) => void }) {
   const { t } = useTranslation();
   const edit = useEditTicket(eventId);
   const revoke = useRevokeTicket(eventId);
@@ -417,7 +425,7 @@ function TicketRow({ eventId, ticket, onDownload }: { eventId: string; ticket: M
           <Button variant={isRevoked ? 'secondary' : 'danger'} disabled={revoke.isPending} onClick={() => revoke.mutate({ ticketId: ticket.id, isRevoked: !isRevoked })}>
             {isRevoked ? t('tickets.reinstate') : t('tickets.revoke')}
           </Button>
-          <Button variant="ghost" onClick={() => onDownload(manageTicketPaths.ticketQr(eventId, ticket.id), `${ticket.code}.png`)}>
+          <Button variant="ghost" onClick={() => onDownload(manageTicketPaths.ticketQr(eventId, ticket.id, { signed: isSigned }), `${ticket.code}${isSigned ? '-signed' : ''}.png`)}>
             <QrCode aria-hidden="true" className="size-5" />
             {t('tickets.downloadQr')}
           </Button>

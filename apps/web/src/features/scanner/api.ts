@@ -94,7 +94,9 @@ export function isNetworkFailure(error: unknown): boolean {
 /**
  * True when the server answered that it cannot decide now: 503 (its database does not answer or
  * its disk is full, with `Retry-After`; docs/decisions/103) or a proxy's 502/504 for a server that
- * did not answer. Nothing was recorded: the scanner decides on the device as for no answer.
+ * did not answer. The scanner decides on the device as for no answer: nothing was recorded, or (a
+ * 503 whose write the database did not confirm in time, decision 134) the check-in may have been,
+ * and the queued upload under the same scanId then answers `duplicate`.
  */
 export function isServerUnavailable(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 502 || error.status === 503 || error.status === 504);
