@@ -150,7 +150,7 @@ async function recordScan(db: Db, attempt: Attempt, read: ScanRead, decision: Ch
 /**
  * How long after verify's database deadline a write sent before it may still answer (ms,
  * docs/decisions/134): a check-in that commits in that time answers APPROVED instead of a 503. With
- * the deadline (2.5 s, routes/tickets) the answer leaves by 2.75 s, inside the phone's 3 s.
+ * the deadline (2.25 s, routes/tickets) the answer leaves by 2.5 s, half a second inside the phone's 3 s.
  */
 export const VERIFY_WRITE_SETTLE_MS = 250;
 
