@@ -18,6 +18,7 @@ import { existingForRule, recordCheckIn, recordScannedCheckIn, recordScannedEntr
 import { findEvent } from '../src/services/events.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { demoIds, firstCheckInListId, userIdOf } from './helpers/fixtures.ts';
+import { explainStatement, StatementRecorder } from './helpers/query-plans.ts';
 import { createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
 const DAY = DEMO_TODAY_DAY_NUMBER;
@@ -27,9 +28,10 @@ let checkInListId: string;
 let staffId: string;
 let colleagueId: string;
 let nextTicket = 0;
+const recorder = new StatementRecorder();
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ databaseOptions: { logger: recorder } });
   eventId = (await demoIds(t.database.db)).liveEventId;
   checkInListId = await firstCheckInListId(t.database.db, eventId);
   staffId = await userIdOf(t.database.db, DEMO_USER.username);
@@ -153,4 +155,43 @@ test(`the hot path's entry with a place: a batch of entries at a list with a cap
   expect(places.every((place) => place.day === DAY && held.some((row) => row.id === place.checkInId && row.checkedInAt.getTime() === place.heldSince?.getTime()))).toBe(true);
   const [logged] = await t.database.db.select({ value: count() }).from(scanLog).where(and(eq(scanLog.eventId, eventId), inArray(scanLog.code, tickets.map((ticket) => ticket.code))));
   expect(logged?.value).toBe(4);
+});
+
+test(`the hot path's entries with a place count those inside once per list and day of their batch, not once per entry; each entry is told its own list's count (${TEST_DATABASE_KIND})`, async () => {
+  const event = await findEvent(t.database.db, eventId);
+  const newList = () => createCheckInList(t.database.db, event, { name: `Count ${randomUUID().slice(0, 8)}`, ticketTypes: null, days: null, capacity: 50 }, cliActor());
+  const [hall, bar] = [await newList(), await newList()];
+  const enter = (list: { id: string }, ticket: { id: string; code: string }, checkout: Date | null) =>
+    recordScannedEntryWithPlace(t.database.db, { eventId, ticketId: ticket.id, day: DAY, checkInListId: list.id, userId: staffId, scanId: randomUUID(), code: ticket.code, start: 1, checkout });
+  // Inside before the batch: three in the hall; two at the bar, the first of them entered before
+  // the bar's last daily checkout (so out), the second at it (so in).
+  for (const ticket of await Promise.all(Array.from({ length: 3 }, newTicket))) expect(await enter(hall, ticket, null)).not.toBeNull();
+  expect(await enter(bar, await newTicket(), null)).not.toBeNull();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  const atCheckout = await enter(bar, await newTicket(), null);
+  if (!atCheckout) throw new Error('not recorded');
+  const checkout = atCheckout.checkedInAt;
+
+  // One batch: five entries at the hall, three at the bar.
+  const tickets = await Promise.all(Array.from({ length: 8 }, newTicket));
+  const lists = tickets.map((_, index) => (index < 5 ? hall : bar));
+  const written = await recorder.during('entries with a place', () => Promise.all(tickets.map((ticket, index) => enter(lists[index] ?? hall, ticket, lists[index] === bar ? checkout : null))));
+  expect(written.map((entry) => entry?.insideNow)).toEqual([8, 8, 8, 8, 8, 4, 4, 4]);
+
+  // The statement of that batch, run again for eight fresh tickets (rolled back): the count of
+  // those inside reads check_ins once per list of the batch (two), not once per entry (eight).
+  const [statement, ...more] = recorder.statements.filter((captured) => captured.label === 'entries with a place');
+  expect(more).toEqual([]);
+  if (!statement) throw new Error('no statement recorded');
+  expect(statement.sql).toMatch(/unnest\(/);
+  const fresh = await Promise.all(Array.from({ length: 8 }, newTicket));
+  const [, ticketIds, , , , , codes] = statement.params;
+  const replace = new Map<unknown, unknown>([
+    [ticketIds, fresh.map((ticket) => ticket.id)],
+    [codes, fresh.map((ticket) => ticket.code)],
+  ]);
+  const plan = await explainStatement(t.database.db, statement, { analyze: true, replace });
+  const countScans = plan.scans.filter((scan) => scan.relation === 'check_ins' || scan.index?.startsWith('check_ins'));
+  expect(countScans.length).toBeGreaterThan(0);
+  expect(countScans.map((scan) => scan.loops)).toEqual(countScans.map(() => 2));
 });

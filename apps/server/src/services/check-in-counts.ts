@@ -11,7 +11,7 @@ import { type CheckInCounts, type CheckInListCounts, type CheckInListRule, lastD
 import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { checkInLists, checkIns, events, ticketDayCounts, ticketTypes as ticketTypeRows } from '../db/schema.ts';
-import { countInside, insideNowSql } from './check-ins/write.ts';
+import { countInside, insideNowSql, isInsideSince } from './check-ins/write.ts';
 import { resolveCheckInList } from './check-in-lists.ts';
 import { AccessRefusedError, ServiceError } from './errors.ts';
 import { type EventDayInfo, type EventDetails, findEvent } from './events.ts';
@@ -111,22 +111,20 @@ export async function countInsideByList(
   const cuts = lists.map((list) => ({ id: list.id, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now) }));
   const plain = cuts.filter((cut) => cut.checkout === null).map((cut) => cut.id);
   const withCheckout = cuts.flatMap((cut) => (cut.checkout === null ? [] : [{ id: cut.id, checkout: cut.checkout }]));
-  const inside = and(eq(checkIns.eventId, event.id), eq(checkIns.day, day), isNull(checkIns.undoneAt), isNull(checkIns.exitedAt));
+  const ofDay = and(eq(checkIns.eventId, event.id), eq(checkIns.day, day));
   const rows = [];
   if (plain.length > 0) {
     rows.push(
       ...(await db
         .select({ checkInListId: checkIns.checkInListId, inside: count() })
         .from(checkIns)
-        .where(and(inside, inArray(checkIns.checkInListId, plain)))
+        .where(and(ofDay, inArray(checkIns.checkInListId, plain), isInsideSince(null)))
         .groupBy(checkIns.checkInListId)),
     );
   }
   if (withCheckout.length > 0) {
-    const sinceCheckout = or(
-      ...withCheckout.map((cut) => and(eq(checkIns.checkInListId, cut.id), sql`coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt}) >= ${cut.checkout.toISOString()}::timestamptz`)),
-    );
-    rows.push(...(await db.select({ checkInListId: checkIns.checkInListId, inside: count() }).from(checkIns).where(and(inside, sinceCheckout)).groupBy(checkIns.checkInListId)));
+    const sinceCheckout = or(...withCheckout.map((cut) => and(eq(checkIns.checkInListId, cut.id), isInsideSince(cut.checkout))));
+    rows.push(...(await db.select({ checkInListId: checkIns.checkInListId, inside: count() }).from(checkIns).where(and(ofDay, sinceCheckout)).groupBy(checkIns.checkInListId)));
   }
   return new Map(rows.map((row) => [row.checkInListId, row.inside]));
 }

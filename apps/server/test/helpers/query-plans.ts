@@ -131,6 +131,8 @@ export interface PlanScan {
   node: string;
   relation?: string;
   index?: string;
+  /** With ANALYZE: how many times the node ran (a scan inside a correlated subquery runs once per outer row). */
+  loops?: number;
 }
 
 /** The summary of one statement's plan. */
@@ -154,6 +156,7 @@ interface PlanNode {
   'Index Name'?: string;
   'Plan Rows'?: number;
   'Actual Rows'?: number;
+  'Actual Loops'?: number;
   Plans?: PlanNode[];
 }
 
@@ -188,7 +191,12 @@ export async function explainStatement(
   const scans: PlanScan[] = [];
   const walk = (node: PlanNode) => {
     if (/Scan/.test(node['Node Type']) && (node['Relation Name'] || node['Index Name'])) {
-      scans.push({ node: node['Node Type'], ...(node['Relation Name'] ? { relation: node['Relation Name'] } : {}), ...(node['Index Name'] ? { index: node['Index Name'] } : {}) });
+      scans.push({
+        node: node['Node Type'],
+        ...(node['Relation Name'] ? { relation: node['Relation Name'] } : {}),
+        ...(node['Index Name'] ? { index: node['Index Name'] } : {}),
+        ...(node['Actual Loops'] !== undefined ? { loops: node['Actual Loops'] } : {}),
+      });
     }
     node.Plans?.forEach(walk);
   };

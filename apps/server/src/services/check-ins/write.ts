@@ -348,25 +348,33 @@ function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
     from inserted join placed using (event_id, ticket_id, day, check_in_list_id)
     where ${checkInListSlots.eventId} = placed.event_id and ${checkInListSlots.checkInListId} = placed.check_in_list_id and ${checkInListSlots.slot} = placed.slot`);
   const logged = scannedApprovalsLogged(db);
-  // Inside now once the batch is in: those inside at the statement's snapshot (countInside's
-  // count, once per list and day of the batch) and the batch's own entries.
-  const counted = db.$with('counted', {}).as(sql`
-    select wanted.event_id, wanted.check_in_list_id, wanted.day,
+  // The answer: a row per entry recorded (its position and time), and a row per list and day of
+  // the batch with the guests inside once the batch is in — those inside at the statement's
+  // snapshot (`isInsideSince`) and the batch's own entries. The counts are their own branch of the
+  // UNION ALL, one row per list and day, so each is counted once per batch: a count joined to the
+  // entries' rows was evaluated by the planner once per entry (docs/decisions/131).
+  const answers = db.$with('answers', {}).as(sql`
+    select input.position, inserted.checked_in_at, null::bigint as inside_now, null::uuid as event_id, null::uuid as check_in_list_id, null::integer as day
+    from input join inserted using (event_id, ticket_id, day, check_in_list_id)
+    union all
+    select null, null,
       (select count(*) from ${checkIns}
         where ${checkIns.eventId} = wanted.event_id and ${checkIns.checkInListId} = wanted.check_in_list_id and ${checkIns.day} = wanted.day
-          and ${checkIns.undoneAt} is null and ${checkIns.exitedAt} is null
-          and (wanted.checkout is null or coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt}) >= wanted.checkout))
-      + (select count(*) from inserted where inserted.event_id = wanted.event_id and inserted.check_in_list_id = wanted.check_in_list_id and inserted.day = wanted.day) as inside_now
+          and ${isInsideSince(sql`wanted.checkout`)})
+      + (select count(*) from inserted where inserted.event_id = wanted.event_id and inserted.check_in_list_id = wanted.check_in_list_id and inserted.day = wanted.day),
+      wanted.event_id, wanted.check_in_list_id, wanted.day
     from (select event_id, check_in_list_id, day, max(checkout) as checkout from input group by event_id, check_in_list_id, day) as wanted`);
   return db
-    .with(input, claimed, placed, inserted, held, logged, counted)
-    .select({ position: sql<number>`input.position`.mapWith(Number), checkedInAt: inserted.checkedInAt, insideNow: sql<number>`counted.inside_now`.mapWith(Number) })
-    .from(input)
-    .innerJoin(
-      inserted,
-      sql`(input.event_id, input.ticket_id, input.day, input.check_in_list_id) = (${inserted.eventId}, ${inserted.ticketId}, ${inserted.day}, ${inserted.checkInListId})`,
-    )
-    .innerJoin(sql`counted`, sql`(counted.event_id, counted.check_in_list_id, counted.day) = (input.event_id, input.check_in_list_id, input.day)`)
+    .with(input, claimed, placed, inserted, held, logged, answers)
+    .select({
+      position: sql<number | null>`answers.position`.mapWith(Number),
+      checkedInAt: sql<Date | null>`answers.checked_in_at`.mapWith(checkIns.checkedInAt),
+      insideNow: sql<number | null>`answers.inside_now`.mapWith(Number),
+      eventId: sql<string | null>`answers.event_id`,
+      checkInListId: sql<string | null>`answers.check_in_list_id`,
+      day: sql<number | null>`answers.day`,
+    })
+    .from(sql`answers`)
     .prepare(`gatecheck_check_in_place_write_${size}`);
 }
 
@@ -374,11 +382,17 @@ function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
 const scannedEntryWithPlaceWrite = coalescedStatement(SCANNED_ENTRY_WITH_PLACE_KEY, prepareScannedEntryWithPlaceWrite, async (keys, write) => {
   const isFirst = firstOfEachTicket(keys);
   const batch = keys.filter((_, index) => isFirst[index]);
-  const written = byPosition(await retrying(() => write(batch)), batch.length);
+  const rows = await retrying(() => write(batch));
+  const placeOf = (key: { eventId: string | null; checkInListId: string | null; day: number | null }) => `${key.eventId} ${key.checkInListId} ${key.day}`;
+  const insideNow = new Map(rows.flatMap((row) => (row.position === null ? [[placeOf(row), Number(row.insideNow)] as const] : [])));
+  const written = byPosition(
+    rows.flatMap((row) => (row.position === null || row.checkedInAt === null ? [] : [{ position: row.position, checkedInAt: row.checkedInAt }])),
+    batch.length,
+  );
   let next = 0;
-  return keys.map((_, index): EntryWithPlace | null => {
+  return keys.map((key, index): EntryWithPlace | null => {
     const row = isFirst[index] ? written[next++] : undefined;
-    return row ? { checkedInAt: new Date(row.checkedInAt), insideNow: row.insideNow } : null;
+    return row ? { checkedInAt: new Date(row.checkedInAt), insideNow: insideNow.get(placeOf(key)) ?? 0 } : null;
   });
 });
 
@@ -592,34 +606,43 @@ export async function releasePlace(tx: DbOrTx, eventId: string, checkInId: strin
 }
 
 /**
- * The SQL condition "the check-in row is inside now" (docs/decisions/111) for check-ins joined with
- * their list (`check_in_lists`) and event (`events`): active, not exited, and entered at or after the
- * list's last daily checkout at `now` on the event's wall clock (as `lastDailyCheckout`).
+ * "Inside now" in SQL, the one form every count of guests inside uses (docs/decisions/111; the
+ * contract's `isCheckInInside` in JS): the check-in row is active, not exited, and, where its list
+ * has a daily checkout, entered (its last entry, else its check-in) at or after `checkout`, the
+ * list's last daily checkout (`lastDailyCheckout`).
+ * `checkout`: null (the list has no daily checkout: the condition is the partial index
+ * `check_ins_inside_list_day_idx`'s predicate alone, so a count can read that index alone), a time,
+ * or an SQL expression of one per row, null where the row's list has none.
  */
-export function insideNowSql(now: Date) {
+export function isInsideSince(checkout: Date | SQL | null): SQL {
+  const inside = sql`${checkIns.undoneAt} is null and ${checkIns.exitedAt} is null`;
+  const entered = sql`coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt})`;
+  if (checkout === null) return sql`(${inside})`;
+  if (checkout instanceof Date) return sql`(${inside} and ${entered} >= ${checkout.toISOString()}::timestamptz)`;
+  return sql`(${inside} and (${checkout} is null or ${entered} >= ${checkout}))`;
+}
+
+/**
+ * `isInsideSince` at `now` for check-ins joined with their list (`check_in_lists`) and event
+ * (`events`): each row's last daily checkout computed in SQL from its list's checkout time and its
+ * event's time zone, as `lastDailyCheckout` computes it (today's checkout if it has passed at `now`
+ * on the event's wall clock, else yesterday's; null for a list without one).
+ */
+export function insideNowSql(now: Date): SQL {
   const at = sql`${now.toISOString()}::timestamptz`;
   const localDate = sql`(${at} at time zone ${events.timeZone})::date`;
   const todays = sql`((${localDate} + ${checkInLists.dailyCheckoutTime}::time) at time zone ${events.timeZone})`;
   const yesterdays = sql`(((${localDate} - 1) + ${checkInLists.dailyCheckoutTime}::time) at time zone ${events.timeZone})`;
-  return sql`(${checkIns.undoneAt} is null and ${checkIns.exitedAt} is null and (${checkInLists.dailyCheckoutTime} is null
-    or coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt}) >= case when ${todays} <= ${at} then ${todays} else ${yesterdays} end))`;
+  // Null when the list has no checkout time (both sides are then null).
+  return isInsideSince(sql`(case when ${todays} <= ${at} then ${todays} else ${yesterdays} end)`);
 }
 
-/** Guests inside now through list `key.checkInListId` on `key.day` (`isCheckInInside` over its check-ins). */
+/** Guests inside now through list `key.checkInListId` on `key.day` (`isInsideSince` its last daily checkout). */
 export async function countInside(tx: DbOrTx, key: PlaceKey): Promise<number> {
   const [row] = await tx
     .select({ value: sql<number>`count(*)`.mapWith(Number) })
     .from(checkIns)
-    .where(
-      and(
-        eq(checkIns.eventId, key.eventId),
-        eq(checkIns.checkInListId, key.checkInListId),
-        eq(checkIns.day, key.day),
-        isActiveCheckIn,
-        isNull(checkIns.exitedAt),
-        key.checkout ? sql`coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt}) >= ${key.checkout.toISOString()}::timestamptz` : undefined,
-      ),
-    );
+    .where(and(eq(checkIns.eventId, key.eventId), eq(checkIns.checkInListId, key.checkInListId), eq(checkIns.day, key.day), isInsideSince(key.checkout)));
   return row?.value ?? 0;
 }
 
