@@ -226,13 +226,13 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
       const eventId = eventOf(request).id;
       const csv = csvOf(request);
       // A file refused whole is an ordinary 400, before any line is sent or any ticket written.
-      await inspectTicketsCsv(app.db, { eventId, csv });
+      const inspected = await inspectTicketsCsv(app.db, { eventId, csv });
       const output = new PassThrough();
       const send = (line: TicketImportEvent) => output.write(`${JSON.stringify(line)}\n`);
       const actor = actorOf(request);
       // Batches of 500 in their own transactions, as the CLI, each followed by a pause as long as it
       // took: the doors' verify keeps about half of the process (decision 114).
-      importTicketsCsv(app.db, { eventId, csv, actor, pauseFactor: 1, onProgress: ({ rows, bytes }) => send({ type: 'progress', rows, bytes }) })
+      importTicketsCsv(app.db, { eventId, csv, inspected, actor, pauseFactor: 1, onProgress: ({ rows, bytes }) => send({ type: 'progress', rows, bytes }) })
         .then((outcome) => send({ type: 'done', summary: summaryOf(outcome) }))
         .catch((error: unknown) => {
           request.log.error({ err: error }, 'ticket import failed');
