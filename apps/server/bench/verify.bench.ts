@@ -22,6 +22,18 @@
  *
  * Every answer must be the expected one (an approval; an `already_checked_in` denial); anything
  * else is reported and the run exits 1. Timings never fail it.
+ *
+ * Import mode (`BENCH_VERIFY_DURING_IMPORT=1 npm run bench:verify`, or `--during-import` when run
+ * with tsx directly): what a large CSV upload costs the doors (issue 30 item 3). Only the server
+ * targets run, with approvals at 50 connections (`BENCH_VERIFY_CONNECTIONS` to change): per target,
+ * IMPORT_ROUNDS rounds (`BENCH_VERIFY_IMPORT_ROUNDS`, default 2) of 10 s of verify alone and of
+ * verify while a 100,000-row upload (`BENCH_VERIFY_IMPORT_ROWS`) goes through the same server's
+ * import endpoint (`POST /api/manage/events/{id}/ticket-imports`, as the demo admin, into the event
+ * verify scans) from sending the file to its summary; alone first in odd rounds, second in even
+ * ones, the targets in turn. Prints each round, throughput and p50/p99 of both, the during/alone
+ * ratios and the import's time, and its own `BENCH_RESULT` line. An import that fails exits 1.
+ * `BENCH_VERIFY_COMPARE_BUILD=dist-main/server.js` adds a twin of each server target running that
+ * other bundle, for an A/B of two versions in the same minutes (in either mode).
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -59,18 +71,23 @@ function connectionCounts(setting: string | undefined, defaults: readonly number
  */
 const DURING_IMPORT = process.argv.includes('--during-import') || process.env.BENCH_VERIFY_DURING_IMPORT === '1';
 /**
- * Rows of each upload in the import mode: 100,000 (issue 30's large upload), or `BENCH_VERIFY_IMPORT_ROWS`.
- * @throws Error naming the setting when it is not a positive whole number.
+ * The positive whole number in environment variable `name`, or `fallback` when it is unset.
+ * @throws Error naming the setting when it holds anything else.
  */
-function importRows(setting: string | undefined): number {
-  if (setting === undefined || setting.trim() === '') return 100_000;
-  const rows = Number(setting);
-  if (!Number.isInteger(rows) || rows <= 0) throw new Error(`BENCH_VERIFY_IMPORT_ROWS must be a positive whole number, e.g. 20000; got "${setting}"`);
-  return rows;
+function positiveWhole(name: string, fallback: number): number {
+  const setting = process.env[name];
+  if (setting === undefined || setting.trim() === '') return fallback;
+  const value = Number(setting);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number; got "${setting}"`);
+  return value;
 }
-const IMPORT_ROWS = importRows(process.env.BENCH_VERIFY_IMPORT_ROWS);
-/** Import mode: rounds of (verify alone, verify during an import) per target, the order turned round every other round. */
-const IMPORT_ROUNDS = 2;
+/** Rows of each upload in the import mode: 100,000 (issue 30's large upload), or `BENCH_VERIFY_IMPORT_ROWS`. */
+const IMPORT_ROWS = positiveWhole('BENCH_VERIFY_IMPORT_ROWS', 100_000);
+/**
+ * Import mode: rounds of (verify alone, verify during an import) per target, the order turned round
+ * every other round: 2, or `BENCH_VERIFY_IMPORT_ROUNDS`.
+ */
+const IMPORT_ROUNDS = positiveWhole('BENCH_VERIFY_IMPORT_ROUNDS', 2);
 /** Import mode: how long verify runs alone in a round, in seconds (during the import it runs as long as the import). */
 const ALONE_SECONDS = 10;
 /**
