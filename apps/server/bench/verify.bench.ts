@@ -22,6 +22,18 @@
  *
  * Every answer must be the expected one (an approval; an `already_checked_in` denial); anything
  * else is reported and the run exits 1. Timings never fail it.
+ *
+ * Import mode (`BENCH_VERIFY_DURING_IMPORT=1 npm run bench:verify`, or `--during-import` when run
+ * with tsx directly): what a large CSV upload costs the doors (issue 30 item 3). Only the server
+ * targets run, with approvals at 50 connections (`BENCH_VERIFY_CONNECTIONS` to change): per target,
+ * IMPORT_ROUNDS rounds (`BENCH_VERIFY_IMPORT_ROUNDS`, default 2) of 10 s of verify alone and of
+ * verify while a 100,000-row upload (`BENCH_VERIFY_IMPORT_ROWS`) goes through the same server's
+ * import endpoint (`POST /api/manage/events/{id}/ticket-imports`, as the demo admin, into the event
+ * verify scans) from sending the file to its summary; alone first in odd rounds, second in even
+ * ones, the targets in turn. Prints each round, throughput and p50/p99 of both, the during/alone
+ * ratios and the import's time, and its own `BENCH_RESULT` line. An import that fails exits 1.
+ * `BENCH_VERIFY_COMPARE_BUILD=dist-main/server.js` adds a twin of each server target running that
+ * other bundle, for an A/B of two versions in the same minutes (in either mode).
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -30,7 +42,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
+import { apiPaths, manageTicketPaths, TicketImportEvent, VerifyTicketResponse } from '@gatecheck/contract';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
 import { DEMO_TODAY_DAY_NUMBER } from '../src/db/seed.ts';
 import { type DoorSetup, prepareDoorDatabase } from '../test/helpers/door-database.ts';
@@ -45,21 +57,55 @@ const WARMUP_SECONDS = 1;
  * (comma-separated positive integers, e.g. `1` while profiling).
  * @throws Error naming the setting when it is set but holds no such number, or anything else.
  */
-function connectionCounts(setting: string | undefined): readonly number[] {
-  if (setting === undefined || setting.trim() === '') return [1, 50, 200];
+function connectionCounts(setting: string | undefined, defaults: readonly number[]): readonly number[] {
+  if (setting === undefined || setting.trim() === '') return defaults;
   const counts = setting.split(',').map((part) => Number(part.trim()));
   if (!counts.every((count) => Number.isInteger(count) && count > 0)) {
     throw new Error(`BENCH_VERIFY_CONNECTIONS must be positive whole numbers separated by commas, e.g. 1,50; got "${setting}"`);
   }
   return [...new Set(counts)];
 }
-const CONNECTIONS = connectionCounts(process.env.BENCH_VERIFY_CONNECTIONS);
+/**
+ * The import mode (`npm run bench:verify -- --during-import`, or `BENCH_VERIFY_DURING_IMPORT=1`):
+ * what a large CSV upload costs the doors. See the module comment.
+ */
+const DURING_IMPORT = process.argv.includes('--during-import') || process.env.BENCH_VERIFY_DURING_IMPORT === '1';
+/**
+ * The positive whole number in environment variable `name`, or `fallback` when it is unset.
+ * @throws Error naming the setting when it holds anything else.
+ */
+function positiveWhole(name: string, fallback: number): number {
+  const setting = process.env[name];
+  if (setting === undefined || setting.trim() === '') return fallback;
+  const value = Number(setting);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number; got "${setting}"`);
+  return value;
+}
+/** Rows of each upload in the import mode: 100,000 (issue 30's large upload), or `BENCH_VERIFY_IMPORT_ROWS`. */
+const IMPORT_ROWS = positiveWhole('BENCH_VERIFY_IMPORT_ROWS', 100_000);
+/**
+ * Import mode: rounds of (verify alone, verify during an import) per target, the order turned round
+ * every other round: 2, or `BENCH_VERIFY_IMPORT_ROUNDS`.
+ */
+const IMPORT_ROUNDS = positiveWhole('BENCH_VERIFY_IMPORT_ROUNDS', 2);
+/** Import mode: how long verify runs alone in a round, in seconds (during the import it runs as long as the import). */
+const ALONE_SECONDS = 10;
+/**
+ * `BENCH_VERIFY_COMPARE_BUILD=dist-main/server.js`: each server target gets a twin (`compare-pglite`,
+ * `compare-postgres`) running that bundle instead of dist/server.js, taking turns with it: an A/B of
+ * two versions of the server in the same minutes. A path from apps/server; build the other version
+ * there and copy its dist/ beside this one (e.g. to dist-main/), so its imports resolve as dist/'s do.
+ */
+const COMPARE_BUILD = process.env.BENCH_VERIFY_COMPARE_BUILD || undefined;
+const CONNECTIONS = connectionCounts(process.env.BENCH_VERIFY_CONNECTIONS, DURING_IMPORT ? [50] : [1, 50, 200]);
 /**
  * Unused tickets per target for approvals: enough for its cases and warm-ups (15 s of approvals
  * in all) at up to 10,000 approvals/s on average (PostgreSQL reached 11,700/s at 200 connections
- * and used 109,000 tickets in a run). A target that runs out answers `not_found`, which fails the run.
+ * and used 109,000 tickets in a run); in the import mode, for two rounds of 10 s alone and an
+ * import of a minute or more at a few thousand approvals/s. A target that runs out answers
+ * `not_found`, which fails the run.
  */
-const APPROVE_TICKETS = 160_000;
+const APPROVE_TICKETS = DURING_IMPORT ? 300_000 : 160_000;
 /** Tickets checked in before the run, scanned again and again for the denial cases. */
 const DENY_TICKETS = 1_000;
 /** The server's `pg` pool (DATABASE_POOL_SIZE's default); the SQL reference uses as many connections. */
@@ -85,7 +131,10 @@ type RoundResult = SqlLoadResult;
 
 /** A started target: runs one round of a kind of load at a number of connections. */
 interface Running {
-  run(kind: Kind, connections: number, seconds: number): Promise<RoundResult>;
+  /** A server target only: uploads `csv` to its ticket import endpoint as an admin, resolving when the import ends. */
+  importCsv?: (csv: string) => Promise<ImportOutcome>;
+  /** One round: for `duration` seconds, or until the promise `duration` settles (the import mode). */
+  run(kind: Kind, connections: number, duration: number | Promise<unknown>): Promise<RoundResult>;
   stop(): Promise<void>;
 }
 
@@ -124,14 +173,15 @@ function httpRunning(url: string, door: DoorSetup, approveCodes: string[], stop:
   let approveIndex = 0;
   return {
     stop,
-    async run(kind, connections, seconds) {
+    async run(kind, connections, duration) {
       let failures = 0;
       let firstFailure = '';
       let count = 0;
-      const result = await autocannon({
+      const options: autocannon.Options = {
         url,
         connections,
-        duration: seconds,
+        // Until `duration` settles: far longer than any import; stopped when it settles.
+        duration: typeof duration === 'number' ? duration : 3_600,
         requests: [
           {
             method: 'POST',
@@ -151,6 +201,10 @@ function httpRunning(url: string, door: DoorSetup, approveCodes: string[], stop:
             },
           },
         ],
+      };
+      const result = await new Promise<autocannon.Result>((resolve, reject) => {
+        const instance = autocannon(options, (error: unknown, done: autocannon.Result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done)));
+        if (typeof duration !== 'number') void duration.finally(() => instance.stop()).catch(() => undefined);
       });
       failures += result.errors;
       if (result.errors > 0) firstFailure ||= `${result.errors} connection errors (${result.timeouts} timeouts)`;
@@ -169,7 +223,10 @@ const pglitePreparer =
 
 function postgresPreparer(databaseUrl: string): Preparer {
   let prepared: Promise<DoorSetup> | undefined;
-  return () => (prepared ??= prepare(() => openDatabase({ databaseUrl }), ['SRV-', 'REF-']));
+  // The compared build (BENCH_VERIFY_COMPARE_BUILD) approves tickets of its own on the shared database.
+  // The import mode runs no SQL reference (REF-).
+  const prefixes = ['SRV-', ...(DURING_IMPORT ? [] : ['REF-']), ...(COMPARE_BUILD ? ['CMP-'] : [])];
+  return () => (prepared ??= prepare(() => openDatabase({ databaseUrl }), prefixes));
 }
 
 /** A fresh temp folder for target `name`, and its database prepared by `preparer`. */
@@ -178,8 +235,17 @@ async function preparedDataDir(name: string, preparer: Preparer): Promise<{ data
   return { dataDir, door: await preparer(dataDir) };
 }
 
-/** The compiled server on a fresh database: PGlite in its own data folder, or the PostgreSQL at `databaseUrl`. */
-function serverTarget(name: string, description: string, databaseUrl: string | undefined, preparer: Preparer): Target {
+/**
+ * The compiled server on a fresh database: PGlite in its own data folder, or the PostgreSQL at
+ * `databaseUrl`; `build` is its bundle (default dist/server.js), its approvals scan `approvePrefix`'s codes.
+ */
+function serverTarget(
+  name: string,
+  description: string,
+  databaseUrl: string | undefined,
+  preparer: Preparer,
+  { build = 'dist/server.js', approvePrefix = 'SRV-' }: { build?: string; approvePrefix?: string } = {},
+): Target {
   return {
     name,
     description,
@@ -187,7 +253,7 @@ function serverTarget(name: string, description: string, databaseUrl: string | u
     async start() {
       const { dataDir, door } = await preparedDataDir(name, preparer);
       // The server as a user starts it (default log level, JSON lines into a file), minus the demo seed.
-      const { child, log, exited } = await spawnLogged(name, [...PROFILE_ARGS, '--enable-source-maps', 'dist/server.js'], {
+      const { child, log, exited } = await spawnLogged(name, [...PROFILE_ARGS, '--enable-source-maps', build], {
         DATA_DIR: dataDir,
         DATABASE_URL: databaseUrl ?? '',
         PORT: '0',
@@ -195,7 +261,10 @@ function serverTarget(name: string, description: string, databaseUrl: string | u
         SEED_DEMO: 'false',
       });
       const url = await waitForLine(log, /running at (http:\/\/\S+)/, exited);
-      return httpRunning(url, door, codesOf('SRV-', APPROVE_TICKETS), stopper(child, exited, () => rm(dataDir, { recursive: true, force: true })));
+      return {
+        ...httpRunning(url, door, codesOf(approvePrefix, APPROVE_TICKETS), stopper(child, exited, () => rm(dataDir, { recursive: true, force: true }))),
+        importCsv: (csv) => importThroughHttp(url, door, csv),
+      };
     },
   };
 }
@@ -223,6 +292,8 @@ function sqlTarget(name: string, description: string, databaseUrl: string | unde
       return {
         stop: stopper(child, exited, () => rm(dataDir, { recursive: true, force: true })),
         async run(kind, connections, seconds) {
+          // The SQL reference runs for a number of seconds only (the import mode does not start it).
+          if (typeof seconds !== 'number') throw new Error(`${name} runs for a number of seconds only`);
           const answer = reply<SqlLoadResult>();
           child.send({ kind: kind === 'deny' ? 'deny' : 'approve', connections, seconds } satisfies SqlLoad);
           return answer;
@@ -246,16 +317,19 @@ const bareTarget: Target = {
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const postgresDoor = databaseUrl ? postgresPreparer(databaseUrl) : undefined;
+const compareBuild = COMPARE_BUILD ? { build: COMPARE_BUILD, approvePrefix: 'CMP-' } : undefined;
 const ALL_TARGETS: Target[] = [
   serverTarget('verify-pglite', 'the compiled server on PGlite (durable at commit, decision 026)', undefined, pglitePreparer('SRV-')),
-  sqlTarget('sql-pglite', 'the SQL one check-in needs, straight through PGlite (durable)', undefined, pglitePreparer('REF-')),
+  ...(compareBuild ? [serverTarget('compare-pglite', `${compareBuild.build} on PGlite (durable at commit)`, undefined, pglitePreparer('CMP-'), compareBuild)] : []),
+  ...(DURING_IMPORT ? [] : [sqlTarget('sql-pglite', 'the SQL one check-in needs, straight through PGlite (durable)', undefined, pglitePreparer('REF-'))]),
   ...(databaseUrl && postgresDoor
     ? [
         serverTarget('verify-postgres', 'the compiled server on PostgreSQL (pool of 10)', databaseUrl, postgresDoor),
-        sqlTarget('sql-postgres', 'the SQL one check-in needs, straight through pg (pool of 10, prepared)', databaseUrl, postgresDoor),
+        ...(compareBuild ? [serverTarget('compare-postgres', `${compareBuild.build} on PostgreSQL (pool of 10)`, databaseUrl, postgresDoor, compareBuild)] : []),
+        ...(DURING_IMPORT ? [] : [sqlTarget('sql-postgres', 'the SQL one check-in needs, straight through pg (pool of 10, prepared)', databaseUrl, postgresDoor)]),
       ]
     : []),
-  bareTarget,
+  ...(DURING_IMPORT ? [] : [bareTarget]),
 ];
 /** `BENCH_VERIFY_TARGETS=verify-postgres,sql-postgres` runs only those targets (e.g. while profiling). */
 const chosenTargets = process.env.BENCH_VERIFY_TARGETS?.split(',').filter(Boolean);
@@ -303,6 +377,11 @@ function summarize(benchCase: BenchCase, rounds: RoundResult[]): Measurement {
 }
 
 const load1 = () => (loadavg()[0] ?? 0).toFixed(1);
+if (DURING_IMPORT) {
+  // The import mode measures something else and prints its own tables (runDuringImports).
+  process.exitCode = await runDuringImports();
+  process.exit();
+}
 console.log(
   `verify benchmark: ${ROUNDS} rounds of ${ROUND_SECONDS} s per case after ${WARMUP_SECONDS} s warm-up, connections ${CONNECTIONS.join('/')}, ${cpus().length} cores, Node ${process.version}, load ${load1()}`,
 );
@@ -443,3 +522,180 @@ console.log(`BENCH_RESULT ${JSON.stringify(headline)}`);
 const failed = measurements.filter((m) => m.failures > 0);
 for (const m of failed) console.error(`${m.target} ${m.kind} at ${m.connections} connections: ${m.failures} unexpected answers, e.g. ${m.firstFailure}`);
 process.exitCode = failed.length > 0 ? 1 : 0;
+
+/** How an upload through the import endpoint ended (the import mode). */
+interface ImportOutcome {
+  /** From sending the file to the summary, in seconds. */
+  seconds: number;
+  imported: number;
+  /** Why the import failed ('' when it ended with its summary). */
+  failure: string;
+}
+
+/**
+ * Uploads `csv` to the server at `url` as the demo admin (`door.token`) through
+ * `POST /api/manage/events/{eventId}/ticket-imports`, as the management area does, into the event
+ * verify scans; resolves when the last NDJSON line (summary or error) has come.
+ */
+async function importThroughHttp(url: string, door: DoorSetup, csv: string): Promise<ImportOutcome> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const response = await fetch(`${url}/api${manageTicketPaths.importTickets(door.eventId)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv', authorization: `Bearer ${door.token}` },
+      body: csv,
+    });
+    const text = await response.text();
+    if (!response.ok) return { seconds: seconds(), imported: 0, failure: `${response.status} ${text.slice(0, 200)}` };
+    const last = TicketImportEvent.parse(JSON.parse(text.trim().split('\n').at(-1) ?? '{}'));
+    if (last.type === 'done') return { seconds: seconds(), imported: last.summary.imported, failure: '' };
+    return { seconds: seconds(), imported: 0, failure: last.type === 'error' ? `${last.code}: ${last.message}` : 'the answer ended without a summary' };
+  } catch (error) {
+    return { seconds: seconds(), imported: 0, failure: String(error) };
+  }
+}
+
+/** A CSV of IMPORT_ROWS new tickets with codes of their own (`tag` keeps each upload's codes apart). */
+function importCsvText(tag: string): string {
+  const rows = Array.from({ length: IMPORT_ROWS }, (_, index) => `IMP-${tag}-${String(index).padStart(6, '0')},Import Holder ${index},General Admission,all`);
+  return `code,holder_name,ticket_type,days\n${rows.join('\n')}\n`;
+}
+
+/** One round of the import mode: verify alone, or verify while an upload imports. */
+interface ImportRound {
+  target: string;
+  connections: number;
+  phase: 'alone' | 'during import';
+  verify: RoundResult;
+  upload?: ImportOutcome;
+}
+
+/**
+ * The import mode: for each server target and connection count, IMPORT_ROUNDS rounds of verify
+ * approvals alone (ALONE_SECONDS) and verify approvals while an IMPORT_ROWS-row upload goes through
+ * the import endpoint of the same server (from sending the file until its summary), alone first in
+ * even rounds and second in odd ones, the targets in turn (reversed every other round). Prints each
+ * round, a table over the rounds and the during/alone ratios, and a `BENCH_RESULT` line.
+ * @returns the exit code: 1 when an answer was unexpected or an import failed.
+ */
+async function runDuringImports(): Promise<number> {
+  const toFixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
+  const targets = TARGETS.filter((target) => target.kinds.includes('approve') && !target.name.startsWith('sql-'));
+  console.log(
+    `verify during an import: ${IMPORT_ROUNDS} rounds per target of ${ALONE_SECONDS} s of verify alone and verify during a ${IMPORT_ROWS.toLocaleString('en')}-row upload through the import endpoint, connections ${CONNECTIONS.join('/')}, ${cpus().length} cores, Node ${process.version}, load ${load1()}`,
+  );
+  if (!databaseUrl) console.log('DATABASE_URL is not set: the PostgreSQL targets are skipped (npm run bench:verify starts a throwaway PostgreSQL).');
+  const built = spawnSync(process.execPath, ['build.ts'], { cwd: SERVER_DIR, stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('building the server failed');
+  const started = new Map<Target, Running>();
+  const rounds: ImportRound[] = [];
+  try {
+    for (const target of targets) {
+      console.log(`- ${target.name}: ${target.description}`);
+      started.set(target, await target.start());
+    }
+    for (const target of targets) await started.get(target)?.run('approve', CONNECTIONS[0] ?? 50, WARMUP_SECONDS);
+    for (let round = 0; round < IMPORT_ROUNDS; round++) {
+      for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
+        const server = started.get(target);
+        if (!server?.importCsv) throw new Error(`${target.name} cannot import`);
+        for (const connections of CONNECTIONS) {
+          for (const phase of round % 2 === 0 ? (['alone', 'during import'] as const) : (['during import', 'alone'] as const)) {
+            let done: ImportRound;
+            if (phase === 'alone') done = { target: target.name, connections, phase, verify: await server.run('approve', connections, ALONE_SECONDS) };
+            else {
+              const csv = importCsvText(`${round}${target.name.slice(0, 1)}${connections}-${randomUUID().slice(0, 8)}`);
+              const upload = server.importCsv(csv);
+              const verify = await server.run('approve', connections, upload);
+              done = { target: target.name, connections, phase, verify, upload: await upload };
+            }
+            rounds.push(done);
+            const { verify, upload } = done;
+            console.log(
+              `  round ${round + 1} ${target.name} ${connections} conn. ${phase}: ${Math.round(verify.count / verify.seconds)} verify/s, p50 ${toFixed(verify.p50Ms)} ms, p99 ${toFixed(verify.p99Ms)} ms` +
+                (upload ? `; import ${toFixed(upload.seconds)} s, ${upload.imported} tickets${upload.failure ? `, FAILED ${upload.failure}` : ''}` : '') +
+                `; load ${load1()}`,
+            );
+          }
+        }
+      }
+    }
+  } finally {
+    for (const target of started.values()) await target.stop();
+  }
+
+  const summaries = targets.flatMap((target) =>
+    CONNECTIONS.flatMap((connections) =>
+      (['alone', 'during import'] as const).map((phase) => {
+        const own = rounds.filter((round) => round.target === target.name && round.connections === connections && round.phase === phase);
+        const count = own.reduce((sum, round) => sum + round.verify.count, 0);
+        const uploads = own.flatMap((round) => (round.upload ? [round.upload] : []));
+        const importSeconds = uploads.reduce((sum, upload) => sum + upload.seconds, 0);
+        return {
+          target: target.name,
+          connections,
+          phase,
+          answers: count,
+          perSecond: count / own.reduce((sum, round) => sum + round.verify.seconds, 0),
+          p50Ms: median(own.map((round) => round.verify.p50Ms)),
+          p99Ms: median(own.map((round) => round.verify.p99Ms)),
+          worstP99Ms: Math.max(...own.map((round) => round.verify.p99Ms)),
+          failures: own.reduce((sum, round) => sum + round.verify.failures, 0),
+          firstFailure: own.find((round) => round.verify.firstFailure)?.verify.firstFailure ?? '',
+          importSeconds: uploads.length > 0 ? importSeconds / uploads.length : Number.NaN,
+          importRowsPerSecond: uploads.length > 0 ? uploads.reduce((sum, upload) => sum + upload.imported, 0) / importSeconds : Number.NaN,
+          importFailures: uploads.filter((upload) => upload.failure).map((upload) => upload.failure),
+        };
+      }),
+    ),
+  );
+  console.table(
+    summaries.map((m) => ({
+      target: m.target,
+      connections: m.connections,
+      phase: m.phase,
+      answers: m.answers,
+      'verify/s': Math.round(m.perSecond),
+      'p50 ms': toFixed(m.p50Ms),
+      'p99 ms': toFixed(m.p99Ms),
+      'worst p99 ms': toFixed(m.worstP99Ms),
+      failures: m.failures,
+      'import s': toFixed(m.importSeconds),
+      'import rows/s': Number.isFinite(m.importRowsPerSecond) ? Math.round(m.importRowsPerSecond) : '-',
+    })),
+  );
+  const ratios = targets.flatMap((target) =>
+    CONNECTIONS.flatMap((connections) => {
+      const alone = summaries.find((m) => m.target === target.name && m.connections === connections && m.phase === 'alone');
+      const during = summaries.find((m) => m.target === target.name && m.connections === connections && m.phase === 'during import');
+      if (!alone || !during) return [];
+      return [
+        {
+          target: target.name,
+          connections,
+          'verify/s during / alone': toFixed(during.perSecond / alone.perSecond, 2),
+          'p50 during / alone': toFixed(during.p50Ms / alone.p50Ms, 2),
+          'p99 during / alone': toFixed(during.p99Ms / alone.p99Ms, 2),
+          'import s': toFixed(during.importSeconds),
+        },
+      ];
+    }),
+  );
+  console.log(`What a ${IMPORT_ROWS.toLocaleString('en')}-row upload costs verify (during / alone, same server, same minutes):`);
+  console.table(ratios);
+  console.log(`load average at the end: ${load1()} (on ${cpus().length} cores; the ratios matter more than the single figures on a busy machine)`);
+  const headline = {
+    name: 'bench:verify (during import)',
+    figure: ratios.map((row) => `${row.target} ${row.connections} conn.: import ${row['import s']} s`).join('; '),
+    ratio: ratios.map((row) => `${row.target} verify/s ×${row['verify/s during / alone']}, p99 ×${row['p99 during / alone']}`).join('; '),
+  };
+  console.log(`BENCH_RESULT ${JSON.stringify(headline)}`);
+  let isFailed = false;
+  for (const m of summaries) {
+    if (m.failures > 0) console.error(`${m.target} ${m.phase} at ${m.connections} connections: ${m.failures} unexpected answers, e.g. ${m.firstFailure}`);
+    for (const failure of m.importFailures) console.error(`${m.target} import at ${m.connections} connections failed: ${failure}`);
+    isFailed ||= m.failures > 0 || m.importFailures.length > 0;
+  }
+  return isFailed ? 1 : 0;
+}

@@ -241,6 +241,17 @@ describe('CSV upload', () => {
     expect(TicketImportSummary.parse(again.json()).rejected.find((row) => row.line === 2)?.reason).toBe('duplicate code: a ticket with this code already exists');
   });
 
+  test('the upload imports in batches of 100 rows (short transactions beside the doors), a progress line for each, still one activity entry', async () => {
+    const eventId = await newEvent();
+    const rows = Array.from({ length: 250 }, (_, index) => `Batch Holder ${index},General,all`);
+    const response = await asAdmin({ eventId, ...csvUpload(manageTicketPaths.importTickets(eventId), ['holder_name,ticket_type,days', ...rows].join('\n')) });
+    const lines = response.body.trim().split('\n').map((line) => TicketImportEvent.parse(JSON.parse(line)));
+    expect(lines.flatMap((line) => (line.type === 'progress' ? [line.rows] : []))).toEqual([100, 200, 250, 250]);
+    expect(lines.at(-1)).toMatchObject({ type: 'done', summary: { imported: 250, rejectedCount: 0 } });
+    const activity = await activityOf(eventId);
+    expect(activity.filter((entry) => entry.action === 'tickets.imported')).toMatchObject([{ after: { rows: 250, added: 250, skipped: 0, rejected: 0, isFinished: true } }]);
+  });
+
   test('a file refused whole is a 400 from the preview and the import, and nothing is imported', async () => {
     const eventId = await newEvent();
     const broken = 'holder_name,ticket_type,days\nAda,General,all\n"Grace Hopper,VIP,1\nAlan,General,all\n';

@@ -8,7 +8,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { DatabaseHandle } from '../src/db/client.ts';
 import { auditEntries, events, organizations, tickets, ticketSearchTerms } from '../src/db/schema.ts';
-import { importTicketsCsv, type TicketImportProgress } from '../src/services/tickets-import.ts';
+import { CSV_SLICE_BYTES, importTicketsCsv, inspectTicketsCsv, openCsv, type TicketImportProgress } from '../src/services/tickets-import.ts';
 import { createTestDatabase } from './helpers/test-app.ts';
 
 let database: DatabaseHandle;
@@ -89,6 +89,39 @@ test('a large CSV is inserted batch by batch while it is read, never read whole 
   // Each ticket got its search terms in its batch: the code, 'holder n', 'n'.
   const [{ terms } = { terms: 0 }] = await database.db.select({ terms: count() }).from(ticketSearchTerms).where(eq(ticketSearchTerms.eventId, eventId));
   expect(terms).toBe(ROWS * 3);
+});
+
+test('an upload given whole is handed to the parser a slice at a time (it parses each chunk without a turn of the event loop), and a character cut by a slice comes out whole', async () => {
+  // 'ë' is two bytes in UTF-8: the first slice ends between them (rows of filler, then one padded to the byte).
+  let head = 'code,holder_name,ticket_type,days\n';
+  for (let index = 0; head.length < CSV_SLICE_BYTES - 150; index++) head += `FILL-${String(index).padStart(5, '0')},Filler ${index},General,all\n`;
+  const lead = 'SLICE-0002,Zo';
+  head += `SLICE-0001,${'x'.repeat(CSV_SLICE_BYTES - 1 - head.length - 'SLICE-0001,'.length - ',General,all\n'.length - lead.length)},General,all\n`;
+  const upload = Buffer.from(`${head}${lead}ë van Dijk,General,all\n${Array.from({ length: 2_000 }, (_, index) => `SLICE-${index + 3},Holder ${index},General,all`).join('\n')}\n`, 'utf8');
+  const dataRows = upload.toString('utf8').trim().split('\n').length - 1;
+  expect(upload.subarray(CSV_SLICE_BYTES - 1, CSV_SLICE_BYTES + 1).toString('utf8')).toBe('ë');
+
+  const chunks: Buffer[] = [];
+  for await (const chunk of openCsv(upload)) chunks.push(chunk as Buffer);
+  expect(chunks.length).toBe(Math.ceil(upload.length / CSV_SLICE_BYTES));
+  expect(Math.max(...chunks.map((chunk) => chunk.length))).toBe(CSV_SLICE_BYTES);
+  expect(Buffer.concat(chunks).equals(upload)).toBe(true);
+
+  const [organization] = await database.db.insert(organizations).values({ name: 'Slices Org' }).returning();
+  const [event] = await database.db.insert(events).values({ organizationId: organization?.id ?? '', title: 'Slices', date: '2026-12-01', status: 'live' }).returning();
+  const summary = await importTicketsCsv(database.db, { eventId: event?.id ?? '', csv: upload });
+  expect(summary).toMatchObject({ rows: dataRows, imported: dataRows, rejected: [] });
+  const [zoe] = await database.db.select({ holderName: tickets.holderName }).from(tickets).where(eq(tickets.code, 'SLICE-0002'));
+  expect(zoe?.holderName).toBe('Zoë van Dijk');
+});
+
+test('a file inspected first (the web upload) is read once more to import it, not inspected again', async () => {
+  const csv = countingCsv(1_200, (index) => `ONCE-${String(index).padStart(6, '0')},Holder ${index},General Admission,all`);
+  const inspected = await inspectTicketsCsv(database.db, { eventId, csv: csv.open });
+  const openedToInspect = csv.opened();
+  const summary = await importTicketsCsv(database.db, { eventId, csv: csv.open, inspected });
+  expect(summary).toMatchObject({ rows: 1_200, imported: 1_200, rejected: [] });
+  expect(csv.opened() - openedToInspect).toBe(1);
 });
 
 test('a code repeated in a later batch is named with its first line; a code taken before the import says so', async () => {

@@ -31,6 +31,7 @@
  */
 import { checkInNoteText, isDoorListCode, parseAttentionFlag, ticketCodeStrengthBits, type TicketImportSnapshot } from '@gatecheck/contract';
 import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { type Options, Parser } from 'csv-parse';
 import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -47,6 +48,13 @@ const CHECK_IN_NOTE = checkInNoteText();
 
 /** Rows per insert transaction. */
 export const DEFAULT_IMPORT_BATCH_SIZE = 500;
+/**
+ * Rows per insert transaction of an import beside the doors (the management API's upload,
+ * docs/decisions/136). On the embedded database a batch's transaction holds its one connection, and
+ * its INSERT runs on the JavaScript thread, until it commits: a door's verify waits for the batch
+ * in progress. 100 rows held it about a fifth as long as 500 for about the same import time.
+ */
+export const BESIDE_DOORS_BATCH_SIZE = 100;
 /** Longest holder name and ticket type accepted, in characters. */
 const HOLDER_NAME_MAX_LENGTH = 200;
 const TICKET_TYPE_MAX_LENGTH = 100;
@@ -131,6 +139,13 @@ export interface TicketImportOptions {
    * actor.
    */
   actor?: Actor;
+  /** What inspectTicketsCsv answered for this same `csv`: the file is then not inspected again. */
+  inspected?: InspectedCsv;
+}
+
+/** What inspecting a file found (`inspectTicketsCsv`): its field separator. */
+export interface InspectedCsv {
+  delimiter: Delimiter;
 }
 
 interface ValidRow {
@@ -216,14 +231,15 @@ export async function previewTicketsCsv(db: Db, options: Pick<TicketImportOption
  * The first checks of a file to import into `eventId`, without reading its rows: the event exists,
  * the whole-file faults of `inspectCsv`, and a usable header. For a caller that must answer a
  * refused file before it starts reporting progress (the management API's import).
+ * @returns what importTicketsCsv's `inspected` takes, so that the import does not read the whole file again to check it.
  * @throws ServiceError `not_found` (event), `bad_request` (as importTicketsCsv).
  */
-export async function inspectTicketsCsv(db: Db, options: Pick<TicketImportOptions, 'eventId' | 'csv'>): Promise<void> {
+export async function inspectTicketsCsv(db: Db, options: Pick<TicketImportOptions, 'eventId' | 'csv'>): Promise<InspectedCsv> {
   await findEvent(db, options.eventId);
-  const { delimiter } = await inspectCsv(options.csv);
-  for await (const { record } of readRecords(options.csv, [], delimiter)) {
+  const inspected = await inspectCsv(options.csv);
+  for await (const { record } of readRecords(options.csv, [], inspected.delimiter)) {
     readHeader(record.fields);
-    return;
+    return inspected;
   }
   throw new ServiceError('bad_request', 'The CSV file is empty: expected the header code,holder_name,ticket_type,days');
 }
@@ -234,11 +250,12 @@ export async function inspectTicketsCsv(db: Db, options: Pick<TicketImportOption
  */
 async function readCsvInto(
   db: Db,
-  options: Pick<TicketImportOptions, 'eventId' | 'csv' | 'batchSize' | 'onProgress' | 'pauseFactor'>,
+  options: Pick<TicketImportOptions, 'eventId' | 'csv' | 'batchSize' | 'onProgress' | 'pauseFactor' | 'inspected'>,
   write: (event: EventDetails, rows: ValidRow[], counts: ImportCounts) => Promise<Set<string>>,
 ): Promise<TicketImportSummary> {
   const event = await findEvent(db, options.eventId);
-  const { delimiter } = await inspectCsv(options.csv);
+  // Inspected already (inspectTicketsCsv): the whole file is not read once more for the same answer.
+  const { delimiter } = options.inspected ?? (await inspectCsv(options.csv));
   const batchSize = options.batchSize ?? DEFAULT_IMPORT_BATCH_SIZE;
   const rejected: RejectedRow[] = [];
   /** Valid rows whose code the database refused (taken), by code key: resolved after the last batch. */
@@ -390,7 +407,7 @@ const REPLACEMENT_CHARACTER = '\uFFFD';
  * UTF-8. Reads the file once more (streaming; about 1 % of an import's time, decision 079).
  * @throws ServiceError `bad_request` for those faults, naming the line.
  */
-async function inspectCsv(csv: TicketCsvSource): Promise<{ delimiter: Delimiter }> {
+async function inspectCsv(csv: TicketCsvSource): Promise<InspectedCsv> {
   const delimiter = separatorOf(await headerLineOf(csv));
   const parseErrors: RejectedRow[] = [];
   /** Where the last record read ended: an unclosed quote opens on the record after it. */
@@ -405,9 +422,27 @@ async function inspectCsv(csv: TicketCsvSource): Promise<{ delimiter: Delimiter 
   return { delimiter };
 }
 
-/** `csv` as a byte stream, opened anew (a file's read stream, or its content). */
-function openCsv(csv: TicketCsvSource): Readable {
-  return typeof csv === 'function' ? csv() : Readable.from([typeof csv === 'string' ? Buffer.from(csv, 'utf8') : csv]);
+/**
+ * Bytes of a file given whole (an upload) handed to the parser at a time. csv-parse reads each
+ * chunk it is given in one go, without a turn of the event loop: an upload of 100,000 rows given
+ * as one chunk held every other request for over a second, once per read of the file. 16 KiB is
+ * about 300 rows, a few milliseconds of parsing.
+ */
+export const CSV_SLICE_BYTES = 16 * 1024;
+
+/**
+ * `csv` as a byte stream, opened anew: a file's read stream (its own chunks, 64 KiB), or its
+ * content in slices of CSV_SLICE_BYTES (a slice may end inside a character: the parser joins a
+ * field's bytes before decoding them).
+ */
+export function openCsv(csv: TicketCsvSource): Readable {
+  if (typeof csv === 'function') return csv();
+  const bytes = typeof csv === 'string' ? Buffer.from(csv, 'utf8') : csv;
+  return Readable.from(
+    (function* slices() {
+      for (let start = 0; start < bytes.length; start += CSV_SLICE_BYTES) yield bytes.subarray(start, start + CSV_SLICE_BYTES);
+    })(),
+  );
 }
 
 /** Longest header line looked at for its separator, in characters. */
@@ -416,10 +451,12 @@ const HEADER_LINE_MAX = 4_096;
 /** The file's first line with text (its byte-order mark left out), read as bytes come; '' if none. */
 async function headerLineOf(csv: TicketCsvSource): Promise<string> {
   const source = openCsv(csv);
+  // A chunk may end inside a character: the decoder keeps its first bytes for the next chunk.
+  const decoder = new StringDecoder('utf8');
   let text = '';
   try {
     for await (const chunk of source) {
-      text += Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+      text += Buffer.isBuffer(chunk) ? decoder.write(chunk) : String(chunk);
       const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
       // A line is whole once a line break follows it.
       const whole = lines.slice(0, -1).find((line) => line.trim() !== '');

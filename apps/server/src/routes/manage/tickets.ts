@@ -42,7 +42,7 @@ import { listPrintableTickets, type PrintableTicket, renderTicketsPdf, ticketQrP
 import { openSigningKeyVault, SigningKeySecretMissing, type SigningKeyVault } from '../../services/signing-key-vault.ts';
 import { createTicketType, deleteTicketType, editTicketType, listTicketTypes } from '../../services/ticket-types.ts';
 import { findManagedTicket, searchManagedTickets, setTicketRevoked, updateTicket } from '../../services/tickets.ts';
-import { importTicketsCsv, inspectTicketsCsv, previewTicketsCsv, type TicketImportSummary as ImportOutcome } from '../../services/tickets-import.ts';
+import { BESIDE_DOORS_BATCH_SIZE, importTicketsCsv, inspectTicketsCsv, previewTicketsCsv, type TicketImportSummary as ImportOutcome } from '../../services/tickets-import.ts';
 import { eventOf, requireRole } from '../require-role.ts';
 import { actorOf, namingBodyFields } from '../management-changes.ts';
 
@@ -254,13 +254,14 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
       const eventId = eventOf(request).id;
       const csv = csvOf(request);
       // A file refused whole is an ordinary 400, before any line is sent or any ticket written.
-      await inspectTicketsCsv(app.db, { eventId, csv });
+      const inspected = await inspectTicketsCsv(app.db, { eventId, csv });
       const output = new PassThrough();
       const send = (line: TicketImportEvent) => output.write(`${JSON.stringify(line)}\n`);
       const actor = actorOf(request);
-      // Batches of 500 in their own transactions, as the CLI, each followed by a pause as long as it
-      // took: the doors' verify keeps about half of the process (decision 114).
-      importTicketsCsv(app.db, { eventId, csv, actor, pauseFactor: 1, onProgress: ({ rows, bytes }) => send({ type: 'progress', rows, bytes }) })
+      // Batches of 100 in their own transactions (the CLI's are 500), each followed by a pause as
+      // long as it took: the doors' verify keeps about half of the process and waits at most for
+      // one short batch (decisions 114, 136).
+      importTicketsCsv(app.db, { eventId, csv, inspected, actor, batchSize: BESIDE_DOORS_BATCH_SIZE, pauseFactor: 1, onProgress: ({ rows, bytes }) => send({ type: 'progress', rows, bytes }) })
         .then((outcome) => send({ type: 'done', summary: summaryOf(outcome) }))
         .catch((error: unknown) => {
           request.log.error({ err: error }, 'ticket import failed');
