@@ -625,6 +625,33 @@ export const devices = pgTable(
 );
 
 /**
+ * Where a door device scanned before each of its moves (docs/decisions/129): one row per place left —
+ * its event and check-in list (null: every list of that event) from `bound_from` (its enrollment or
+ * the move before) until `bound_until` (the move). The offline upload takes a scan made at a list the
+ * device left only when it was made while the device was there, so queued scans made at the old list
+ * are recorded there and none made after the move.
+ */
+export const deviceListHistory = pgTable(
+  'device_list_history',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    checkInListId: uuid('check_in_list_id'),
+    boundFrom: timestamp('bound_from', { withTimezone: true }).notNull(),
+    boundUntil: timestamp('bound_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('device_list_history_device_id_idx').on(t.deviceId, t.eventId),
+    foreignKey({ name: 'device_list_history_check_in_list_fk', columns: [t.eventId, t.checkInListId], foreignColumns: [checkInLists.eventId, checkInLists.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
  * The users rows a device acts as (docs/decisions/107): its own (`shift_name` null) and one per shift
  * ('Anna'). Such a user has no membership and no usable password; its rights come from the device.
  */

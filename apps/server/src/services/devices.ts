@@ -24,10 +24,10 @@ import {
   type RedeemEnrollmentResponse,
   type StartShiftResponse,
 } from '@gatecheck/contract';
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkInLists, deviceEnrollments, devicePrincipals, devices, events, organizations, sessions, users } from '../db/schema.ts';
+import { checkInLists, deviceEnrollments, deviceListHistory, devicePrincipals, devices, events, organizations, sessions, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { resolveCheckInList } from './check-in-lists.ts';
@@ -387,6 +387,9 @@ export async function updateDevice(
   const name = change.name ?? device.name;
   const checkInListId = list === undefined ? device.checkInListId : (list?.id ?? null);
   await inTransaction(db, async (tx) => {
+    // The place it leaves, read under the row's lock (a concurrent move waits), kept for its uploads.
+    const [before] = await tx.select({ eventId: devices.eventId, checkInListId: devices.checkInListId, createdAt: devices.createdAt }).from(devices).where(eq(devices.id, device.id)).for('update');
+    if (before && (before.eventId !== eventId || before.checkInListId !== checkInListId)) await keepPlaceLeft(tx, device.id, before, now);
     await tx.update(devices).set({ eventId, checkInListId, name }).where(eq(devices.id, device.id));
     await recordAudit(tx, actor, {
       organizationId: device.organizationId,
@@ -399,6 +402,43 @@ export async function updateDevice(
   const updated = (await listDevices(db, device.organizationId, { deviceId: device.id, now }))[0];
   if (!updated) throw new Error('the device is gone');
   return updated;
+}
+
+/**
+ * Records that device `deviceId` leaves `place` (its event and list; null: every list) at `now`
+ * (docs/decisions/129): it was there since its previous move, or since its enrollment.
+ */
+async function keepPlaceLeft(tx: DbOrTx, deviceId: string, place: { eventId: string; checkInListId: string | null; createdAt: Date }, now: Date): Promise<void> {
+  const [previous] = await tx
+    .select({ until: sql<Date | null>`max(${deviceListHistory.boundUntil})`.mapWith(deviceListHistory.boundUntil) })
+    .from(deviceListHistory)
+    .where(eq(deviceListHistory.deviceId, deviceId));
+  const boundFrom = previous?.until ?? place.createdAt;
+  await tx.insert(deviceListHistory).values({ deviceId, eventId: place.eventId, checkInListId: place.checkInListId, boundFrom, boundUntil: now });
+}
+
+/**
+ * For an offline upload by `device` (null: not a device) to check-in list `checkInListId` of its
+ * event (docs/decisions/129): undefined when the device may upload there at any time (its own list,
+ * or it is bound to none); else the times it was at that list before being moved away (bound to
+ * every list of the event counts as being at this one), from its arrival until its move.
+ * @throws ServiceError `bad_request` naming `checkInListId` when the device never was at that list.
+ */
+export async function timesAtListLeft(db: DbOrTx, device: SessionDevice | null, checkInListId: string): Promise<{ from: Date; until: Date }[] | undefined> {
+  if (!device?.checkInListId || device.checkInListId === checkInListId) return undefined;
+  const times = await db
+    .select({ from: deviceListHistory.boundFrom, until: deviceListHistory.boundUntil })
+    .from(deviceListHistory)
+    .where(
+      and(
+        eq(deviceListHistory.deviceId, device.id),
+        eq(deviceListHistory.eventId, device.eventId),
+        or(eq(deviceListHistory.checkInListId, checkInListId), isNull(deviceListHistory.checkInListId)),
+      ),
+    )
+    .orderBy(asc(deviceListHistory.boundFrom));
+  if (times.length === 0) throw new ServiceError('bad_request', 'This door device scans its own check-in list only.', 'checkInListId');
+  return times;
 }
 
 /**

@@ -68,6 +68,11 @@ export interface Uploader {
   userId: string;
   sessionId: string;
   acceptsScansBefore?: Date | undefined;
+  /**
+   * A door device uploading to a check-in list it has since been moved away from (docs/decisions/129):
+   * the times it was at that list. A scan made outside them is rejected `device_moved`.
+   */
+  acceptsScansWhileAt?: readonly { from: Date; until: Date }[] | undefined;
 }
 
 /** What is stored and answered for one item (its `index` is added per batch). */
@@ -127,6 +132,11 @@ export async function recordOfflineScans(
       results.push({ index, scanId: parsed.data.scanId, status: 'rejected', reason: 'device_revoked', message: 'Scanned after this device was removed by its organizer.' });
       continue;
     }
+    const moved = uploader.acceptsScansWhileAt ? movedAwayAnswer(uploader.acceptsScansWhileAt, parsed.data) : null;
+    if (moved) {
+      results.push({ index, ...moved });
+      continue;
+    }
     const claimedMaker = parsed.data.scannedBy ?? uploader.userId;
     const proven = parsed.data.sessionProof === undefined ? null : await provingSession(await sessionsOfMaker(claimedMaker), parsed.data);
     const maker: Maker = proven
@@ -135,6 +145,22 @@ export async function recordOfflineScans(
     results.push({ index, ...(await recordOne(db, uploader, maker, { event, day, checkInList }, parsed.data, now)) });
   }
   return { receivedAt: now.toISOString(), results };
+}
+
+/**
+ * The rejection of a scan sent by a door device to a list it has left (docs/decisions/129) when the
+ * scan time is in none of `times` (the device's stays at that list), else null. As for a revoked
+ * device, the scan time the device claims decides, unclamped.
+ */
+function movedAwayAnswer(times: readonly { from: Date; until: Date }[], scan: OfflineScan): ItemAnswer | null {
+  const scannedAt = Date.parse(scan.scannedAt);
+  if (times.some(({ from, until }) => from.getTime() <= scannedAt && scannedAt < until.getTime())) return null;
+  const lastLeft = Math.max(...times.map(({ until }) => until.getTime()));
+  const message =
+    scannedAt >= lastLeft
+      ? 'Scanned at this check-in list after the organizer moved this device to another list; the scan was not recorded.'
+      : 'This device was not at this check-in list when it made this scan; the scan was not recorded.';
+  return reject(scan.scanId, 'device_moved', message);
 }
 
 /**
