@@ -14,7 +14,7 @@ import { reportDeviceStatus } from '@/features/devices/device-self.ts';
 import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
 import { summarizeOutbox } from '@/features/scanner/offline/outbox.ts';
 import { notify } from '@/lib/toast.ts';
-import { followDeviceMove } from './device-move.ts';
+import { followDeviceMove, keepDeviceListChosen } from './device-move.ts';
 import { useSession, useSessionStore } from './session-provider.tsx';
 
 /** Scans waiting in this device's outbox, of any user; 0 without IndexedDB. */
@@ -42,7 +42,10 @@ export default function DeviceHeartbeat() {
       const current = userRef.current;
       if (!current) return;
       const moved = await followDeviceMove(current, reported, queryClient);
-      if (!moved) return;
+      if (!moved) {
+        await keepDeviceListChosen(current, queryClient).catch(() => undefined);
+        return;
+      }
       session.switchShift(moved);
       // Raised before the selection's step to another screen: it stays on the screen the move leads to.
       notify({ id: 'device-moved', scope: 'next-screen', title: tRef.current('devices.movedNotice') });

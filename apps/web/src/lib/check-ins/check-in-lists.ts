@@ -30,13 +30,19 @@ export const checkInListQueries = {
  * - `choose`: the lists open that day (list order), for staff to choose from.
  * A list's `days` null means every day. A day no list is open on offers every list (each then
  * denies with its own words; the server is the judge).
+ *
+ * A door device held to one list (`deviceListId`, docs/decisions/116, 129) scans that list: `only`,
+ * so the chosen day stores it and the device's door list, queued scans and own admissions are kept
+ * under that list's key — a move to another list then never mixes the two lists' records.
  */
 export type CheckInListStep =
   | { kind: 'first' }
   | { kind: 'only'; list: ChosenCheckInList }
   | { kind: 'choose'; lists: CheckInList[] };
 
-export function checkInListStep(lists: readonly CheckInList[], day: number): CheckInListStep {
+export function checkInListStep(lists: readonly CheckInList[], day: number, deviceListId?: string | null): CheckInListStep {
+  const deviceList = deviceListId ? lists.find((list) => list.id === deviceListId) : undefined;
+  if (deviceList) return { kind: 'only', list: { id: deviceList.id, name: deviceList.name } };
   if (lists.length <= 1) return { kind: 'first' };
   const open = lists.filter((list) => list.days === null || list.days.includes(day));
   const offered = open.length > 0 ? open : [...lists];
