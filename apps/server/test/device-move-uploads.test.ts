@@ -129,3 +129,22 @@ test(`a device never uploads to a list of another event, even one it was at befo
   expect(toForeignList.statusCode).toBe(400);
   expect(await listsCheckedInAt(made.code)).toEqual([]);
 });
+
+test(`a device at every list, then held to one, still uploads what it scanned before at the list it named (${TEST_DATABASE_KIND})`, async () => {
+  const event = await findEvent(t.database.db, ids.liveEventId);
+  const [firstList] = await listCheckInLists(t.database.db, ids.liveEventId);
+  if (!firstList) throw new Error('the event has no list');
+  const vipOnly = await createCheckInList(t.database.db, event, { name: `VIP only ${randomUUID().slice(0, 6)}`, ticketTypes: null, days: null }, cliActor());
+  const redeemed = await enrollAtList(firstList.id);
+  // Enrolled at a list, then set to every list, then held to the VIP list.
+  const move = (checkInListId: string | null) => t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(redeemed.device.id)), headers: bearer(adminToken), payload: { checkInListId } });
+  expect((await move(null)).statusCode).toBe(200);
+  await tick();
+  const atFirst = { scanId: randomUUID(), code: freshCode(), scannedAt: new Date().toISOString(), deviceId: redeemed.device.id, verdict: 'approved' };
+  await tick();
+  expect((await move(vipOnly.id)).statusCode).toBe(200);
+  const upload = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(redeemed.token), payload: { checkInListId: firstList.id, scans: [atFirst] } });
+  expect(upload.statusCode, upload.body).toBe(200);
+  expect(OfflineScanBatchResponse.parse(upload.json()).results.map((result) => result.status)).toEqual(['recorded']);
+  expect(await listsCheckedInAt(atFirst.code)).toEqual([firstList.id]);
+});

@@ -104,6 +104,13 @@ test('a door phone held to one list keeps that list with the day it chooses', as
   await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: north.id, name: north.name } }));
 });
 
+test("a door phone at every list of an event with one list keeps that list with the day too: its scans name where they were made if it is moved later", async () => {
+  serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: null }, [north]);
+  const { user } = renderApp({ route: '/day-select', user: { ...phone, device: { ...phone.device!, checkInListId: null } }, selection: { organization: testOrganization, event: testEvent } });
+  await user.click(await screen.findByText(testDay.name));
+  await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: north.id, name: north.name } }));
+});
+
 test("after a move of list, the phone's own admissions at its old list do not decide at the new one, and its scans queued there are sent naming the old list", { timeout: 40_000 }, async () => {
   let at: DeviceSelf = { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id };
   let isServerUp = false;

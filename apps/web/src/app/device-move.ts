@@ -31,7 +31,7 @@ export async function followDeviceMove(user: User, reported: DeviceSelf | undefi
   } else if (event && day) {
     const { checkInList: _old, scanMode: _mode, ...plainDay } = day;
     const lists = await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), retry: 1 }).catch(() => null);
-    const step = lists ? checkInListStep(lists.lists, day.day, reported.checkInListId) : null;
+    const step = lists ? checkInListStep(lists.lists, day.day, { checkInListId: reported.checkInListId ?? null }) : null;
     // Without the lists (no network), the list is chosen again on the day screen.
     await selectDay(step?.kind === 'first' ? plainDay : { ...plainDay, checkInList: step?.kind === 'only' ? step.list : null });
   }
@@ -39,18 +39,19 @@ export async function followDeviceMove(user: User, reported: DeviceSelf | undefi
 }
 
 /**
- * A door device held to one list whose chosen day does not name that list — a day stored before the
- * device's list was kept with it (docs/decisions/129) — gets it named, as the day step now stores it;
- * a day whose list is still to choose (null) is left to that step. Without the lists (no network)
- * nothing changes until the next heartbeat. Never throws.
+ * A door device whose chosen day names no list, or not the list it is held to — a day stored before
+ * a device's list was kept with it (docs/decisions/129) — gets its list named, as the day step now
+ * stores it; a day whose list is still to choose (null) is left to that step. Without the lists (no
+ * network) nothing changes until the next heartbeat. Never throws.
  */
 export async function keepDeviceListChosen(user: User, queryClient: QueryClient): Promise<void> {
-  const deviceListId = user.device?.checkInListId;
+  const { device } = user;
   const { event, day } = getSelection();
-  if (!deviceListId || !event || event.id !== user.device?.eventId || !day || day.checkInList === null || day.checkInList?.id === deviceListId) return;
+  if (!device || !event || event.id !== device.eventId || !day || day.checkInList === null) return;
+  if (device.checkInListId ? day.checkInList?.id === device.checkInListId : day.checkInList !== undefined) return;
   const lists = await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), retry: 1 }).catch(() => null);
-  const step = lists ? checkInListStep(lists.lists, day.day, deviceListId) : null;
-  if (step?.kind !== 'only' || step.list.id !== deviceListId) return;
+  const step = lists ? checkInListStep(lists.lists, day.day, device) : null;
+  if (step?.kind !== 'only' || (device.checkInListId !== null && step.list.id !== device.checkInListId)) return;
   // The same door as before, now named: its Entry / Exit switch stays.
   await selectDay({ ...day, checkInList: step.list });
 }

@@ -57,13 +57,13 @@ function DaySelect({ event }: { event: EventItem }) {
   // Fetched ahead, so choosing a day rarely waits for the event's check-in lists.
   useQuery(checkInListQueries.list(event.id));
   const queryClient = useQueryClient();
-  // A door device held to one list stores it with the day (docs/decisions/129).
-  const deviceListId = useSession().user?.device?.checkInListId;
+  // A door device stores its list with the day (docs/decisions/129).
+  const device = useSession().user?.device;
   const choose = async (day: EventDay) => {
     let step: ReturnType<typeof checkInListStep> = { kind: 'first' };
     try {
       // The lists read as the screen opened (or kept from before) serve; none yet: fetched now.
-      step = checkInListStep((await queryClient.ensureQueryData({ ...checkInListQueries.list(event.id), retry: 1 })).lists, day.day, deviceListId);
+      step = checkInListStep((await queryClient.ensureQueryData({ ...checkInListQueries.list(event.id), retry: 1 })).lists, day.day, device);
     } catch {
       // Lists never seen and no server: scan at the first list, as before lists, and say so.
       notify({ title: t('lists.loadFailed'), description: t('lists.firstListUsed'), variant: 'error', scope: 'next-screen' });
