@@ -164,3 +164,25 @@ test('a door phone whose day was stored without its list (before the list was ke
   await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, scanMode: 'exit', checkInList: { id: north.id, name: north.name } }));
   expect(screen.queryByText(/Your organizer moved this phone/)).toBeNull();
 });
+
+test('a call refused for the list it names (the phone was moved meanwhile) asks the server at once where the phone scans, without waiting for the next beat', async () => {
+  let at: DeviceSelf = { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id };
+  let reports = 0;
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), () => {
+      reports += 1;
+      return HttpResponse.json<DeviceStatusResponse>({ success: true, device: at });
+    }),
+    http.get(apiUrl(checkInListsPath(testEvent.id)), () => HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists: [at.checkInListId === north.id ? north : south] })),
+    http.post(apiUrl(apiPaths.verifyTicket), () => HttpResponse.json({ code: 'bad_request', message: 'This door device scans its own check-in list only.', field: 'checkInListId' }, { status: 400 })),
+  );
+  const { user } = renderApp({ route: '/scanner', user: phone, selection });
+  await waitFor(() => expect(reports).toBe(1));
+  // Moved on the devices page; the phone's next verify still names the north gate.
+  at = { ...at, checkInListId: south.id };
+  await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'NORTH-1{Enter}');
+  expect(await screen.findByText('Your organizer moved this phone to another event or check-in list. Its door list is downloaded again.')).toBeInTheDocument();
+  expect(reports).toBe(2);
+  await waitFor(() => expect(getSelection().day?.checkInList?.id).toBe(south.id));
+});

@@ -30,7 +30,8 @@ export async function followDeviceMove(user: User, reported: DeviceSelf | undefi
     await clearSelection('event');
   } else if (event && day) {
     const { checkInList: _old, scanMode: _mode, ...plainDay } = day;
-    const lists = await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), retry: 1 }).catch(() => null);
+    // From the server, not the copy kept for offline use (the old place's lists).
+    const lists = await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), persister: undefined, retry: 1 }).catch(() => null);
     const step = lists ? checkInListStep(lists.lists, day.day, { checkInListId: reported.checkInListId ?? null }) : null;
     // Without the lists (no network), the list is chosen again on the day screen.
     await selectDay(step?.kind === 'first' ? plainDay : { ...plainDay, checkInList: step?.kind === 'only' ? step.list : null });

@@ -42,7 +42,7 @@ export type CheckInListStep =
   | { kind: 'choose'; lists: CheckInList[] };
 
 export function checkInListStep(lists: readonly CheckInList[], day: number, device?: { checkInListId: string | null } | null): CheckInListStep {
-  const deviceList = device ? lists.find((list) => list.id === device.checkInListId) ?? (lists.length === 1 ? lists[0] : undefined) : undefined;
+  const deviceList = !device ? undefined : device.checkInListId === null ? (lists.length === 1 ? lists[0] : undefined) : lists.find((list) => list.id === device.checkInListId);
   if (deviceList) return { kind: 'only', list: { id: deviceList.id, name: deviceList.name } };
   if (lists.length <= 1) return { kind: 'first' };
   const open = lists.filter((list) => list.days === null || list.days.includes(day));
