@@ -3,11 +3,13 @@
  * admin makes a setup QR code on the devices page in /manage (320 px, dark, axe clean); a phone in
  * a browser context of its own opens the code's link, is set up without any password, gives the
  * name of whoever scans ('Anna'), scans a ticket APPROVED and, with its network cut, another one
- * APPROVED offline. The admin sees it online and removes it. The phone's next tap shows 'This
+ * APPROVED offline. The admin moves it to a new VIP gate, unknown to the phone, which admits a third
+ * offline (decision 129: not recorded; the second stays at the list it was made at). The admin sees
+ * it online and removes it. The phone's next tap shows 'This
  * device was removed by your organizer', its door list is gone, and both of its check-ins are on
  * the server, the scan log naming 'Anna (North gate 2)'.
  */
-import { API_PREFIX, AttendeeSearchResponse, ScanLogPage, supervisorPaths } from '@gatecheck/contract';
+import { API_PREFIX, AttendeeSearchResponse, CheckInLists, checkInListsPath, ScanLogPage, supervisorPaths } from '@gatecheck/contract';
 import type { Page } from '@playwright/test';
 import { axeViolations } from './support/axe.ts';
 import { todaysDayNumber, findLiveThreeDayEvent } from './support/demo-scope.ts';
@@ -91,11 +93,26 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
     await expect(verdictCard(phone).getByText('Offline', { exact: true })).toBeVisible();
     expect(await doorListCount(phone)).toBeGreaterThan(0);
 
-    // The admin sees the phone (seen just now) and removes it.
+    // The admin opens a VIP gate and moves the phone there while it is offline (docs/decisions/129):
+    // what it admitted at the event's list before the move is recorded there, not at the VIP gate;
+    // what it admits there after the move, not knowing of it, is not recorded.
+    const listsPath = `${API_PREFIX}${checkInListsPath(event._id)}`;
+    const allTickets = CheckInLists.parse(await (await page.request.get(listsPath)).json()).lists[0];
+    const created = await page.request.post(listsPath, { data: { name: 'VIP gate' } });
+    expect(created.status(), await created.text()).toBe(201);
     await page.reload();
     const card = page.getByRole('listitem', { name: 'North gate 2' });
+    await card.getByRole('button', { name: 'Change North gate 2' }).click();
+    await card.getByLabel('Check-in list').selectOption({ label: 'VIP gate' });
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(card).toContainText(`${event.title} · VIP gate`);
+    const afterMove = tickets.takeForDay(event.title, day);
+    await verifyByHand(phone, afterMove.code);
+    await expectVerdict(phone, { isValid: true, holderName: afterMove.holderName });
+
+    // The admin sees the phone (seen just now) and removes it.
+    await page.reload();
     await expect(card).toContainText('Online');
-    await expect(card).toContainText(`${event.title} · Every list`);
     // What online and last seen mean, said plainly: the app reports them only while it is open.
     await expect(page.getByText('Online and last seen are reported by the Gatecheck app while it is open on the phone.', { exact: false })).toBeVisible();
     await card.getByRole('button', { name: 'Remove North gate 2' }).click();
@@ -126,6 +143,8 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
     for (const code of [online.code, offline.code]) {
       expect(log.entries.find((entry) => entry.code === code && entry.verdict === 'approved')?.userName).toBe('Anna (North gate 2)');
     }
+    expect(log.entries.find((entry) => entry.code === offline.code && entry.verdict === 'approved')?.checkInListId).toBe(allTickets?.id);
+    expect(log.entries.filter((entry) => entry.code === afterMove.code)).toEqual([]);
   } finally {
     await phoneContext.close();
   }
