@@ -4,7 +4,8 @@ CREATE TABLE "device_list_history" (
 	"event_id" uuid NOT NULL,
 	"check_in_list_id" uuid,
 	"bound_from" timestamp with time zone NOT NULL,
-	"bound_until" timestamp with time zone NOT NULL
+	"bound_until" timestamp with time zone NOT NULL,
+	"told_at" timestamp with time zone
 );
 --> statement-breakpoint
 ALTER TABLE "device_list_history" ADD CONSTRAINT "device_list_history_device_id_devices_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."devices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

@@ -14,6 +14,7 @@ import {
   DEVICE_ENROLLMENT_LINK,
   DEVICE_ONLINE_WINDOW_MS,
   DEVICE_REVOKED_MESSAGE,
+  type DeviceSelf,
   type DeviceStatusRequest,
   type DeviceSummary,
   ENROLLMENT_TTL_MS,
@@ -254,6 +255,32 @@ export async function reportDeviceStatus(db: DbOrTx, deviceId: string, status: D
   return written.length > 0;
 }
 
+/**
+ * Where device `deviceId` scans now, as its heartbeat answers it (POST /devices/me/status,
+ * docs/decisions/127), and that it is told so at `now` (docs/decisions/129): every move of it not yet
+ * told gets `told_at` = `now`, once (a concurrent heartbeat finds it set and leaves it). The phone
+ * scans at its old list until this answer, so its scans there until `now` are still taken.
+ *
+ * One statement, so one snapshot: a move is marked told exactly when the answer read in the same
+ * snapshot already carries it (a move committed meanwhile is neither answered nor marked: the next
+ * heartbeat tells it). Reading the place before and marking after could mark a move the answer
+ * does not name, and refuse the scans the phone goes on making at its old list.
+ * @returns the device's event, check-in list (null: every list), name and organization; undefined
+ *   for an unknown device.
+ */
+export async function tellDeviceItsPlace(db: DbOrTx, deviceId: string, now: Date): Promise<DeviceSelf | undefined> {
+  const told = db.$with('told', { id: deviceListHistory.id }).as(sql`
+    update ${deviceListHistory} set told_at = ${now.toISOString()}
+    where ${deviceListHistory.deviceId} = ${deviceId} and ${deviceListHistory.toldAt} is null
+    returning ${deviceListHistory.id}`);
+  const [place] = await db
+    .with(told)
+    .select({ id: devices.id, name: devices.name, organizationId: devices.organizationId, eventId: devices.eventId, checkInListId: devices.checkInListId })
+    .from(devices)
+    .where(eq(devices.id, deviceId));
+  return place;
+}
+
 /** Records that `deviceId` was seen at `now`. */
 export async function touchDevice(db: DbOrTx, deviceId: string, now: Date): Promise<void> {
   await db.update(devices).set({ lastSeenAt: now }).where(eq(devices.id, deviceId));
@@ -418,16 +445,26 @@ async function keepPlaceLeft(tx: DbOrTx, deviceId: string, place: { eventId: str
 }
 
 /**
+ * The times a door device scanned at a check-in list it has since been moved away from
+ * (docs/decisions/129): from its arrival (enrollment or the move before) until the server told it
+ * of the move (`until`; null: not told yet, it may still be scanning there).
+ */
+export interface StayAtList {
+  from: Date;
+  until: Date | null;
+}
+
+/**
  * For an offline upload by `device` (null: not a device) to check-in list `checkInListId` of its
  * event (docs/decisions/129): undefined when the device may upload there at any time (its own list,
- * or it is bound to none); else the times it was at that list before being moved away (bound to
- * every list of the event counts as being at this one), from its arrival until its move.
+ * or it is bound to none); else its stays at that list before being moved away (bound to every list
+ * of the event counts as being at this one), each until the device was told of the move.
  * @throws ServiceError `bad_request` naming `checkInListId` when the device never was at that list.
  */
-export async function timesAtListLeft(db: DbOrTx, device: SessionDevice | null, checkInListId: string): Promise<{ from: Date; until: Date }[] | undefined> {
+export async function timesAtListLeft(db: DbOrTx, device: SessionDevice | null, checkInListId: string): Promise<StayAtList[] | undefined> {
   if (!device?.checkInListId || device.checkInListId === checkInListId) return undefined;
   const times = await db
-    .select({ from: deviceListHistory.boundFrom, until: deviceListHistory.boundUntil })
+    .select({ from: deviceListHistory.boundFrom, until: deviceListHistory.toldAt })
     .from(deviceListHistory)
     .where(
       and(

@@ -54,7 +54,7 @@ import type { ChosenCheckInList } from './check-in-lists.ts';
 import { recordAttempt } from './check-ins/record.ts';
 import { findCheckInOfScan, ticketForRule } from './check-ins/write.ts';
 import type { EventDetails } from './events.ts';
-import { isDevicePrincipalAtEvent } from './devices.ts';
+import { isDevicePrincipalAtEvent, type StayAtList } from './devices.ts';
 import { isMember } from './organizations.ts';
 import { codeOfScannedText } from './signing-keys.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
@@ -70,9 +70,10 @@ export interface Uploader {
   acceptsScansBefore?: Date | undefined;
   /**
    * A door device uploading to a check-in list it has since been moved away from (docs/decisions/129):
-   * the times it was at that list. A scan made outside them is rejected `device_moved`.
+   * its stays at that list, each until it was told of the move (null: not yet). A scan made outside
+   * them is rejected `device_moved`.
    */
-  acceptsScansWhileAt?: readonly { from: Date; until: Date }[] | undefined;
+  acceptsScansWhileAt?: readonly StayAtList[] | undefined;
 }
 
 /** What is stored and answered for one item (its `index` is added per batch). */
@@ -149,16 +150,17 @@ export async function recordOfflineScans(
 
 /**
  * The rejection of a scan sent by a door device to a list it has left (docs/decisions/129) when the
- * scan time is in none of `times` (the device's stays at that list), else null. As for a revoked
- * device, the scan time the device claims decides, unclamped.
+ * scan time is in none of `stays` (from its arrival there until it was told of the move, open while
+ * not told: the phone scans there until it learns), else null. As for a revoked device, the scan time
+ * the device claims decides, unclamped.
  */
-function movedAwayAnswer(times: readonly { from: Date; until: Date }[], scan: OfflineScan): ItemAnswer | null {
+function movedAwayAnswer(stays: readonly StayAtList[], scan: OfflineScan): ItemAnswer | null {
   const scannedAt = Date.parse(scan.scannedAt);
-  if (times.some(({ from, until }) => from.getTime() <= scannedAt && scannedAt < until.getTime())) return null;
-  const lastLeft = Math.max(...times.map(({ until }) => until.getTime()));
+  if (stays.some(({ from, until }) => from.getTime() <= scannedAt && (until === null || scannedAt < until.getTime()))) return null;
+  const arrived = Math.min(...stays.map(({ from }) => from.getTime()));
   const message =
-    scannedAt >= lastLeft
-      ? 'Scanned at this check-in list after the organizer moved this device to another list; the scan was not recorded.'
+    scannedAt >= arrived
+      ? 'Scanned at this check-in list after this device was told of its move to another list; the scan was not recorded.'
       : 'This device was not at this check-in list when it made this scan; the scan was not recorded.';
   return reject(scan.scanId, 'device_moved', message);
 }
