@@ -3,11 +3,14 @@
  * admin makes a setup QR code on the devices page in /manage (320 px, dark, axe clean); a phone in
  * a browser context of its own opens the code's link, is set up without any password, gives the
  * name of whoever scans ('Anna'), scans a ticket APPROVED and, with its network cut, another one
- * APPROVED offline. The admin sees it online and removes it. The phone's next tap shows 'This
- * device was removed by your organizer', its door list is gone, and both of its check-ins are on
- * the server, the scan log naming 'Anna (North gate 2)'.
+ * APPROVED offline. The admin moves it to a new VIP gate, unknown to the phone, which admits a third
+ * offline at its old list (decision 129: the phone is that gate until it is told, so the second and
+ * the third are recorded at the list they were made at, not at the VIP gate). The admin sees it
+ * online and removes it. The phone's next tap shows 'This device was removed by your organizer', its
+ * door list is gone, and its three check-ins are on the server, the scan log naming
+ * 'Anna (North gate 2)'.
  */
-import { API_PREFIX, AttendeeSearchResponse, ScanLogPage, supervisorPaths } from '@gatecheck/contract';
+import { API_PREFIX, AttendeeSearchResponse, CheckInLists, checkInListsPath, ScanLogPage, supervisorPaths } from '@gatecheck/contract';
 import type { Page } from '@playwright/test';
 import { axeViolations } from './support/axe.ts';
 import { todaysDayNumber, findLiveThreeDayEvent } from './support/demo-scope.ts';
@@ -91,11 +94,26 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
     await expect(verdictCard(phone).getByText('Offline', { exact: true })).toBeVisible();
     expect(await doorListCount(phone)).toBeGreaterThan(0);
 
-    // The admin sees the phone (seen just now) and removes it.
+    // The admin opens a VIP gate and moves the phone there while it is offline (docs/decisions/129):
+    // what it admitted at the event's list before the move is recorded there, not at the VIP gate,
+    // and so is what it admits there after the move, not knowing of it (it is still that gate).
+    const listsPath = `${API_PREFIX}${checkInListsPath(event._id)}`;
+    const allTickets = CheckInLists.parse(await (await page.request.get(listsPath)).json()).lists[0];
+    const created = await page.request.post(listsPath, { data: { name: 'VIP gate' } });
+    expect(created.status(), await created.text()).toBe(201);
     await page.reload();
     const card = page.getByRole('listitem', { name: 'North gate 2' });
+    await card.getByRole('button', { name: 'Change North gate 2' }).click();
+    await card.getByLabel('Check-in list').selectOption({ label: 'VIP gate' });
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(card).toContainText(`${event.title} · VIP gate`);
+    const afterMove = tickets.takeForDay(event.title, day);
+    await verifyByHand(phone, afterMove.code);
+    await expectVerdict(phone, { isValid: true, holderName: afterMove.holderName });
+
+    // The admin sees the phone (seen just now) and removes it.
+    await page.reload();
     await expect(card).toContainText('Online');
-    await expect(card).toContainText(`${event.title} · Every list`);
     // What online and last seen mean, said plainly: the app reports them only while it is open.
     await expect(page.getByText('Online and last seen are reported by the Gatecheck app while it is open on the phone.', { exact: false })).toBeVisible();
     await card.getByRole('button', { name: 'Remove North gate 2' }).click();
@@ -114,17 +132,23 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
     await expect.poll(() => doorListCount(phone)).toBe(0);
     await saveScreen(phone, 'devices-removed', { fullPage: false });
 
-    // Both admissions are on the server, the scan log naming who scanned.
-    await expect
-      .poll(async () => {
-        const search = await page.request.get(`${API_PREFIX}${supervisorPaths.attendeeSearch(event._id)}?q=${encodeURIComponent(offline.code)}&day=${day}`);
-        const attendee = AttendeeSearchResponse.parse(await search.json()).attendees.find((candidate) => candidate.code === offline.code);
-        return attendee?.checkIn?.checkedInAt ?? null;
-      })
-      .toEqual(expect.any(String));
+    // Its three admissions are on the server, the scan log naming who scanned.
+    for (const admitted of [offline, afterMove]) {
+      await expect
+        .poll(async () => {
+          const search = await page.request.get(`${API_PREFIX}${supervisorPaths.attendeeSearch(event._id)}?q=${encodeURIComponent(admitted.code)}&day=${day}`);
+          const attendee = AttendeeSearchResponse.parse(await search.json()).attendees.find((candidate) => candidate.code === admitted.code);
+          return attendee?.checkIn?.checkedInAt ?? null;
+        })
+        .toEqual(expect.any(String));
+    }
     const log = ScanLogPage.parse(await (await page.request.get(`${API_PREFIX}${supervisorPaths.scanLog(event._id)}?day=${day}&limit=200`)).json());
-    for (const code of [online.code, offline.code]) {
+    for (const code of [online.code, offline.code, afterMove.code]) {
       expect(log.entries.find((entry) => entry.code === code && entry.verdict === 'approved')?.userName).toBe('Anna (North gate 2)');
+    }
+    // Made at the event's list, the second before the move and the third after it, before the phone heard of it.
+    for (const code of [offline.code, afterMove.code]) {
+      expect(log.entries.find((entry) => entry.code === code && entry.verdict === 'approved')?.checkInListId).toBe(allTickets?.id);
     }
   } finally {
     await phoneContext.close();

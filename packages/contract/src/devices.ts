@@ -127,7 +127,8 @@ export type DeviceStatusRequest = z.infer<typeof DeviceStatusRequest>;
 /**
  * The answer to a status report: `device`, the device as the server has it now — a device its
  * organizer moved to another event or check-in list learns it at its next heartbeat and switches
- * (docs/decisions/127); absent from a server before that.
+ * (docs/decisions/127); absent from a server before that. The server keeps the first such answer's
+ * time: the scans the device made at its old list until then are still taken (docs/decisions/129).
  */
 export const DeviceStatusResponse = z.object({ success: z.boolean(), device: DeviceSelf.optional() }).meta({ id: 'DeviceStatusResponse' });
 export type DeviceStatusResponse = z.infer<typeof DeviceStatusResponse>;

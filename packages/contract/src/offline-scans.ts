@@ -117,7 +117,7 @@ export const OfflineScanStatus = z.enum(['recorded', 'duplicate', 'conflict', 'r
 export type OfflineScanStatus = z.infer<typeof OfflineScanStatus>;
 
 /** Why an item was rejected: a denial reason of the rule, or a problem with the item itself. */
-export const OfflineRejection = z.enum([...DenialReason.options, 'invalid_item', 'scan_id_taken', 'scanned_in_future', 'scanned_before_session', 'unknown_staff', 'device_revoked']).meta({ id: 'OfflineRejection' });
+export const OfflineRejection = z.enum([...DenialReason.options, 'invalid_item', 'scan_id_taken', 'scanned_in_future', 'scanned_before_session', 'unknown_staff', 'device_revoked', 'device_moved']).meta({ id: 'OfflineRejection' });
 export type OfflineRejection = z.infer<typeof OfflineRejection>;
 
 /**

@@ -664,6 +664,35 @@ export const devices = pgTable(
 );
 
 /**
+ * Where a door device scanned before each of its moves (docs/decisions/129): one row per place left —
+ * its event and check-in list (null: every list of that event) from `bound_from` (its enrollment or
+ * the move before) until `bound_until` (the organizer's move), and `told_at`, when the server first
+ * answered the device with its new place (its heartbeat, POST /devices/me/status; null: not yet).
+ * The phone scans at the old place until it is told, so the offline upload takes a scan made at a
+ * list the device left when it was made from `bound_from` until `told_at`, and none made after.
+ */
+export const deviceListHistory = pgTable(
+  'device_list_history',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    checkInListId: uuid('check_in_list_id'),
+    boundFrom: timestamp('bound_from', { withTimezone: true }).notNull(),
+    boundUntil: timestamp('bound_until', { withTimezone: true }).notNull(),
+    toldAt: timestamp('told_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('device_list_history_device_id_idx').on(t.deviceId, t.eventId),
+    foreignKey({ name: 'device_list_history_check_in_list_fk', columns: [t.eventId, t.checkInListId], foreignColumns: [checkInLists.eventId, checkInLists.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
  * The users rows a device acts as (docs/decisions/107): its own (`shift_name` null) and one per shift
  * ('Anna'). Such a user has no membership and no usable password; its rights come from the device.
  */

@@ -95,7 +95,8 @@ const ROUTES_WITH_A_LIST: ReadonlySet<string> = new Set(
 /**
  * A device enrolled for one check-in list scans there only (docs/decisions/116): a request naming
  * another list is refused; one naming none is given the device's list (so an app that sees one list
- * and names none scans, counts and downloads at it).
+ * and names none scans, counts and downloads at it). An offline upload naming another list is left
+ * to its route, which takes it only for a list the device was moved away from (docs/decisions/129).
  * @throws ServiceError `bad_request` naming `checkInListId` for another list (a 400 every such route declares).
  */
 function keepDeviceToItsList(request: FastifyRequest, checkInListId: string): void {
@@ -103,6 +104,9 @@ function keepDeviceToItsList(request: FastifyRequest, checkInListId: string): vo
   const holder = route.startsWith('GET ') ? request.query : request.body;
   if (typeof holder !== 'object' || holder === null) return;
   const named = (holder as { checkInListId?: unknown }).checkInListId;
+  // Scans queued at a list the device was moved away from are judged item by item by the upload
+  // (docs/decisions/129: recorded there when made before the move).
+  if (route === OFFLINE_UPLOAD && typeof named === 'string') return;
   if (typeof named === 'string' && named.toLowerCase() !== checkInListId.toLowerCase()) {
     throw new ServiceError('bad_request', 'This door device scans its own check-in list only.', 'checkInListId');
   }

@@ -14,6 +14,7 @@ import {
   DEVICE_ENROLLMENT_LINK,
   DEVICE_ONLINE_WINDOW_MS,
   DEVICE_REVOKED_MESSAGE,
+  type DeviceSelf,
   type DeviceStatusRequest,
   type DeviceSummary,
   ENROLLMENT_TTL_MS,
@@ -24,10 +25,10 @@ import {
   type RedeemEnrollmentResponse,
   type StartShiftResponse,
 } from '@gatecheck/contract';
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkInLists, deviceEnrollments, devicePrincipals, devices, events, organizations, sessions, users } from '../db/schema.ts';
+import { checkInLists, deviceEnrollments, deviceListHistory, devicePrincipals, devices, events, organizations, sessions, users } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { resolveCheckInList } from './check-in-lists.ts';
@@ -254,6 +255,32 @@ export async function reportDeviceStatus(db: DbOrTx, deviceId: string, status: D
   return written.length > 0;
 }
 
+/**
+ * Where device `deviceId` scans now, as its heartbeat answers it (POST /devices/me/status,
+ * docs/decisions/127), and that it is told so at `now` (docs/decisions/129): every move of it not yet
+ * told gets `told_at` = `now`, once (a concurrent heartbeat finds it set and leaves it). The phone
+ * scans at its old list until this answer, so its scans there until `now` are still taken.
+ *
+ * One statement, so one snapshot: a move is marked told exactly when the answer read in the same
+ * snapshot already carries it (a move committed meanwhile is neither answered nor marked: the next
+ * heartbeat tells it). Reading the place before and marking after could mark a move the answer
+ * does not name, and refuse the scans the phone goes on making at its old list.
+ * @returns the device's event, check-in list (null: every list), name and organization; undefined
+ *   for an unknown device.
+ */
+export async function tellDeviceItsPlace(db: DbOrTx, deviceId: string, now: Date): Promise<DeviceSelf | undefined> {
+  const told = db.$with('told', { id: deviceListHistory.id }).as(sql`
+    update ${deviceListHistory} set told_at = ${now.toISOString()}
+    where ${deviceListHistory.deviceId} = ${deviceId} and ${deviceListHistory.toldAt} is null
+    returning ${deviceListHistory.id}`);
+  const [place] = await db
+    .with(told)
+    .select({ id: devices.id, name: devices.name, organizationId: devices.organizationId, eventId: devices.eventId, checkInListId: devices.checkInListId })
+    .from(devices)
+    .where(eq(devices.id, deviceId));
+  return place;
+}
+
 /** Records that `deviceId` was seen at `now`. */
 export async function touchDevice(db: DbOrTx, deviceId: string, now: Date): Promise<void> {
   await db.update(devices).set({ lastSeenAt: now }).where(eq(devices.id, deviceId));
@@ -387,6 +414,9 @@ export async function updateDevice(
   const name = change.name ?? device.name;
   const checkInListId = list === undefined ? device.checkInListId : (list?.id ?? null);
   await inTransaction(db, async (tx) => {
+    // The place it leaves, read under the row's lock (a concurrent move waits), kept for its uploads.
+    const [before] = await tx.select({ eventId: devices.eventId, checkInListId: devices.checkInListId, createdAt: devices.createdAt }).from(devices).where(eq(devices.id, device.id)).for('update');
+    if (before && (before.eventId !== eventId || before.checkInListId !== checkInListId)) await keepPlaceLeft(tx, device.id, before, now);
     await tx.update(devices).set({ eventId, checkInListId, name }).where(eq(devices.id, device.id));
     await recordAudit(tx, actor, {
       organizationId: device.organizationId,
@@ -399,6 +429,53 @@ export async function updateDevice(
   const updated = (await listDevices(db, device.organizationId, { deviceId: device.id, now }))[0];
   if (!updated) throw new Error('the device is gone');
   return updated;
+}
+
+/**
+ * Records that device `deviceId` leaves `place` (its event and list; null: every list) at `now`
+ * (docs/decisions/129): it was there since its previous move, or since its enrollment.
+ */
+async function keepPlaceLeft(tx: DbOrTx, deviceId: string, place: { eventId: string; checkInListId: string | null; createdAt: Date }, now: Date): Promise<void> {
+  const [previous] = await tx
+    .select({ until: sql<Date | null>`max(${deviceListHistory.boundUntil})`.mapWith(deviceListHistory.boundUntil) })
+    .from(deviceListHistory)
+    .where(eq(deviceListHistory.deviceId, deviceId));
+  const boundFrom = previous?.until ?? place.createdAt;
+  await tx.insert(deviceListHistory).values({ deviceId, eventId: place.eventId, checkInListId: place.checkInListId, boundFrom, boundUntil: now });
+}
+
+/**
+ * The times a door device scanned at a check-in list it has since been moved away from
+ * (docs/decisions/129): from its arrival (enrollment or the move before) until the server told it
+ * of the move (`until`; null: not told yet, it may still be scanning there).
+ */
+export interface StayAtList {
+  from: Date;
+  until: Date | null;
+}
+
+/**
+ * For an offline upload by `device` (null: not a device) to check-in list `checkInListId` of its
+ * event (docs/decisions/129): undefined when the device may upload there at any time (its own list,
+ * or it is bound to none); else its stays at that list before being moved away (bound to every list
+ * of the event counts as being at this one), each until the device was told of the move.
+ * @throws ServiceError `bad_request` naming `checkInListId` when the device never was at that list.
+ */
+export async function timesAtListLeft(db: DbOrTx, device: SessionDevice | null, checkInListId: string): Promise<StayAtList[] | undefined> {
+  if (!device?.checkInListId || device.checkInListId === checkInListId) return undefined;
+  const times = await db
+    .select({ from: deviceListHistory.boundFrom, until: deviceListHistory.toldAt })
+    .from(deviceListHistory)
+    .where(
+      and(
+        eq(deviceListHistory.deviceId, device.id),
+        eq(deviceListHistory.eventId, device.eventId),
+        or(eq(deviceListHistory.checkInListId, checkInListId), isNull(deviceListHistory.checkInListId)),
+      ),
+    )
+    .orderBy(asc(deviceListHistory.boundFrom));
+  if (times.length === 0) throw new ServiceError('bad_request', 'This door device scans its own check-in list only.', 'checkInListId');
+  return times;
 }
 
 /**

@@ -55,7 +55,7 @@ import { recordAttempt } from './check-ins/record.ts';
 import { findCheckInOfScan, ticketForRule } from './check-ins/write.ts';
 import { ticketTypeDoorColumns, ticketTypeDoorOf, typeOfTicket } from './ticket-type-door.ts';
 import type { EventDetails } from './events.ts';
-import { isDevicePrincipalAtEvent } from './devices.ts';
+import { isDevicePrincipalAtEvent, type StayAtList } from './devices.ts';
 import { isMember } from './organizations.ts';
 import { codeOfScannedText } from './signing-keys.ts';
 import { ticketCodeMatches } from './ticket-codes.ts';
@@ -69,6 +69,12 @@ export interface Uploader {
   userId: string;
   sessionId: string;
   acceptsScansBefore?: Date | undefined;
+  /**
+   * A door device uploading to a check-in list it has since been moved away from (docs/decisions/129):
+   * its stays at that list, each until it was told of the move (null: not yet). A scan made outside
+   * them is rejected `device_moved`.
+   */
+  acceptsScansWhileAt?: readonly StayAtList[] | undefined;
 }
 
 /** What is stored and answered for one item (its `index` is added per batch). */
@@ -128,6 +134,11 @@ export async function recordOfflineScans(
       results.push({ index, scanId: parsed.data.scanId, status: 'rejected', reason: 'device_revoked', message: 'Scanned after this device was removed by its organizer.' });
       continue;
     }
+    const moved = uploader.acceptsScansWhileAt ? movedAwayAnswer(uploader.acceptsScansWhileAt, parsed.data) : null;
+    if (moved) {
+      results.push({ index, ...moved });
+      continue;
+    }
     const claimedMaker = parsed.data.scannedBy ?? uploader.userId;
     const proven = parsed.data.sessionProof === undefined ? null : await provingSession(await sessionsOfMaker(claimedMaker), parsed.data);
     const maker: Maker = proven
@@ -136,6 +147,23 @@ export async function recordOfflineScans(
     results.push({ index, ...(await recordOne(db, uploader, maker, { event, day, checkInList }, parsed.data, now)) });
   }
   return { receivedAt: now.toISOString(), results };
+}
+
+/**
+ * The rejection of a scan sent by a door device to a list it has left (docs/decisions/129) when the
+ * scan time is in none of `stays` (from its arrival there until it was told of the move, open while
+ * not told: the phone scans there until it learns), else null. As for a revoked device, the scan time
+ * the device claims decides, unclamped.
+ */
+function movedAwayAnswer(stays: readonly StayAtList[], scan: OfflineScan): ItemAnswer | null {
+  const scannedAt = Date.parse(scan.scannedAt);
+  if (stays.some(({ from, until }) => from.getTime() <= scannedAt && (until === null || scannedAt < until.getTime()))) return null;
+  const arrived = Math.min(...stays.map(({ from }) => from.getTime()));
+  const message =
+    scannedAt >= arrived
+      ? 'Scanned at this check-in list after this device was told of its move to another list; the scan was not recorded.'
+      : 'This device was not at this check-in list when it made this scan; the scan was not recorded.';
+  return reject(scan.scanId, 'device_moved', message);
 }
 
 /**

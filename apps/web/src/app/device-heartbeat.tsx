@@ -3,7 +3,9 @@
  * DEVICE_HEARTBEAT_MS, it reports its platform, app version and the scans waiting in its outbox
  * (every user's: they all wait on this phone), so the devices page shows it online with its queue.
  * The answer says where the device scans now: a device moved to another event or check-in list
- * follows (./device-move.ts, docs/decisions/127) and says so.
+ * follows (./device-move.ts, docs/decisions/127) and says so. A call refused for the list it names
+ * (the device was moved meanwhile, docs/decisions/129) beats at once, at most every
+ * LIST_REFUSED_BEAT_MS.
  * Loaded lazily by RequireAuth for a device only. Renders nothing.
  */
 import { DEVICE_HEARTBEAT_MS } from '@gatecheck/contract/devices';
@@ -13,8 +15,9 @@ import { useTranslation } from 'react-i18next';
 import { reportDeviceStatus } from '@/features/devices/device-self.ts';
 import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
 import { summarizeOutbox } from '@/features/scanner/offline/outbox.ts';
+import { onListRefused } from '@/lib/list-refused.ts';
 import { notify } from '@/lib/toast.ts';
-import { followDeviceMove } from './device-move.ts';
+import { followDeviceMove, keepDeviceListChosen } from './device-move.ts';
 import { useSession, useSessionStore } from './session-provider.tsx';
 
 /** Scans waiting in this device's outbox, of any user; 0 without IndexedDB. */
@@ -24,6 +27,9 @@ async function scansWaiting(): Promise<number> {
   const summary = await summarizeOutbox(db, '');
   return summary.waitingScanIds.length;
 }
+
+/** The least time between two beats asked for by refusals of the list (ms): a sync and a verify refused together beat once. */
+const LIST_REFUSED_BEAT_MS = 5_000;
 
 export default function DeviceHeartbeat() {
   const { t } = useTranslation();
@@ -42,14 +48,26 @@ export default function DeviceHeartbeat() {
       const current = userRef.current;
       if (!current) return;
       const moved = await followDeviceMove(current, reported, queryClient);
-      if (!moved) return;
+      if (!moved) {
+        await keepDeviceListChosen(current, queryClient).catch(() => undefined);
+        return;
+      }
       session.switchShift(moved);
       // Raised before the selection's step to another screen: it stays on the screen the move leads to.
       notify({ id: 'device-moved', scope: 'next-screen', title: tRef.current('devices.movedNotice') });
     };
     void beat();
     const timer = setInterval(() => void beat(), DEVICE_HEARTBEAT_MS);
-    return () => clearInterval(timer);
+    let lastAskedAt = 0;
+    const stopListening = onListRefused(() => {
+      if (Date.now() - lastAskedAt < LIST_REFUSED_BEAT_MS) return;
+      lastAskedAt = Date.now();
+      void beat();
+    });
+    return () => {
+      clearInterval(timer);
+      stopListening();
+    };
   }, [queryClient, session]);
   return null;
 }

@@ -4,8 +4,20 @@
  * from what the phone holds, the app stores them, deletes the door lists it downloaded for its old
  * place, chooses the new list and says so; when they do not, nothing changes.
  */
-import { type CheckInList, type CheckInLists, checkInListsPath, deviceApiPaths, type DeviceSelf, type DeviceStatusResponse } from '@gatecheck/contract';
-import { screen, waitFor } from '@testing-library/react';
+import {
+  apiPaths,
+  type CheckInList,
+  type CheckInLists,
+  checkInListsPath,
+  deviceApiPaths,
+  type DeviceSelf,
+  type DeviceStatusResponse,
+  type DoorList,
+  OfflineScan,
+  OfflineScanBatch,
+  type OfflineScanBatchResponse,
+} from '@gatecheck/contract';
+import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { openOfflineDb, eventDayKey } from '@/features/scanner/offline/offline-db.ts';
@@ -17,8 +29,8 @@ import { apiUrl, server } from '@/test/msw-server.ts';
 import { testDay, testEvent, testOrganization, testUser } from '@/test/fixtures.ts';
 import { renderApp } from '@/test/render.tsx';
 
-const north: CheckInList = { id: 'list-north', name: 'North gate', position: 1, ticketTypes: null, days: null, allowsReentry: false, capacity: null, dailyCheckoutTime: null };
-const south: CheckInList = { ...north, id: 'list-south', name: 'South gate', position: 2 };
+const north: CheckInList = { id: '33333333-3333-4333-8333-333333333333', name: 'North gate', position: 1, ticketTypes: null, days: null, allowsReentry: false, capacity: null, dailyCheckoutTime: null };
+const south: CheckInList = { ...north, id: '44444444-4444-4444-8444-444444444444', name: 'South gate', position: 2 };
 const phone: User = {
   ...testUser,
   device: { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id, token: 'device-token', shiftName: 'Anna', shiftEndsAt: '2099-01-01T00:00:00.000Z' },
@@ -50,8 +62,8 @@ test('a device moved to another list of its event switches to it at its heartbea
   renderApp({ route: '/day-select', user: phone, selection });
   expect(await screen.findByText('Your organizer moved this phone to another event or check-in list. Its door list is downloaded again.')).toBeInTheDocument();
   expect((await readStoredUser())?.device).toMatchObject({ eventId: testEvent.id, checkInListId: south.id, token: 'device-token', shiftName: 'Anna' });
-  // The device's one list: nothing to choose, no list named (the server gives the device's own).
-  expect(getSelection().day).toEqual({ ...testDay });
+  // The device's one list: nothing to choose; kept with the day, so its records are the list's (docs/decisions/129).
+  expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: south.id, name: south.name } });
   expect(getSelection().event?.id).toBe(testEvent.id);
   expect(await doorListsKept()).toBe(0);
 });
@@ -83,4 +95,94 @@ test('a device where it was keeps its list, its selection and its door list', as
   expect(getSelection().day?.checkInList).toEqual({ id: north.id, name: north.name });
   expect(await doorListsKept()).toBe(1);
   expect(screen.queryByText(/Your organizer moved this phone/)).toBeNull();
+});
+
+test('a door phone held to one list keeps that list with the day it chooses', async () => {
+  serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id }, [north]);
+  const { user } = renderApp({ route: '/day-select', user: phone, selection: { organization: testOrganization, event: testEvent } });
+  await user.click(await screen.findByText(testDay.name));
+  await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: north.id, name: north.name } }));
+});
+
+test("a door phone at every list of an event with one list keeps that list with the day too: its scans name where they were made if it is moved later", async () => {
+  serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: null }, [north]);
+  const { user } = renderApp({ route: '/day-select', user: { ...phone, device: { ...phone.device!, checkInListId: null } }, selection: { organization: testOrganization, event: testEvent } });
+  await user.click(await screen.findByText(testDay.name));
+  await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: north.id, name: north.name } }));
+});
+
+test("after a move of list, the phone's own admissions at its old list do not decide at the new one, and its scans queued there are sent naming the old list", { timeout: 40_000 }, async () => {
+  let at: DeviceSelf = { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id };
+  let isServerUp = false;
+  const batches: Array<{ checkInListId: string | undefined; codes: string[] }> = [];
+  const doorList = await makeDoorList([{ code: 'NORTH-1', holderName: 'Ann', ticketType: 'General Admission' }], { event: { ...(await makeDoorList([])).event, id: testEvent.id }, day: testDay.day });
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), () => HttpResponse.json<DeviceStatusResponse>({ success: true, device: at })),
+    http.get(apiUrl(checkInListsPath(testEvent.id)), () => HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists: [at.checkInListId === north.id ? north : south] })),
+    http.get(apiUrl(apiPaths.doorList), ({ request }) => HttpResponse.json<DoorList>({ ...doorList, checkInListId: new URL(request.url).searchParams.get('checkInListId') ?? at.checkInListId ?? north.id })),
+    // The server cannot be reached for verify: every scan is decided on the phone.
+    http.post(apiUrl(apiPaths.verifyTicket), () => HttpResponse.error()),
+    http.post(apiUrl(apiPaths.offlineScans), async ({ request }) => {
+      if (!isServerUp) return HttpResponse.error();
+      const body = OfflineScanBatch.parse(await request.json());
+      const scans = body.scans.map((scan) => OfflineScan.parse(scan));
+      batches.push({ checkInListId: body.checkInListId, codes: scans.map((scan) => scan.code) });
+      return HttpResponse.json<OfflineScanBatchResponse>({ receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: 'recorded' })) });
+    }),
+  );
+
+  // At the north gate: the day chosen as a phone does, then NORTH-1 let in offline.
+  const first = renderApp({ route: '/day-select', user: phone, selection: { organization: testOrganization, event: testEvent } });
+  await first.user.click(await screen.findByText(testDay.name));
+  await screen.findByText(/^Last synced/, undefined, { timeout: 10_000 });
+  await first.user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await first.user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'NORTH-1{Enter}');
+  await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 10_000 })).findByText('Offline');
+  first.unmount();
+
+  // Moved to the south gate; the app opens again and its heartbeat learns of it.
+  at = { ...at, checkInListId: south.id };
+  isServerUp = true;
+  const { organization, event, day } = getSelection();
+  const second = renderApp({ route: '/scanner', user: (await readStoredUser()) ?? phone, selection: { organization: organization ?? testOrganization, event: event ?? testEvent, ...(day ? { day } : {}) } });
+  expect(await screen.findByText('Your organizer moved this phone to another event or check-in list. Its door list is downloaded again.')).toBeInTheDocument();
+  await waitFor(() => expect(getSelection().day?.checkInList?.id).toBe(south.id));
+  await screen.findByText(/^Last synced/, undefined, { timeout: 10_000 });
+  // The scan queued at the north gate is sent naming the north gate.
+  await waitFor(() => expect(batches).toEqual([{ checkInListId: north.id, codes: ['NORTH-1'] }]), { timeout: 10_000 });
+
+  // At the south gate NORTH-1 has not been in: the north gate's admission does not deny it here.
+  await second.user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await second.user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'NORTH-1{Enter}');
+  await within(await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 10_000 })).findByText('Offline');
+  await waitFor(() => expect(batches).toEqual([{ checkInListId: north.id, codes: ['NORTH-1'] }, { checkInListId: south.id, codes: ['NORTH-1'] }]), { timeout: 10_000 });
+});
+
+test('a door phone whose day was stored without its list (before the list was kept with it) gets its list named at its heartbeat, its door mode kept', async () => {
+  serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id }, [north]);
+  renderApp({ route: '/day-select', user: phone, selection: { ...selection, day: { ...testDay, scanMode: 'exit' } } });
+  await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, scanMode: 'exit', checkInList: { id: north.id, name: north.name } }));
+  expect(screen.queryByText(/Your organizer moved this phone/)).toBeNull();
+});
+
+test('a call refused for the list it names (the phone was moved meanwhile) asks the server at once where the phone scans, without waiting for the next beat', async () => {
+  let at: DeviceSelf = { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id };
+  let reports = 0;
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), () => {
+      reports += 1;
+      return HttpResponse.json<DeviceStatusResponse>({ success: true, device: at });
+    }),
+    http.get(apiUrl(checkInListsPath(testEvent.id)), () => HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists: [at.checkInListId === north.id ? north : south] })),
+    http.post(apiUrl(apiPaths.verifyTicket), () => HttpResponse.json({ code: 'bad_request', message: 'This door device scans its own check-in list only.', field: 'checkInListId' }, { status: 400 })),
+  );
+  const { user } = renderApp({ route: '/scanner', user: phone, selection });
+  await waitFor(() => expect(reports).toBe(1));
+  // Moved on the devices page; the phone's next verify still names the north gate.
+  at = { ...at, checkInListId: south.id };
+  await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
+  await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'NORTH-1{Enter}');
+  expect(await screen.findByText('Your organizer moved this phone to another event or check-in list. Its door list is downloaded again.')).toBeInTheDocument();
+  expect(reports).toBe(2);
+  await waitFor(() => expect(getSelection().day?.checkInList?.id).toBe(south.id));
 });

@@ -30,10 +30,29 @@ export async function followDeviceMove(user: User, reported: DeviceSelf | undefi
     await clearSelection('event');
   } else if (event && day) {
     const { checkInList: _old, scanMode: _mode, ...plainDay } = day;
-    const lists = await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), retry: 1 }).catch(() => null);
-    const step = lists ? checkInListStep(lists.lists, day.day) : null;
+    // From the server, not the copy kept for offline use (the old place's lists).
+    const lists = await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), persister: undefined, retry: 1 }).catch(() => null);
+    const step = lists ? checkInListStep(lists.lists, day.day, { checkInListId: reported.checkInListId ?? null }) : null;
     // Without the lists (no network), the list is chosen again on the day screen.
     await selectDay(step?.kind === 'first' ? plainDay : { ...plainDay, checkInList: step?.kind === 'only' ? step.list : null });
   }
   return next;
+}
+
+/**
+ * A door device whose chosen day names no list, or not the list it is held to — a day stored before
+ * a device's list was kept with it (docs/decisions/129) — gets its list named, as the day step now
+ * stores it; a day whose list is still to choose (null) is left to that step. Without the lists (no
+ * network) nothing changes until the next heartbeat. Never throws.
+ */
+export async function keepDeviceListChosen(user: User, queryClient: QueryClient): Promise<void> {
+  const { device } = user;
+  const { event, day } = getSelection();
+  if (!device || !event || event.id !== device.eventId || !day || day.checkInList === null) return;
+  if (device.checkInListId ? day.checkInList?.id === device.checkInListId : day.checkInList !== undefined) return;
+  const lists = await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), retry: 1 }).catch(() => null);
+  const step = lists ? checkInListStep(lists.lists, day.day, device) : null;
+  if (step?.kind !== 'only' || (device.checkInListId !== null && step.list.id !== device.checkInListId)) return;
+  // The same door as before, now named: its Entry / Exit switch stays.
+  await selectDay({ ...day, checkInList: step.list });
 }

@@ -11,6 +11,7 @@ import { ApiErrorBody } from '@gatecheck/contract/errors';
 import { safeParse, type core, type output } from 'zod/mini';
 import { currentApiCompatibility, reportServerApiVersion } from './api-compatibility.ts';
 import { reportServerAnswered, reportServerUnreachable } from './reachability.ts';
+import { reportListRefused } from './list-refused.ts';
 import { reportSessionEnded } from './session-ended.ts';
 import { currentApiBaseUrl } from './server-address.ts';
 import { readStoredToken } from './stored-user.ts';
@@ -119,6 +120,8 @@ function refusalOf(response: Response, payload: unknown): ApiError {
   if (!errorBody.success) return new ApiError(response.status, 'http_error', response.statusText || `HTTP ${response.status}`);
   // The session ended on the server (not a wrong password: that is `invalid_credentials`).
   if (response.status === 401 && (errorBody.data.code === 'unauthenticated' || errorBody.data.code === 'device_revoked')) reportSessionEnded(errorBody.data.code);
+  // A door device asking at a list it was moved away from: it learns of the move now (docs/decisions/129).
+  if (response.status === 400 && errorBody.data.field === 'checkInListId') reportListRefused();
   return new ApiError(response.status, errorBody.data.code, errorBody.data.message, retryAfterSecondsOf(response), errorBody.data.field);
 }
 

@@ -39,6 +39,7 @@ import {
   reportDeviceStatus,
   revokeDevice,
   startShift,
+  tellDeviceItsPlace,
   updateDevice,
 } from '../../services/devices.ts';
 import { ServiceError } from '../../services/errors.ts';
@@ -139,10 +140,13 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
     deviceApiPaths.reportStatus,
     { schema: { operationId: 'reportDeviceStatus', body: DeviceStatusRequest, response: { 200: DeviceStatusResponse, ...ruleErrors('forbidden') } } },
     async (request) => {
-      // The device as its session read it on this request: its event and list now (a moved device switches).
-      const { id, name, organizationId, eventId, checkInListId } = deviceOf(request);
-      await reportDeviceStatus(app.db, id, request.body, app.clock());
-      return { success: true as const, device: { id, name, organizationId, eventId, checkInListId } };
+      const { id } = deviceOf(request);
+      const now = app.clock();
+      await reportDeviceStatus(app.db, id, request.body, now);
+      // Its event and list now (a moved device switches), read as its moves are marked told: the
+      // scans it made at its old list until this answer are still taken (docs/decisions/129).
+      const device = await tellDeviceItsPlace(app.db, id, now);
+      return { success: true as const, ...(device ? { device } : {}) };
     },
   );
 };

@@ -53,6 +53,7 @@ import { countCheckIns } from '../../services/check-in-counts.ts';
 import { listCheckInLists, resolveCheckInList } from '../../services/check-in-lists.ts';
 import { infoScan } from '../../services/check-ins/info-scan.ts';
 import { manualCheckIn, undoCheckIn } from '../../services/check-ins/manual.ts';
+import { timesAtListLeft } from '../../services/devices.ts';
 import { readDoorList } from '../../services/door-list.ts';
 import { listConflicts, recordOfflineScans } from '../../services/offline-scans.ts';
 import { listSigningKeys } from '../../services/signing-keys.ts';
@@ -219,7 +220,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
       // Another event's list: a 400 for the batch before any item is recorded.
       const checkInList = await resolveCheckInList(app.db, event.id, request.body.checkInListId);
       const { userId, sessionId, device } = signedInUser(request);
-      const uploader = { userId, sessionId, acceptsScansBefore: device?.revokedAt ?? undefined };
+      const uploader = { userId, sessionId, acceptsScansBefore: device?.revokedAt ?? undefined, acceptsScansWhileAt: await timesAtListLeft(app.db, device, checkInList.list.id) };
       return recordOfflineScans(app.db, uploader, event, { day: request.params.day, checkInList }, request.body.scans, app.clock());
     },
   );

@@ -24,6 +24,7 @@ import type { EventDay, EventItem, SelectedDay } from '@/lib/entities.ts';
 import { clearSelection, selectCheckInList, selectDay, useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
 import { useBackButton } from '@/lib/native/back-button.ts';
+import { useSession } from '@/app/session-provider.tsx';
 import { useBack, useStepForward } from '@/lib/use-back.ts';
 import { useNow } from '@/lib/use-now.ts';
 import { useTranslation } from 'react-i18next';
@@ -56,11 +57,13 @@ function DaySelect({ event }: { event: EventItem }) {
   // Fetched ahead, so choosing a day rarely waits for the event's check-in lists.
   useQuery(checkInListQueries.list(event.id));
   const queryClient = useQueryClient();
+  // A door device stores its list with the day (docs/decisions/129).
+  const device = useSession().user?.device;
   const choose = async (day: EventDay) => {
     let step: ReturnType<typeof checkInListStep> = { kind: 'first' };
     try {
       // The lists read as the screen opened (or kept from before) serve; none yet: fetched now.
-      step = checkInListStep((await queryClient.ensureQueryData({ ...checkInListQueries.list(event.id), retry: 1 })).lists, day.day);
+      step = checkInListStep((await queryClient.ensureQueryData({ ...checkInListQueries.list(event.id), retry: 1 })).lists, day.day, device);
     } catch {
       // Lists never seen and no server: scan at the first list, as before lists, and say so.
       notify({ title: t('lists.loadFailed'), description: t('lists.firstListUsed'), variant: 'error', scope: 'next-screen' });

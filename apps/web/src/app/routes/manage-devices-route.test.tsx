@@ -137,11 +137,17 @@ test('renaming a device sends its new name and shows it', async () => {
   expect(updates).toEqual([{ deviceId: 'device-1', body: { name: 'North gate 3', checkInListId: null } }]);
 });
 
-test('moving a device with scans waiting says before saving that they were made at its old place; a rename alone, or a device with none waiting, says nothing', async () => {
+test('moving a device with scans waiting says before saving where they are recorded (its old list) or that another event refuses them; a rename alone, or a device with none waiting, says nothing', async () => {
+  const summit: ManagedEvent = { ...event, id: 'event-8', title: 'Summit Nights' };
+  server.use(
+    http.get(apiUrl(managePaths.organizationEvents(testOrganization.id)), () => HttpResponse.json<ManagedEvent[]>([event, summit])),
+    http.get(apiUrl(checkInListsPath(summit.id)), () => HttpResponse.json<CheckInLists>({ eventId: summit.id, lists: [] })),
+  );
   const { user } = renderApp({ route: '/manage/devices', selection: { organization: adminOrganization } });
   await user.click(await screen.findByRole('button', { name: 'Change North gate 2' }));
   const card = screen.getByRole('listitem', { name: 'North gate 2' });
-  const warning = 'This phone has 3 scans waiting to be sent. They were made at its old event or check-in list: after the move they may be refused, or counted at the new one.';
+  const warning =
+    'This phone has 3 scans waiting to be sent. They are recorded at the check-in list they were made at. Until the phone learns of the move (within a minute while it is online with the app open), it still scans at its old list, and those scans are recorded there too.';
   await user.type(within(card).getByLabelText('Device name'), ' b');
   expect(within(card).queryByText(warning)).not.toBeInTheDocument();
   await within(card).findByRole('option', { name: 'VIP Gate' });
@@ -149,6 +155,11 @@ test('moving a device with scans waiting says before saving that they were made 
   expect(within(card).getByRole('note')).toHaveTextContent(warning);
   await user.selectOptions(within(card).getByLabelText('Check-in list'), 'Every list');
   expect(within(card).queryByRole('note')).not.toBeInTheDocument();
+  // Another event's upload refuses them: said so.
+  await user.selectOptions(within(card).getByLabelText('Event'), 'Summit Nights');
+  expect(within(card).getByRole('note')).toHaveTextContent(
+    'This phone has 3 scans waiting to be sent, made at its current event. After a move to another event they can no longer be sent: let the phone send them first (it does while online with the app open).',
+  );
 
   // The tablet reports none waiting (—): moving it warns of nothing.
   await user.click(screen.getByRole('button', { name: 'Change Bar tablet' }));

@@ -286,9 +286,11 @@ function EditDevice({ device, organizationId, events, onDone }: { device: Device
     );
   };
   const refusal = update.error ? refusalOf(update.error) : null;
-  // Its waiting scans were made at its old event or list: the server judges them where they were
-  // made or refuses them, so the admin hears of them before moving the phone, not after.
-  const isMove = eventId !== device.eventId || (listId === '' ? null : listId) !== device.checkInListId;
+  // Its waiting scans were made at its old place. Within the event the server records them at the
+  // list they were made at (docs/decisions/129); another event's scans it refuses, so the admin hears
+  // of them before moving the phone, not after.
+  const isEventMove = eventId !== device.eventId;
+  const isMove = isEventMove || (listId === '' ? null : listId) !== device.checkInListId;
   const waiting = device.scansWaiting ?? 0;
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-3 rounded-xl border-2 border-slate-200 p-3">
@@ -297,7 +299,7 @@ function EditDevice({ device, organizationId, events, onDone }: { device: Device
         <Input id={`${ids}-name`} autoComplete="off" maxLength={60} value={name} onChange={(change) => setName(change.target.value)} />
       </div>
       <EventAndListFields idPrefix={ids} events={choices} eventId={eventId} listId={listId} onEventChange={setEventId} onListChange={setListId} />
-      {isMove && waiting > 0 && <DayWarning text={t('devices.moveWithScansWaiting', { count: waiting })} />}
+      {isMove && waiting > 0 && <DayWarning text={t(isEventMove ? 'devices.moveWithScansWaiting' : 'devices.moveListWithScansWaiting', { count: waiting })} />}
       {refusal && <FormNotice variant="error" title={refusal.text} />}
       <div className="flex flex-col gap-2 sm:flex-row">
         <Button type="submit" disabled={update.isPending}>

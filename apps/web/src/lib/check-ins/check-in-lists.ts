@@ -31,13 +31,20 @@ export const checkInListQueries = {
  * - `choose`: the lists open that day (list order), for staff to choose from.
  * A list's `days` null means every day. A day no list is open on offers every list (each then
  * denies with its own words; the server is the judge).
+ *
+ * A door device (`device`, docs/decisions/116, 129) always names its list: the one it is held to, or
+ * an event's only list — `only`, so the chosen day stores it and the device's door list, queued
+ * scans and own admissions are kept under that list's key, and a move to another list never mixes
+ * the two lists' records (nor sends the scans of one as the other's).
  */
 export type CheckInListStep =
   | { kind: 'first' }
   | { kind: 'only'; list: ChosenCheckInList }
   | { kind: 'choose'; lists: CheckInList[] };
 
-export function checkInListStep(lists: readonly CheckInList[], day: number): CheckInListStep {
+export function checkInListStep(lists: readonly CheckInList[], day: number, device?: { checkInListId: string | null } | null): CheckInListStep {
+  const deviceList = !device ? undefined : device.checkInListId === null ? (lists.length === 1 ? lists[0] : undefined) : lists.find((list) => list.id === device.checkInListId);
+  if (deviceList) return { kind: 'only', list: { id: deviceList.id, name: deviceList.name } };
   if (lists.length <= 1) return { kind: 'first' };
   const open = lists.filter((list) => list.days === null || list.days.includes(day));
   const offered = open.length > 0 ? open : [...lists];

@@ -81,6 +81,7 @@ const REJECTION_WORDS = {
   scanned_in_future: 'offline.rejectedInFuture',
   scanned_before_session: 'offline.rejectedBeforeSession',
   unknown_staff: 'offline.rejectedUnknownStaff',
+  device_moved: 'offline.rejectedDeviceMoved',
 } as const;
 
 /**

@@ -109,3 +109,16 @@ test('a set-aside scan stays set aside after a restore (never sent again), and a
   await openOfflineDb();
   expect(standIn().calls.filter((call) => call.pluginId === 'Filesystem' && call.methodName === 'readFile')).toHaveLength(readsBefore);
 });
+
+test("admissions put back from the app's files stay at the check-in list they were made at (docs/decisions/129)", async () => {
+  const vipGate = '22222222-2222-4222-8222-222222222222';
+  const db = await openOfflineDb();
+  await queueOfflineScan(db, offlineScan(31, { checkInListId: vipGate }));
+  await deviceFilesSettled();
+  await osClearsWebViewStorage();
+  const restarted = await openOfflineDb();
+  const lookupKey = await doorListLookupKey(testEvent.id, 'GOOD-31');
+  expect(await restarted.get('localCheckIns', `${eventDayKey(testEvent.id, testDay.day, vipGate)}|${lookupKey}`)).toEqual({ checkedInAt: offlineScan(31).scannedAt, checkedInBy: '', isOnline: false });
+  // Not at the event's first list, where the guest has not been.
+  expect(await restarted.get('localCheckIns', `${eventDayKey(testEvent.id, testDay.day)}|${lookupKey}`)).toBeUndefined();
+});

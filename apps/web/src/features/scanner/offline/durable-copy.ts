@@ -39,6 +39,8 @@ const CopiedOutboxRecord = z.looseObject({
   seq: z.number(),
   eventId: z.string(),
   day: z.number().int(),
+  // The list its admission counts at (docs/decisions/129); absent: the event's first.
+  checkInListId: z.string().optional(),
   code: z.string(),
   scannedAt: z.string(),
   verdict: z.string(),
@@ -133,7 +135,7 @@ export async function restoreFromDeviceFiles(db: OfflineDb): Promise<number> {
     restored += 1;
   }
   for (const { record, lookupKey } of approvals) {
-    const key = `${eventDayKey(record.eventId, record.day)}|${lookupKey}`;
+    const key = `${eventDayKey(record.eventId, record.day, record.checkInListId)}|${lookupKey}`;
     // Offline (isOnline false): it counts until the server has it, whatever the next door list says.
     if ((await tx.objectStore('localCheckIns').getKey(key)) === undefined) await tx.objectStore('localCheckIns').put({ checkedInAt: record.scannedAt, checkedInBy: '', isOnline: false }, key);
   }
