@@ -20,7 +20,8 @@
  * - 2 supervisors search attendees every SEARCH_EVERY_MS; 2 live door pages poll GET …/live every
  *   LIVE_DOOR_POLL_MS.
  *
- * Every `--window-minutes` (default 5; `SOAK_WINDOW_MINUTES`) it prints one row per target: the
+ * After a warm-up (`--warmup-minutes`, default 5; `SOAK_WARMUP_MINUTES`), printed as its own row and
+ * left out of the comparison, every `--window-minutes` (default 5; `SOAK_WINDOW_MINUTES`) it prints one row per target: the
  * server process's resident set, V8 heap in use and external memory (PGlite's WebAssembly memory is
  * there), its active handles and open file descriptors
  * (all from the server's own GET /metrics, prom-client's process metrics, scraped every
@@ -64,19 +65,27 @@ import { SERVER_DIR, spawnLogged, stopper, waitForLine } from './server-process.
 import { codesOf } from './verify-references.ts';
 
 const { values: flags } = parseArgs({
-  options: { minutes: { type: 'string' }, 'window-minutes': { type: 'string' } },
+  options: { minutes: { type: 'string' }, 'window-minutes': { type: 'string' }, 'warmup-minutes': { type: 'string' } },
 });
 /** A positive number from a flag or the environment, or `fallback`. @throws Error naming the setting otherwise. */
-function positive(name: string, setting: string | undefined, fallback: number): number {
+function positive(name: string, setting: string | undefined, fallback: number, { zeroAllowed = false } = {}): number {
   if (setting === undefined || setting.trim() === '') return fallback;
   const value = Number(setting);
-  if (!(Number.isFinite(value) && value > 0)) throw new Error(`${name} must be a positive number of minutes; got "${setting}"`);
+  if (!(Number.isFinite(value) && (value > 0 || (zeroAllowed && value === 0)))) throw new Error(`${name} must be a ${zeroAllowed ? 'non-negative' : 'positive'} number of minutes; got "${setting}"`);
   return value;
 }
 const MINUTES = positive('--minutes / SOAK_MINUTES', flags.minutes ?? process.env.SOAK_MINUTES, 30);
 const WINDOW_MINUTES = positive('--window-minutes / SOAK_WINDOW_MINUTES', flags['window-minutes'] ?? process.env.SOAK_WINDOW_MINUTES, 5);
 const WINDOW_MS = WINDOW_MINUTES * 60_000;
 const WINDOWS = Math.max(1, Math.round(MINUTES / WINDOW_MINUTES));
+/**
+ * The door runs this long before the first window (default 5; `SOAK_WARMUP_MINUTES`; 0 for none),
+ * reported as its own row and left out of the comparison: PostgreSQL's shared buffers (inside the
+ * server's process on PGlite), V8's heap and the pool fill once in the first minutes, and a soak
+ * asks whether anything grows after that, not whether a cold server warms up.
+ */
+const WARMUP_MINUTES = positive('--warmup-minutes / SOAK_WARMUP_MINUTES', flags['warmup-minutes'] ?? process.env.SOAK_WARMUP_MINUTES, 5, { zeroAllowed: true });
+const WARMUP_MS = WARMUP_MINUTES * 60_000;
 
 const GATES = 20;
 /** Each gate's scan cadence: 20 gates × 1/s = 20 scans/s. */
@@ -94,7 +103,7 @@ const REQUEST_TIMEOUT_MS = 15_000;
 /** Flat: within this fraction of the first window. */
 const FLAT_WITHIN = 0.1;
 /** Fresh tickets: 7 scans in 10 need one (approvals and offline scans), with room to spare. */
-const FRESH_TICKETS = Math.ceil(GATES * (MINUTES * 60_000 / SCAN_EVERY_MS) * 0.7 * 1.1) + 1_000;
+const FRESH_TICKETS = Math.ceil(GATES * (((MINUTES + WARMUP_MINUTES) * 60_000) / SCAN_EVERY_MS) * 0.7 * 1.1) + 1_000;
 const DENY_TICKETS = 1_000;
 const METRICS_TOKEN = randomUUID();
 const DAY = DEMO_TODAY_DAY_NUMBER;
@@ -103,6 +112,7 @@ type Kind = 'verify' | 'offline' | 'doorList' | 'counts' | 'search' | 'live';
 
 /** One window's measurements of one target. */
 interface WindowRow {
+  /** 0 is the warm-up; 1… the measured windows. */
   window: number;
   load1: number;
   rssMb: number;
@@ -170,7 +180,7 @@ async function prepareSoakDoor(open: () => ReturnType<typeof openDatabase>) {
   try {
     const tokens: string[] = [];
     // Sessions outlive the run (plus seeding) so that no gate is signed out half-way.
-    for (let index = 0; index < GATES + SUPERVISORS + LIVE_WATCHERS; index++) tokens.push((await createSession(handle.db, door.userId, (MINUTES + 60) * 60_000)).token);
+    for (let index = 0; index < GATES + SUPERVISORS + LIVE_WATCHERS; index++) tokens.push((await createSession(handle.db, door.userId, (WARMUP_MINUTES + MINUTES + 60) * 60_000)).token);
     return { eventId: door.eventId, tokens, freshCodes, denyCodes };
   } finally {
     await handle.close();
@@ -274,9 +284,11 @@ async function soak(
   startedAt: number,
   onWindow: (row: WindowRow) => void,
 ): Promise<{ rows: WindowRow[]; firstUnexpected: string }> {
-  const until = startedAt + WINDOWS * WINDOW_MS;
-  const records = Array.from({ length: WINDOWS }, () => new WindowRecord());
-  const recordOf = (at: number) => records[Math.min(WINDOWS - 1, Math.floor((at - startedAt) / WINDOW_MS))] as WindowRecord;
+  const measuredFrom = startedAt + WARMUP_MS;
+  const until = measuredFrom + WINDOWS * WINDOW_MS;
+  // records[0] is the warm-up (empty when there is none), records[w] the w-th measured window.
+  const records = Array.from({ length: WINDOWS + 1 }, () => new WindowRecord());
+  const recordOf = (at: number) => records[at < measuredFrom ? 0 : Math.min(WINDOWS, 1 + Math.floor((at - measuredFrom) / WINDOW_MS))] as WindowRecord;
   let firstUnexpected = '';
   let nextFresh = 0;
   let nextDeny = 0;
@@ -443,10 +455,10 @@ async function soak(
 
   const rows: WindowRow[] = [];
   const reporter = async () => {
-    for (let window = 1; window <= WINDOWS; window++) {
+    for (let window = WARMUP_MS > 0 ? 0 : 1; window <= WINDOWS; window++) {
       // Each window is reported once the calls sent in it have answered (up to the request timeout).
-      await sleep(Math.max(0, startedAt + window * WINDOW_MS + REQUEST_TIMEOUT_MS - performance.now()));
-      const record = records[window - 1] as WindowRecord;
+      await sleep(Math.max(0, measuredFrom + window * WINDOW_MS + REQUEST_TIMEOUT_MS - performance.now()));
+      const record = records[window] as WindowRecord;
       const of = (pick: (sample: Sample) => number | undefined) => median(record.samples.map(pick).filter((value): value is number => value !== undefined));
       const others = [...record.latencies.entries()].filter(([kind]) => kind !== 'verify').flatMap(([, values]) => values);
       const row: WindowRow = {
@@ -483,7 +495,8 @@ async function soak(
 }
 
 const fixed = (value: number | undefined, digits = 1) => (value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : '-');
-const windowLabel = (window: number) => `${fixed((window - 1) * WINDOW_MINUTES, 0)}–${fixed(window * WINDOW_MINUTES, 0)} min`;
+/** 'warm-up (5 min)' for window 0; then minutes counted from the end of the warm-up. */
+const windowLabel = (window: number) => (window === 0 ? `warm-up (${fixed(WARMUP_MINUTES, 0)} min)` : `${fixed((window - 1) * WINDOW_MINUTES, 0)}–${fixed(window * WINDOW_MINUTES, 0)} min`);
 
 /** A Markdown table (pastes into docs/performance.md as printed). */
 function markdownTable(header: string[], rows: string[][]): string {
@@ -510,7 +523,8 @@ const rowCells = (name: string, row: WindowRow) => [
 ];
 
 /** Each later window against the first: the ratio, `!` where it is not within FLAT_WITHIN. */
-function flatness(rows: WindowRow[]): { table: string; grown: string[] } {
+function flatness(allRows: WindowRow[]): { table: string; grown: string[] } {
+  const rows = allRows.filter((row) => row.window > 0);
   const first = rows[0];
   if (!first) return { table: '(no windows)', grown: [] };
   const measures: [string, (row: WindowRow) => number | undefined][] = [
@@ -547,7 +561,7 @@ function flatness(rows: WindowRow[]): { table: string; grown: string[] } {
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const chosen = (process.env.SOAK_TARGETS ?? 'pglite,postgres').split(',').filter(Boolean);
 console.log(
-  `soak: ${MINUTES} min in ${WINDOWS} windows of ${WINDOW_MINUTES} min; ${GATES} gates × 1 scan/s (6/10 approvals, 2/10 already checked in, 1/10 unknown, 1/10 offline, uploaded every ${OUTBOX_SEND_MS / 1000} s), door list every ${DOOR_LIST_SYNC_MS / 1000} s and counts every ${COUNTS_REFRESH_MS / 1000} s per gate, ${SUPERVISORS} supervisors searching every ${SEARCH_EVERY_MS / 1000} s, ${LIVE_WATCHERS} live door pages every ${LIVE_DOOR_POLL_MS / 1000} s; ${cpus().length} cores, Node ${process.version}, load ${fixed(loadavg()[0])}`,
+  `soak: ${WARMUP_MINUTES} min warm-up, then ${MINUTES} min in ${WINDOWS} windows of ${WINDOW_MINUTES} min; ${GATES} gates × 1 scan/s (6/10 approvals, 2/10 already checked in, 1/10 unknown, 1/10 offline, uploaded every ${OUTBOX_SEND_MS / 1000} s), door list every ${DOOR_LIST_SYNC_MS / 1000} s and counts every ${COUNTS_REFRESH_MS / 1000} s per gate, ${SUPERVISORS} supervisors searching every ${SEARCH_EVERY_MS / 1000} s, ${LIVE_WATCHERS} live door pages every ${LIVE_DOOR_POLL_MS / 1000} s; ${cpus().length} cores, Node ${process.version}, load ${fixed(loadavg()[0])}`,
 );
 if (chosen.includes('postgres') && !databaseUrl) console.log('DATABASE_URL is not set: PostgreSQL is skipped (npm run bench:soak starts a throwaway PostgreSQL).');
 const build = spawnSync(process.execPath, ['build.ts'], { cwd: SERVER_DIR, stdio: 'inherit' });
@@ -580,7 +594,7 @@ const unexpected = results.reduce((sum, result) => sum + result.rows.reduce((tot
 console.log(
   `BENCH_RESULT ${JSON.stringify({
     name: 'bench:soak',
-    figure: results.map(({ target, rows }) => `${target.name}: RSS ${fixed(rows[0]?.rssMb, 0)}→${fixed(rows.at(-1)?.rssMb, 0)} MB, verify p99 ${fixed(rows[0]?.verifyP99)}→${fixed(rows.at(-1)?.verifyP99)} ms`).join('; '),
+    figure: results.map(({ target, rows: allRows }) => ({ target, rows: allRows.filter((row) => row.window > 0) })).map(({ target, rows }) => `${target.name}: RSS ${fixed(rows[0]?.rssMb, 0)}→${fixed(rows.at(-1)?.rssMb, 0)} MB, verify p99 ${fixed(rows[0]?.verifyP99)}→${fixed(rows.at(-1)?.verifyP99)} ms`).join('; '),
     ratio: grownAll.length ? `not flat: ${grownAll.length} (see above)` : 'all flat within 10 %',
   })}`,
 );
