@@ -13,10 +13,11 @@
 -- first). A statement that changed one check-in (a scan, an undo: the hot path) takes a short path
 -- of statements answered by key. Whether a ticket already counts that day depends on its other
 -- check-ins, so the writers of one ticket take turns: the function locks the statement's tickets
--- (FOR NO KEY UPDATE, in id order) before it reads their check-ins; a concurrent writer of the same
--- ticket waits, then reads what this one committed. A change of a ticket's type takes the same row
--- lock (its UPDATE), so check-ins and retypes of one ticket never interleave. Counter rows change
--- by upserts that add under the row's lock (ON CONFLICT DO UPDATE SET n = n + excluded.n), never
+-- (FOR NO KEY UPDATE, in id order) before it touches a counter row or reads their check-ins; a
+-- concurrent writer of the same ticket waits, then reads what this one committed, and while it
+-- waits it holds no counter row that writers of other tickets need. A change of a ticket's type
+-- takes the same row lock (its UPDATE), so check-ins and retypes of one ticket never interleave.
+-- Counter rows change by upserts that add under the row's lock (ON CONFLICT DO UPDATE SET n = n + excluded.n), never
 -- read and written back.
 CREATE FUNCTION check_in_type_counts_add(change_events uuid[], change_days integer[], change_lists uuid[], change_types text[], change_deltas integer[]) RETURNS void
 LANGUAGE plpgsql AS $$
@@ -54,7 +55,7 @@ DECLARE
   old_ids uuid[]; old_events uuid[]; old_tickets uuid[]; old_days integer[]; old_lists uuid[]; old_slots timestamptz[];
   new_ids uuid[]; new_events uuid[]; new_tickets uuid[]; new_days integer[]; new_lists uuid[]; new_slots timestamptz[];
   ticket_ids uuid[]; ticket_types text[];
-  one_id uuid; one_event uuid; one_ticket uuid; one_day integer; one_list uuid; one_type text; first_other uuid;
+  one_id uuid; one_event uuid; one_ticket uuid; one_day integer; one_list uuid; one_type text; one_found boolean; first_other uuid;
   change_events uuid[]; change_days integer[]; change_lists uuid[]; change_types text[]; change_deltas integer[];
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -85,6 +86,25 @@ BEGIN
     RETURN NULL;
   END IF;
   old_ids := coalesce(old_ids, '{}'); new_ids := coalesce(new_ids, '{}');
+
+  -- Take turns with every other writer of these tickets (see above) first, before any counter row
+  -- is touched: a scan that waits for its ticket (a rename of its type updates every ticket of the
+  -- type in one transaction) then holds no list's arrivals row while it waits, and the other scans
+  -- at that list and slot go on. Read the tickets' types now (a ticket deleted with its check-ins,
+  -- the cascade, is no longer found: its BEFORE DELETE trigger took its counts away while they
+  -- could still be read).
+  IF cardinality(old_ids) + cardinality(new_ids) = 1 THEN
+    IF cardinality(new_ids) = 1 THEN
+      one_id := new_ids[1]; one_event := new_events[1]; one_ticket := new_tickets[1]; one_day := new_days[1]; one_list := new_lists[1];
+    ELSE
+      one_id := old_ids[1]; one_event := old_events[1]; one_ticket := old_tickets[1]; one_day := old_days[1]; one_list := old_lists[1];
+    END IF;
+    SELECT ticket_type INTO one_type FROM tickets WHERE id = one_ticket FOR NO KEY UPDATE;
+    one_found := FOUND;
+  ELSE
+    SELECT array_agg(id), array_agg(ticket_type) INTO ticket_ids, ticket_types
+    FROM (SELECT id, ticket_type FROM tickets WHERE id = ANY (coalesce(old_tickets, '{}') || coalesce(new_tickets, '{}')) ORDER BY id FOR NO KEY UPDATE) AS locked;
+  END IF;
 
   -- Arrivals (check_in_arrivals, decision 127): +1 per check-in that counts now at its list and
   -- 5-minute slot, -1 per one that counted before, summed per row in one upsert (a row per slot,
@@ -119,14 +139,9 @@ BEGIN
   -- Checked in per ticket type (check_in_type_counts).
   IF cardinality(old_ids) + cardinality(new_ids) = 1 THEN
     -- One check-in counted or no longer counted (a scan, an undo: the hot path): the same rule in
-    -- statements the planner answers by key, without the general case's sets.
-    IF cardinality(new_ids) = 1 THEN
-      one_id := new_ids[1]; one_event := new_events[1]; one_ticket := new_tickets[1]; one_day := new_days[1]; one_list := new_lists[1];
-    ELSE
-      one_id := old_ids[1]; one_event := old_events[1]; one_ticket := old_tickets[1]; one_day := old_days[1]; one_list := old_lists[1];
-    END IF;
-    SELECT ticket_type INTO one_type FROM tickets WHERE id = one_ticket FOR NO KEY UPDATE;
-    IF NOT FOUND THEN
+    -- statements the planner answers by key, without the general case's sets (its ticket locked
+    -- and read above).
+    IF NOT one_found THEN
       RETURN NULL;
     END IF;
     -- The first list of the ticket's other active check-ins that day: it counts the ticket both
@@ -160,11 +175,7 @@ BEGIN
     END IF;
     RETURN NULL;
   END IF;
-  -- Take turns with every other writer of these tickets (see above) before reading their check-ins,
-  -- and read their types now (a ticket deleted with its check-ins, the cascade, is no longer found:
-  -- its BEFORE DELETE trigger took its counts away while they could still be read).
-  SELECT array_agg(id), array_agg(ticket_type) INTO ticket_ids, ticket_types
-  FROM (SELECT id, ticket_type FROM tickets WHERE id = ANY (coalesce(old_tickets, '{}') || coalesce(new_tickets, '{}')) ORDER BY id FOR NO KEY UPDATE) AS locked;
+  -- The tickets were locked and their types read above.
   IF ticket_ids IS NULL THEN
     RETURN NULL;
   END IF;

@@ -7,8 +7,11 @@
  * On PostgreSQL: a write that commits within the settle grace after the deadline answers APPROVED
  * (it committed); one that commits later answers the 503 that says it may have been saved, within
  * the phone's 3 s, and the phone's upload of its offline decision under the same scanId answers
- * `duplicate` (one check-in). On PGlite there is no deadline (one in-process connection, decision
- * 103): both verifies wait for the write and answer APPROVED.
+ * `duplicate` (one check-in). The same for a re-entry at a list that records exits, written in the
+ * door transaction, whose COMMIT answers after the deadline (a deferred constraint trigger holds it):
+ * the ROLLBACK that Drizzle then sends on the lost connection must not turn the answer into
+ * "nothing was saved". On PGlite there is no deadline (one in-process connection, decision 103):
+ * the verifies wait for the write and answer APPROVED.
  */
 import { randomUUID } from 'node:crypto';
 import { apiPaths, OfflineScanBatchResponse, offlinePaths, offlineScanProof, VerifyTicketResponse } from '@gatecheck/contract';
@@ -19,6 +22,9 @@ import { DEMO_COLLEAGUE, DEMO_TODAY_DAY_NUMBER } from '../src/db/seed.ts';
 import { DATABASE_TROUBLE_ANSWERS } from '../src/plugins/errors.ts';
 import { VERIFY_DATABASE_DEADLINE_MS } from '../src/routes/tickets/index.ts';
 import { VERIFY_WRITE_SETTLE_MS } from '../src/services/check-ins/verify.ts';
+import { cliActor } from '../src/services/audit.ts';
+import { type CheckInListRow, createCheckInList } from '../src/services/check-in-lists.ts';
+import { findEvent } from '../src/services/events.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { PHONE_CUT_OVER_MS } from './faults/gates.ts';
 import { demoIds } from './helpers/fixtures.ts';
@@ -27,6 +33,8 @@ import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, type TestApp } f
 let t: TestApp;
 let staffToken: string;
 let eventId: string;
+/** A list of the live event that records exits (docs/decisions/111): re-entries are door writes. */
+let hall: CheckInListRow;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -43,6 +51,21 @@ beforeAll(async () => {
       return null;
     end $$`));
   await t.database.db.execute(sql.raw(`create trigger slow_check_in after insert on public.check_ins for each row execute function public.slow_check_in()`));
+  // A write of a check-in of a ticket named in slow_commits holds its transaction's COMMIT (a
+  // deferred constraint trigger runs at COMMIT) until that row's time.
+  await t.database.db.execute(sql.raw(`create table public.slow_commits (ticket_id uuid primary key, until timestamptz not null)`));
+  await t.database.db.execute(sql.raw(`
+    create function public.slow_commit() returns trigger language plpgsql as $$
+    declare held_until timestamptz;
+    begin
+      select until into held_until from public.slow_commits where ticket_id = new.ticket_id;
+      if held_until is not null then perform pg_sleep_until(held_until); end if;
+      return null;
+    end $$`));
+  await t.database.db.execute(
+    sql.raw(`create constraint trigger slow_commit after insert or update on public.check_ins deferrable initially deferred for each row execute function public.slow_commit()`),
+  );
+  hall = await createCheckInList(t.database.db, await findEvent(t.database.db, eventId), { name: 'Late Hall', ticketTypes: null, days: null, allowsReentry: true }, cliActor());
 });
 afterAll(async () => {
   await t.close();
@@ -62,13 +85,13 @@ async function checkInsOf(ticketId: string): Promise<{ scan_id: string | null }[
   return rowsOf<{ scan_id: string | null }>(await t.database.db.execute(sql`select scan_id from public.check_ins where ticket_id = ${ticketId}`));
 }
 
-async function verifyTimed(code: string, scanId: string) {
+async function verifyTimed(code: string, scanId: string, at: { checkInListId?: string; direction?: 'entry' | 'exit' } = {}) {
   const started = performance.now();
   const response = await t.app.inject({
     method: 'POST',
     url: api(apiPaths.verifyTicket),
     headers: bearer(staffToken),
-    payload: { eventId, qrCode: code, day: DEMO_TODAY_DAY_NUMBER, scanId },
+    payload: { eventId, qrCode: code, day: DEMO_TODAY_DAY_NUMBER, scanId, ...at },
   });
   return { response, elapsedMs: performance.now() - started };
 }
@@ -124,4 +147,51 @@ test(`a check-in that commits after the settle grace: a 503 within the phone's c
   expect(uploaded.statusCode, uploaded.body).toBe(200);
   expect(OfflineScanBatchResponse.parse(uploaded.json()).results).toMatchObject([{ scanId, status: 'duplicate' }]);
   expect(await checkInsOf(ticketId)).toEqual([{ scan_id: scanId }]);
+});
+
+test(`a re-entry (the door transaction) whose COMMIT answers after the settle grace: the 503 says it may have been saved; the phone's upload answers duplicate (${TEST_DATABASE_KIND})`, async () => {
+  const code = `LATE-DOOR-${randomUUID().slice(0, 13)}`;
+  const [ticket] = await insertTickets(t.database.db, [{ code, eventId, holderName: 'Door Holder', ticketType: 'General Admission' }]);
+  if (!ticket) throw new Error('no ticket');
+  const at = { checkInListId: hall.id };
+  // In, then out: the next entry is a re-entry, written in the door transaction.
+  expect((await verifyTimed(code, randomUUID(), at)).response.statusCode).toBe(200);
+  const exit = await verifyTimed(code, randomUUID(), { ...at, direction: 'exit' });
+  expect(exit.response.statusCode, exit.response.body).toBe(200);
+  expect(VerifyTicketResponse.parse(exit.response.json())).toMatchObject({ isValid: true });
+  const commitAfterMs = PHONE_CUT_OVER_MS + 1_000;
+  await t.database.db.execute(sql`insert into public.slow_commits (ticket_id, until) values (${ticket.id}, ${new Date(Date.now() + commitAfterMs).toISOString()})`);
+  const scanId = randomUUID();
+  const scannedAt = new Date().toISOString();
+  const inside = async () =>
+    rowsOf<{ inside: boolean; last_entry_scan_id: string | null }>(
+      await t.database.db.execute(sql`select exited_at is null as inside, last_entry_scan_id from public.check_ins where ticket_id = ${ticket.id} and undone_at is null`),
+    );
+
+  const { response, elapsedMs } = await verifyTimed(code, scanId, at);
+
+  if (TEST_DATABASE_KIND === 'pglite') {
+    expect(response.statusCode, response.body).toBe(200);
+    expect(VerifyTicketResponse.parse(response.json())).toMatchObject({ isValid: true });
+    expect(await inside()).toEqual([{ inside: true, last_entry_scan_id: scanId }]);
+    return;
+  }
+  expect(elapsedMs).toBeLessThan(PHONE_CUT_OVER_MS);
+  expect(response.statusCode, response.body).toBe(503);
+  expect(response.json()).toEqual({ code: 'not_ready', message: DATABASE_TROUBLE_ANSWERS.unconfirmed.message });
+
+  // The COMMIT goes on inside PostgreSQL and commits: the guest is inside by that scan.
+  await new Promise((resolve) => setTimeout(resolve, commitAfterMs - elapsedMs + 300));
+  expect(await inside()).toEqual([{ inside: true, last_entry_scan_id: scanId }]);
+
+  const item = { scanId, code, scannedAt, deviceId: 'gate-late-door', verdict: 'approved' as const };
+  const uploaded = await t.app.inject({
+    method: 'POST',
+    url: api(offlinePaths.offlineScans(eventId, DEMO_TODAY_DAY_NUMBER)),
+    headers: bearer(staffToken),
+    payload: { checkInListId: hall.id, scans: [{ ...item, sessionProof: await offlineScanProof(staffToken, item) }] },
+  });
+  expect(uploaded.statusCode, uploaded.body).toBe(200);
+  expect(OfflineScanBatchResponse.parse(uploaded.json()).results).toMatchObject([{ scanId, status: 'duplicate' }]);
+  expect(await inside()).toEqual([{ inside: true, last_entry_scan_id: scanId }]);
 });

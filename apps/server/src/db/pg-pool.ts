@@ -19,6 +19,9 @@
  *   (Drizzle's `db.transaction`) is released with the error here, because Drizzle releases it
  *   without one, or not at all when its BEGIN fails, and a connection whose statement never
  *   answered would otherwise go back to the pool and hang the next request that takes it.
+ * - **A COMMIT sent and not answered** is remembered for its checkout: the statements sent after it
+ *   (Drizzle's ROLLBACK) fail with `CommitUnansweredError`, which carries the COMMIT's failure, so
+ *   the caller can still tell that the transaction may have committed (docs/decisions/134).
  *
  * Migrations do not go through this pool (client.ts): a long `CREATE INDEX` must not time out.
  */
@@ -44,6 +47,20 @@ export class DatabaseDeadlineError extends Error {
     super('The database did not answer before the deadline.');
     this.name = 'DatabaseDeadlineError';
     this.statement = statement;
+  }
+}
+
+/**
+ * A statement refused because the COMMIT of the same checkout got no answer (its connection is lost):
+ * the transaction may have committed. Drizzle's `transaction` sends ROLLBACK after a failed COMMIT
+ * and throws the ROLLBACK's error instead of the COMMIT's; this error carries the COMMIT's as its
+ * `cause`, so that whoever classifies the failure (`isWriteOutcomeUnknown`, docs/decisions/134)
+ * still sees that a COMMIT went unanswered. Nothing is sent.
+ */
+export class CommitUnansweredError extends Error {
+  constructor(commitError: unknown) {
+    super('The COMMIT before this statement got no answer: the transaction may have committed. Nothing more is sent on its connection.', { cause: commitError });
+    this.name = 'CommitUnansweredError';
   }
 }
 
@@ -145,6 +162,11 @@ function queryInTime(query: (...args: QueryArgs) => unknown, args: QueryArgs): u
 /** Each pooled client's own `query` (before `guard` wrapped it), and the `release` of its current checkout. */
 const ownQueries = new WeakMap<pg.PoolClient, (...args: QueryArgs) => unknown>();
 const currentReleases = new WeakMap<pg.PoolClient, (error?: Error | boolean) => void>();
+/** The failure of a client's COMMIT that got no answer, for its current checkout (`CommitUnansweredError`). */
+const unansweredCommits = new WeakMap<pg.PoolClient, unknown>();
+
+/** A statement that ends a transaction block by committing it. */
+const COMMIT_STATEMENT = /^\s*(commit|end)\b/i;
 
 /**
  * A client checked out of the pool, guarded: its statements are timed (`queryInTime`); a statement
@@ -161,6 +183,7 @@ function guard(client: pg.PoolClient): pg.PoolClient {
     release(error);
   };
   currentReleases.set(client, releaseOnce);
+  unansweredCommits.delete(client);
   if (!ownQueries.has(client)) {
     const ownQuery = client.query.bind(client) as (...args: QueryArgs) => unknown;
     ownQueries.set(client, ownQuery);
@@ -169,17 +192,37 @@ function guard(client: pg.PoolClient): pg.PoolClient {
     // an 'error' nobody hears, which ends the process. Here it releases the checkout with the error.
     client.on('error', (error: Error) => currentReleases.get(client)?.(error));
     const guardedQuery = (...args: QueryArgs): unknown => {
-      const result = queryInTime(ownQuery, args);
-      if (result instanceof Promise) {
-        result.catch((error: unknown) => {
-          if (isConnectionFailure(error)) currentReleases.get(client)?.(error instanceof Error ? error : new Error(String(error)));
-        });
+      // After an unanswered COMMIT (the caller's ROLLBACK, typically), say so rather than only "no
+      // time left" or "client closed": the answer to the caller depends on it (decision 134).
+      if (unansweredCommits.has(client) && typeof args[1] !== 'function' && typeof args[2] !== 'function') {
+        return Promise.reject(new CommitUnansweredError(unansweredCommits.get(client)));
       }
-      return result;
+      const result = queryInTime(ownQuery, args);
+      if (!(result instanceof Promise)) return result;
+      // Chained (not a side branch) so the COMMIT is marked before its caller sees the failure.
+      return result.catch((error: unknown) => {
+        if (isConnectionFailure(error)) {
+          if (COMMIT_STATEMENT.test(statementText(args[0])) && wasSentUnanswered(error)) unansweredCommits.set(client, error);
+          currentReleases.get(client)?.(error instanceof Error ? error : new Error(String(error)));
+        }
+        throw error;
+      });
     };
     Object.assign(client, { query: guardedQuery as pg.PoolClient['query'] });
   }
   return Object.assign(client, { release: releaseOnce });
+}
+
+/**
+ * Whether `error`, a connection failure of a statement, came after the statement was sent (no
+ * answer by the deadline, pg's read timeout, the connection broke under it) rather than before (the
+ * deadline had passed, the client was closed): only then may the statement have taken effect.
+ */
+function wasSentUnanswered(error: unknown): boolean {
+  if (error instanceof DatabaseDeadlineError) return error.statement !== undefined;
+  if (!(error instanceof Error)) return false;
+  const { code } = error as { code?: unknown };
+  return /^(Query read timeout|Connection terminated)/.test(error.message) || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /**

@@ -36,7 +36,8 @@ const NON_WRITING_STATEMENT = /^\s*(select|begin|set|show|savepoint|rollback)\b/
  * write (or a COMMIT) was sent and got no answer before its deadline, pg's own read timeout fired,
  * or the connection broke while a statement may have been under way. False for a failure that the
  * database answered (it rolled the statement back) or that happened before anything was sent (no
- * connection, the deadline passed first).
+ * connection, the deadline passed first). A transaction's ROLLBACK refused after its COMMIT went
+ * unanswered fails with `CommitUnansweredError`, whose cause is the COMMIT's failure: true.
  */
 export function isWriteOutcomeUnknown(error: unknown): boolean {
   let current: unknown = error;
