@@ -37,6 +37,8 @@ export interface OfflineDecisionInput {
   day: number;
   /** The check-in list scanned at (docs/decisions/109); absent: the event's first. Its door list is `doorList`. */
   checkInListId?: string | undefined;
+  /** This device's admissions kept naming no list are this list's too (`LocalScope`). */
+  includesListLess?: boolean | undefined;
   /** The text as scanned (plain code or signed text). */
   code: string;
   /** 'exit' (Exit switch at a list that allows re-entry, docs/decisions/113); absent: an entry. */
@@ -74,7 +76,7 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
   const entry = doorList ? (entryIndex(doorList).get(lookupKey) ?? null) : null;
   // A weak code the list leaves out (decision 087): the list never knows its check-ins.
   const isUnlisted = !entry && doorList?.hasUnlistedCodes === true && !isDoorListCode(code);
-  const local = await readLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, lookupKey }, isUnlisted ? undefined : input.doorListSyncedAt);
+  const local = await readLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, includesListLess: input.includesListLess, lookupKey }, isUnlisted ? undefined : input.doorListSyncedAt);
   const signed = parseSignedTicket(code);
 
   let decision: CheckInDecision;
@@ -215,6 +217,7 @@ export async function rememberOnlineVerdict(db: OfflineDb, scope: LocalScope & {
 export async function forgetLocalCheckIn(db: OfflineDb, scope: LocalScope & { code: string }): Promise<void> {
   const lookupKey = await doorListLookupKey(scope.eventId, scope.code);
   await db.delete('localCheckIns', `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${lookupKey}`);
+  if (scope.includesListLess) await db.delete('localCheckIns', `${eventDayKey(scope.eventId, scope.day)}|${lookupKey}`);
 }
 
 /** The door list's check-in of the ticket under `lookupKey`, or null. */
@@ -223,8 +226,13 @@ function listedCheckIn(doorList: DoorList | null, lookupKey: string): LocalCheck
   return checkIn ? { checkedInAt: new Date(checkIn.checkedInAt), checkedInBy: checkIn.checkedInBy } : null;
 }
 
-/** Whose admissions: an event day at a check-in list (absent: the first); once per list and day (decision 100). */
-type LocalScope = { eventId: string; day: number; checkInListId?: string | undefined };
+/**
+ * Whose admissions: an event day at a check-in list (absent: the first); once per list and day
+ * (decision 100). `includesListLess`: the records kept under the key naming no list are this list's
+ * too (a door device's own admissions from before its list was kept with its chosen day,
+ * docs/decisions/129; outbox.ts `isListLessHere`): read when the list's key has none, forgotten with it.
+ */
+export type LocalScope = { eventId: string; day: number; checkInListId?: string | undefined; includesListLess?: boolean | undefined };
 
 /** `knownAt`: an online check-in, learned then from the server; null: decided on this device. */
 async function recordLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, checkIn: LocalCheckIn, knownAt: Date | null): Promise<void> {
@@ -256,7 +264,10 @@ export function isListNewerThan(syncedAt: string | undefined, knownAt: string): 
  * it, or knows it was undone); an offline one always counts (the server may not have it yet).
  */
 async function readLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, doorListSyncedAt: string | undefined): Promise<LocalCheckIn | null> {
-  const parsed = LocalCheckInSchema.safeParse(await db.get('localCheckIns', `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`));
+  const own = await db.get('localCheckIns', `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`);
+  // The list's own record first: it is the newer (written since the list was named).
+  const record = own === undefined && scope.includesListLess ? await db.get('localCheckIns', `${eventDayKey(scope.eventId, scope.day)}|${scope.lookupKey}`) : own;
+  const parsed = LocalCheckInSchema.safeParse(record);
   if (!parsed.success) return null;
   const checkedInAt = new Date(parsed.data.checkedInAt);
   if (parsed.data.isOnline && isListNewerThan(doorListSyncedAt, parsed.data.knownAt ?? parsed.data.checkedInAt)) return null;

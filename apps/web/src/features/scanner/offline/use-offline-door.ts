@@ -18,7 +18,7 @@ import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { fetchDoorList, fetchSigningKeys, roundSender } from './offline-api.ts';
 import { decideOffline, forgetLocalCheckIn, rememberOnlineVerdict } from './offline-decision.ts';
 import { deviceId, eventDayKey, openOfflineDb, type OfflineDb } from './offline-db.ts';
-import { dismissSetAside, queueOfflineScan, sessionProofOf, summarizeOutbox, unsentAdmissionCheck, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
+import { dismissSetAside, isListLessHere, queueOfflineScan, sessionProofOf, summarizeOutbox, unsentAdmissionCheck, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
 import { createOutboxRounds, type OutboxRounds } from './outbox-rounds.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
 import { recordUpload } from '../recent-scans-query.ts';
@@ -31,6 +31,13 @@ export const DOOR_LIST_SYNC_MS = 60_000;
 export interface Staff {
   id: string;
   name: string;
+  /**
+   * The check-in list the server records this user's scans naming no list at: a door device's own
+   * list, else the event's first (undefined: not known). At that list, the scans and admissions this
+   * device kept naming no list — a door device's from before its list was kept with its chosen day
+   * (docs/decisions/129) — count as the list's own.
+   */
+  listLessListId?: string | undefined;
 }
 
 /** What the scanner screen shows and calls. */
@@ -95,6 +102,9 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
   const dayNumber = day.day;
   // The door list, this device's admissions and its queued scans are per check-in list (docs/decisions/109).
   const checkInListId = day.checkInList?.id;
+  // Queued scans and admissions kept naming no list are this list's too (docs/decisions/129): a door
+  // device upgraded mid-day has them, and the server records them here.
+  const includesListLess = isListLessHere(checkInListId, staff?.listLessListId);
   const [connectivity, dispatch] = useReducer(connectivityReducer, initialConnectivity);
   const connectivityRef = useRef(connectivity);
   connectivityRef.current = connectivity;
@@ -243,6 +253,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
         eventId,
         day: dayNumber,
         checkInListId,
+        includesListLess,
         code,
         direction,
         now: scannedAt,
@@ -271,7 +282,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       await refreshSummary();
       return verdict;
     },
-    [db, staffId, staffName, eventId, dayNumber, checkInListId, event, day, refreshSummary],
+    [db, staffId, staffName, eventId, dayNumber, checkInListId, includesListLess, event, day, refreshSummary],
   );
 
   const verifyFailed = useCallback(() => dispatch({ type: 'verifyFailed' }), []);
@@ -282,25 +293,26 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       // What the server said of the guest (in, out, already in) holds on this device once the network fails.
       const answer = { verdict, staffName, now: new Date(), doorList: doorListRef.current?.list ?? null, doorListSyncedAt: doorListRef.current?.syncedAt };
       void db()
-        .then((open) => (open ? rememberOnlineVerdict(open, { eventId, day: dayNumber, checkInListId, code }, answer) : undefined))
+        .then((open) => (open ? rememberOnlineVerdict(open, { eventId, day: dayNumber, checkInListId, includesListLess, code }, answer) : undefined))
         .catch(() => undefined);
       // The server answers: anything waiting on this device (a colleague's too, decision 077) goes now.
       if (wasOffline || summary.waiting + summary.othersWaiting > 0) void upload();
     },
-    [db, eventId, dayNumber, checkInListId, staffName, upload, summary.waiting, summary.othersWaiting],
+    [db, eventId, dayNumber, checkInListId, includesListLess, staffName, upload, summary.waiting, summary.othersWaiting],
   );
 
   const checkInUndone = useCallback(
     (code: string) => {
       void db()
-        .then((open) => (open ? forgetLocalCheckIn(open, { eventId, day: dayNumber, checkInListId, code }) : undefined))
+        .then((open) => (open ? forgetLocalCheckIn(open, { eventId, day: dayNumber, checkInListId, includesListLess, code }) : undefined))
         .catch(() => undefined);
     },
-    [db, eventId, dayNumber, checkInListId],
+    [db, eventId, dayNumber, checkInListId, includesListLess],
   );
 
-  const approvalsWaitingToday = summary.approvalsWaiting[eventDayKey(eventId, dayNumber, checkInListId)] ?? 0;
-  const isAdmittedUnsent = useMemo(() => unsentAdmissionCheck(eventId, dayNumber, checkInListId), [eventId, dayNumber, checkInListId]);
+  const approvalsWaitingToday =
+    (summary.approvalsWaiting[eventDayKey(eventId, dayNumber, checkInListId)] ?? 0) + (includesListLess ? (summary.approvalsWaiting[eventDayKey(eventId, dayNumber)] ?? 0) : 0);
+  const isAdmittedUnsent = useMemo(() => unsentAdmissionCheck(eventId, dayNumber, { checkInListId, includesListLess }), [eventId, dayNumber, checkInListId, includesListLess]);
   const hasUnsentAdmissionHere = useCallback(
     // Nothing of this day waits: no IndexedDB read on the way to every verify.
     (code: string) => (approvalsWaitingToday === 0 ? Promise.resolve(false) : isAdmittedUnsent(code)),
