@@ -27,6 +27,9 @@ import type { Verdict } from '../scanner-logic.ts';
 /** The door list is downloaded again this often while the scanner is open, in ms (issue 12 item 2). */
 export const DOOR_LIST_SYNC_MS = 60_000;
 
+/** The door list kept for the day, as the decisions read it (`StoredDoorList`'s `list`, `syncedAt`, `syncSeq`). */
+type KeptDoorList = { list: DoorList; syncedAt: string; syncSeq?: number | undefined };
+
 /** The signed-in staff member, as the offline side needs them. */
 export interface Staff {
   id: string;
@@ -108,9 +111,9 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
   const [connectivity, dispatch] = useReducer(connectivityReducer, initialConnectivity);
   const connectivityRef = useRef(connectivity);
   connectivityRef.current = connectivity;
-  const [doorList, setDoorList] = useState<{ list: DoorList; syncedAt: string } | null>(null);
-  // The kept list and when its sync began (device clock), read by the decisions (offline-decision.ts).
-  const doorListRef = useRef<{ list: DoorList; syncedAt: string } | null>(null);
+  const [doorList, setDoorList] = useState<KeptDoorList | null>(null);
+  // The kept list, when its sync began (device clock) and its sync's number, read by the decisions (offline-decision.ts).
+  const doorListRef = useRef<KeptDoorList | null>(null);
   const keysRef = useRef<EventSigningKey[]>([]);
   const [isListDiscarded, setListDiscarded] = useState(false);
   const [isSyncing, setSyncing] = useState(false);
@@ -182,7 +185,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       ]);
       if (!isMountedRef.current) return;
       if (outcome.stored) {
-        doorListRef.current = { list: outcome.stored.list, syncedAt: outcome.stored.syncedAt };
+        doorListRef.current = { list: outcome.stored.list, syncedAt: outcome.stored.syncedAt, syncSeq: outcome.stored.syncSeq };
         setDoorList(doorListRef.current);
       }
       setListDiscarded(outcome.status === 'corrupt');
@@ -201,7 +204,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       if (!open || !isCurrent) return;
       const [stored, keys] = await Promise.all([readDoorList(open, eventId, dayNumber, checkInListId).catch(() => null), readSigningKeys(open, eventId).catch(() => [])]);
       if (!isCurrent) return;
-      doorListRef.current = stored ? { list: stored.list, syncedAt: stored.syncedAt } : null;
+      doorListRef.current = stored ? { list: stored.list, syncedAt: stored.syncedAt, syncSeq: stored.syncSeq } : null;
       keysRef.current = keys;
       setDoorList(doorListRef.current);
       await refreshSummary();
@@ -260,6 +263,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
         staffName,
         doorList: doorListRef.current?.list ?? null,
         doorListSyncedAt: doorListRef.current?.syncedAt,
+        doorListSyncSeq: doorListRef.current?.syncSeq,
         signingKeys: keysRef.current,
         event: { id: eventId, name: event.name, organizationId: doorListRef.current?.list.event.organizationId ?? '', status: event.closedStatus === null ? 'live' : event.closedStatus === 'closed' ? 'completed' : event.closedStatus, timeZone: event.timeZone, dayCutoff: event.dayCutoff, allowsScanningOutsideDays: event.allowsScanningOutsideDays, days: event.eventDays.length > 0 ? event.eventDays : [day] },
       });
@@ -291,7 +295,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       const wasOffline = connectivityRef.current.failures > 0 || connectivityRef.current.mode === 'offline';
       dispatch({ type: 'serverAnswered' });
       // What the server said of the guest (in, out, already in) holds on this device once the network fails.
-      const answer = { verdict, staffName, now: new Date(), doorList: doorListRef.current?.list ?? null, doorListSyncedAt: doorListRef.current?.syncedAt };
+      const answer = { verdict, staffName, now: new Date(), doorList: doorListRef.current?.list ?? null, doorListSyncedAt: doorListRef.current?.syncedAt, doorListSyncSeq: doorListRef.current?.syncSeq };
       void db()
         .then((open) => (open ? rememberOnlineVerdict(open, { eventId, day: dayNumber, checkInListId, includesListLess, code }, answer) : undefined))
         .catch(() => undefined);
