@@ -7,6 +7,7 @@
 import {
   SIGNED_TICKET_VECTOR,
   apiPaths,
+  doorListLookupKey,
   type Attendee,
   type AttendeeSearchResponse,
   type EventSigningKeys,
@@ -27,12 +28,12 @@ import { delay, http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { CameraSourceProvider } from '@/features/scanner/camera-source-context.tsx';
 import { makeDoorList } from '@/test/door-list-fixtures.ts';
-import type { EventItem, OrganizationItem, SelectedDay } from '@/lib/entities.ts';
+import type { EventItem, OrganizationItem, SelectedDay, User } from '@/lib/entities.ts';
 import { chooseLanguage } from '@/lib/i18n/choice.ts';
-import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
+import { testDay, testEvent, testOrganization, testUser } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
 import { COLLEAGUE_ID, offlineScan } from '@/test/outbox-fixtures.ts';
-import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
+import { eventDayKey, openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
 import { queueOfflineScan } from '@/features/scanner/offline/outbox.ts';
 import { renderWithProviders } from '@/test/render.tsx';
 import { createScriptedScanSource } from '@/test/scripted-scan-source.ts';
@@ -188,6 +189,35 @@ test('a ticket this device admitted offline, not yet sent, is DENIED on the devi
   await typeCode(user, 'GOOD-2');
   await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 });
   expect(verified.slice(askedBefore)).toEqual(['GOOD-2']);
+});
+
+test('a door device upgraded mid-day: its admission queued before its list was named (no list in it) still blocks an online re-admission at that list (docs/decisions/129)', { timeout: 20_000 }, async () => {
+  const listId = '00000000-0000-4000-8000-000000000001';
+  const device: User = {
+    ...testUser,
+    device: { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: listId, token: 'device-token' },
+  };
+  // As the app before decision 129 kept an offline admission: queued and recorded naming no list.
+  const db = await openOfflineDb();
+  await queueOfflineScan(db, offlineScan(1));
+  await db.put('localCheckIns', { checkedInAt: offlineScan(1).scannedAt, checkedInBy: testUser.name, isOnline: false }, `${eventDayKey(testEvent.id, testDay.day)}|${await doorListLookupKey(testEvent.id, 'GOOD-1')}`);
+  serveDoorList(await makeDoorList(TICKETS));
+  // The server would approve it: it does not know the admission, whose upload does not get through.
+  const verified = serveVerify(() => HttpResponse.json<VerifyTicketResponse>({ isValid: true, holderName: 'Ada Lovelace' }));
+  server.use(http.post(apiUrl(apiPaths.offlineScans), () => HttpResponse.error()));
+  // The heartbeat has named the device's list in its chosen day.
+  const { user } = renderWithProviders(
+    <CameraSourceProvider createSource={() => createScriptedScanSource()}>
+      <ScannerRoute />
+    </CameraSourceProvider>,
+    { route: '/scanner', user: device, selection: { ...selection, day: { ...testDay, checkInList: { id: listId, name: 'All tickets' } } } },
+  );
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+  await typeCode(user, 'GOOD-1');
+  const card = await screen.findByRole('group', { name: 'Invalid Ticket' }, { timeout: 6_000 });
+  expect(within(card).getByText(/^Already checked in at/)).toBeInTheDocument();
+  expect(verified).toEqual([]);
 });
 
 test("a supervisor's manual check-in of a ticket this device admitted offline, not yet sent, is refused on the device (decision 078)", { timeout: 20_000 }, async () => {

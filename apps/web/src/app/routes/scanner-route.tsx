@@ -98,10 +98,12 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
   useSwipeBack(goBack);
   // Issue 12: the door list, offline decisions and the outbox of this event day.
   const { user } = useSession();
-  const offlineDoor = useOfflineDoor(event, day, user ? { id: user.id, name: user.name } : null);
   // Entry / Exit (at a list that allows re-entry) and Info (supervisors), docs/decisions/113: the
   // list's rules come from the event's lists (kept in IndexedDB, so offline too).
   const { data: lists } = useQuery(checkInListQueries.list(event.id));
+  // Where the server records a scan naming no list: a door device's own list, else the event's first.
+  const listLessListId = user?.device ? (user.device.checkInListId ?? lists?.lists[0]?.id) : lists?.lists[0]?.id;
+  const offlineDoor = useOfflineDoor(event, day, user ? { id: user.id, name: user.name, listLessListId } : null);
   const listRule = checkInListId ? lists?.lists.find((list) => list.id === checkInListId) : lists?.lists[0];
   const canExit = listRule?.allowsReentry === true;
   const mode = effectiveScanMode(day.scanMode, canExit, canSupervise);

@@ -26,7 +26,7 @@ export function SupervisorRoute() {
   const { t } = useTranslation();
   const { organization, event, day } = useSelection();
   const goBack = useBack(paths.daySelect);
-  const isAdmittedHereUnsent = useMemo(() => unsentAdmissionCheck(event?.id ?? '', day?.day ?? 0, day?.checkInList?.id), [event?.id, day?.day, day?.checkInList?.id]);
+  const isAdmittedHereUnsent = useMemo(() => unsentAdmissionCheck(event?.id ?? '', day?.day ?? 0, { checkInListId: day?.checkInList?.id }), [event?.id, day?.day, day?.checkInList?.id]);
   if (!organization || !event || !day) return <Navigate to={paths.daySelect} replace />;
   if (!canUseSupervisorTools(organization.role)) return <Navigate to={paths.scanner} replace />;
   return (

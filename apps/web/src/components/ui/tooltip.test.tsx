@@ -80,3 +80,72 @@ test('a control with keyboard focus keeps it when Radix\'s tooltip comes around 
   expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Back' }));
   expect(await screen.findByRole('tooltip')).toHaveTextContent('Back');
 });
+
+test("a touch press while Radix's tooltip arrives (asked for by a hybrid laptop's mouse) keeps its tap's click, which comes after the release", async () => {
+  const Tooltip = await freshTooltip();
+  const onBack = vi.fn();
+  render(
+    <Tooltip label="Back">
+      <button type="button" aria-label="Back" onClick={onBack}>
+        ←
+      </button>
+    </Tooltip>,
+  );
+  const bare = screen.getByRole('button', { name: 'Back' });
+  // The mouse passed over it (the module is asked for); then a finger presses it.
+  fireEvent.pointerEnter(bare, { pointerType: 'mouse' });
+  fireEvent.pointerDown(bare, { pointerType: 'touch' });
+  await act(() => import('./radix-tooltip.tsx'));
+  fireEvent.pointerUp(bare, { pointerType: 'touch' });
+  // The tap gesture's click comes in a later task than the finger's lifting.
+  await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+  expect(screen.getByRole('button', { name: 'Back' })).toBe(bare);
+  fireEvent.click(bare);
+  expect(onBack).toHaveBeenCalledTimes(1);
+  // After the click, Radix's trigger comes around the control.
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Back' })).toHaveAttribute('data-state', 'closed'));
+});
+
+test("a touch released before Radix's tooltip arrives keeps its tap's click too", async () => {
+  const Tooltip = await freshTooltip();
+  const onBack = vi.fn();
+  render(
+    <Tooltip label="Back">
+      <button type="button" aria-label="Back" onClick={onBack}>
+        ←
+      </button>
+    </Tooltip>,
+  );
+  const bare = screen.getByRole('button', { name: 'Back' });
+  fireEvent.pointerEnter(bare, { pointerType: 'mouse' });
+  fireEvent.pointerDown(bare, { pointerType: 'touch' });
+  fireEvent.pointerUp(bare, { pointerType: 'touch' });
+  // The module arrives between the lifting and the tap's click.
+  await act(() => import('./radix-tooltip.tsx'));
+  await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+  expect(screen.getByRole('button', { name: 'Back' })).toBe(bare);
+  fireEvent.click(bare);
+  expect(onBack).toHaveBeenCalledTimes(1);
+  await waitFor(() => expect(screen.getByRole('button', { name: 'Back' })).toHaveAttribute('data-state', 'closed'));
+});
+
+test("a touch that brings no click (the finger slid away) lets Radix's tooltip come around the control a second later", async () => {
+  const Tooltip = await freshTooltip();
+  render(
+    <Tooltip label="Back">
+      <button type="button" aria-label="Back">
+        ←
+      </button>
+    </Tooltip>,
+  );
+  const bare = screen.getByRole('button', { name: 'Back' });
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  fireEvent.pointerEnter(bare, { pointerType: 'mouse' });
+  fireEvent.pointerDown(bare, { pointerType: 'touch' });
+  fireEvent.pointerUp(bare, { pointerType: 'touch' });
+  await act(() => import('./radix-tooltip.tsx'));
+  act(() => vi.advanceTimersByTime(900));
+  expect(screen.getByRole('button', { name: 'Back' })).not.toHaveAttribute('data-state');
+  act(() => vi.advanceTimersByTime(200));
+  expect(screen.getByRole('button', { name: 'Back' })).toHaveAttribute('data-state', 'closed');
+});

@@ -6,6 +6,11 @@ type RadixTooltipModule = typeof import('./radix-tooltip.tsx');
 const loadRadixTooltip = () => import('./radix-tooltip.tsx');
 /** Radix's tooltip once loaded: every tooltip mounted after that is Radix's from its first render. */
 let loadedModule: RadixTooltipModule | null = null;
+/**
+ * How long after a touch or pen is lifted its click may still come, in ms: the swap waits for it
+ * (a browser's tap delay is 300 ms at most; a click that never comes ends the wait).
+ */
+const TAP_CLICK_WAIT_MS = 1_000;
 
 type ControlProps = {
   onPointerEnter?: (event: PointerEvent<HTMLElement>) => void;
@@ -33,7 +38,8 @@ function hasVisibleFocus(element: HTMLElement): boolean {
  * mouse first comes over the control or a keyboard first focuses it, not with the screen
  * (docs/decisions/128): until then the control is rendered bare. Putting Radix's trigger around it
  * mounts the control anew, so that happens only while no press is under way on it (a pointer or
- * Enter/Space held down: then once it is released, after its click), and synchronously, so no press
+ * Enter/Space held down: then once it is released, after its click — a tap's click may come in a
+ * later task than the finger's lifting, so a touch press lasts until its click), and synchronously, so no press
  * can start in between; a control that had keyboard focus gets it back. A tap or a touch never loads it.
  * Once loaded, every tooltip mounted later is Radix's from the start. The hint shows after the
  * pointer moves over the loaded control, or at once on keyboard focus, as Radix does.
@@ -66,14 +72,32 @@ export function Tooltip({ label, children }: { label: string; children: ReactEle
       () => undefined,
     );
   };
-  /** A press on the control: no swap until it is released anywhere (its click comes first). */
-  const pressStarted = (releaseEvents: readonly string[]) => {
+  /** The press is over: the swap, after the click under way (same task) has reached the bare control. */
+  const pressEnded = () => {
+    isPressed.current = false;
+    setTimeout(wrapIfIdle, 0);
+  };
+  /**
+   * A press on the control: no swap until it is released anywhere and its click has come. A mouse's
+   * or a key's click comes in the task of its release; a touch's or a pen's comes from the tap
+   * gesture, possibly in a later task (a hybrid touchscreen laptop whose mouse asked for the module):
+   * that press lasts until the click, or `TAP_CLICK_WAIT_MS` when none comes (the finger slid away).
+   */
+  const pressStarted = (releaseEvents: readonly string[], isTap: boolean) => {
     isPressed.current = true;
-    const released = () => {
+    const released = (event: Event) => {
       for (const type of releaseEvents) window.removeEventListener(type, released, true);
-      isPressed.current = false;
-      // After the click the release brings (same task), the swap.
-      setTimeout(wrapIfIdle, 0);
+      if (!isTap || event.type !== 'pointerup') {
+        pressEnded();
+        return;
+      }
+      const clicked = () => {
+        window.removeEventListener('click', clicked, true);
+        clearTimeout(timer);
+        pressEnded();
+      };
+      const timer = setTimeout(clicked, TAP_CLICK_WAIT_MS);
+      window.addEventListener('click', clicked, true);
     };
     for (const type of releaseEvents) window.addEventListener(type, released, true);
   };
@@ -89,7 +113,7 @@ export function Tooltip({ label, children }: { label: string; children: ReactEle
     },
     onPointerDown: (event) => {
       props.onPointerDown?.(event);
-      pressStarted(['pointerup', 'pointercancel']);
+      pressStarted(['pointerup', 'pointercancel'], event.pointerType !== 'mouse');
     },
     onFocus: (event) => {
       props.onFocus?.(event);
@@ -97,7 +121,7 @@ export function Tooltip({ label, children }: { label: string; children: ReactEle
     },
     onKeyDown: (event) => {
       props.onKeyDown?.(event);
-      if (event.key === 'Enter' || event.key === ' ') pressStarted(['keyup', 'blur']);
+      if (event.key === 'Enter' || event.key === ' ') pressStarted(['keyup', 'blur'], false);
     },
   });
 }

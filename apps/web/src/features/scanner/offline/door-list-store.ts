@@ -11,17 +11,23 @@
 import { DoorList, mergeDoorList } from '@gatecheck/contract/door-list';
 import { z } from 'zod';
 import { copyDoorList } from './door-list-copy.ts';
-import { eventDayKey, type OfflineDb } from './offline-db.ts';
+import { eventDayKey, takeSyncSeq, type OfflineDb } from './offline-db.ts';
 
 /** A door list as kept: the list and when this device last got it (ISO 8601, device clock). */
 export interface StoredDoorList {
   list: DoorList;
   /**
-   * When the sync that got it began, before its request (the device clock): the server made the list
-   * after this instant, so it knows every answer the device had before it (offline-decision.ts
-   * `isListNewerThan`, docs/decisions/130).
+   * When the sync that got it began, before its request (the device clock): 'Last synced HH:MM'. It
+   * orders the list against online verdicts only for a list and a verdict both kept before
+   * `syncSeq` existed (offline-decision.ts `isListNewerThan`, docs/decisions/130).
    */
   syncedAt: string;
+  /**
+   * The number its sync took as it began (offline-db.ts `takeSyncSeq`): what orders it against the
+   * online verdicts the device learned (`isListNewerThan`). Absent: kept before these numbers, or
+   * restored from the app's files (door-list-copy.ts keeps none): older than any verdict that has one.
+   */
+  syncSeq?: number | undefined;
   /** The last download was discarded as corrupt: the next sync asks for a full list. */
   needsFullList: boolean;
   /** The check-in list asked for (docs/decisions/109); absent: the event's first, none named. */
@@ -35,7 +41,7 @@ export interface DoorListScope {
   checkInListId?: string | undefined;
 }
 
-const StoredDoorListSchema = z.object({ list: DoorList, syncedAt: z.string(), needsFullList: z.boolean(), checkInListId: z.string().optional() });
+const StoredDoorListSchema = z.object({ list: DoorList, syncedAt: z.string(), syncSeq: z.number().int().optional(), needsFullList: z.boolean(), checkInListId: z.string().optional() });
 
 /**
  * Downloads a door list: GET /events/{eventId}/days/{day}/door-list, with `?since=cursor` when
@@ -101,7 +107,10 @@ export async function syncDoorList(db: OfflineDb, scope: DoorListScope, fetchDoo
   const previous = await readDoorList(db, eventId, day, checkInListId);
   const since = previous && !previous.needsFullList ? previous.list.cursor : null;
   let body: unknown;
+  let syncSeq: number;
   try {
+    // Taken before the request: the server makes the list after every answer learned before it.
+    syncSeq = await takeSyncSeq(db);
     body = await fetchDoorList(eventId, day, since, checkInListId);
   } catch (error) {
     return { status: 'failed', error, stored: previous };
@@ -132,7 +141,7 @@ export async function syncDoorList(db: OfflineDb, scope: DoorListScope, fetchDoo
     return { status: 'corrupt', stored: previous };
   }
   if (generation !== doorListGeneration) return forgotten();
-  const stored: StoredDoorList = { list: merged, syncedAt: now.toISOString(), needsFullList: false, ...(checkInListId ? { checkInListId } : {}) };
+  const stored: StoredDoorList = { list: merged, syncedAt: now.toISOString(), syncSeq, needsFullList: false, ...(checkInListId ? { checkInListId } : {}) };
   await db.put('doorLists', stored, key);
   // On the phone, also in the app's files (door-list-copy.ts), when it decides anything differently.
   void copyDoorList(stored, since === null || !previous || !parsed.success || changesAnything(previous.list, parsed.data));

@@ -85,6 +85,31 @@ export function eventDayKey(eventId: string, day: number, checkInListId?: string
 }
 
 /**
+ * Takes the next number of this device's door-list syncs (`meta` 'syncSeq', 1, 2, 3 …), as a sync
+ * begins, before its request (docs/decisions/130): a list whose number is higher than the one an
+ * online verdict was learned at (`currentSyncSeq`) was asked for after it. Unlike the device clock,
+ * it never goes back (a clock corrected by hand or by the network does not reorder them).
+ * @throws the browser's error when IndexedDB fails.
+ */
+export async function takeSyncSeq(db: OfflineDb): Promise<number> {
+  const tx = db.transaction('meta', 'readwrite');
+  const next = (await currentSeqIn(tx.store)) + 1;
+  await tx.store.put(next, 'syncSeq');
+  await tx.done;
+  return next;
+}
+
+/** The number of the last door-list sync begun on this device (`takeSyncSeq`); 0 before the first. */
+export async function currentSyncSeq(db: OfflineDb): Promise<number> {
+  return currentSeqIn(db.transaction('meta').store);
+}
+
+async function currentSeqIn(store: { get(key: string): Promise<unknown> }): Promise<number> {
+  const stored = await store.get('syncSeq');
+  return typeof stored === 'number' && Number.isSafeInteger(stored) && stored > 0 ? stored : 0;
+}
+
+/**
  * This device's id (a UUID made on first use and kept), sent with every offline scan (decision 045).
  */
 export async function deviceId(db: OfflineDb): Promise<string> {

@@ -2,8 +2,9 @@ import { SIGNED_TICKET_VECTOR, formatSignedTicket, parseSignedTicket, signedTick
 import { signAsync } from '@noble/ed25519';
 import { describe, expect, test } from 'vitest';
 import { doorListEvent, makeDoorList } from '@/test/door-list-fixtures.ts';
-import { decideOffline, rememberOnlineCheckIn, rememberOnlineVerdict, type OfflineDecisionInput } from './offline-decision.ts';
-import { openOfflineDb } from './offline-db.ts';
+import { decideOffline, isListNewerThan, rememberOnlineCheckIn, rememberOnlineVerdict, type OfflineDecisionInput } from './offline-decision.ts';
+import { syncDoorList } from './door-list-store.ts';
+import { openOfflineDb, takeSyncSeq } from './offline-db.ts';
 import { hasWebCryptoEd25519, verifyTicketSignature } from './signed-tickets.ts';
 
 const NOW = new Date('2026-07-11T12:00:00Z');
@@ -52,12 +53,13 @@ describe('deciding from the door list (the server rule, decideCheckIn)', () => {
 
   test("an online approval remembered on the device denies the same ticket offline until a newer list knows better", async () => {
     const db = await openOfflineDb();
+    const before = await takeSyncSeq(db);
     await rememberOnlineCheckIn(db, { eventId: 'event-1', day: 2, code: 'GOOD-1' }, { checkedInAt: new Date('2026-07-11T10:30:00Z'), checkedInBy: 'Dana Demo' });
     expect(await decideOffline(db, await input('GOOD-1'))).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in' } });
     // A list whose sync began after that check-in (and showing none: undone by a supervisor) wins.
     const newer = { ...(await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada' }])), generatedAt: '2026-07-11T11:00:00.000Z' };
-    expect(await decideOffline(db, await input('GOOD-1', { doorList: newer, doorListSyncedAt: '2026-07-11T10:29:00.000Z' }))).toMatchObject({ isValid: false });
-    expect(await decideOffline(db, await input('GOOD-1', { doorList: newer, doorListSyncedAt: '2026-07-11T11:00:00.000Z' }))).toMatchObject({ isValid: true });
+    expect(await decideOffline(db, await input('GOOD-1', { doorList: newer, doorListSyncedAt: '2026-07-11T10:29:00.000Z', doorListSyncSeq: before }))).toMatchObject({ isValid: false });
+    expect(await decideOffline(db, await input('GOOD-1', { doorList: newer, doorListSyncedAt: '2026-07-11T11:00:00.000Z', doorListSyncSeq: await takeSyncSeq(db) }))).toMatchObject({ isValid: true });
   });
 });
 
@@ -68,9 +70,9 @@ describe('online verdicts kept on the device (docs/decisions/111, 113)', () => {
     const list = await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada Lovelace', checkIn }]);
     return { ...list, generatedAt, checkInListId: bar.id, checkInLists: [bar] };
   }
-  /** Decided at the bar with `doorList`, whose sync began at `syncedAt` (the device clock; default: its `generatedAt`). */
-  const decideAtBar = async (doorList: DoorList, direction?: 'exit', syncedAt = doorList.generatedAt) =>
-    decideOffline(await openOfflineDb(), await input('GOOD-1', { doorList, doorListSyncedAt: syncedAt, checkInListId: bar.id, direction }));
+  /** Decided at the bar with `doorList`, whose sync began at `syncedAt` (the device clock; default: its `generatedAt`) and took number `syncSeq`. */
+  const decideAtBar = async (doorList: DoorList, direction?: 'exit', syncedAt = doorList.generatedAt, syncSeq?: number) =>
+    decideOffline(await openOfflineDb(), await input('GOOD-1', { doorList, doorListSyncedAt: syncedAt, doorListSyncSeq: syncSeq, checkInListId: bar.id, direction }));
 
   test("a denial 'Not inside' marks a guest the list holds inside as out: the next entry is a re-entry, the next exit 'Not inside'", async () => {
     const db = await openOfflineDb();
@@ -86,7 +88,7 @@ describe('online verdicts kept on the device (docs/decisions/111, 113)', () => {
     const verdict = { isValid: false as const, denial: { reason: 'already_checked_in' as const, checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B' } };
     await rememberOnlineVerdict(db, scope, { verdict, staffName: 'Dana Demo', now: new Date('2026-07-11T10:30:00Z'), doorList: left });
     expect(await decideAtBar(left)).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in', checkedInBy: 'Gate B' } });
-    expect(await decideAtBar({ ...left, generatedAt: '2026-07-11T10:31:00.000Z' })).toMatchObject({ isValid: true });
+    expect(await decideAtBar({ ...left, generatedAt: '2026-07-11T10:31:00.000Z' }, undefined, '2026-07-11T10:31:00.000Z', await takeSyncSeq(db))).toMatchObject({ isValid: true });
   });
 
   // The phone's clock is not the server's (docs/decisions/130): the device compares when it learned
@@ -104,14 +106,66 @@ describe('online verdicts kept on the device (docs/decisions/111, 113)', () => {
     // in at another gate. Server 10:30: this phone's verify is DENIED 'Already checked in'.
     const made = await barList({ checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B', lastEnteredAt: '2026-07-11T09:00:00.000Z', exitedAt: '2026-07-11T09:30:00.000Z' }, '2026-07-11T10:28:00.000Z');
     const madeSyncedAt = at('2026-07-11T10:27:59Z', offset).toISOString();
+    const madeSeq = await takeSyncSeq(db);
     const verdict = { isValid: false as const, denial: { reason: 'already_checked_in' as const, checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B' } };
-    await rememberOnlineVerdict(db, scope, { verdict, staffName: 'Dana Demo', now: at('2026-07-11T10:30:00Z', offset), doorList: made, doorListSyncedAt: madeSyncedAt });
+    await rememberOnlineVerdict(db, scope, { verdict, staffName: 'Dana Demo', now: at('2026-07-11T10:30:00Z', offset), doorList: made, doorListSyncedAt: madeSyncedAt, doorListSyncSeq: madeSeq });
     // The network fails: the guest is inside, whatever the phone's clock says.
-    expect(await decideAtBar(made, undefined, madeSyncedAt)).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in', checkedInBy: 'Gate B' } });
+    expect(await decideAtBar(made, undefined, madeSyncedAt, madeSeq)).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in', checkedInBy: 'Gate B' } });
     // Server 10:31 a supervisor undoes the check-in at another phone; server 10:32 this phone syncs
     // again: that list knows (no check-in), and its word wins.
     const after = { ...(await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada Lovelace' }])), generatedAt: '2026-07-11T10:32:00.000Z', checkInListId: bar.id, checkInLists: [bar] };
-    expect(await decideAtBar(after, undefined, at('2026-07-11T10:31:59Z', offset).toISOString())).toMatchObject({ isValid: true });
+    expect(await decideAtBar(after, undefined, at('2026-07-11T10:31:59Z', offset).toISOString(), await takeSyncSeq(db))).toMatchObject({ isValid: true });
+  });
+
+  // The phone's clock set back or forward while it scans (by hand, or an automatic correction,
+  // docs/decisions/130): the device orders its syncs and answers by its sync numbers, not its clock.
+  const phone = (time: string) => new Date(`2026-07-11T${time}:00Z`);
+  /** A sync at the bar beginning at `time` on the phone's clock; the list made then shows the guest not checked in. */
+  async function syncAtBar(time: string) {
+    const db = await openOfflineDb();
+    const list = { ...(await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada Lovelace' }])), checkInListId: bar.id, checkInLists: [bar] };
+    const outcome = await syncDoorList(db, { eventId: 'event-1', day: 2, checkInListId: bar.id }, async () => list, phone(time));
+    if (outcome.status !== 'synced') throw new Error('the sync did not store the list');
+    return outcome.stored;
+  }
+  /** This phone's own online admission of the guest, answered at `time` on its clock. */
+  async function admittedOnlineAt(time: string, kept: Awaited<ReturnType<typeof syncAtBar>>) {
+    await rememberOnlineVerdict(await openOfflineDb(), scope, { verdict: { isValid: true, details: {} }, staffName: 'Dana Demo', now: phone(time), doorList: kept.list, doorListSyncedAt: kept.syncedAt, doorListSyncSeq: kept.syncSeq });
+  }
+  /** The same guest scanned offline at `time` on the phone's clock, with the kept list. */
+  const scanOfflineAt = async (time: string, kept: Awaited<ReturnType<typeof syncAtBar>>) =>
+    decideOffline(await openOfflineDb(), await input('GOOD-1', { doorList: kept.list, doorListSyncedAt: kept.syncedAt, doorListSyncSeq: kept.syncSeq, checkInListId: bar.id, now: phone(time) }));
+
+  test('phone clock set back after a sync: its own online admission is not forgotten for the older list, and a list synced after it still wins', async () => {
+    const old = await syncAtBar('10:30');
+    // The clock is set back 10 minutes; the guest is admitted online at 10:21 by this clock.
+    await admittedOnlineAt('10:21', old);
+    // The network fails: the list from before the admission does not know it.
+    expect(await scanOfflineAt('10:22', old)).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in', checkedInBy: 'Dana Demo' } });
+    // A supervisor undoes it at another phone; this phone's next sync (10:23 by its clock) knows.
+    expect(await scanOfflineAt('10:24', await syncAtBar('10:23'))).toMatchObject({ isValid: true });
+  });
+
+  test('a list and a record kept before the sync numbers: the older side loses, and a time later than now is never the newer', () => {
+    const now = phone('10:30');
+    // A record from before the numbers yields to a list synced since; a list from before them to a record learned since.
+    expect(isListNewerThan({ syncedAt: '2026-07-11T10:00:00.000Z', syncSeq: 1, now }, { knownAt: '2026-07-11T10:20:00.000Z' })).toBe(true);
+    expect(isListNewerThan({ syncedAt: '2026-07-11T10:20:00.000Z', now }, { knownAt: '2026-07-11T10:00:00.000Z', knownSeq: 0 })).toBe(false);
+    // Both from before: the clock, a list 'synced' after now is not newer; a record 'learned' after now is not.
+    expect(isListNewerThan({ syncedAt: '2026-07-11T10:20:00.000Z', now }, { knownAt: '2026-07-11T10:00:00.000Z' })).toBe(true);
+    expect(isListNewerThan({ syncedAt: '2026-07-11T12:00:00.000Z', now }, { knownAt: '2026-07-11T10:00:00.000Z' })).toBe(false);
+    expect(isListNewerThan({ syncedAt: '2026-07-11T10:20:00.000Z', now }, { knownAt: '2026-07-11T12:00:00.000Z' })).toBe(true);
+  });
+
+  test('phone clock set forward then back: an answer learned at the wrong time neither loses to an older list nor outlives a newer one', async () => {
+    // The clock runs 2 hours ahead for a while: a sync then, and the clock comes back.
+    const early = await syncAtBar('12:30');
+    await admittedOnlineAt('10:35', early);
+    expect(await scanOfflineAt('10:36', early)).toMatchObject({ isValid: false, denial: { reason: 'already_checked_in' } });
+    // Ahead again when the next admission's answer comes, back before the sync that follows it: the
+    // list made after the answer (showing the check-in undone) wins.
+    await admittedOnlineAt('12:40', early);
+    expect(await scanOfflineAt('10:50', await syncAtBar('10:45'))).toMatchObject({ isValid: true });
   });
 
   test('a denial for another reason (not valid today) changes nothing the device knows', async () => {

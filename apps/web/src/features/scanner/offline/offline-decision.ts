@@ -27,7 +27,7 @@ import { doorListAttention, doorListCheckInInput, doorListLookupKey, isDoorListC
 import { parseSignedTicket, type EventSigningKey } from '@gatecheck/contract/signed-ticket';
 import { z } from 'zod';
 import type { Verdict } from '../scanner-logic.ts';
-import { eventDayKey, type OfflineDb } from './offline-db.ts';
+import { currentSyncSeq, eventDayKey, type OfflineDb } from './offline-db.ts';
 import { verifyTicketSignature } from './signed-tickets.ts';
 
 /** Everything one offline decision reads. */
@@ -37,6 +37,8 @@ export interface OfflineDecisionInput {
   day: number;
   /** The check-in list scanned at (docs/decisions/109); absent: the event's first. Its door list is `doorList`. */
   checkInListId?: string | undefined;
+  /** This device's admissions kept naming no list are this list's too (`LocalScope`). */
+  includesListLess?: boolean | undefined;
   /** The text as scanned (plain code or signed text). */
   code: string;
   /** 'exit' (Exit switch at a list that allows re-entry, docs/decisions/113); absent: an entry. */
@@ -49,6 +51,8 @@ export interface OfflineDecisionInput {
   doorList: DoorList | null;
   /** When the kept list's sync began (`StoredDoorList.syncedAt`; see `isListNewerThan`). Absent: it replaces no online record. */
   doorListSyncedAt?: string | undefined;
+  /** The number the kept list's sync took (`StoredDoorList.syncSeq`; see `isListNewerThan`). */
+  doorListSyncSeq?: number | undefined;
   /** The event's signing keys kept on this device. */
   signingKeys: readonly Pick<EventSigningKey, 'keyId' | 'publicKey'>[];
   /** The selected event as the rule reads it (and its name), for a signed ticket decided without a door list. */
@@ -57,8 +61,16 @@ export interface OfflineDecisionInput {
 
 // `isInside` false after this device recorded the guest's exit (absent: inside, as before exits).
 // `knownAt`: when an online one was learned from the server, on the device clock (absent, as kept
-// before: `checkedInAt`).
-const LocalCheckInSchema = z.object({ checkedInAt: z.string(), checkedInBy: z.string(), isOnline: z.boolean().default(false), knownAt: z.string().optional(), isInside: z.boolean().optional() });
+// before: `checkedInAt`); `knownSeq`: the number of the last door-list sync begun then (offline-db.ts
+// `currentSyncSeq`; absent: kept before these numbers).
+const LocalCheckInSchema = z.object({
+  checkedInAt: z.string(),
+  checkedInBy: z.string(),
+  isOnline: z.boolean().default(false),
+  knownAt: z.string().optional(),
+  knownSeq: z.number().int().optional(),
+  isInside: z.boolean().optional(),
+});
 
 /**
  * The verdict for a scan with the server out of reach, or null when the device cannot decide (no door
@@ -74,7 +86,8 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
   const entry = doorList ? (entryIndex(doorList).get(lookupKey) ?? null) : null;
   // A weak code the list leaves out (decision 087): the list never knows its check-ins.
   const isUnlisted = !entry && doorList?.hasUnlistedCodes === true && !isDoorListCode(code);
-  const local = await readLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, lookupKey }, isUnlisted ? undefined : input.doorListSyncedAt);
+  const sync = isUnlisted ? undefined : { syncedAt: input.doorListSyncedAt, syncSeq: input.doorListSyncSeq, now };
+  const local = await readLocalCheckIn(db, { eventId, day, checkInListId: input.checkInListId, includesListLess: input.includesListLess, lookupKey }, sync);
   const signed = parseSignedTicket(code);
 
   let decision: CheckInDecision;
@@ -149,13 +162,13 @@ export async function decideOffline(db: OfflineDb, input: OfflineDecisionInput):
 /**
  * Remembers that the server approved ticket `code` on `eventId`'s day `day` for this device (an
  * online approval), so a scan after the network fails knows it before the next list download. Once
- * a list generated after it is kept, the list's word wins (a supervisor may have undone it since).
- * `knownAt`: when the device learned it (default `checkIn.checkedInAt`), the instant a newer list must
- * have been generated after to win.
+ * a list whose sync began after it is kept, the list's word wins (a supervisor may have undone it
+ * since): recorded with the number of the last sync begun (`currentSyncSeq`, `isListNewerThan`).
+ * `knownAt`: when the device learned it (default `checkIn.checkedInAt`), on its clock.
  */
 export async function rememberOnlineCheckIn(db: OfflineDb, scope: LocalScope & { code: string }, checkIn: LocalCheckIn, knownAt: Date = checkIn.checkedInAt): Promise<void> {
   const lookupKey = await doorListLookupKey(scope.eventId, scope.code);
-  await recordLocalCheckIn(db, { eventId: scope.eventId, day: scope.day, checkInListId: scope.checkInListId, lookupKey }, checkIn, knownAt);
+  await recordLocalCheckIn(db, { eventId: scope.eventId, day: scope.day, checkInListId: scope.checkInListId, lookupKey }, checkIn, { at: knownAt, seq: await currentSyncSeq(db) });
 }
 
 /** What the server answered for one code, as `rememberOnlineVerdict` reads it. */
@@ -169,6 +182,8 @@ export interface OnlineVerdict {
   doorList: DoorList | null;
   /** When that list's sync began (`StoredDoorList.syncedAt`, device clock); absent: it replaces no online record. */
   doorListSyncedAt?: string | undefined;
+  /** The number that list's sync took (`StoredDoorList.syncSeq`). */
+  doorListSyncSeq?: number | undefined;
 }
 
 /**
@@ -186,7 +201,7 @@ export interface OnlineVerdict {
  * @throws the browser's error when IndexedDB fails.
  */
 export async function rememberOnlineVerdict(db: OfflineDb, scope: LocalScope & { code: string }, answer: OnlineVerdict): Promise<void> {
-  const { verdict, staffName, now, doorList, doorListSyncedAt } = answer;
+  const { verdict, staffName, now, doorList, doorListSyncedAt, doorListSyncSeq } = answer;
   if (verdict.isValid && !verdict.isExit) {
     await rememberOnlineCheckIn(db, scope, { checkedInAt: now, checkedInBy: staffName }, now);
     return;
@@ -200,7 +215,7 @@ export async function rememberOnlineVerdict(db: OfflineDb, scope: LocalScope & {
   const isOut = verdict.isValid ? verdict.isExit === true : verdict.denial.reason === 'not_inside';
   if (!isOut) return;
   const lookupKey = await doorListLookupKey(scope.eventId, scope.code);
-  const known = (await readLocalCheckIn(db, { ...scope, lookupKey }, doorListSyncedAt)) ?? listedCheckIn(doorList, lookupKey);
+  const known = (await readLocalCheckIn(db, { ...scope, lookupKey }, { syncedAt: doorListSyncedAt, syncSeq: doorListSyncSeq, now })) ?? listedCheckIn(doorList, lookupKey);
   if (!known && !verdict.isValid) return;
   await rememberOnlineCheckIn(db, scope, { ...(known ?? { checkedInAt: now, checkedInBy: staffName }), isInside: false }, now);
 }
@@ -215,6 +230,7 @@ export async function rememberOnlineVerdict(db: OfflineDb, scope: LocalScope & {
 export async function forgetLocalCheckIn(db: OfflineDb, scope: LocalScope & { code: string }): Promise<void> {
   const lookupKey = await doorListLookupKey(scope.eventId, scope.code);
   await db.delete('localCheckIns', `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${lookupKey}`);
+  if (scope.includesListLess) await db.delete('localCheckIns', `${eventDayKey(scope.eventId, scope.day)}|${lookupKey}`);
 }
 
 /** The door list's check-in of the ticket under `lookupKey`, or null. */
@@ -223,43 +239,71 @@ function listedCheckIn(doorList: DoorList | null, lookupKey: string): LocalCheck
   return checkIn ? { checkedInAt: new Date(checkIn.checkedInAt), checkedInBy: checkIn.checkedInBy } : null;
 }
 
-/** Whose admissions: an event day at a check-in list (absent: the first); once per list and day (decision 100). */
-type LocalScope = { eventId: string; day: number; checkInListId?: string | undefined };
+/**
+ * Whose admissions: an event day at a check-in list (absent: the first); once per list and day
+ * (decision 100). `includesListLess`: the records kept under the key naming no list are this list's
+ * too (a door device's own admissions from before its list was kept with its chosen day,
+ * docs/decisions/129; outbox.ts `isListLessHere`): read when the list's key has none, forgotten with it.
+ */
+export type LocalScope = { eventId: string; day: number; checkInListId?: string | undefined; includesListLess?: boolean | undefined };
 
-/** `knownAt`: an online check-in, learned then from the server; null: decided on this device. */
-async function recordLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, checkIn: LocalCheckIn, knownAt: Date | null): Promise<void> {
+/** `known`: an online check-in, learned then (device clock) after sync `seq` began; null: decided on this device. */
+async function recordLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, checkIn: LocalCheckIn, known: { at: Date; seq: number } | null): Promise<void> {
   const record = {
     checkedInAt: checkIn.checkedInAt.toISOString(),
     checkedInBy: checkIn.checkedInBy,
-    isOnline: knownAt !== null,
-    ...(knownAt !== null ? { knownAt: knownAt.toISOString() } : {}),
+    isOnline: known !== null,
+    ...(known !== null ? { knownAt: known.at.toISOString(), knownSeq: known.seq } : {}),
     ...(checkIn.isInside === false ? { isInside: false } : {}),
   };
   await db.put('localCheckIns', record, `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`);
 }
 
+/** A kept door list's sync as `isListNewerThan` reads it, with the device clock `now`. */
+export interface DoorListSync {
+  /** When its sync began (device clock); absent: no list, it replaces nothing. */
+  syncedAt?: string | undefined;
+  /** The number its sync took (`takeSyncSeq`); absent: kept before these numbers. */
+  syncSeq?: number | undefined;
+  /** The device clock now. */
+  now: Date;
+}
+
 /**
- * Whether a door list whose sync began at `syncedAt` (the device clock, taken before its request:
- * `syncDoorList`'s `now`) knows what this device learned from the server at `knownAt` (the device
- * clock too): its sync began after, so the server made it after that answer (docs/decisions/130).
- * One clock on both sides: a phone clock minutes off the server's decides the same. The list's
- * `generatedAt` (the server's clock) is never compared with the device's. A list whose sync began
- * before, even one that arrived after, may not know it: the online record stands until the next.
+ * Whether a door list knows what this device learned from the server (an online record): its sync
+ * began after the device learned it, so the server made it after that answer (docs/decisions/130).
+ * Ordered by the device's sync numbers, which never go back: the list's `syncSeq` above the record's
+ * `knownSeq` (the last sync begun when it was learned). The clocks are not compared — neither the
+ * server's (`generatedAt`) nor the device's, which a correction by hand or by the network can set
+ * back or forward. A list whose sync began before, even one that arrived after, may not know it:
+ * the record stands until the next sync. Kept before these numbers: a record without `knownSeq` is
+ * older than a list with a `syncSeq`, a list without one older than a record with one; both
+ * without, the device clock decides, a time later than `now` (the clock has gone back since) never
+ * making its side the newer.
  */
-export function isListNewerThan(syncedAt: string | undefined, knownAt: string): boolean {
-  return syncedAt !== undefined && Date.parse(syncedAt) > Date.parse(knownAt);
+export function isListNewerThan(sync: DoorListSync | undefined, record: { knownAt: string; knownSeq?: number | undefined }): boolean {
+  if (sync?.syncedAt === undefined) return false;
+  if (sync.syncSeq !== undefined) return record.knownSeq === undefined || sync.syncSeq > record.knownSeq;
+  if (record.knownSeq !== undefined) return false;
+  const now = sync.now.getTime();
+  const syncedAt = Date.parse(sync.syncedAt);
+  const knownAt = Date.parse(record.knownAt);
+  return syncedAt <= now && (knownAt > now || syncedAt > knownAt);
 }
 
 /**
  * This device's check-in of the ticket, or null. An online one is dropped once the kept door list's
- * sync (`doorListSyncedAt`) began after the device learned it (`isListNewerThan`: the list then knows
- * it, or knows it was undone); an offline one always counts (the server may not have it yet).
+ * sync (`sync`) began after the device learned it (`isListNewerThan`: the list then knows it, or
+ * knows it was undone); an offline one always counts (the server may not have it yet).
  */
-async function readLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, doorListSyncedAt: string | undefined): Promise<LocalCheckIn | null> {
-  const parsed = LocalCheckInSchema.safeParse(await db.get('localCheckIns', `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`));
+async function readLocalCheckIn(db: OfflineDb, scope: LocalScope & { lookupKey: string }, sync: DoorListSync | undefined): Promise<LocalCheckIn | null> {
+  const own = await db.get('localCheckIns', `${eventDayKey(scope.eventId, scope.day, scope.checkInListId)}|${scope.lookupKey}`);
+  // The list's own record first: it is the newer (written since the list was named).
+  const record = own === undefined && scope.includesListLess ? await db.get('localCheckIns', `${eventDayKey(scope.eventId, scope.day)}|${scope.lookupKey}`) : own;
+  const parsed = LocalCheckInSchema.safeParse(record);
   if (!parsed.success) return null;
   const checkedInAt = new Date(parsed.data.checkedInAt);
-  if (parsed.data.isOnline && isListNewerThan(doorListSyncedAt, parsed.data.knownAt ?? parsed.data.checkedInAt)) return null;
+  if (parsed.data.isOnline && isListNewerThan(sync, { knownAt: parsed.data.knownAt ?? parsed.data.checkedInAt, knownSeq: parsed.data.knownSeq })) return null;
   return { checkedInAt, checkedInBy: parsed.data.checkedInBy, ...(parsed.data.isInside === false ? { isInside: false } : {}) };
 }
 

@@ -235,8 +235,13 @@ async function deleteOutboxRecord(db: OfflineDb, scanId: string): Promise<void> 
  * Whether this device admitted ticket `code` on `eventId`'s day `day` in a scan not yet sent (any
  * user's; codes compared as the door list compares them). The server does not know that admission,
  * so an online verify would approve the ticket a second time; and no supervisor can have undone it.
+ *
+ * `includesListLess`: a queued scan naming no check-in list counts at `checkInListId` too — true
+ * where the server records such a scan at that list (a door device's own list, else the event's
+ * first; `isListLessHere`), as it does for the scans a door device queued before its list was kept
+ * with its chosen day (docs/decisions/129): they are admissions at this list all the same.
  */
-export async function hasUnsentAdmission(db: OfflineDb, scope: { eventId: string; day: number; code: string; checkInListId?: string | undefined }): Promise<boolean> {
+export async function hasUnsentAdmission(db: OfflineDb, scope: { eventId: string; day: number; code: string; checkInListId?: string | undefined; includesListLess?: boolean | undefined }): Promise<boolean> {
   const code = normalizeTicketCode(scope.code);
   // At another check-in list, an admission here is no reason to deny (once per list and day, decision 100).
   return (await readOutbox(db)).some(
@@ -245,22 +250,33 @@ export async function hasUnsentAdmission(db: OfflineDb, scope: { eventId: string
       item.verdict === 'approved' &&
       item.eventId === scope.eventId &&
       item.day === scope.day &&
-      item.checkInListId === scope.checkInListId &&
+      (item.checkInListId === scope.checkInListId || (scope.includesListLess === true && item.checkInListId === undefined)) &&
       normalizeTicketCode(item.code) === code,
   );
 }
 
 /**
  * `hasUnsentAdmission` as a function of the code, for the scanner's offline side and the /supervisor
- * screen's Find attendee (decision 078): opens this device's outbox on each call.
+ * screen's Find attendee (decision 078): opens this device's outbox on each call. `includesListLess`
+ * as for `hasUnsentAdmission`.
  * @returns `(code) => Promise<boolean>`; false when IndexedDB cannot be opened or read (then this
  *   device holds no outbox to ask, and the server decides).
  */
-export function unsentAdmissionCheck(eventId: string, day: number, checkInListId?: string): (code: string) => Promise<boolean> {
+export function unsentAdmissionCheck(eventId: string, day: number, list?: { checkInListId?: string | undefined; includesListLess?: boolean | undefined }): (code: string) => Promise<boolean> {
   return async (code) => {
     const db = await openOfflineDb().catch(() => null);
-    return db ? hasUnsentAdmission(db, { eventId, day, code, checkInListId }).catch(() => false) : false;
+    return db ? hasUnsentAdmission(db, { eventId, day, code, ...list }).catch(() => false) : false;
   };
+}
+
+/**
+ * Whether a scan naming no check-in list counts at `checkInListId` for this user: the server records
+ * a call naming no list at a door device's own list, and otherwise at the event's first list
+ * (`listLessListId`, the caller's to know). False when no list is named (then list-less is the
+ * scope's own key anyway) or the list-less list is unknown.
+ */
+export function isListLessHere(checkInListId: string | undefined, listLessListId: string | undefined): boolean {
+  return checkInListId !== undefined && listLessListId === checkInListId;
 }
 
 /** Removes a set-aside item once the user has read it (the server's reason was shown). */

@@ -18,7 +18,7 @@ import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { fetchDoorList, fetchSigningKeys, roundSender } from './offline-api.ts';
 import { decideOffline, forgetLocalCheckIn, rememberOnlineVerdict } from './offline-decision.ts';
 import { deviceId, eventDayKey, openOfflineDb, type OfflineDb } from './offline-db.ts';
-import { dismissSetAside, queueOfflineScan, sessionProofOf, summarizeOutbox, unsentAdmissionCheck, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
+import { dismissSetAside, isListLessHere, queueOfflineScan, sessionProofOf, summarizeOutbox, unsentAdmissionCheck, uploadOutbox, type OutboxItem, type OutboxSummary } from './outbox.ts';
 import { createOutboxRounds, type OutboxRounds } from './outbox-rounds.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
 import { recordUpload } from '../recent-scans-query.ts';
@@ -27,10 +27,20 @@ import type { Verdict } from '../scanner-logic.ts';
 /** The door list is downloaded again this often while the scanner is open, in ms (issue 12 item 2). */
 export const DOOR_LIST_SYNC_MS = 60_000;
 
+/** The door list kept for the day, as the decisions read it (`StoredDoorList`'s `list`, `syncedAt`, `syncSeq`). */
+type KeptDoorList = { list: DoorList; syncedAt: string; syncSeq?: number | undefined };
+
 /** The signed-in staff member, as the offline side needs them. */
 export interface Staff {
   id: string;
   name: string;
+  /**
+   * The check-in list the server records this user's scans naming no list at: a door device's own
+   * list, else the event's first (undefined: not known). At that list, the scans and admissions this
+   * device kept naming no list — a door device's from before its list was kept with its chosen day
+   * (docs/decisions/129) — count as the list's own.
+   */
+  listLessListId?: string | undefined;
 }
 
 /** What the scanner screen shows and calls. */
@@ -95,12 +105,15 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
   const dayNumber = day.day;
   // The door list, this device's admissions and its queued scans are per check-in list (docs/decisions/109).
   const checkInListId = day.checkInList?.id;
+  // Queued scans and admissions kept naming no list are this list's too (docs/decisions/129): a door
+  // device upgraded mid-day has them, and the server records them here.
+  const includesListLess = isListLessHere(checkInListId, staff?.listLessListId);
   const [connectivity, dispatch] = useReducer(connectivityReducer, initialConnectivity);
   const connectivityRef = useRef(connectivity);
   connectivityRef.current = connectivity;
-  const [doorList, setDoorList] = useState<{ list: DoorList; syncedAt: string } | null>(null);
-  // The kept list and when its sync began (device clock), read by the decisions (offline-decision.ts).
-  const doorListRef = useRef<{ list: DoorList; syncedAt: string } | null>(null);
+  const [doorList, setDoorList] = useState<KeptDoorList | null>(null);
+  // The kept list, when its sync began (device clock) and its sync's number, read by the decisions (offline-decision.ts).
+  const doorListRef = useRef<KeptDoorList | null>(null);
   const keysRef = useRef<EventSigningKey[]>([]);
   const [isListDiscarded, setListDiscarded] = useState(false);
   const [isSyncing, setSyncing] = useState(false);
@@ -172,7 +185,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       ]);
       if (!isMountedRef.current) return;
       if (outcome.stored) {
-        doorListRef.current = { list: outcome.stored.list, syncedAt: outcome.stored.syncedAt };
+        doorListRef.current = { list: outcome.stored.list, syncedAt: outcome.stored.syncedAt, syncSeq: outcome.stored.syncSeq };
         setDoorList(doorListRef.current);
       }
       setListDiscarded(outcome.status === 'corrupt');
@@ -191,7 +204,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       if (!open || !isCurrent) return;
       const [stored, keys] = await Promise.all([readDoorList(open, eventId, dayNumber, checkInListId).catch(() => null), readSigningKeys(open, eventId).catch(() => [])]);
       if (!isCurrent) return;
-      doorListRef.current = stored ? { list: stored.list, syncedAt: stored.syncedAt } : null;
+      doorListRef.current = stored ? { list: stored.list, syncedAt: stored.syncedAt, syncSeq: stored.syncSeq } : null;
       keysRef.current = keys;
       setDoorList(doorListRef.current);
       await refreshSummary();
@@ -243,12 +256,14 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
         eventId,
         day: dayNumber,
         checkInListId,
+        includesListLess,
         code,
         direction,
         now: scannedAt,
         staffName,
         doorList: doorListRef.current?.list ?? null,
         doorListSyncedAt: doorListRef.current?.syncedAt,
+        doorListSyncSeq: doorListRef.current?.syncSeq,
         signingKeys: keysRef.current,
         event: { id: eventId, name: event.name, organizationId: doorListRef.current?.list.event.organizationId ?? '', status: event.closedStatus === null ? 'live' : event.closedStatus === 'closed' ? 'completed' : event.closedStatus, timeZone: event.timeZone, dayCutoff: event.dayCutoff, allowsScanningOutsideDays: event.allowsScanningOutsideDays, days: event.eventDays.length > 0 ? event.eventDays : [day] },
       });
@@ -271,7 +286,7 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       await refreshSummary();
       return verdict;
     },
-    [db, staffId, staffName, eventId, dayNumber, checkInListId, event, day, refreshSummary],
+    [db, staffId, staffName, eventId, dayNumber, checkInListId, includesListLess, event, day, refreshSummary],
   );
 
   const verifyFailed = useCallback(() => dispatch({ type: 'verifyFailed' }), []);
@@ -280,27 +295,28 @@ export function useOfflineDoor(event: EventItem, day: SelectedDay, staff: Staff 
       const wasOffline = connectivityRef.current.failures > 0 || connectivityRef.current.mode === 'offline';
       dispatch({ type: 'serverAnswered' });
       // What the server said of the guest (in, out, already in) holds on this device once the network fails.
-      const answer = { verdict, staffName, now: new Date(), doorList: doorListRef.current?.list ?? null, doorListSyncedAt: doorListRef.current?.syncedAt };
+      const answer = { verdict, staffName, now: new Date(), doorList: doorListRef.current?.list ?? null, doorListSyncedAt: doorListRef.current?.syncedAt, doorListSyncSeq: doorListRef.current?.syncSeq };
       void db()
-        .then((open) => (open ? rememberOnlineVerdict(open, { eventId, day: dayNumber, checkInListId, code }, answer) : undefined))
+        .then((open) => (open ? rememberOnlineVerdict(open, { eventId, day: dayNumber, checkInListId, includesListLess, code }, answer) : undefined))
         .catch(() => undefined);
       // The server answers: anything waiting on this device (a colleague's too, decision 077) goes now.
       if (wasOffline || summary.waiting + summary.othersWaiting > 0) void upload();
     },
-    [db, eventId, dayNumber, checkInListId, staffName, upload, summary.waiting, summary.othersWaiting],
+    [db, eventId, dayNumber, checkInListId, includesListLess, staffName, upload, summary.waiting, summary.othersWaiting],
   );
 
   const checkInUndone = useCallback(
     (code: string) => {
       void db()
-        .then((open) => (open ? forgetLocalCheckIn(open, { eventId, day: dayNumber, checkInListId, code }) : undefined))
+        .then((open) => (open ? forgetLocalCheckIn(open, { eventId, day: dayNumber, checkInListId, includesListLess, code }) : undefined))
         .catch(() => undefined);
     },
-    [db, eventId, dayNumber, checkInListId],
+    [db, eventId, dayNumber, checkInListId, includesListLess],
   );
 
-  const approvalsWaitingToday = summary.approvalsWaiting[eventDayKey(eventId, dayNumber, checkInListId)] ?? 0;
-  const isAdmittedUnsent = useMemo(() => unsentAdmissionCheck(eventId, dayNumber, checkInListId), [eventId, dayNumber, checkInListId]);
+  const approvalsWaitingToday =
+    (summary.approvalsWaiting[eventDayKey(eventId, dayNumber, checkInListId)] ?? 0) + (includesListLess ? (summary.approvalsWaiting[eventDayKey(eventId, dayNumber)] ?? 0) : 0);
+  const isAdmittedUnsent = useMemo(() => unsentAdmissionCheck(eventId, dayNumber, { checkInListId, includesListLess }), [eventId, dayNumber, checkInListId, includesListLess]);
   const hasUnsentAdmissionHere = useCallback(
     // Nothing of this day waits: no IndexedDB read on the way to every verify.
     (code: string) => (approvalsWaitingToday === 0 ? Promise.resolve(false) : isAdmittedUnsent(code)),
