@@ -22,6 +22,7 @@ import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { openOfflineDb, eventDayKey } from '@/features/scanner/offline/offline-db.ts';
 import type { User } from '@/lib/entities.ts';
+import { reportListRefused } from '@/lib/list-refused.ts';
 import { getSelection } from '@/lib/selection.ts';
 import { readStoredUser } from '@/lib/stored-user.ts';
 import { makeDoorList } from '@/test/door-list-fixtures.ts';
@@ -185,4 +186,35 @@ test('a call refused for the list it names (the phone was moved meanwhile) asks 
   expect(await screen.findByText('Your organizer moved this phone to another event or check-in list. Its door list is downloaded again.')).toBeInTheDocument();
   expect(reports).toBe(2);
   await waitFor(() => expect(getSelection().day?.checkInList?.id).toBe(south.id));
+});
+
+test("a late answer of an older beat naming the old list does not send back a phone that followed its move: beats go one at a time", async () => {
+  const atNorth: DeviceSelf = { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id };
+  let reports = 0;
+  let answered = 0;
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), async () => {
+      reports += 1;
+      if (reports === 1) {
+        // The first beat, read by the server before the move, is slow to come back: its answer
+        // arrives after the phone followed the second's (or, beats one at a time, the second waits).
+        for (let waited = 0; waited < 300 && getSelection().day?.checkInList?.id !== south.id; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+        answered += 1;
+        return HttpResponse.json<DeviceStatusResponse>({ success: true, device: atNorth });
+      }
+      answered += 1;
+      return HttpResponse.json<DeviceStatusResponse>({ success: true, device: { ...atNorth, checkInListId: south.id } });
+    }),
+    http.get(apiUrl(checkInListsPath(testEvent.id)), () => HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists: [north, south] })),
+  );
+  renderApp({ route: '/day-select', user: phone, selection });
+  await waitFor(() => expect(reports).toBe(1));
+  // Moved meanwhile; a call refused for its list asks for a beat while the first is on its way.
+  reportListRefused();
+  await waitFor(() => expect(answered).toBe(2), { timeout: 3_000 });
+  await waitFor(() => expect(getSelection().day?.checkInList?.id).toBe(south.id));
+  // Give a late answer's move its turn: none comes.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: south.id, name: south.name } });
+  expect((await readStoredUser())?.device?.checkInListId).toBe(south.id);
 });
