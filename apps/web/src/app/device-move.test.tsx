@@ -17,13 +17,13 @@ import {
   OfflineScanBatch,
   type OfflineScanBatchResponse,
 } from '@gatecheck/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { openOfflineDb, eventDayKey } from '@/features/scanner/offline/offline-db.ts';
 import type { User } from '@/lib/entities.ts';
 import { reportListRefused } from '@/lib/list-refused.ts';
-import { getSelection } from '@/lib/selection.ts';
+import { getSelection, selectScanMode } from '@/lib/selection.ts';
 import { readStoredUser } from '@/lib/stored-user.ts';
 import { makeDoorList } from '@/test/door-list-fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
@@ -217,4 +217,32 @@ test("a late answer of an older beat naming the old list does not send back a ph
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: south.id, name: south.name } });
   expect((await readStoredUser())?.device?.checkInListId).toBe(south.id);
+});
+
+test("naming the list of a day stored without it keeps an Entry / Exit change made while the lists were on their way", async () => {
+  let release = () => {};
+  const listsHeld = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let listReads = 0;
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), () =>
+      HttpResponse.json<DeviceStatusResponse>({ success: true, device: { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id } }),
+    ),
+    http.get(apiUrl(checkInListsPath(testEvent.id)), async () => {
+      listReads += 1;
+      await listsHeld;
+      return HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists: [north] });
+    }),
+  );
+  // A screen that reads no lists itself: the one read is the heartbeat's.
+  renderApp({ route: '/event-select', user: phone, selection: { ...selection, day: testDay } });
+  await waitFor(() => expect(listReads).toBe(1));
+  // Staff switch the door to Exit while the heartbeat waits for the lists.
+  await act(() => selectScanMode('exit'));
+  release();
+  // Give the first beat's naming its turn; the next beat names the list, Exit kept.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  reportListRefused();
+  await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, scanMode: 'exit', checkInList: { id: north.id, name: north.name } }));
 });
