@@ -246,3 +246,34 @@ test("naming the list of a day stored without it keeps an Entry / Exit change ma
   reportListRefused();
   await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, scanMode: 'exit', checkInList: { id: north.id, name: north.name } }));
 });
+
+test("a door phone held to one list whose lists cannot be loaded keeps its own list with the day it chooses, and its header says so", async () => {
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), () => HttpResponse.error()),
+    http.get(apiUrl(checkInListsPath(testEvent.id)), () => HttpResponse.error()),
+  );
+  const { user } = renderApp({ route: '/day-select', user: phone, selection: { organization: testOrganization, event: testEvent } });
+  await user.click(await screen.findByText(testDay.name));
+  await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: north.id, name: "This device's list" } }));
+  expect(await screen.findByTestId('check-in-list-name')).toHaveTextContent("Check-in list: This device's list");
+  expect(await screen.findByText("Scanning at this device's check-in list.")).toBeInTheDocument();
+});
+
+test("a door phone held to one list, asked for its list (its move's lists did not load), is offered that list only", async () => {
+  const vip: CheckInList = { ...north, id: '55555555-5555-4555-8555-555555555555', name: 'VIP gate', position: 3 };
+  serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: south.id }, [north, south, vip]);
+  const atSouth: User = { ...phone, device: { ...phone.device!, checkInListId: south.id } };
+  renderApp({ route: '/day-select', user: atSouth, selection: { ...selection, day: { ...testDay, checkInList: null } } });
+  expect(await screen.findByText('South gate')).toBeInTheDocument();
+  expect(screen.queryByText('North gate')).toBeNull();
+  expect(screen.queryByText('VIP gate')).toBeNull();
+});
+
+test("a door phone held to a list its lists do not hold yet (an old copy) is offered its own list only, not the others", async () => {
+  serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: south.id }, [north, { ...south, id: '55555555-5555-4555-8555-555555555555', name: 'VIP gate' }]);
+  const atSouth: User = { ...phone, device: { ...phone.device!, checkInListId: south.id } };
+  const { user } = renderApp({ route: '/day-select', user: atSouth, selection: { ...selection, day: { ...testDay, checkInList: null } } });
+  await user.click(await screen.findByText("This device's list"));
+  expect(screen.queryByText('North gate')).toBeNull();
+  await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: south.id, name: "This device's list" } }));
+});
