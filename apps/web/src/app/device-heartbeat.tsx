@@ -49,7 +49,7 @@ export default function DeviceHeartbeat() {
       if (!current) return;
       const moved = await followDeviceMove(current, reported, queryClient);
       if (!moved) {
-        await keepDeviceListChosen(current, queryClient).catch(() => undefined);
+        await keepDeviceListChosen(current, queryClient, tRef.current('lists.deviceListName')).catch(() => undefined);
         return;
       }
       // The next beat reads the moved device even before React renders the session's new user.

@@ -257,6 +257,12 @@ test("a door phone held to one list whose lists cannot be loaded keeps its own l
   await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: north.id, name: "This device's list" } }));
   expect(await screen.findByTestId('check-in-list-name')).toHaveTextContent("Check-in list: This device's list");
   expect(await screen.findByText("Scanning at this device's check-in list.")).toBeInTheDocument();
+  // The lists load again: the next heartbeat names the list, the day and its Entry / Exit kept.
+  serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id }, [north, south]);
+  await act(() => selectScanMode('exit'));
+  reportListRefused();
+  await waitFor(() => expect(screen.getByTestId('check-in-list-name')).toHaveTextContent('Check-in list: North gate'));
+  expect(getSelection().day).toEqual({ ...testDay, scanMode: 'exit', checkInList: { id: north.id, name: north.name } });
 });
 
 test("a door phone held to one list, asked for its list (its move's lists did not load), is offered that list only", async () => {
