@@ -269,10 +269,20 @@ test("a door phone held to one list, asked for its list (its move's lists did no
   const vip: CheckInList = { ...north, id: '55555555-5555-4555-8555-555555555555', name: 'VIP gate', position: 3 };
   serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: south.id }, [north, south, vip]);
   const atSouth: User = { ...phone, device: { ...phone.device!, checkInListId: south.id } };
+  let reports = 0;
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), () => {
+      reports += 1;
+      return HttpResponse.json<DeviceStatusResponse>({ success: true, device: { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: south.id } });
+    }),
+  );
   renderApp({ route: '/day-select', user: atSouth, selection: { ...selection, day: { ...testDay, checkInList: null } } });
   expect(await screen.findByText('South gate')).toBeInTheDocument();
   expect(screen.queryByText('North gate')).toBeNull();
   expect(screen.queryByText('VIP gate')).toBeNull();
+  // The heartbeat, where the phone already is, changes nothing.
+  await waitFor(() => expect(reports).toBe(1));
+  expect(getSelection().day?.checkInList).toBeNull();
 });
 
 test("a door phone held to a list its lists do not hold yet (an old copy) is offered its own list only, not the others", async () => {
