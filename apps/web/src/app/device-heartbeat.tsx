@@ -5,7 +5,7 @@
  * The answer says where the device scans now: a device moved to another event or check-in list
  * follows (./device-move.ts, docs/decisions/127) and says so. A call refused for the list it names
  * (the device was moved meanwhile, docs/decisions/129) beats at once, at most every
- * LIST_REFUSED_BEAT_MS.
+ * LIST_REFUSED_BEAT_MS. Beats run one at a time, at most one waiting, so answers apply in order.
  * Loaded lazily by RequireAuth for a device only. Renders nothing.
  */
 import { DEVICE_HEARTBEAT_MS } from '@gatecheck/contract/devices';
@@ -49,22 +49,46 @@ export default function DeviceHeartbeat() {
       if (!current) return;
       const moved = await followDeviceMove(current, reported, queryClient);
       if (!moved) {
-        await keepDeviceListChosen(current, queryClient).catch(() => undefined);
+        await keepDeviceListChosen(current, queryClient, tRef.current('lists.deviceListName')).catch(() => undefined);
         return;
       }
+      // The next beat reads the moved device even before React renders the session's new user.
+      userRef.current = moved;
       session.switchShift(moved);
       // Raised before the selection's step to another screen: it stays on the screen the move leads to.
       notify({ id: 'device-moved', scope: 'next-screen', title: tRef.current('devices.movedNotice') });
     };
-    void beat();
-    const timer = setInterval(() => void beat(), DEVICE_HEARTBEAT_MS);
+    // One beat at a time, at most one waiting (docs/decisions/129): an answer is applied only after
+    // every answer to an earlier beat. Beats side by side could come back out of order, and the late
+    // answer of an older beat (still naming list A) would send a phone that already followed its move
+    // to B back to A, where its scans are refused once the server has told it of the move.
+    let running: Promise<void> | null = null;
+    let isWaiting = false;
+    let isStopped = false;
+    const askForBeat = () => {
+      if (running) {
+        isWaiting = true;
+        return;
+      }
+      running = beat()
+        .catch(() => undefined)
+        .finally(() => {
+          running = null;
+          if (!isWaiting || isStopped) return;
+          isWaiting = false;
+          askForBeat();
+        });
+    };
+    askForBeat();
+    const timer = setInterval(askForBeat, DEVICE_HEARTBEAT_MS);
     let lastAskedAt = 0;
     const stopListening = onListRefused(() => {
       if (Date.now() - lastAskedAt < LIST_REFUSED_BEAT_MS) return;
       lastAskedAt = Date.now();
-      void beat();
+      askForBeat();
     });
     return () => {
+      isStopped = true;
       clearInterval(timer);
       stopListening();
     };

@@ -17,12 +17,13 @@ import {
   OfflineScanBatch,
   type OfflineScanBatchResponse,
 } from '@gatecheck/contract';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { openOfflineDb, eventDayKey } from '@/features/scanner/offline/offline-db.ts';
 import type { User } from '@/lib/entities.ts';
-import { getSelection } from '@/lib/selection.ts';
+import { reportListRefused } from '@/lib/list-refused.ts';
+import { getSelection, selectScanMode } from '@/lib/selection.ts';
 import { readStoredUser } from '@/lib/stored-user.ts';
 import { makeDoorList } from '@/test/door-list-fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
@@ -185,4 +186,110 @@ test('a call refused for the list it names (the phone was moved meanwhile) asks 
   expect(await screen.findByText('Your organizer moved this phone to another event or check-in list. Its door list is downloaded again.')).toBeInTheDocument();
   expect(reports).toBe(2);
   await waitFor(() => expect(getSelection().day?.checkInList?.id).toBe(south.id));
+});
+
+test("a late answer of an older beat naming the old list does not send back a phone that followed its move: beats go one at a time", async () => {
+  const atNorth: DeviceSelf = { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id };
+  let reports = 0;
+  let answered = 0;
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), async () => {
+      reports += 1;
+      if (reports === 1) {
+        // The first beat, read by the server before the move, is slow to come back: its answer
+        // arrives after the phone followed the second's (or, beats one at a time, the second waits).
+        for (let waited = 0; waited < 300 && getSelection().day?.checkInList?.id !== south.id; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+        answered += 1;
+        return HttpResponse.json<DeviceStatusResponse>({ success: true, device: atNorth });
+      }
+      answered += 1;
+      return HttpResponse.json<DeviceStatusResponse>({ success: true, device: { ...atNorth, checkInListId: south.id } });
+    }),
+    http.get(apiUrl(checkInListsPath(testEvent.id)), () => HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists: [north, south] })),
+  );
+  renderApp({ route: '/day-select', user: phone, selection });
+  await waitFor(() => expect(reports).toBe(1));
+  // Moved meanwhile; a call refused for its list asks for a beat while the first is on its way.
+  reportListRefused();
+  await waitFor(() => expect(answered).toBe(2), { timeout: 3_000 });
+  await waitFor(() => expect(getSelection().day?.checkInList?.id).toBe(south.id));
+  // Give a late answer's move its turn: none comes.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: south.id, name: south.name } });
+  expect((await readStoredUser())?.device?.checkInListId).toBe(south.id);
+});
+
+test("naming the list of a day stored without it keeps an Entry / Exit change made while the lists were on their way", async () => {
+  let release = () => {};
+  const listsHeld = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let listReads = 0;
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), () =>
+      HttpResponse.json<DeviceStatusResponse>({ success: true, device: { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id } }),
+    ),
+    http.get(apiUrl(checkInListsPath(testEvent.id)), async () => {
+      listReads += 1;
+      await listsHeld;
+      return HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists: [north] });
+    }),
+  );
+  // A screen that reads no lists itself: the one read is the heartbeat's.
+  renderApp({ route: '/event-select', user: phone, selection: { ...selection, day: testDay } });
+  await waitFor(() => expect(listReads).toBe(1));
+  // Staff switch the door to Exit while the heartbeat waits for the lists.
+  await act(() => selectScanMode('exit'));
+  release();
+  // Give the first beat's naming its turn; the next beat names the list, Exit kept.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  reportListRefused();
+  await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, scanMode: 'exit', checkInList: { id: north.id, name: north.name } }));
+});
+
+test("a door phone held to one list whose lists cannot be loaded keeps its own list with the day it chooses, and its header says so", async () => {
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), () => HttpResponse.error()),
+    http.get(apiUrl(checkInListsPath(testEvent.id)), () => HttpResponse.error()),
+  );
+  const { user } = renderApp({ route: '/day-select', user: phone, selection: { organization: testOrganization, event: testEvent } });
+  await user.click(await screen.findByText(testDay.name));
+  await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: north.id, name: "This device's list" } }));
+  expect(await screen.findByTestId('check-in-list-name')).toHaveTextContent("Check-in list: This device's list");
+  expect(await screen.findByText("Scanning at this device's check-in list.")).toBeInTheDocument();
+  // The lists load again: the next heartbeat names the list, the day and its Entry / Exit kept.
+  serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: north.id }, [north, south]);
+  await act(() => selectScanMode('exit'));
+  reportListRefused();
+  await waitFor(() => expect(screen.getByTestId('check-in-list-name')).toHaveTextContent('Check-in list: North gate'));
+  expect(getSelection().day).toEqual({ ...testDay, scanMode: 'exit', checkInList: { id: north.id, name: north.name } });
+});
+
+test("a door phone held to one list, asked for its list (its move's lists did not load), is offered that list only", async () => {
+  const vip: CheckInList = { ...north, id: '55555555-5555-4555-8555-555555555555', name: 'VIP gate', position: 3 };
+  serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: south.id }, [north, south, vip]);
+  const atSouth: User = { ...phone, device: { ...phone.device!, checkInListId: south.id } };
+  let reports = 0;
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), () => {
+      reports += 1;
+      return HttpResponse.json<DeviceStatusResponse>({ success: true, device: { id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: south.id } });
+    }),
+  );
+  renderApp({ route: '/day-select', user: atSouth, selection: { ...selection, day: { ...testDay, checkInList: null } } });
+  expect(await screen.findByText('South gate')).toBeInTheDocument();
+  expect(screen.queryByText('North gate')).toBeNull();
+  expect(screen.queryByText('VIP gate')).toBeNull();
+  // The heartbeat, where the phone already is, changes nothing.
+  await waitFor(() => expect(reports).toBe(1));
+  expect(getSelection().day?.checkInList).toBeNull();
+});
+
+test("a door phone held to a list its lists do not hold yet (an old copy) is offered its own list only, not the others", async () => {
+  serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: south.id }, [north, { ...south, id: '55555555-5555-4555-8555-555555555555', name: 'VIP gate' }]);
+  const atSouth: User = { ...phone, device: { ...phone.device!, checkInListId: south.id } };
+  const { user } = renderApp({ route: '/day-select', user: atSouth, selection: { ...selection, day: { ...testDay, checkInList: null } } });
+  await user.click(await screen.findByText("This device's list"));
+  expect(screen.queryByText('North gate')).toBeNull();
+  await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: south.id, name: "This device's list" } }));
 });

@@ -41,18 +41,25 @@ export async function followDeviceMove(user: User, reported: DeviceSelf | undefi
 
 /**
  * A door device whose chosen day names no list, or not the list it is held to — a day stored before
- * a device's list was kept with it (docs/decisions/129) — gets its list named, as the day step now
- * stores it; a day whose list is still to choose (null) is left to that step. Without the lists (no
- * network) nothing changes until the next heartbeat. Never throws.
+ * a device's list was kept with it (docs/decisions/129) — or names it by `standInName` (the day step
+ * stored it without the lists), gets its list named, as the day step now stores it; a day whose list
+ * is still to choose (null) is left to that step. Without the lists (no
+ * network), or when the selection changed while they were read, nothing changes until the next
+ * heartbeat. Never throws.
  */
-export async function keepDeviceListChosen(user: User, queryClient: QueryClient): Promise<void> {
+export async function keepDeviceListChosen(user: User, queryClient: QueryClient, standInName?: string): Promise<void> {
   const { device } = user;
   const { event, day } = getSelection();
   if (!device || !event || event.id !== device.eventId || !day || day.checkInList === null) return;
-  if (device.checkInListId ? day.checkInList?.id === device.checkInListId : day.checkInList !== undefined) return;
+  const isNamed = day.checkInList !== undefined && day.checkInList.name !== standInName;
+  if (device.checkInListId ? day.checkInList?.id === device.checkInListId && isNamed : day.checkInList !== undefined) return;
   const lists = await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), retry: 1 }).catch(() => null);
   const step = lists ? checkInListStep(lists.lists, day.day, device) : null;
   if (step?.kind !== 'only' || (device.checkInListId !== null && step.list.id !== device.checkInListId)) return;
+  // Staff may have changed the day, its list or Entry / Exit while the lists were on their way:
+  // writing the day read before would undo that. The next heartbeat names the list of the new one.
+  const now = getSelection();
+  if (now.event !== event || now.day !== day) return;
   // The same door as before, now named: its Entry / Exit switch stays.
   await selectDay({ ...day, checkInList: step.list });
 }

@@ -65,8 +65,11 @@ function DaySelect({ event }: { event: EventItem }) {
       // The lists read as the screen opened (or kept from before) serve; none yet: fetched now.
       step = checkInListStep((await queryClient.ensureQueryData({ ...checkInListQueries.list(event.id), retry: 1 })).lists, day.day, device);
     } catch {
-      // Lists never seen and no server: scan at the first list, as before lists, and say so.
-      notify({ title: t('lists.loadFailed'), description: t('lists.firstListUsed'), variant: 'error', scope: 'next-screen' });
+      // Lists never seen and no server: a door device held to one list scans at it (its name unknown
+      // until the lists load; docs/decisions/129), anyone else at the first list, as before lists.
+      const deviceListId = device?.checkInListId;
+      if (deviceListId) step = { kind: 'only', list: { id: deviceListId, name: t('lists.deviceListName') } };
+      notify({ title: t('lists.loadFailed'), description: t(deviceListId ? 'lists.deviceListUsed' : 'lists.firstListUsed'), variant: 'error', scope: 'next-screen' });
     }
     if (step.kind === 'choose') {
       await selectDay({ ...day, checkInList: null });
@@ -133,9 +136,21 @@ function CheckInListSelect({ event, day }: { event: EventItem; day: SelectedDay 
   const goBack = () => void clearSelection('day');
   useBackButton(goBack);
   const lists = useQuery(checkInListQueries.list(event.id));
-  const step = lists.data ? checkInListStep(lists.data.lists, day.day) : null;
+  // A door device held to one list is offered that list only (docs/decisions/129): its scans name
+  // the list, and the server refuses a batch naming a list the device never was at. Lists that do
+  // not hold it yet (a copy from before the list was made) offer it by a stand-in name.
+  const device = useSession().user?.device;
+  const deviceListId = device?.checkInListId;
+  const step = lists.data ? checkInListStep(lists.data.lists, day.day, device) : null;
   // An event down to one list since the day was stored offers that one.
-  const offered = step?.kind === 'choose' ? step.lists : step?.kind === 'only' ? [step.list] : (lists.data?.lists ?? []);
+  const offered =
+    step?.kind === 'only'
+      ? [step.list]
+      : deviceListId && lists.data
+        ? [{ id: deviceListId, name: t('lists.deviceListName') }]
+        : step?.kind === 'choose'
+          ? step.lists
+          : (lists.data?.lists ?? []);
 
   const choose = async (list: { id: string; name: string }) => {
     await selectCheckInList(list);

@@ -147,7 +147,7 @@ test('moving a device with scans waiting says before saving where they are recor
   await user.click(await screen.findByRole('button', { name: 'Change North gate 2' }));
   const card = screen.getByRole('listitem', { name: 'North gate 2' });
   const warning =
-    'This phone has 3 scans waiting to be sent. They are recorded at the check-in list they were made at. Until the phone learns of the move (within a minute while it is online with the app open), it still scans at its old list, and those scans are recorded there too.';
+    'This phone has 3 scans waiting to be sent. They are recorded at the check-in list they were made at. Until the phone learns of the move (within a minute while it is online with the app open), scans it makes offline are still recorded at its old list; a scan made online is refused, and the phone then switches at once.';
   await user.type(within(card).getByLabelText('Device name'), ' b');
   expect(within(card).queryByText(warning)).not.toBeInTheDocument();
   await within(card).findByRole('option', { name: 'VIP Gate' });
