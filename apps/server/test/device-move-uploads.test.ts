@@ -217,3 +217,23 @@ test(`a device at every list, then held to one, still uploads what it scanned be
   expect(OfflineScanBatchResponse.parse(upload.json()).results.map((result) => result.status)).toEqual(['recorded']);
   expect(await listsCheckedInAt(atFirst.code)).toEqual([firstList.id]);
 });
+
+test(`a scan recorded at its old list, whose answer was lost, answers the same when sent again after the heartbeat told the device of its move (${TEST_DATABASE_KIND})`, async () => {
+  const [gateA, gateB] = [await newList('Gate A'), await newList('Gate B')];
+  const { token, device } = await enrollAtList(gateA.id);
+  await tick();
+  expect((await t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(device.id)), headers: bearer(adminToken), payload: { checkInListId: gateB.id } })).statusCode).toBe(200);
+  // Made at A before the phone heard of the move, by a phone whose clock runs 3 s ahead: coming back
+  // online it sends the upload and the heartbeat together, and the upload's answer is lost.
+  const code = freshCode();
+  const scannedAt = new Date(Date.now() + 3_000).toISOString();
+  const admitted = { scanId: randomUUID(), code, scannedAt, deviceId: device.id, verdict: 'approved' };
+  // The same ticket admitted again by the phone (a second guest with a copy): a conflict, stored too.
+  const admittedAgain = { ...admitted, scanId: randomUUID() };
+  const first = await uploadAt(token, gateA.id, [admitted, admittedAgain]);
+  expect(first).toEqual([['recorded', null], ['conflict', null]]);
+  expect((await heartbeat(token)).device?.checkInListId).toBe(gateB.id);
+  // Sent again: the stored answers, not 'not recorded' for a scan that was.
+  expect(await uploadAt(token, gateA.id, [admitted, admittedAgain])).toEqual(first);
+  expect(await listsCheckedInAt(code)).toEqual([gateA.id]);
+});
