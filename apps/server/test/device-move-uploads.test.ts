@@ -60,9 +60,12 @@ async function listsCheckedInAt(code: string): Promise<string[]> {
   return rows.map((row) => row.checkInListId);
 }
 
-/** The device's heartbeat (POST /devices/me/status): its answer tells it where it scans now. */
-async function heartbeat(token: string): Promise<DeviceStatusResponse> {
-  const answer = await t.app.inject({ method: 'POST', url: api(deviceApiPaths.reportStatus), headers: bearer(token), payload: { scansWaiting: 1 } });
+/**
+ * The device's heartbeat (POST /devices/me/status): its answer tells it where it scans now. `place`:
+ * where the phone says it scans (none: an app that does not say, taken as told by this answer).
+ */
+async function heartbeat(token: string, place?: { eventId: string; checkInListId: string | null }): Promise<DeviceStatusResponse> {
+  const answer = await t.app.inject({ method: 'POST', url: api(deviceApiPaths.reportStatus), headers: bearer(token), payload: { scansWaiting: 1, ...(place ? { place } : {}) } });
   expect(answer.statusCode, answer.body).toBe(200);
   return DeviceStatusResponse.parse(answer.json());
 }
@@ -216,4 +219,52 @@ test(`a device at every list, then held to one, still uploads what it scanned be
   expect(upload.statusCode, upload.body).toBe(200);
   expect(OfflineScanBatchResponse.parse(upload.json()).results.map((result) => result.status)).toEqual(['recorded']);
   expect(await listsCheckedInAt(atFirst.code)).toEqual([firstList.id]);
+});
+
+test(`a scan recorded at its old list, whose answer was lost, answers the same when sent again after the heartbeat told the device of its move (${TEST_DATABASE_KIND})`, async () => {
+  const [gateA, gateB] = [await newList('Gate A'), await newList('Gate B')];
+  const { token, device } = await enrollAtList(gateA.id);
+  await tick();
+  expect((await t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(device.id)), headers: bearer(adminToken), payload: { checkInListId: gateB.id } })).statusCode).toBe(200);
+  // Made at A before the phone heard of the move, by a phone whose clock runs 3 s ahead: coming back
+  // online it sends the upload and the heartbeat together, and the upload's answer is lost.
+  const code = freshCode();
+  const scannedAt = new Date(Date.now() + 3_000).toISOString();
+  const admitted = { scanId: randomUUID(), code, scannedAt, deviceId: device.id, verdict: 'approved' };
+  // The same ticket admitted again by the phone (a second guest with a copy): a conflict, stored too.
+  const admittedAgain = { ...admitted, scanId: randomUUID() };
+  const first = await uploadAt(token, gateA.id, [admitted, admittedAgain]);
+  expect(first).toEqual([['recorded', null], ['conflict', null]]);
+  expect((await heartbeat(token)).device?.checkInListId).toBe(gateB.id);
+  // Sent again: the stored answers, not 'not recorded' for a scan that was.
+  expect(await uploadAt(token, gateA.id, [admitted, admittedAgain])).toEqual(first);
+  expect(await listsCheckedInAt(code)).toEqual([gateA.id]);
+});
+
+test(`a heartbeat answer that is lost tells the phone nothing: its scans at its old list stay taken until a heartbeat reports the new list (${TEST_DATABASE_KIND})`, async () => {
+  const [gateA, gateB] = [await newList('Gate A'), await newList('Gate B')];
+  const { token, device } = await enrollAtList(gateA.id);
+  const at = (checkInListId: string) => ({ eventId: ids.liveEventId, checkInListId });
+  const scan = () => ({ scanId: randomUUID(), code: freshCode(), scannedAt: new Date().toISOString(), deviceId: device.id, verdict: 'approved' });
+  await tick();
+  expect((await t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(device.id)), headers: bearer(adminToken), payload: { checkInListId: gateB.id } })).statusCode).toBe(200);
+  // The server answers B, the answer never reaches the phone: it goes on reporting A, scanning at A.
+  expect((await heartbeat(token, at(gateA.id))).device?.checkInListId).toBe(gateB.id);
+  await tick();
+  const afterLostAnswer = scan();
+  expect((await heartbeat(token, at(gateA.id))).device?.checkInListId).toBe(gateB.id);
+  await tick();
+  const afterSecondLostAnswer = scan();
+  // A report of a place that is no id is no place: not told, and no error.
+  expect((await heartbeat(token, { eventId: 'not-an-id', checkInListId: 'nor-this' })).device?.checkInListId).toBe(gateB.id);
+  await tick();
+  // Now it has the answer: it reports B. From here a scan claiming A is not the phone at A.
+  expect((await heartbeat(token, at(gateB.id))).device?.checkInListId).toBe(gateB.id);
+  await tick();
+  const afterKnown = scan();
+  await tick();
+  expect(await heartbeat(token, at(gateB.id))).toMatchObject({ success: true });
+  expect(await uploadAt(token, gateA.id, [afterLostAnswer, afterSecondLostAnswer, afterKnown])).toEqual([['recorded', null], ['recorded', null], ['rejected', 'device_moved']]);
+  for (const made of [afterLostAnswer, afterSecondLostAnswer]) expect(await listsCheckedInAt(made.code)).toEqual([gateA.id]);
+  expect(await listsCheckedInAt(afterKnown.code)).toEqual([]);
 });

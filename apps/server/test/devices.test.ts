@@ -309,6 +309,23 @@ describe(`devices list, rename, move, revoke (${TEST_DATABASE_KIND})`, () => {
       clockOffsetMs = 0;
     }
   });
+
+  test('a scan recorded before the revocation, whose answer was lost, answers the same when sent again after it', async () => {
+    const { token, device } = await enrollDevice(t.app, adminToken, ids.liveEventId);
+    // Made by a phone whose clock runs 3 s ahead, recorded; the answer is lost and the device revoked.
+    const made = { scanId: randomUUID(), code: freshCode(), scannedAt: new Date(Date.now() + 3_000).toISOString(), deviceId: device.id, verdict: 'approved' };
+    const upload = async () => {
+      const answer = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(token), payload: { scans: [made] } });
+      expect(answer.statusCode, answer.body).toBe(200);
+      return OfflineScanBatchResponse.parse(answer.json()).results.map((result) => [result.status, result.reason ?? null]);
+    };
+    expect(await upload()).toEqual([['recorded', null]]);
+    expect((await t.app.inject({ method: 'POST', url: api(devicePaths.revokeDevice(device.id)), headers: bearer(adminToken) })).statusCode).toBe(200);
+    // Sent again: the stored answer, not 'removed' for a scan that was recorded.
+    expect(await upload()).toEqual([['recorded', null]]);
+    const admitted = await t.database.db.select({ id: checkIns.id }).from(checkIns).innerJoin(tickets, eq(tickets.id, checkIns.ticketId)).where(eq(tickets.code, made.code));
+    expect(admitted).toHaveLength(1);
+  });
 });
 
 describe(`check-in lists, online state and status reports (${TEST_DATABASE_KIND})`, () => {

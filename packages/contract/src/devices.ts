@@ -117,18 +117,26 @@ export const StartShiftResponse = z.object({
 }).meta({ id: 'StartShiftResponse' });
 export type StartShiftResponse = z.infer<typeof StartShiftResponse>;
 
-/** The body of POST /devices/me/status, sent when the app syncs. */
+/**
+ * The body of POST /devices/me/status, sent when the app syncs. `place`: where the phone scans now,
+ * the event and check-in list (null: every list) it has stored from its enrollment or its last
+ * heartbeat answer. The server takes a move as told to the phone once a heartbeat reports the new
+ * place (docs/decisions/129), not when an answer naming it was sent (that answer may be lost).
+ * Optional: an app from before sends none, and is taken as told when the answer is sent.
+ */
 export const DeviceStatusRequest = z.object({
   ...DeviceFacts,
   scansWaiting: z.number().int().min(0).max(SCANS_WAITING_MAX),
+  place: z.object({ eventId: requestText().max(64), checkInListId: checkInListIdField().nullable() }).optional(),
 }).meta({ id: 'DeviceStatusRequest' });
 export type DeviceStatusRequest = z.infer<typeof DeviceStatusRequest>;
 
 /**
  * The answer to a status report: `device`, the device as the server has it now — a device its
  * organizer moved to another event or check-in list learns it at its next heartbeat and switches
- * (docs/decisions/127); absent from a server before that. The server keeps the first such answer's
- * time: the scans the device made at its old list until then are still taken (docs/decisions/129).
+ * (docs/decisions/127); absent from a server before that. The server keeps the time of the first
+ * heartbeat reporting the new place (`place`; without it, of the first answer naming it): the scans
+ * the device made at its old list until then are still taken (docs/decisions/129).
  */
 export const DeviceStatusResponse = z.object({ success: z.boolean(), device: DeviceSelf.optional() }).meta({ id: 'DeviceStatusResponse' });
 export type DeviceStatusResponse = z.infer<typeof DeviceStatusResponse>;

@@ -257,21 +257,31 @@ export async function reportDeviceStatus(db: DbOrTx, deviceId: string, status: D
 
 /**
  * Where device `deviceId` scans now, as its heartbeat answers it (POST /devices/me/status,
- * docs/decisions/127), and that it is told so at `now` (docs/decisions/129): every move of it not yet
- * told gets `told_at` = `now`, once (a concurrent heartbeat finds it set and leaves it). The phone
- * scans at its old list until this answer, so its scans there until `now` are still taken.
+ * docs/decisions/127), and whether the phone knows it (docs/decisions/129): every move of it not yet
+ * told gets `told_at` = `now` when the phone reports (`reported`, its stored event and list) the
+ * place the device is at — it has the answer that named it. A phone still reporting its old place
+ * (the answer naming the new one was lost) is not told: it scans at its old list, and its scans
+ * there stay taken until a heartbeat shows it knows. A report of no place (an app from before) is
+ * taken as told now, when the answer naming the place is sent. Set once (a concurrent heartbeat
+ * finds it set and leaves it).
  *
- * One statement, so one snapshot: a move is marked told exactly when the answer read in the same
- * snapshot already carries it (a move committed meanwhile is neither answered nor marked: the next
- * heartbeat tells it). Reading the place before and marking after could mark a move the answer
- * does not name, and refuse the scans the phone goes on making at its old list.
+ * One statement, so one snapshot: the place compared and answered and the moves marked are the same
+ * (a move committed meanwhile is neither compared, answered nor marked: a later heartbeat tells it).
+ * Reading the place before and marking after could mark a move the phone does not know of, and
+ * refuse the scans it goes on making at its old list.
  * @returns the device's event, check-in list (null: every list), name and organization; undefined
  *   for an unknown device.
  */
-export async function tellDeviceItsPlace(db: DbOrTx, deviceId: string, now: Date): Promise<DeviceSelf | undefined> {
+export async function tellDeviceItsPlace(db: DbOrTx, deviceId: string, now: Date, reported?: { eventId: string; checkInListId: string | null }): Promise<DeviceSelf | undefined> {
+  // Compared as text: a reported id that is no uuid names no place (and raises no cast error).
+  const knowsPlace =
+    reported === undefined
+      ? sql`true`
+      : sql`exists (select 1 from ${devices} where ${devices.id} = ${deviceId} and ${devices.eventId}::text = ${reported.eventId}
+          and ${devices.checkInListId}::text is not distinct from ${reported.checkInListId})`;
   const told = db.$with('told', { id: deviceListHistory.id }).as(sql`
     update ${deviceListHistory} set told_at = ${now.toISOString()}
-    where ${deviceListHistory.deviceId} = ${deviceId} and ${deviceListHistory.toldAt} is null
+    where ${deviceListHistory.deviceId} = ${deviceId} and ${deviceListHistory.toldAt} is null and ${knowsPlace}
     returning ${deviceListHistory.id}`);
   const [place] = await db
     .with(told)

@@ -28,7 +28,10 @@
  * Idempotent on `scanId`: every answered item is stored in offline_scans (primary key scan_id) and a
  * re-sent item answers what it answered first. Two uploads of the same item at once: the second
  * INSERT into offline_scans waits for the first and conflicts, its transaction is rolled back (its
- * check-in attempt too) and it answers the stored row.
+ * check-in attempt too) and it answers the stored row. The refusals of a revoked or moved door
+ * device's scan (`device_revoked`, `device_moved`: decisions 108, 129) are not stored and are asked
+ * after the stored answer: a scan recorded before the revocation or before the device was told of
+ * its move answers 'recorded' again when re-sent after it, not that it was not recorded.
  */
 import {
   atCapacityMessage,
@@ -130,15 +133,6 @@ export async function recordOfflineScans(
       });
       continue;
     }
-    if (uploader.acceptsScansBefore && Date.parse(parsed.data.scannedAt) >= uploader.acceptsScansBefore.getTime()) {
-      results.push({ index, scanId: parsed.data.scanId, status: 'rejected', reason: 'device_revoked', message: 'Scanned after this device was removed by its organizer.' });
-      continue;
-    }
-    const moved = uploader.acceptsScansWhileAt ? movedAwayAnswer(uploader.acceptsScansWhileAt, parsed.data) : null;
-    if (moved) {
-      results.push({ index, ...moved });
-      continue;
-    }
     const claimedMaker = parsed.data.scannedBy ?? uploader.userId;
     const proven = parsed.data.sessionProof === undefined ? null : await provingSession(await sessionsOfMaker(claimedMaker), parsed.data);
     const maker: Maker = proven
@@ -147,6 +141,18 @@ export async function recordOfflineScans(
     results.push({ index, ...(await recordOne(db, uploader, maker, { event, day, checkInList }, parsed.data, now)) });
   }
   return { receivedAt: now.toISOString(), results };
+}
+
+/**
+ * The rejection of a scan by a door device made after it was revoked (`device_revoked`, decision 108)
+ * or outside its stays at a list it has left (`device_moved`, decision 129); null when neither.
+ * Asked only of a scan not stored yet: one recorded before answers its stored result (exactly once).
+ */
+function deviceRefusal(uploader: Uploader, scan: OfflineScan): ItemAnswer | null {
+  if (uploader.acceptsScansBefore && Date.parse(scan.scannedAt) >= uploader.acceptsScansBefore.getTime()) {
+    return reject(scan.scanId, 'device_revoked', 'Scanned after this device was removed by its organizer.');
+  }
+  return uploader.acceptsScansWhileAt ? movedAwayAnswer(uploader.acceptsScansWhileAt, scan) : null;
 }
 
 /**
@@ -219,8 +225,12 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPl
   const { event, day } = place;
   // Who the scan is stored under: its maker, or its sender when the maker is not a member.
   const makerId = maker.isKnown ? maker.claimedMaker : uploader.userId;
+  // A scan recorded before answers what it answered then, even when the device was revoked or told
+  // of a move since (a re-sent upload whose answer was lost): it was recorded, and stays so.
   const stored = await findStored(db, scan.scanId);
   if (stored) return replay(stored, makerId, event, day);
+  const refused = deviceRefusal(uploader, scan);
+  if (refused) return refused;
   try {
     return await inTransaction(db, async (tx) => {
       const claimedAt = new Date(scan.scannedAt);

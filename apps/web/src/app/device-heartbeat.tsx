@@ -44,7 +44,7 @@ export default function DeviceHeartbeat() {
 
   useEffect(() => {
     const beat = async () => {
-      const reported = await reportDeviceStatus(await scansWaiting().catch(() => 0));
+      const reported = await reportDeviceStatus(await scansWaiting().catch(() => 0), userRef.current?.device);
       const current = userRef.current;
       if (!current) return;
       const moved = await followDeviceMove(current, reported, queryClient);

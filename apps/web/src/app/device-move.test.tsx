@@ -11,6 +11,7 @@ import {
   checkInListsPath,
   deviceApiPaths,
   type DeviceSelf,
+  DeviceStatusRequest,
   type DeviceStatusResponse,
   type DoorList,
   OfflineScan,
@@ -38,12 +39,17 @@ const phone: User = {
 };
 const selection = { organization: testOrganization, event: testEvent, day: { ...testDay, checkInList: { id: north.id, name: north.name } } };
 
-/** The server: the device is at `device`; GET check-in lists answers the device's one list. */
-function serve(device: DeviceSelf, lists: CheckInList[]) {
+/** The server: the device is at `device`; GET check-in lists answers the device's one list. @returns the status reports received. */
+function serve(device: DeviceSelf, lists: CheckInList[]): DeviceStatusRequest[] {
+  const reports: DeviceStatusRequest[] = [];
   server.use(
-    http.post(apiUrl(deviceApiPaths.reportStatus), () => HttpResponse.json<DeviceStatusResponse>({ success: true, device })),
+    http.post(apiUrl(deviceApiPaths.reportStatus), async ({ request }) => {
+      reports.push(DeviceStatusRequest.parse(await request.json()));
+      return HttpResponse.json<DeviceStatusResponse>({ success: true, device });
+    }),
     http.get(apiUrl(checkInListsPath(device.eventId)), () => HttpResponse.json<CheckInLists>({ eventId: device.eventId, lists })),
   );
+  return reports;
 }
 
 /** The door list of the north gate, as the phone downloaded it before the move. */
@@ -59,9 +65,11 @@ async function doorListsKept(): Promise<number> {
 
 test('a device moved to another list of its event switches to it at its heartbeat: stored, chosen, old door list deleted, and said', async () => {
   await keepNorthDoorList();
-  serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: south.id }, [south]);
+  const reports = serve({ id: 'device-1', name: 'North gate 2', organizationId: testOrganization.id, eventId: testEvent.id, checkInListId: south.id }, [south]);
   renderApp({ route: '/day-select', user: phone, selection });
   expect(await screen.findByText('Your organizer moved this phone to another event or check-in list. Its door list is downloaded again.')).toBeInTheDocument();
+  // The heartbeat says where the phone scans: the server takes the move as known once it says the new list (docs/decisions/129).
+  expect(reports[0]?.place).toEqual({ eventId: testEvent.id, checkInListId: north.id });
   expect((await readStoredUser())?.device).toMatchObject({ eventId: testEvent.id, checkInListId: south.id, token: 'device-token', shiftName: 'Anna' });
   // The device's one list: nothing to choose; kept with the day, so its records are the list's (docs/decisions/129).
   expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: south.id, name: south.name } });

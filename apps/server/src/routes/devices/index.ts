@@ -143,9 +143,9 @@ const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id } = deviceOf(request);
       const now = app.clock();
       await reportDeviceStatus(app.db, id, request.body, now);
-      // Its event and list now (a moved device switches), read as its moves are marked told: the
-      // scans it made at its old list until this answer are still taken (docs/decisions/129).
-      const device = await tellDeviceItsPlace(app.db, id, now);
+      // Its event and list now (a moved device switches), read as its moves are marked told once it
+      // reports the place it is at: its scans at its old list until then are still taken (docs/decisions/129).
+      const device = await tellDeviceItsPlace(app.db, id, now, request.body.place);
       return { success: true as const, ...(device ? { device } : {}) };
     },
   );

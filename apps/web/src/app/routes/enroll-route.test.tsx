@@ -87,7 +87,7 @@ test('one tap on the link sets the device up without a password; the name of who
   // A device has no password and no person to sign out: 'End shift' instead, which asks for the next name.
   expect(screen.queryByRole('link', { name: 'Change password' })).not.toBeInTheDocument();
   expect(screen.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
-  await vi.waitFor(() => expect(reports[0]).toEqual({ scansWaiting: 0, platform: 'web', appVersion: expect.stringMatching(/^\d+\.\d+\.\d+/) }));
+  await vi.waitFor(() => expect(reports[0]).toEqual({ scansWaiting: 0, platform: 'web', appVersion: expect.stringMatching(/^\d+\.\d+\.\d+/), place: { eventId: 'event-1', checkInListId: null } }));
   await user.click(screen.getByRole('button', { name: 'End shift' }));
   expect(await screen.findByRole('heading', { name: 'Who is scanning?' })).toBeInTheDocument();
   expect((await readStoredUser())?.token).toBe(DEVICE_TOKEN);

@@ -61,15 +61,17 @@ export async function endShift(user: User & { device: NonNullable<User['device']
 }
 
 /**
- * Reports the device's state (the devices page shows it; its last-seen time follows). Never
- * rejects: a report that does not arrive is sent again at the next heartbeat.
+ * Reports the device's state (the devices page shows it; its last-seen time follows) and `place`,
+ * the event and check-in list it scans at as stored on the phone: the server takes a move as known
+ * to the phone once it reports the new place (docs/decisions/129). Never rejects: a report that does
+ * not arrive is sent again at the next heartbeat.
  * @returns the device as the server has it now (its event and check-in list, docs/decisions/127),
  *   or undefined when the report did not arrive or the server is older.
  */
-export async function reportDeviceStatus(scansWaiting: number): Promise<DeviceSelf | undefined> {
+export async function reportDeviceStatus(scansWaiting: number, place?: Pick<DeviceCredential, 'eventId' | 'checkInListId'>): Promise<DeviceSelf | undefined> {
   const answer = await apiRequest(deviceApiPaths.reportStatus, {
     method: 'POST',
-    body: { scansWaiting, platform: platformName(), appVersion: APP_VERSION },
+    body: { scansWaiting, platform: platformName(), appVersion: APP_VERSION, ...(place ? { place: { eventId: place.eventId, checkInListId: place.checkInListId } } : {}) },
     schema: DeviceStatusResponse,
   }).catch(() => undefined);
   return answer?.device;
