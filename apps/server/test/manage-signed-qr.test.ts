@@ -26,7 +26,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { tickets } from '../src/db/schema.ts';
+import { eventSigningKeys, tickets } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_USER } from '../src/db/seed.ts';
 import { cliActor } from '../src/services/audit.ts';
 import { createEvent } from '../src/services/events.ts';
@@ -237,14 +237,41 @@ test("a signed QR code vouches for the days its ticket admits with its type's: a
   expect(qrTextOfPng(await readFile(path.join(dir, 'qr-friday', `${noDay}.png`)))).toBe(noDay);
 });
 
+test('a signed download of an event with nothing to sign makes no signing key, from /manage or the CLI', async () => {
+  const emptyEventId = await createEvent(
+    t.database.db,
+    { organizationId, title: 'Nothing signed yet', description: '', date: '2026-12-04', location: '', status: 'live', timeZone: 'Europe/Berlin', dayCutoff: '04:00', allowsScanningOutsideDays: true, days: [] },
+    cliActor(),
+  );
+  const pdf = await asAdmin(t.app, { method: 'GET', url: api(manageTicketPaths.ticketsPdf(emptyEventId, { signed: true })) });
+  expect(pdf.statusCode, pdf.body).toBe(200);
+  expect(qrTextsOfPdf(pdf.rawPayload)).toEqual([]);
+  const dir = t.config.dataDir;
+  const cli = await runCli(['tickets', 'export-qr', '--event', emptyEventId, '--out', 'qr-empty', '--signed'], {
+    env: { DATA_DIR: dir, INIT_CWD: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: path.join(dir, 'no-web-build') },
+    database: t.database,
+  });
+  expect(cli.exitCode, cli.stderr).toBe(0);
+  expect(cli.stdout).toContain('no tickets to print');
+  expect(await t.database.db.select().from(eventSigningKeys).where(eq(eventSigningKeys.eventId, emptyEventId))).toEqual([]);
+});
+
 test('without a signing secret (PostgreSQL and no SIGNING_KEY_SECRET) a signed download is a 409 on `signed` that says why; plain codes still download', async () => {
   const bare = await createTestApp({ env: { DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused' } });
   try {
-    const bareEventId = (await demoIds(bare.database.db)).liveEventId;
+    const bareIds = await demoIds(bare.database.db);
+    const bareEventId = bareIds.liveEventId;
     const token = await login(bare.app, DEMO_USER.username, DEMO_USER.password);
     const [ticket] = await insertTickets(bare.database.db, [{ code: `NO-SECRET-${randomUUID().toUpperCase()}`, eventId: bareEventId, holderName: 'Nora', ticketType: 'General Admission' }]);
     if (!ticket) throw new Error('no ticket');
-    for (const url of [manageTicketPaths.ticketQr(bareEventId, ticket.id, { signed: true }), manageTicketPaths.ticketsPdf(bareEventId, { signed: true })]) {
+    // An event with no tickets is refused alike: the server cannot sign, whatever there is to sign.
+    const emptyEventId = await createEvent(
+      bare.database.db,
+      { organizationId: bareIds.organizationId, title: 'Empty', description: '', date: '2026-12-04', location: '', status: 'live', timeZone: 'Europe/Berlin', dayCutoff: '04:00', allowsScanningOutsideDays: true, days: [] },
+      cliActor(),
+    );
+    const signedUrls = [manageTicketPaths.ticketQr(bareEventId, ticket.id, { signed: true }), manageTicketPaths.ticketsPdf(bareEventId, { signed: true }), manageTicketPaths.ticketsPdf(emptyEventId, { signed: true })];
+    for (const url of signedUrls) {
       const refused = await bare.app.inject({ method: 'GET', url: api(url), headers: bearer(token) });
       expect(refused.statusCode, refused.body).toBe(409);
       const body = ApiErrorBody.parse(refused.json());

@@ -20,7 +20,7 @@ import type { DbOrTx } from '../db/client.ts';
 import { tickets, ticketTypes } from '../db/schema.ts';
 import { isId, ServiceError } from './errors.ts';
 import { findEvent, type EventDetails } from './events.ts';
-import type { SigningKeyVault } from './signing-key-vault.ts';
+import { SigningKeySecretMissing, type SigningKeyVault } from './signing-key-vault.ts';
 import { activeSigningKey, signerOf, signWith, type TicketSigner } from './signing-keys.ts';
 import { ticketDaysOf, ticketTypeDoorColumns, typeOfTicket } from './ticket-type-door.ts';
 
@@ -82,7 +82,7 @@ export async function findPrintableTicket(db: DbOrTx, eventId: string, ticketId:
 /**
  * `list` (tickets of event `eventId`, as `listPrintableTickets` / `findPrintableTicket` read them)
  * with each ticket's signed QR text (`qrText`, docs/decisions/043) under the event's active key,
- * created on first use: what `tickets export-qr --signed` and the management area's signed downloads
+ * created on first use (not when there is nothing to sign): what `tickets export-qr --signed` and the management area's signed downloads
  * print (docs/decisions/135). The text vouches for the ticket's `days` — the days it admits with its
  * type's — so a phone deciding it from the signature alone denies the days the server denies. A
  * ticket that admits no day (`[]`, which the signed format cannot say) keeps its plain code: there
@@ -93,7 +93,18 @@ export async function findPrintableTicket(db: DbOrTx, eventId: string, ticketId:
  * @throws SigningKeySecretMissing when `vault` has no secret (PostgreSQL without SIGNING_KEY_SECRET).
  */
 export async function withSignedQrTexts(db: DbOrTx, vault: SigningKeyVault, eventId: string, list: PrintableTicket[]): Promise<PrintableTicket[]> {
+  if (!list.some(isSignable)) {
+    // Nothing to sign (no tickets, or none that admits a day): no key is made for it, but a
+    // server that cannot sign still says so, as it would with tickets.
+    if ('missing' in vault) throw new SigningKeySecretMissing(vault.missing);
+    return list;
+  }
   return signQrTexts(signerOf(await activeSigningKey(db, vault, eventId)), eventId, list);
+}
+
+/** Whether a signed text can vouch for `ticket`: it admits some day (the format cannot say none). */
+function isSignable(ticket: PrintableTicket): boolean {
+  return ticket.days?.length !== 0;
 }
 
 /**
@@ -117,7 +128,7 @@ export async function signQrTexts(signer: TicketSigner, eventId: string, list: P
       if (index > 0) await nextTurn();
       sliceStart = performance.now();
     }
-    signed.push(ticket.days?.length === 0 ? ticket : { ...ticket, qrText: signWith(signer, { eventId, code: ticket.code, days: ticket.days }) });
+    signed.push(isSignable(ticket) ? { ...ticket, qrText: signWith(signer, { eventId, code: ticket.code, days: ticket.days }) } : ticket);
   }
   return signed;
 }
