@@ -107,6 +107,23 @@ function qrTextsOfPdf(pdf: Buffer): string[] {
   return texts;
 }
 
+/**
+ * The lines of text drawn in a PDF, in the file's order: each `[<hex> kerning <hex> …] TJ` of the
+ * deflated content streams joined into one line (PDFKit's built-in fonts write Windows-1252 bytes).
+ */
+function textLinesOfPdf(pdf: Buffer): string[] {
+  const text = pdf.toString('latin1');
+  const lines: string[] = [];
+  for (const match of text.matchAll(/\/Length (\d+)\n\/Filter \/FlateDecode\n>>\nstream\n/g)) {
+    const start = (match.index ?? 0) + match[0].length;
+    const content = inflateSync(pdf.subarray(start, start + Number(match[1]))).toString('latin1');
+    for (const shown of content.matchAll(/\[([^\]]*)\] TJ/g)) {
+      lines.push([...(shown[1] ?? '').matchAll(/<([0-9a-f]*)>/g)].map((hex) => Buffer.from(hex[1] ?? '', 'hex').toString('latin1')).join(''));
+    }
+  }
+  return lines;
+}
+
 async function verifyAtDoor(qrCode: string, at: { eventId: string; day: number } = { eventId, day: 1 }) {
   const response = await t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(staffToken), payload: { ...at, qrCode, scanId: randomUUID() } });
   expect(response.statusCode, response.body).toBe(200);
@@ -227,6 +244,10 @@ test("a signed QR code vouches for the days its ticket admits with its type's: a
   const pdf = await asAdmin(t.app, { method: 'GET', url: api(manageTicketPaths.ticketsPdf(fridayEventId, { signed: true })) });
   expect(pdf.statusCode).toBe(200);
   expect(qrTextsOfPdf(pdf.rawPayload)).toEqual([text, noDay]);
+  // Under each QR code, the days it admits, as the door decides them.
+  const lines = textLinesOfPdf(pdf.rawPayload);
+  expect(lines).toContain('Friday · Day 1');
+  expect(lines).toContain('Friday · No day');
   const dir = t.config.dataDir;
   const cli = await runCli(['tickets', 'export-qr', '--event', fridayEventId, '--out', 'qr-friday', '--signed'], {
     env: { DATA_DIR: dir, INIT_CWD: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: path.join(dir, 'no-web-build') },
