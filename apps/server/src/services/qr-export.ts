@@ -82,8 +82,8 @@ export async function findPrintableTicket(db: DbOrTx, eventId: string, ticketId:
 /**
  * `list` (tickets of event `eventId`, as `listPrintableTickets` / `findPrintableTicket` read them)
  * with each ticket's signed QR text (`qrText`, docs/decisions/043) under the event's active key,
- * created on first use (not when there is nothing to sign): what `tickets export-qr --signed` and the management area's signed downloads
- * print (docs/decisions/135). The text vouches for the ticket's `days` — the days it admits with its
+ * created on first use (not when there is nothing to sign): what `tickets export-qr --signed` and
+ * the management area's signed downloads print (docs/decisions/135). The text vouches for the ticket's `days` — the days it admits with its
  * type's — so a phone deciding it from the signature alone denies the days the server denies. A
  * ticket that admits no day (`[]`, which the signed format cannot say) keeps its plain code: there
  * is nothing to vouch for, and the door denies it from its row or door-list entry. Ed25519 is
