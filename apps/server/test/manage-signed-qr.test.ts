@@ -9,21 +9,35 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { ApiErrorBody, apiPaths, manageTicketPaths, parseSignedTicket, VerifyTicketResponse } from '@gatecheck/contract';
+import {
+  ApiErrorBody,
+  apiPaths,
+  decideCheckIn,
+  DoorList,
+  EventSigningKeys,
+  manageTicketPaths,
+  offlinePaths,
+  parseSignedTicket,
+  verifySignedTicket,
+  VerifyTicketResponse,
+} from '@gatecheck/contract';
 import type { InjectOptions } from 'fastify';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { tickets } from '../src/db/schema.ts';
+import { eventSigningKeys, tickets } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_USER } from '../src/db/seed.ts';
+import { cliActor } from '../src/services/audit.ts';
 import { createEvent } from '../src/services/events.ts';
+import { createTicketType } from '../src/services/ticket-types.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { runCli } from './cli/cli-harness.ts';
 import { demoIds, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
+let organizationId: string;
 /** An event of the demo organization with only the tickets the tests add (decoding each PDF image costs time). */
 let eventId: string;
 let adminToken: string;
@@ -31,7 +45,7 @@ let staffToken: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const { organizationId } = await demoIds(t.database.db);
+  organizationId = (await demoIds(t.database.db)).organizationId;
   eventId = await createEvent(
     t.database.db,
     {
@@ -93,8 +107,25 @@ function qrTextsOfPdf(pdf: Buffer): string[] {
   return texts;
 }
 
-async function verifyAtDoor(qrCode: string) {
-  const response = await t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(staffToken), payload: { eventId, qrCode, day: 1, scanId: randomUUID() } });
+/**
+ * The lines of text drawn in a PDF, in the file's order: each `[<hex> kerning <hex> …] TJ` of the
+ * deflated content streams joined into one line (PDFKit's built-in fonts write Windows-1252 bytes).
+ */
+function textLinesOfPdf(pdf: Buffer): string[] {
+  const text = pdf.toString('latin1');
+  const lines: string[] = [];
+  for (const match of text.matchAll(/\/Length (\d+)\n\/Filter \/FlateDecode\n>>\nstream\n/g)) {
+    const start = (match.index ?? 0) + match[0].length;
+    const content = inflateSync(pdf.subarray(start, start + Number(match[1]))).toString('latin1');
+    for (const shown of content.matchAll(/\[([^\]]*)\] TJ/g)) {
+      lines.push([...(shown[1] ?? '').matchAll(/<([0-9a-f]*)>/g)].map((hex) => Buffer.from(hex[1] ?? '', 'hex').toString('latin1')).join(''));
+    }
+  }
+  return lines;
+}
+
+async function verifyAtDoor(qrCode: string, at: { eventId: string; day: number } = { eventId, day: 1 }) {
+  const response = await t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(staffToken), payload: { ...at, qrCode, scanId: randomUUID() } });
   expect(response.statusCode, response.body).toBe(200);
   return VerifyTicketResponse.parse(response.json());
 }
@@ -156,14 +187,112 @@ test("every ticket's signed QR PDF from /manage holds one signed text per ticket
   expect(await verifyAtDoor(pia)).toMatchObject({ isValid: true, holderName: 'Pia Printed' });
 });
 
+test("a signed QR code vouches for the days its ticket admits with its type's: a phone deciding it from the signature alone denies day 2 as the server does, from /manage and the CLI alike (docs/decisions/125, 135)", async () => {
+  const fridayEventId = await createEvent(
+    t.database.db,
+    {
+      organizationId,
+      title: 'Signed Friday passes',
+      description: '',
+      date: '2026-12-04',
+      location: '',
+      status: 'live',
+      timeZone: 'Europe/Berlin',
+      dayCutoff: '04:00',
+      allowsScanningOutsideDays: true,
+      days: [
+        { day: 1, name: 'Friday', date: '2026-12-04' },
+        { day: 2, name: 'Saturday', date: '2026-12-05' },
+      ],
+    },
+    cliActor(),
+  );
+  await createTicketType(t.database.db, fridayEventId, { name: 'Friday', checkInNote: '', requiresAttention: false, days: [1] }, cliActor());
+  const friday = `FRIDAY-${randomUUID().toUpperCase()}`;
+  // Its own day (2) and its type's (1) admit no day together: a signed text cannot say so.
+  const noDay = `NO-DAY-${randomUUID().toUpperCase()}`;
+  const [ticket] = await insertTickets(t.database.db, [
+    { code: friday, eventId: fridayEventId, holderName: 'Frida Friday', ticketType: 'Friday' },
+    { code: noDay, eventId: fridayEventId, holderName: 'Nils Noday', ticketType: 'Friday', admittedDays: [2] },
+  ]);
+  if (!ticket) throw new Error('no ticket');
+
+  const png = await asAdmin(t.app, { method: 'GET', url: api(manageTicketPaths.ticketQr(fridayEventId, ticket.id, { signed: true })) });
+  expect(png.statusCode, png.body).toBe(200);
+  const text = qrTextOfPng(png.rawPayload);
+
+  // What a phone does with a signed ticket its door list does not hold (apps/web offline-decision.ts):
+  // verify the signature under the event's keys, then decide from the payload's days alone.
+  const signed = parseSignedTicket(text);
+  if (!signed) throw new Error(`not a signed text: ${text}`);
+  expect(signed).toMatchObject({ eventId: fridayEventId, code: friday, days: [1] });
+  const keys = await t.app.inject({ method: 'GET', url: api(offlinePaths.signingKeys(fridayEventId)), headers: bearer(staffToken) });
+  expect(await verifySignedTicket(signed, EventSigningKeys.parse(keys.json()).keys)).toBe(true);
+  const doorList = await t.app.inject({ method: 'GET', url: api(offlinePaths.doorList(fridayEventId, 2)), headers: bearer(staffToken) });
+  expect(doorList.statusCode, doorList.body).toBe(200);
+  const onThePhone = decideCheckIn({
+    ticket: { eventId: signed.eventId, organizationId, isRevoked: false, admittedDays: signed.days },
+    event: DoorList.parse(doorList.json()).event,
+    day: 2,
+    existingCheckIn: null,
+    now: new Date(),
+  });
+  expect(onThePhone).toMatchObject({ outcome: 'denied', reason: 'not_valid_today' });
+  expect(await verifyAtDoor(text, { eventId: fridayEventId, day: 2 })).toMatchObject({ isValid: false, reason: 'not_valid_today' });
+
+  // The PDF and the CLI sign the same days; the ticket that admits no day keeps its plain code.
+  const pdf = await asAdmin(t.app, { method: 'GET', url: api(manageTicketPaths.ticketsPdf(fridayEventId, { signed: true })) });
+  expect(pdf.statusCode).toBe(200);
+  expect(qrTextsOfPdf(pdf.rawPayload)).toEqual([text, noDay]);
+  // Under each QR code, the days it admits, as the door decides them.
+  const lines = textLinesOfPdf(pdf.rawPayload);
+  expect(lines).toContain('Friday · Day 1');
+  expect(lines).toContain('Friday · No day');
+  const dir = t.config.dataDir;
+  const cli = await runCli(['tickets', 'export-qr', '--event', fridayEventId, '--out', 'qr-friday', '--signed'], {
+    env: { DATA_DIR: dir, INIT_CWD: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: path.join(dir, 'no-web-build') },
+    database: t.database,
+  });
+  expect(cli.exitCode, cli.stderr).toBe(0);
+  expect(qrTextOfPng(await readFile(path.join(dir, 'qr-friday', `${friday}.png`)))).toBe(text);
+  expect(qrTextOfPng(await readFile(path.join(dir, 'qr-friday', `${noDay}.png`)))).toBe(noDay);
+});
+
+test('a signed download of an event with nothing to sign makes no signing key, from /manage or the CLI', async () => {
+  const emptyEventId = await createEvent(
+    t.database.db,
+    { organizationId, title: 'Nothing signed yet', description: '', date: '2026-12-04', location: '', status: 'live', timeZone: 'Europe/Berlin', dayCutoff: '04:00', allowsScanningOutsideDays: true, days: [] },
+    cliActor(),
+  );
+  const pdf = await asAdmin(t.app, { method: 'GET', url: api(manageTicketPaths.ticketsPdf(emptyEventId, { signed: true })) });
+  expect(pdf.statusCode, pdf.body).toBe(200);
+  expect(qrTextsOfPdf(pdf.rawPayload)).toEqual([]);
+  const dir = t.config.dataDir;
+  const cli = await runCli(['tickets', 'export-qr', '--event', emptyEventId, '--out', 'qr-empty', '--signed'], {
+    env: { DATA_DIR: dir, INIT_CWD: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: path.join(dir, 'no-web-build') },
+    database: t.database,
+  });
+  expect(cli.exitCode, cli.stderr).toBe(0);
+  expect(cli.stdout).toContain('no tickets to print');
+  expect(await t.database.db.select().from(eventSigningKeys).where(eq(eventSigningKeys.eventId, emptyEventId))).toEqual([]);
+});
+
 test('without a signing secret (PostgreSQL and no SIGNING_KEY_SECRET) a signed download is a 409 on `signed` that says why; plain codes still download', async () => {
   const bare = await createTestApp({ env: { DATABASE_URL: 'postgres://unused@127.0.0.1:1/unused' } });
   try {
-    const bareEventId = (await demoIds(bare.database.db)).liveEventId;
+    const bareIds = await demoIds(bare.database.db);
+    const bareEventId = bareIds.liveEventId;
     const token = await login(bare.app, DEMO_USER.username, DEMO_USER.password);
     const [ticket] = await insertTickets(bare.database.db, [{ code: `NO-SECRET-${randomUUID().toUpperCase()}`, eventId: bareEventId, holderName: 'Nora', ticketType: 'General Admission' }]);
     if (!ticket) throw new Error('no ticket');
-    for (const url of [manageTicketPaths.ticketQr(bareEventId, ticket.id, { signed: true }), manageTicketPaths.ticketsPdf(bareEventId, { signed: true })]) {
+    // An event with no tickets is refused alike: the server cannot sign, whatever there is to sign.
+    const emptyEventId = await createEvent(
+      bare.database.db,
+      { organizationId: bareIds.organizationId, title: 'Empty', description: '', date: '2026-12-04', location: '', status: 'live', timeZone: 'Europe/Berlin', dayCutoff: '04:00', allowsScanningOutsideDays: true, days: [] },
+      cliActor(),
+    );
+    const signedUrls = [manageTicketPaths.ticketQr(bareEventId, ticket.id, { signed: true }), manageTicketPaths.ticketsPdf(bareEventId, { signed: true }), manageTicketPaths.ticketsPdf(emptyEventId, { signed: true })];
+    for (const url of signedUrls) {
       const refused = await bare.app.inject({ method: 'GET', url: api(url), headers: bearer(token) });
       expect(refused.statusCode, refused.body).toBe(409);
       const body = ApiErrorBody.parse(refused.json());

@@ -18,14 +18,16 @@ import {
   formatSignedTicket,
   VerifyTicketResponse,
 } from '@gatecheck/contract';
-import { randomBytes, randomUUID } from 'node:crypto';
+import crypto, { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, stat } from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { eventSigningKeys, scanLog } from '../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
+import { type PrintableTicket, withSignedQrTexts } from '../src/services/qr-export.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { openPrivateKey, openSigningKeyVault, sealClearSigningKeys, SIGNING_KEY_SECRET_FILE, type SigningKeyVault } from '../src/services/signing-key-vault.ts';
 import { activeSigningKey, generateSigningKey, revokeSigningKey, rotateSigningKey, signedQrText, signWith } from '../src/services/signing-keys.ts';
@@ -158,6 +160,31 @@ test('the offline upload and the door list take a signed text like its code', as
   expect(OfflineScanBatchResponse.parse(response.json()).results[0]).toMatchObject({ scanId, status: 'recorded' });
   expect(await t.database.db.select({ code: scanLog.code, source: scanLog.source }).from(scanLog).where(eq(scanLog.scanId, scanId))).toEqual([{ code, source: 'offline' }]);
   expect(await verify(code)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+});
+
+test("a print run parses the event's key once and signs in slices, so timers (a verify's deadline) run between them", async () => {
+  const TICKETS = 3000;
+  const list: PrintableTicket[] = Array.from({ length: TICKETS }, (_, index) => ({ code: `SLICE-${index}`, holderName: 'Sliced Sam', ticketType: 'Weekend', days: null }));
+  await activeSigningKey(t.database.db, vault, eventId);
+  // Counted where node:crypto is called (the spies call through), published to the ES module
+  // bindings the services import.
+  const parses = vi.spyOn(crypto, 'createPrivateKey');
+  const signatures = vi.spyOn(crypto, 'sign');
+  syncBuiltinESMExports();
+  // How many signatures were made each time a timer ran: one that runs mid-way saw some, not all.
+  const seenByTimer: number[] = [];
+  const timer = setInterval(() => seenByTimer.push(signatures.mock.calls.length), 0);
+  try {
+    const signed = await withSignedQrTexts(t.database.db, vault, eventId, list);
+    expect(signed.map((ticket) => parseSignedTicket(ticket.qrText ?? '')?.code)).toEqual(list.map((ticket) => ticket.code));
+    expect(signatures).toHaveBeenCalledTimes(TICKETS);
+    expect(parses).toHaveBeenCalledTimes(1);
+    expect(seenByTimer.some((count) => count > 0 && count < TICKETS), 'a timer ran between two signatures').toBe(true);
+  } finally {
+    clearInterval(timer);
+    vi.restoreAllMocks();
+    syncBuiltinESMExports();
+  }
 });
 
 describe('private keys at rest (docs/decisions/089)', () => {

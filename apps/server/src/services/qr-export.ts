@@ -12,21 +12,27 @@ import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { finished } from 'node:stream/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import type { DbOrTx } from '../db/client.ts';
-import { tickets } from '../db/schema.ts';
+import { tickets, ticketTypes } from '../db/schema.ts';
+import { isId, ServiceError } from './errors.ts';
 import { findEvent, type EventDetails } from './events.ts';
-import type { SigningKeyVault } from './signing-key-vault.ts';
-import { activeSigningKey, signedQrText } from './signing-keys.ts';
+import { SigningKeySecretMissing, type SigningKeyVault } from './signing-key-vault.ts';
+import { activeSigningKey, signerOf, signWith, type TicketSigner } from './signing-keys.ts';
+import { ticketDaysOf, ticketTypeDoorColumns, typeOfTicket } from './ticket-type-door.ts';
 
 /** Side of an exported PNG, in px (quiet zone included). */
 const QR_PNG_WIDTH_PX = 512;
 
 /**
- * One ticket to print. `days` null = every day of the event. `qrText`: the text the QR code
- * carries — a signed ticket's `GC1.` text (docs/decisions/043) — when not the plain code.
+ * One ticket to print. `days`: the days it admits with its type's (`ticketDaysOf`,
+ * docs/decisions/125), as the door decides them; null = every day of the event, [] = no day. They
+ * are what a signed text vouches for: a phone deciding a signed ticket without its door-list entry
+ * reads only these. `qrText`: the text the QR code carries — a signed ticket's `GC1.` text
+ * (docs/decisions/043) — when not the plain code.
  */
 export interface PrintableTicket {
   code: string;
@@ -36,30 +42,95 @@ export interface PrintableTicket {
   days: number[] | null;
 }
 
+/** A ticket row read with its type's days (left join: a type without a row admits every day). */
+const printableColumns = { code: tickets.code, holderName: tickets.holderName, ticketType: tickets.ticketType, admittedDays: tickets.admittedDays, typeDays: ticketTypeDoorColumns.typeDays };
+
+function printableOf(row: { code: string; holderName: string; ticketType: string; admittedDays: number[] | null; typeDays: number[] | null }): PrintableTicket {
+  return { code: row.code, holderName: row.holderName, ticketType: row.ticketType, days: ticketDaysOf(row, row) };
+}
+
 /**
- * The event `eventId` and its tickets that are not revoked, by holder name then code.
+ * The event `eventId` and its tickets that are not revoked, by holder name then code, each with the
+ * days it admits with its type's.
  * @throws ServiceError `not_found` for an unknown event.
  */
 export async function listPrintableTickets(db: DbOrTx, eventId: string): Promise<{ event: EventDetails; tickets: PrintableTicket[] }> {
   const event = await findEvent(db, eventId);
   const rows = await db
-    .select({ code: tickets.code, holderName: tickets.holderName, ticketType: tickets.ticketType, days: tickets.admittedDays })
+    .select(printableColumns)
     .from(tickets)
+    .leftJoin(ticketTypes, typeOfTicket)
     .where(and(eq(tickets.eventId, event.id), isNull(tickets.revokedAt)))
     .orderBy(asc(tickets.holderName), asc(tickets.code));
-  return { event, tickets: rows };
+  return { event, tickets: rows.map(printableOf) };
 }
 
 /**
- * `list` (tickets of event `eventId`) with each ticket's signed QR text (`qrText`, docs/decisions/043)
- * under the event's active key, created on first use: what `tickets export-qr --signed` and the
- * management area's signed downloads print (docs/decisions/135). Ed25519 is deterministic: the same
- * ticket and key give the same text.
+ * Ticket `ticketId` of event `eventId` (revoked or not: an admin may print one on purpose) as it
+ * prints, with the days it admits with its type's.
+ * @throws ServiceError `not_found` when the event has no such ticket.
+ */
+export async function findPrintableTicket(db: DbOrTx, eventId: string, ticketId: string): Promise<PrintableTicket> {
+  const [row] =
+    isId(eventId) && isId(ticketId)
+      ? await db.select(printableColumns).from(tickets).leftJoin(ticketTypes, typeOfTicket).where(and(eq(tickets.eventId, eventId), eq(tickets.id, ticketId))).limit(1)
+      : [];
+  if (!row) throw new ServiceError('not_found', 'No such ticket');
+  return printableOf(row);
+}
+
+/**
+ * `list` (tickets of event `eventId`, as `listPrintableTickets` / `findPrintableTicket` read them)
+ * with each ticket's signed QR text (`qrText`, docs/decisions/043) under the event's active key,
+ * created on first use (not when there is nothing to sign): what `tickets export-qr --signed` and
+ * the management area's signed downloads print (docs/decisions/135). The text vouches for the ticket's `days` — the days it admits with its
+ * type's — so a phone deciding it from the signature alone denies the days the server denies. A
+ * ticket that admits no day (`[]`, which the signed format cannot say) keeps its plain code: there
+ * is nothing to vouch for, and the door denies it from its row or door-list entry. Ed25519 is
+ * deterministic: the same ticket and key give the same text. The key is parsed once and the
+ * tickets signed in slices (`signQrTexts`), so a large print run does not hold up the scans the
+ * same server answers.
  * @throws SigningKeySecretMissing when `vault` has no secret (PostgreSQL without SIGNING_KEY_SECRET).
  */
-export async function withSignedQrTexts<T extends Pick<PrintableTicket, 'code' | 'days'>>(db: DbOrTx, vault: SigningKeyVault, eventId: string, list: T[]): Promise<(T & { qrText: string })[]> {
-  const key = await activeSigningKey(db, vault, eventId);
-  return Promise.all(list.map(async (ticket) => ({ ...ticket, qrText: await signedQrText(db, vault, { eventId, code: ticket.code, days: ticket.days }, key) })));
+export async function withSignedQrTexts(db: DbOrTx, vault: SigningKeyVault, eventId: string, list: PrintableTicket[]): Promise<PrintableTicket[]> {
+  if (!list.some(isSignable)) {
+    // Nothing to sign (no tickets, or none that admits a day): no key is made for it, but a
+    // server that cannot sign still says so, as it would with tickets.
+    if ('missing' in vault) throw new SigningKeySecretMissing(vault.missing);
+    return list;
+  }
+  return signQrTexts(signerOf(await activeSigningKey(db, vault, eventId)), eventId, list);
+}
+
+/** Whether a signed text can vouch for `ticket`: it admits some day (the format cannot say none). */
+function isSignable(ticket: PrintableTicket): boolean {
+  return ticket.days?.length !== 0;
+}
+
+/**
+ * Most tickets signed between two turns of the event loop, and most time (ms) spent: an Ed25519
+ * signature costs some 30–200 µs here (2 shared cores), so a slice stays near 10 ms and a verify
+ * waiting behind it keeps its deadline.
+ */
+const SIGNING_SLICE_TICKETS = 200;
+const SIGNING_SLICE_MS = 10;
+
+/**
+ * `list` (tickets of event `eventId`) each with its signed QR text under `signer` (see
+ * `withSignedQrTexts`; a ticket that admits no day keeps its plain code). Yields to the event loop
+ * (setImmediate) after every slice of SIGNING_SLICE_TICKETS tickets or SIGNING_SLICE_MS ms.
+ */
+export async function signQrTexts(signer: TicketSigner, eventId: string, list: PrintableTicket[]): Promise<PrintableTicket[]> {
+  const signed: PrintableTicket[] = [];
+  let sliceStart = performance.now();
+  for (const [index, ticket] of list.entries()) {
+    if (index % SIGNING_SLICE_TICKETS === 0 || performance.now() - sliceStart >= SIGNING_SLICE_MS) {
+      if (index > 0) await nextTurn();
+      sliceStart = performance.now();
+    }
+    signed.push(isSignable(ticket) ? { ...ticket, qrText: signWith(signer, { eventId, code: ticket.code, days: ticket.days }) } : ticket);
+  }
+  return signed;
 }
 
 /**
@@ -214,8 +285,12 @@ async function drawTicket(
   doc.font(fonts.regular).fontSize(7).fillColor('#555555').text(event.title, textX, y, line(7));
 }
 
-/** "Day 2", "Days 1, 3", or for a ticket valid on every day "All days" ("Admit one" at a single-day event). */
+/**
+ * "Day 2", "Days 1, 3", for a ticket valid on every day "All days" ("Admit one" at a single-day
+ * event), "No day" for one whose own days and type's have none in common.
+ */
 function describeDays(days: number[] | null, eventDays: EventDetails['days']): string {
   if (days === null) return eventDays.length > 1 ? 'All days' : 'Admit one';
+  if (days.length === 0) return 'No day';
   return days.length === 1 ? `Day ${days[0]}` : `Days ${days.join(', ')}`;
 }

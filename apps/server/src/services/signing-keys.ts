@@ -21,7 +21,7 @@ import {
   toBase64Url,
   verifySignedTicket,
 } from '@gatecheck/contract';
-import { createPrivateKey, generateKeyPairSync, sign } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { and, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { eventSigningKeys } from '../db/schema.ts';
@@ -139,10 +139,28 @@ export async function signedQrText(db: DbOrTx, vault: SigningKeyVault, ticket: {
   return signWith(signer, ticket);
 }
 
-/** Signs with a given key (no database): used by `signedQrText` and the test vectors. */
-export function signWith(key: SigningKey, ticket: { eventId: string; code: string; days: readonly number[] | null }): string {
+/** A key parsed once to sign many tickets with (`signerOf`): its id and its private key as node:crypto holds it. */
+export interface TicketSigner {
+  keyId: string;
+  privateKey: KeyObject;
+}
+
+/**
+ * `key` parsed for signing: parsing PKCS#8 costs about as much as an Ed25519 signature, so a print
+ * run parses its key once, not once per ticket.
+ * @throws Error (node:crypto) when the private key is not PKCS#8 DER.
+ */
+export function signerOf(key: SigningKey): TicketSigner {
+  return { keyId: key.keyId, privateKey: createPrivateKey({ key: Buffer.from(key.privateKey, 'base64url'), format: 'der', type: 'pkcs8' }) };
+}
+
+/**
+ * Signs `ticket` with a given key (no database): used by `signedQrText`, the print runs (a
+ * `TicketSigner`, parsed once) and the test vectors. Synchronous: one Ed25519 signature.
+ */
+export function signWith(key: SigningKey | TicketSigner, ticket: { eventId: string; code: string; days: readonly number[] | null }): string {
+  const privateKey = typeof key.privateKey === 'string' ? signerOf({ keyId: key.keyId, privateKey: key.privateKey }).privateKey : key.privateKey;
   const payload = signedTicketPayloadBytes({ keyId: key.keyId, eventId: ticket.eventId, code: ticket.code, days: ticket.days });
-  const privateKey = createPrivateKey({ key: Buffer.from(key.privateKey, 'base64url'), format: 'der', type: 'pkcs8' });
   return formatSignedTicket(payload, new Uint8Array(sign(null, payload, privateKey)));
 }
 

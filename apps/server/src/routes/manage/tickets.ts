@@ -38,10 +38,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ruleErrors } from '../../plugins/error-responses.ts';
 import { ServiceError } from '../../services/errors.ts';
-import { listPrintableTickets, type PrintableTicket, renderTicketsPdf, ticketQrPng, withSignedQrTexts } from '../../services/qr-export.ts';
+import { findPrintableTicket, listPrintableTickets, type PrintableTicket, renderTicketsPdf, ticketQrPng, withSignedQrTexts } from '../../services/qr-export.ts';
 import { openSigningKeyVault, SigningKeySecretMissing, type SigningKeyVault } from '../../services/signing-key-vault.ts';
 import { createTicketType, deleteTicketType, editTicketType, listTicketTypes } from '../../services/ticket-types.ts';
-import { findManagedTicket, searchManagedTickets, setTicketRevoked, updateTicket } from '../../services/tickets.ts';
+import { searchManagedTickets, setTicketRevoked, updateTicket } from '../../services/tickets.ts';
 import { BESIDE_DOORS_BATCH_SIZE, importTicketsCsv, inspectTicketsCsv, previewTicketsCsv, type TicketImportSummary as ImportOutcome } from '../../services/tickets-import.ts';
 import { eventOf, requireRole } from '../require-role.ts';
 import { actorOf, namingBodyFields } from '../management-changes.ts';
@@ -181,7 +181,7 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
    * `list` as its QR codes print: plain, or with the signed texts of `tickets export-qr --signed`
    * (the same service). No signing secret (PostgreSQL without SIGNING_KEY_SECRET) is a 409 on `signed`.
    */
-  const asPrinted = async <T extends Pick<PrintableTicket, 'code' | 'days'>>(eventId: string, list: T[], query: TicketQrQuery): Promise<(T & { qrText?: string })[]> => {
+  const asPrinted = async (eventId: string, list: PrintableTicket[], query: TicketQrQuery): Promise<PrintableTicket[]> => {
     if (query.signed !== 'true') return list;
     vault ??= openSigningKeyVault(app.config);
     return withSignedQrTexts(app.db, await vault, eventId, list).catch((error: unknown) => {
@@ -198,7 +198,7 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const eventId = eventOf(request).id;
-      const [ticket] = await asPrinted(eventId, [await findManagedTicket(app.db, eventId, request.params.ticketId)], request.query);
+      const [ticket] = await asPrinted(eventId, [await findPrintableTicket(app.db, eventId, request.params.ticketId)], request.query);
       if (!ticket) throw new Error('no ticket to print');
       const png = await ticketQrPng(ticket);
       return fileReply(reply)
