@@ -39,13 +39,16 @@ test('the count after a committed re-entry check-in fails: APPROVED without insi
   const code = `COUNT-FAULT-${randomUUID().slice(0, 18)}`;
   const [ticket] = await insertTickets(t.database.db, [{ code, eventId: ids.liveEventId, holderName: 'Holder', ticketType: 'General Admission' }]);
   if (!ticket) throw new Error('no ticket');
-  // This ticket's check-in, once written, points its session's search_path at a schema that does
-  // not exist: the check-in commits, and the next statement naming check_ins (the count) fails.
+  // This ticket's check-in, as it commits, points its session's search_path at a schema that does
+  // not exist: the check-in commits, and the next statement naming check_ins (the count) fails. A
+  // deferred constraint trigger, so that it runs at the commit, after the statement's own triggers
+  // (the live door's counters, decision 132), which must still find their tables.
   await t.database.db.execute(sql.raw(`
     create function public.lose_search_path() returns trigger language plpgsql as $$
     begin perform set_config('search_path', 'no_such_schema', false); return null; end $$`));
   await t.database.db.execute(sql.raw(`
-    create trigger lose_search_path after insert on public.check_ins for each row
+    create constraint trigger lose_search_path after insert on public.check_ins
+      deferrable initially deferred for each row
       when (new.ticket_id = '${ticket.id}') execute function public.lose_search_path();`));
 
   const response = await t.app.inject({
