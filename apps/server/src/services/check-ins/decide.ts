@@ -25,7 +25,7 @@ import { type BatchSize, coalescedStatement, type KeyColumn, keysTable } from '.
 import { scanLog, type tickets } from '../../db/schema.ts';
 import type { ChosenCheckInList } from '../check-in-lists.ts';
 import type { EventDetails } from '../events.ts';
-import type { TicketTypeDoor } from '../ticket-type-door.ts';
+import type { TicketWithType } from '../ticket-type-door.ts';
 import { ServiceError } from '../errors.ts';
 import { type RecordedAttempt, recordAttempt } from './record.ts';
 import { ticketForRule } from './write.ts';
@@ -43,8 +43,7 @@ export type TicketRow = typeof tickets.$inferSelect;
  * check-in note and flag, docs/decisions/102, and days, 125), read as ../ticket-type-door.ts reads
  * them.
  */
-export interface FoundTicket extends TicketTypeDoor {
-  ticket: TicketRow;
+export interface FoundTicket extends TicketWithType {
   organizationId: string;
 }
 
