@@ -47,7 +47,21 @@ beforeEach(async () => {
   if (i18n.language !== 'en') await i18n.changeLanguage('en');
 });
 
-const loadServer = async () => (await import('./msw-server.ts')).server;
+const importServer = async () => (await import('./msw-server.ts')).server;
+type MswServer = Awaited<ReturnType<typeof importServer>>;
+
+/**
+ * The MSW server the running file started (`beforeAll`), kept on the worker's global so that the
+ * file's hooks reset and close that very server. Importing `./msw-server.ts` again is not enough:
+ * after a test's `vi.resetModules()` (tooltip.test.tsx) the import evaluates the module again and
+ * yields a new, never-started server, so the started one was never closed and went on answering
+ * beside the next file's: every request of the next files of that worker ran its handlers twice (a
+ * clean CI run saw doubled door-list asks, reads and session checks, 27–28 Nov 2026).
+ */
+const STARTED_SERVER = Symbol.for('gatecheck.test.msw-server');
+type WorkerGlobal = typeof globalThis & { [STARTED_SERVER]?: MswServer };
+const worker = globalThis as WorkerGlobal;
+const loadServer = async (): Promise<MswServer> => worker[STARTED_SERVER] ?? importServer();
 
 /**
  * How long the first `listen` may take, in ms: in a new worker it first imports MSW, the contract and
@@ -57,7 +71,10 @@ const loadServer = async () => (await import('./msw-server.ts')).server;
 const FIRST_IMPORT_TIMEOUT_MS = 30_000;
 
 beforeAll(async () => {
-  (await loadServer()).listen({ onUnhandledRequest: 'error' });
+  if (worker[STARTED_SERVER]) throw new Error("An earlier test file's MSW server is still listening: its handlers would run beside this file's.");
+  const server = await importServer();
+  server.listen({ onUnhandledRequest: 'error' });
+  worker[STARTED_SERVER] = server;
 }, FIRST_IMPORT_TIMEOUT_MS);
 
 /**
@@ -135,4 +152,5 @@ afterEach(resetAppState);
 afterAll(async () => {
   await resetBetweenFiles();
   (await loadServer()).close();
+  delete worker[STARTED_SERVER];
 });
