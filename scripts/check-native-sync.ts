@@ -11,7 +11,8 @@
  *   Android `capacitor.plugins.json` and `capacitor.settings.gradle`; iOS `Podfile` (its podspec's
  *   name) and `packageClassList` (its Swift `CAPPlugin` class);
  * - the camera permission: `android.permission.CAMERA` in AndroidManifest.xml and a non-empty
- *   `NSCameraUsageDescription` in Info.plist;
+ *   `NSCameraUsageDescription` in Info.plist; `NSPhotoLibraryAddUsageDescription` for the share
+ *   sheet's 'Save Image' (decision 144);
  * - the app id: `applicationId`/`namespace` in app/build.gradle and `PRODUCT_BUNDLE_IDENTIFIER` in
  *   the Xcode project equal capacitor.config.json's `appId`;
  * - what a first build or install would trip on (scripts/native-checks.ts, decision 091): the iOS
@@ -129,6 +130,9 @@ const manifest = read(join(androidApp, 'src/main/AndroidManifest.xml'));
 check('AndroidManifest.xml asks for android.permission.CAMERA', /<uses-permission\s+android:name="android\.permission\.CAMERA"\s*\/>/.test(manifest));
 const usage = /<key>NSCameraUsageDescription<\/key>\s*<string>([^<]*)<\/string>/.exec(read(join(iosApp, 'Info.plist')))?.[1]?.trim() ?? '';
 check('Info.plist explains the camera (NSCameraUsageDescription)', usage.length >= 20, `"${usage}"`);
+// The share sheet's 'Save Image' (a QR PNG, decision 144) crashes an app without this string.
+const photosUsage = /<key>NSPhotoLibraryAddUsageDescription<\/key>\s*<string>([^<]*)<\/string>/.exec(read(join(iosApp, 'Info.plist')))?.[1]?.trim() ?? '';
+check('Info.plist explains saving to photos (NSPhotoLibraryAddUsageDescription)', photosUsage.length >= 20, `"${photosUsage}"`);
 
 // ---- App id.
 const gradle = read(join(androidApp, 'build.gradle'));

@@ -18,7 +18,11 @@
  *   `scan` (the ready-made scanner) answers `scanResult`, or is closed without a code.
  * - Filesystem: the app's own files (writeFile/appendFile/readFile/deleteFile/readdir/rename/stat/mkdir/rmdir),
  *   kept in `localStorage` under 'standin-files:' + directory + ':' + path, so they outlive a reload
- *   and the deletion of the page's IndexedDB (what the OS may clear: the WebView's storage).
+ *   and the deletion of the page's IndexedDB (what the OS may clear: the WebView's storage). Data is
+ *   kept as sent: UTF-8 text, or base64 when no `encoding` was given (appended parts join as sent).
+ *   With `filesFail`, writeFile and appendFile fail (a full disk).
+ * - Share: `share` answers as the person's choice in the share sheet, `shareOutcome`: an app took it
+ *   (default), the sheet was closed ('Share canceled', the plugin's words), or it failed.
  * - Haptics, App, KeepAwake, StatusBar, SplashScreen: recorded, answered with `{}` (or the plain result).
  * - Listeners (`addListener`): kept per plugin and event; `emit(plugin, event, data)` calls them the
  *   way the native side does (same callback id, `save: true`).
@@ -41,6 +45,10 @@ export interface CapacitorStandInOptions {
   prefsPrefix: string;
   /** What ML Kit's ready-made scanner (`scan`) reads next; absent: the person closes it ('scan canceled.'). */
   scanResult?: string;
+  /** Whether Filesystem's writeFile and appendFile fail (a full disk). */
+  filesFail?: boolean;
+  /** What the share sheet ends in; absent: 'shared'. */
+  shareOutcome?: 'shared' | 'canceled' | 'fails';
 }
 
 /** One plugin call as the bridge posted it. */
@@ -94,6 +102,7 @@ export const STAND_IN_PLUGINS = {
   KeepAwake: ['keepAwake', 'allowSleep', 'isSupported', 'isKeptAwake'],
   StatusBar: ['setStyle', 'setBackgroundColor', 'show', 'hide', 'getInfo', 'setOverlaysWebView'],
   SplashScreen: ['show', 'hide'],
+  Share: ['canShare', 'share'],
 } as const;
 
 /**
@@ -158,6 +167,7 @@ export function installCapacitorStandIn(
     if (pluginId === 'Filesystem') {
       const fileKey = (path: unknown, directory: unknown) => `standin-files:${String(directory)}:${String(path).replace(/^\/+/, '')}`;
       const key = fileKey(args.path, args.directory);
+      if ((methodName === 'writeFile' || methodName === 'appendFile') && options.filesFail) return { error: 'No space left on device.' };
       if (methodName === 'writeFile') {
         store.setItem(key, String(args.data));
         return { data: { uri: `file:///${key}` } };
@@ -215,6 +225,13 @@ export function installCapacitorStandIn(
         return text === undefined ? { error: 'scan canceled.' } : { data: { barcodes: [{ rawValue: text, displayValue: text, format: 'QR_CODE', valueType: 'URL' }] } };
       }
       if ((methodName === 'enableTorch' || methodName === 'disableTorch') && !options.torch) return { error: 'No torch.' };
+      return {};
+    }
+    if (pluginId === 'Share') {
+      if (methodName === 'canShare') return { data: { value: true } };
+      if (methodName === 'share' && options.shareOutcome === 'canceled') return { error: 'Share canceled' };
+      if (methodName === 'share' && options.shareOutcome === 'fails') return { error: 'Error sharing item' };
+      if (methodName === 'share') return { data: { activityType: 'com.google.android.apps.docs' } };
       return {};
     }
     if (pluginId === 'KeepAwake' && methodName === 'isSupported') return { data: { isSupported: true } };
