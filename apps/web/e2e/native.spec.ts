@@ -3,14 +3,17 @@
  * side played in the page (support/native-app.ts). Real server, real database. The job: the Server
  * field, sign-in with a bearer token (no cookie), Preferences storage, organization → event → today's
  * day → scanner, an ML Kit scan → APPROVED (one verification for many frames), the same code →
- * DENIED, a restart resuming at /scanner from Preferences, and a refused camera → SPEC §8.
+ * DENIED, a restart resuming at /scanner from Preferences, and a refused camera → SPEC §8. And the
+ * live door's CSV export on the phone: written to the app's cache and handed to the share sheet
+ * (docs/decisions/144), the WebView ignoring a browser download; a full disk said in a toast.
  */
 import { request as playwrightRequest, type Page } from '@playwright/test';
 import { PNG } from 'pngjs';
+import type { CapacitorStandIn } from '../src/test/capacitor-stand-in.ts';
 import { findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
 import { expect, test } from './support/fixtures.ts';
 import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, screen, startScanning } from './support/main-job.ts';
-import { DEMO_USER } from './support/demo-scope.ts';
+import { DEMO_SUPERVISOR, DEMO_USER } from './support/demo-scope.ts';
 import {
   getUserMediaCalls,
   installNativeShell,
@@ -132,4 +135,44 @@ test('the native app signs in to the chosen server with a bearer token, scans wi
   await expect.poll(() => nativeCalls(restarted, 'BarcodeScanner', 'openSettings')).toHaveLength(1);
   expect(await nativeCalls(restarted, 'BarcodeScanner', 'startScan')).toHaveLength(0);
   expect(await getUserMediaCalls(restarted)).toBe(0);
+});
+
+test("a supervisor's CSV export on the phone is written to the app's cache and handed to the share sheet", async ({ page, baseURL, saveScreen }) => {
+  await installNativeShell(page, 'granted');
+  await page.goto('/');
+  await page.getByLabel('Server').fill(baseURL ?? '');
+  await page.getByLabel('Email or Username').fill(DEMO_SUPERVISOR.email);
+  await page.getByLabel('Password').fill(DEMO_SUPERVISOR.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await expect(page).toHaveURL(/\/organization-select$/);
+  const token = (JSON.parse((await nativePreference(page, 'user')) ?? 'null') as { token?: string } | null)?.token ?? '';
+  const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });
+  const { event } = await findLiveThreeDayEvent(api);
+  await api.dispose();
+  const today = todaysDayNumber(event);
+
+  await page.goto(`/events/${event._id}/live?day=${today}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Live door' })).toBeVisible();
+  await page.getByRole('button', { name: 'Arrivals (CSV)' }).click();
+  await expect.poll(() => nativeCalls(page, 'Share', 'share')).toHaveLength(1);
+  const [written] = await nativeCalls(page, 'Filesystem', 'writeFile');
+  expect(written?.options).toMatchObject({ path: `exports/arrivals-day-${today}.csv`, directory: 'CACHE' });
+  // The server's CSV, as the plugin would write it (base64 over the bridge).
+  expect(Buffer.from(String(written?.options.data), 'base64').toString('utf8')).toMatch(/^check_in_list,slot_start,slot_end,arrivals\r?\n/);
+  expect((await nativeCalls(page, 'Share', 'share'))[0]?.options).toEqual({
+    title: `arrivals-day-${today}.csv`,
+    files: [`file:///standin-files:CACHE:exports/arrivals-day-${today}.csv`],
+    dialogTitle: `Save or send arrivals-day-${today}.csv`,
+  });
+  await expect(page.getByRole('button', { name: 'Arrivals (CSV)' })).toBeEnabled();
+  await expect(page.getByText(/could not be saved/)).toHaveCount(0);
+
+  // A phone whose storage is full: the export says so in a toast.
+  await page.evaluate(() => {
+    (window as unknown as { capacitorStandIn: CapacitorStandIn }).capacitorStandIn.options.filesFail = true;
+  });
+  await page.getByRole('button', { name: 'Scan log (CSV)' }).click();
+  await expect(page.getByText(`scan-log-day-${today}.csv could not be saved`)).toBeVisible();
+  expect(await nativeCalls(page, 'Share', 'share')).toHaveLength(1);
+  await saveScreen(page, 'native-live-door-export-failed', { fullPage: false });
 });
