@@ -1,22 +1,28 @@
 /**
  * Door devices end to end (docs/decisions/107, 108, 116) on the real server and database: the demo
- * admin makes a setup QR code on the devices page in /manage (320 px, dark, axe clean); a phone in
- * a browser context of its own opens the code's link, is set up without any password, gives the
- * name of whoever scans ('Anna'), scans a ticket APPROVED and, with its network cut, another one
- * APPROVED offline. The admin moves it to a new VIP gate, unknown to the phone, which admits a third
- * offline at its old list (decision 129: the phone is that gate until it is told, so the second and
- * the third are recorded at the list they were made at, not at the VIP gate). The admin sees it
- * online and removes it. The phone's next tap shows 'This device was removed by your organizer', its
- * door list is gone, and its three check-ins are on the server, the scan log naming
- * 'Anna (North gate 2)'.
+ * admin opens a VIP gate beside the event's 'All tickets' list and makes a setup QR code for 'All
+ * tickets' on the devices page in /manage (320 px, dark, axe clean). The phone is the native app
+ * (Capacitor's real Android bridge, the Java side played in the page: support/native-app.ts): on
+ * its first screen it scans that QR code (the code on the admin's screen, decoded from its pixels)
+ * and is set up without any password; whoever holds it gives their name ('Anna'). It scans a ticket
+ * with ML Kit, APPROVED, and a supervisor's live door in a third browser shows the arrival within
+ * 5 s on the 'All tickets' line, not the VIP gate's. With its network cut it admits another one
+ * offline. The admin moves it to the VIP gate, unknown to the phone, which admits a third offline at
+ * its old list (decision 129: the phone is that gate until it is told, so the second and the third
+ * are recorded at the list they were made at, not at the VIP gate). The admin sees it online and
+ * removes it. The phone's next tap shows 'This device was removed by your organizer', its door list
+ * is gone, and its three check-ins are on the server, the scan log naming 'Anna (North gate 2)'.
  */
 import { API_PREFIX, AttendeeSearchResponse, CheckInLists, checkInListsPath, ScanLogPage, supervisorPaths } from '@gatecheck/contract';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
 import { axeViolations } from './support/axe.ts';
-import { todaysDayNumber, findLiveThreeDayEvent } from './support/demo-scope.ts';
+import { DEMO_SUPERVISOR, todaysDayNumber, findLiveThreeDayEvent } from './support/demo-scope.ts';
 import { readDemoTickets, TicketPool } from './support/demo-tickets.ts';
 import { expect, test } from './support/fixtures.ts';
 import { chooseDay, chooseEvent, chooseOrganization, expectVerdict, openApp, signIn, startScanning, verdictCard, verifyByHand } from './support/main-job.ts';
+import { installNativeShell, nativeListenerCount, nativeScan, setNativeScanResult } from './support/native-app.ts';
 import { testWithOwnServer } from './support/own-server.ts';
 
 const withOwnServer = testWithOwnServer('devices');
@@ -41,7 +47,22 @@ function doorListCount(page: Page): Promise<number> {
   );
 }
 
-withOwnServer('an admin sets a phone up by a QR code, it scans without a password, and once removed it stops with its offline scans kept', async ({ page, browser, ownServer, saveScreen }) => {
+/** The text of the QR code `image` shows, read from its pixels on screen. */
+async function qrTextOf(image: Locator): Promise<string> {
+  const png = PNG.sync.read(await image.screenshot());
+  const text = jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+  if (!text) throw new Error('the QR code on screen does not decode');
+  return text;
+}
+
+/** A list's checked-in figure on the live door: the N of its line's 'N / M (p %)'. */
+async function checkedInOn(line: Locator): Promise<number> {
+  const match = /(\d+) \/ \d+ \(\d+ %\)/.exec((await line.textContent()) ?? '');
+  if (!match) throw new Error(`no figure on the line "${await line.textContent()}"`);
+  return Number(match[1]);
+}
+
+withOwnServer('an admin sets a native phone up by its QR code, it scans without a password, the live door shows it on its list, and once removed it stops with its offline scans kept', async ({ page, browser, ownServer, saveScreen }) => {
   test.setTimeout(180_000);
   const tickets = new TicketPool(readDemoTickets(ownServer.current.dataDir));
 
@@ -51,24 +72,54 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
   await signIn(page);
   const { organization, event } = await findLiveThreeDayEvent(page.request);
   const day = todaysDayNumber(event);
+  // A VIP gate beside the event's 'All tickets', so the live door has two lines to tell apart.
+  const listsPath = `${API_PREFIX}${checkInListsPath(event._id)}`;
+  const allTickets = CheckInLists.parse(await (await page.request.get(listsPath)).json()).lists[0];
+  if (!allTickets) throw new Error('the event has no check-in list');
+  const created = await page.request.post(listsPath, { data: { name: 'VIP gate' } });
+  expect(created.status(), await created.text()).toBe(201);
   await chooseOrganization(page, organization.name);
   await page.getByRole('link', { name: 'Manage events' }).click();
   await page.getByRole('link', { name: 'Door devices' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Door devices' })).toBeVisible();
   await page.getByLabel('Event').selectOption({ label: event.title });
+  await page.getByLabel('Check-in list').selectOption({ label: allTickets.name });
   await page.getByLabel('Device name').fill('North gate 2');
   await page.getByRole('button', { name: 'Make setup QR code' }).click();
   await expect(page.getByRole('img', { name: 'Setup QR code for North gate 2' })).toBeVisible();
   const link = await page.getByLabel('Setup link').inputValue();
   expect(link).toMatch(/\/enroll#token=[A-Za-z0-9_-]{43}$/);
+  const setupCode = await qrTextOf(page.getByRole('img', { name: 'Setup QR code for North gate 2' }));
+  expect(setupCode).toBe(link);
   await saveScreen(page, 'devices-setup-320-dark', { fullPage: true });
   expect(await axeViolations(page, 'devices page, dark, 320 px')).toEqual([]);
 
-  // The phone opens the link: set up by one tap, no password; whoever holds it gives their name.
+  // A supervisor watches the live door of the day in a browser of their own.
+  const liveContext = await browser.newContext({ viewport: { width: 360, height: 740 }, reducedMotion: 'reduce' });
+  const live = await liveContext.newPage();
+  // The phone: the native app, first started; it scans the code on the admin's screen with ML Kit.
   const phoneContext = await browser.newContext({ viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
   const phone = await phoneContext.newPage();
   try {
-    await phone.goto(link);
+    // New contexts of this test start at this test's own server (the address the setup link holds).
+    const origin = new URL(link).origin;
+    await live.goto(`${origin}/`);
+    await expect(live).toHaveURL(/\/login$/);
+    await signIn(live, DEMO_SUPERVISOR);
+    await live.goto(`${origin}/events/${event._id}/live?day=${day}`);
+    const lines = live.getByRole('list', { name: 'Check-in lists' }).getByRole('listitem');
+    const allTicketsLine = lines.filter({ hasText: allTickets.name });
+    const vipLine = lines.filter({ hasText: 'VIP gate' });
+    await expect(allTicketsLine).toHaveText(/\d+ \/ \d+/);
+    await expect(vipLine).toHaveText(/\d+ \/ \d+/);
+    const before = { allTickets: await checkedInOn(allTicketsLine), vip: await checkedInOn(vipLine) };
+
+    await installNativeShell(phone, 'granted');
+    await phone.goto(`${origin}/`);
+    await expect(phone).toHaveURL(/\/login$/);
+    await setNativeScanResult(phone, setupCode);
+    await phone.getByRole('button', { name: 'Scan setup QR code' }).click();
+    await expect(phone).toHaveURL(/\/enroll$/);
     await phone.getByRole('button', { name: 'Set up this device' }).click();
     await expect(phone.getByRole('heading', { name: 'Who is scanning?' })).toBeVisible();
     await saveScreen(phone, 'devices-shift', { fullPage: false });
@@ -83,8 +134,17 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
     await expect(phone.getByRole('button', { name: 'Logout' })).toHaveCount(0);
 
     const online = tickets.takeForDay(event.title, day);
-    await verifyByHand(phone, online.code);
+    await phone.getByRole('button', { name: 'Start Camera' }).click();
+    await expect.poll(() => nativeListenerCount(phone, 'BarcodeScanner', 'barcodesScanned')).toBe(1);
+    await nativeScan(phone, online.code, 3);
     await expectVerdict(phone, { isValid: true, holderName: online.holderName });
+    const scannedAt = Date.now();
+
+    // The live door, untouched, shows it within 5 s on the line of the phone's list, not the VIP gate's.
+    await expect.poll(() => checkedInOn(allTicketsLine), { timeout: 5_000, intervals: [250] }).toBe(before.allTickets + 1);
+    expect(Date.now() - scannedAt).toBeLessThan(5_000);
+    expect(await checkedInOn(vipLine)).toBe(before.vip);
+    await saveScreen(live, 'devices-live-door', { fullPage: false });
 
     // Its network gone, it decides from its door list and keeps the admission to send.
     await phone.route(`**${API_PREFIX}/**`, (route) => route.abort());
@@ -97,10 +157,6 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
     // The admin opens a VIP gate and moves the phone there while it is offline (docs/decisions/129):
     // what it admitted at the event's list before the move is recorded there, not at the VIP gate,
     // and so is what it admits there after the move, not knowing of it (it is still that gate).
-    const listsPath = `${API_PREFIX}${checkInListsPath(event._id)}`;
-    const allTickets = CheckInLists.parse(await (await page.request.get(listsPath)).json()).lists[0];
-    const created = await page.request.post(listsPath, { data: { name: 'VIP gate' } });
-    expect(created.status(), await created.text()).toBe(201);
     await page.reload();
     const card = page.getByRole('listitem', { name: 'North gate 2' });
     await card.getByRole('button', { name: 'Change North gate 2' }).click();
@@ -148,9 +204,10 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
     }
     // Made at the event's list, the second before the move and the third after it, before the phone heard of it.
     for (const code of [offline.code, afterMove.code]) {
-      expect(log.entries.find((entry) => entry.code === code && entry.verdict === 'approved')?.checkInListId).toBe(allTickets?.id);
+      expect(log.entries.find((entry) => entry.code === code && entry.verdict === 'approved')?.checkInListId).toBe(allTickets.id);
     }
   } finally {
     await phoneContext.close();
+    await liveContext.close();
   }
 });

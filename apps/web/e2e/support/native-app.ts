@@ -68,6 +68,13 @@ export function nativeScan(page: Page, code: string, frames = 1): Promise<number
   );
 }
 
+/** What ML Kit's ready-made scanner (`scan`, the first screen's setup code) reads next: `code`. */
+export function setNativeScanResult(page: Page, code: string): Promise<void> {
+  return page.evaluate((text) => {
+    (window as unknown as { capacitorStandIn: CapacitorStandIn }).capacitorStandIn.options.scanResult = text;
+  }, code);
+}
+
 /** Changes the device's camera permission as the OS reports it. */
 export function setNativeCameraPermission(page: Page, camera: CapacitorStandInOptions['camera'], onRequest: CapacitorStandInOptions['cameraOnRequest'] = 'denied'): Promise<void> {
   return page.evaluate(
