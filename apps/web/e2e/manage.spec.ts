@@ -64,6 +64,10 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible();
   const eventId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
   await saveScreen(page, 'manage-event-320-dark', { fullPage: true });
+  expect(await axeViolations(page, 'event, dark, 320 px')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect(await axeViolations(page, 'event, 320 px')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
 
   // A second door for the second day: the 'VIP Gate' list.
   await page.getByRole('link', { name: 'Check-in lists' }).click();
@@ -75,7 +79,13 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   expect(await axeViolations(page, 'new check-in list, dark, 320 px')).toEqual([]);
   await page.getByRole('button', { name: 'Add list' }).click();
   await expect(page.getByRole('button', { name: 'Edit VIP Gate' })).toBeVisible();
+  // The 'added' toast gone, the page as it stays.
+  await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 10_000 });
   await saveScreen(page, 'manage-lists-320-dark', { fullPage: true });
+  expect(await axeViolations(page, 'check-in lists, dark, 320 px')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect(await axeViolations(page, 'check-in lists, 320 px')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`/manage/events/${eventId}`);
 
   await page.getByRole('link', { name: 'Activity' }).click();
@@ -87,6 +97,7 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   expect(await axeViolations(page, 'activity, dark')).toEqual([]);
   await page.emulateMedia({ colorScheme: 'light' });
   await saveScreen(page, 'manage-activity-320-light', { fullPage: true });
+  expect(await axeViolations(page, 'activity, 320 px')).toEqual([]);
   await page.getByText('Deutsch', { exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Aktivität' })).toBeVisible();
   await expect(created).toHaveCount(0);
@@ -103,6 +114,9 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   await expect(page.getByRole('button', { name: `Revoke the invitation of ${NEW_STAFF.email}` })).toBeVisible();
   await saveScreen(page, 'manage-team-320-light', { fullPage: true });
   expect(await axeViolations(page, 'door team')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await axeViolations(page, 'door team, dark')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'light' });
   const invitationPath = await waitForInvitationPath(ownServer.current.dataDir, NEW_STAFF.email);
   // The invitation is on the organization's own Activity page (decision 126).
   await page.goto('/manage');
@@ -201,4 +215,24 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
   await expect(nadia.getByLabel(`Role of ${NEW_STAFF.name}`)).toHaveValue('supervisor');
   expect(await axeViolations(page, 'door team with members')).toEqual([]);
   await saveScreen(page, 'manage-team-role-changed-320', { fullPage: true });
+
+  // Each step is on record: the organization's Activity page names the acceptance and the new role.
+  await page.goto('/manage');
+  await page.getByRole('link', { name: 'Team and devices activity' }).click();
+  await expect(page.getByRole('listitem').filter({ hasText: 'An invitation was accepted' })).toContainText(NEW_STAFF.email);
+  const roleChanged = page.getByRole('listitem').filter({ hasText: 'Changed a role' });
+  await expect(roleChanged).toHaveCount(1);
+  await expect(roleChanged).toContainText('Staff → Supervisor');
+  await expect(roleChanged).not.toContainText(`${NEW_STAFF.name} →`);
+  await saveScreen(page, 'manage-organization-activity-after-join-320', { fullPage: true });
+
+  // The devices page and the events list, in the other theme than the devices journey checks.
+  await page.goto('/manage');
+  expect(await axeViolations(page, 'manage list, 320 px')).toEqual([]);
+  await page.getByRole('link', { name: 'Door devices' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Door devices' })).toBeVisible();
+  expect(await axeViolations(page, 'door devices, 320 px')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto('/manage');
+  expect(await axeViolations(page, 'manage list, dark, 320 px')).toEqual([]);
 });

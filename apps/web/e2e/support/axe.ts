@@ -29,6 +29,8 @@ export async function axeViolations(page: Page, screenName: string): Promise<str
  */
 async function settleTransitions(page: Page, maxMs = 2000): Promise<void> {
   await page.evaluate(async (limit) => {
+    // A transition a change just caused (a theme switched, a toast leaving) starts at the next frame.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     const finite = document.getAnimations().filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Number.POSITIVE_INFINITY));
     await Promise.race([Promise.allSettled(finite.map((animation) => animation.finished)), new Promise((resolve) => setTimeout(resolve, limit))]);
   }, maxMs);

@@ -1,8 +1,8 @@
-import type { AuditEntry, EventSnapshot } from '@gatecheck/contract';
+import type { AuditEntry, EventSnapshot, OrganizationAuditEntry } from '@gatecheck/contract';
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '@/lib/api-client.ts';
 import { canManage } from './manage-access.ts';
-import { changeLines, checkEventForm, newEventForm, nextDayRow, refusalOf, todayOnDevice } from './manage-logic.ts';
+import { changeLines, changeLineWords, checkEventForm, newEventForm, nextDayRow, organizationChangeLines, refusalOf, todayOnDevice } from './manage-logic.ts';
 
 describe('canManage', () => {
   test('admins only; unknown roles count as staff', () => {
@@ -71,4 +71,34 @@ test('an activity entry lists only what changed, each before and after; a creati
   ]);
   const created: AuditEntry = { ...updated, action: 'event.created', before: null, after: before };
   expect(changeLines(created).map((line) => line.label)).toEqual(['Title', 'Date', 'Status', 'Time zone', 'Day ends at (next morning)', 'Scan outside the event days', 'Days']);
+});
+
+test("an organization entry's lines read 'before → after' only for what changed; who it is about reads once", () => {
+  /** The entry's lines as the Activity page shows them: label and words (isChange as its route decides). */
+  const shown = (entry: OrganizationAuditEntry) =>
+    organizationChangeLines(entry).map((line) => [line.label, changeLineWords(line, entry.before !== null && entry.after !== null)]);
+  const member = { userId: 'u1', name: 'Nadia Door', email: 'nadia@example.org', role: 'staff' };
+  const entry = (action: OrganizationAuditEntry['action'], before: OrganizationAuditEntry['before'], after: OrganizationAuditEntry['after']): OrganizationAuditEntry => ({
+    id: '1',
+    at: '2026-11-28T06:35:00.000Z',
+    actor: { kind: 'user', name: 'Demo Staff' },
+    action,
+    before,
+    after,
+  });
+  expect(shown(entry('member.role_changed', member, { ...member, role: 'supervisor' }))).toEqual([
+    ['Name', 'Nadia Door'],
+    ['E-mail address', 'nadia@example.org'],
+    ['Role', 'Staff → Supervisor'],
+  ]);
+  // The used invitation's after names the account, not the address again: the address reads once.
+  expect(shown(entry('invitation.accepted', { invitationId: 'i1', email: member.email, role: 'staff' }, { userId: 'u1', role: 'staff' }))).toEqual([['E-mail address', 'nadia@example.org']]);
+  // A removal says what it removed.
+  expect(shown(entry('member.removed', member, null))).toEqual([
+    ['Name', 'Nadia Door'],
+    ['E-mail address', 'nadia@example.org'],
+    ['Role', 'Staff'],
+  ]);
+  // A change that clears a value still says so.
+  expect(changeLineWords({ field: 'description', label: 'Description', before: 'Old', after: '—' }, true)).toBe('Old → —');
 });

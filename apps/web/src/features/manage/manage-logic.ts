@@ -321,12 +321,26 @@ function organizationValueWords(snapshot: OrganizationAuditEntry['before'], fiel
 export function organizationChangeLines(entry: OrganizationAuditEntry): ChangeLine[] {
   return ORGANIZATION_FIELDS.flatMap((field) => {
     const before = organizationValueWords(entry.before, field);
-    const after = organizationValueWords(entry.after, field);
     const isIdentity = field === 'name' || field === 'deviceName' || field === 'email';
+    // Who an entry is about stays who it was when the after snapshot does not repeat it (an
+    // invitation used names the account it made, not the address again).
+    const named = organizationValueWords(entry.after, field);
+    const after = isIdentity && named === '—' && entry.after !== null ? before : named;
     if (before === after && !(isIdentity && after !== '—')) return [];
     if (entry.before === null && after === '—') return [];
     return [{ field, label: t(`manage.organizationFields.${field}`), before, after }];
   });
+}
+
+/**
+ * How an activity entry's line reads: 'before → after' when a change (`isChange`) changed the value;
+ * the value alone when it did not (a name or e-mail shown to say who the entry is about), and for an
+ * entry that set things (a creation: the value) or ended them (a removal: the value it had).
+ */
+export function changeLineWords(line: ChangeLine, isChange: boolean): string {
+  if (!isChange) return line.after === '—' ? line.before : line.after;
+  if (line.before === line.after) return line.after;
+  return t('manage.fromTo', { before: line.before, after: line.after });
 }
 
 /** An organization entry's action in words ('Changed a role'). */

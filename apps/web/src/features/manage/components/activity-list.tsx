@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { FormNotice } from '@/components/form-notice.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { formattingLocale } from '@/lib/i18n/index.ts';
-import type { ChangeLine } from '../manage-logic.ts';
+import { changeLineWords, type ChangeLine } from '../manage-logic.ts';
 
 /** One entry as the page shows it. */
 export interface ActivityItem {
@@ -55,7 +55,7 @@ export function ActivityList({ items, isPending, error, hasOlder, isLoadingOlder
               {entry.lines.map((line) => (
                 <div key={line.field} className="flex flex-col">
                   <dt className="text-sm font-semibold text-slate-700">{line.label}</dt>
-                  <dd className="text-base break-words text-slate-900">{entry.isChange ? t('manage.fromTo', { before: line.before, after: line.after }) : line.after}</dd>
+                  <dd className="text-base break-words text-slate-900">{changeLineWords(line, entry.isChange)}</dd>
                 </div>
               ))}
             </dl>
