@@ -5,9 +5,10 @@
  * name of whoever scans ('Anna'), scans a ticket APPROVED and, with its network cut, another one
  * APPROVED offline. The admin moves it to a new VIP gate, unknown to the phone, which admits a third
  * offline at its old list (decision 129: the phone is that gate until it is told, so the second and
- * the third are recorded at the list they were made at, not at the VIP gate). The admin sees it
- * online and removes it. The phone's next tap shows 'This device was removed by your organizer', its
- * door list is gone, and its three check-ins are on the server, the scan log naming
+ * the third are recorded at the list they were made at, not at the VIP gate), and then to another
+ * event, and the phone admits a fourth at its old event (decision 139: recorded there). The admin
+ * sees it online and removes it. The phone's next tap shows 'This device was removed by your
+ * organizer', its door list is gone, and its four check-ins are on the server, the scan log naming
  * 'Anna (North gate 2)'.
  */
 import { API_PREFIX, AttendeeSearchResponse, CheckInLists, checkInListsPath, ScanLogPage, supervisorPaths } from '@gatecheck/contract';
@@ -111,6 +112,19 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
     await verifyByHand(phone, afterMove.code);
     await expectVerdict(phone, { isValid: true, holderName: afterMove.holderName });
 
+    // Then to another event, still unknown to the phone, which admits a fourth at its old event
+    // (docs/decisions/139: that event still takes the scans the phone made there before it knew).
+    await card.getByRole('button', { name: 'Change North gate 2' }).click();
+    const eventTitles = await card.getByLabel('Event').locator('option').allTextContents();
+    const otherEvent = eventTitles.find((title) => title !== event.title);
+    if (!otherEvent) throw new Error('the demo organization has one event only');
+    await card.getByLabel('Event').selectOption({ label: otherEvent });
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(card).toContainText(otherEvent);
+    const afterEventMove = tickets.takeForDay(event.title, day);
+    await verifyByHand(phone, afterEventMove.code);
+    await expectVerdict(phone, { isValid: true, holderName: afterEventMove.holderName });
+
     // The admin sees the phone (seen just now) and removes it.
     await page.reload();
     await expect(card).toContainText('Online');
@@ -133,7 +147,7 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
     await saveScreen(phone, 'devices-removed', { fullPage: false });
 
     // Its three admissions are on the server, the scan log naming who scanned.
-    for (const admitted of [offline, afterMove]) {
+    for (const admitted of [offline, afterMove, afterEventMove]) {
       await expect
         .poll(async () => {
           const search = await page.request.get(`${API_PREFIX}${supervisorPaths.attendeeSearch(event._id)}?q=${encodeURIComponent(admitted.code)}&day=${day}`);
@@ -143,11 +157,11 @@ withOwnServer('an admin sets a phone up by a QR code, it scans without a passwor
         .toEqual(expect.any(String));
     }
     const log = ScanLogPage.parse(await (await page.request.get(`${API_PREFIX}${supervisorPaths.scanLog(event._id)}?day=${day}&limit=200`)).json());
-    for (const code of [online.code, offline.code, afterMove.code]) {
+    for (const code of [online.code, offline.code, afterMove.code, afterEventMove.code]) {
       expect(log.entries.find((entry) => entry.code === code && entry.verdict === 'approved')?.userName).toBe('Anna (North gate 2)');
     }
-    // Made at the event's list, the second before the move and the third after it, before the phone heard of it.
-    for (const code of [offline.code, afterMove.code]) {
+    // Made at the event's list, the second before the moves and the third and fourth after them, before the phone heard of them.
+    for (const code of [offline.code, afterMove.code, afterEventMove.code]) {
       expect(log.entries.find((entry) => entry.code === code && entry.verdict === 'approved')?.checkInListId).toBe(allTickets?.id);
     }
   } finally {
