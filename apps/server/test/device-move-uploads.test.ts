@@ -8,14 +8,34 @@
  * nothing is recorded twice.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiErrorBody, CreateEnrollmentResponse, devicePaths, deviceApiPaths, DeviceStatusResponse, offlinePaths, OfflineScanBatchResponse, parseEnrollmentLink, RedeemEnrollmentResponse } from '@gatecheck/contract';
-import { eq } from 'drizzle-orm';
+import {
+  ApiErrorBody,
+  apiPaths,
+  checkInCountsPath,
+  checkInListsPath,
+  CreateEnrollmentResponse,
+  devicePaths,
+  deviceApiPaths,
+  DeviceStatusResponse,
+  offlinePaths,
+  offlineScanProof,
+  OfflineScanBatchResponse,
+  parseEnrollmentLink,
+  RedeemEnrollmentResponse,
+  StartShiftResponse,
+  UserMe,
+} from '@gatecheck/contract';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { checkIns, tickets } from '../src/db/schema.ts';
+import { rowsOf } from '../src/db/rows.ts';
+import { checkIns, deviceListHistory, devices, sessions, tickets } from '../src/db/schema.ts';
 import { DEMO_LIVE_EVENT_TITLE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { cliActor } from '../src/services/audit.ts';
-import { createCheckInList, listCheckInLists } from '../src/services/check-in-lists.ts';
+import { createCheckInList, listCheckInLists, resolveCheckInList } from '../src/services/check-in-lists.ts';
+import { EVENT_LEFT_UPLOAD_GRACE_MS, timesAtListLeft } from '../src/services/devices.ts';
 import { findEvent } from '../src/services/events.ts';
+import { recordOfflineScans } from '../src/services/offline-scans.ts';
+import { hashToken } from '../src/services/sessions.ts';
 import { createOutsider, demoIds, ticketPicker } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
@@ -185,7 +205,7 @@ test(`a device moved twice while offline is at its first list until its heartbea
   for (const made of [whileAway, afterBack]) expect(await listsCheckedInAt(made.code)).toEqual([gateA.id]);
 });
 
-test(`a device never uploads to a list of another event, even one it was at before a move of event (${TEST_DATABASE_KIND})`, async () => {
+test(`a device never uploads to an event it was never at, nor to a list of another event (${TEST_DATABASE_KIND})`, async () => {
   const event = await findEvent(t.database.db, ids.liveEventId);
   const gate = await createCheckInList(t.database.db, event, { name: `Gate ${randomUUID().slice(0, 6)}`, ticketTypes: null, days: null }, cliActor());
   const { token, device } = await enrollAtList(gate.id);
@@ -193,13 +213,141 @@ test(`a device never uploads to a list of another event, even one it was at befo
   const made = { scanId: randomUUID(), code: freshCode(), scannedAt: new Date().toISOString(), deviceId: device.id, verdict: 'approved' };
   await tick();
   expect((await t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(device.id)), headers: bearer(adminToken), payload: { eventId: ids.singleDayEventId } })).statusCode).toBe(200);
-  const toOldEvent = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(token), payload: { checkInListId: gate.id, scans: [made] } });
-  expect(toOldEvent.statusCode).toBe(404);
   const outsider = await createOutsider(t.database.db);
+  // Another organization's event: the 404 of an unknown event, as for any event it never scanned.
+  const toForeignEvent = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(outsider.eventId, 1)), headers: bearer(token), payload: { scans: [made] } });
+  expect(toForeignEvent.statusCode).toBe(404);
   const [foreignList] = await listCheckInLists(t.database.db, outsider.eventId);
   const toForeignList = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.singleDayEventId, 1)), headers: bearer(token), payload: { checkInListId: foreignList?.id, scans: [made] } });
   expect(toForeignList.statusCode).toBe(400);
+  // The event it left, at a list of it other than the one it was at: the whole batch refused.
+  const otherGate = await newList('Other gate');
+  const toOtherGate = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(token), payload: { checkInListId: otherGate.id, scans: [made] } });
+  expect(toOtherGate.statusCode).toBe(400);
+  expect(ApiErrorBody.parse(toOtherGate.json())).toMatchObject({ code: 'bad_request', field: 'checkInListId' });
   expect(await listsCheckedInAt(made.code)).toEqual([]);
+});
+
+/** Starts a shift named `name` on the device of `token`: the shift's token and its users row. */
+async function startShift(token: string, name: string): Promise<{ token: string; userId: string }> {
+  const started = await t.app.inject({ method: 'POST', url: api(deviceApiPaths.startShift), headers: bearer(token), payload: { name } });
+  expect(started.statusCode, started.body).toBe(200);
+  const shift = StartShiftResponse.parse(started.json());
+  const me = await t.app.inject({ method: 'GET', url: api(apiPaths.usersMe), headers: bearer(shift.token) });
+  return { token: shift.token, userId: UserMe.parse(me.json()).id };
+}
+
+/** What the device of `token` sends event `eventId` for `checkInListId` (none: no list named) today: each item's status and reason, and the messages. */
+async function uploadToEvent(token: string, eventId: string, checkInListId: string | undefined, scans: unknown[]): Promise<{ statuses: [string, string | null][]; messages: (string | undefined)[] }> {
+  const answer = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(eventId, DAY)), headers: bearer(token), payload: { ...(checkInListId ? { checkInListId } : {}), scans } });
+  expect(answer.statusCode, answer.body).toBe(200);
+  const results = OfflineScanBatchResponse.parse(answer.json()).results;
+  return { statuses: results.map((result) => [result.status, result.reason ?? null]), messages: results.map((result) => result.message) };
+}
+
+/** Who checked ticket `code` in, for each of its check-ins. */
+async function staffOf(code: string): Promise<string[]> {
+  const rows = await t.database.db.select({ staffUserId: checkIns.staffUserId }).from(checkIns).innerJoin(tickets, eq(tickets.id, checkIns.ticketId)).where(eq(tickets.code, code));
+  return rows.map((row) => row.staffUserId);
+}
+
+test(`a device moved to another event sends the old event the scans it made there — a shift's too — until its heartbeat told it of the move, none made after, and reaches nothing else of it (${TEST_DATABASE_KIND})`, async () => {
+  const gate = await newList('North gate');
+  const { token, device } = await enrollAtList(gate.id);
+  const shift = await startShift(token, 'Anna');
+  const scan = (code: string) => ({ scanId: randomUUID(), code, scannedAt: new Date().toISOString(), deviceId: device.id, verdict: 'approved' as const });
+  const byShift = async (code: string) => {
+    const item = scan(code);
+    return { ...item, scannedBy: shift.userId, sessionProof: await offlineScanProof(shift.token, item) };
+  };
+  await tick();
+  const beforeMove = scan(freshCode());
+  const shiftBeforeMove = await byShift(freshCode());
+  await tick();
+  const moved = await t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(device.id)), headers: bearer(adminToken), payload: { eventId: ids.singleDayEventId } });
+  expect(moved.statusCode, moved.body).toBe(200);
+  await tick();
+  // Not told yet (offline): still the north gate of the live event, it admits there.
+  const notTold = scan(freshCode());
+  const notToldNoList = scan(freshCode());
+  const beforeEnrollment = { ...scan(freshCode()), scannedAt: new Date(Date.now() - 3_600_000).toISOString() };
+
+  // Sent by the device's own session (the shift's scan naming its maker), before the heartbeat.
+  const first = await uploadToEvent(token, ids.liveEventId, gate.id, [beforeMove, shiftBeforeMove, notTold, beforeEnrollment]);
+  expect(first.statuses).toEqual([['recorded', null], ['recorded', null], ['recorded', null], ['rejected', 'device_moved']]);
+  for (const made of [beforeMove, shiftBeforeMove, notTold]) expect(await listsCheckedInAt(made.code)).toEqual([gate.id]);
+  expect(await staffOf(shiftBeforeMove.code)).toEqual([shift.userId]);
+  expect(await listsCheckedInAt(beforeEnrollment.code)).toEqual([]);
+  // Naming no list (queued before the phone kept its list with the day): the list it was at there.
+  expect((await uploadToEvent(token, ids.liveEventId, undefined, [notToldNoList])).statuses).toEqual([['recorded', null]]);
+  expect(await listsCheckedInAt(notToldNoList.code)).toEqual([gate.id]);
+
+  // The heartbeat tells it; the phone follows and reports its new event.
+  expect((await heartbeat(token, { eventId: ids.liveEventId, checkInListId: gate.id })).device).toMatchObject({ eventId: ids.singleDayEventId, checkInListId: null });
+  await tick();
+  expect((await heartbeat(token, { eventId: ids.singleDayEventId, checkInListId: null })).device?.eventId).toBe(ids.singleDayEventId);
+  await tick();
+  const afterTold = scan(freshCode());
+  // Sent again (the answers were lost) with one made at the old event after it knew: the same answers, that one refused.
+  const again = await uploadToEvent(token, ids.liveEventId, gate.id, [beforeMove, shiftBeforeMove, notTold, afterTold]);
+  expect(again.statuses).toEqual([['recorded', null], ['recorded', null], ['recorded', null], ['rejected', 'device_moved']]);
+  expect(again.messages[3]).toBe('Scanned at this event after this device was told of its move to another event; the scan was not recorded.');
+  for (const made of [beforeMove, shiftBeforeMove, notTold]) expect(await listsCheckedInAt(made.code)).toHaveLength(1);
+  expect(await listsCheckedInAt(afterTold.code)).toEqual([]);
+
+  // Nothing else of the old event: the 404 of an unknown event, for the device and its shift.
+  for (const caller of [token, shift.token]) {
+    for (const request of [
+      { method: 'POST' as const, url: api(apiPaths.verifyTicket), payload: { eventId: ids.liveEventId, qrCode: freshCode(), day: DAY, checkInListId: gate.id } },
+      { method: 'GET' as const, url: api(offlinePaths.doorList(ids.liveEventId, DAY)) },
+      { method: 'GET' as const, url: api(offlinePaths.offlineConflicts(ids.liveEventId, DAY)) },
+      { method: 'GET' as const, url: api(offlinePaths.signingKeys(ids.liveEventId)) },
+      { method: 'GET' as const, url: api(checkInCountsPath(ids.liveEventId, DAY)) },
+      { method: 'GET' as const, url: api(checkInListsPath(ids.liveEventId)) },
+    ]) {
+      const refused = await t.app.inject({ ...request, headers: bearer(caller) });
+      expect(refused.statusCode, `${request.method} ${request.url}: ${refused.body}`).toBe(404);
+    }
+  }
+});
+
+test(`a device moved to another event and then revoked still sends the old event what it made there before the revocation; a week after it was told, that event is closed to it (${TEST_DATABASE_KIND})`, async () => {
+  const gate = await newList('South gate');
+  const { token, device } = await enrollAtList(gate.id);
+  const scan = () => ({ scanId: randomUUID(), code: freshCode(), scannedAt: new Date().toISOString(), deviceId: device.id, verdict: 'approved' as const });
+  await tick();
+  const beforeMove = scan();
+  await tick();
+  expect((await t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(device.id)), headers: bearer(adminToken), payload: { eventId: ids.singleDayEventId } })).statusCode).toBe(200);
+  await tick();
+  const movedNotTold = scan();
+  await tick();
+  expect((await t.app.inject({ method: 'POST', url: api(devicePaths.revokeDevice(device.id)), headers: bearer(adminToken) })).statusCode).toBe(200);
+  await tick();
+  const afterRevocation = scan();
+  const sent = await uploadToEvent(token, ids.liveEventId, gate.id, [beforeMove, movedNotTold, afterRevocation]);
+  expect(sent.statuses).toEqual([['recorded', null], ['recorded', null], ['rejected', 'device_revoked']]);
+  for (const made of [beforeMove, movedNotTold]) expect(await listsCheckedInAt(made.code)).toEqual([gate.id]);
+  expect(await listsCheckedInAt(afterRevocation.code)).toEqual([]);
+
+  // Another device, moved and told more than a week ago: the old event answers as an unknown one.
+  const late = await enrollAtList(gate.id);
+  await tick();
+  const madeLongAgo = { scanId: randomUUID(), code: freshCode(), scannedAt: new Date().toISOString(), deviceId: late.device.id, verdict: 'approved' as const };
+  await tick();
+  expect((await t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(late.device.id)), headers: bearer(adminToken), payload: { eventId: ids.singleDayEventId } })).statusCode).toBe(200);
+  await heartbeat(late.token, { eventId: ids.singleDayEventId, checkInListId: null });
+  const upload = () => t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(late.token), payload: { checkInListId: gate.id, scans: [madeLongAgo] } });
+  await t.database.db
+    .update(deviceListHistory)
+    .set({ toldAt: new Date(Date.now() - EVENT_LEFT_UPLOAD_GRACE_MS + 60_000) })
+    .where(eq(deviceListHistory.deviceId, late.device.id));
+  expect((await upload()).statusCode).toBe(200);
+  await t.database.db
+    .update(deviceListHistory)
+    .set({ toldAt: new Date(Date.now() - EVENT_LEFT_UPLOAD_GRACE_MS - 60_000) })
+    .where(eq(deviceListHistory.deviceId, late.device.id));
+  expect((await upload()).statusCode).toBe(404);
 });
 
 test(`a device at every list, then held to one, still uploads what it scanned before at the list it named (${TEST_DATABASE_KIND})`, async () => {
@@ -267,4 +415,86 @@ test(`a heartbeat answer that is lost tells the phone nothing: its scans at its 
   expect(await uploadAt(token, gateA.id, [afterLostAnswer, afterSecondLostAnswer, afterKnown])).toEqual([['recorded', null], ['recorded', null], ['rejected', 'device_moved']]);
   for (const made of [afterLostAnswer, afterSecondLostAnswer]) expect(await listsCheckedInAt(made.code)).toEqual([gateA.id]);
   expect(await listsCheckedInAt(afterKnown.code)).toEqual([]);
+});
+
+/**
+ * A device moved from the north gate of the live event to the single-day event, a scan it made at
+ * the north gate by a clock running 3 s ahead (so it claims a time after the heartbeat that tells
+ * the phone of the move), and the upload of that scan as the server runs it.
+ */
+async function movedWithScanAhead() {
+  const gate = await newList('Straddle gate');
+  const { token, device } = await enrollAtList(gate.id);
+  await tick();
+  expect((await t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(device.id)), headers: bearer(adminToken), payload: { eventId: ids.singleDayEventId } })).statusCode).toBe(200);
+  const code = freshCode();
+  const made = { scanId: randomUUID(), code, scannedAt: new Date(Date.now() + 3_000).toISOString(), deviceId: device.id, verdict: 'approved' as const };
+  const upload = () =>
+    t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(token), payload: { checkInListId: gate.id, scans: [made] } });
+  const told = () => heartbeat(token, { eventId: ids.singleDayEventId, checkInListId: null });
+  return { gate, token, device, made, upload, told };
+}
+
+test(`an upload that read the device's place before the heartbeat told it of its move and reaches a scan after that scan's re-send was refused answers the same refusal and records nothing (${TEST_DATABASE_KIND})`, async () => {
+  const { gate, token, device, made, upload, told } = await movedWithScanAhead();
+  // The original upload: the route has read where the device was (not told yet), and goes on to the item later.
+  const [session] = await t.database.db.select({ id: sessions.id, userId: sessions.userId }).from(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+  if (!session) throw new Error('no session');
+  const [row] = await t.database.db.select().from(devices).where(eq(devices.id, device.id));
+  if (!row) throw new Error('no device');
+  const sessionDevice = { id: row.id, eventId: row.eventId, organizationId: row.organizationId, name: row.name, checkInListId: row.checkInListId, revokedAt: row.revokedAt, lastSeenAt: row.lastSeenAt };
+  const stays = await timesAtListLeft(t.database.db, sessionDevice, ids.liveEventId, gate.id);
+  expect(stays).toMatchObject([{ until: null }]);
+  const originalUploader = { userId: session.userId, sessionId: session.id, acceptsScansWhileAt: stays, hasLeftEvent: true };
+  // Meanwhile the heartbeat tells the phone, and the re-send of the scan (the phone gave up waiting) is judged after it.
+  await told();
+  const resent = OfflineScanBatchResponse.parse((await upload()).json()).results;
+  expect(resent).toMatchObject([{ status: 'rejected', reason: 'device_moved' }]);
+  // The original now reaches the item: one answer for the scan, and no check-in the phone was told is not there.
+  const place = { day: DAY, checkInList: await resolveCheckInList(t.database.db, ids.liveEventId, gate.id) };
+  const original = await recordOfflineScans(t.database.db, originalUploader, await findEvent(t.database.db, ids.liveEventId), place, [made], new Date());
+  expect(original.results.map(({ index: _index, ...result }) => result)).toEqual(resent.map(({ index: _index, ...result }) => result));
+  expect(await listsCheckedInAt(made.code)).toEqual([]);
+});
+
+test(`an original upload still recording a scan and its re-send judged after the heartbeat told the device of its move give the one answer: recorded (${TEST_DATABASE_KIND})`, async () => {
+  const { gate, made, upload, told } = await movedWithScanAhead();
+  if (TEST_DATABASE_KIND === 'pglite') {
+    // One connection: the two uploads run one statement at a time, never inside each other's
+    // transaction; whichever order they take, they answer alike.
+    const [original, resent] = await Promise.all([upload(), told().then(upload)]);
+    const answers = [original, resent].map((answer) => OfflineScanBatchResponse.parse(answer.json()).results[0]?.status);
+    expect(answers[1]).toBe(answers[0]);
+    expect(await listsCheckedInAt(made.code)).toEqual(answers[0] === 'recorded' ? [gate.id] : []);
+    return;
+  }
+  // PostgreSQL, each upload on its own connection. The original is held inside its transaction after
+  // it wrote the scan's row and its check-in (the scan log waits on a lock taken here), not committed.
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let signalLocked: () => void = () => undefined;
+  const locked = new Promise<void>((resolve) => (signalLocked = resolve));
+  const holder = t.database.db.transaction(async (tx) => {
+    await tx.execute(sql`lock table scan_log in share mode`);
+    signalLocked();
+    await released;
+  });
+  await locked;
+  const waitingOnLocks = async () => rowsOf<{ n: number }>(await t.database.db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`))[0]?.n ?? 0;
+  const until = async (isDone: () => Promise<boolean>) => {
+    for (let tries = 0; tries < 500 && !(await isDone()); tries += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+  const original = upload();
+  await until(async () => (await waitingOnLocks()) >= 1);
+  // The phone is told of the move; its re-send is judged after that, while the original has not committed.
+  await told();
+  let isResentAnswered = false;
+  const resent = upload().finally(() => (isResentAnswered = true));
+  // The re-send waits for the original (a second lock wait), or answers at once (as it did before).
+  await until(async () => isResentAnswered || (await waitingOnLocks()) >= 2);
+  release();
+  await holder;
+  const answers = await Promise.all([original, resent]);
+  expect(answers.map((answer) => OfflineScanBatchResponse.parse(answer.json()).results.map((result) => [result.status, result.reason ?? null]))).toEqual([[['recorded', null]], [['recorded', null]]]);
+  expect(await listsCheckedInAt(made.code)).toEqual([gate.id]);
 });

@@ -9,9 +9,10 @@
  * 5 s on the 'All tickets' line, not the VIP gate's. With its network cut it admits another one
  * offline. The admin moves it to the VIP gate, unknown to the phone, which admits a third offline at
  * its old list (decision 129: the phone is that gate until it is told, so the second and the third
- * are recorded at the list they were made at, not at the VIP gate). The admin sees it online and
- * removes it. The phone's next tap shows 'This device was removed by your organizer', its door list
- * is gone, and its three check-ins are on the server, the scan log naming 'Anna (North gate 2)'.
+ * are recorded at the list they were made at, not at the VIP gate), and then to another event, and
+ * the phone admits a fourth at its old event (decision 139: recorded there). The admin sees it online
+ * and removes it. The phone's next tap shows 'This device was removed by your organizer', its door
+ * list is gone, and its four check-ins are on the server, the scan log naming 'Anna (North gate 2)'.
  */
 import { API_PREFIX, AttendeeSearchResponse, CheckInLists, checkInListsPath, ScanLogPage, supervisorPaths } from '@gatecheck/contract';
 import type { Locator, Page } from '@playwright/test';
@@ -154,7 +155,7 @@ withOwnServer('an admin sets a native phone up by its QR code, it scans without 
     await expect(verdictCard(phone).getByText('Offline', { exact: true })).toBeVisible();
     expect(await doorListCount(phone)).toBeGreaterThan(0);
 
-    // The admin opens a VIP gate and moves the phone there while it is offline (docs/decisions/129):
+    // The admin moves the phone to the VIP gate while it is offline (docs/decisions/129):
     // what it admitted at the event's list before the move is recorded there, not at the VIP gate,
     // and so is what it admits there after the move, not knowing of it (it is still that gate).
     await page.reload();
@@ -166,6 +167,19 @@ withOwnServer('an admin sets a native phone up by its QR code, it scans without 
     const afterMove = tickets.takeForDay(event.title, day);
     await verifyByHand(phone, afterMove.code);
     await expectVerdict(phone, { isValid: true, holderName: afterMove.holderName });
+
+    // Then to another event, still unknown to the phone, which admits a fourth at its old event
+    // (docs/decisions/139: that event still takes the scans the phone made there before it knew).
+    await card.getByRole('button', { name: 'Change North gate 2' }).click();
+    const eventTitles = await card.getByLabel('Event').locator('option').allTextContents();
+    const otherEvent = eventTitles.find((title) => title !== event.title);
+    if (!otherEvent) throw new Error('the demo organization has one event only');
+    await card.getByLabel('Event').selectOption({ label: otherEvent });
+    await card.getByRole('button', { name: 'Save' }).click();
+    await expect(card).toContainText(otherEvent);
+    const afterEventMove = tickets.takeForDay(event.title, day);
+    await verifyByHand(phone, afterEventMove.code);
+    await expectVerdict(phone, { isValid: true, holderName: afterEventMove.holderName });
 
     // The admin sees the phone (seen just now) and removes it.
     await page.reload();
@@ -189,7 +203,7 @@ withOwnServer('an admin sets a native phone up by its QR code, it scans without 
     await saveScreen(phone, 'devices-removed', { fullPage: false });
 
     // Its three admissions are on the server, the scan log naming who scanned.
-    for (const admitted of [offline, afterMove]) {
+    for (const admitted of [offline, afterMove, afterEventMove]) {
       await expect
         .poll(async () => {
           const search = await page.request.get(`${API_PREFIX}${supervisorPaths.attendeeSearch(event._id)}?q=${encodeURIComponent(admitted.code)}&day=${day}`);
@@ -199,11 +213,11 @@ withOwnServer('an admin sets a native phone up by its QR code, it scans without 
         .toEqual(expect.any(String));
     }
     const log = ScanLogPage.parse(await (await page.request.get(`${API_PREFIX}${supervisorPaths.scanLog(event._id)}?day=${day}&limit=200`)).json());
-    for (const code of [online.code, offline.code, afterMove.code]) {
+    for (const code of [online.code, offline.code, afterMove.code, afterEventMove.code]) {
       expect(log.entries.find((entry) => entry.code === code && entry.verdict === 'approved')?.userName).toBe('Anna (North gate 2)');
     }
-    // Made at the event's list, the second before the move and the third after it, before the phone heard of it.
-    for (const code of [offline.code, afterMove.code]) {
+    // Made at the event's list, the second before the moves and the third and fourth after them, before the phone heard of them.
+    for (const code of [offline.code, afterMove.code, afterEventMove.code]) {
       expect(log.entries.find((entry) => entry.code === code && entry.verdict === 'approved')?.checkInListId).toBe(allTickets.id);
     }
   } finally {

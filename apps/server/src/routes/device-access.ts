@@ -8,7 +8,10 @@
  *   gets 403 `forbidden`; the device's last-seen time is kept (written at most once a minute).
  * - `keepDeviceToItsEvent` (preHandler, after validation): an `eventId` in the path or the body, or
  *   an `organizationId` in the path, other than the device's own gets the 404 of an unknown id
- *   (docs/decisions/086). The role checks (`requireRole`) then give it the staff role there.
+ *   (docs/decisions/086). The role checks (`requireRole`) then give it the staff role there. The one
+ *   exception is the offline upload's path naming an event the device was moved away from: its
+ *   route's role check (`opensEventDeviceLeft`) lets it send the scans it made there, and nothing
+ *   else of that event is reachable (docs/decisions/139).
  */
 import { API_PREFIX, apiPaths, deviceApiPaths } from '@gatecheck/contract';
 import type { FastifyRequest } from 'fastify';
@@ -73,6 +76,10 @@ export async function keepDeviceToItsEvent(request: FastifyRequest): Promise<voi
   if (!user || !device) return;
   const params = (request.params ?? {}) as { eventId?: unknown; organizationId?: unknown };
   const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as { eventId?: unknown };
+  // The scans queued at an event the device left: judged by the upload's role check, which opens
+  // that event to the upload only while the device may send them (docs/decisions/139). No list is
+  // filled in: the device's list is one of its new event.
+  if (routeOf(request) === OFFLINE_UPLOAD && typeof params.eventId === 'string' && params.eventId !== device.eventId) return;
   for (const eventId of [params.eventId, body.eventId]) {
     if (typeof eventId === 'string' && eventId !== device.eventId) throw new AccessRefusedError(user.userId, { eventId });
   }

@@ -7,7 +7,9 @@
  * Answers: 404 `not_found` for an unknown event or one of an organization the caller is not a
  * member of (nothing leaks across organizations), 403 `forbidden` `{ code, message }` for a member
  * with a lower role. A door device (docs/decisions/107) passes on its own event up to the staff
- * role (services/devices.ts `eventForDevice`). The route must declare them: `ruleErrors('forbidden', 'not_found')`.
+ * role (services/devices.ts `eventForDevice`), and the offline upload alone (`opensEventDeviceLeft`) on an
+ * event it was moved away from while it may send the scans it made there (docs/decisions/139). The
+ * route must declare them: `ruleErrors('forbidden', 'not_found')`.
  */
 import type { MembershipRole } from '@gatecheck/contract';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
@@ -27,16 +29,18 @@ declare module 'fastify' {
 
 /**
  * A preHandler that lets through callers with at least `role` in the organization of the event
- * `request.params.eventId`.
+ * `request.params.eventId`. `options.opensEventDeviceLeft`: a door device may also reach an event it
+ * was moved away from (the offline upload's route only, docs/decisions/139).
  * @throws ServiceError `not_found` / `forbidden` as above; `unauthenticated` outside the signed-in scope.
  */
-export function requireRole(role: MembershipRole): preHandlerAsyncHookHandler {
+export function requireRole(role: MembershipRole, options: { opensEventDeviceLeft?: boolean } = {}): preHandlerAsyncHookHandler {
   return async function checkRole(request) {
     const { eventId } = request.params as { eventId?: unknown };
     if (typeof eventId !== 'string') throw new Error('requireRole is for routes with an :eventId parameter');
     const user = signedInUser(request);
+    const leftEventUpload = options.opensEventDeviceLeft === true ? { now: request.server.clock() } : undefined;
     request.roleCheckedEvent = user.device
-      ? await eventForDevice(request.server.db, { userId: user.userId, device: user.device }, eventId, role)
+      ? await eventForDevice(request.server.db, { userId: user.userId, device: user.device }, eventId, role, leftEventUpload)
       : await eventForRole(request.server.db, user.userId, eventId, role);
   };
 }

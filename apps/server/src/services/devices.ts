@@ -25,7 +25,7 @@ import {
   type RedeemEnrollmentResponse,
   type StartShiftResponse,
 } from '@gatecheck/contract';
-import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkInLists, deviceEnrollments, deviceListHistory, devicePrincipals, devices, events, organizations, sessions, users } from '../db/schema.ts';
@@ -298,24 +298,66 @@ export async function touchDevice(db: DbOrTx, deviceId: string, now: Date): Prom
 
 /**
  * The event `eventId` for a door device asking with `needed` role: its own event, where it is
- * staff (docs/decisions/107).
+ * staff (docs/decisions/107) — or, for the offline upload only (`leftEventUpload`, at `now`), an
+ * event it was moved away from, while it may still send the scans it made there
+ * (`mayUploadToEventLeft`, docs/decisions/139).
  * @throws ServiceError `not_found` for an unknown event; AccessRefusedError (the same 404) for
  *   any other event; `forbidden` when `needed` is above staff.
  */
-export async function eventForDevice(db: DbOrTx, principal: { userId: string; device: SessionDevice }, eventId: string, needed: MembershipRole): Promise<EventDetails> {
+export async function eventForDevice(
+  db: DbOrTx,
+  principal: { userId: string; device: SessionDevice },
+  eventId: string,
+  needed: MembershipRole,
+  leftEventUpload?: { now: Date },
+): Promise<EventDetails> {
   const event = await findEvent(db, eventId);
-  if (event.id !== principal.device.eventId) throw new AccessRefusedError(principal.userId, { eventId });
+  const isOwnEvent = event.id === principal.device.eventId;
+  if (!isOwnEvent && !(leftEventUpload && (await mayUploadToEventLeft(db, principal.device.id, event.id, leftEventUpload.now)))) {
+    throw new AccessRefusedError(principal.userId, { eventId });
+  }
   if (!hasRoleAtLeast('staff', needed)) throw new ServiceError('forbidden', `This needs the ${needed} role; a door device scans with the staff role only.`);
   return event;
 }
 
-/** Whether `userId` is one of the users rows of a device that scans `eventId` (a maker of offline scans, decision 088). */
+/**
+ * How long after a door device was told of its move to another event it may still send that event
+ * the scans it made there before (ms): 7 days, as after a revocation (docs/decisions/139). A phone
+ * not told yet (offline since the move) has no limit: it is still scanning there.
+ */
+export const EVENT_LEFT_UPLOAD_GRACE_MS = REVOKED_UPLOAD_GRACE_MS;
+
+/**
+ * Whether device `deviceId`, now at another event, may upload offline scans to `eventId` at `now`
+ * (docs/decisions/139): it was at that event before a move, and was told of the move not more than
+ * EVENT_LEFT_UPLOAD_GRACE_MS ago, or not yet. Which of its scans are taken is the upload's to judge
+ * (`timesAtListLeft`).
+ */
+export async function mayUploadToEventLeft(db: DbOrTx, deviceId: string, eventId: string, now: Date): Promise<boolean> {
+  const toldSince = new Date(now.getTime() - EVENT_LEFT_UPLOAD_GRACE_MS).toISOString();
+  const [stay] = await db
+    .select({ id: deviceListHistory.id })
+    .from(deviceListHistory)
+    .where(and(eq(deviceListHistory.deviceId, deviceId), eq(deviceListHistory.eventId, eventId), or(isNull(deviceListHistory.toldAt), sql`${deviceListHistory.toldAt} > ${toldSince}`)))
+    .limit(1);
+  return stay !== undefined;
+}
+
+/**
+ * Whether `userId` is one of the users rows of a device that scans `eventId`, or scanned it before a
+ * move (a maker of offline scans, decision 088: a shift's scans made at an event the device has left
+ * are still that shift's, docs/decisions/139; which of them are taken is the upload's to judge).
+ */
 export async function isDevicePrincipalAtEvent(db: DbOrTx, userId: string, eventId: string): Promise<boolean> {
+  const wasThere = db
+    .select({ id: deviceListHistory.id })
+    .from(deviceListHistory)
+    .where(and(eq(deviceListHistory.deviceId, devices.id), eq(deviceListHistory.eventId, eventId)));
   const [row] = await db
     .select({ deviceId: devices.id })
     .from(devicePrincipals)
     .innerJoin(devices, eq(devices.id, devicePrincipals.deviceId))
-    .where(and(eq(devicePrincipals.userId, userId), eq(devices.eventId, eventId)))
+    .where(and(eq(devicePrincipals.userId, userId), or(eq(devices.eventId, eventId), exists(wasThere))))
     .limit(1);
   return row !== undefined;
 }
@@ -465,27 +507,46 @@ export interface StayAtList {
 }
 
 /**
- * For an offline upload by `device` (null: not a device) to check-in list `checkInListId` of its
- * event (docs/decisions/129): undefined when the device may upload there at any time (its own list,
- * or it is bound to none); else its stays at that list before being moved away (bound to every list
- * of the event counts as being at this one), each until the device was told of the move.
+ * For an offline upload by `device` (null: not a device) to check-in list `checkInListId` of event
+ * `eventId` (docs/decisions/129, 139): undefined when the device may upload there at any time (its
+ * own event, and its own list or it is bound to none); else its stays at that list before being
+ * moved away — to another list, or to another event (`eventId` is then an event it left) — each
+ * until the device was told of the move; bound to every list of the event counts as being at this one.
  * @throws ServiceError `bad_request` naming `checkInListId` when the device never was at that list.
  */
-export async function timesAtListLeft(db: DbOrTx, device: SessionDevice | null, checkInListId: string): Promise<StayAtList[] | undefined> {
-  if (!device?.checkInListId || device.checkInListId === checkInListId) return undefined;
+export async function timesAtListLeft(db: DbOrTx, device: SessionDevice | null, eventId: string, checkInListId: string): Promise<StayAtList[] | undefined> {
+  if (!device) return undefined;
+  if (eventId === device.eventId && (!device.checkInListId || device.checkInListId === checkInListId)) return undefined;
   const times = await db
     .select({ from: deviceListHistory.boundFrom, until: deviceListHistory.toldAt })
     .from(deviceListHistory)
     .where(
       and(
         eq(deviceListHistory.deviceId, device.id),
-        eq(deviceListHistory.eventId, device.eventId),
+        eq(deviceListHistory.eventId, eventId),
         or(eq(deviceListHistory.checkInListId, checkInListId), isNull(deviceListHistory.checkInListId)),
       ),
     )
     .orderBy(asc(deviceListHistory.boundFrom));
   if (times.length === 0) throw new ServiceError('bad_request', 'This door device scans its own check-in list only.', 'checkInListId');
   return times;
+}
+
+/**
+ * The check-in list an offline upload by `device` to `eventId` naming no list is recorded at, when
+ * `eventId` is an event the device left (docs/decisions/139): the list of its last stay there;
+ * undefined for every list (then the event's first, as for any call naming none) or when `eventId`
+ * is its own event (the access hook gave it the device's list already).
+ */
+export async function listLeftAt(db: DbOrTx, device: SessionDevice | null, eventId: string): Promise<string | undefined> {
+  if (!device || device.eventId === eventId) return undefined;
+  const [last] = await db
+    .select({ checkInListId: deviceListHistory.checkInListId })
+    .from(deviceListHistory)
+    .where(and(eq(deviceListHistory.deviceId, device.id), eq(deviceListHistory.eventId, eventId)))
+    .orderBy(desc(deviceListHistory.boundUntil))
+    .limit(1);
+  return last?.checkInListId ?? undefined;
 }
 
 /**

@@ -29,9 +29,11 @@
  * re-sent item answers what it answered first. Two uploads of the same item at once: the second
  * INSERT into offline_scans waits for the first and conflicts, its transaction is rolled back (its
  * check-in attempt too) and it answers the stored row. The refusals of a revoked or moved door
- * device's scan (`device_revoked`, `device_moved`: decisions 108, 129) are not stored and are asked
- * after the stored answer: a scan recorded before the revocation or before the device was told of
- * its move answers 'recorded' again when re-sent after it, not that it was not recorded.
+ * device's scan (`device_revoked`, `device_moved`: decisions 108, 129, 139) are asked after the
+ * stored answer — a scan recorded before the revocation or before the device was told of its move
+ * answers 'recorded' again when re-sent after it, not that it was not recorded — and are stored as
+ * well (decision 139), by the same INSERT that waits for a concurrent upload of the scan: an original
+ * still recording it and a re-send judged after the device was told answer alike.
  */
 import {
   atCapacityMessage,
@@ -52,7 +54,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, offlineScans, scanLog, sessions, tickets, ticketTypes, users } from '../db/schema.ts';
-import { inTransaction } from '../db/transactions.ts';
+import { inTransaction, retrying } from '../db/transactions.ts';
 import type { ChosenCheckInList } from './check-in-lists.ts';
 import { recordAttempt } from './check-ins/record.ts';
 import { findCheckInOfScan, ticketForRule } from './check-ins/write.ts';
@@ -78,6 +80,8 @@ export interface Uploader {
    * them is rejected `device_moved`.
    */
   acceptsScansWhileAt?: readonly StayAtList[] | undefined;
+  /** Those stays are at an event the device was moved away from, not only a list (docs/decisions/139): its words say so. */
+  hasLeftEvent?: boolean | undefined;
 }
 
 /** What is stored and answered for one item (its `index` is added per batch). */
@@ -152,23 +156,24 @@ function deviceRefusal(uploader: Uploader, scan: OfflineScan): ItemAnswer | null
   if (uploader.acceptsScansBefore && Date.parse(scan.scannedAt) >= uploader.acceptsScansBefore.getTime()) {
     return reject(scan.scanId, 'device_revoked', 'Scanned after this device was removed by its organizer.');
   }
-  return uploader.acceptsScansWhileAt ? movedAwayAnswer(uploader.acceptsScansWhileAt, scan) : null;
+  return uploader.acceptsScansWhileAt ? movedAwayAnswer(uploader.acceptsScansWhileAt, scan, uploader.hasLeftEvent === true) : null;
 }
 
 /**
- * The rejection of a scan sent by a door device to a list it has left (docs/decisions/129) when the
- * scan time is in none of `stays` (from its arrival there until it was told of the move, open while
- * not told: the phone scans there until it learns), else null. As for a revoked device, the scan time
- * the device claims decides, unclamped.
+ * The rejection of a scan sent by a door device to a list it has left (docs/decisions/129), or to an
+ * event it has left (`hasLeftEvent`, docs/decisions/139), when the scan time is in none of `stays`
+ * (from its arrival there until it was told of the move, open while not told: the phone scans there
+ * until it learns), else null. As for a revoked device, the scan time the device claims decides,
+ * unclamped.
  */
-function movedAwayAnswer(stays: readonly StayAtList[], scan: OfflineScan): ItemAnswer | null {
+function movedAwayAnswer(stays: readonly StayAtList[], scan: OfflineScan, hasLeftEvent: boolean): ItemAnswer | null {
   const scannedAt = Date.parse(scan.scannedAt);
   if (stays.some(({ from, until }) => from.getTime() <= scannedAt && (until === null || scannedAt < until.getTime()))) return null;
   const arrived = Math.min(...stays.map(({ from }) => from.getTime()));
-  const message =
-    scannedAt >= arrived
-      ? 'Scanned at this check-in list after this device was told of its move to another list; the scan was not recorded.'
-      : 'This device was not at this check-in list when it made this scan; the scan was not recorded.';
+  const afterTold = hasLeftEvent
+    ? 'Scanned at this event after this device was told of its move to another event; the scan was not recorded.'
+    : 'Scanned at this check-in list after this device was told of its move to another list; the scan was not recorded.';
+  const message = scannedAt >= arrived ? afterTold : 'This device was not at this check-in list when it made this scan; the scan was not recorded.';
   return reject(scan.scanId, 'device_moved', message);
 }
 
@@ -226,11 +231,12 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPl
   // Who the scan is stored under: its maker, or its sender when the maker is not a member.
   const makerId = maker.isKnown ? maker.claimedMaker : uploader.userId;
   // A scan recorded before answers what it answered then, even when the device was revoked or told
-  // of a move since (a re-sent upload whose answer was lost): it was recorded, and stays so.
+  // of a move since (a re-sent upload whose answer was lost): it was recorded, and stays so. One
+  // being recorded by a concurrent upload is waited for by the refusal's INSERT (`keepRefusal`).
   const stored = await findStored(db, scan.scanId);
   if (stored) return replay(stored, makerId, event, day);
   const refused = deviceRefusal(uploader, scan);
-  if (refused) return refused;
+  if (refused) return keepRefusal(db, { uploader, makerId, maker, event, day }, scan, refused, now);
   try {
     return await inTransaction(db, async (tx) => {
       const claimedAt = new Date(scan.scannedAt);
@@ -284,6 +290,52 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPl
     if (!winner) throw new Error('offline scan vanished after a conflicting insert');
     return replay(winner, makerId, event, day);
   }
+}
+
+/**
+ * Stores the refusal of a revoked or moved door device's scan (`refused`, decisions 108, 129, 139)
+ * as its answer, as any other rejection is stored, and answers it — unless the same scan was stored
+ * first by another upload of it: then that one's answer. The INSERT … ON CONFLICT waits for a
+ * concurrent upload of the scan that inserted it and has not committed, so an original and its
+ * re-send running side by side give one answer: each judges the scan by the device's stays and
+ * revocation as it read them, and the one stored first is the scan's answer for good. Without the
+ * row, a re-send read after the device was told of its move (or revoked) answered 'not recorded'
+ * while the original, read before, was recording the same scan.
+ */
+async function keepRefusal(
+  db: Db,
+  upload: { uploader: Uploader; makerId: string; maker: Maker; event: EventDetails; day: number },
+  scan: OfflineScan,
+  refused: ItemAnswer,
+  now: Date,
+): Promise<ItemAnswer> {
+  const { uploader, makerId, maker, event, day } = upload;
+  const inserted = await retrying(() =>
+    db
+      .insert(offlineScans)
+      .values({
+        scanId: scan.scanId,
+        eventId: event.id,
+        day,
+        userId: makerId,
+        sentBy: maker.claimedMaker === uploader.userId ? null : uploader.userId,
+        deviceId: scan.deviceId,
+        code: renderTextSafely(scan.code),
+        ticketId: null,
+        offlineVerdict: scan.verdict,
+        scannedAt: new Date(scan.scannedAt),
+        receivedAt: now,
+        status: refused.status,
+        reason: refused.reason ?? null,
+        message: refused.message ?? null,
+      })
+      .onConflictDoNothing({ target: [offlineScans.eventId, offlineScans.scanId] })
+      .returning({ scanId: offlineScans.scanId }),
+  );
+  if (inserted.length > 0) return refused;
+  const winner = await findStored(db, scan.scanId);
+  if (!winner) throw new Error('offline scan vanished after a conflicting insert');
+  return replay(winner, makerId, event, day);
 }
 
 type StoredRow = typeof offlineScans.$inferSelect;

@@ -22,12 +22,14 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { openOfflineDb, eventDayKey } from '@/features/scanner/offline/offline-db.ts';
+import { queueOfflineScan } from '@/features/scanner/offline/outbox.ts';
 import type { User } from '@/lib/entities.ts';
 import { reportListRefused } from '@/lib/list-refused.ts';
 import { getSelection, selectScanMode } from '@/lib/selection.ts';
 import { readStoredUser } from '@/lib/stored-user.ts';
 import { makeDoorList } from '@/test/door-list-fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
+import { offlineScan } from '@/test/outbox-fixtures.ts';
 import { testDay, testEvent, testOrganization, testUser } from '@/test/fixtures.ts';
 import { renderApp } from '@/test/render.tsx';
 
@@ -84,6 +86,37 @@ test('a device moved to another event goes back to choosing its event', async ()
   await waitFor(() => expect(getSelection().event).toBeNull());
   expect((await readStoredUser())?.device).toMatchObject({ name: 'Summit door', eventId: 'event-elsewhere', checkInListId: null });
   expect(getSelection().organization?.id).toBe(testOrganization.id);
+  expect(await doorListsKept()).toBe(0);
+});
+
+test("a device moved to another event sends the scans it queued at the old event there, naming the list they were made at, then deletes the old event's own admissions and signing keys", async () => {
+  await keepNorthDoorList();
+  const db = await openOfflineDb();
+  const elsewhere = 'event-elsewhere';
+  await queueOfflineScan(db, offlineScan(1, { checkInListId: north.id, userId: phone.id }));
+  // What the phone kept of the north gate: its own admission, and the event's signing keys.
+  const ownAdmission = `${eventDayKey(testEvent.id, testDay.day, north.id)}|lookup-key-1`;
+  await db.put('localCheckIns', { checkedInAt: '2026-07-11T10:01:00.000Z', checkedInBy: 'Anna', isOnline: false }, ownAdmission);
+  await db.put('signingKeys', { eventId: testEvent.id, keys: [] }, testEvent.id);
+  // Another event's data is not this move's to delete.
+  await db.put('localCheckIns', { checkedInAt: '2026-07-11T10:01:00.000Z', checkedInBy: 'Anna', isOnline: false }, `${eventDayKey('event-other', 1)}|lookup-key-2`);
+  const sent: Array<{ eventId: string; checkInListId: string | undefined; codes: string[]; hadOwnAdmission: boolean }> = [];
+  serve({ id: 'device-1', name: 'Summit door', organizationId: testOrganization.id, eventId: elsewhere, checkInListId: null }, []);
+  server.use(
+    http.post(apiUrl(apiPaths.offlineScans), async ({ request, params }) => {
+      const body = OfflineScanBatch.parse(await request.json());
+      const scans = body.scans.map((scan) => OfflineScan.parse(scan));
+      sent.push({ eventId: String(params.eventId), checkInListId: body.checkInListId, codes: scans.map((scan) => scan.code), hadOwnAdmission: (await db.get('localCheckIns', ownAdmission)) !== undefined });
+      return HttpResponse.json<OfflineScanBatchResponse>({ receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: 'recorded' })) });
+    }),
+  );
+  renderApp({ route: '/day-select', user: phone, selection });
+  await waitFor(() => expect(getSelection().event).toBeNull());
+  // Sent to the event it was made at, its list named; the old event's data kept until then.
+  await waitFor(() => expect(sent[0]).toEqual({ eventId: testEvent.id, checkInListId: north.id, codes: ['GOOD-1'], hadOwnAdmission: true }));
+  await waitFor(async () => expect(await db.count('outbox')).toBe(0));
+  await waitFor(async () => expect(await db.getAllKeys('localCheckIns')).toEqual([`${eventDayKey('event-other', 1)}|lookup-key-2`]));
+  expect(await db.get('signingKeys', testEvent.id)).toBeUndefined();
   expect(await doorListsKept()).toBe(0);
 });
 

@@ -7,7 +7,7 @@
 import type { DeviceSelf } from '@gatecheck/contract/devices';
 import type { QueryClient } from '@tanstack/react-query';
 import { isMovedDevice, storeMovedDevice } from '@/features/devices/device-self.ts';
-import { forgetDoorLists } from '@/features/scanner/offline/forget-door-data.ts';
+import { forgetDoorLists, sendThenForgetEventLeft } from '@/features/scanner/offline/forget-door-data.ts';
 import { checkInListQueries, checkInListStep } from '@/lib/check-ins/check-in-lists.ts';
 import type { User } from '@/lib/entities.ts';
 import { clearSelection, getSelection, selectDay } from '@/lib/selection.ts';
@@ -15,7 +15,8 @@ import { clearSelection, getSelection, selectDay } from '@/lib/selection.ts';
 /**
  * When `reported` (the heartbeat's answer) places `user`'s device elsewhere than stored: stores it,
  * deletes the phone's door lists, forgets the cached check-in lists, and moves the selection — to the
- * event step after a move of event; after a move of list within the event, to the list the day's
+ * event step after a move of event (whose old event's queued scans are sent, and its data then
+ * deleted: `sendThenForgetEventLeft`); after a move of list within the event, to the list the day's
  * list step now gives (the device's one list, or the choice when it scans every list).
  * @returns the stored user when the device moved (the caller makes it the session's), else null.
  */
@@ -24,6 +25,10 @@ export async function followDeviceMove(user: User, reported: DeviceSelf | undefi
   if (!device || !reported || !isMovedDevice(device, reported)) return null;
   const next = await storeMovedDevice({ ...user, device }, reported);
   await forgetDoorLists();
+  // Its scans queued at the event it left still go there (the server takes those made before the
+  // phone knew, docs/decisions/139); then that event's data goes. Not waited for: the next beat
+  // reports the new place meanwhile.
+  if (reported.eventId !== device.eventId) void sendThenForgetEventLeft(device.eventId, user.id);
   queryClient.removeQueries({ queryKey: checkInListQueries.all() });
   const { event, day } = getSelection();
   if (event && event.id !== reported.eventId) {

@@ -53,7 +53,7 @@ import { countCheckIns } from '../../services/check-in-counts.ts';
 import { listCheckInLists, resolveCheckInList } from '../../services/check-in-lists.ts';
 import { infoScan } from '../../services/check-ins/info-scan.ts';
 import { manualCheckIn, undoCheckIn } from '../../services/check-ins/manual.ts';
-import { timesAtListLeft } from '../../services/devices.ts';
+import { listLeftAt, timesAtListLeft } from '../../services/devices.ts';
 import { readDoorList } from '../../services/door-list.ts';
 import { listConflicts, recordOfflineScans } from '../../services/offline-scans.ts';
 import { listSigningKeys } from '../../services/signing-keys.ts';
@@ -204,7 +204,8 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     apiPaths.offlineScans,
     {
-      preHandler: anyMember,
+      // A door device may also send an event it was moved away from the scans it made there (docs/decisions/139).
+      preHandler: requireRole('staff', { opensEventDeviceLeft: true }),
       // 500 items of up to ~1 KiB each (a 512-character code, the ids, the time): more than the
       // app-wide 64 KiB, still bounded.
       bodyLimit: OFFLINE_BATCH_BODY_LIMIT_BYTES,
@@ -217,10 +218,13 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const event = eventOf(request);
-      // Another event's list: a 400 for the batch before any item is recorded.
-      const checkInList = await resolveCheckInList(app.db, event.id, request.body.checkInListId);
       const { userId, sessionId, device } = signedInUser(request);
-      const uploader = { userId, sessionId, acceptsScansBefore: device?.revokedAt ?? undefined, acceptsScansWhileAt: await timesAtListLeft(app.db, device, checkInList.list.id) };
+      // Naming no list at an event the device left: the list it was at there (docs/decisions/139).
+      const named = request.body.checkInListId ?? (await listLeftAt(app.db, device, event.id));
+      // Another event's list: a 400 for the batch before any item is recorded.
+      const checkInList = await resolveCheckInList(app.db, event.id, named);
+      const stays = await timesAtListLeft(app.db, device, event.id, checkInList.list.id);
+      const uploader = { userId, sessionId, acceptsScansBefore: device?.revokedAt ?? undefined, acceptsScansWhileAt: stays, hasLeftEvent: device !== null && device.eventId !== event.id };
       return recordOfflineScans(app.db, uploader, event, { day: request.params.day, checkInList }, request.body.scans, app.clock());
     },
   );

@@ -137,7 +137,7 @@ test('renaming a device sends its new name and shows it', async () => {
   expect(updates).toEqual([{ deviceId: 'device-1', body: { name: 'North gate 3', checkInListId: null } }]);
 });
 
-test('moving a device with scans waiting says before saving where they are recorded (its old list) or that another event refuses them; a rename alone, or a device with none waiting, says nothing', async () => {
+test('moving a device with scans waiting says before saving where they are recorded (its old list, or its old event for 7 days); a rename alone, or a device with none waiting, says nothing', async () => {
   const summit: ManagedEvent = { ...event, id: 'event-8', title: 'Summit Nights' };
   server.use(
     http.get(apiUrl(managePaths.organizationEvents(testOrganization.id)), () => HttpResponse.json<ManagedEvent[]>([event, summit])),
@@ -155,10 +155,10 @@ test('moving a device with scans waiting says before saving where they are recor
   expect(within(card).getByRole('note')).toHaveTextContent(warning);
   await user.selectOptions(within(card).getByLabelText('Check-in list'), 'Every list');
   expect(within(card).queryByRole('note')).not.toBeInTheDocument();
-  // Another event's upload refuses them: said so.
+  // Another event: its old event still takes them (docs/decisions/139), for a time: said so.
   await user.selectOptions(within(card).getByLabelText('Event'), 'Summit Nights');
   expect(within(card).getByRole('note')).toHaveTextContent(
-    'This phone has 3 scans waiting to be sent, made at its current event. After a move to another event they can no longer be sent: let the phone send them first (it does while online with the app open).',
+    'This phone has 3 scans waiting to be sent, made at its current event. They are still recorded there when the phone sends them, within 7 days of the phone learning of the move (within a minute while it is online with the app open). Until the phone learns of it, scans it makes offline are recorded at its old event too.',
   );
 
   // The tablet reports none waiting (—): moving it warns of nothing.

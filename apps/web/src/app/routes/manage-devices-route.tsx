@@ -286,9 +286,9 @@ function EditDevice({ device, organizationId, events, onDone }: { device: Device
     );
   };
   const refusal = update.error ? refusalOf(update.error) : null;
-  // Its waiting scans were made at its old place. Within the event the server records them at the
-  // list they were made at (docs/decisions/129); another event's scans it refuses, so the admin hears
-  // of them before moving the phone, not after.
+  // Its waiting scans were made at its old place, and the server records them there: at the list
+  // they were made at (docs/decisions/129), at the event they were made at for 7 days after the phone
+  // learns of a move of event (docs/decisions/139). The admin reads it before moving the phone.
   const isEventMove = eventId !== device.eventId;
   const isMove = isEventMove || (listId === '' ? null : listId) !== device.checkInListId;
   const waiting = device.scansWaiting ?? 0;

@@ -13,7 +13,7 @@ import { expect, test } from 'vitest';
 import { DOOR_LIST_COPY_FOLDER, DOOR_LIST_ENTRIES_PER_PART, SIGNING_KEYS_COPY_FOLDER } from './door-list-copy.ts';
 import { readDoorList, syncDoorList } from './door-list-store.ts';
 import { deviceFilesSettled } from './durable-copy.ts';
-import { forgetDoorLists } from './forget-door-data.ts';
+import { forgetDoorLists, sendThenForgetEventLeft } from './forget-door-data.ts';
 import { decideOffline, type OfflineDecisionInput } from './offline-decision.ts';
 import { closeOfflineDb, OFFLINE_DB_NAME, openOfflineDb } from './offline-db.ts';
 import { readSigningKeys, syncSigningKeys } from './signed-tickets.ts';
@@ -143,4 +143,21 @@ test("door lists forgotten (a moved phone) while a list's file copy is still bei
 
   expect(await listDeviceFiles(DOOR_LIST_COPY_FOLDER)).toEqual([]);
   expect(await db.getAll('doorLists')).toEqual([]);
+});
+
+test("the event a phone was moved away from loses its signing keys, in IndexedDB and in the app's files; another event's stay (docs/decisions/139)", async () => {
+  const db = await openOfflineDb();
+  // Keys this page has not copied before (a file written is not written again with the same keys).
+  const otherKeys: EventSigningKeys = { eventId: doorListEvent.id, keys: eventKeys.keys.map((key) => ({ ...key, createdAt: '2026-06-02T10:00:00.000Z' })) };
+  await syncSigningKeys(db, doorListEvent.id, async () => otherKeys);
+  await deviceFilesSettled();
+  // The left event's keys synced just before the move (their file copy queued, not waited for).
+  await syncSigningKeys(db, vector.eventId, async () => eventKeys);
+
+  await sendThenForgetEventLeft(vector.eventId, 'user-1');
+  await deviceFilesSettled();
+
+  expect(await listDeviceFiles(SIGNING_KEYS_COPY_FOLDER)).toEqual([`${encodeURIComponent(doorListEvent.id)}.json`]);
+  expect(await readSigningKeys(db, vector.eventId)).toEqual([]);
+  expect(await readSigningKeys(db, doorListEvent.id)).toEqual(otherKeys.keys);
 });

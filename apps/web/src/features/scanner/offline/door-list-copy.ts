@@ -52,7 +52,8 @@ function doorListPath(stored: Pick<CopiedDoorList, 'list' | 'checkInListId'>): s
   return `${DOOR_LIST_COPY_FOLDER}/${encodeURIComponent(stored.list.event.id)}|${stored.list.day}${list}.json`;
 }
 
-function signingKeysPath(eventId: string): string {
+/** The file of event `eventId`'s signing keys in the app's files. */
+export function signingKeysPath(eventId: string): string {
   return `${SIGNING_KEYS_COPY_FOLDER}/${encodeURIComponent(eventId)}.json`;
 }
 

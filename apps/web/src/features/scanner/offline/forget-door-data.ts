@@ -7,7 +7,7 @@
  */
 import { LOGOUT_SEND_TIMEOUT_MS } from '@/config/constants.ts';
 import { deleteDeviceFile, listDeviceFiles } from '@/lib/native/device-files.ts';
-import { DOOR_LIST_COPY_FOLDER, doorListCopiesSettled, SIGNING_KEYS_COPY_FOLDER } from './door-list-copy.ts';
+import { DOOR_LIST_COPY_FOLDER, doorListCopiesSettled, SIGNING_KEYS_COPY_FOLDER, signingKeysPath } from './door-list-copy.ts';
 import { retireDoorLists } from './door-list-store.ts';
 import { roundSender } from './offline-api.ts';
 import { openOfflineDb } from './offline-db.ts';
@@ -54,4 +54,28 @@ export async function forgetDoorLists(): Promise<void> {
   // A file copy queued by a sync before `retireDoorLists` would otherwise be written after the delete.
   await doorListCopiesSettled();
   for (const name of await listDeviceFiles(DOOR_LIST_COPY_FOLDER).catch(() => [])) await deleteDeviceFile(`${DOOR_LIST_COPY_FOLDER}/${name}`).catch(() => undefined);
+}
+
+/**
+ * A door device moved to another event (docs/decisions/139): the scans it queued at `eventId`, the
+ * event it left, are sent once under the stored session as `userId` (the server takes those made
+ * before the phone learned of the move), and then that event's data goes from the phone: this
+ * device's own admissions there and its signing keys, in IndexedDB and in the app's files (its door
+ * lists went at the move, `forgetDoorLists`). Scans the server did not answer stay queued: every
+ * outbox round sends each batch to the event it was made at. Never throws.
+ */
+export async function sendThenForgetEventLeft(eventId: string, userId: string): Promise<void> {
+  try {
+    const db = await openOfflineDb();
+    await uploadOutbox(db, userId, await roundSender(AbortSignal.timeout(LOGOUT_SEND_TIMEOUT_MS))).catch(() => undefined);
+    // Own admissions are keyed `<eventId>|<day>[|<list>]` (offline-db.ts `eventDayKey`).
+    const ofEvent = IDBKeyRange.bound(`${eventId}|`, `${eventId}|\uffff`);
+    const tx = db.transaction(['localCheckIns', 'signingKeys'], 'readwrite');
+    await Promise.all([tx.objectStore('localCheckIns').delete(ofEvent), tx.objectStore('signingKeys').delete(eventId), tx.done]);
+  } catch {
+    // No readable store: nothing in it to send or delete.
+  }
+  // A copy of the keys queued by a sync before the move would otherwise be written after the delete.
+  await doorListCopiesSettled();
+  await deleteDeviceFile(signingKeysPath(eventId)).catch(() => undefined);
 }
