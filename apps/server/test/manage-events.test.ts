@@ -1,6 +1,6 @@
 /**
  * The organizer's management of events (docs/decisions/105, 106) on the real app and database:
- * every endpoint × {anonymous, member of another organization, staff, supervisor, admin}; bad input
+ * every endpoint × {anonymous, member of another organization, staff, supervisor, admin, door device}; bad input
  * answered 400 naming its field; a day with check-ins kept, and moved to another date only when
  * confirmed (docs/decisions/145); archive as the scanner sees it; the
  * audit trail written with each change, by the API and by the admin CLI, and never without it.
@@ -32,13 +32,15 @@ import { findEvent } from '../src/services/events.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { runCli } from './cli/cli-harness.ts';
+import { newDeviceToken } from './helpers/devices.ts';
 import { createOutsider, demoIds, OUTSIDER } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
-type Caller = 'anonymous' | 'otherOrganization' | 'staff' | 'supervisor' | 'admin';
-const CALLERS = ['anonymous', 'otherOrganization', 'staff', 'supervisor', 'admin'] as const satisfies readonly Caller[];
+/** `device`: a door device of the demo live event (docs/decisions/107), which scans and manages nothing. */
+type Caller = 'anonymous' | 'otherOrganization' | 'staff' | 'supervisor' | 'admin' | 'device';
+const CALLERS = ['anonymous', 'otherOrganization', 'staff', 'supervisor', 'admin', 'device'] as const satisfies readonly Caller[];
 
-const USERNAMES: Record<Exclude<Caller, 'anonymous'>, string> = {
+const USERNAMES: Record<Exclude<Caller, 'anonymous' | 'device'>, string> = {
   otherOrganization: OUTSIDER.username,
   staff: DEMO_COLLEAGUE.username,
   supervisor: DEMO_SUPERVISOR.username,
@@ -59,7 +61,9 @@ afterAll(async () => {
 
 async function send(caller: Caller, request: InjectOptions) {
   let headers = request.headers ?? {};
-  if (caller !== 'anonymous') {
+  if (caller === 'device') {
+    headers = { ...headers, ...bearer((await newDeviceToken(t.database.db, ids.liveEventId)).token) };
+  } else if (caller !== 'anonymous') {
     const [user] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.username, USERNAMES[caller]));
     if (!user) throw new Error(`no user ${caller}`);
     headers = { ...headers, ...bearer((await createSession(t.database.db, user.id, 60_000)).token) };
@@ -105,7 +109,7 @@ async function auditRowCount(eventId: string): Promise<number> {
 }
 
 describe(`the management endpoints admit only the organization's admins (${TEST_DATABASE_KIND})`, () => {
-  const adminsOnly = { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 403, admin: 200 };
+  const adminsOnly = { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 403, admin: 200, device: 403 };
   const rows: Array<{ endpoint: string; request: () => Promise<InjectOptions>; expected: Record<Caller, number> }> = [
     { endpoint: 'GET organization events', request: async () => ({ method: 'GET', url: api(managePaths.organizationEvents(ids.organizationId)) }), expected: adminsOnly },
     {
@@ -141,7 +145,7 @@ describe(`the management endpoints admit only the organization's admins (${TEST_
     {
       endpoint: 'GET unknown organization',
       request: async () => ({ method: 'GET', url: api(managePaths.organizationEvents('00000000-0000-4000-8000-000000000000')) }),
-      expected: { anonymous: 401, otherOrganization: 404, staff: 404, supervisor: 404, admin: 404 },
+      expected: { anonymous: 401, otherOrganization: 404, staff: 404, supervisor: 404, admin: 404, device: 403 },
     },
   ];
   for (const row of rows) {
