@@ -1,6 +1,6 @@
 /**
  * The management area (docs/decisions/105, 106) against a contract-shaped fake server (msw): only
- * admins see the way in; the event form checks its input with the contract's schema and shows each
+ * admins see the way in (the event list's and the scanner menu's); the event form checks its input with the contract's schema and shows each
  * problem next to its field before anything is sent; a created event's request carries every
  * setting and its days; a refusal that names a field is shown at that field; a day with check-ins
  * offers no removal, and moving one asks first (docs/decisions/145); the Activity page says who changed what, before and after.
@@ -18,7 +18,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
-import { testOrganization } from '@/test/fixtures.ts';
+import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { renderApp } from '@/test/render.tsx';
 
 const adminOrganization = { ...testOrganization, role: 'admin' };
@@ -81,6 +81,20 @@ describe('who sees the management area', () => {
     expect(within(old).getByText('Archived')).toBeInTheDocument();
     expect(within(screen.getByRole('button', { name: /Dockside Jazz/ })).queryByText('Archived')).not.toBeInTheDocument();
   });
+});
+
+test("an admin finds 'Manage events' in the scanner's menu and it opens /manage; a supervisor and staff see no such entry there", async () => {
+  for (const role of ['staff', 'supervisor']) {
+    const { unmount } = renderApp({ route: '/scanner', selection: { organization: { ...testOrganization, role }, event: testEvent, day: testDay } });
+    // The menu's last part (the theme choice) is there, so the entry would be too.
+    await screen.findByRole('group', { name: 'Theme' });
+    expect(screen.queryByRole('link', { name: 'Manage events' }), role).not.toBeInTheDocument();
+    unmount();
+  }
+  const { user, router } = renderApp({ route: '/scanner', selection: { organization: adminOrganization, event: testEvent, day: testDay } });
+  await user.click(await screen.findByRole('link', { name: 'Manage events' }));
+  await waitFor(() => expect(router.state.location.pathname).toBe('/manage'));
+  expect(await screen.findByRole('button', { name: /Dockside Jazz/ })).toBeInTheDocument();
 });
 
 test('the new-event form shows every problem next to its field and sends nothing until they are fixed; then it sends the event with its two days', { timeout: 20_000 }, async () => {
