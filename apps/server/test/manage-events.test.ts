@@ -278,7 +278,7 @@ test('a day with check-ins moves to another date only when the edit confirms it:
     expect(ApiErrorBody.parse(refused.json())).toEqual({
       code: 'confirmation_required',
       field: 'body.days.1.date',
-      message: expect.stringContaining('Day 2 (Saturday) has 2 check-ins and would move from 2026-12-05 to 2026-12-06'),
+      message: expect.stringContaining('Day 2 (Saturday) has 2 check-ins and would move from Sat 5 Dec to Sun 6 Dec'),
     });
   }
   const [kept] = await t.database.db.select({ date: eventDays.date }).from(eventDays).where(sql`${eventDays.eventId} = ${created.id} and ${eventDays.day} = 2`);
@@ -421,7 +421,7 @@ test('the admin CLI goes through the same service: its changes are on the activi
   expect(VerifyTicketResponse.parse(verify.json()).isValid).toBe(true);
   const unconfirmed = await runCli(['event', 'set', '--event', eventId, '--day-date', '2:2026-12-12'], { env, database: t.database });
   expect(unconfirmed.exitCode).toBe(1);
-  expect(unconfirmed.stderr).toContain('Day 2 (Two) has 1 check-in and would move from 2026-12-11 to 2026-12-12');
+  expect(unconfirmed.stderr).toContain('Day 2 (Two) has 1 check-in and would move from Fri 11 Dec to Sat 12 Dec');
   expect(unconfirmed.stderr).toContain('--confirm');
   expect((await activityOf(eventId)).length).toBe(3);
   const unknownDay = await runCli(['event', 'set', '--event', eventId, '--day-date', '3:2026-12-12'], { env, database: t.database });

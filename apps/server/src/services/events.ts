@@ -14,6 +14,7 @@ import {
   DEFAULT_EVENT_DAY_NUMBER,
   EventRequest,
   type EventRequestDraft,
+  formatEventDate,
   type EventSnapshot,
   type EventStatus,
   isEventActive,
@@ -302,7 +303,7 @@ async function refuseMovingDaysWithCheckIns(tx: Tx, eventId: string, before: Eve
   const [first] = held;
   if (!first) return;
   const words = held.map(
-    (day) => `Day ${day.day} (${day.name}) has ${day.checkedIn} check-in${day.checkedIn === 1 ? '' : 's'} and would move from ${day.date} to ${day.to}`,
+    (day) => `Day ${day.day} (${day.name}) has ${day.checkedIn} check-in${day.checkedIn === 1 ? '' : 's'} and would move from ${formatEventDate(day.date)} to ${formatEventDate(day.to)}`,
   );
   const index = after.days.findIndex((day) => day.day === first.day);
   throw new ServiceError(

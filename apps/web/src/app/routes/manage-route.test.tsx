@@ -159,7 +159,7 @@ test("a day with check-ins offers no removal, and the server's refusal of a chan
 
 test('moving a day that has check-ins asks first, in plain words: kept, nothing more is sent; confirmed, the edit is sent again with confirm', async () => {
   const sent: UpdateEventRequest[] = [];
-  const question = 'Day 1 (Friday) has 12 check-ins and would move from 2026-12-04 to 2026-12-03. The check-ins stay on the day; doors scanning it admit on the new date from then on. Confirm to move it.';
+  const question = 'Day 1 (Friday) has 12 check-ins and would move from Fri 4 Dec to Thu 3 Dec. The check-ins stay on the day; doors scanning it admit on the new date from then on. Confirm to move it.';
   server.use(
     http.post(apiUrl(managePaths.event(storedEvent.id)), async ({ request }): Promise<Response> => {
       const body = UpdateEventRequestSchema.parse(await request.json());
