@@ -1,7 +1,9 @@
 /**
  * Every API endpoint × every kind of caller, with the status each must get. Access to organizations
  * and their events and tickets is by membership; the role does not matter for these SPEC §7 calls
- * (the supervisor calls of issue 11 have their own matrix: supervisor-authorization.test.ts). A door
+ * (the supervisor calls of issue 11 have their own matrix: supervisor-authorization.test.ts). A
+ * supervisor is a member who also reads ticket types and makes info scans, and keeps no devices,
+ * lists or ticket types. A door
  * device (docs/decisions/107) scans its one event (the demo live event) as staff and calls nothing
  * else; the device calls themselves are in this matrix too. A device moved to another event scans
  * that one, and of the event it left reaches the offline upload only (docs/decisions/139).
@@ -11,7 +13,7 @@ import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkIns, tickets, users } from '../src/db/schema.ts';
-import { DEMO_COLLEAGUE, DEMO_LIVE_EVENT_TITLE, DEMO_USER } from '../src/db/seed.ts';
+import { DEMO_COLLEAGUE, DEMO_LIVE_EVENT_TITLE, DEMO_SUPERVISOR, DEMO_USER } from '../src/db/seed.ts';
 import { cliActor } from '../src/services/audit.ts';
 import { findDevice, updateDevice } from '../src/services/devices.ts';
 import { createSession } from '../src/services/sessions.ts';
@@ -19,27 +21,30 @@ import { newDeviceToken } from './helpers/devices.ts';
 import { createOutsider, demoIds, OUTSIDER, ticketPicker } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
-type Caller = 'anonymous' | 'outsider' | 'member' | 'staffMember' | 'device' | 'movedDevice';
-const CALLER_KINDS = ['anonymous', 'outsider', 'member', 'staffMember', 'device', 'movedDevice'] as const satisfies readonly Caller[];
+type Caller = 'anonymous' | 'outsider' | 'member' | 'staffMember' | 'supervisor' | 'device' | 'movedDevice';
+const CALLER_KINDS = ['anonymous', 'outsider', 'member', 'staffMember', 'supervisor', 'device', 'movedDevice'] as const satisfies readonly Caller[];
 
 /**
  * Who each caller is: anonymous; the owner of "Other Org" only; the demo admin; a demo staff member;
- * a device of the demo live event; a device moved from the demo live event to the demo organization's
- * single-day event, not told yet (docs/decisions/139: of the live event it reaches the offline upload only).
+ * the demo supervisor; a device of the demo live event; a device moved from the demo live event to
+ * the demo organization's single-day event, not told yet (docs/decisions/139: of the live event it
+ * reaches the offline upload only).
  */
 const CALLERS: Record<Exclude<Caller, 'anonymous' | 'device' | 'movedDevice'>, { username: string; password: string }> = {
   outsider: OUTSIDER,
   member: DEMO_USER,
   staffMember: DEMO_COLLEAGUE,
+  supervisor: DEMO_SUPERVISOR,
 };
 
 let t: TestApp;
 let ids: Awaited<ReturnType<typeof demoIds>>;
 let other: Awaited<ReturnType<typeof createOutsider>>;
 let pickTicket: ReturnType<typeof ticketPicker>;
-/** Devices the admin renames and revokes in the matrix. */
+/** Devices the admin renames, moves and revokes in the matrix. */
 let renamedDeviceId: string;
 let revokedDeviceId: string;
+let movedDeviceId: string;
 const UNKNOWN_ORGANIZATION_ID = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
@@ -49,6 +54,7 @@ beforeAll(async () => {
   pickTicket = ticketPicker(t.demo?.tickets ?? []);
   renamedDeviceId = (await newDeviceToken(t.database.db, ids.liveEventId, 'Renamed gate')).deviceId;
   revokedDeviceId = (await newDeviceToken(t.database.db, ids.liveEventId, 'Revoked gate')).deviceId;
+  movedDeviceId = (await newDeviceToken(t.database.db, ids.liveEventId, 'Moved gate')).deviceId;
 });
 afterAll(async () => {
   await t.close();
@@ -82,12 +88,12 @@ interface Row {
   expected: Record<Caller, number>;
 }
 
-const signedInOnly = { anonymous: 401, outsider: 200, member: 200, staffMember: 200, device: 200, movedDevice: 200 };
+const signedInOnly = { anonymous: 401, outsider: 200, member: 200, staffMember: 200, supervisor: 200, device: 200, movedDevice: 200 };
 /** The demo live event's calls: its members and its device; the device moved away reaches none (but its offline upload). */
-const demoMembersOnly = { anonymous: 401, outsider: 404, member: 200, staffMember: 200, device: 200, movedDevice: 404 };
-const demoAdminsOnly = { anonymous: 401, outsider: 404, member: 200, staffMember: 403, device: 403, movedDevice: 403 };
-const devicesOnly = { anonymous: 401, outsider: 403, member: 403, staffMember: 403, device: 200, movedDevice: 200 };
-const open = (status: number) => ({ anonymous: status, outsider: status, member: status, staffMember: status, device: status, movedDevice: status });
+const demoMembersOnly = { anonymous: 401, outsider: 404, member: 200, staffMember: 200, supervisor: 200, device: 200, movedDevice: 404 };
+const demoAdminsOnly = { anonymous: 401, outsider: 404, member: 200, staffMember: 403, supervisor: 403, device: 403, movedDevice: 403 };
+const devicesOnly = { anonymous: 401, outsider: 403, member: 403, staffMember: 403, supervisor: 403, device: 200, movedDevice: 200 };
+const open = (status: number) => ({ anonymous: status, outsider: status, member: status, staffMember: status, supervisor: status, device: status, movedDevice: status });
 
 let registrations = 0;
 const MATRIX: Row[] = [
@@ -105,12 +111,12 @@ const MATRIX: Row[] = [
   {
     endpoint: 'GET /organizations/membership/{other organization}',
     request: () => ({ method: 'GET', url: api(organizationEventsPath(other.organizationId)) }),
-    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, device: 404, movedDevice: 404 },
+    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, supervisor: 404, device: 404, movedDevice: 404 },
   },
   {
     endpoint: 'GET /organizations/membership/{unknown organization}',
     request: () => ({ method: 'GET', url: api(organizationEventsPath(UNKNOWN_ORGANIZATION_ID)) }),
-    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, device: 404, movedDevice: 404 },
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, supervisor: 404, device: 404, movedDevice: 404 },
   },
   {
     endpoint: 'POST /tickets/verify (demo event)',
@@ -120,12 +126,12 @@ const MATRIX: Row[] = [
   {
     endpoint: 'POST /tickets/verify (other event)',
     request: () => ({ method: 'POST', url: api(apiPaths.verifyTicket), payload: { eventId: other.eventId, qrCode: 'NO-SUCH-CODE', day: 1 } }),
-    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, device: 404, movedDevice: 404 },
+    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, supervisor: 404, device: 404, movedDevice: 404 },
   },
   {
     endpoint: 'POST /tickets/verify (another event of the demo organization)',
     request: () => ({ method: 'POST', url: api(apiPaths.verifyTicket), payload: { eventId: ids.singleDayEventId, qrCode: 'NO-SUCH-CODE', day: 1 } }),
-    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 200, device: 404, movedDevice: 200 },
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 200, supervisor: 200, device: 404, movedDevice: 200 },
   },
   {
     endpoint: 'GET /events/{demo event}/days/1/counts',
@@ -135,12 +141,12 @@ const MATRIX: Row[] = [
   {
     endpoint: 'GET /events/{other event}/days/1/counts',
     request: () => ({ method: 'GET', url: api(checkInCountsPath(other.eventId, 1)) }),
-    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, device: 404, movedDevice: 404 },
+    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, supervisor: 404, device: 404, movedDevice: 404 },
   },
   {
     endpoint: 'GET /events/{unknown event}/days/1/counts',
     request: () => ({ method: 'GET', url: api(checkInCountsPath(UNKNOWN_ORGANIZATION_ID, 1)) }),
-    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, device: 404, movedDevice: 404 },
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, supervisor: 404, device: 404, movedDevice: 404 },
   },
   ...(['demo event', 'another event of the demo organization'] as const).flatMap((which): Row[] => {
     const eventId = () => (which === 'demo event' ? ids.liveEventId : ids.singleDayEventId);
@@ -161,7 +167,7 @@ const MATRIX: Row[] = [
   {
     endpoint: 'GET /events/{other organization event}/days/1/door-list',
     request: () => ({ method: 'GET', url: api(offlinePaths.doorList(other.eventId, 1)) }),
-    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, device: 404, movedDevice: 404 },
+    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, supervisor: 404, device: 404, movedDevice: 404 },
   },
   {
     endpoint: 'GET /events/{demo event}/check-in-lists',
@@ -172,51 +178,51 @@ const MATRIX: Row[] = [
     // A device reads its own event's lists as staff do (docs/decisions/100, 107), no other event's.
     endpoint: 'GET /events/{another event of the demo organization}/check-in-lists',
     request: () => ({ method: 'GET', url: api(checkInListsPath(ids.singleDayEventId)) }),
-    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 200, device: 404, movedDevice: 200 },
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 200, supervisor: 200, device: 404, movedDevice: 200 },
   },
   {
     endpoint: 'GET /events/{other event}/check-in-lists',
     request: () => ({ method: 'GET', url: api(checkInListsPath(other.eventId)) }),
-    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, device: 404, movedDevice: 404 },
+    expected: { anonymous: 401, outsider: 200, member: 404, staffMember: 404, supervisor: 404, device: 404, movedDevice: 404 },
   },
   {
     endpoint: 'GET /events/{unknown event}/check-in-lists',
     request: () => ({ method: 'GET', url: api(checkInListsPath(UNKNOWN_ORGANIZATION_ID)) }),
-    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, device: 404, movedDevice: 404 },
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, supervisor: 404, device: 404, movedDevice: 404 },
   },
   {
     // Keeping lists (docs/decisions/111): admins and owners; staff 403; a device none (403).
     endpoint: 'POST /events/{demo event}/check-in-lists',
     request: () => ({ method: 'POST', url: api(checkInListsPath(ids.liveEventId)), payload: { name: `Matrix ${Math.random().toString(36).slice(2)}` } }),
-    expected: { anonymous: 401, outsider: 404, member: 201, staffMember: 403, device: 403, movedDevice: 403 },
+    expected: { anonymous: 401, outsider: 404, member: 201, staffMember: 403, supervisor: 403, device: 403, movedDevice: 403 },
   },
   {
     endpoint: 'PATCH /events/{demo event}/check-in-lists/{unknown list}',
     request: () => ({ method: 'PATCH', url: api(checkInListPath(ids.liveEventId, UNKNOWN_ORGANIZATION_ID)), payload: { name: 'Renamed' } }),
-    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 403, device: 403, movedDevice: 403 },
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 403, supervisor: 403, device: 403, movedDevice: 403 },
   },
   {
     endpoint: 'DELETE /events/{other event}/check-in-lists/{unknown list}',
     request: () => ({ method: 'DELETE', url: api(checkInListPath(other.eventId, UNKNOWN_ORGANIZATION_ID)) }),
-    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, device: 403, movedDevice: 403 },
+    expected: { anonymous: 401, outsider: 404, member: 404, staffMember: 404, supervisor: 404, device: 403, movedDevice: 403 },
   },
   {
     // The info scan (docs/decisions/111): supervisors and up, nobody admitted.
     endpoint: 'POST /events/{demo event}/info-scan',
     request: () => ({ method: 'POST', url: api(infoScanPath(ids.liveEventId)), payload: { qrCode: 'NO-SUCH-CODE', day: 1 } }),
-    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 403, device: 403, movedDevice: 403 },
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 403, supervisor: 200, device: 403, movedDevice: 403 },
   },
   {
     // Ticket types and their check-in notes (docs/decisions/102): supervisors read, admins edit; a
     // device, staff at most, neither (it gets the notes with its door list and verdicts).
     endpoint: 'GET /events/{live event}/ticket-types',
     request: () => ({ method: 'GET', url: api(`/events/${ids.liveEventId}/ticket-types`) }),
-    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 403, device: 403, movedDevice: 403 },
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 403, supervisor: 200, device: 403, movedDevice: 403 },
   },
   {
     endpoint: 'PATCH /events/{live event}/ticket-types/VIP',
     request: () => ({ method: 'PATCH', url: api(`/events/${ids.liveEventId}/ticket-types/VIP`), payload: { requiresAttention: true } }),
-    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 403, device: 403, movedDevice: 403 },
+    expected: { anonymous: 401, outsider: 404, member: 200, staffMember: 403, supervisor: 403, device: 403, movedDevice: 403 },
   },
   {
     endpoint: 'POST /auth/change-password',
@@ -235,7 +241,7 @@ const MATRIX: Row[] = [
   {
     endpoint: 'POST /events/{other event}/device-enrollments',
     request: () => ({ method: 'POST', url: api(devicePaths.createEnrollment(other.eventId)), payload: {} }),
-    expected: { anonymous: 401, outsider: 201, member: 404, staffMember: 404, device: 403, movedDevice: 403 },
+    expected: { anonymous: 401, outsider: 201, member: 404, staffMember: 404, supervisor: 404, device: 403, movedDevice: 403 },
   },
   {
     endpoint: 'GET /organizations/{demo organization}/devices',
@@ -245,6 +251,12 @@ const MATRIX: Row[] = [
   {
     endpoint: 'POST /devices/{demo device} (rename)',
     request: () => ({ method: 'POST', url: api(devicePaths.updateDevice(renamedDeviceId)), payload: { name: 'Renamed gate' } }),
+    expected: demoAdminsOnly,
+  },
+  {
+    // Moving a device to another event of its organization (docs/decisions/116, 127): admins only.
+    endpoint: 'POST /devices/{demo device} (move)',
+    request: () => ({ method: 'POST', url: api(devicePaths.updateDevice(movedDeviceId)), payload: { eventId: ids.singleDayEventId } }),
     expected: demoAdminsOnly,
   },
   {

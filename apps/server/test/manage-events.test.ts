@@ -1,7 +1,8 @@
 /**
  * The organizer's management of events (docs/decisions/105, 106) on the real app and database:
- * every endpoint × {anonymous, member of another organization, staff, supervisor, admin}; bad input
- * answered 400 naming its field; a day with check-ins kept; archive as the scanner sees it; the
+ * every endpoint × {anonymous, member of another organization, staff, supervisor, admin, door device}; bad input
+ * answered 400 naming its field; a day with check-ins kept, and moved to another date only when
+ * confirmed (docs/decisions/145); archive as the scanner sees it; the
  * audit trail written with each change, by the API and by the admin CLI, and never without it.
  */
 import path from 'node:path';
@@ -31,13 +32,15 @@ import { findEvent } from '../src/services/events.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { runCli } from './cli/cli-harness.ts';
+import { newDeviceToken } from './helpers/devices.ts';
 import { createOutsider, demoIds, OUTSIDER } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
-type Caller = 'anonymous' | 'otherOrganization' | 'staff' | 'supervisor' | 'admin';
-const CALLERS = ['anonymous', 'otherOrganization', 'staff', 'supervisor', 'admin'] as const satisfies readonly Caller[];
+/** `device`: a door device of the demo live event (docs/decisions/107), which scans and manages nothing. */
+type Caller = 'anonymous' | 'otherOrganization' | 'staff' | 'supervisor' | 'admin' | 'device';
+const CALLERS = ['anonymous', 'otherOrganization', 'staff', 'supervisor', 'admin', 'device'] as const satisfies readonly Caller[];
 
-const USERNAMES: Record<Exclude<Caller, 'anonymous'>, string> = {
+const USERNAMES: Record<Exclude<Caller, 'anonymous' | 'device'>, string> = {
   otherOrganization: OUTSIDER.username,
   staff: DEMO_COLLEAGUE.username,
   supervisor: DEMO_SUPERVISOR.username,
@@ -58,7 +61,9 @@ afterAll(async () => {
 
 async function send(caller: Caller, request: InjectOptions) {
   let headers = request.headers ?? {};
-  if (caller !== 'anonymous') {
+  if (caller === 'device') {
+    headers = { ...headers, ...bearer((await newDeviceToken(t.database.db, ids.liveEventId)).token) };
+  } else if (caller !== 'anonymous') {
     const [user] = await t.database.db.select({ id: users.id }).from(users).where(eq(users.username, USERNAMES[caller]));
     if (!user) throw new Error(`no user ${caller}`);
     headers = { ...headers, ...bearer((await createSession(t.database.db, user.id, 60_000)).token) };
@@ -104,7 +109,7 @@ async function auditRowCount(eventId: string): Promise<number> {
 }
 
 describe(`the management endpoints admit only the organization's admins (${TEST_DATABASE_KIND})`, () => {
-  const adminsOnly = { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 403, admin: 200 };
+  const adminsOnly = { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 403, admin: 200, device: 403 };
   const rows: Array<{ endpoint: string; request: () => Promise<InjectOptions>; expected: Record<Caller, number> }> = [
     { endpoint: 'GET organization events', request: async () => ({ method: 'GET', url: api(managePaths.organizationEvents(ids.organizationId)) }), expected: adminsOnly },
     {
@@ -140,7 +145,7 @@ describe(`the management endpoints admit only the organization's admins (${TEST_
     {
       endpoint: 'GET unknown organization',
       request: async () => ({ method: 'GET', url: api(managePaths.organizationEvents('00000000-0000-4000-8000-000000000000')) }),
-      expected: { anonymous: 401, otherOrganization: 404, staff: 404, supervisor: 404, admin: 404 },
+      expected: { anonymous: 401, otherOrganization: 404, staff: 404, supervisor: 404, admin: 404, device: 403 },
     },
   ];
   for (const row of rows) {
@@ -244,14 +249,66 @@ test('a day with check-ins cannot be removed: 409 naming the day, days and activ
   expect(days.map((day) => day.day).sort()).toEqual([1, 2]);
   expect(await auditRowCount(created.id)).toBe(entriesBefore);
 
-  // Renaming the day and moving it keeps its check-ins: allowed.
+  // Renaming the day keeps its check-ins: allowed, no confirmation asked.
   const renamed = await send('admin', {
     method: 'POST',
     url: api(managePaths.event(created.id)),
-    payload: eventInput({ days: [{ day: 1, name: 'Friday', date: '2026-12-04' }, { day: 2, name: 'Saturday (moved)', date: '2026-12-06' }] }),
+    payload: eventInput({ days: [{ day: 1, name: 'Friday', date: '2026-12-04' }, { day: 2, name: 'Saturday (renamed)', date: '2026-12-05' }] }),
   });
   expect(renamed.statusCode, renamed.body).toBe(200);
-  expect(ManagedEvent.parse(renamed.json()).days[1]).toMatchObject({ name: 'Saturday (moved)', checkIns: 1 });
+  expect(ManagedEvent.parse(renamed.json()).days[1]).toMatchObject({ name: 'Saturday (renamed)', checkIns: 1 });
+});
+
+test('a day with check-ins moves to another date only when the edit confirms it: 409 naming the day and its check-ins, then moved with its check-ins and audited', async () => {
+  const created = await createAsAdmin({ title: 'Moving day' });
+  await insertTickets(t.database.db, [
+    { code: 'MANAGE-MOVE-1', eventId: created.id, holderName: 'Mo Move', ticketType: 'General Admission' },
+    { code: 'MANAGE-MOVE-2', eventId: created.id, holderName: 'Vi Move', ticketType: 'General Admission' },
+  ]);
+  for (const qrCode of ['MANAGE-MOVE-1', 'MANAGE-MOVE-2']) {
+    const verify = await send('staff', { method: 'POST', url: api(apiPaths.verifyTicket), payload: { eventId: created.id, qrCode, day: 2 } });
+    expect(VerifyTicketResponse.parse(verify.json()).isValid).toBe(true);
+  }
+  const entriesBefore = await auditRowCount(created.id);
+  const moved = eventInput({ title: 'Moving day', days: [{ day: 1, name: 'Friday', date: '2026-12-04' }, { day: 2, name: 'Saturday', date: '2026-12-06' }] });
+
+  for (const payload of [moved, { ...moved, confirm: false }]) {
+    const refused = await send('admin', { method: 'POST', url: api(managePaths.event(created.id)), payload });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(ApiErrorBody.parse(refused.json())).toEqual({
+      code: 'confirmation_required',
+      field: 'body.days.1.date',
+      message: expect.stringContaining('Day 2 (Saturday) has 2 check-ins and would move from Sat 5 Dec to Sun 6 Dec'),
+    });
+  }
+  const [kept] = await t.database.db.select({ date: eventDays.date }).from(eventDays).where(sql`${eventDays.eventId} = ${created.id} and ${eventDays.day} = 2`);
+  expect(kept?.date).toBe('2026-12-05');
+  expect(await auditRowCount(created.id)).toBe(entriesBefore);
+
+  // Day 1 has none: it moves without a question, in the same edit as other settings.
+  const dayOne = await send('admin', { method: 'POST', url: api(managePaths.event(created.id)), payload: eventInput({ title: 'Moving day', days: [{ day: 1, name: 'Friday', date: '2026-12-03' }, { day: 2, name: 'Saturday', date: '2026-12-05' }] }) });
+  expect(dayOne.statusCode, dayOne.body).toBe(200);
+
+  const confirmed = await send('admin', { method: 'POST', url: api(managePaths.event(created.id)), payload: { ...moved, confirm: true } });
+  expect(confirmed.statusCode, confirmed.body).toBe(200);
+  expect(ManagedEvent.parse(confirmed.json()).days[1]).toMatchObject({ day: 2, date: '2026-12-06', checkIns: 2 });
+  const [latest] = await activityOf(created.id);
+  expect(latest?.action).toBe('event.updated');
+  expect(latest?.action === 'event.updated' ? [latest.before?.days[1]?.date, latest.after?.days[1]?.date] : null).toEqual(['2026-12-05', '2026-12-06']);
+});
+
+test("a one-day event's date is its day 1: with check-ins it moves only when confirmed (409 on field date)", async () => {
+  const created = await createAsAdmin({ title: 'One night', date: '2026-12-04', days: [] });
+  await insertTickets(t.database.db, [{ code: 'MANAGE-ONE-DAY-1', eventId: created.id, holderName: 'Una Day', ticketType: 'General Admission' }]);
+  const verify = await send('staff', { method: 'POST', url: api(apiPaths.verifyTicket), payload: { eventId: created.id, qrCode: 'MANAGE-ONE-DAY-1', day: 1 } });
+  expect(VerifyTicketResponse.parse(verify.json()).isValid).toBe(true);
+
+  const refused = await send('admin', { method: 'POST', url: api(managePaths.event(created.id)), payload: eventInput({ title: 'One night', date: '2026-12-11', days: [] }) });
+  expect(refused.statusCode, refused.body).toBe(409);
+  expect(ApiErrorBody.parse(refused.json())).toMatchObject({ code: 'confirmation_required', field: 'body.date', message: expect.stringContaining('Day 1 (Main Event) has 1 check-in and would move') });
+  const confirmed = await send('admin', { method: 'POST', url: api(managePaths.event(created.id)), payload: { ...eventInput({ title: 'One night', date: '2026-12-11', days: [] }), confirm: true } });
+  expect(confirmed.statusCode, confirmed.body).toBe(200);
+  expect(ManagedEvent.parse(confirmed.json())).toMatchObject({ date: '2026-12-11', checkInCount: 1 });
 });
 
 test('a ticket checked in at two check-in lists on one day counts once in the event and in its day', async () => {
@@ -355,4 +412,27 @@ test('the admin CLI goes through the same service: its changes are on the activi
   const blank = await runCli(['event', 'create', '--org', ids.organizationId, '--title', '  ', '--date', '2026-12-10'], { env, database: t.database });
   expect(blank.exitCode).toBe(1);
   expect(blank.stderr).toContain('Invalid title: Give the event a title');
+
+  // Moving a day that has check-ins: refused as the API refuses it, done with --confirm.
+  await insertTickets(t.database.db, [{ code: 'MANAGE-CLI-MOVE-1', eventId, holderName: 'Cli Move', ticketType: 'General Admission' }]);
+  const open = await runCli(['event', 'set', '--event', eventId, '--status', 'live', '--scan-outside-days', 'yes'], { env, database: t.database });
+  expect(open.exitCode, open.stderr).toBe(0);
+  const verify = await send('staff', { method: 'POST', url: api(apiPaths.verifyTicket), payload: { eventId, qrCode: 'MANAGE-CLI-MOVE-1', day: 2 } });
+  expect(VerifyTicketResponse.parse(verify.json()).isValid).toBe(true);
+  const unconfirmed = await runCli(['event', 'set', '--event', eventId, '--day-date', '2:2026-12-12'], { env, database: t.database });
+  expect(unconfirmed.exitCode).toBe(1);
+  expect(unconfirmed.stderr).toContain('Day 2 (Two) has 1 check-in and would move from Fri 11 Dec to Sat 12 Dec');
+  expect(unconfirmed.stderr).toContain('--confirm');
+  expect((await activityOf(eventId)).length).toBe(3);
+  const unknownDay = await runCli(['event', 'set', '--event', eventId, '--day-date', '3:2026-12-12'], { env, database: t.database });
+  expect(unknownDay.exitCode).toBe(1);
+  expect(unknownDay.stderr).toContain('no configured day 3');
+  const confirmed = await runCli(['event', 'set', '--event', eventId, '--day-date', '2:2026-12-12', '--confirm'], { env, database: t.database });
+  expect(confirmed.exitCode, confirmed.stderr).toBe(0);
+  const [moved] = await activityOf(eventId);
+  expect(moved).toMatchObject({ action: 'event.updated', actor: { kind: 'cli' } });
+  expect(moved?.action === 'event.updated' ? [moved.before?.days.map((day) => day.date), moved.after?.days.map((day) => day.date)] : null).toEqual([
+    ['2026-12-10', '2026-12-11'],
+    ['2026-12-10', '2026-12-12'],
+  ]);
 });

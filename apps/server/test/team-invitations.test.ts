@@ -2,24 +2,27 @@
  * The door team's invitations (issue 30 item 5) on the real app, database and mailer (the outbox
  * folder): an admin invites an address with a role and the link is mailed; the account of that
  * address accepts it and becomes a member; a link works once, not after it is revoked or has
- * expired, and not for another account; only admins invite, list and revoke; each step is audited.
+ * expired, and not for another account; only admins invite, list and revoke; a door device does
+ * none of it (docs/decisions/107); each step is audited.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ApiErrorBody, AcceptInvitationResponse, OrganizationList, apiPaths, Team, teamPaths } from '@gatecheck/contract';
+import { ApiErrorBody, AcceptInvitationResponse, OrganizationList, apiPaths, Team, teamPaths, UserMe } from '@gatecheck/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { auditEntries, invitations, users } from '../src/db/schema.ts';
+import { auditEntries, invitations, memberships, users } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, DEMO_USER } from '../src/db/seed.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { createUser } from '../src/services/users.ts';
+import { newDeviceToken } from './helpers/devices.ts';
 import { createOutsider, demoIds, OUTSIDER } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
-type Caller = 'anonymous' | 'otherOrganization' | 'staff' | 'supervisor' | 'admin';
-const CALLERS = ['anonymous', 'otherOrganization', 'staff', 'supervisor', 'admin'] as const satisfies readonly Caller[];
-const USERNAMES: Record<Exclude<Caller, 'anonymous'>, string> = {
+/** `device`: a door device of the demo live event (docs/decisions/107), which scans and manages nothing. */
+type Caller = 'anonymous' | 'otherOrganization' | 'staff' | 'supervisor' | 'admin' | 'device';
+const CALLERS = ['anonymous', 'otherOrganization', 'staff', 'supervisor', 'admin', 'device'] as const satisfies readonly Caller[];
+const USERNAMES: Record<Exclude<Caller, 'anonymous' | 'device'>, string> = {
   otherOrganization: OUTSIDER.username,
   staff: DEMO_COLLEAGUE.username,
   supervisor: DEMO_SUPERVISOR.username,
@@ -47,6 +50,7 @@ async function tokenOfUser(username: string): Promise<string> {
 }
 
 async function send(caller: Caller | { username: string }, request: InjectOptions) {
+  if (caller === 'device') return t.app.inject({ ...request, headers: { ...request.headers, ...bearer((await newDeviceToken(t.database.db, ids.liveEventId)).token) } });
   const username = typeof caller === 'object' ? caller.username : caller === 'anonymous' ? null : USERNAMES[caller];
   const headers = username ? { ...request.headers, ...bearer(await tokenOfUser(username)) } : request.headers;
   return t.app.inject({ ...request, headers });
@@ -85,17 +89,17 @@ async function accept(username: string, token: string) {
   return send({ username }, { method: 'POST', url: api(teamPaths.acceptInvitation), payload: { token } });
 }
 
-describe(`only the organization's admins list the team, invite and revoke (${TEST_DATABASE_KIND})`, () => {
+describe(`only the organization's admins list the team, invite and revoke; a link is accepted by its own address's account and joined by anyone holding it, never by a door device (${TEST_DATABASE_KIND})`, () => {
   const rows: Array<{ endpoint: string; request: () => Promise<InjectOptions>; expected: Record<Caller, number> }> = [
     {
       endpoint: 'GET team',
       request: async () => ({ method: 'GET', url: api(teamPaths.team(ids.organizationId)) }),
-      expected: { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 403, admin: 200 },
+      expected: { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 403, admin: 200, device: 403 },
     },
     {
       endpoint: 'POST invitations',
       request: async () => ({ method: 'POST', url: api(teamPaths.invitations(ids.organizationId)), payload: { email: `matrix-${Math.random().toString(36).slice(2)}@example.org`, role: 'staff' } }),
-      expected: { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 403, admin: 201 },
+      expected: { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 403, admin: 201, device: 403 },
     },
     {
       endpoint: 'POST revoke',
@@ -105,7 +109,24 @@ describe(`only the organization's admins list the team, invite and revoke (${TES
         const [row] = await t.database.db.select({ id: invitations.id }).from(invitations).where(eq(invitations.email, email));
         return { method: 'POST', url: api(teamPaths.revokeInvitation(row?.id ?? '')) };
       },
-      expected: { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 403, admin: 200 },
+      expected: { anonymous: 401, otherOrganization: 404, staff: 403, supervisor: 403, admin: 200, device: 403 },
+    },
+    {
+      // A live link for an address none of the callers has: every account is refused (it is not
+      // theirs), a door device before that (docs/decisions/107).
+      endpoint: 'POST accept (a live link for another address)',
+      request: async () => ({ method: 'POST', url: api(teamPaths.acceptInvitation), payload: { token: await invite(`accept-${Math.random().toString(36).slice(2)}@example.org`) } }),
+      expected: { anonymous: 401, otherOrganization: 403, staff: 403, supervisor: 403, admin: 403, device: 403 },
+    },
+    {
+      // Joining makes a new account from the link alone: whoever sends it, signed in or a device,
+      // only the new account joins (the caller's own account and device are untouched).
+      endpoint: 'POST join (a live link)',
+      request: async () => {
+        const name = `joiner${Math.random().toString(36).slice(2, 10)}`;
+        return { method: 'POST', url: api(teamPaths.joinWithNewAccount), payload: { token: await invite(`${name}@example.org`), name: 'Jo Iner', username: name, password: 'a-long-password' } };
+      },
+      expected: { anonymous: 200, otherOrganization: 200, staff: 200, supervisor: 200, admin: 200, device: 200 },
     },
   ];
   for (const row of rows) {
@@ -167,6 +188,21 @@ test('another account cannot use the link (403), a revoked or expired link does 
   expect(ApiErrorBody.parse(member.json())).toMatchObject({ code: 'conflict', field: 'body.email' });
   const badEmail = await send('admin', { method: 'POST', url: api(teamPaths.invitations(ids.organizationId)), payload: { email: 'not-an-address', role: 'staff' } });
   expect(ApiErrorBody.parse(badEmail.json())).toMatchObject({ code: 'validation_failed', field: 'body.email' });
+});
+
+test("a door device cannot accept a link even when it is addressed to the device's own account: 403, and it joins nothing", async () => {
+  const { token: deviceToken } = await newDeviceToken(t.database.db, ids.liveEventId, 'Inviting gate');
+  const me = await t.app.inject({ method: 'GET', url: api(apiPaths.usersMe), headers: bearer(deviceToken) });
+  const [account] = await t.database.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, UserMe.parse(me.json()).id));
+  expect(account?.email).toMatch(/@devices\.invalid$/);
+  const token = await invite(account?.email ?? '', 'admin');
+  const refused = await t.app.inject({ method: 'POST', url: api(teamPaths.acceptInvitation), headers: bearer(deviceToken), payload: { token } });
+  expect(refused.statusCode, refused.body).toBe(403);
+  expect(ApiErrorBody.parse(refused.json()).code).toBe('forbidden');
+  const joined = await t.database.db.select({ userId: memberships.userId }).from(memberships).where(eq(memberships.userId, account?.id ?? ''));
+  expect(joined).toEqual([]);
+  const pending = await t.database.db.select({ acceptedAt: invitations.acceptedAt }).from(invitations).where(eq(invitations.email, account?.email ?? ''));
+  expect(pending).toEqual([{ acceptedAt: null }]);
 });
 
 test('someone without an account joins from the link: the account has the invited address, signs in and is a member; a taken username is refused and the link stays live', async () => {

@@ -19,6 +19,7 @@ export const ErrorCode = z.enum([
   'not_found',
   'conflict',
   'check_in_changed',
+  'confirmation_required',
   'payload_too_large',
   'rate_limited',
   'csrf_failed',

@@ -82,6 +82,15 @@ export type EventRequest = z.infer<typeof EventRequest>;
 /** What the form holds before parsing (the same fields). */
 export type EventRequestDraft = z.input<typeof EventRequest>;
 
+/**
+ * An edit of an event (POST /manage/events/{id}): the whole `EventRequest` and `confirm`. A change
+ * of date of a day that has check-ins (the event's date too, when it has no configured days: that is
+ * day 1's) is answered 409 `confirmation_required`, naming the day and its check-ins, unless
+ * `confirm` is true: the admin was told and moves it anyway (docs/decisions/145).
+ */
+export const UpdateEventRequest = EventRequest.extend({ confirm: z.boolean().optional() }).meta({ id: 'UpdateEventRequest' });
+export type UpdateEventRequest = z.infer<typeof UpdateEventRequest>;
+
 /** A day as the management area shows it, with how many check-ins it holds (a day with any cannot be removed). */
 export const ManagedEventDay = z.object({
   day: z.number().int(),

@@ -64,6 +64,20 @@ export function collectDay(value: string, previous: EventDayInput[] = []): Event
   return [...previous, parseDay(value, previous.length + 1)];
 }
 
+/**
+ * A new date for one configured event day, `N:YYYY-MM-DD` (`--day-date 2:2026-12-06`), appended
+ * to the ones given so far (repeatable).
+ */
+export function collectDayDate(value: string, previous: Array<{ day: number; date: string }> = []): Array<{ day: number; date: string }> {
+  const match = /^\s*(\d+)\s*:\s*(\S+)\s*$/.exec(value);
+  try {
+    if (!match?.[1] || !match[2]) throw new InvalidArgumentError('');
+    return [...previous, { day: parsePositiveInteger(match[1]), date: parseDate(match[2]) }];
+  } catch {
+    throw new InvalidArgumentError(`Day date "${value}": expected NUMBER:YYYY-MM-DD (e.g. "2:2026-12-06").`);
+  }
+}
+
 /** A comma-separated list of days (`--days "Opening:2026-12-01,Main Day:2026-12-02"`). */
 export function parseDayList(value: string): EventDayInput[] {
   const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);

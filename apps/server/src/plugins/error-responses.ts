@@ -20,6 +20,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   check_in_changed: 409,
+  confirmation_required: 409,
   payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,

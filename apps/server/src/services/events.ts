@@ -14,6 +14,7 @@ import {
   DEFAULT_EVENT_DAY_NUMBER,
   EventRequest,
   type EventRequestDraft,
+  formatEventDate,
   type EventSnapshot,
   type EventStatus,
   isEventActive,
@@ -199,13 +200,17 @@ async function lockEvent(tx: Tx, eventId: string) {
  * are one transaction. Absent fields stay as they are (the CLI's `event set` sends a few).
  * Refused: an archived event (restore it first, docs/decisions/105); removing a day that has
  * check-ins — also the implicit day 1 of an event without configured days — since they would
- * point at nothing.
+ * point at nothing. Moving a day that has check-ins to another date (the event's date, for the
+ * implicit day 1) only with `change.confirm` (docs/decisions/145): its check-ins stay on the day,
+ * and doors scanning it admit on the new date from then on.
  * @returns the event as it is now.
  * @throws ServiceError `not_found`, `bad_request` (nothing to change), `validation_failed` (with
- *   `field`), `conflict` (archived; a day with check-ins, `field` `days`).
+ *   `field`), `conflict` (archived; a day with check-ins, `field` `days`), `confirmation_required`
+ *   (a day with check-ins moved without `confirm`; `field` its date: `days.<i>.date` or `date`).
  */
-export async function updateEvent(db: Db, eventId: string, change: Partial<EventRequestDraft>, actor: Actor): Promise<EventDetails> {
-  if (Object.values(change).every((value) => value === undefined)) {
+export async function updateEvent(db: Db, eventId: string, change: EventChange, actor: Actor): Promise<EventDetails> {
+  const { confirm = false, ...settings } = change;
+  if (Object.values(settings).every((value) => value === undefined)) {
     throw new ServiceError('bad_request', 'Nothing to change: give at least one setting of the event');
   }
   await inTransaction(db, async (tx) => {
@@ -222,12 +227,13 @@ export async function updateEvent(db: Db, eventId: string, change: Partial<Event
       dayCutoff: before.dayCutoff,
       allowsScanningOutsideDays: before.allowsScanningOutsideDays,
       days: before.days,
-      ...withoutUndefined(change),
+      ...withoutUndefined(settings),
     });
     await refuseRemovingDaysWithCheckIns(tx, row.id, daysOrDefault(before.days, before.date), daysOrDefault(next.days, next.date));
-    const { days, ...settings } = next;
-    await tx.update(events).set(settings).where(eq(events.id, row.id));
-    if (change.days !== undefined) {
+    if (!confirm) await refuseMovingDaysWithCheckIns(tx, row.id, before, next);
+    const { days, ...eventSettings } = next;
+    await tx.update(events).set(eventSettings).where(eq(events.id, row.id));
+    if (settings.days !== undefined) {
       const kept = days.map((day) => day.day);
       await tx.delete(eventDays).where(kept.length > 0 ? and(eq(eventDays.eventId, row.id), notInArray(eventDays.day, kept)) : eq(eventDays.eventId, row.id));
       if (days.length > 0) {
@@ -241,6 +247,12 @@ export async function updateEvent(db: Db, eventId: string, change: Partial<Event
   });
   return findEvent(db, eventId);
 }
+
+/**
+ * A change of an event (`updateEvent`): any of its settings, and `confirm` — the admin was told
+ * that a day with check-ins moves to another date and moves it anyway (docs/decisions/145).
+ */
+export type EventChange = Partial<EventRequestDraft> & { confirm?: boolean | undefined };
 
 /** `change` without its undefined fields (so they do not overwrite what is there). */
 function withoutUndefined<T extends object>(change: T): Partial<T> {
@@ -267,6 +279,37 @@ async function refuseRemovingDaysWithCheckIns(tx: Tx, eventId: string, before: E
     'conflict',
     `Day ${first.day} (${name}) has ${first.value} check-in${first.value === 1 ? '' : 's'} and cannot be removed. Keep the day, or rename it.`,
     'days',
+  );
+}
+
+/**
+ * @throws ServiceError `confirmation_required` when a day kept by number in `after` has another date
+ *   than in `before` and active check-ins (distinct tickets, as the management area counts them):
+ *   its message names each such day, its check-ins and both dates; `field` is the first one's date
+ *   (`days.<i>.date`, or `date` for the implicit day 1 of an event without configured days).
+ */
+async function refuseMovingDaysWithCheckIns(tx: Tx, eventId: string, before: EventSnapshot, after: EventRequest): Promise<void> {
+  const afterDays = daysOrDefault(after.days, after.date);
+  const moved = daysOrDefault(before.days, before.date).flatMap((day) => {
+    const next = afterDays.find((kept) => kept.day === day.day);
+    return next && next.date !== day.date ? [{ ...day, to: next.date }] : [];
+  });
+  if (moved.length === 0) return;
+  const counts = (await countCheckedInByEventDay(tx, [eventId])).filter((entry) => entry.checkedIn > 0);
+  const held = moved.flatMap((day) => {
+    const checkedIn = counts.find((entry) => entry.day === day.day)?.checkedIn ?? 0;
+    return checkedIn > 0 ? [{ ...day, checkedIn }] : [];
+  });
+  const [first] = held;
+  if (!first) return;
+  const words = held.map(
+    (day) => `Day ${day.day} (${day.name}) has ${day.checkedIn} check-in${day.checkedIn === 1 ? '' : 's'} and would move from ${formatEventDate(day.date)} to ${formatEventDate(day.to)}`,
+  );
+  const index = after.days.findIndex((day) => day.day === first.day);
+  throw new ServiceError(
+    'confirmation_required',
+    `${words.join('; ')}. The check-ins stay on the day; doors scanning it admit on the new date from then on. Confirm to move it.`,
+    index >= 0 ? `days.${index}.date` : 'date',
   );
 }
 

@@ -1,6 +1,7 @@
 /**
  * `event create`, `event set`, `event archive`, `event restore` and `event list`: events with their
- * days, status and calendar (time zone, day cut-off, rehearsal setting). `event list` shows the ids
+ * days, status and calendar (time zone, day cut-off, rehearsal setting); `event set` moves a day
+ * that has check-ins only with --confirm (docs/decisions/145). `event list` shows the ids
  * the ticket and check-in commands take. Thin callers of services/events.ts, the same functions the
  * management API calls (SEAMS §6): the rules and the validation (the contract's `EventRequest`) are
  * there, and every change is on the audit trail as the CLI's (docs/decisions/106).
@@ -8,9 +9,11 @@
 import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE, EventStatus } from '@gatecheck/contract';
 import { Option, type Command } from 'commander';
 import { cliActor } from '../../services/audit.ts';
-import { archiveEvent, createEvent, listEvents, restoreEvent, updateEvent, type EventDayInfo } from '../../services/events.ts';
+import type { Db } from '../../db/client.ts';
+import { ServiceError } from '../../services/errors.ts';
+import { archiveEvent, createEvent, findManagedEvent, listEvents, restoreEvent, updateEvent, type EventDayInfo } from '../../services/events.ts';
 import { findOrganization } from '../../services/organizations.ts';
-import { collectDay, parseDate, parseDayCutoff, parseDayList, parseTimeZone, parseYesNo } from '../arguments.ts';
+import { collectDay, collectDayDate, parseDate, parseDayCutoff, parseDayList, parseTimeZone, parseYesNo } from '../arguments.ts';
 import { CliError, type AdminContext } from '../context.ts';
 import { formatTable } from '../output.ts';
 
@@ -30,6 +33,9 @@ interface CreateOptions {
 
 interface SetOptions {
   event: string;
+  date?: string;
+  dayDate?: Array<{ day: number; date: string }>;
+  confirm?: boolean;
   status?: string;
   timeZone?: string;
   dayCutoff?: string;
@@ -97,8 +103,11 @@ export function registerEventCommands(program: Command, context: AdminContext): 
 
   event
     .command('set')
-    .description("change an event's status or calendar: time zone, day cut-off, scanning outside its days")
+    .description("change an event's status, dates or calendar: time zone, day cut-off, scanning outside its days")
     .requiredOption('--event <id>', 'event id (see event list)')
+    .option('--date <YYYY-MM-DD>', "the event's date (a one-day event's day 1)", parseDate)
+    .option('--day-date <number:YYYY-MM-DD>', 'move a configured event day to another date (repeatable)', collectDayDate)
+    .option('--confirm', 'move days that have check-ins: they stay on the day, doors admit on its new date')
     .addOption(new Option('--status <status>', 'new status').choices(EventStatus.options))
     .option('--time-zone <IANA zone>', TIME_ZONE_HELP, parseTimeZone)
     .option('--day-cutoff <HH:MM>', DAY_CUTOFF_HELP, parseDayCutoff)
@@ -107,15 +116,21 @@ export function registerEventCommands(program: Command, context: AdminContext): 
     .action(async (options: SetOptions) => {
       const db = await context.db();
       const change = {
+        date: options.date,
+        days: options.dayDate === undefined ? undefined : await daysMoved(db, options.event, options.dayDate),
         status: options.status === undefined ? undefined : EventStatus.parse(options.status),
         timeZone: options.timeZone,
         dayCutoff: options.dayCutoff,
         allowsScanningOutsideDays: options.scanOutsideDays,
       };
       if (Object.values(change).every((value) => value === undefined)) {
-        throw new CliError('Nothing to change: give --status, --time-zone, --day-cutoff or --scan-outside-days');
+        throw new CliError('Nothing to change: give --date, --day-date, --status, --time-zone, --day-cutoff or --scan-outside-days');
       }
-      const updated = await updateEvent(db, options.event, change, cliActor());
+      const updated = await updateEvent(db, options.event, { ...change, confirm: options.confirm === true }, cliActor()).catch((error: unknown) => {
+        // The service's refusal says what moves; the operator confirms with the flag (docs/decisions/145).
+        if (error instanceof ServiceError && error.code === 'confirmation_required') throw new CliError(`${error.message} (run it again with --confirm)`);
+        throw error;
+      });
       context.print(`Updated event "${updated.title}", ${updated.status}`);
       context.print(calendarText(updated.timeZone, updated.dayCutoff, updated.allowsScanningOutsideDays));
     });
@@ -158,6 +173,20 @@ export function registerEventCommands(program: Command, context: AdminContext): 
         ]),
       );
     });
+}
+
+/**
+ * The event's configured days with the dates of `moves` changed (every day, as `updateEvent` takes
+ * the whole set). @throws CliError for a day number the event has not configured.
+ */
+async function daysMoved(db: Db, eventId: string, moves: Array<{ day: number; date: string }>): Promise<EventDayInfo[]> {
+  const { days } = await findManagedEvent(db, eventId);
+  for (const move of moves) {
+    if (!days.some((day) => day.day === move.day)) {
+      throw new CliError(`The event has no configured day ${move.day}${days.length === 0 ? ' (a one-day event: change its --date)' : ''}`);
+    }
+  }
+  return days.map(({ day, name, date }) => ({ day, name, date: moves.findLast((move) => move.day === day)?.date ?? date }));
 }
 
 /** 'Days are dates in Europe/London; each admits until 06:00 the next morning; only on its days.' */

@@ -5,7 +5,8 @@
  *
  * GET/POST /manage/organizations/{organizationId}/events: the organization's events (archived ones
  * too) / create one with its days. GET/POST /manage/events/{eventId}: one event / change it (its
- * settings and its whole set of days). POST …/archive and …/restore. GET …/activity: the event's
+ * settings and its whole set of days; moving a day that has check-ins needs `confirm`,
+ * docs/decisions/145). POST …/archive and …/restore. GET …/activity: the event's
  * audit trail, newest first, a page at a time; GET /manage/organizations/{id}/activity: the
  * organization's own (team, invitations, devices; docs/decisions/126). Thin: the rules are services/events.ts's, shared with the admin CLI.
  */
@@ -19,6 +20,7 @@ import {
   manageRoutes as routes,
   OrganizationAuditEntryList,
   OrganizationParams,
+  UpdateEventRequest,
 } from '@gatecheck/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ruleErrors } from '../../plugins/error-responses.ts';
@@ -70,8 +72,8 @@ const manageRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'updateEvent',
         params: ManagedEventParams,
-        body: EventRequest,
-        response: { 200: ManagedEvent, ...ruleErrors('forbidden', 'not_found', 'conflict') },
+        body: UpdateEventRequest,
+        response: { 200: ManagedEvent, ...ruleErrors('forbidden', 'not_found', 'conflict', 'confirmation_required') },
       },
     },
     async (request) => {

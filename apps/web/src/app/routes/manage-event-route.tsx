@@ -1,7 +1,7 @@
 /**
  * /manage/events/new and /manage/events/:eventId (docs/decisions/105, 106): an event's form for the
- * organization's admins — create it, or change its settings and days; archive or restore it; its
- * Activity page. Saving refreshes the scanner's lists too, so the event shows there at once.
+ * organization's admins — create it, or change its settings and days (moving a day that has
+ * check-ins asks first, docs/decisions/145); archive or restore it; its Activity page. Saving refreshes the scanner's lists too, so the event shows there at once.
  */
 import type { EventRequest, ManagedEvent } from '@gatecheck/contract/event-management';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -22,8 +22,14 @@ import { canManage } from '@/features/manage/manage-access.ts';
 import { eventToForm, newEventForm, refusalOf, todayOnDevice } from '@/features/manage/manage-logic.ts';
 import type { OrganizationItem } from '@/lib/entities.ts';
 import { useSelection } from '@/lib/selection.ts';
+import { ApiError } from '@/lib/api-client.ts';
 import { notify } from '@/lib/toast.ts';
 import { useBack } from '@/lib/use-back.ts';
+
+/** Whether `error` is the server asking to confirm moving a day that has check-ins (docs/decisions/145). */
+function isConfirmationRequired(error: Error): boolean {
+  return error instanceof ApiError && error.code === 'confirmation_required';
+}
 
 /** Refreshes what the scanning flow shows of the organization's events (its event list, active-event counts). */
 function useRefreshScanningLists(organizationId: string) {
@@ -84,14 +90,25 @@ function EventEditor({ organization, event }: { organization: OrganizationItem; 
   const archive = useArchiveEvent(event.id);
   const refreshScanning = useRefreshScanningLists(organization.id);
   const [isConfirmingArchive, setConfirmingArchive] = useState(false);
+  // The edit the server asked to confirm: it moves a day that has check-ins (docs/decisions/145).
+  const [moveToConfirm, setMoveToConfirm] = useState<{ request: EventRequest; text: string } | null>(null);
   const isArchived = event.archivedAt !== null;
-  const submit = (request: EventRequest) =>
-    save.mutate(request, {
-      onSuccess: (saved) => {
-        refreshScanning();
-        notify({ title: t('manage.saved'), description: saved.title, variant: 'success', isBrief: true });
+  const submit = (request: EventRequest, confirm = false) => {
+    setMoveToConfirm(null);
+    save.mutate(
+      { ...request, confirm },
+      {
+        onSuccess: (saved) => {
+          refreshScanning();
+          notify({ title: t('manage.saved'), description: saved.title, variant: 'success', isBrief: true });
+        },
+        onError: (error) => {
+          if (isConfirmationRequired(error)) setMoveToConfirm({ request, text: refusalOf(error).text });
+        },
       },
-    });
+    );
+  };
+  const refusal = save.error && !isConfirmationRequired(save.error) ? refusalOf(save.error) : null;
   const archiveOrRestore = (action: 'archive' | 'restore') => {
     setConfirmingArchive(false);
     archive.mutate(action, {
@@ -118,7 +135,7 @@ function EventEditor({ organization, event }: { organization: OrganizationItem; 
       {isArchived ? (
         <FormNotice variant="success" title={t('manage.archivedNotice')} />
       ) : (
-        <EventForm initial={eventToForm(event)} submitLabel={t('manage.save')} isPending={save.isPending} refusal={save.error ? refusalOf(save.error) : null} onSubmit={submit} />
+        <EventForm initial={eventToForm(event)} submitLabel={t('manage.save')} isPending={save.isPending} refusal={refusal} onSubmit={(request) => submit(request)} />
       )}
       <section aria-labelledby="archive-heading" className="flex flex-col gap-3 rounded-2xl border-2 border-slate-200 p-4">
         <h2 id="archive-heading" className="text-lg font-bold text-slate-900">
@@ -146,6 +163,19 @@ function EventEditor({ organization, event }: { organization: OrganizationItem; 
         cancelLabel={t('manage.keep')}
         confirmLabel={t('manage.archive')}
         onConfirm={() => archiveOrRestore('archive')}
+      />
+      <ConfirmDialog
+        open={moveToConfirm !== null}
+        onOpenChange={(open) => {
+          if (!open) setMoveToConfirm(null);
+        }}
+        title={t('manage.moveDayConfirmTitle')}
+        description={moveToConfirm?.text ?? ''}
+        cancelLabel={t('manage.keepDate')}
+        confirmLabel={t('manage.moveDay')}
+        onConfirm={() => {
+          if (moveToConfirm) submit(moveToConfirm.request, true);
+        }}
       />
     </>
   );

@@ -1,16 +1,24 @@
 /**
  * The management area (docs/decisions/105, 106) against a contract-shaped fake server (msw): only
- * admins see the way in; the event form checks its input with the contract's schema and shows each
+ * admins see the way in (the event list's and the scanner menu's); the event form checks its input with the contract's schema and shows each
  * problem next to its field before anything is sent; a created event's request carries every
  * setting and its days; a refusal that names a field is shown at that field; a day with check-ins
- * offers no removal; the Activity page says who changed what, before and after.
+ * offers no removal, and moving one asks first (docs/decisions/145); the Activity page says who changed what, before and after.
  */
-import { type AuditEntry, type EventRequest, EventRequest as EventRequestSchema, type ManagedEvent, managePaths } from '@gatecheck/contract';
+import {
+  type AuditEntry,
+  type EventRequest,
+  EventRequest as EventRequestSchema,
+  type ManagedEvent,
+  managePaths,
+  type UpdateEventRequest,
+  UpdateEventRequest as UpdateEventRequestSchema,
+} from '@gatecheck/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
-import { testOrganization } from '@/test/fixtures.ts';
+import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { renderApp } from '@/test/render.tsx';
 
 const adminOrganization = { ...testOrganization, role: 'admin' };
@@ -75,6 +83,20 @@ describe('who sees the management area', () => {
   });
 });
 
+test("an admin finds 'Manage events' in the scanner's menu and it opens /manage; a supervisor and staff see no such entry there", async () => {
+  for (const role of ['staff', 'supervisor']) {
+    const { unmount } = renderApp({ route: '/scanner', selection: { organization: { ...testOrganization, role }, event: testEvent, day: testDay } });
+    // The menu's last part (the theme choice) is there, so the entry would be too.
+    await screen.findByRole('group', { name: 'Theme' });
+    expect(screen.queryByRole('link', { name: 'Manage events' }), role).not.toBeInTheDocument();
+    unmount();
+  }
+  const { user, router } = renderApp({ route: '/scanner', selection: { organization: adminOrganization, event: testEvent, day: testDay } });
+  await user.click(await screen.findByRole('link', { name: 'Manage events' }));
+  await waitFor(() => expect(router.state.location.pathname).toBe('/manage'));
+  expect(await screen.findByRole('button', { name: /Dockside Jazz/ })).toBeInTheDocument();
+});
+
 test('the new-event form shows every problem next to its field and sends nothing until they are fixed; then it sends the event with its two days', { timeout: 20_000 }, async () => {
   const { user, router } = renderApp({ route: '/manage/events/new', selection: { organization: adminOrganization } });
   await screen.findByRole('heading', { level: 1, name: 'New event' });
@@ -133,6 +155,38 @@ test("a day with check-ins offers no removal, and the server's refusal of a chan
   const days = screen.getByRole('group', { name: 'Days' });
   expect(await within(days).findByText('Day 1 (Friday) has 12 check-ins and cannot be removed. Keep the day, or rename it.')).toBeInTheDocument();
   expect(saved[0]?.days.map((day) => day.day)).toEqual([1]);
+});
+
+test('moving a day that has check-ins asks first, in plain words: kept, nothing more is sent; confirmed, the edit is sent again with confirm', async () => {
+  const sent: UpdateEventRequest[] = [];
+  const question = 'Day 1 (Friday) has 12 check-ins and would move from Fri 4 Dec to Thu 3 Dec. The check-ins stay on the day; doors scanning it admit on the new date from then on. Confirm to move it.';
+  server.use(
+    http.post(apiUrl(managePaths.event(storedEvent.id)), async ({ request }): Promise<Response> => {
+      const body = UpdateEventRequestSchema.parse(await request.json());
+      sent.push(body);
+      if (body.confirm !== true) return errorResponse(409, { code: 'confirmation_required', message: question, field: 'body.days.0.date' });
+      return HttpResponse.json<ManagedEvent>({ ...storedEvent, days: body.days.map((day) => ({ ...day, checkIns: day.day === 1 ? 12 : 0 })) });
+    }),
+  );
+  const { user } = renderApp({ route: `/manage/events/${storedEvent.id}`, selection: { organization: adminOrganization } });
+  const friday = await screen.findByRole('group', { name: 'Day 1' });
+  await user.clear(within(friday).getByLabelText('Date'));
+  await user.type(within(friday).getByLabelText('Date'), '2026-12-03');
+  await user.click(screen.getByRole('button', { name: 'Save changes' }));
+
+  const dialog = await screen.findByRole('alertdialog', { name: 'Move a day that has check-ins?' });
+  expect(dialog).toHaveAccessibleDescription(question);
+  // The question is the dialog's, not a problem left at the field.
+  expect(within(friday).getByLabelText('Date')).not.toHaveAttribute('aria-invalid', 'true');
+  await user.click(within(dialog).getByRole('button', { name: 'Keep the date' }));
+  await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+  expect(sent.map((request) => request.confirm)).toEqual([false]);
+
+  await user.click(screen.getByRole('button', { name: 'Save changes' }));
+  await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Move the day' }));
+  await waitFor(() => expect(sent.map((request) => request.confirm)).toEqual([false, false, true]));
+  expect(sent[2]?.days[0]).toEqual({ day: 1, name: 'Friday', date: '2026-12-03' });
+  expect(await screen.findByText('Changes saved')).toBeInTheDocument();
 });
 
 test('the Activity page says who changed what, with each setting before and after', async () => {

@@ -7,7 +7,15 @@
  */
 import { CheckInList, CheckInLists, type CreateCheckInListRequest, type EditCheckInListRequest } from '@gatecheck/contract/check-in-lists';
 import { TicketTypesResponse } from '@gatecheck/contract/check-in-notes';
-import { AuditEntryList, type EventRequest, ManagedEvent, ManagedEventList, managePaths, OrganizationAuditEntryList } from '@gatecheck/contract/event-management';
+import {
+  AuditEntryList,
+  type EventRequest,
+  ManagedEvent,
+  ManagedEventList,
+  managePaths,
+  OrganizationAuditEntryList,
+  type UpdateEventRequest,
+} from '@gatecheck/contract/event-management';
 import { apiPaths, checkInListPath, checkInListsPath } from '@gatecheck/contract/paths';
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client.ts';
@@ -112,11 +120,15 @@ export function useCreateEvent(organizationId: string) {
   });
 }
 
-/** POST the event's settings and days; resolves to the event as saved. */
+/**
+ * POST the event's settings and days; resolves to the event as saved. A day with check-ins moved
+ * to another date is refused 409 `confirmation_required` unless the request has `confirm: true`
+ * (docs/decisions/145).
+ */
 export function useSaveEvent(eventId: string) {
   const refresh = useRefreshManage();
   return useMutation({
-    mutationFn: (request: EventRequest) => apiRequest(managePaths.event(eventId), { method: 'POST', body: request, schema: ManagedEvent }),
+    mutationFn: (request: UpdateEventRequest) => apiRequest(managePaths.event(eventId), { method: 'POST', body: request, schema: ManagedEvent }),
     onSuccess: refresh,
   });
 }

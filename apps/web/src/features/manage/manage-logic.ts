@@ -163,6 +163,7 @@ export function refusalOf(error: Error): { field: string | null; text: string } 
   if (activeLanguage() === 'en' && error.message) return { field, text: error.message };
   const byCode: Partial<Record<string, string>> = {
     conflict: field === 'days' ? t('manage.problems.dayHasCheckIns') : field === 'status' ? t('manage.problems.archiveWhileOpen') : t('manage.problems.conflict'),
+    confirmation_required: t('manage.problems.moveDayWithCheckIns'),
     validation_failed: t('serverMessages.invalidInput'),
     forbidden: t('serverMessages.forbidden'),
     not_found: t('serverMessages.notFound'),
