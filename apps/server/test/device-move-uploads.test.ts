@@ -348,6 +348,17 @@ test(`a device moved to another event and then revoked still sends the old event
     .set({ toldAt: new Date(Date.now() - EVENT_LEFT_UPLOAD_GRACE_MS - 60_000) })
     .where(eq(deviceListHistory.deviceId, late.device.id));
   expect((await upload()).statusCode).toBe(404);
+  // Never told (a phone that goes on reporting its old place): the week runs from the move itself.
+  await t.database.db
+    .update(deviceListHistory)
+    .set({ toldAt: null, boundUntil: new Date(Date.now() - EVENT_LEFT_UPLOAD_GRACE_MS + 60_000) })
+    .where(eq(deviceListHistory.deviceId, late.device.id));
+  expect((await upload()).statusCode).toBe(200);
+  await t.database.db
+    .update(deviceListHistory)
+    .set({ toldAt: null, boundUntil: new Date(Date.now() - EVENT_LEFT_UPLOAD_GRACE_MS - 60_000) })
+    .where(eq(deviceListHistory.deviceId, late.device.id));
+  expect((await upload()).statusCode).toBe(404);
 });
 
 test(`a device at every list, then held to one, still uploads what it scanned before at the list it named (${TEST_DATABASE_KIND})`, async () => {

@@ -323,22 +323,23 @@ export async function eventForDevice(
 /**
  * How long after a door device was told of its move to another event it may still send that event
  * the scans it made there before (ms): 7 days, as after a revocation (docs/decisions/139). A phone
- * not told yet (offline since the move) has no limit: it is still scanning there.
+ * not told yet (offline since the move, or one that never reports its new place) gets as long from
+ * the move itself: the event it left never stays open to it on the device's word alone.
  */
 export const EVENT_LEFT_UPLOAD_GRACE_MS = REVOKED_UPLOAD_GRACE_MS;
 
 /**
  * Whether device `deviceId`, now at another event, may upload offline scans to `eventId` at `now`
  * (docs/decisions/139): it was at that event before a move, and was told of the move not more than
- * EVENT_LEFT_UPLOAD_GRACE_MS ago, or not yet. Which of its scans are taken is the upload's to judge
- * (`timesAtListLeft`).
+ * EVENT_LEFT_UPLOAD_GRACE_MS ago, or, not told yet, was moved not more than that ago. Which of its
+ * scans are taken is the upload's to judge (`timesAtListLeft`).
  */
 export async function mayUploadToEventLeft(db: DbOrTx, deviceId: string, eventId: string, now: Date): Promise<boolean> {
-  const toldSince = new Date(now.getTime() - EVENT_LEFT_UPLOAD_GRACE_MS).toISOString();
+  const toldSince = new Date(now.getTime() - EVENT_LEFT_UPLOAD_GRACE_MS).toISOString(); // told, or moved, since
   const [stay] = await db
     .select({ id: deviceListHistory.id })
     .from(deviceListHistory)
-    .where(and(eq(deviceListHistory.deviceId, deviceId), eq(deviceListHistory.eventId, eventId), or(isNull(deviceListHistory.toldAt), sql`${deviceListHistory.toldAt} > ${toldSince}`)))
+    .where(and(eq(deviceListHistory.deviceId, deviceId), eq(deviceListHistory.eventId, eventId), or(and(isNull(deviceListHistory.toldAt), sql`${deviceListHistory.boundUntil} > ${toldSince}`), sql`${deviceListHistory.toldAt} > ${toldSince}`)))
     .limit(1);
   return stay !== undefined;
 }

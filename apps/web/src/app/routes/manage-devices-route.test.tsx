@@ -158,7 +158,7 @@ test('moving a device with scans waiting says before saving where they are recor
   // Another event: its old event still takes them (docs/decisions/139), for a time: said so.
   await user.selectOptions(within(card).getByLabelText('Event'), 'Summit Nights');
   expect(within(card).getByRole('note')).toHaveTextContent(
-    'This phone has 3 scans waiting to be sent, made at its current event. They are still recorded there when the phone sends them, within 7 days of the phone learning of the move (within a minute while it is online with the app open). Until the phone learns of it, scans it makes offline are recorded at its old event too.',
+    'This phone has 3 scans waiting to be sent, made at its current event. They are still recorded there when the phone sends them, within 7 days of the move. Until the phone learns of it, scans it makes offline are recorded at its old event too.',
   );
 
   // The tablet reports none waiting (—): moving it warns of nothing.

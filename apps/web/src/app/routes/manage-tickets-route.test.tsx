@@ -173,6 +173,32 @@ test("a download answered 401 (the session ended) signs out to sign-in with 'Ses
   expect(router.state.location.pathname).toBe('/login');
 });
 
+test('while a file is being saved its buttons wait: a second tap on the PDF asks the server once', { timeout: 20_000 }, async () => {
+  let asked = 0;
+  let answer: (() => void) | undefined;
+  server.use(
+    http.get(apiUrl(manageTicketPaths.ticketsPdf(EVENT_ID)), async () => {
+      asked += 1;
+      await new Promise<void>((resolve) => {
+        answer = resolve;
+      });
+      return new HttpResponse(new Uint8Array([37, 80, 68, 70]), { headers: { 'content-type': 'application/pdf' } });
+    }),
+  );
+  // jsdom saves nothing: the object URL is all a browser download needs here.
+  URL.createObjectURL = () => 'blob:test';
+  URL.revokeObjectURL = () => undefined;
+  const { user } = renderApp({ route: `/manage/events/${EVENT_ID}/tickets`, selection: { organization: adminOrganization } });
+  const pdf = await screen.findByRole('button', { name: "Download every ticket's QR code (PDF)" });
+  await user.click(pdf);
+  await waitFor(() => expect(asked).toBe(1));
+  expect(pdf).toBeDisabled();
+  await user.click(pdf);
+  answer?.();
+  await waitFor(() => expect(pdf).toBeEnabled());
+  expect(asked).toBe(1);
+});
+
 test("'Signed QR codes' switched on, the PDF is asked for signed (as the CLI's --signed); a server that cannot sign says why next to the downloads", { timeout: 20_000 }, async () => {
   const asked: string[] = [];
   server.use(

@@ -333,9 +333,16 @@ function TicketFinder({ eventId, eventTitle }: { eventId: string; eventTitle: st
   // Plain codes unless the organizer asks for signed ones (docs/decisions/135), as the CLI's --signed.
   const [isSigned, setSigned] = useState(false);
   const found = useQuery(ticketQueries.search(eventId, query));
+  // One file at a time, as the live door's exports: a second tap while a large PDF is fetched and
+  // written would write the same file twice at once on a phone (docs/decisions/144).
+  const [isDownloading, setDownloading] = useState(false);
   const download = (path: string, fileName: string) => {
+    if (isDownloading) return;
     setDownloadProblem(null);
-    downloadApiFile(path, fileName).catch((error: unknown) => setDownloadProblem(error instanceof Error ? refusalOf(error).text : String(error)));
+    setDownloading(true);
+    downloadApiFile(path, fileName)
+      .catch((error: unknown) => setDownloadProblem(error instanceof Error ? refusalOf(error).text : String(error)))
+      .finally(() => setDownloading(false));
   };
   return (
     <section aria-labelledby="find-heading" className={sectionClass}>
@@ -347,6 +354,8 @@ function TicketFinder({ eventId, eventTitle }: { eventId: string; eventTitle: st
       </Switch>
       <Button
         variant="secondary"
+        disabled={isDownloading}
+        aria-busy={isDownloading || undefined}
         onClick={() => download(manageTicketPaths.ticketsPdf(eventId, { signed: isSigned }), `${eventTitle.replace(/[^A-Za-z0-9._-]+/g, '-')}-tickets${isSigned ? '-signed' : ''}.pdf`)}
       >
         <Download aria-hidden="true" className="size-5" />
@@ -375,7 +384,14 @@ function TicketFinder({ eventId, eventTitle }: { eventId: string; eventTitle: st
       {found.data && found.data.tickets.length > 0 && (
         <ul className="flex flex-col gap-3">
           {found.data.tickets.map((ticket) => (
-            <TicketRow key={`${ticket.id}:${ticket.holderName}:${ticket.ticketType}:${ticket.revokedAt ?? ''}`} eventId={eventId} ticket={ticket} isSigned={isSigned} onDownload={download} />
+            <TicketRow
+              key={`${ticket.id}:${ticket.holderName}:${ticket.ticketType}:${ticket.revokedAt ?? ''}`}
+              eventId={eventId}
+              ticket={ticket}
+              isSigned={isSigned}
+              isDownloading={isDownloading}
+              onDownload={download}
+            />
           ))}
         </ul>
       )}
@@ -384,7 +400,20 @@ function TicketFinder({ eventId, eventTitle }: { eventId: string; eventTitle: st
   );
 }
 
-function TicketRow({ eventId, ticket, isSigned, onDownload }: { eventId: string; ticket: ManagedTicket; isSigned: boolean; onDownload: (path: string, fileName: string) => void }) {
+function TicketRow({
+  eventId,
+  ticket,
+  isSigned,
+  isDownloading,
+  onDownload,
+}: {
+  eventId: string;
+  ticket: ManagedTicket;
+  isSigned: boolean;
+  /** A file is being saved: its buttons wait. */
+  isDownloading: boolean;
+  onDownload: (path: string, fileName: string) => void;
+}) {
   const { t } = useTranslation();
   const edit = useEditTicket(eventId);
   const revoke = useRevokeTicket(eventId);
@@ -425,7 +454,7 @@ function TicketRow({ eventId, ticket, isSigned, onDownload }: { eventId: string;
           <Button variant={isRevoked ? 'secondary' : 'danger'} disabled={revoke.isPending} onClick={() => revoke.mutate({ ticketId: ticket.id, isRevoked: !isRevoked })}>
             {isRevoked ? t('tickets.reinstate') : t('tickets.revoke')}
           </Button>
-          <Button variant="ghost" onClick={() => onDownload(manageTicketPaths.ticketQr(eventId, ticket.id, { signed: isSigned }), `${ticket.code}${isSigned ? '-signed' : ''}.png`)}>
+          <Button variant="ghost" disabled={isDownloading} onClick={() => onDownload(manageTicketPaths.ticketQr(eventId, ticket.id, { signed: isSigned }), `${ticket.code}${isSigned ? '-signed' : ''}.png`)}>
             <QrCode aria-hidden="true" className="size-5" />
             {t('tickets.downloadQr')}
           </Button>
