@@ -1,16 +1,18 @@
 /**
  * Live counts of one event day (issue 10 item 4, docs/decisions/033): how many tickets were checked in
  * that day and how many tickets admit it. Read-only, one SQL query; the same membership rule as
- * verify (services/check-ins/verify.ts), without writing the scan log (a count is not a scan). Two index
- * lookups whatever the event's size (docs/decisions/062): N counted from a partial index of active
- * check-ins, M read from the trigger-kept `ticket_day_counts`; nothing is cached in the process, so
+ * verify (services/check-ins/verify.ts), without writing the scan log (a count is not a scan). Index
+ * lookups whatever the event's size (docs/decisions/062) and whatever the day's check-ins
+ * (docs/decisions/140): N summed from the trigger-kept `check_in_type_counts` (a list's N from
+ * `check_in_arrivals`), M read from the trigger-kept `ticket_day_counts`, inside now from the
+ * arrivals less the exited check-ins where no list has a daily checkout; nothing is cached in the process, so
  * every server instance on the database answers the same. The admin CLI's `checkins count` counts
  * with the same queries (`countCheckInsByDay`).
  */
 import { type CheckInCounts, type CheckInListCounts, type CheckInListRule, lastDailyCheckout } from '@gatecheck/contract';
-import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
-import { checkInLists, checkIns, events, ticketDayCounts, ticketTypes as ticketTypeRows } from '../db/schema.ts';
+import { checkInArrivals, checkInLists, checkIns, checkInTypeCounts, events, ticketDayCounts, ticketTypes as ticketTypeRows } from '../db/schema.ts';
 import { countInside, insideNowSql, isInsideSince } from './check-ins/write.ts';
 import { resolveCheckInList } from './check-in-lists.ts';
 import { AccessRefusedError, ServiceError } from './errors.ts';
@@ -52,16 +54,13 @@ export async function countCheckIns(
 
 /**
  * The counts of check-in list `list` of `event` on `day` (docs/decisions/100): N the active
- * check-ins at the list, from the partial unique index of active check-ins alone (its columns lead
- * with event, list, day); M the tickets not revoked that admit the day and that the list admits,
+ * check-ins at the list, the sum of its trigger-kept arrivals (a row per 5-minute slot, not per
+ * check-in; docs/decisions/127, 140); M the tickets not revoked that admit the day and that the list admits,
  * from the trigger-kept counts per ticket type (`validTicketsOf`), 0 on a day the list or the event
  * does not have.
  */
 async function countList(db: DbOrTx, event: EventDetails, list: CheckInListRule & { name: string }, day: number, now: Date): Promise<CheckInListCounts> {
-  const [checkedInRow] = await db
-    .select({ checkedIn: count() })
-    .from(checkIns)
-    .where(and(eq(checkIns.eventId, event.id), eq(checkIns.checkInListId, list.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)));
+  const [checkedInRow] = await db.select({ checkedIn: sql<number>`${arrivalsOf(event.id, day, list.id)}`.mapWith(Number) }).from(sql`(select) as one`);
   const isOpen = event.days.some((entry) => entry.day === day) && (list.days === null || list.days.includes(day));
   const validTickets = isOpen ? await validTicketsOf(db, event.id, day, list.ticketTypes) : 0;
   const insideNow = await countListInside(db, event, list, day, now);
@@ -79,7 +78,9 @@ async function countList(db: DbOrTx, event: EventDetails, list: CheckInListRule 
 /**
  * Tickets inside now on `day` through list `list` of `event` (docs/decisions/111): its active
  * check-ins not exited and not checked out at the list's last daily checkout before `now` (in the
- * event's time zone), from the partial index of inside check-ins.
+ * event's time zone). A list without a daily checkout: its arrivals less its exited check-ins
+ * (`insideWithoutCheckoutOf`, docs/decisions/140); one with a checkout: its check-ins entered since,
+ * from the partial index of inside check-ins (grows with them).
  */
 export async function countListInside(
   db: DbOrTx,
@@ -88,17 +89,44 @@ export async function countListInside(
   day: number,
   now: Date,
 ): Promise<number> {
-  return countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now) });
+  const checkout = lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now);
+  if (checkout !== null) return countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout });
+  const [row] = await db.select({ inside: sql<number>`${insideWithoutCheckoutOf(event.id, day, list.id)}`.mapWith(Number) }).from(sql`(select) as one`);
+  return row?.inside ?? 0;
+}
+
+/**
+ * SQL: the active check-ins of `eventId` on `day` (at list `listId`; every list when it is an SQL
+ * expression naming the row's list, as `unnest`'s column) — the sum of the trigger-kept arrivals
+ * rows (docs/decisions/127: a row per list and 5-minute slot, so it reads what the day's length
+ * makes, not what its check-ins make; docs/decisions/140).
+ */
+function arrivalsOf(eventId: string, day: number, listId?: string | SQL): SQL {
+  const ofList = listId === undefined ? sql`` : sql` and ${checkInArrivals.checkInListId} = ${listId}`;
+  return sql`(select coalesce(sum(${checkInArrivals.arrivals}), 0) from ${checkInArrivals} where ${checkInArrivals.eventId} = ${eventId} and ${checkInArrivals.day} = ${day}${ofList})`;
+}
+
+/**
+ * SQL: guests inside now through list `listId` (or every list, as `arrivalsOf`) of `eventId` on
+ * `day` when the list has no daily checkout (docs/decisions/111, 140): its active check-ins less
+ * those that exited — the arrivals counters less the partial index of exited active check-ins
+ * (`check_ins_exited_event_day_idx`), so a door without exits reads no check-in at all. One
+ * statement, so both sides come from one snapshot.
+ */
+function insideWithoutCheckoutOf(eventId: string, day: number, listId?: string | SQL): SQL {
+  const ofList = listId === undefined ? sql`` : sql` and ${checkIns.checkInListId} = ${listId}`;
+  const exited = sql`(select count(*) from ${checkIns} where ${checkIns.eventId} = ${eventId} and ${checkIns.day} = ${day}${ofList} and ${checkIns.undoneAt} is null and ${checkIns.exitedAt} is not null)`;
+  return sql`(${arrivalsOf(eventId, day, listId)} - ${exited})`;
 }
 
 /**
  * Tickets inside now on `day` per check-in list of `event` (the live door, docs/decisions/127): for
  * each of `lists` what `countListInside` counts — active check-ins not exited and, at a list with a
  * daily checkout, entered since its last checkout before `now` (`lastDailyCheckout`, the event's
- * time zone) — in at most two statements whatever the number of lists: one grouped by list for the
- * lists without a checkout, read from the partial index of inside check-ins alone (its columns and
- * predicate are all it asks), and one for the lists with a checkout (their entry times are in the
- * rows). A list nobody is inside is absent (0).
+ * time zone) — in at most two statements whatever the number of lists: one, a row per list, for the
+ * lists without a checkout, their arrivals less their exited check-ins (`insideWithoutCheckoutOf`,
+ * docs/decisions/140: no inside check-in read), and one grouped by list for the lists with a
+ * checkout (their entry times are in the rows). A list nobody is inside is absent (0).
  * @returns list id → guests inside now.
  */
 export async function countInsideByList(
@@ -112,36 +140,54 @@ export async function countInsideByList(
   const plain = cuts.filter((cut) => cut.checkout === null).map((cut) => cut.id);
   const withCheckout = cuts.flatMap((cut) => (cut.checkout === null ? [] : [{ id: cut.id, checkout: cut.checkout }]));
   const ofDay = and(eq(checkIns.eventId, event.id), eq(checkIns.day, day));
-  const rows = [];
+  const rows: Array<{ checkInListId: string; inside: number }> = [];
   if (plain.length > 0) {
+    const listIds = sql`array[${sql.join(plain.map((id) => sql`${id}`), sql`, `)}]::uuid[]`;
     rows.push(
       ...(await db
-        .select({ checkInListId: checkIns.checkInListId, inside: count() })
-        .from(checkIns)
-        .where(and(ofDay, inArray(checkIns.checkInListId, plain), isInsideSince(null)))
-        .groupBy(checkIns.checkInListId)),
+        .select({ checkInListId: sql<string>`lists.id`, inside: sql<number>`${insideWithoutCheckoutOf(event.id, day, sql`lists.id`)}`.mapWith(Number) })
+        .from(sql`unnest(${listIds}) as lists(id)`)),
     );
   }
   if (withCheckout.length > 0) {
     const sinceCheckout = or(...withCheckout.map((cut) => and(eq(checkIns.checkInListId, cut.id), isInsideSince(cut.checkout))));
-    rows.push(...(await db.select({ checkInListId: checkIns.checkInListId, inside: count() }).from(checkIns).where(and(ofDay, sinceCheckout)).groupBy(checkIns.checkInListId)));
+    rows.push(...(await db.select({ checkInListId: checkIns.checkInListId, inside: sql<number>`count(*)`.mapWith(Number) }).from(checkIns).where(and(ofDay, sinceCheckout)).groupBy(checkIns.checkInListId)));
   }
-  return new Map(rows.map((row) => [row.checkInListId, row.inside]));
+  return new Map(rows.filter((row) => row.inside > 0).map((row) => [row.checkInListId, row.inside]));
 }
 
 /**
  * Distinct tickets inside now on `day` through any list of event `eventId` (docs/decisions/111):
- * active check-ins not exited and not checked out at their list's daily checkout (`insideNowSql`),
- * read from the partial index of inside check-ins.
+ * active check-ins not exited and not checked out at their list's daily checkout (`insideNowSql`).
+ *
+ * One statement (one snapshot). When no list of the event has a daily checkout and no ticket has
+ * two active check-ins that day — the day's arrivals (active check-ins) equal its checked-in
+ * tickets per type (distinct tickets with an active check-in), both trigger-kept — every check-in
+ * not exited is one guest inside, so the figure is the arrivals less the exited check-ins, and no
+ * inside check-in is read (docs/decisions/140). Otherwise (a ticket checked in at two lists, a list
+ * with a checkout) the distinct tickets of the partial index of inside check-ins, which grows with
+ * them; the planner runs that branch's subquery only when it is taken (an InitPlan).
  */
 export async function countEventInside(db: DbOrTx, eventId: string, day: number, now: Date): Promise<number> {
+  const distinctInside = sql`(select count(distinct ${checkIns.ticketId}) from ${checkIns}
+    inner join ${checkInLists} on ${checkInLists.eventId} = ${checkIns.eventId} and ${checkInLists.id} = ${checkIns.checkInListId}
+    inner join ${events} on ${events.id} = ${checkIns.eventId}
+    where ${checkIns.eventId} = ${eventId} and ${checkIns.day} = ${day} and ${insideNowSql(now)})`;
+  const noCheckout = sql`not exists (select 1 from ${checkInLists} where ${checkInLists.eventId} = ${eventId} and ${checkInLists.dailyCheckoutTime} is not null)`;
+  const onceEach = sql`${arrivalsOf(eventId, day)} = ${checkedInTicketsOf(eventId, day)}`;
   const [row] = await db
-    .select({ value: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
-    .from(checkIns)
-    .innerJoin(checkInLists, and(eq(checkInLists.eventId, checkIns.eventId), eq(checkInLists.id, checkIns.checkInListId)))
-    .innerJoin(events, eq(events.id, checkIns.eventId))
-    .where(and(eq(checkIns.eventId, eventId), eq(checkIns.day, day), insideNowSql(now)));
+    .select({ value: sql<number>`case when ${noCheckout} and ${onceEach} then ${insideWithoutCheckoutOf(eventId, day)} else ${distinctInside} end`.mapWith(Number) })
+    .from(sql`(select) as one`);
   return row?.value ?? 0;
+}
+
+/**
+ * SQL: the distinct tickets with an active check-in on `day` of `eventId` (`CheckInCounts.checkedIn`):
+ * the sum of the trigger-kept counts per list and ticket type (docs/decisions/132, 140), which count
+ * each ticket once however many lists it was checked in at (a row per list and type, not per check-in).
+ */
+function checkedInTicketsOf(eventId: string, day: number): SQL {
+  return sql`(select coalesce(sum(${checkInTypeCounts.checkedIn}), 0) from ${checkInTypeCounts} where ${checkInTypeCounts.eventId} = ${eventId} and ${checkInTypeCounts.day} = ${day})`;
 }
 
 /** Check-ins of one event day, as the admin CLI lists them. */
@@ -194,14 +240,11 @@ export async function countCheckedInByEventDay(db: DbOrTx, eventIds: readonly st
 
 async function countDay(db: DbOrTx, event: EventDetails, day: number): Promise<Pick<CheckInCounts, 'checkedIn' | 'validTickets'>> {
   const hasDay = event.days.some((entry) => entry.day === day);
-  // N from the partial index check_ins_active_event_day_idx (every check-in carries its ticket's
-  // event, docs/decisions/058): distinct tickets, as a ticket may be checked in at several lists
-  // (docs/decisions/101); M from ticket_day_counts, rows 0 (tickets of every day) and `day`,
-  // kept by the triggers on tickets in the same transactions (docs/decisions/062).
-  const [checkedInRow] = await db
-    .select({ checkedIn: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
-    .from(checkIns)
-    .where(and(eq(checkIns.eventId, event.id), eq(checkIns.day, day), isNull(checkIns.undoneAt)));
+  // N: distinct tickets, as a ticket may be checked in at several lists (docs/decisions/101), from
+  // the trigger-kept counts per list and ticket type (docs/decisions/132), so a day of many check-ins
+  // costs what a day of few does (docs/decisions/140); M from ticket_day_counts, rows 0 (tickets of
+  // every day) and `day`, kept by the triggers on tickets in the same transactions (docs/decisions/062).
+  const [checkedInRow] = await db.select({ checkedIn: sql<number>`${checkedInTicketsOf(event.id, day)}`.mapWith(Number) }).from(sql`(select) as one`);
   return { checkedIn: checkedInRow?.checkedIn ?? 0, validTickets: hasDay ? await validTicketsOf(db, event.id, day, null) : 0 };
 }
 

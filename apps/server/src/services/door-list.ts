@@ -73,13 +73,16 @@ export async function readDoorList(
   const dayCheckIn = and(eq(checkIns.eventId, tickets.eventId), eq(checkIns.checkInListId, listId), eq(checkIns.day, day), eq(checkIns.ticketId, tickets.id), isNull(checkIns.undoneAt));
   // Changed since the cursor: the ids come from the two (…, changed_xid) indexes, so a cursor
   // download reads what changed, not every ticket of the event (issue 13 item 4, docs/decisions/060).
+  // As an array (`= any(array(…))`), so the tickets are then read by their key, one look-up per
+  // changed id: as `in (subquery)` the planner joined the ids to a scan of every ticket of the event
+  // (docs/decisions/140).
   const changedSince =
     since === undefined
       ? undefined
-      : sql`${tickets.id} in (
+      : sql`${tickets.id} = any(array(
           select ${tickets.id} from ${tickets} where ${tickets.eventId} = ${event.id} and ${tickets.changedXid} >= ${since}::bigint
           union
-          select ${checkIns.ticketId} from ${checkIns} where ${checkIns.day} = ${day} and ${checkIns.changedXid} >= ${since}::bigint and ${checkIns.checkInListId} = ${listId})`;
+          select ${checkIns.ticketId} from ${checkIns} where ${checkIns.day} = ${day} and ${checkIns.changedXid} >= ${since}::bigint and ${checkIns.checkInListId} = ${listId}))`;
   const rows = await db
     .select({
       code: tickets.code,

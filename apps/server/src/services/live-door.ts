@@ -82,7 +82,7 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
       .orderBy(sql`2 desc`, sql`1`);
   const devices = await listDevices(db, event.organizationId, { eventId: event.id, now });
   // Inside now: every list at once (two statements at most, not one per list), and distinct guests
-  // for the event, from the partial index of inside check-ins.
+  // for the event; without daily checkouts from the arrivals less the exited check-ins (docs/decisions/140).
   const insideByList = await countInsideByList(db, event, lists, day, now);
   const insideEvent = await countEventInside(db, event.id, day, now);
 
