@@ -8,7 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, test } from 'vitest';
 import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
-import { queueOfflineScan, readOutbox } from '@/features/scanner/offline/outbox.ts';
+import { queueOfflineScan, readOutbox, uploadOutbox } from '@/features/scanner/offline/outbox.ts';
 import { sendBeforeLogout } from '@/features/scanner/offline/send-before-logout.ts';
 import { testOrganization, testUser } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
@@ -85,6 +85,34 @@ describe('Logout with scans queued offline (decision 076)', () => {
     expect(await queuedCodes()).toEqual([]);
   });
 
+  test("the screen's sender trying again while the logout sends does not send the same scans a second time", async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, offlineScan(1));
+    await queueOfflineScan(db, offlineScan(2));
+    const calls: string[] = [];
+    let isUp = false;
+    const upload = serveUpload(
+      () => isUp,
+      () => {
+        calls.push('upload');
+        // The screen's sender starts a round now, as its retry timer or the browser's 'online' does,
+        // while the logout's batch is on the wire.
+        if (calls.length === 1) window.dispatchEvent(new Event('online'));
+      },
+    );
+    serveLogout(calls);
+    const { user } = renderApp(onEventSelect);
+    await screen.findByRole('button', { name: /Harbour Sound 2026/ });
+    await waitFor(() => expect(upload.attempts()).toBeGreaterThanOrEqual(1));
+
+    isUp = true;
+    await user.click(screen.getByRole('button', { name: 'Logout' }));
+    expect(await screen.findByRole('heading', { name: 'Gatecheck Scanner' })).toBeInTheDocument();
+    expect(calls).toEqual(['upload', 'logout']);
+    expect(upload.batches.flat().map((scan) => scan.code)).toEqual(['GOOD-1', 'GOOD-2']);
+    expect(await queuedCodes()).toEqual([]);
+  });
+
   test('with the server unreachable it says how many scans are not sent, and Stay signed in keeps the session and the scans', async () => {
     const db = await openOfflineDb();
     await queueOfflineScan(db, offlineScan(1));
@@ -152,6 +180,30 @@ describe('sendBeforeLogout', () => {
     await expect(sendBeforeLogout(testUser.id, { timeoutMs: 50 })).resolves.toBe(2);
     expect(upload.arrived()).toBe(1);
     expect(await queuedCodes()).toEqual(['GOOD-1', 'GOOD-2']);
+  });
+
+  test('waits for the upload round under way rather than sending the same scans beside it, and still answers by its deadline when that round hangs', async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, offlineScan(1));
+    await queueOfflineScan(db, offlineScan(2));
+    // The scanner's round, sent before the network black-holed: no answer comes.
+    let answerHung = () => {};
+    let isHungSent = false;
+    const hung = uploadOutbox(db, testUser.id, async (_eventId, _day, scans) => {
+      isHungSent = true;
+      await new Promise<void>((resolve) => {
+        answerHung = resolve;
+      });
+      return { receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: 'recorded' as const })) };
+    });
+    await waitFor(() => expect(isHungSent).toBe(true));
+    const upload = serveUpload();
+
+    await expect(sendBeforeLogout(testUser.id, { timeoutMs: 50 })).resolves.toBe(2);
+    expect(upload.attempts()).toBe(0);
+    expect(await queuedCodes()).toEqual(['GOOD-1', 'GOOD-2']);
+    answerHung();
+    expect(await hung).toMatchObject({ sent: 2 });
   });
 
   test('with nothing of this user queued it sends nothing', async () => {

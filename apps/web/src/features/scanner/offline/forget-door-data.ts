@@ -21,7 +21,11 @@ import { uploadOutbox } from './outbox.ts';
 export async function sendThenForgetDoorData(userId: string | null): Promise<void> {
   try {
     const db = await openOfflineDb();
-    if (userId !== null) await uploadOutbox(db, userId, await roundSender(AbortSignal.timeout(LOGOUT_SEND_TIMEOUT_MS))).catch(() => undefined);
+    if (userId !== null) {
+      // One deadline for waiting on an upload round already under way and for sending.
+      const signal = AbortSignal.timeout(LOGOUT_SEND_TIMEOUT_MS);
+      await uploadOutbox(db, userId, await roundSender(signal), { signal }).catch(() => undefined);
+    }
     retireDoorLists();
     const tx = db.transaction(['doorLists', 'localCheckIns', 'signingKeys'], 'readwrite');
     await Promise.all([tx.objectStore('doorLists').clear(), tx.objectStore('localCheckIns').clear(), tx.objectStore('signingKeys').clear(), tx.done]);

@@ -1,5 +1,5 @@
 import { offlineScanProof, type OfflineScan, type OfflineScanBatchResponse } from '@gatecheck/contract';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { COLLEAGUE_ID } from '@/test/outbox-fixtures.ts';
 import { ApiError } from '@/lib/api-client.ts';
 import { closeOfflineDb, openOfflineDb } from './offline-db.ts';
@@ -27,6 +27,31 @@ function recordingServer(answer: (scan: OfflineScan) => Omit<OfflineScanBatchRes
     return { receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, ...answer(scan) })) };
   };
   return { send, batches };
+}
+
+/**
+ * A server stand-in whose answers wait until the test lets them go (`answerAll`; later batches are
+ * answered at once): every batch is recorded as it arrives, each item answered `recorded`.
+ */
+function heldServer() {
+  const batches: OfflineScan[][] = [];
+  let isHeld = true;
+  const waiting: Array<() => void> = [];
+  const send: SendOfflineScans = async (_eventId, _day, scans) => {
+    batches.push(scans);
+    if (isHeld) await new Promise<void>((resolve) => waiting.push(resolve));
+    return { receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: 'recorded' as const })) };
+  };
+  return {
+    send,
+    batches,
+    /** Resolves once `count` batches have arrived. */
+    arrived: (count: number) => vi.waitFor(() => expect(batches.length).toBeGreaterThanOrEqual(count)),
+    answerAll() {
+      isHeld = false;
+      for (const answer of waiting.splice(0)) answer();
+    },
+  };
 }
 
 describe('outbox', () => {
@@ -163,6 +188,41 @@ describe('outbox', () => {
       ['CODE-1', undefined],
       ['CODE-2', 'not_found'],
     ]);
+  });
+
+  test('two rounds at once send each queued scan once: the second waits for the first, then sends what is still queued', async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, item(1));
+    await queueOfflineScan(db, item(2));
+    const held = heldServer();
+    const first = uploadOutbox(db, 'user-1', held.send);
+    await held.arrived(1);
+    // Another sender's round (the scanner's retry during a logout's send) starts while the first is on the wire.
+    const second = uploadOutbox(db, 'user-1', held.send);
+    held.answerAll();
+    expect(await first).toMatchObject({ sent: 2, failed: false });
+    expect(await second).toMatchObject({ sent: 0, failed: false });
+    expect(held.batches.map((batch) => batch.map((scan) => scan.code))).toEqual([['CODE-1', 'CODE-2']]);
+  });
+
+  test('a round whose deadline passes while another round hangs sends nothing, and the next round still waits for the one in flight', async () => {
+    const db = await openOfflineDb();
+    await queueOfflineScan(db, item(1));
+    const held = heldServer();
+    const hanging = uploadOutbox(db, 'user-1', held.send);
+    await held.arrived(1);
+    const deadline = new AbortController();
+    const giving = uploadOutbox(db, 'user-1', held.send, { signal: deadline.signal });
+    deadline.abort();
+    expect(await giving).toEqual({ sent: 0, conflicts: [], days: [], setAside: 0, failed: true, unanswered: true });
+    const next = uploadOutbox(db, 'user-1', held.send);
+    await queueOfflineScan(db, item(2));
+    expect(held.batches).toHaveLength(1);
+
+    held.answerAll();
+    expect(await hanging).toMatchObject({ sent: 1 });
+    expect(await next).toMatchObject({ sent: 1 });
+    expect(held.batches.map((batch) => batch.map((scan) => scan.code))).toEqual([['CODE-1'], ['CODE-2']]);
   });
 
   test('batches hold at most 500 items of one event day, in scan order', async () => {

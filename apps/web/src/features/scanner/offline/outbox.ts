@@ -169,14 +169,65 @@ export interface UploadOutcome {
 }
 
 /**
+ * The last upload round started or waiting on each open outbox (a connection of `openOfflineDb`, one
+ * per page): it settles when that round has, after every round before it. Four callers send the
+ * outbox (the scanner's sender, the other screens' sender, the logout, a removed door device); two
+ * rounds at once would both read the items still unanswered and send them twice: the server keeps
+ * one row per scan id, but a bad door network carries the batches twice and the outcomes (conflicts,
+ * refreshed counts) are applied twice.
+ */
+const lastRounds = new WeakMap<OfflineDb, Promise<void>>();
+
+/**
  * Sends every queued item with `send`, which must be bound to the session of `userId` (offline-api.ts
  * `roundSender`; another user's items name their maker), event day by event day, in scan order, in
  * batches of at most `OFFLINE_BATCH_MAX_ITEMS`, and applies each item's answer (see the module
  * comment). Stops at the first batch that fails without an answer the items can keep; every item not
- * answered stays queued. Never throws for a failed request (`failed: true`); throws only when
- * IndexedDB fails.
+ * answered stays queued.
+ *
+ * One round at a time per outbox: a call while another round is under way waits for it (and for
+ * those already waiting), then sends what is still queued. `options.signal` (the deadline that
+ * `send` is bound to) also ends the wait: aborted before its turn, the round sends nothing and
+ * reports `failed` and `unanswered` (the round in flight may hang on a black-holed network: a
+ * logout must still answer by its deadline).
+ * Never throws for a failed request (`failed: true`); throws only when IndexedDB fails.
  */
-export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOfflineScans): Promise<UploadOutcome> {
+export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOfflineScans, options: { signal?: AbortSignal | undefined } = {}): Promise<UploadOutcome> {
+  const before = lastRounds.get(db) ?? Promise.resolve();
+  let settle = () => {};
+  const settled = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+  // A round that gives up waiting settles its own part only: the next still waits for the one in flight.
+  const last = before.then(() => settled);
+  lastRounds.set(db, last);
+  try {
+    if (!(await isTurnBefore(before, options.signal))) return { sent: 0, conflicts: [], days: [], setAside: 0, failed: true, unanswered: true };
+    return await uploadRound(db, userId, send);
+  } finally {
+    settle();
+    void last.then(() => {
+      if (lastRounds.get(db) === last) lastRounds.delete(db);
+    });
+  }
+}
+
+/** Resolves true once `before` has settled, false if `signal` aborts first (or has already). */
+function isTurnBefore(before: Promise<void>, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted) return Promise.resolve(false);
+  if (!signal) return before.then(() => true);
+  return new Promise((resolve) => {
+    const giveUp = () => resolve(false);
+    signal.addEventListener('abort', giveUp, { once: true });
+    void before.then(() => {
+      signal.removeEventListener('abort', giveUp);
+      resolve(!signal.aborted);
+    });
+  });
+}
+
+/** One upload round of `uploadOutbox`, once no other round is under way. */
+async function uploadRound(db: OfflineDb, userId: string, send: SendOfflineScans): Promise<UploadOutcome> {
   const outcome: UploadOutcome = { sent: 0, conflicts: [], days: [], setAside: 0, failed: false, unanswered: false };
   const queued = (await readOutbox(db)).filter((item) => !item.setAside);
   for (const batch of batchesInScanOrder(queued)) {

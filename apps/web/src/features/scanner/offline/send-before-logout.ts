@@ -10,10 +10,10 @@ import { openOfflineDb } from './offline-db.ts';
 import { summarizeOutbox, uploadOutbox, type UploadOutcome } from './outbox.ts';
 
 /**
- * When `userId` has scans queued, sends the outbox (one upload round under this session, given up
- * after `options.timeoutMs`) and says how many of `userId`'s scans still wait: 0 when none was
- * queued, all were sent, or this device has no readable outbox (private mode, a broken store:
- * nothing can be sent from it either). Set-aside scans do not count: the server has answered them.
+ * When `userId` has scans queued, sends the outbox (one upload round under this session, after the
+ * round already under way if any; the wait and the sending given up after `options.timeoutMs`) and
+ * says how many of `userId`'s scans still wait: 0 when none was queued, all were sent, or this
+ * device has no readable outbox (private mode, a broken store: nothing can be sent from it either). Set-aside scans do not count: the server has answered them.
  * `options.onUploaded` hears what the upload did (`recordUpload` takes it). Never throws.
  */
 export async function sendBeforeLogout(
@@ -23,7 +23,9 @@ export async function sendBeforeLogout(
   try {
     const db = await openOfflineDb();
     if ((await summarizeOutbox(db, userId)).waiting === 0) return 0;
-    const outcome = await uploadOutbox(db, userId, await roundSender(AbortSignal.timeout(options.timeoutMs ?? LOGOUT_SEND_TIMEOUT_MS)));
+    // One deadline for waiting on an upload round already under way (the scanner's) and for sending.
+    const signal = AbortSignal.timeout(options.timeoutMs ?? LOGOUT_SEND_TIMEOUT_MS);
+    const outcome = await uploadOutbox(db, userId, await roundSender(signal), { signal });
     options.onUploaded?.(outcome);
     return (await summarizeOutbox(db, userId)).waiting;
   } catch {
