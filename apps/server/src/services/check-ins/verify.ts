@@ -44,7 +44,8 @@ import { countInside, existingForRule, isActiveCheckIn, recordScannedCheckIn, re
  * docs/decisions/100), or `already_checked_in` at that list (with the first check-in's `checkedInAt`
  * and `checkedInBy`, the staff member's display name); otherwise approved
  * `{ isValid: true, eventName, holderName, ticketType, checkedInAt }`. A retry with the `scanId` of
- * the scan that made the check-in, by the same staff member, answers the original approval again.
+ * a scan that recorded one of the check-in's movements (an entry, a re-entry or an exit), by the
+ * same staff member, answers that movement's approval again (docs/decisions/138).
  * The order is the contract's `decideCheckIn`; `now` is the clock (the app's, injectable in tests).
  *
  * @throws ServiceError `not_found` for an unknown event; AccessRefusedError (the same 404, not in
