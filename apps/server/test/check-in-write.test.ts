@@ -14,7 +14,7 @@ import { DEMO_COLLEAGUE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed
 import { inTransaction } from '../src/db/transactions.ts';
 import { cliActor } from '../src/services/audit.ts';
 import { createCheckInList } from '../src/services/check-in-lists.ts';
-import { existingForRule, recordCheckIn, recordScannedCheckIn, recordScannedEntryWithPlace, undoActiveCheckIn } from '../src/services/check-ins/write.ts';
+import { existingForRule, findRetriedMovement, recordCheckIn, recordScannedCheckIn, recordScannedEntryWithPlace, undoActiveCheckIn } from '../src/services/check-ins/write.ts';
 import { findEvent } from '../src/services/events.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { demoIds, firstCheckInListId, userIdOf } from './helpers/fixtures.ts';
@@ -85,11 +85,15 @@ test(`a retry of the same scan by the same staff member is that scan; another st
   if (retry.isRecorded) throw new Error('the retry recorded a second check-in');
   expect(await activeCheckIns(ticket.id)).toBe(1);
 
-  const asRetry = existingForRule(retry.standing, { scanId, staffUserId: staffId });
-  expect(asRetry).toEqual({ checkedInAt: first.isRecorded ? first.checkedInAt : null, checkedInBy: DEMO_USER.displayName, isSameScan: true });
-  expect(existingForRule(retry.standing, { scanId, staffUserId: colleagueId }).isSameScan).toBe(false);
-  expect(existingForRule(retry.standing, { scanId: randomUUID(), staffUserId: staffId }).isSameScan).toBe(false);
-  expect(existingForRule(retry.standing, { scanId: null, staffUserId: staffId }).isSameScan).toBe(false);
+  // The retry finds the movement its scan recorded (the first entry), and the rule's input says so.
+  const checkIn = { eventId, checkInId: retry.standing.id };
+  const movement = await findRetriedMovement(t.database.db, checkIn, { scanId, staffUserId: staffId });
+  expect(movement).toEqual({ direction: 'entry', at: first.isRecorded ? first.checkedInAt : null });
+  expect(existingForRule(retry.standing, movement)).toEqual({ checkedInAt: first.isRecorded ? first.checkedInAt : null, checkedInBy: DEMO_USER.displayName, isSameScan: true });
+  expect(await findRetriedMovement(t.database.db, checkIn, { scanId, staffUserId: colleagueId })).toBeUndefined();
+  expect(await findRetriedMovement(t.database.db, checkIn, { scanId: randomUUID(), staffUserId: staffId })).toBeUndefined();
+  expect(await findRetriedMovement(t.database.db, checkIn, { scanId: null, staffUserId: staffId })).toBeUndefined();
+  expect(existingForRule(retry.standing, undefined).isSameScan).toBe(false);
 });
 
 test(`an undo frees the day, only once; given a scanId it leaves another scan's check-in standing (${TEST_DATABASE_KIND})`, async () => {

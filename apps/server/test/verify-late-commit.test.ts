@@ -165,7 +165,9 @@ test(`a re-entry (the door transaction) whose COMMIT answers after the settle gr
   const scannedAt = new Date().toISOString();
   const inside = async () =>
     rowsOf<{ inside: boolean; last_entry_scan_id: string | null }>(
-      await t.database.db.execute(sql`select exited_at is null as inside, last_entry_scan_id from public.check_ins where ticket_id = ${ticket.id} and undone_at is null`),
+      await t.database.db.execute(
+        sql`select c.exited_at is null as inside, (select m.scan_id from public.check_in_movements m where m.event_id = c.event_id and m.check_in_id = c.id and m.direction = 'entry' order by m.at desc limit 1) as last_entry_scan_id from public.check_ins c where c.ticket_id = ${ticket.id} and c.undone_at is null`,
+      ),
     );
 
   const { response, elapsedMs } = await verifyTimed(code, scanId, at);

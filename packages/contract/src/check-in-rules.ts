@@ -85,11 +85,13 @@ export interface ExistingCheckIn {
   /** Display name of the staff member who made it. */
   checkedInBy: string;
   /**
-   * The scan is a retry of one of its entries (the same scanId by the same staff member: the first
-   * entry's, or at a list with re-entry the last re-entry's; docs/decisions/130). `checkedInAt` is
-   * then that entry's time, and the rule answers it again whether the guest is inside or not.
+   * The scan is a retry of one of the check-in's recorded movements (the same scanId by the same
+   * staff member: its first entry, any re-entry or any exit; docs/decisions/130, 138). `checkedInAt`
+   * is then that movement's time, and the rule answers it again whether the guest is inside or not.
    */
   isSameScan: boolean;
+  /** With `isSameScan`: which way that movement went (absent: an entry). */
+  sameScanDirection?: CheckInDirection | undefined;
   /**
    * Whether the guest is inside now (`isCheckInInside`: not exited, not checked out at the list's
    * daily checkout time). Absent: inside (a list without exits, as before).
@@ -123,7 +125,8 @@ export interface CheckInInput {
 }
 
 /**
- * The outcome: `check_in` (admit and record it now), `checked_in_by_this_scan` (a retry: answer the
+ * The outcome: `check_in` (admit and record it now), `check_out` (record the exit now),
+ * `checked_out_by_this_scan` (a retry of a recorded exit: answer it again), `checked_in_by_this_scan` (a retry: answer the
  * original approval again) or `denied` with the reason and a plain message.
  */
 export type CheckInDecision =
@@ -136,6 +139,7 @@ export type CheckInDecision =
     }
   | { outcome: 'check_out' }
   | { outcome: 'checked_in_by_this_scan'; checkedInAt: Date }
+  | { outcome: 'checked_out_by_this_scan'; exitedAt: Date }
   | {
       outcome: 'denied';
       reason: DenialReason;
@@ -245,7 +249,9 @@ export function isCheckInInside(
 /**
  * Decides one scan. An exit (`direction: 'exit'`, docs/decisions/111) checks `not_found` and
  * `wrong_event`, then: at a list without re-entry `not_inside` (the server refuses such a request
- * with a 400 before asking), a guest not inside `not_inside` ('Not inside'), otherwise `check_out`.
+ * with a 400 before asking), the retry of a recorded movement (`checked_out_by_this_scan`, or
+ * `checked_in_by_this_scan` when that scan was an entry: docs/decisions/138), a guest not inside
+ * `not_inside` ('Not inside'), otherwise `check_out`.
  * An entry checks, in this order (docs/decisions/015, 020): `not_found` (no ticket, or a
  * ticket of another organization's event: nothing leaks across organizations), `wrong_event`,
  * `event_not_active` (draft, completed, cancelled), `revoked`, `not_valid_today` (the event has no
@@ -253,7 +259,8 @@ export function isCheckInInside(
  * (the chosen day is not open at `now` on the event's calendar, unless the event allows scanning
  * outside its days), `not_on_list` (the check-in list scanned at does not admit the ticket's type on
  * the day: the facts name the lists that do, docs/decisions/100), then the existing check-in on that
- * list: the same scan retried (`checked_in_by_this_scan`, inside or not, docs/decisions/130), a
+ * list: the same scan retried (`checked_in_by_this_scan`, inside or not, docs/decisions/130; its
+ * exit's answer when that scan recorded an exit, 138), a
  * re-entry of a guest who left, or `already_checked_in`. Pure: same input, same answer.
  */
 export function decideCheckIn(input: CheckInInput): CheckInDecision {
@@ -263,6 +270,9 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
   const { checkInList } = input;
   if (input.direction === 'exit') {
     if (checkInList && !checkInList.list.allowsReentry) return deny('not_inside', exitNotRecordedMessage(checkInList.list.name));
+    // A retry of the scan that recorded a movement is that movement, whatever happened since
+    // (docs/decisions/138): never a second exit, never 'Not inside'.
+    if (existingCheckIn?.isSameScan) return sameScanAnswer(existingCheckIn);
     if (!existingCheckIn || existingCheckIn.isInside === false) return deny('not_inside', NOT_INSIDE_MESSAGE);
     return { outcome: 'check_out' };
   }
@@ -286,8 +296,8 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
     return { outcome: 'denied', reason: 'not_on_list', message: listDenialMessage(listDenial), listDenial };
   }
   // A retry of the scan that made an entry is that entry, inside or left since: never a second
-  // entry, never at capacity (docs/decisions/130).
-  if (existingCheckIn?.isSameScan) return { outcome: 'checked_in_by_this_scan', checkedInAt: existingCheckIn.checkedInAt };
+  // entry, never at capacity (docs/decisions/130, 138).
+  if (existingCheckIn?.isSameScan) return sameScanAnswer(existingCheckIn);
   const list = checkInList?.list;
   const isReentry = existingCheckIn !== null && existingCheckIn.isInside === false && list?.allowsReentry === true;
   if (existingCheckIn && !isReentry) {
@@ -308,6 +318,12 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
     ...(isReentry ? { isReentry: true as const } : {}),
     ...(capacity !== null && input.insideNow === undefined ? { isCapacityUnchecked: true as const } : {}),
   };
+}
+
+/** The answer to a retry of a recorded movement: that entry's or that exit's, at its time. */
+function sameScanAnswer(existing: ExistingCheckIn): CheckInDecision {
+  if (existing.sameScanDirection === 'exit') return { outcome: 'checked_out_by_this_scan', exitedAt: existing.checkedInAt };
+  return { outcome: 'checked_in_by_this_scan', checkedInAt: existing.checkedInAt };
 }
 
 /** Whether tickets of an event with `status` may admit anyone (not draft, completed or cancelled). */

@@ -47,6 +47,11 @@ describe('decideCheckIn: entry and exit', () => {
     // A retry of the scan that made an entry (its answer was lost) is that entry, whatever the guest did since (docs/decisions/130).
     ['the retry of an entry whose guest has left since is that entry, not a re-entry', { existingCheckIn: { ...left, isSameScan: true }, insideNow: 1 }, hall, { outcome: 'checked_in_by_this_scan', checkedInAt: evening }],
     ['the retry of an entry at a full list is that entry', { existingCheckIn: { ...left, isSameScan: true }, insideNow: 2 }, hall, { outcome: 'checked_in_by_this_scan', checkedInAt: evening }],
+    // A retry of the scan that recorded an exit is that exit, whatever the guest did since (docs/decisions/138).
+    ['the retry of an exit whose guest came back in since is that exit, not a second one', { direction: 'exit', existingCheckIn: { ...inside, isSameScan: true, sameScanDirection: 'exit' } }, hall, { outcome: 'checked_out_by_this_scan', exitedAt: evening }],
+    ['the retry of an exit whose guest is out is that exit, not Not inside', { direction: 'exit', existingCheckIn: { ...left, isSameScan: true, sameScanDirection: 'exit' } }, hall, { outcome: 'checked_out_by_this_scan', exitedAt: evening }],
+    ["an exit's scan sent again as an entry is still that exit", { existingCheckIn: { ...left, isSameScan: true, sameScanDirection: 'exit' }, insideNow: 1 }, hall, { outcome: 'checked_out_by_this_scan', exitedAt: evening }],
+    ["an entry's scan sent again as an exit is still that entry", { direction: 'exit', existingCheckIn: { ...inside, isSameScan: true } }, hall, { outcome: 'checked_in_by_this_scan', checkedInAt: evening }],
   ])('%s', (_name, overrides, list, expected) => {
     expect(decide(overrides, list)).toEqual(expect.objectContaining(expected));
   });

@@ -122,9 +122,11 @@ export const UndoCheckInRequest = z.object({
   day: z.number().int().min(1).max(366),
   reason: requestText().trim().min(1).max(UNDO_REASON_MAX_LENGTH),
   /**
-   * Undo only the check-in this scan made (the scanner's recent scans): when the ticket's active
-   * check-in is another scan's (another gate's, or a later one), 409 `check_in_changed` and nothing
-   * is undone. Without it (Find attendee), the ticket's active check-in on `day`.
+   * Undo only what this scan made (the scanner's recent scans): its check-in when it was the first
+   * entry, or its re-entry and the movements since (docs/decisions/138). When the ticket's active
+   * check-in has no entry of this scan (another gate's, or one made again since), 409
+   * `check_in_changed` and nothing is undone. Without it (Find attendee), the ticket's active
+   * check-in on `day`.
    */
   scanId: z.uuid().optional(),
   /**
@@ -139,7 +141,10 @@ export type UndoCheckInRequest = z.infer<typeof UndoCheckInRequest>;
  * The recorded undo: the check-in it removed and who removed it, when (ISO 8601) and why. An undo
  * removes the whole check-in of the day at that list, entries and exits alike
  * (docs/decisions/111): `exitedAt` the exit it removed with it (null: the guest was inside, who
- * then no longer counts as inside; a guest who had left already did not count).
+ * then no longer counts as inside; a guest who had left already did not count). The undo of a
+ * re-entry's scan removes that re-entry and what followed it (docs/decisions/138): `checkedInAt` is
+ * the re-entry's time, `exitedAt` the exit after it removed with it; the guest is out since the exit
+ * before it, and the first entry stands.
  */
 export const UndoCheckInResponse = z.object({
   ticketId: z.string(),

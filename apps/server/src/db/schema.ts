@@ -7,6 +7,7 @@
  * Times are `timestamptz`; calendar dates (event dates, event-day dates) are `date` (YYYY-MM-DD).
  */
 import {
+  CheckInDirection,
   DEFAULT_DAY_CUTOFF,
   DEFAULT_EVENT_TIME_ZONE,
   EventStatus,
@@ -360,19 +361,13 @@ export const checkIns = pgTable(
     changedXid: changedXid(),
     /**
      * At a list with re-entry (docs/decisions/111): the last entry after an exit (null: the first,
-     * `checkedInAt`), the exit since the last entry (null: not left), who recorded it and its scan.
+     * `checkedInAt`), the exit since the last entry (null: not left) and who recorded it: who is
+     * inside now. Every entry and exit with its scan is a row of `check_in_movements`
+     * (docs/decisions/138).
      */
     lastEnteredAt: timestamp('last_entered_at', { withTimezone: true }),
     exitedAt: timestamp('exited_at', { withTimezone: true }),
     exitedBy: uuid('exited_by').references(() => users.id),
-    exitScanId: uuid('exit_scan_id'),
-    /**
-     * The last re-entry's scan and who made it (null: no re-entry yet; the first entry's are
-     * `scanId` and `staffUserId`), so a retry of that scan is answered, not recorded again
-     * (docs/decisions/130).
-     */
-    lastEntryScanId: uuid('last_entry_scan_id'),
-    lastEnteredBy: uuid('last_entered_by').references(() => users.id),
   },
   (t) => [
     primaryKey({ name: 'check_ins_pkey', columns: [t.eventId, t.id] }),
@@ -394,6 +389,55 @@ export const checkIns = pgTable(
     // Inside now without reading the check-ins inside (docs/decisions/140): the trigger-kept arrivals
     // less these, the day's active check-ins that exited (none at a door without re-entry).
     index('check_ins_exited_event_day_idx').on(t.eventId, t.day, t.checkInListId).where(sql`${t.undoneAt} is null and ${t.exitedAt} is not null`),
+  ],
+);
+
+/** Which way a movement went through a check-in list (contract `CheckInDirection`, docs/decisions/138). */
+export const movementDirection = pgEnum('movement_direction', CheckInDirection.enum);
+
+/**
+ * Every entry and exit of a check-in (docs/decisions/138): its first entry, each re-entry and each
+ * exit, with the scan that made it (`scanId`, null when the client sent none) and who made it, so
+ * that a retried or late-uploaded scan of a recorded movement is answered as that movement and
+ * nothing is written again. `at` is when the guest passed (the server's clock online, the device's
+ * scan time offline). `isLate`: an offline movement that arrived after a later movement of the
+ * check-in was recorded — history only, it changed neither who is inside nor a place. `undoneAt`:
+ * undone with its check-in, or by an undo of the re-entry it was or followed. Written only by
+ * services/check-ins (the one check-in write), in the statement or transaction of the check-in
+ * change it records.
+ */
+export const checkInMovements = pgTable(
+  'check_in_movements',
+  {
+    id: uuid('id').notNull().defaultRandom(),
+    eventId: uuid('event_id').notNull(),
+    checkInId: uuid('check_in_id').notNull(),
+    direction: movementDirection('direction').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    staffUserId: uuid('staff_user_id')
+      .notNull()
+      .references(() => users.id),
+    scanId: uuid('scan_id'),
+    /** The device that recorded it offline, and when the server received it; null online. */
+    deviceId: text('device_id'),
+    receivedAt: timestamp('received_at', { withTimezone: true }),
+    isLate: boolean('is_late').notNull().default(false),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ name: 'check_in_movements_pkey', columns: [t.eventId, t.id] }),
+    foreignKey({
+      name: 'check_in_movements_check_in_fk',
+      columns: [t.eventId, t.checkInId],
+      foreignColumns: [checkIns.eventId, checkIns.id],
+    }).onDelete('cascade'),
+    // A scan is one movement of a check-in, not undone (the lock on the check-in answers its
+    // retries before any write; this is the database's guard), found by its scan and staff member.
+    uniqueIndex('check_in_movements_scan_key')
+      .on(t.eventId, t.scanId, t.staffUserId, t.checkInId)
+      .where(sql`${t.scanId} is not null and ${t.undoneAt} is null`),
+    // A check-in's movements in time order (the state at an offline scan's time, an undo).
+    index('check_in_movements_check_in_at_idx').on(t.eventId, t.checkInId, t.at),
   ],
 );
 

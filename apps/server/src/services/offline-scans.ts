@@ -57,7 +57,7 @@ import { checkIns, events, offlineScans, scanLog, sessions, tickets, ticketTypes
 import { inTransaction, retrying } from '../db/transactions.ts';
 import type { ChosenCheckInList } from './check-in-lists.ts';
 import { recordAttempt } from './check-ins/record.ts';
-import { findCheckInOfScan, ticketForRule } from './check-ins/write.ts';
+import { findMovementOfScan, ticketForRule } from './check-ins/write.ts';
 import { ticketTypeDoorColumns, ticketTypeDoorOf, typeOfTicket } from './ticket-type-door.ts';
 import type { EventDetails } from './events.ts';
 import { isDevicePrincipalAtEvent, type StayAtList } from './devices.ts';
@@ -416,9 +416,10 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
     return { answer: { scanId: scan.scanId, status: 'recorded' }, code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'denied', reason: scan.reason ?? null } };
   }
 
-  // The device's online verify may have reached the server before the device gave up on it.
+  // The device's online verify may have reached the server before the device gave up on it: an
+  // entry or an exit it recorded, whatever the guest did since (docs/decisions/138).
   if (ticketId) {
-    const same = await findCheckInOfScan(tx, { ticketId, day, scanId: scan.scanId });
+    const same = await findMovementOfScan(tx, { eventId: event.id, ticketId, day, scanId: scan.scanId });
     if (same) {
       return { answer: withCheckIn(scan.scanId, 'duplicate', same), code: logged, ticketId, conflictingCheckInId: null, log: null };
     }
@@ -467,12 +468,14 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
   }
   const [maker] = await tx.select({ name: users.displayName }).from(users).where(eq(users.id, makerId));
   const makerName = maker?.name ?? '';
-  if (recorded.outcome === 'same_scan') return outcome(withCheckIn(scan.scanId, 'duplicate', { checkedInAt: recorded.checkedInAt, checkedInBy: makerName }), null);
-  // The exit's own scan again (its online answer was lost, the device queued it): answered and
-  // logged once, as an entry's retry is.
-  if (recorded.outcome === 'exited' && recorded.isRetry) return outcome(withCheckIn(scan.scanId, 'duplicate', { checkedInAt: recorded.exitedAt, checkedInBy: makerName }), null);
+  // The movement's own scan again (its online answer was lost, the device queued it): answered and
+  // logged once.
+  if (recorded.outcome === 'same_scan') return outcome(withCheckIn(scan.scanId, 'duplicate', { checkedInAt: recorded.at, checkedInBy: makerName }), null);
   // A time set to the session's start is marked, so a supervisor knows the time is not the gate's.
   const reason = time.isClamped ? 'scanned_before_session' : null;
+  // Older than the check-in's latest movement: recorded as history, logged as the passage it was
+  // (docs/decisions/138); who is inside now is the later movement's.
+  if (recorded.outcome === 'late') return outcome(withCheckIn(scan.scanId, 'recorded', { checkedInAt: recorded.at, checkedInBy: makerName }), { verdict: passage(scan), reason });
   if (recorded.outcome === 'exited') return outcome(withCheckIn(scan.scanId, 'recorded', { checkedInAt: recorded.exitedAt, checkedInBy: makerName }), { verdict: 'exited', reason });
   const admitted = { checkedInAt: recorded.enteredAt, checkedInBy: makerName };
   if (recorded.overCapacity) {

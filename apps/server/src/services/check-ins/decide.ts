@@ -127,13 +127,14 @@ function toAttemptVerdict(recorded: RecordedAttempt, event: EventDetails, found:
     case 'denied':
       return toVerdict(recorded.denial, event, found);
     case 'same_scan':
-      return approve(event, found, recorded.checkedInAt);
+      return recorded.direction === 'exit' ? approveExit(event, found, recorded.at) : approve(event, found, recorded.at);
     case 'entered':
       return { ...approve(event, found, recorded.enteredAt), ...recorded.occupancy };
     case 'exited':
       return { ...approveExit(event, found, recorded.exitedAt), ...recorded.occupancy };
     case 'conflict':
-      throw new Error('an online attempt answered as a conflict');
+    case 'late':
+      throw new Error(`an online attempt answered as ${recorded.outcome}`);
   }
 }
 
@@ -158,6 +159,7 @@ export function toVerdict(decision: CheckInDecision, event: EventDetails, found:
   }
   if (!found) throw new Error('an approval without a ticket');
   if (decision.outcome === 'checked_in_by_this_scan') return approve(event, found, decision.checkedInAt);
+  if (decision.outcome === 'checked_out_by_this_scan') return approveExit(event, found, decision.exitedAt);
   throw new Error('check_in must go through the INSERT');
 }
 

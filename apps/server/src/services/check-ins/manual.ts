@@ -64,9 +64,11 @@ export interface UndoneCheckIn {
  * UPDATE guarded by `undone_at IS NULL`, the database clock, who and why), and logs the undo (verdict `undone`, source `undo`, the reason) in the same
  * transaction. The row stays; the ticket can be checked in again on that day. Of two concurrent
  * undos one wins, the other gets the 409. With `scanId` (an undo from the scanner's recent scans)
- * only the check-in that scan made is undone: a scan admitted offline whose ticket another gate had
- * checked in first, or a recent scan whose check-in was undone and made again since, must not undo
- * the check-in that stands, or the ticket could get in once more. The check-in is the one at list
+ * only what that scan made is undone: the check-in when it was its first entry, or that re-entry
+ * and the movements since (the guest out since the exit before it; docs/decisions/138). A scan
+ * admitted offline whose ticket another gate had checked in first, or a recent scan whose check-in
+ * was undone and made again since, must not undo the check-in that stands, or the ticket could get
+ * in once more. The check-in is the one at list
  * `checkInListId`; without it, at the event's first list, or with `scanId` at whichever list that
  * scan checked in at (docs/decisions/100).
  * @throws ServiceError `not_found` when the ticket is not one of `event`'s; `conflict` when it has

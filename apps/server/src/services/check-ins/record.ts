@@ -23,11 +23,15 @@ import {
   countInside,
   type DoorCheckIn,
   existingForRule,
+  findRetriedMovement,
   holdPlace,
   lockActiveCheckIn,
+  movementsOf,
   recordCheckIn,
   recordExit,
+  recordMovement,
   recordReentry,
+  type RetriedMovement,
   type StandingCheckIn,
   ticketForRule,
 } from './write.ts';
@@ -71,17 +75,19 @@ export type Denial = Extract<CheckInDecision, { outcome: 'denied' }>;
 
 /**
  * What `recordAttempt` did: denied by the rule (nothing written); `same_scan`, the retry of the scan
- * that made the standing check-in's first entry or its last re-entry (`checkedInAt`: that entry's
- * time; nothing written, inside or not since: docs/decisions/130); `entered` (a first entry or a re-entry, with the place held
- * at a list with a capacity; `overCapacity` only offline: no place was free); `exited` (`isRetry`:
- * the retry of the scan that recorded that exit, nothing written); `conflict` (offline only) with
- * the check-in that stands.
+ * that recorded one of the standing check-in's movements — its first entry, a re-entry or an exit
+ * (`direction`, `at`: that movement's; nothing written, whatever the guest did since:
+ * docs/decisions/130, 138); `entered` (a first entry or a re-entry, with the place held at a list
+ * with a capacity; `overCapacity` only offline: no place was free); `exited`; `late` (offline only:
+ * a movement older than the check-in's latest, recorded as history, changing neither who is inside
+ * nor a place: docs/decisions/138); `conflict` (offline only) with the check-in that stands.
  */
 export type RecordedAttempt =
   | { outcome: 'denied'; denial: Denial }
-  | { outcome: 'same_scan'; checkedInAt: Date }
+  | { outcome: 'same_scan'; direction: CheckInDirection; at: Date }
   | { outcome: 'entered'; checkInId: string; enteredAt: Date; isReentry: boolean; occupancy?: Occupancy; overCapacity?: { insideNow: number; capacity: number } }
-  | { outcome: 'exited'; checkInId: string; exitedAt: Date; occupancy?: Occupancy; isRetry?: true }
+  | { outcome: 'exited'; checkInId: string; exitedAt: Date; occupancy?: Occupancy }
+  | { outcome: 'late'; checkInId: string; direction: CheckInDirection; at: Date }
   | { outcome: 'conflict'; standing: StandingCheckIn };
 
 /** A list's guests inside now (after the attempt, in its transaction) and its capacity (null: none). */
@@ -108,9 +114,13 @@ export function isDoorAttempt(list: ChosenCheckInList['list'], direction: CheckI
  * Decides `attempt` with the contract's `decideCheckIn` and records it exactly once, on `tx` (the
  * caller's transaction: the caller's scan-log and offline rows commit with it or not at all):
  * - at a door (`isDoorAttempt`) the guest's active check-in is locked first (`lockActiveCheckIn`), so
- *   two scans of one guest are decided one after the other: an exit is recorded once
- *   (`recordExit`; a retry of the scan that recorded it answers it again), a re-entry once (with
- *   its scan: its retry answers it again, `retriedEntryAt`);
+ *   two scans of one guest are decided one after the other; a scan that recorded one of its
+ *   movements before (`findRetriedMovement`) is that movement again (the rule's `isSameScan`), and
+ *   each exit and re-entry is recorded once, as a movement with its scan (`recordExit`,
+ *   `recordReentry`; docs/decisions/138);
+ * - offline, a movement whose scan time is before the check-in's latest movement is decided by the
+ *   rule against the guest's state at that time (from the movements before it) and, when it passes,
+ *   recorded as history only (`late`): the later movement already made who is inside now;
  * - an entry at a list with a capacity claims a place (`claimPlace`) and holds it with the check-in
  *   (`holdPlace`); none free: denied `at_capacity` with the guests inside now (online), or
  *   recorded over the capacity (offline);
@@ -124,10 +134,10 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   const who = { scanId: attempt.scanId, staffUserId: attempt.staffUserId };
   const key = { eventId: attempt.ticket.eventId, ticketId: attempt.ticket.id, day, checkInListId: list.id };
   const input: CheckInInput = { ticket: ticketForRule(attempt.ticket, attempt.organizationId, attempt), event, day, existingCheckIn: null, now: at, checkInList, direction };
-  const atDoor = (standing: DoorCheckIn, isInside = isCheckInInside(standing, list, event, at)) => ({ ...existingForRule(standing, who), isInside });
   /** The rule's answer when a check-in stands: denied, this scan's own, or (offline) a conflict. */
   const decideAgainst = (standing: StandingCheckIn, decision: CheckInDecision): RecordedAttempt => {
-    if (decision.outcome === 'checked_in_by_this_scan') return { outcome: 'same_scan', checkedInAt: decision.checkedInAt };
+    if (decision.outcome === 'checked_in_by_this_scan') return { outcome: 'same_scan', direction: 'entry', at: decision.checkedInAt };
+    if (decision.outcome === 'checked_out_by_this_scan') return { outcome: 'same_scan', direction: 'exit', at: decision.exitedAt };
     if (decision.outcome !== 'denied') throw new Error(`a standing check-in decided ${decision.outcome}`);
     if (offline && decision.reason === 'already_checked_in') return { outcome: 'conflict', standing };
     return { outcome: 'denied', denial: decision };
@@ -139,16 +149,19 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   const occupancy = async (): Promise<{ occupancy?: Occupancy }> => (countsInside(list) ? { occupancy: { insideNow: await countInside(tx, places), capacity } } : {});
 
   const standing = isDoorAttempt(list, direction) ? await lockActiveCheckIn(tx, key) : undefined;
-  if (direction === 'exit' && standing?.exitedAt && who.scanId !== null && standing.exitScanId === who.scanId && standing.exitedBy === who.staffUserId) {
-    return { outcome: 'exited', checkInId: standing.id, exitedAt: standing.exitedAt, isRetry: true, ...(await occupancy()) };
+  const retried = standing ? await findRetriedMovement(tx, { eventId: key.eventId, checkInId: standing.id }, who) : undefined;
+  if (standing && offline && at.getTime() < latestMovementAt(standing).getTime()) {
+    return recordLate(tx, { attempt, input, standing, retried, decideAgainst });
   }
+  const atDoor = (door: DoorCheckIn, isInside = isCheckInInside(door, list, event, at)) => ({ ...existingForRule(door, retried), isInside });
   const decision = decideCheckIn({ ...input, existingCheckIn: standing ? atDoor(standing) : null });
-  if (standing && (decision.outcome === 'denied' || decision.outcome === 'checked_in_by_this_scan')) return decideAgainst(standing, decision);
+  if (standing && (decision.outcome === 'denied' || decision.outcome === 'checked_in_by_this_scan' || decision.outcome === 'checked_out_by_this_scan')) return decideAgainst(standing, decision);
   if (decision.outcome === 'denied') return { outcome: 'denied', denial: decision };
-  if (decision.outcome === 'checked_in_by_this_scan') return { outcome: 'same_scan', checkedInAt: decision.checkedInAt };
+  if (decision.outcome === 'checked_in_by_this_scan' || decision.outcome === 'checked_out_by_this_scan') throw new Error('a retry decided without a check-in');
+  const movement = { eventId: key.eventId, at, ...who, offline };
   if (decision.outcome === 'check_out') {
     if (!standing) throw new Error('an exit decided without a check-in');
-    const exitedAt = await recordExit(tx, { eventId: key.eventId, checkInId: standing.id, staffUserId: who.staffUserId, scanId: who.scanId, at });
+    const exitedAt = await recordExit(tx, { ...movement, checkInId: standing.id });
     if (exitedAt) return { outcome: 'exited', checkInId: standing.id, exitedAt, ...(await occupancy()) };
     return decideAgainst(standing, decideCheckIn({ ...input, existingCheckIn: atDoor(standing, false) }));
   }
@@ -162,15 +175,65 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   }
   let entered: { checkInId: string; enteredAt: Date };
   if (standing && decision.isReentry) {
-    await recordReentry(tx, { eventId: key.eventId, checkInId: standing.id, at, ...who });
+    await recordReentry(tx, { ...movement, checkInId: standing.id });
     entered = { checkInId: standing.id, enteredAt: at };
   } else {
     const written = await recordCheckIn(tx, { ...key, ...who, ...(offline ? { checkedInAt: at, receivedAt: offline.receivedAt, deviceId: offline.deviceId } : {}) });
-    if (!written.isRecorded) return decideAgainst(written.standing, decideCheckIn({ ...input, existingCheckIn: existingForRule(written.standing, who) }));
+    if (!written.isRecorded) {
+      const retriedThere = await findRetriedMovement(tx, { eventId: key.eventId, checkInId: written.standing.id }, who);
+      return decideAgainst(written.standing, decideCheckIn({ ...input, existingCheckIn: existingForRule(written.standing, retriedThere) }));
+    }
     entered = { checkInId: written.id, enteredAt: written.checkedInAt };
   }
   const isReentry = decision.isReentry === true && standing !== undefined;
   if (slot !== null) await holdPlace(tx, places, slot, entered.checkInId, entered.enteredAt);
   else if (capacity !== null) return { outcome: 'entered', ...entered, isReentry, overCapacity: { insideNow: await countInside(tx, places), capacity } };
   return { outcome: 'entered', ...entered, isReentry, ...(await occupancy()) };
+}
+
+/** The time of a check-in's latest movement that made who is inside now: its exit, else its last entry. */
+function latestMovementAt(standing: DoorCheckIn): Date {
+  return standing.exitedAt && standing.exitedAt.getTime() > standing.lastEnteredAt.getTime() ? standing.exitedAt : standing.lastEnteredAt;
+}
+
+/**
+ * An offline movement older than the check-in's latest (docs/decisions/138), decided by the rule
+ * against the guest's state at its scan time: inside when the last movement at or before it (late
+ * ones too: a device's queue uploads its exit before its re-entry) is an entry made since that
+ * time's daily checkout; before the check-in's first entry, an entry meets
+ * that check-in (a conflict, as before) and an exit finds nobody inside. A passage the rule allows
+ * is recorded as a movement marked late: the check-in's state, its place and every count stay as
+ * the later movements made them.
+ */
+async function recordLate(
+  tx: DbOrTx,
+  late: {
+    attempt: AttemptToRecord;
+    input: CheckInInput;
+    standing: DoorCheckIn;
+    retried: RetriedMovement | undefined;
+    decideAgainst: (standing: StandingCheckIn, decision: CheckInDecision) => RecordedAttempt;
+  },
+): Promise<RecordedAttempt> {
+  const { attempt, input, standing, retried } = late;
+  const direction = attempt.direction ?? 'entry';
+  const before = await movementsOf(tx, { eventId: attempt.ticket.eventId, checkInId: standing.id }, attempt.at);
+  const last = before.at(-1);
+  const isInside = last
+    ? last.direction === 'entry' && isCheckInInside({ lastEnteredAt: last.at, exitedAt: null }, attempt.checkInList.list, attempt.event, attempt.at)
+    : direction === 'entry';
+  const decision = decideCheckIn({ ...input, existingCheckIn: { ...existingForRule(standing, retried), isInside } });
+  if (decision.outcome !== 'check_in' && decision.outcome !== 'check_out') return late.decideAgainst(standing, decision);
+  if (decision.outcome === 'check_in' && !decision.isReentry) throw new Error('a late first entry beside a standing check-in');
+  await recordMovement(tx, {
+    eventId: attempt.ticket.eventId,
+    checkInId: standing.id,
+    direction,
+    at: attempt.at,
+    scanId: attempt.scanId,
+    staffUserId: attempt.staffUserId,
+    offline: attempt.offline,
+    isLate: true,
+  });
+  return { outcome: 'late', checkInId: standing.id, direction, at: attempt.at };
 }

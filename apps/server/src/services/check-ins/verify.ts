@@ -11,14 +11,14 @@
  * request never does: it is nobody's scan at that organization's gate (docs/decisions/086).
  */
 import { type CheckInDecision, type CheckInInput, decideCheckIn, isCheckInInside, lastDailyCheckout, isStorableText, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
 import { withSettleGrace } from '../../db/pg-pool.ts';
 import { inTransaction } from '../../db/transactions.ts';
 import { isWriteOutcomeUnknown, WriteUnconfirmedError } from '../../db/unavailable.ts';
-import { checkInLists, checkIns, eventDays, events, memberships, organizations, tickets, ticketTypes, users } from '../../db/schema.ts';
+import { checkInLists, checkInMovements, checkIns, eventDays, events, memberships, organizations, tickets, ticketTypes, users } from '../../db/schema.ts';
 import { ticketTypeDoorColumns, ticketTypeDoorOf, typeOfTicket } from '../ticket-type-door.ts';
 import { type ChosenCheckInList, chooseCheckInList, type CheckInListRow } from '../check-in-lists.ts';
 import { AccessRefusedError, isId, noSuchEventMessage, ServiceError } from '../errors.ts';
@@ -44,7 +44,8 @@ import { countInside, existingForRule, isActiveCheckIn, recordScannedCheckIn, re
  * docs/decisions/100), or `already_checked_in` at that list (with the first check-in's `checkedInAt`
  * and `checkedInBy`, the staff member's display name); otherwise approved
  * `{ isValid: true, eventName, holderName, ticketType, checkedInAt }`. A retry with the `scanId` of
- * the scan that made the check-in, by the same staff member, answers the original approval again.
+ * a scan that recorded one of the check-in's movements (an entry, a re-entry or an exit), by the
+ * same staff member, answers that movement's approval again (docs/decisions/138).
  * The order is the contract's `decideCheckIn`; `now` is the clock (the app's, injectable in tests).
  *
  * @throws ServiceError `not_found` for an unknown event; AccessRefusedError (the same 404, not in
@@ -197,6 +198,8 @@ interface ScanKey {
   code: string;
   day: number;
   checkInListId: string | null;
+  /** The client's id of the scan (null: none sent): a movement it recorded is its retry. */
+  scanId: string | null;
 }
 
 const SCAN_KEY: readonly KeyColumn<ScanKey>[] = [
@@ -205,6 +208,7 @@ const SCAN_KEY: readonly KeyColumn<ScanKey>[] = [
   ['code', 'text', 'code'],
   ['day', 'integer', 'day'],
   ['check_in_list_id', 'uuid', 'checkInListId'],
+  ['scan_id', 'uuid', 'scanId'],
 ];
 
 /**
@@ -228,13 +232,11 @@ function prepareScanRead(db: Db, size: BatchSize) {
       ticketOrganizationId: ticketEvents.organizationId,
       ...ticketTypeDoorColumns,
       checkedInAt: checkIns.checkedInAt,
-      checkInScanId: checkIns.scanId,
-      checkInStaffUserId: checkIns.staffUserId,
       checkInStaffName: checkInStaff.displayName,
       checkInLastEnteredAt: checkIns.lastEnteredAt,
       checkInExitedAt: checkIns.exitedAt,
-      checkInLastEntryScanId: checkIns.lastEntryScanId,
-      checkInLastEnteredBy: checkIns.lastEnteredBy,
+      retriedDirection: checkInMovements.direction,
+      retriedAt: checkInMovements.at,
     })
     .from(keysTable(SCAN_KEY, size))
     .innerJoin(events, sql`${events.id} = r.event_id`)
@@ -254,6 +256,18 @@ function prepareScanRead(db: Db, size: BatchSize) {
       ),
     )
     .leftJoin(checkInStaff, eq(checkInStaff.id, checkIns.staffUserId))
+    // The movement of that check-in this very scan recorded, if it is a retry (docs/decisions/138):
+    // one probe of the unique index of movements by scan, only when a scanId was sent.
+    .leftJoin(
+      checkInMovements,
+      and(
+        eq(checkInMovements.eventId, checkIns.eventId),
+        sql`${checkInMovements.scanId} = r.scan_id`,
+        sql`${checkInMovements.staffUserId} = r.user_id`,
+        eq(checkInMovements.checkInId, checkIns.id),
+        isNull(checkInMovements.undoneAt),
+      ),
+    )
     .prepare(`gatecheck_scan_read_${size}`);
 }
 
@@ -270,7 +284,7 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
   // An empty code matches no ticket: codes are 1–128 characters (ticket-codes.ts).
   // A list id that is no UUID names no list: chooseCheckInList refuses it after the read.
   const checkInListId = request.checkInListId !== undefined && isId(request.checkInListId) ? request.checkInListId : null;
-  const row = await scanRead(db)({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day, checkInListId });
+  const row = await scanRead(db)({ eventId: request.eventId, userId: scanner.userId, code: code ?? '', day: request.day, checkInListId, scanId: request.scanId ?? null });
   if (!row) throw new ServiceError('not_found', noSuchEventMessage(request.eventId));
   const event: EventDetails = {
     id: row.id,
@@ -289,16 +303,8 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
   const existingCheckIn =
     found && row.checkedInAt
       ? existingForRule(
-          {
-            checkedInAt: row.checkedInAt,
-            staffName: row.checkInStaffName ?? '',
-            scanId: row.checkInScanId,
-            staffUserId: row.checkInStaffUserId ?? '',
-            lastEnteredAt: row.checkInLastEnteredAt,
-            lastEntryScanId: row.checkInLastEntryScanId,
-            lastEnteredBy: row.checkInLastEnteredBy,
-          },
-          { scanId: request.scanId ?? null, staffUserId: scanner.userId },
+          { checkedInAt: row.checkedInAt, staffName: row.checkInStaffName ?? '' },
+          row.retriedDirection && row.retriedAt ? { direction: row.retriedDirection, at: row.retriedAt } : null,
         )
       : null;
   const door = found && row.checkedInAt ? { lastEnteredAt: row.checkInLastEnteredAt ?? row.checkedInAt, exitedAt: row.checkInExitedAt } : undefined;

@@ -26,12 +26,11 @@
  * Who may check in and whether the ticket admits the day is the contract's `decideCheckIn`, decided
  * by the callers before they write; `ticketForRule` and `existingForRule` give it the rows read here.
  */
-import type { CheckInTicket, ExistingCheckIn } from '@gatecheck/contract';
-import { and, eq, isNull, or, type SQL, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import type { CheckInDirection, CheckInTicket, ExistingCheckIn } from '@gatecheck/contract';
+import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
-import { checkInListSlots, checkInLists, checkIns, events, scanLog, type tickets, users } from '../../db/schema.ts';
+import { checkInListSlots, checkInLists, checkInMovements, checkIns, events, scanLog, type tickets, users } from '../../db/schema.ts';
 import { retrying } from '../../db/transactions.ts';
 import { changeStamp } from '../door-list.ts';
 import type { TicketTypeDoor } from '../ticket-type-door.ts';
@@ -65,24 +64,22 @@ export interface NewCheckIn {
   deviceId?: string;
 }
 
-/** The active check-in that stands for a ticket and day, with its staff member's display name. */
-export interface StandingCheckIn extends EntryScans {
-  id: string;
-  staffName: string;
-}
-
 /**
- * The scans of a check-in's entries that a retry can name (docs/decisions/130): the first entry's
- * (`scanId` by `staffUserId` at `checkedInAt`) and the last re-entry's (`lastEntryScanId` by
- * `lastEnteredBy` at `lastEnteredAt`; null or absent: no re-entry recorded).
+ * The active check-in that stands for a ticket and day: its first entry (`checkedInAt`, by
+ * `staffUserId` with `scanId`) and that staff member's display name.
  */
-export interface EntryScans {
+export interface StandingCheckIn {
+  id: string;
   checkedInAt: Date;
   scanId: string | null;
   staffUserId: string;
-  lastEnteredAt?: Date | null | undefined;
-  lastEntryScanId?: string | null | undefined;
-  lastEnteredBy?: string | null | undefined;
+  staffName: string;
+}
+
+/** A recorded movement of a check-in that a scan retries (docs/decisions/138): which way, and when. */
+export interface RetriedMovement {
+  direction: CheckInDirection;
+  at: Date;
 }
 
 /**
@@ -116,7 +113,18 @@ export async function recordCheckIn(tx: DbOrTx, checkIn: NewCheckIn): Promise<Ch
       })
       .onConflictDoNothing({ target: ACTIVE_CHECK_IN_KEY, where: isActiveCheckIn })
       .returning({ id: checkIns.id, checkedInAt: checkIns.checkedInAt });
-    if (inserted) return { isRecorded: true, ...inserted };
+    if (inserted) {
+      await recordMovement(tx, {
+        eventId: checkIn.eventId,
+        checkInId: inserted.id,
+        direction: 'entry',
+        at: inserted.checkedInAt,
+        staffUserId: checkIn.staffUserId,
+        scanId: checkIn.scanId,
+        ...(checkIn.receivedAt && checkIn.deviceId !== undefined ? { offline: { receivedAt: checkIn.receivedAt, deviceId: checkIn.deviceId } } : {}),
+      });
+      return { isRecorded: true, ...inserted };
+    }
     const standing = await findActiveCheckIn(tx, checkIn);
     if (standing) return { isRecorded: false, standing };
   }
@@ -132,9 +140,6 @@ async function findActiveCheckIn(tx: DbOrTx, key: { eventId: string; ticketId: s
       scanId: checkIns.scanId,
       staffUserId: checkIns.staffUserId,
       staffName: users.displayName,
-      lastEnteredAt: checkIns.lastEnteredAt,
-      lastEntryScanId: checkIns.lastEntryScanId,
-      lastEnteredBy: checkIns.lastEnteredBy,
     })
     .from(checkIns)
     .innerJoin(users, eq(users.id, checkIns.staffUserId))
@@ -145,35 +150,45 @@ async function findActiveCheckIn(tx: DbOrTx, key: { eventId: string; ticketId: s
   return standing;
 }
 
-/**
- * Whether the check-in that stands was made by this very attempt: the same `scanId` (one was sent)
- * by the same staff member. A retry of a scan whose answer was lost is then answered with the
- * original approval (`decideCheckIn`'s `checked_in_by_this_scan`), never "already checked in".
- */
-export function isSameScan(standing: { scanId: string | null; staffUserId: string }, attempt: { scanId: string | null; staffUserId: string }): boolean {
-  return attempt.scanId !== null && standing.scanId === attempt.scanId && standing.staffUserId === attempt.staffUserId;
+/** Who makes an attempt, as a retry is recognised: the client's scan id (null: none sent) and the staff member. */
+export interface ScanMaker {
+  scanId: string | null;
+  staffUserId: string;
 }
 
 /**
- * When the entry that `attempt` retries was made (docs/decisions/130): the first entry's time when
- * it is that entry's scan (`isSameScan`), the last re-entry's when it is that re-entry's scan (the
- * same `scanId`, by the same staff member); null when it retries neither. Re-entries before the last
- * are not remembered: their scans are new attempts.
+ * The movement of check-in `checkInId` that `maker`'s scan recorded (docs/decisions/130, 138): the
+ * same `scanId` (one was sent) by the same staff member, not undone — its first entry, any
+ * re-entry or any exit, or a late movement kept as history. Undefined when the scan recorded none
+ * there: a new attempt (another staff member's scan with the same id is one too).
  */
-export function retriedEntryAt(standing: EntryScans, attempt: { scanId: string | null; staffUserId: string }): Date | null {
-  if (isSameScan(standing, attempt)) return standing.checkedInAt;
-  const reentry = { scanId: standing.lastEntryScanId ?? null, staffUserId: standing.lastEnteredBy ?? '' };
-  return standing.lastEnteredAt && isSameScan(reentry, attempt) ? standing.lastEnteredAt : null;
+export async function findRetriedMovement(tx: DbOrTx, key: { eventId: string; checkInId: string }, maker: ScanMaker): Promise<RetriedMovement | undefined> {
+  if (maker.scanId === null) return undefined;
+  const [movement] = await tx
+    .select({ direction: checkInMovements.direction, at: checkInMovements.at })
+    .from(checkInMovements)
+    .where(
+      and(
+        eq(checkInMovements.eventId, key.eventId),
+        eq(checkInMovements.scanId, maker.scanId),
+        eq(checkInMovements.staffUserId, maker.staffUserId),
+        eq(checkInMovements.checkInId, key.checkInId),
+        isNull(checkInMovements.undoneAt),
+      ),
+    )
+    .limit(1);
+  return movement;
 }
 
 /**
- * The rule's `existingCheckIn` for the check-in that stands, as seen by `attempt`: a retry of one of
- * its entries (`retriedEntryAt`) is `isSameScan` with that entry's time as `checkedInAt`, so the rule
- * answers it as that entry's approval, whether the guest is inside or has left since.
+ * The rule's `existingCheckIn` for the check-in that stands, as seen by an attempt that retries
+ * `retried` (its movement, `findRetriedMovement`; null or undefined: a new attempt): a retry is
+ * `isSameScan` with that movement's time as `checkedInAt` and its direction, so the rule answers
+ * it as that entry's or that exit's approval, whether the guest is inside or has left since.
  */
-export function existingForRule(standing: EntryScans & { staffName: string }, attempt: { scanId: string | null; staffUserId: string }): ExistingCheckIn {
-  const retried = retriedEntryAt(standing, attempt);
-  return { checkedInAt: retried ?? standing.checkedInAt, checkedInBy: standing.staffName, isSameScan: retried !== null };
+export function existingForRule(standing: { checkedInAt: Date; staffName: string }, retried: RetriedMovement | null | undefined): ExistingCheckIn {
+  if (!retried) return { checkedInAt: standing.checkedInAt, checkedInBy: standing.staffName, isSameScan: false };
+  return { checkedInAt: retried.at, checkedInBy: standing.staffName, isSameScan: true, ...(retried.direction === 'exit' ? { sameScanDirection: 'exit' as const } : {}) };
 }
 
 /**
@@ -220,10 +235,21 @@ function scannedApprovalsLogged(db: Db) {
 }
 
 /**
+ * The first-entry movements (docs/decisions/138) of the check-ins a batch write's `inserted` CTE
+ * wrote, as the CTE `moved`: one per check-in, at its time, by its staff member with its scan.
+ */
+function scannedEntriesMoved(db: Db) {
+  return db.$with('moved', {}).as(sql`
+    insert into ${checkInMovements} (event_id, check_in_id, direction, at, staff_user_id, scan_id)
+    select inserted.event_id, inserted.id, 'entry'::movement_direction, inserted.checked_in_at, inserted.staff_user_id, inserted.scan_id from inserted`);
+}
+
+/**
  * The exactly-once write of scans (docs/decisions/057, 070), for one check-in or a batch: the INSERT
  * of the check-ins (the same ON CONFLICT as `recordCheckIn`; in key order, so that two batches
- * overlapping on another instance lock in the same order) and, for each it inserted, its scan-log
- * row (approved), in one statement — one implicit transaction, so a crash leaves neither or both.
+ * overlapping on another instance lock in the same order) and, for each it inserted, its first
+ * entry's movement (docs/decisions/138) and its scan-log row (approved), in one statement — one
+ * implicit transaction, so a crash leaves none or all.
  * The keys of a batch are distinct (event, list, day, ticket). Prepared once per database and size;
  * answers `{ position, checkedInAt }` for each key (1-based position) that inserted.
  */
@@ -237,10 +263,11 @@ function prepareScannedCheckInWrite(db: Db, size: BatchSize) {
     insert into ${checkIns} (event_id, ticket_id, day, check_in_list_id, staff_user_id, scan_id)
     select event_id, ticket_id, day, check_in_list_id, user_id, scan_id from input order by event_id, check_in_list_id, day, ticket_id
     on conflict (event_id, check_in_list_id, day, ticket_id) where undone_at is null do nothing
-    returning ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}`);
+    returning ${checkIns.id}, ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}, ${checkIns.staffUserId}, ${checkIns.scanId}`);
   const logged = scannedApprovalsLogged(db);
+  const moved = scannedEntriesMoved(db);
   return db
-    .with(input, inserted, logged)
+    .with(input, inserted, moved, logged)
     .select({ position: sql<number>`input.position`.mapWith(Number), checkedInAt: inserted.checkedInAt })
     .from(input)
     .innerJoin(
@@ -310,7 +337,7 @@ export interface EntryWithPlace {
  * the partial index of free places (`FOR UPDATE SKIP LOCKED`, from the batch's random start
  * slot, wrapping round, as `claimPlace`'s first step); the i-th entry of a list takes the i-th
  * place claimed; the check-ins of the entries that got one are inserted (the same ON CONFLICT as
- * `recordCheckIn`), each holds its place, and each gets its approved scan-log row — all one
+ * `recordCheckIn`), each holds its place, and each gets its movement and its approved scan-log row — all one
  * implicit transaction. An entry that got no place (none free, or every free one locked by
  * another entry) or whose ticket already had a check-in inserts nothing and holds nothing: its
  * caller decides it again in the door write's transaction (`recordAttempt`), which waits for
@@ -342,7 +369,8 @@ function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
     insert into ${checkIns} (event_id, ticket_id, day, check_in_list_id, staff_user_id, scan_id)
     select event_id, ticket_id, day, check_in_list_id, user_id, scan_id from placed order by event_id, check_in_list_id, day, ticket_id
     on conflict (event_id, check_in_list_id, day, ticket_id) where undone_at is null do nothing
-    returning ${checkIns.id}, ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}`);
+    returning ${checkIns.id}, ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}, ${checkIns.staffUserId}, ${checkIns.scanId}`);
+  const moved = scannedEntriesMoved(db);
   const held = db.$with('held', {}).as(sql`
     update ${checkInListSlots} set check_in_id = inserted.id, day = inserted.day, held_since = inserted.checked_in_at
     from inserted join placed using (event_id, ticket_id, day, check_in_list_id)
@@ -365,7 +393,7 @@ function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
       wanted.event_id, wanted.check_in_list_id, wanted.day
     from (select event_id, check_in_list_id, day, max(checkout) as checkout from input group by event_id, check_in_list_id, day) as wanted`);
   return db
-    .with(input, claimed, placed, inserted, held, logged, answers)
+    .with(input, claimed, placed, inserted, moved, held, logged, answers)
     .select({
       position: sql<number | null>`answers.position`.mapWith(Number),
       checkedInAt: sql<Date | null>`answers.checked_in_at`.mapWith(checkIns.checkedInAt),
@@ -427,57 +455,156 @@ export interface CheckInUndo {
 }
 
 /**
- * What `undoActiveCheckIn` did: undone (`isUndone: true`, when the check-in was made and undone — the
- * database clock), or nothing, because no check-in is active (`standing: 'none'`) or the active one
- * is not `scanId`'s (`standing: 'another'`).
+ * What `undoActiveCheckIn` did: undone (`isUndone: true`; `checkedInAt`, when the entry undone was
+ * made: the first entry's time, or a re-entry's; `exitedAt`, the exit undone with it, null when the
+ * guest was inside; `undoneAt`, the database clock), or nothing, because no check-in is active
+ * (`standing: 'none'`) or the active one has no entry of `scanId`'s (`standing: 'another'`).
  */
 export type CheckInUndoWrite = { isUndone: true; checkInListId: string; checkedInAt: Date; undoneAt: Date; exitedAt: Date | null } | { isUndone: false; standing: 'none' | 'another' };
 
 /**
- * Undoes the active check-in `undo` names, on `tx`: sets `undone_at` (`now()`), `undone_by`,
- * `undo_reason` and the door list's change stamp in one UPDATE guarded by `undone_at IS NULL`, so of
- * two concurrent undos one wins. The row stays: the ticket can be checked in again on that day.
- * With `scanId`, a check-in made by another scan (another gate's, or a later one) is left standing.
+ * Undoes what `undo` names, on `tx` (docs/decisions/111, 138):
+ * - the active check-in (without `scanId`, or when `scanId` made its first entry): `undone_at`
+ *   (`now()`), `undone_by`, `undo_reason` and the door list's change stamp in one UPDATE guarded by
+ *   `undone_at IS NULL`, so of two concurrent undos one wins; its movements are undone with it and
+ *   the place it held is free. The row stays: the ticket can be checked in again on that day.
+ * - a re-entry (`scanId` made it): that re-entry and every movement of the check-in since (an exit,
+ *   a later re-entry) are undone; the check-in stands as it was before that re-entry — the guest
+ *   out since the exit before it (or the daily checkout), the place free. Inside-now drops by one
+ *   when the guest was inside by it, and stays when the guest had left since.
+ * With `scanId`, a check-in that scan made no entry of (another gate's, or one made again since)
+ * is left standing; the check-in is locked first, as the door write locks it.
  */
 export async function undoActiveCheckIn(tx: DbOrTx, undo: CheckInUndo): Promise<CheckInUndoWrite> {
   if (undo.checkInListId === undefined && undo.scanId === undefined) throw new Error('an undo names its list or its scan');
   const onList = undo.checkInListId === undefined ? undefined : eq(checkIns.checkInListId, undo.checkInListId);
   const activeCheckIn = and(eq(checkIns.eventId, undo.eventId), onList, eq(checkIns.ticketId, undo.ticketId), eq(checkIns.day, undo.day), isActiveCheckIn);
+  let checkInId: string | undefined;
+  if (undo.scanId !== undefined) {
+    const [made] = await tx
+      .select({
+        checkInId: checkIns.id,
+        checkInListId: checkIns.checkInListId,
+        isFirstEntry: sql<boolean>`(${checkIns.scanId} = ${checkInMovements.scanId} and ${checkIns.staffUserId} = ${checkInMovements.staffUserId})`,
+        at: checkInMovements.at,
+      })
+      .from(checkInMovements)
+      .innerJoin(checkIns, and(eq(checkIns.eventId, checkInMovements.eventId), eq(checkIns.id, checkInMovements.checkInId)))
+      .where(
+        and(
+          activeCheckIn,
+          eq(checkInMovements.eventId, undo.eventId),
+          eq(checkInMovements.scanId, undo.scanId),
+          eq(checkInMovements.direction, 'entry'),
+          eq(checkInMovements.isLate, false),
+          isNull(checkInMovements.undoneAt),
+        ),
+      )
+      .limit(1)
+      .for('update', { of: checkIns });
+    if (!made) {
+      const [standing] = await tx.select({ id: checkIns.id }).from(checkIns).where(activeCheckIn).limit(1);
+      return { isUndone: false, standing: standing ? 'another' : 'none' };
+    }
+    if (!made.isFirstEntry) return undoReentry(tx, { eventId: undo.eventId, checkInId: made.checkInId, checkInListId: made.checkInListId, at: made.at });
+    checkInId = made.checkInId;
+  }
   const [undone] = await tx
     .update(checkIns)
     .set({ undoneAt: sql`now()`, undoneBy: undo.undoneBy, undoReason: undo.reason, changedXid: changeStamp() })
-    .where(undo.scanId === undefined ? activeCheckIn : and(activeCheckIn, eq(checkIns.scanId, undo.scanId)))
+    .where(checkInId === undefined ? activeCheckIn : and(activeCheckIn, eq(checkIns.id, checkInId)))
     .returning({ id: checkIns.id, checkInListId: checkIns.checkInListId, checkedInAt: checkIns.checkedInAt, undoneAt: checkIns.undoneAt, exitedAt: checkIns.exitedAt });
-  if (undone?.undoneAt) {
-    // Entries and exits of the day at that list go together (docs/decisions/111): the place the
-    // check-in held, if any, is free again.
-    await releasePlace(tx, undo.eventId, undone.id);
-    return { isUndone: true, checkInListId: undone.checkInListId, checkedInAt: undone.checkedInAt, undoneAt: undone.undoneAt, exitedAt: undone.exitedAt };
-  }
-  const [standing] = undo.scanId === undefined ? [] : await tx.select({ id: checkIns.id }).from(checkIns).where(activeCheckIn).limit(1);
-  return { isUndone: false, standing: standing ? 'another' : 'none' };
+  if (!undone?.undoneAt) return { isUndone: false, standing: 'none' };
+  // Entries and exits of the day at that list go together (docs/decisions/111): the movements are
+  // undone with the check-in, and the place it held, if any, is free again.
+  await tx
+    .update(checkInMovements)
+    .set({ undoneAt: undone.undoneAt })
+    .where(and(eq(checkInMovements.eventId, undo.eventId), eq(checkInMovements.checkInId, undone.id), isNull(checkInMovements.undoneAt)));
+  await releasePlace(tx, undo.eventId, undone.id);
+  return { isUndone: true, checkInListId: undone.checkInListId, checkedInAt: undone.checkedInAt, undoneAt: undone.undoneAt, exitedAt: undone.exitedAt };
 }
 
-/** The staff member of a check-in's last re-entry. */
-const reentryStaff = alias(users, 'reentry_staff');
+/**
+ * Undoes the re-entry at `reentry.at` of check-in `reentry.checkInId` (locked by the caller) and
+ * every movement since, and sets the check-in back to its movements before it (`undoActiveCheckIn`).
+ */
+async function undoReentry(tx: DbOrTx, reentry: { eventId: string; checkInId: string; checkInListId: string; at: Date }): Promise<CheckInUndoWrite> {
+  const ofCheckIn = and(eq(checkInMovements.eventId, reentry.eventId), eq(checkInMovements.checkInId, reentry.checkInId));
+  const undone = await tx
+    .update(checkInMovements)
+    .set({ undoneAt: sql`now()` })
+    .where(and(ofCheckIn, isNull(checkInMovements.undoneAt), sql`${checkInMovements.at} >= ${reentry.at.toISOString()}::timestamptz`))
+    .returning({ direction: checkInMovements.direction, at: checkInMovements.at, isLate: checkInMovements.isLate, undoneAt: checkInMovements.undoneAt });
+  const undoneAt = undone[0]?.undoneAt;
+  if (!undoneAt) throw new Error('a re-entry to undo without its movement');
+  const exitsUndone = undone.filter((movement) => movement.direction === 'exit' && !movement.isLate).sort((a, b) => a.at.getTime() - b.at.getTime());
+  const before = await movementsOf(tx, reentry);
+  const firstEntry = before[0];
+  const lastEntry = before.findLast((movement) => movement.direction === 'entry');
+  const last = before.at(-1);
+  if (!firstEntry || !lastEntry || !last) throw new Error('a re-entry undone without an entry before it');
+  const isOut = last.direction === 'exit';
+  await tx
+    .update(checkIns)
+    .set({
+      lastEnteredAt: lastEntry === firstEntry ? null : lastEntry.at,
+      exitedAt: isOut ? last.at : null,
+      exitedBy: isOut ? last.staffUserId : null,
+      changedXid: changeStamp(),
+    })
+    .where(and(eq(checkIns.eventId, reentry.eventId), eq(checkIns.id, reentry.checkInId), isActiveCheckIn));
+  // Before a re-entry the guest was not inside (the rule admits none otherwise): no place held.
+  await releasePlace(tx, reentry.eventId, reentry.checkInId);
+  return { isUndone: true, checkInListId: reentry.checkInListId, checkedInAt: reentry.at, undoneAt, exitedAt: exitsUndone[0]?.at ?? null };
+}
+
+/** A movement of a check-in as its history reads it: which way, when, by whom. */
+export interface Movement {
+  direction: CheckInDirection;
+  at: Date;
+  staffUserId: string;
+}
 
 /**
- * The entry `scan` made of its ticket on its day — a check-in, active or undone, or its last
- * re-entry (docs/decisions/130) — if any: when it was made and by whom. An offline scan whose
- * online verify reached the server before the device gave up on it is that entry, not a new one
- * (docs/decisions/045).
+ * The movements of check-in `key.checkInId`, oldest first, not undone: those that made who is inside
+ * now (without `upTo`), or every one at or before `upTo`, late ones too (the guest's passages
+ * up to that time, as far as the server knows them: docs/decisions/138).
  */
-export async function findCheckInOfScan(tx: DbOrTx, scan: { ticketId: string; day: number; scanId: string }): Promise<{ checkedInAt: Date; checkedInBy: string } | undefined> {
+export async function movementsOf(tx: DbOrTx, key: { eventId: string; checkInId: string }, upTo?: Date): Promise<Movement[]> {
+  return tx
+    .select({ direction: checkInMovements.direction, at: checkInMovements.at, staffUserId: checkInMovements.staffUserId })
+    .from(checkInMovements)
+    .where(
+      and(
+        eq(checkInMovements.eventId, key.eventId),
+        eq(checkInMovements.checkInId, key.checkInId),
+        isNull(checkInMovements.undoneAt),
+        upTo === undefined ? eq(checkInMovements.isLate, false) : sql`${checkInMovements.at} <= ${upTo.toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(checkInMovements.at));
+}
+
+/**
+ * The movement `scan` made of its ticket on its day at event `scan.eventId` — an entry or an exit
+ * of a check-in, active or undone (docs/decisions/138) — if any: when it was made and by whom. An
+ * offline scan whose online verify reached the server before the device gave up on it is that
+ * movement, not a new one (docs/decisions/045).
+ */
+export async function findMovementOfScan(
+  tx: DbOrTx,
+  scan: { eventId: string; ticketId: string; day: number; scanId: string },
+): Promise<{ checkedInAt: Date; checkedInBy: string } | undefined> {
   const [made] = await tx
-    .select({ scanId: checkIns.scanId, checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName, lastEnteredAt: checkIns.lastEnteredAt, lastEnteredBy: reentryStaff.displayName })
-    .from(checkIns)
-    .innerJoin(users, eq(users.id, checkIns.staffUserId))
-    .leftJoin(reentryStaff, eq(reentryStaff.id, checkIns.lastEnteredBy))
-    .where(and(eq(checkIns.ticketId, scan.ticketId), eq(checkIns.day, scan.day), or(eq(checkIns.scanId, scan.scanId), eq(checkIns.lastEntryScanId, scan.scanId))))
+    .select({ checkedInAt: checkInMovements.at, checkedInBy: users.displayName })
+    .from(checkInMovements)
+    .innerJoin(checkIns, and(eq(checkIns.eventId, checkInMovements.eventId), eq(checkIns.id, checkInMovements.checkInId)))
+    .innerJoin(users, eq(users.id, checkInMovements.staffUserId))
+    .where(and(eq(checkInMovements.eventId, scan.eventId), eq(checkInMovements.scanId, scan.scanId), eq(checkIns.ticketId, scan.ticketId), eq(checkIns.day, scan.day)))
+    .orderBy(sql`${checkInMovements.at} desc`)
     .limit(1);
-  if (!made) return undefined;
-  if (made.scanId === scan.scanId || !made.lastEnteredAt) return { checkedInAt: made.checkedInAt, checkedInBy: made.checkedInBy };
-  return { checkedInAt: made.lastEnteredAt, checkedInBy: made.lastEnteredBy ?? '' };
+  return made;
 }
 
 /**
@@ -489,7 +616,6 @@ export interface DoorCheckIn extends StandingCheckIn {
   lastEnteredAt: Date;
   exitedAt: Date | null;
   exitedBy: string | null;
-  exitScanId: string | null;
 }
 
 /** `lockActiveCheckIn`: the ticket's active check-in at the list on the day, locked, or undefined. */
@@ -503,9 +629,6 @@ export async function lockActiveCheckIn(tx: DbOrTx, key: { eventId: string; tick
       lastEnteredAt: checkIns.lastEnteredAt,
       exitedAt: checkIns.exitedAt,
       exitedBy: checkIns.exitedBy,
-      exitScanId: checkIns.exitScanId,
-      lastEntryScanId: checkIns.lastEntryScanId,
-      lastEnteredBy: checkIns.lastEnteredBy,
     })
     .from(checkIns)
     .where(and(eq(checkIns.eventId, key.eventId), eq(checkIns.checkInListId, key.checkInListId), eq(checkIns.day, key.day), eq(checkIns.ticketId, key.ticketId), isActiveCheckIn))
@@ -516,33 +639,67 @@ export async function lockActiveCheckIn(tx: DbOrTx, key: { eventId: string; tick
   return { ...row, lastEnteredAt: row.lastEnteredAt ?? row.checkedInAt, staffName: staff?.name ?? '' };
 }
 
+/** A movement to record (`recordMovement`). */
+export interface NewMovement {
+  eventId: string;
+  checkInId: string;
+  direction: CheckInDirection;
+  /** When the guest passed: the clock at the gate, or an offline scan's time. */
+  at: Date;
+  staffUserId: string;
+  scanId: string | null;
+  /** An offline scan: when the server received it, and the device that made it. */
+  offline?: { receivedAt: Date; deviceId: string } | undefined;
+  /** Arrived after a later movement of the check-in: history only (docs/decisions/138). */
+  isLate?: boolean | undefined;
+}
+
+/** Records `movement` of a check-in, on `tx` (the transaction of the check-in change it records). */
+export async function recordMovement(tx: DbOrTx, movement: NewMovement): Promise<void> {
+  await tx.insert(checkInMovements).values({
+    eventId: movement.eventId,
+    checkInId: movement.checkInId,
+    direction: movement.direction,
+    at: movement.at,
+    staffUserId: movement.staffUserId,
+    scanId: movement.scanId,
+    ...(movement.offline ? { receivedAt: movement.offline.receivedAt, deviceId: movement.offline.deviceId } : {}),
+    ...(movement.isLate ? { isLate: true } : {}),
+  });
+}
+
+/** An exit or a re-entry of a check-in (the caller holds its row: `lockActiveCheckIn`). */
+export type DoorMovement = Omit<NewMovement, 'direction' | 'isLate'>;
+
 /**
- * Records the exit of check-in `checkInId` at `at` (guarded by `exited_at IS NULL`: one exit per
- * stay) and frees the place it held at a list with a capacity, on `tx`.
- * @returns the exit's time, or null when the guest had already left.
+ * Records the exit of check-in `exit.checkInId` at `exit.at` (guarded by `exited_at IS NULL`: one
+ * exit per stay) with its movement, and frees the place it held at a list with a capacity, on `tx`.
+ * @returns the exit's time, or null when the guest had already left (nothing written).
  */
-export async function recordExit(tx: DbOrTx, exit: { eventId: string; checkInId: string; staffUserId: string; scanId: string | null; at: Date }): Promise<Date | null> {
+export async function recordExit(tx: DbOrTx, exit: DoorMovement): Promise<Date | null> {
   const [exited] = await tx
     .update(checkIns)
-    .set({ exitedAt: exit.at, exitedBy: exit.staffUserId, exitScanId: exit.scanId, changedXid: changeStamp() })
+    .set({ exitedAt: exit.at, exitedBy: exit.staffUserId, changedXid: changeStamp() })
     .where(and(eq(checkIns.eventId, exit.eventId), eq(checkIns.id, exit.checkInId), isActiveCheckIn, isNull(checkIns.exitedAt)))
     .returning({ exitedAt: checkIns.exitedAt });
   if (!exited?.exitedAt) return null;
+  await recordMovement(tx, { ...exit, direction: 'exit' });
   await releasePlace(tx, exit.eventId, exit.checkInId);
   return exited.exitedAt;
 }
 
 /**
- * Records a re-entry of check-in `checkInId` at `at` (the guest had left, or was checked out at the
- * list's daily checkout): the exit is cleared and the entry time kept as `last_entered_at`, with its
- * scan and staff member (so that scan's retry is answered, not recorded again: `retriedEntryAt`), on
- * `tx` (the caller holds the row: `lockActiveCheckIn`).
+ * Records a re-entry of check-in `entry.checkInId` at `entry.at` (the guest had left, or was
+ * checked out at the list's daily checkout): the exit is cleared and the entry time kept as
+ * `last_entered_at`, and the re-entry is a movement with its scan (so that scan's retry is answered,
+ * not recorded again: `findRetriedMovement`), on `tx` (the caller holds the row: `lockActiveCheckIn`).
  */
-export async function recordReentry(tx: DbOrTx, entry: { eventId: string; checkInId: string; at: Date; scanId: string | null; staffUserId: string }): Promise<void> {
+export async function recordReentry(tx: DbOrTx, entry: DoorMovement): Promise<void> {
   await tx
     .update(checkIns)
-    .set({ lastEnteredAt: entry.at, lastEntryScanId: entry.scanId, lastEnteredBy: entry.staffUserId, exitedAt: null, exitedBy: null, exitScanId: null, changedXid: changeStamp() })
+    .set({ lastEnteredAt: entry.at, exitedAt: null, exitedBy: null, changedXid: changeStamp() })
     .where(and(eq(checkIns.eventId, entry.eventId), eq(checkIns.id, entry.checkInId), isActiveCheckIn));
+  await recordMovement(tx, { ...entry, direction: 'entry' });
 }
 
 /** Which places of a list are free for an entry on `day` at `now`: see `check_in_list_slots`. */
