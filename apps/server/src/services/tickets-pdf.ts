@@ -152,12 +152,25 @@ export interface Box {
   height: number;
 }
 
+/** What the QR code's alphanumeric mode can carry (digits, capitals, space and $%*+-./:). */
+const QR_ALPHANUMERIC = /^[0-9A-Z $%*+\-./:]*$/;
+
+/**
+ * `text` as one QR segment: alphanumeric when it can be (a plain imported code), bytes otherwise
+ * (a signed `GC1.` text). Given whole, qrcode would search the cheapest mix of modes for every
+ * code (a shortest-path search over its characters), a third of a ticket's drawing time; one
+ * segment is at most a version larger for a code that mixes long digit runs into letters.
+ */
+function segmentOf(text: string): QRCode.QRCodeSegment {
+  return QR_ALPHANUMERIC.test(text) ? { data: text, mode: 'alphanumeric' } : { data: Buffer.from(text, 'utf8'), mode: 'byte' };
+}
+
 /**
  * `text`'s QR code (error correction M, as the PNGs) as filled squares, `side` points wide
  * including its quiet zone, top left at (`x`, `y`): one rectangle per run of dark modules in a row.
  */
 function drawQrCode(doc: PDFKit.PDFDocument, text: string, { x, y, side }: { x: number; y: number; side: number }): void {
-  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const { modules } = QRCode.create([segmentOf(text)], { errorCorrectionLevel: 'M' });
   const unit = side / (modules.size + 2 * QR_MARGIN_MODULES);
   const left = x + QR_MARGIN_MODULES * unit;
   const top = y + QR_MARGIN_MODULES * unit;
