@@ -69,6 +69,7 @@ const EXTERNAL_PACKAGES = [
   '@fastify/swagger-ui', // the Swagger UI files it serves
   '@node-rs/argon2', // a native addon
   'pdfkit', // its fonts' .afm files
+  'piscina', // starts its worker threads from its own worker.js
   'pino', // transports run in worker threads from their own files
   'pino-pretty',
   'thread-stream',

@@ -32,8 +32,15 @@
  * verify scans) from sending the file to its summary; alone first in odd rounds, second in even
  * ones, the targets in turn. Prints each round, throughput and p50/p99 of both, the during/alone
  * ratios and the import's time, and its own `BENCH_RESULT` line. An import that fails exits 1.
+ *
+ * Export mode (`BENCH_VERIFY_DURING_EXPORT=1 npm run bench:verify`, or `--during-export`): what
+ * drawing every ticket's QR PDF costs the doors (issue 30 item 3, docs/decisions/142). As the import
+ * mode, but during each 'during' phase an admin downloads `GET /api/manage/events/{id}/tickets.pdf`
+ * of another event of the same database holding EXPORT_TICKETS tickets
+ * (`BENCH_VERIFY_EXPORT_TICKETS`, default 3,000), reading the PDF as it comes, from the request to
+ * its last byte. Prints the export's time and its tickets per second. A download that fails exits 1.
  * `BENCH_VERIFY_COMPARE_BUILD=dist-main/server.js` adds a twin of each server target running that
- * other bundle, for an A/B of two versions in the same minutes (in either mode).
+ * other bundle, for an A/B of two versions in the same minutes (in any mode).
  */
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -44,8 +51,11 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { apiPaths, manageTicketPaths, TicketImportEvent, VerifyTicketResponse } from '@gatecheck/contract';
 import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
+import { count, eq } from 'drizzle-orm';
+import { tickets } from '../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER } from '../src/db/seed.ts';
 import { type DoorSetup, prepareDoorDatabase } from '../test/helpers/door-database.ts';
+import { demoIds } from '../test/helpers/fixtures.ts';
 import { SERVER_DIR, spawnLogged, stopper, waitForLine } from './server-process.ts';
 import { codesOf, type SqlLoad, type SqlLoadResult, type SqlSetup } from './verify-references.ts';
 
@@ -69,7 +79,14 @@ function connectionCounts(setting: string | undefined, defaults: readonly number
  * The import mode (`npm run bench:verify -- --during-import`, or `BENCH_VERIFY_DURING_IMPORT=1`):
  * what a large CSV upload costs the doors. See the module comment.
  */
-const DURING_IMPORT = process.argv.includes('--during-import') || process.env.BENCH_VERIFY_DURING_IMPORT === '1';
+const DURING_IMPORT_ONLY = process.argv.includes('--during-import') || process.env.BENCH_VERIFY_DURING_IMPORT === '1';
+/**
+ * The export mode (`--during-export`, or `BENCH_VERIFY_DURING_EXPORT=1`): what a large tickets PDF
+ * costs the doors. See the module comment. It runs as the import mode does, with a download for an upload.
+ */
+const DURING_EXPORT = process.argv.includes('--during-export') || process.env.BENCH_VERIFY_DURING_EXPORT === '1';
+/** Either background mode: verify alone and verify during a long job of the same server. */
+const DURING_IMPORT = DURING_IMPORT_ONLY || DURING_EXPORT;
 /**
  * The positive whole number in environment variable `name`, or `fallback` when it is unset.
  * @throws Error naming the setting when it holds anything else.
@@ -83,6 +100,8 @@ function positiveWhole(name: string, fallback: number): number {
 }
 /** Rows of each upload in the import mode: 100,000 (issue 30's large upload), or `BENCH_VERIFY_IMPORT_ROWS`. */
 const IMPORT_ROWS = positiveWhole('BENCH_VERIFY_IMPORT_ROWS', 100_000);
+/** Tickets of the event whose PDF the export mode downloads: 3,000 (250 pages), or `BENCH_VERIFY_EXPORT_TICKETS`. */
+const EXPORT_TICKETS = positiveWhole('BENCH_VERIFY_EXPORT_TICKETS', 3_000);
 /**
  * Import mode: rounds of (verify alone, verify during an import) per target, the order turned round
  * every other round: 2, or `BENCH_VERIFY_IMPORT_ROUNDS`.
@@ -133,6 +152,8 @@ type RoundResult = SqlLoadResult;
 interface Running {
   /** A server target only: uploads `csv` to its ticket import endpoint as an admin, resolving when the import ends. */
   importCsv?: (csv: string) => Promise<ImportOutcome>;
+  /** A server target only: downloads the export event's tickets PDF as an admin, resolving at its last byte. */
+  exportPdf?: () => Promise<ImportOutcome>;
   /** One round: for `duration` seconds, or until the promise `duration` settles (the import mode). */
   run(kind: Kind, connections: number, duration: number | Promise<unknown>): Promise<RoundResult>;
   stop(): Promise<void>;
@@ -147,10 +168,37 @@ interface Target {
 
 const denyCodes = codesOf('DENY-', DENY_TICKETS);
 
-/** A fresh database with the demo data, APPROVE_TICKETS unused tickets per prefix and the checked-in DENY tickets. */
-function prepare(open: () => Promise<DatabaseHandle>, approvePrefixes: string[]): Promise<DoorSetup> {
+/** A door's database, and in the export mode the event whose PDF is downloaded. */
+interface PreparedDoor extends DoorSetup {
+  /** Export mode: the demo's single-day event with EXPORT_TICKETS more tickets. */
+  exportEventId?: string;
+  /** Export mode: how many tickets its PDF shows (the demo's and EXPORT_TICKETS). */
+  exportTickets?: number;
+}
+
+/**
+ * A fresh database with the demo data, APPROVE_TICKETS unused tickets per prefix and the
+ * checked-in DENY tickets; in the export mode also EXPORT_TICKETS tickets of the demo's
+ * single-day event (not the event verify scans, whose PDF would hold every approval ticket).
+ */
+async function prepare(open: () => Promise<DatabaseHandle>, approvePrefixes: string[]): Promise<PreparedDoor> {
   const codes = [...approvePrefixes.flatMap((prefix) => codesOf(prefix, APPROVE_TICKETS)), ...denyCodes];
-  return prepareDoorDatabase(open, codes, { checkedInCodes: denyCodes, capacity: CAPACITY });
+  const door = await prepareDoorDatabase(open, codes, { checkedInCodes: denyCodes, capacity: CAPACITY });
+  if (!DURING_EXPORT) return door;
+  const handle = await open();
+  try {
+    const { singleDayEventId } = await demoIds(handle.db);
+    const exportCodes = codesOf('PDF-', EXPORT_TICKETS);
+    for (let start = 0; start < exportCodes.length; start += 1_000) {
+      await handle.db
+        .insert(tickets)
+        .values(exportCodes.slice(start, start + 1_000).map((code, index) => ({ code, eventId: singleDayEventId, holderName: `Print Holder ${start + index}`, ticketType: 'General Admission' })));
+    }
+    const [row] = await handle.db.select({ total: count() }).from(tickets).where(eq(tickets.eventId, singleDayEventId));
+    return { ...door, exportEventId: singleDayEventId, exportTickets: row?.total ?? EXPORT_TICKETS };
+  } finally {
+    await handle.close();
+  }
 }
 
 function isExpected(kind: Kind, status: number, body: string): boolean {
@@ -214,7 +262,7 @@ function httpRunning(url: string, door: DoorSetup, approveCodes: string[], stop:
 }
 
 /** Prepares a target's database: PGlite in `dataDir`, or the shared PostgreSQL (prepared once for both of its targets). */
-type Preparer = (dataDir: string) => Promise<DoorSetup>;
+type Preparer = (dataDir: string) => Promise<PreparedDoor>;
 
 const pglitePreparer =
   (prefix: string): Preparer =>
@@ -222,7 +270,7 @@ const pglitePreparer =
     prepare(() => openDatabase({ pgliteDir: path.join(dataDir, 'pgdata'), isDurable: false }), [prefix]);
 
 function postgresPreparer(databaseUrl: string): Preparer {
-  let prepared: Promise<DoorSetup> | undefined;
+  let prepared: Promise<PreparedDoor> | undefined;
   // The compared build (BENCH_VERIFY_COMPARE_BUILD) approves tickets of its own on the shared database.
   // The import mode runs no SQL reference (REF-).
   const prefixes = ['SRV-', ...(DURING_IMPORT ? [] : ['REF-']), ...(COMPARE_BUILD ? ['CMP-'] : [])];
@@ -230,7 +278,7 @@ function postgresPreparer(databaseUrl: string): Preparer {
 }
 
 /** A fresh temp folder for target `name`, and its database prepared by `preparer`. */
-async function preparedDataDir(name: string, preparer: Preparer): Promise<{ dataDir: string; door: DoorSetup }> {
+async function preparedDataDir(name: string, preparer: Preparer): Promise<{ dataDir: string; door: PreparedDoor }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), `gatecheck-bench-${name}-`));
   return { dataDir, door: await preparer(dataDir) };
 }
@@ -264,6 +312,7 @@ function serverTarget(
       return {
         ...httpRunning(url, door, codesOf(approvePrefix, APPROVE_TICKETS), stopper(child, exited, () => rm(dataDir, { recursive: true, force: true }))),
         importCsv: (csv) => importThroughHttp(url, door, csv),
+        exportPdf: () => exportThroughHttp(url, door),
       };
     },
   };
@@ -530,6 +579,8 @@ interface ImportOutcome {
   imported: number;
   /** Why the import failed ('' when it ended with its summary). */
   failure: string;
+  /** The export mode: the PDF's size in bytes. */
+  bytes?: number;
 }
 
 /**
@@ -556,6 +607,32 @@ async function importThroughHttp(url: string, door: DoorSetup, csv: string): Pro
   }
 }
 
+/**
+ * Downloads the tickets PDF of `door.exportEventId` from the server at `url` as the demo admin
+ * (`GET /api/manage/events/{id}/tickets.pdf`, as the management area does), reading it as it comes;
+ * resolves at its last byte. `imported` is the tickets it shows; a file that does not end as a PDF
+ * does is a failure.
+ */
+async function exportThroughHttp(url: string, door: PreparedDoor): Promise<ImportOutcome> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  if (!door.exportEventId) return { seconds: 0, imported: 0, failure: 'no export event prepared' };
+  try {
+    const response = await fetch(`${url}/api${manageTicketPaths.ticketsPdf(door.exportEventId)}`, { headers: { authorization: `Bearer ${door.token}` } });
+    if (!response.ok || !response.body) return { seconds: seconds(), imported: 0, failure: `${response.status} ${(await response.text()).slice(0, 200)}` };
+    let bytes = 0;
+    let tail = Buffer.alloc(0);
+    for await (const chunk of response.body) {
+      bytes += chunk.byteLength;
+      tail = Buffer.concat([tail, Buffer.from(chunk)]).subarray(-16);
+    }
+    if (!tail.toString('latin1').includes('%%EOF')) return { seconds: seconds(), imported: 0, failure: `the PDF ended without %%EOF after ${bytes} bytes` };
+    return { seconds: seconds(), imported: door.exportTickets ?? 0, failure: '', bytes };
+  } catch (error) {
+    return { seconds: seconds(), imported: 0, failure: String(error) };
+  }
+}
+
 /** A CSV of IMPORT_ROWS new tickets with codes of their own (`tag` keeps each upload's codes apart). */
 function importCsvText(tag: string): string {
   const rows = Array.from({ length: IMPORT_ROWS }, (_, index) => `IMP-${tag}-${String(index).padStart(6, '0')},Import Holder ${index},General Admission,all`);
@@ -566,7 +643,7 @@ function importCsvText(tag: string): string {
 interface ImportRound {
   target: string;
   connections: number;
-  phase: 'alone' | 'during import';
+  phase: 'alone' | 'during import' | 'during export';
   verify: RoundResult;
   upload?: ImportOutcome;
 }
@@ -582,8 +659,11 @@ interface ImportRound {
 async function runDuringImports(): Promise<number> {
   const toFixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
   const targets = TARGETS.filter((target) => target.kinds.includes('approve') && !target.name.startsWith('sql-'));
+  const during = DURING_EXPORT ? 'during export' : 'during import';
+  const job = DURING_EXPORT ? 'export' : 'import';
+  const jobText = DURING_EXPORT ? `a tickets PDF download of ${EXPORT_TICKETS.toLocaleString('en')}+ tickets` : `a ${IMPORT_ROWS.toLocaleString('en')}-row upload through the import endpoint`;
   console.log(
-    `verify during an import: ${IMPORT_ROUNDS} rounds per target of ${ALONE_SECONDS} s of verify alone and verify during a ${IMPORT_ROWS.toLocaleString('en')}-row upload through the import endpoint, connections ${CONNECTIONS.join('/')}, ${cpus().length} cores, Node ${process.version}, load ${load1()}`,
+    `verify during an ${job}: ${IMPORT_ROUNDS} rounds per target of ${ALONE_SECONDS} s of verify alone and verify during ${jobText}, connections ${CONNECTIONS.join('/')}, ${cpus().length} cores, Node ${process.version}, load ${load1()}`,
   );
   if (!databaseUrl) console.log('DATABASE_URL is not set: the PostgreSQL targets are skipped (npm run bench:verify starts a throwaway PostgreSQL).');
   const built = spawnSync(process.execPath, ['build.ts'], { cwd: SERVER_DIR, stdio: 'inherit' });
@@ -599,14 +679,14 @@ async function runDuringImports(): Promise<number> {
     for (let round = 0; round < IMPORT_ROUNDS; round++) {
       for (const target of round % 2 === 0 ? targets : [...targets].reverse()) {
         const server = started.get(target);
-        if (!server?.importCsv) throw new Error(`${target.name} cannot import`);
+        const { importCsv, exportPdf } = server ?? {};
+        if (!server || !importCsv || !exportPdf) throw new Error(`${target.name} cannot import or export`);
         for (const connections of CONNECTIONS) {
-          for (const phase of round % 2 === 0 ? (['alone', 'during import'] as const) : (['during import', 'alone'] as const)) {
+          for (const phase of round % 2 === 0 ? (['alone', during] as const) : ([during, 'alone'] as const)) {
             let done: ImportRound;
             if (phase === 'alone') done = { target: target.name, connections, phase, verify: await server.run('approve', connections, ALONE_SECONDS) };
             else {
-              const csv = importCsvText(`${round}${target.name.slice(0, 1)}${connections}-${randomUUID().slice(0, 8)}`);
-              const upload = server.importCsv(csv);
+              const upload = DURING_EXPORT ? exportPdf() : importCsv(importCsvText(`${round}${target.name.slice(0, 1)}${connections}-${randomUUID().slice(0, 8)}`));
               const verify = await server.run('approve', connections, upload);
               done = { target: target.name, connections, phase, verify, upload: await upload };
             }
@@ -614,7 +694,7 @@ async function runDuringImports(): Promise<number> {
             const { verify, upload } = done;
             console.log(
               `  round ${round + 1} ${target.name} ${connections} conn. ${phase}: ${Math.round(verify.count / verify.seconds)} verify/s, p50 ${toFixed(verify.p50Ms)} ms, p99 ${toFixed(verify.p99Ms)} ms` +
-                (upload ? `; import ${toFixed(upload.seconds)} s, ${upload.imported} tickets${upload.failure ? `, FAILED ${upload.failure}` : ''}` : '') +
+                (upload ? `; ${job} ${toFixed(upload.seconds)} s, ${upload.imported} tickets${upload.bytes ? `, ${(upload.bytes / 1e6).toFixed(1)} MB` : ''}${upload.failure ? `, FAILED ${upload.failure}` : ''}` : '') +
                 `; load ${load1()}`,
             );
           }
@@ -627,7 +707,7 @@ async function runDuringImports(): Promise<number> {
 
   const summaries = targets.flatMap((target) =>
     CONNECTIONS.flatMap((connections) =>
-      (['alone', 'during import'] as const).map((phase) => {
+      (['alone', during] as const).map((phase) => {
         const own = rounds.filter((round) => round.target === target.name && round.connections === connections && round.phase === phase);
         const count = own.reduce((sum, round) => sum + round.verify.count, 0);
         const uploads = own.flatMap((round) => (round.upload ? [round.upload] : []));
@@ -661,40 +741,40 @@ async function runDuringImports(): Promise<number> {
       'p99 ms': toFixed(m.p99Ms),
       'worst p99 ms': toFixed(m.worstP99Ms),
       failures: m.failures,
-      'import s': toFixed(m.importSeconds),
-      'import rows/s': Number.isFinite(m.importRowsPerSecond) ? Math.round(m.importRowsPerSecond) : '-',
+      [`${job} s`]: toFixed(m.importSeconds),
+      [`${job} tickets/s`]: Number.isFinite(m.importRowsPerSecond) ? Math.round(m.importRowsPerSecond) : '-',
     })),
   );
   const ratios = targets.flatMap((target) =>
     CONNECTIONS.flatMap((connections) => {
       const alone = summaries.find((m) => m.target === target.name && m.connections === connections && m.phase === 'alone');
-      const during = summaries.find((m) => m.target === target.name && m.connections === connections && m.phase === 'during import');
-      if (!alone || !during) return [];
+      const busy = summaries.find((m) => m.target === target.name && m.connections === connections && m.phase === during);
+      if (!alone || !busy) return [];
       return [
         {
           target: target.name,
           connections,
-          'verify/s during / alone': toFixed(during.perSecond / alone.perSecond, 2),
-          'p50 during / alone': toFixed(during.p50Ms / alone.p50Ms, 2),
-          'p99 during / alone': toFixed(during.p99Ms / alone.p99Ms, 2),
-          'import s': toFixed(during.importSeconds),
+          'verify/s during / alone': toFixed(busy.perSecond / alone.perSecond, 2),
+          'p50 during / alone': toFixed(busy.p50Ms / alone.p50Ms, 2),
+          'p99 during / alone': toFixed(busy.p99Ms / alone.p99Ms, 2),
+          [`${job} s`]: toFixed(busy.importSeconds),
         },
       ];
     }),
   );
-  console.log(`What a ${IMPORT_ROWS.toLocaleString('en')}-row upload costs verify (during / alone, same server, same minutes):`);
+  console.log(`What ${jobText} costs verify (during / alone, same server, same minutes):`);
   console.table(ratios);
   console.log(`load average at the end: ${load1()} (on ${cpus().length} cores; the ratios matter more than the single figures on a busy machine)`);
   const headline = {
-    name: 'bench:verify (during import)',
-    figure: ratios.map((row) => `${row.target} ${row.connections} conn.: import ${row['import s']} s`).join('; '),
+    name: `bench:verify (${during})`,
+    figure: ratios.map((row) => `${row.target} ${row.connections} conn.: ${job} ${row[`${job} s`]} s`).join('; '),
     ratio: ratios.map((row) => `${row.target} verify/s ×${row['verify/s during / alone']}, p99 ×${row['p99 during / alone']}`).join('; '),
   };
   console.log(`BENCH_RESULT ${JSON.stringify(headline)}`);
   let isFailed = false;
   for (const m of summaries) {
     if (m.failures > 0) console.error(`${m.target} ${m.phase} at ${m.connections} connections: ${m.failures} unexpected answers, e.g. ${m.firstFailure}`);
-    for (const failure of m.importFailures) console.error(`${m.target} import at ${m.connections} connections failed: ${failure}`);
+    for (const failure of m.importFailures) console.error(`${m.target} ${job} at ${m.connections} connections failed: ${failure}`);
     isFailed ||= m.failures > 0 || m.importFailures.length > 0;
   }
   return isFailed ? 1 : 0;

@@ -1,8 +1,8 @@
 /**
  * Signed QR codes from the management area (docs/decisions/135): an admin downloads one ticket's
  * QR code or every ticket's PDF signed (`?signed=true`), through the same service as the admin
- * CLI's `tickets export-qr --signed`. The images are decoded for real (jsQR; the PDF's images
- * taken out of the file as they are embedded) and the decoded text is scanned at the door.
+ * CLI's `tickets export-qr --signed`. The images are decoded for real (jsQR; the PDF's pages
+ * rendered by MuPDF first) and the decoded text is scanned at the door.
  * PGlite and PostgreSQL.
  */
 import { randomUUID } from 'node:crypto';
@@ -35,6 +35,7 @@ import { insertTickets } from '../src/services/tickets.ts';
 import { runCli } from './cli/cli-harness.ts';
 import { demoIds, userIdOf } from './helpers/fixtures.ts';
 import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
+import { qrTextsOfTicketsPdf } from './helpers/tickets-pdf-pages.ts';
 
 let t: TestApp;
 let organizationId: string;
@@ -79,32 +80,6 @@ function qrTextOfPng(png: Buffer): string {
   const decoded = jsQR(new Uint8ClampedArray(image.data), image.width, image.height);
   if (!decoded) throw new Error('no QR code in the image');
   return decoded.data;
-}
-
-/**
- * The texts of the QR codes drawn in a tickets PDF, in the file's order: each QR code is an RGB
- * image XObject (PDFKit embeds the PNG's pixels deflated), decoded here with jsQR.
- */
-function qrTextsOfPdf(pdf: Buffer): string[] {
-  const text = pdf.toString('latin1');
-  const texts: string[] = [];
-  for (const match of text.matchAll(/<<\n\/Type \/XObject\n\/Subtype \/Image\n([^>]*)>>\nstream\n/g)) {
-    const dictionary = match[1] ?? '';
-    if (!dictionary.includes('/ColorSpace /DeviceRGB')) continue;
-    const number = (name: string) => Number(new RegExp(`/${name} (\\d+)`).exec(dictionary)?.[1]);
-    const [width, height, length] = [number('Width'), number('Height'), number('Length')];
-    const start = (match.index ?? 0) + match[0].length;
-    const rgb = inflateSync(pdf.subarray(start, start + length));
-    const rgba = new Uint8ClampedArray(width * height * 4);
-    for (let pixel = 0; pixel < width * height; pixel++) {
-      rgba.set(rgb.subarray(pixel * 3, pixel * 3 + 3), pixel * 4);
-      rgba[pixel * 4 + 3] = 255;
-    }
-    const decoded = jsQR(rgba, width, height);
-    if (!decoded) throw new Error('an image of the PDF is no QR code');
-    texts.push(decoded.data);
-  }
-  return texts;
 }
 
 /**
@@ -173,13 +148,13 @@ test("every ticket's signed QR PDF from /manage holds one signed text per ticket
   const signed = await asAdmin(t.app, { method: 'GET', url: api(manageTicketPaths.ticketsPdf(eventId, { signed: true })) });
   expect(signed.statusCode).toBe(200);
   expect(signed.headers['content-type']).toBe('application/pdf');
-  const texts = qrTextsOfPdf(signed.rawPayload);
+  const texts = qrTextsOfTicketsPdf(signed.rawPayload);
   const printedCodes = texts.map((text) => parseSignedTicket(text)?.code);
   expect(printedCodes.every((printed) => printed !== undefined)).toBe(true);
   expect(printedCodes.toSorted()).toEqual(printable.toSorted());
 
   const plain = await asAdmin(t.app, { method: 'GET', url: api(manageTicketPaths.ticketsPdf(eventId)) });
-  const plainTexts = qrTextsOfPdf(plain.rawPayload);
+  const plainTexts = qrTextsOfTicketsPdf(plain.rawPayload);
   expect(plainTexts).toEqual(printedCodes);
 
   const pia = texts[printedCodes.indexOf(inserted[0]?.code)];
@@ -243,7 +218,7 @@ test("a signed QR code vouches for the days its ticket admits with its type's: a
   // The PDF and the CLI sign the same days; the ticket that admits no day keeps its plain code.
   const pdf = await asAdmin(t.app, { method: 'GET', url: api(manageTicketPaths.ticketsPdf(fridayEventId, { signed: true })) });
   expect(pdf.statusCode).toBe(200);
-  expect(qrTextsOfPdf(pdf.rawPayload)).toEqual([text, noDay]);
+  expect(qrTextsOfTicketsPdf(pdf.rawPayload)).toEqual([text, noDay]);
   // Under each QR code, the days it admits, as the door decides them.
   const lines = textLinesOfPdf(pdf.rawPayload);
   expect(lines).toContain('Friday · Day 1');
@@ -266,7 +241,7 @@ test('a signed download of an event with nothing to sign makes no signing key, f
   );
   const pdf = await asAdmin(t.app, { method: 'GET', url: api(manageTicketPaths.ticketsPdf(emptyEventId, { signed: true })) });
   expect(pdf.statusCode, pdf.body).toBe(200);
-  expect(qrTextsOfPdf(pdf.rawPayload)).toEqual([]);
+  expect(qrTextsOfTicketsPdf(pdf.rawPayload)).toEqual([]);
   const dir = t.config.dataDir;
   const cli = await runCli(['tickets', 'export-qr', '--event', emptyEventId, '--out', 'qr-empty', '--signed'], {
     env: { DATA_DIR: dir, INIT_CWD: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: path.join(dir, 'no-web-build') },

@@ -2,11 +2,8 @@
  * Exporting an event's tickets for printing (issue 4, admin CLI `tickets export-qr`): one PNG QR
  * code per ticket (`<code>.png`, the same look as the demo seed's) and a printable A4 PDF with a
  * grid of tickets — QR code, holder name, ticket type and days, code, event title — with dashed
- * cutting lines. Revoked tickets are left out.
- *
- * The PDF uses PDFKit's built-in Helvetica/Courier, which cover Western European (Windows-1252)
- * characters only; for names in other scripts pass a TrueType/OpenType font file to embed
- * (e.g. Debian's /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf).
+ * cutting lines, drawn by services/tickets-pdf.ts (the server draws it in a worker thread,
+ * services/tickets-pdf-pool.ts). Revoked tickets are left out.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -14,12 +11,12 @@ import path from 'node:path';
 import { finished } from 'node:stream/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import type { DbOrTx } from '../db/client.ts';
 import { tickets, ticketTypes } from '../db/schema.ts';
 import { isId, ServiceError } from './errors.ts';
 import { findEvent, type EventDetails } from './events.ts';
+import { renderTicketsPdf, type TicketsPdfContent } from './tickets-pdf.ts';
 import { SigningKeySecretMissing, type SigningKeyVault } from './signing-key-vault.ts';
 import { activeSigningKey, signerOf, signWith, type TicketSigner } from './signing-keys.ts';
 import { ticketDaysOf, ticketTypeDoorColumns, typeOfTicket } from './ticket-type-door.ts';
@@ -171,17 +168,10 @@ export function countNeedingUnicodeFont(list: PrintableTicket[]): number {
   return list.filter((ticket) => !BUILT_IN_FONT_TEXT.test(ticket.holderName) || !BUILT_IN_FONT_TEXT.test(ticket.ticketType)).length;
 }
 
-// A4 in PostScript points (1/72 inch), 3 × 4 tickets per page.
-const PAGE = { width: 595.28, height: 841.89, margin: 28 };
-const GRID = { columns: 3, rows: 4 };
-const CELL_PADDING = 10;
-const QR_SIDE_PT = 118;
-
 /**
- * Writes a printable A4 PDF of `list` to `file`: 12 tickets per page (3 × 4), each with its QR code
- * (about 4 cm), holder name, ticket type and days, code and event title, inside dashed cutting
- * lines; every page has a footer with the event and page number. `fontFile` (a .ttf/.otf path)
- * replaces Helvetica for names, types and titles. `onProgress(done, total)` is called after each ticket.
+ * Writes the printable A4 PDF of `content` (services/tickets-pdf.ts `renderTicketsPdf`: 12 tickets
+ * a page with their QR codes, holder, type and days, code and event title) to `file`, creating its
+ * folder. `onProgress(done, total)` is called after each ticket.
  * @throws when the file cannot be written or the font cannot be read.
  */
 export async function writeTicketsPdf(file: string, content: TicketsPdfContent, onProgress?: (done: number, total: number) => void): Promise<void> {
@@ -191,106 +181,10 @@ export async function writeTicketsPdf(file: string, content: TicketsPdfContent, 
   await finished(output);
 }
 
-/** What a tickets PDF shows: the event, its tickets, and optionally a font file for names beyond Windows-1252. */
-export interface TicketsPdfContent {
-  event: Pick<EventDetails, 'title' | 'date' | 'location' | 'days'>;
-  tickets: PrintableTicket[];
-  fontFile?: string;
-}
-
-/**
- * The same PDF as `writeTicketsPdf`, piped into `output` as pages are drawn (the management area
- * sends it as the answer to a download, never whole in memory); resolves when the document is ended.
- */
-export async function renderTicketsPdf(output: NodeJS.WritableStream, content: TicketsPdfContent, onProgress?: (done: number, total: number) => void): Promise<void> {
-  const { event, tickets: list } = content;
-  const fonts: Fonts = content.fontFile
-    ? { regular: 'custom', bold: 'custom' }
-    : { regular: 'Helvetica', bold: 'Helvetica-Bold' };
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: PAGE.margin,
-    autoFirstPage: false,
-    info: { Title: `Tickets: ${event.title}`, Subject: `${list.length} tickets`, Creator: 'Gatecheck' },
-  });
-  if (content.fontFile) doc.registerFont('custom', content.fontFile);
-  doc.pipe(output);
-
-  const perPage = GRID.columns * GRID.rows;
-  const pageCount = Math.max(1, Math.ceil(list.length / perPage));
-  const footerHeight = 16;
-  const cellWidth = (PAGE.width - 2 * PAGE.margin) / GRID.columns;
-  const cellHeight = (PAGE.height - 2 * PAGE.margin - footerHeight) / GRID.rows;
-
-  for (let page = 0; page < pageCount; page++) {
-    doc.addPage();
-    const footer = `${event.title} · ${event.date}${event.location ? ` · ${event.location}` : ''} · page ${page + 1} of ${pageCount}`;
-    doc
-      .font(fonts.regular)
-      .fontSize(7)
-      .fillColor('#666666')
-      .text(footer, PAGE.margin, PAGE.height - PAGE.margin - 9, { width: PAGE.width - 2 * PAGE.margin, align: 'center', lineBreak: false });
-    if (list.length === 0) {
-      doc.font(fonts.regular).fontSize(12).fillColor('#000000').text('No tickets to print.', PAGE.margin, PAGE.margin);
-    }
-    const onPage = list.slice(page * perPage, (page + 1) * perPage);
-    for (const [index, ticket] of onPage.entries()) {
-      const x = PAGE.margin + (index % GRID.columns) * cellWidth;
-      const y = PAGE.margin + Math.floor(index / GRID.columns) * cellHeight;
-      await drawTicket(doc, { x, y, width: cellWidth, height: cellHeight }, { ticket, event, fonts });
-      onProgress?.(page * perPage + index + 1, list.length);
-    }
-  }
-  doc.end();
-}
+export { renderTicketsPdf, type TicketsPdfContent } from './tickets-pdf.ts';
 
 /** One ticket's QR code as a 512 px PNG, the same image `writeTicketPngs` writes to its file. */
 export async function ticketQrPng(ticket: Pick<PrintableTicket, 'code' | 'qrText'>): Promise<Buffer> {
   return QRCode.toBuffer(ticket.qrText ?? ticket.code, { type: 'png', errorCorrectionLevel: 'M', margin: 4, width: QR_PNG_WIDTH_PX });
 }
 
-interface Fonts {
-  regular: string;
-  bold: string;
-}
-
-interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-async function drawTicket(
-  doc: PDFKit.PDFDocument,
-  box: Box,
-  content: { ticket: PrintableTicket; event: Pick<EventDetails, 'title' | 'days'>; fonts: Fonts },
-): Promise<void> {
-  const { ticket, event, fonts } = content;
-  doc.save().lineWidth(0.5).dash(3, { space: 3 }).strokeColor('#999999').rect(box.x, box.y, box.width, box.height).stroke().restore();
-  const png = await QRCode.toBuffer(ticket.qrText ?? ticket.code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 360 });
-  doc.image(png, box.x + (box.width - QR_SIDE_PT) / 2, box.y + CELL_PADDING, { width: QR_SIDE_PT, height: QR_SIDE_PT });
-
-  const textX = box.x + CELL_PADDING;
-  const textWidth = box.width - 2 * CELL_PADDING;
-  // One line each: a height of one line makes PDFKit cut long text with an ellipsis instead of wrapping.
-  const line = (fontSize: number) => ({ width: textWidth, height: fontSize * 1.2, align: 'center' as const, ellipsis: true });
-  let y = box.y + CELL_PADDING + QR_SIDE_PT + 6;
-  doc.font(fonts.bold).fontSize(10).fillColor('#000000').text(ticket.holderName, textX, y, line(10));
-  y += 13;
-  doc.font(fonts.regular).fontSize(8).fillColor('#222222').text(`${ticket.ticketType} · ${describeDays(ticket.days, event.days)}`, textX, y, line(8));
-  y += 11;
-  doc.font('Courier').fontSize(8).fillColor('#000000').text(ticket.code, textX, y, line(8));
-  y += 11;
-  doc.font(fonts.regular).fontSize(7).fillColor('#555555').text(event.title, textX, y, line(7));
-}
-
-/**
- * "Day 2", "Days 1, 3", for a ticket valid on every day "All days" ("Admit one" at a single-day
- * event), "No day" for one whose own days and type's have none in common.
- */
-function describeDays(days: number[] | null, eventDays: EventDetails['days']): string {
-  if (days === null) return eventDays.length > 1 ? 'All days' : 'Admit one';
-  if (days.length === 0) return 'No day';
-  return days.length === 1 ? `Day ${days[0]}` : `Days ${days.join(', ')}`;
-}

@@ -7,7 +7,8 @@
  * attention flag, days and a new name; docs/decisions/125), POST …/ticket-types/{name}/delete (409 while tickets, check-ins or a list use it).
  * Tickets: GET …/tickets?q= (by name or code), POST …/tickets/{id} (holder and type), …/revoke,
  * …/reinstate, GET …/tickets/{id}/qr.png and …/tickets.pdf (the CLI's exporter; `?signed=true`: the
- * signed QR texts of `tickets export-qr --signed`, docs/decisions/135).
+ * signed QR texts of `tickets export-qr --signed`, docs/decisions/135; the PDF is drawn in a worker
+ * thread, one at a time per server, a 409 when too many wait: docs/decisions/142).
  * CSV upload (body `text/csv`, the file's bytes): POST …/ticket-imports/preview answers what the
  * import would do; POST …/ticket-imports imports, answering `application/x-ndjson` lines of progress
  * as batches commit, then the summary (`TicketImportEvent`); a file refused whole is a 400 before
@@ -38,7 +39,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ruleErrors } from '../../plugins/error-responses.ts';
 import { ServiceError } from '../../services/errors.ts';
-import { findPrintableTicket, listPrintableTickets, type PrintableTicket, renderTicketsPdf, ticketQrPng, withSignedQrTexts } from '../../services/qr-export.ts';
+import { findPrintableTicket, listPrintableTickets, type PrintableTicket, ticketQrPng, withSignedQrTexts } from '../../services/qr-export.ts';
+import { createTicketsPdfPool } from '../../services/tickets-pdf-pool.ts';
 import { openSigningKeyVault, SigningKeySecretMissing, type SigningKeyVault } from '../../services/signing-key-vault.ts';
 import { createTicketType, deleteTicketType, editTicketType, listTicketTypes } from '../../services/ticket-types.ts';
 import { searchManagedTickets, setTicketRevoked, updateTicket } from '../../services/tickets.ts';
@@ -175,6 +177,10 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   }
 
+  // Tickets PDFs are drawn in a worker thread, one at a time (docs/decisions/142).
+  const pdfs = createTicketsPdfPool();
+  app.addHook('onClose', async () => pdfs.close());
+
   /** The vault of the server's signing secret, opened on the first signed download. */
   let vault: Promise<SigningKeyVault> | undefined;
   /**
@@ -216,19 +222,18 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { operationId: 'getTicketsPdf', params: EventParams, querystring: TicketQrQuery, response: { 200: PDF_BODY, ...ruleErrors('forbidden', 'not_found', 'conflict') } },
     },
     async (request, reply) => {
-      const printable = await listPrintableTickets(app.db, eventOf(request).id);
-      const { event } = printable;
-      const tickets = await asPrinted(event.id, printable.tickets, request.query);
-      const output = new PassThrough();
-      // Drawn as it is sent: a large event's PDF is never whole in memory. A failure mid-way ends the download short.
-      renderTicketsPdf(output, { event, tickets }).catch((error: unknown) => {
-        request.log.error({ err: error }, 'tickets PDF failed');
-        output.destroy(error instanceof Error ? error : new Error(String(error)));
+      const output = await pdfs.draw(async () => {
+        const printable = await listPrintableTickets(app.db, eventOf(request).id);
+        const { title, date, location, days } = printable.event;
+        return { event: { title, date, location, days }, tickets: await asPrinted(printable.event.id, printable.tickets, request.query) };
       });
+      // Drawn in the worker thread as it is sent: never whole in memory, never in the doors' way.
+      // A failure mid-way ends the download short; a download abandoned mid-way stops the drawing.
+      output.on('error', (error) => request.log.error({ err: error }, 'tickets PDF failed'));
       return fileReply(reply)
         .type('application/pdf')
         .header('cache-control', 'no-store')
-        .header('content-disposition', `attachment; filename="${fileNamePart(event.title)}-tickets.pdf"`)
+        .header('content-disposition', `attachment; filename="${fileNamePart(eventOf(request).title)}-tickets.pdf"`)
         .send(output);
     },
   );
