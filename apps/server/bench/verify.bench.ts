@@ -13,9 +13,11 @@
  *   server's, DATABASE_POOL_SIZE's default 10): the database's limit.
  *
  * Every target runs in a process of its own, started once; each case (target, kind, connections)
- * runs ROUNDS times for ROUND_SECONDS, the targets taking turns (every other round backwards) so
- * that load from elsewhere on the shared machine falls on all alike, after WARMUP_SECONDS of
- * unrecorded load. Prints a table, the verify/reference ratios at each connection count, issue 13's
+ * runs ROUNDS times (2, or `BENCH_VERIFY_ROUNDS`) for ROUND_SECONDS, the targets taking turns (every
+ * other round backwards) so that load from elsewhere on the shared machine falls on all alike, after
+ * WARMUP_SECONDS of unrecorded load. Prints a table, the verify/reference ratios at each connection
+ * count, the capacity-limited list's approvals against the first list's per server target (issue 26;
+ * with a compared build, each build's first-list approvals against the other's), issue 13's
  * goals as docs/decisions/073 reads them (verify's best throughput against the database's
  * limit, the SQL reference's best; p99 at 50 connections on PostgreSQL; PGlite's approvals/s) and a
  * `BENCH_RESULT {json}` line (scripts/bench.ts). Without DATABASE_URL the PostgreSQL targets are skipped (said so).
@@ -59,7 +61,8 @@ import { demoIds } from '../test/helpers/fixtures.ts';
 import { SERVER_DIR, spawnLogged, stopper, waitForLine } from './server-process.ts';
 import { codesOf, type SqlLoad, type SqlLoadResult, type SqlSetup } from './verify-references.ts';
 
-const ROUNDS = 2;
+/** Rounds of each case: 2, or `BENCH_VERIFY_ROUNDS` (more on a busy machine, for an A/B). */
+const ROUNDS = positiveWhole('BENCH_VERIFY_ROUNDS', 2);
 const ROUND_SECONDS = 2;
 const WARMUP_SECONDS = 1;
 /**
@@ -499,13 +502,27 @@ const ratios = CONNECTIONS.flatMap((connections) =>
 console.table(ratios);
 // Issue 26: what a capacity costs — approvals at the capacity-limited list against approvals at the
 // event's first list, same target and connections (goal: at least 0.80 at 50 connections).
+// With BENCH_VERIFY_COMPARE_BUILD the compared build's twin gets its row too (`compare-*`), and each
+// build's first-list approvals are set against the other's (issue 26: the default list within 10 %).
 const capacityRatios = CONNECTIONS.flatMap((connections) =>
-  (['pglite', 'postgres'] as const).flatMap((database) => {
-    const plain = find(`verify-${database}`, 'approve', connections);
-    const limited = find(`verify-${database}`, 'capacity', connections);
-    if (!plain || !limited) return [];
-    return [{ database, connections, 'approve/s': Math.round(plain.throughput), 'capacity/s': Math.round(limited.throughput), 'capacity / approve': fixed(limited.throughput / plain.throughput, 2) }];
-  }),
+  (['pglite', 'postgres'] as const).flatMap((database) =>
+    (['verify', 'compare'] as const).flatMap((build) => {
+      const plain = find(`${build}-${database}`, 'approve', connections);
+      const limited = find(`${build}-${database}`, 'capacity', connections);
+      if (!plain || !limited) return [];
+      const other = find(`${build === 'verify' ? 'compare' : 'verify'}-${database}`, 'approve', connections);
+      return [
+        {
+          target: `${build}-${database}`,
+          connections,
+          'approve/s': Math.round(plain.throughput),
+          'capacity/s': Math.round(limited.throughput),
+          'capacity / approve': fixed(limited.throughput / plain.throughput, 2),
+          ...(other ? { 'approve / other build': fixed(plain.throughput / other.throughput, 2) } : {}),
+        },
+      ];
+    }),
+  ),
 );
 console.table(capacityRatios);
 console.log(`load average at the end: ${load1()} (on ${cpus().length} cores; a load far above the core count makes single figures noisy, the ratios less so)`);
