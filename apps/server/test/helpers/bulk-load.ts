@@ -11,7 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { faker } from '@faker-js/faker/locale/en_GB';
-import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { DatabaseHandle, Db } from '../../src/db/client.ts';
 import { checkInLists, checkIns, eventDays, events, memberships, organizations, scanLog, tickets, ticketSearchTerms, ticketTypes, users } from '../../src/db/schema.ts';
 import { createSession } from '../../src/services/sessions.ts';
@@ -47,6 +47,24 @@ export function benchNames(seed = 11): BenchNames {
 /** The code `bulkLoadTickets` gives ticket `n` (from 1) of a load with `prefix`. */
 export function benchTicketCode(prefix: string, n: number): string {
   return `${prefix}-${String(n).padStart(8, '0')}-${createHash('md5').update(String(n)).digest('hex').slice(0, 6)}`;
+}
+
+/**
+ * Tickets numbered `from`..`to` of a load with `prefix` (by their codes, whose zero-padded numbers
+ * sort as numbers), read through the unique index on upper(code): a bulk write in slices, so that
+ * no statement hands the check-in triggers 100,000s of rows at once (their set-wise path is meant
+ * for a batch of scans or an offline upload, docs/performance.md).
+ */
+export interface BenchTicketRange {
+  prefix: string;
+  from: number;
+  to: number;
+}
+
+function inRange(range: BenchTicketRange | undefined, code: SQL = sql`code`): SQL {
+  if (!range) return sql`true`;
+  const bound = (n: number) => `${range.prefix}-${String(n).padStart(8, '0')}`.toUpperCase();
+  return sql`upper(${code}) >= ${bound(range.from)} and upper(${code}) < ${bound(range.to + 1)}`;
 }
 
 /** A ticket type of a bulk load and the share of its tickets, in percent (the shares add up to 100). */
@@ -105,14 +123,23 @@ export async function bulkLoadTickets(
 
 /**
  * Checks in every `every`-th ticket of `eventId` (by its number n: n % every = 0, or n % every in
- * `remainders`) on `day`, by `staffUserId`, at the event's first check-in list or at `listId`; one
- * INSERT ... SELECT. Times: spread over the last hour, or with `at`, over `hours` from `from`
+ * `remainders`; of the tickets in `range` only, if given) on `day`, by `staffUserId`, at the
+ * event's first check-in list or at `listId`; one INSERT ... SELECT. Times: spread over the last hour, or with `at`, over `hours` from `from`
  * (front-loaded, as a queue at doors opening: from + hours * r², r uniform in [0, 1)).
  * @returns how many check-ins were written.
  */
 export async function bulkLoadCheckIns(
   handle: BulkTarget,
-  load: { eventId: string; day: number; staffUserId: string; every: number; remainders?: readonly number[]; listId?: string; at?: { from: Date; hours: number } },
+  load: {
+    eventId: string;
+    day: number;
+    staffUserId: string;
+    every: number;
+    remainders?: readonly number[];
+    listId?: string;
+    at?: { from: Date; hours: number };
+    range?: BenchTicketRange;
+  },
 ): Promise<number> {
   // check_ins gains an event_id (the verify rework of issue 13): fill it when the schema has it.
   const eventIdColumn = 'eventId' in getTableColumns(checkIns) ? sql`, event_id` : sql``;
@@ -132,7 +159,7 @@ export async function bulkLoadCheckIns(
     insert into ${checkIns} (ticket_id, day, staff_user_id, checked_in_at${eventIdColumn}${listColumn})
     select id, ${load.day}::int, ${load.staffUserId}::uuid, ${time}${eventIdColumn}${listValue}
     from ${tickets}
-    where event_id = ${load.eventId}::uuid
+    where event_id = ${load.eventId}::uuid and ${inRange(load.range)}
       and split_part(code, '-', 2)::int % ${load.every}::int in (${sql.join(remainders.map((remainder) => sql`${remainder}::int`), sql`, `)})`);
   return (result as { rowCount?: number; affectedRows?: number }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0;
 }
@@ -140,12 +167,12 @@ export async function bulkLoadCheckIns(
 /**
  * Marks check-ins of `eventId` on `day` at `listId` as undone (by `byUserId`) or as exited (at
  * their entry time plus 1 to 90 minutes; a list with re-entry) for the tickets numbered n with
- * n % every = remainder; one UPDATE, through the triggers like the server's own.
+ * n % every = remainder (in `range`, if given); one UPDATE, through the triggers like the server's own.
  * @returns how many check-ins changed.
  */
 export async function bulkMarkCheckIns(
   handle: BulkTarget,
-  mark: { eventId: string; day: number; listId: string; every: number; remainder: number; as: 'undone' | 'exited'; byUserId: string },
+  mark: { eventId: string; day: number; listId: string; every: number; remainder: number; as: 'undone' | 'exited'; byUserId: string; range?: BenchTicketRange },
 ): Promise<number> {
   const change =
     mark.as === 'undone'
@@ -155,7 +182,7 @@ export async function bulkMarkCheckIns(
     update ${checkIns} c set ${change}
     from ${tickets} t
     where c.event_id = ${mark.eventId}::uuid and c.day = ${mark.day}::int and c.check_in_list_id = ${mark.listId}::uuid and c.undone_at is null
-      and t.id = c.ticket_id and split_part(t.code, '-', 2)::int % ${mark.every}::int = ${mark.remainder}::int`);
+      and t.id = c.ticket_id and ${inRange(mark.range, sql`t.code`)} and split_part(t.code, '-', 2)::int % ${mark.every}::int = ${mark.remainder}::int`);
   return (result as { rowCount?: number; affectedRows?: number }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0;
 }
 
