@@ -8,7 +8,8 @@
  * with the same queries (`countCheckInsByDay`).
  */
 import { type CheckInCounts, type CheckInListCounts, type CheckInListRule, lastDailyCheckout } from '@gatecheck/contract';
-import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 import { checkInLists, checkIns, events, ticketDayCounts, ticketTypes as ticketTypeRows } from '../db/schema.ts';
 import { countInside, insideNowSql, isInsideSince } from './check-ins/write.ts';
@@ -131,16 +132,27 @@ export async function countInsideByList(
 
 /**
  * Distinct tickets inside now on `day` through any list of event `eventId` (docs/decisions/111):
- * active check-ins not exited and not checked out at their list's daily checkout (`insideNowSql`),
- * read from the partial index of inside check-ins.
+ * active check-ins not exited and not checked out at their list's daily checkout (`insideNowSql`).
+ * One statement, in two parts whose tickets are counted together (docs/decisions/141): the lists
+ * without a daily checkout (most lists) from the partial index of inside check-ins alone (it holds
+ * the ticket), list by list; the lists with one through the same index and their rows' entry times.
  */
 export async function countEventInside(db: DbOrTx, eventId: string, day: number, now: Date): Promise<number> {
-  const [row] = await db
-    .select({ value: sql<number>`count(distinct ${checkIns.ticketId})`.mapWith(Number) })
+  const ofDay = and(eq(checkIns.eventId, eventId), eq(checkIns.day, day));
+  const listOfRow = and(eq(checkInLists.eventId, checkIns.eventId), eq(checkInLists.id, checkIns.checkInListId));
+  const withoutCheckout = db
+    .select({ ticketId: checkIns.ticketId })
     .from(checkIns)
-    .innerJoin(checkInLists, and(eq(checkInLists.eventId, checkIns.eventId), eq(checkInLists.id, checkIns.checkInListId)))
+    .innerJoin(checkInLists, listOfRow)
+    .where(and(ofDay, isNull(checkInLists.dailyCheckoutTime), isInsideSince(null)));
+  const withCheckout = db
+    .select({ ticketId: checkIns.ticketId })
+    .from(checkIns)
+    .innerJoin(checkInLists, listOfRow)
     .innerJoin(events, eq(events.id, checkIns.eventId))
-    .where(and(eq(checkIns.eventId, eventId), eq(checkIns.day, day), insideNowSql(now)));
+    .where(and(ofDay, isNotNull(checkInLists.dailyCheckoutTime), insideNowSql(now)));
+  const inside = unionAll(withoutCheckout, withCheckout).as('inside');
+  const [row] = await db.select({ value: sql<number>`count(distinct ${inside.ticketId})`.mapWith(Number) }).from(inside);
   return row?.value ?? 0;
 }
 
