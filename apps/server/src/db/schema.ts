@@ -390,9 +390,10 @@ export const checkIns = pgTable(
     // the event (docs/decisions/062), their distinct tickets (docs/decisions/101).
     index('check_ins_active_event_day_idx').on(t.eventId, t.day).where(sql`${t.undoneAt} is null`),
     // Inside now (docs/decisions/111): the day's active check-ins of a list not exited.
-    // With the ticket, so that the event's distinct guests inside are counted from the index alone
-    // (docs/decisions/141).
-    index('check_ins_inside_list_day_idx').on(t.eventId, t.checkInListId, t.day, t.ticketId).where(sql`${t.undoneAt} is null and ${t.exitedAt} is null`),
+    index('check_ins_inside_list_day_idx').on(t.eventId, t.checkInListId, t.day).where(sql`${t.undoneAt} is null and ${t.exitedAt} is null`),
+    // The event's distinct guests inside now (docs/decisions/141): the same rows by (event, day) with
+    // their list and ticket, so that they are counted from the index alone.
+    index('check_ins_inside_event_day_idx').on(t.eventId, t.day, t.checkInListId, t.ticketId).where(sql`${t.undoneAt} is null and ${t.exitedAt} is null`),
   ],
 );
 

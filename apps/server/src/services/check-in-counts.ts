@@ -133,9 +133,10 @@ export async function countInsideByList(
 /**
  * Distinct tickets inside now on `day` through any list of event `eventId` (docs/decisions/111):
  * active check-ins not exited and not checked out at their list's daily checkout (`insideNowSql`).
- * One statement, in two parts whose tickets are counted together (docs/decisions/141): the lists
- * without a daily checkout (most lists) from the partial index of inside check-ins alone (it holds
- * the ticket), list by list; the lists with one through the same index and their rows' entry times.
+ * One statement, in two parts whose tickets are counted together (docs/decisions/141): the rows at
+ * lists without a daily checkout (most lists) from the partial index `check_ins_inside_event_day_idx`
+ * alone (it holds each row's list and ticket); the rows at lists with one by an index and their
+ * entry times.
  */
 export async function countEventInside(db: DbOrTx, eventId: string, day: number, now: Date): Promise<number> {
   const ofDay = and(eq(checkIns.eventId, eventId), eq(checkIns.day, day));

@@ -1,2 +1,0 @@
-DROP INDEX "check_ins_inside_list_day_idx";--> statement-breakpoint
-CREATE INDEX "check_ins_inside_list_day_idx" ON "check_ins" USING btree ("event_id","check_in_list_id","day","ticket_id") WHERE "check_ins"."undone_at" is null and "check_ins"."exited_at" is null;
