@@ -5,18 +5,23 @@
  *
  * For each database, in a process of its own (PostgreSQL: a cluster started and stopped around it
  * by scripts/with-postgres.ts):
- * 1. Load: a small event of SMALL tickets and a large one of LARGE, with search terms, and check-ins
- *    of every 10th ticket on day 1 (100,000 at 1,000,000), bulk-loaded set-wise
- *    (test/helpers/bulk-load.ts), then VACUUM ANALYZE (as autovacuum would on PostgreSQL).
+ * 1. Load: a small event of SMALL tickets and a large one of LARGE, with search terms, 4 ticket
+ *    types and a door history over 3 days and 4 lists (CHECK_IN_PLAN: about 1,100,000 check-ins at
+ *    1,000,000 tickets, with undos, exits and the scan log they leave), bulk-loaded set-wise
+ *    (test/helpers/bulk-load.ts; on PostgreSQL through a connection of its own, without the
+ *    server pool's read timeout; check-ins in slices of HISTORY_SLICE tickets), then VACUUM ANALYZE
+ *    (as autovacuum would on PostgreSQL).
  * 2. Verify latency: `POST /api/tickets/verify` through the real app (`buildApp`, `app.inject`, one
  *    request at a time; PGlite durable at commit, as the server runs it), the small and the large
  *    event taking turns: approvals of distinct fresh tickets, repeated scans (already checked in)
  *    and unknown codes. Median, p95 and p99 (ms) per event; the large / small ratio of medians
  *    (goal ≤ 1.5). Also the live counts (`GET …/counts`), which the scanner refetches after every
  *    approval: two index lookups since docs/decisions/062 (docs/performance.md).
- * 3. Query plans: the statements the hot paths send (verify, counts, attendee search, door list and
- *    its cursor query), captured from real requests on the small event, EXPLAIN ANALYZEd on the
- *    large one (test/helpers/query-plans.ts): the scans, estimated and actual rows, time.
+ * 3. Query plans: the statements the hot paths send (verify, counts, attendee search, the live door,
+ *    door list and its cursor query), captured from real requests on the small event, EXPLAIN
+ *    ANALYZEd on the large one (test/helpers/query-plans.ts): the scans, estimated and actual rows,
+ *    time; every statement of the live door's read printed with its plan in full. A sequential
+ *    scan of tickets or check_ins in the live door's statements fails the run (issue 31).
  * 4. `tickets import`: the admin CLI in a child process importing a CSV of IMPORT_SMALL rows, then
  *    one of IMPORT_LARGE rows, into empty events: wall time, rows/s and the child's peak RSS
  *    (`process.resourceUsage().maxRSS`). A streaming import keeps the peak flat.
