@@ -24,6 +24,12 @@ export const MAX_WAITING_PDFS = 2;
 const IDLE_MS = 60_000;
 /** Bytes the answer holds before it stops asking the worker for more (the worker sends 64 KiB slices). */
 const ANSWER_BUFFER_BYTES = 256 * 1024;
+/**
+ * How long a full answer may go unread before its download is ended, in ms: a phone gone off the
+ * Wi-Fi mid-download keeps its connection open for minutes, and would hold the only worker thread
+ * and the queue (every other download refused) all that while.
+ */
+export const STALLED_DOWNLOAD_MS = 60_000;
 
 /** The pool of one server instance: `draw` a PDF, `close` when the server stops. */
 export interface TicketsPdfPool {
@@ -39,8 +45,12 @@ export interface TicketsPdfPool {
   close(): Promise<void>;
 }
 
-/** A pool of one worker thread drawing tickets PDFs (see the module comment). */
-export function createTicketsPdfPool(): TicketsPdfPool {
+/**
+ * A pool of one worker thread drawing tickets PDFs (see the module comment); `stalledMs`: how long
+ * a full answer may go unread before its download is ended (STALLED_DOWNLOAD_MS).
+ */
+export function createTicketsPdfPool(options: { stalledMs?: number } = {}): TicketsPdfPool {
+  const stalledMs = options.stalledMs ?? STALLED_DOWNLOAD_MS;
   let pool: Piscina<TicketsPdfTask, void> | undefined;
   /** Downloads taken and not yet settled: the one drawn and those waiting. */
   let pending = 0;
@@ -76,6 +86,8 @@ export function createTicketsPdfPool(): TicketsPdfPool {
       const cancel = new AbortController();
       // A slice taken in while the answer was full: the worker waits until the answer is read.
       let isWorkerWaiting = false;
+      // Set while the worker waits: the download ends when nothing is read for `stalledMs`.
+      let stall: NodeJS.Timeout | undefined;
       // The worker sent the whole file: ending the answer then is no cancel.
       let isComplete = false;
       const answer = new Readable({
@@ -83,9 +95,11 @@ export function createTicketsPdfPool(): TicketsPdfPool {
         read() {
           if (!isWorkerWaiting) return;
           isWorkerWaiting = false;
+          clearTimeout(stall);
           port1.postMessage(MORE);
         },
         destroy(error, callback) {
+          clearTimeout(stall);
           if (!isComplete) cancel.abort();
           port1.close();
           callback(error);
@@ -99,7 +113,10 @@ export function createTicketsPdfPool(): TicketsPdfPool {
           return;
         }
         if (answer.push(Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength))) port1.postMessage(MORE);
-        else isWorkerWaiting = true;
+        else {
+          isWorkerWaiting = true;
+          stall = setTimeout(() => answer.destroy(new Error(`The tickets PDF download read nothing for ${stalledMs} ms: ended.`)), stalledMs);
+        }
       });
       const drawn = previous.then(async () => {
         // Cancelled while waiting: never drawn.

@@ -218,6 +218,8 @@ const manageTicketRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     routes.ticketsPdf,
     {
+      // A HEAD would draw the whole PDF only to drop it, holding the worker and a place in the queue.
+      exposeHeadRoute: false,
       preHandler: admin,
       schema: { operationId: 'getTicketsPdf', params: EventParams, querystring: TicketQrQuery, response: { 200: PDF_BODY, ...ruleErrors('forbidden', 'not_found', 'conflict') } },
     },
