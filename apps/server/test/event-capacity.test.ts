@@ -16,6 +16,8 @@ import {
   CheckInCounts,
   CheckInList,
   checkInListsPath,
+  LiveDoor,
+  liveDoorPaths,
   ManagedEvent,
   managePaths,
   OfflineScanBatchResponse,
@@ -123,6 +125,9 @@ describe('setting the capacity', () => {
   test('the management API sets, shows, changes and removes it; an edit without it keeps it', async () => {
     const event = await newEvent(500);
     expect(event.capacity).toBe(500);
+    // The scanner's header reads it with the counts, beside the event's inside-now.
+    const counts = await t.app.inject({ method: 'GET', url: api(checkInCountsPath(event.id, DAY)), headers: bearer(staffToken) });
+    expect(CheckInCounts.parse(counts.json())).toMatchObject({ insideNow: 0, capacity: 500 });
     const edited = await editEvent(event.id, { capacity: 2000 });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(ManagedEvent.parse(edited.json()).capacity).toBe(2000);
@@ -194,6 +199,8 @@ describe('the limit at every door', () => {
     expect(await verify(event.id, a.code, side)).toMatchObject({ isValid: true });
     expect(await eventInsideNow(event.id)).toBe(2);
     expect(await placesHeld(event.id)).toBe(2);
+    const live = await t.app.inject({ method: 'GET', url: api(liveDoorPaths.live(event.id, DAY)), headers: bearer(supervisorToken) });
+    expect(LiveDoor.parse(live.json()).occupancy).toEqual({ inside: 2, capacity: 2 });
     // Leaving through one door while still inside through the other frees nothing.
     expect(await verify(event.id, a.code, main, 'exit')).toMatchObject({ isValid: true, direction: 'exit' });
     expect(await verify(event.id, c.code, main)).toMatchObject({ isValid: false, reason: 'at_capacity' });
