@@ -16,6 +16,7 @@ import {
   CheckInCounts,
   CheckInList,
   checkInListsPath,
+  DoorList,
   LiveDoor,
   liveDoorPaths,
   ManagedEvent,
@@ -272,6 +273,9 @@ describe('offline', () => {
     const door = await newList(event.id, { allowsReentry: true });
     const [a, b] = [await newTicket(event.id), await newTicket(event.id)];
     expect(await verify(event.id, a.code, door)).toMatchObject({ isValid: true });
+    // The door list tells the device there is a venue capacity it cannot check.
+    const download = await t.app.inject({ method: 'GET', url: api(`${offlinePaths.doorList(event.id, DAY)}?checkInListId=${door.id}`), headers: bearer(staffToken) });
+    expect(DoorList.parse(download.json()).event.capacity).toBe(1);
     const scan = { scanId: randomUUID(), code: b.code, scannedAt: new Date().toISOString(), deviceId: 'device-venue', verdict: 'approved' };
     const upload = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(event.id, DAY)), headers: bearer(staffToken), payload: { checkInListId: door.id, scans: [scan] } });
     expect(upload.statusCode, upload.body).toBe(200);

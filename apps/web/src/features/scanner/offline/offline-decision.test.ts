@@ -348,4 +348,10 @@ describe('entry and exit on the device (docs/decisions/113): the same pure rule 
     const other = await decideOffline(await openOfflineDb(), await atList('GOOD-1', { ...reentry, id: 'list-other' }));
     expect(other).not.toHaveProperty('isCapacityUnchecked');
   });
+
+  test("at an event with a capacity (docs/decisions/147) every offline entry says 'capacity not checked offline', at a list without one too", async () => {
+    const venue = await atList('GOOD-1', reentry);
+    const doorList = { ...venue.doorList, event: { ...venue.doorList.event, capacity: 800 } };
+    expect(await decideOffline(await openOfflineDb(), { ...venue, doorList })).toMatchObject({ isValid: true, isCapacityUnchecked: true });
+  });
 });
