@@ -350,8 +350,8 @@ describe('entry and exit on the device (docs/decisions/113): the same pure rule 
   });
 
   test("at an event with a capacity (docs/decisions/147) every offline entry says 'capacity not checked offline', at a list without one too", async () => {
-    const venue = await atList('GOOD-1', reentry);
-    const doorList = { ...venue.doorList, event: { ...venue.doorList.event, capacity: 800 } };
-    expect(await decideOffline(await openOfflineDb(), { ...venue, doorList })).toMatchObject({ isValid: true, isCapacityUnchecked: true });
+    const made = await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada Lovelace', ticketType: 'VIP' }]);
+    const doorList = { ...made, event: { ...made.event, capacity: 800 }, checkInListId: reentry.id, checkInLists: [reentry] };
+    expect(await decideOffline(await openOfflineDb(), await input('GOOD-1', { doorList, checkInListId: reentry.id }))).toMatchObject({ isValid: true, isCapacityUnchecked: true });
   });
 });
