@@ -195,6 +195,9 @@ describe('the limit at every door', () => {
     const full = await verify(event.id, c.code, main);
     expect(full).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 2 inside', capacityDenial: { insideNow: 2, capacity: 2 } });
     expect(await verify(event.id, c.code, side)).toMatchObject({ isValid: false, reason: 'at_capacity' });
+    // A supervisor's check-in by hand is held to the same limit.
+    const byHand = await t.app.inject({ method: 'POST', url: api(supervisorPaths.manualCheckIn(event.id, c.id)), headers: bearer(supervisorToken), payload: { day: DAY, checkInListId: main.id } });
+    expect(VerifyTicketResponse.parse(byHand.json())).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 2 inside' });
     expect(await t.database.db.select().from(checkIns).where(eq(checkIns.ticketId, c.id))).toEqual([]);
     // a is inside already: passing a second door takes no second place.
     expect(await verify(event.id, a.code, side)).toMatchObject({ isValid: true });
