@@ -17,11 +17,11 @@ import { count, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { rowsOf } from '../src/db/rows.ts';
-import { checkIns, organizations, scanLog, tickets, users } from '../src/db/schema.ts';
+import { checkInLists, checkIns, organizations, scanLog, tickets, users } from '../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { cliActor } from '../src/services/audit.ts';
 import { createCheckInList } from '../src/services/check-in-lists.ts';
-import { findEvent } from '../src/services/events.ts';
+import { createEvent, findEvent } from '../src/services/events.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { demoIds } from './helpers/fixtures.ts';
 import { startServer, type ServerProcess } from './helpers/server-process.ts';
@@ -187,6 +187,40 @@ if (!process.env.DATABASE_URL) {
         expect(verdicts.filter((verdict) => verdict.isValid), `trial ${trial}`).toHaveLength(1);
         expect(verdicts.filter((verdict) => !verdict.isValid && verdict.reason === 'at_capacity')).toHaveLength(CONCURRENT_SCANS - 1);
         const [inside] = await handle.db.select({ value: count() }).from(checkIns).where(eq(checkIns.checkInListId, list.id));
+        expect(inside?.value).toBe(2);
+      }
+    }, 300_000);
+
+    test(`${CAPACITY_TRIALS} trials of ${CONCURRENT_SCANS} concurrent entries at two lists for the last place of a venue, spread over the instances: exactly one approved, the others at capacity`, async () => {
+      const { organizationId } = await demoIds(handle.db);
+      for (let trial = 0; trial < CAPACITY_TRIALS; trial++) {
+        // An event with a capacity of 2 (docs/decisions/147) and a second list beside its 'All tickets'.
+        const venueId = await createEvent(
+          handle.db,
+          { organizationId, title: `Venue ${trial}`, description: '', date: '2026-01-01', location: '', status: 'live', timeZone: 'UTC', dayCutoff: '04:00', allowsScanningOutsideDays: true, days: [], capacity: 2 },
+          cliActor(),
+        );
+        const venue = await findEvent(handle.db, venueId);
+        const side = await createCheckInList(handle.db, venue, { name: 'Side door', ticketTypes: null, days: null, allowsReentry: true }, cliActor());
+        const main = (await handle.db.select({ id: checkInLists.id }).from(checkInLists).where(eq(checkInLists.eventId, venueId))).find((list) => list.id !== side.id);
+        const codes = Array.from({ length: CONCURRENT_SCANS + 1 }, (_, i) => `VENUE-${trial}-${String(i).padStart(4, '0')}`);
+        await handle.db.insert(tickets).values(codes.map((code) => ({ code, eventId: venueId, holderName: `Holder ${code}`, ticketType: 'General Admission' })));
+        const enter = async (base: string, qrCode: string, checkInListId: string) => {
+          const response = await fetch(`${base}/api${apiPaths.verifyTicket}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+            body: JSON.stringify({ eventId: venueId, qrCode, day: 1, scanId: randomUUID(), checkInListId }),
+            signal: AbortSignal.timeout(30_000),
+          });
+          expect(response.status).toBe(200);
+          return VerifyTicketResponse.parse(await response.json());
+        };
+        const [first, ...others] = codes;
+        expect(await enter(baseOf(trial), first ?? '', side.id)).toMatchObject({ isValid: true });
+        const verdicts = await Promise.all(others.map((code, n) => enter(baseOf(n), code, n % 2 === 0 ? (main?.id ?? '') : side.id)));
+        expect(verdicts.filter((verdict) => verdict.isValid), `trial ${trial}`).toHaveLength(1);
+        expect(verdicts.filter((verdict) => !verdict.isValid && verdict.reason === 'at_capacity')).toHaveLength(CONCURRENT_SCANS - 1);
+        const [inside] = await handle.db.select({ value: count() }).from(checkIns).where(eq(checkIns.eventId, venueId));
         expect(inside?.value).toBe(2);
       }
     }, 300_000);

@@ -67,6 +67,11 @@ export const CheckInCounts = z
      * lists counts once; docs/decisions/111). Absent (older server).
      */
     insideNow: z.number().int().min(0).optional(),
+    /**
+     * The event's capacity across all its lists (docs/decisions/147), the limit `insideNow` is held
+     * to; absent or null: none (the server sends it only when the event has one).
+     */
+    capacity: z.number().int().min(1).nullable().optional(),
     /** The counts of the list asked for with `?checkInListId=`; absent when none was. */
     checkInList: CheckInListCounts.optional(),
   })

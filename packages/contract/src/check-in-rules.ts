@@ -40,6 +40,12 @@ export interface CheckInEvent extends EventCalendar {
   id: string;
   organizationId: string;
   status: EventStatus;
+  /**
+   * The venue's capacity across all its lists (docs/decisions/147; null or absent: none). The rule
+   * does not count the venue: the server claims its place when it writes and denies `at_capacity`
+   * there; decided without the server the entry says `isCapacityUnchecked`.
+   */
+  capacity?: number | null | undefined;
 }
 
 /** The scanned ticket as the decision reads it; null when no ticket has the scanned code. */
@@ -316,7 +322,7 @@ export function decideCheckIn(input: CheckInInput): CheckInDecision {
   return {
     outcome: 'check_in',
     ...(isReentry ? { isReentry: true as const } : {}),
-    ...(capacity !== null && input.insideNow === undefined ? { isCapacityUnchecked: true as const } : {}),
+    ...((capacity !== null && input.insideNow === undefined) || (input.event.capacity ?? null) !== null ? { isCapacityUnchecked: true as const } : {}),
   };
 }
 

@@ -50,6 +50,11 @@ export const DoorListEvent = z.object({
   dayCutoff: z.string(),
   allowsScanningOutsideDays: z.boolean(),
   days: z.array(z.object({ day: z.number().int(), name: z.string(), date: z.string() })),
+  /**
+   * The venue's capacity across all its lists (docs/decisions/147), so an offline entry says
+   * 'capacity not checked offline' as at a list with one. Absent (older server, or none): none.
+   */
+  capacity: z.number().int().min(1).nullable().optional(),
 }).meta({ id: 'DoorListEvent' });
 export type DoorListEvent = z.infer<typeof DoorListEvent>;
 
@@ -322,7 +327,7 @@ export interface LocalCheckIn {
  * without `checkInLists` (older server) decides as before lists. The ticket's type's days are its
  * entry in `ticketTypes` (none: every day). `direction`: the scanner's Entry /
  * Exit switch (docs/decisions/111). The capacity is never checked offline (`insideNow` is not
- * given): an entry at a list with a capacity decides `isCapacityUnchecked`.
+ * given): an entry at a list with a capacity, or at an event with one, decides `isCapacityUnchecked`.
  */
 export function doorListCheckInInput(
   list: Pick<DoorList, 'event'> & Partial<Pick<DoorList, 'checkInListId' | 'checkInLists' | 'ticketTypes'>>,

@@ -94,4 +94,12 @@ describe('the door list decides exits offline', () => {
     expect(decideCheckIn(doorListCheckInInput(list, 1, exited, evening, null, 'exit'))).toMatchObject({ reason: 'not_inside' });
     expect(decideCheckIn(doorListCheckInInput(list, 1, exited, evening))).toEqual({ outcome: 'check_in', isReentry: true, isCapacityUnchecked: true });
   });
+
+  test("at a list without a capacity of an event with one, an offline entry says the venue's capacity was not checked", () => {
+    const newcomer = { ...entry, checkIn: null };
+    const atMerch = { ...list, checkInListId: 'merch' };
+    expect(decideCheckIn(doorListCheckInInput(atMerch, 1, newcomer, evening))).toEqual({ outcome: 'check_in' });
+    const venue = { ...atMerch, event: { ...atMerch.event, capacity: 800 } };
+    expect(decideCheckIn(doorListCheckInInput(venue, 1, newcomer, evening))).toEqual({ outcome: 'check_in', isCapacityUnchecked: true });
+  });
 });

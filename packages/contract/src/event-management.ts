@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import { DayCutoff, EventStatus, TimeZone } from './organizations.ts';
+import { CHECK_IN_LIST_MAX_CAPACITY } from './check-in-lists.ts';
 import { requestText } from './text.ts';
 import { TicketImportBatchSnapshot, TicketImportSnapshot, TicketSnapshot, TicketTypeSnapshot } from './ticket-management.ts';
 
@@ -45,6 +46,17 @@ export const EventDayRequest = z.object({
 export type EventDayRequest = z.infer<typeof EventDayRequest>;
 
 /**
+ * An event's capacity (docs/decisions/147): the most guests inside the venue at once through all its
+ * check-in lists (a fire-safety limit), a whole number 1..CHECK_IN_LIST_MAX_CAPACITY. Null or absent
+ * on create: none; absent on edit: unchanged, null: removed.
+ */
+export const EventCapacity = z
+  .number('Use a whole number')
+  .int('Use a whole number')
+  .min(1, 'A capacity is at least 1 guest')
+  .max(CHECK_IN_LIST_MAX_CAPACITY, `Use a capacity up to ${CHECK_IN_LIST_MAX_CAPACITY}`);
+
+/**
  * An event as an admin creates or edits it: every setting the admin CLI has (issue 15's calendar
  * included). `days` empty = a single-day event (SPEC §2: day 1 'Main Event' on `date`). Day numbers
  * must differ; a refused number is reported on its own field (`days.<i>.day`).
@@ -59,6 +71,8 @@ export const EventRequest = z
     timeZone: TimeZone,
     dayCutoff: DayCutoff,
     allowsScanningOutsideDays: z.boolean(),
+    /** The venue's capacity (`EventCapacity`); absent: none on create, unchanged on edit. */
+    capacity: EventCapacity.nullable().optional(),
     days: z
       .array(EventDayRequest)
       .max(EVENT_DAYS_MAX, `An event has at most ${EVENT_DAYS_MAX} days`)
@@ -112,6 +126,8 @@ export const ManagedEvent = z.object({
   timeZone: z.string(),
   dayCutoff: z.string(),
   allowsScanningOutsideDays: z.boolean(),
+  /** The venue's capacity across all its check-in lists (docs/decisions/147); null: none. Absent: older server. */
+  capacity: z.number().int().min(1).nullable().optional(),
   /** Configured days by number; empty = one implicit day. */
   days: z.array(ManagedEventDay),
   /** ISO 8601 instant it was archived, or null (docs/decisions/105). */
@@ -174,6 +190,7 @@ export const EventSnapshot = z.object({
   timeZone: z.string(),
   dayCutoff: z.string(),
   allowsScanningOutsideDays: z.boolean(),
+  capacity: z.number().int().nullable().optional(),
   days: z.array(z.object({ day: z.number().int(), name: z.string(), date: z.string() })),
   archivedAt: z.string().nullable(),
 }).meta({ id: 'EventSnapshot' });

@@ -60,7 +60,8 @@ export type LiveDenials = z.infer<typeof LiveDenials>;
  * undos left out) received in the SCAN_RATE_WINDOW_SECONDS before `generatedAt` (the server's
  * clock). `devices`: the event's door devices not revoked. `occupancy.inside`: distinct guests
  * inside now through any list of the event (as GET …/counts `insideNow`); `occupancy.capacity`
- * null, since a capacity belongs to a list (docs/decisions/111), shown on its line.
+ * the event's own capacity (docs/decisions/147), null when it has none (a list's capacity is shown
+ * on its line).
  */
 export const LiveDoor = z
   .object({

@@ -176,6 +176,8 @@ export const events = pgTable(
     dayCutoff: time('day_cutoff').notNull().default(DEFAULT_DAY_CUTOFF),
     /** Rehearsals: scans outside the event's days are decided as if on the chosen day. */
     allowsScanningOutsideDays: boolean('allows_scanning_outside_days').notNull().default(false),
+    /** The most guests inside the venue at once through all its lists (docs/decisions/147); null: none. */
+    capacity: integer('capacity'),
     /** Put away by an admin (docs/decisions/105): not offered for scanning; its data stays. Null = not archived. */
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     createdAt: createdAt(),
@@ -265,6 +267,34 @@ export const checkInListSlots = pgTable(
     index('check_in_list_slots_check_in_idx').on(t.checkInId),
     // The free places, so a claim does not step over the held ones (docs/decisions/111).
     index('check_in_list_slots_free_idx').on(t.eventId, t.checkInListId, t.slot).where(sql`${t.checkInId} is null`),
+  ],
+);
+
+/**
+ * The places of an event with a capacity (docs/decisions/147), slots 1..capacity, as
+ * `check_in_list_slots` are a list's: a ticket inside the event on `day` (through any list) holds one
+ * place, claimed in the check-in's own transaction after the list's place, so that of concurrent
+ * entries for the last place exactly one wins. `expires_at`: when the holder stops being inside
+ * unless it exits first (the next daily checkout of its list after its entry; null: never) — a
+ * place of another day or past `expires_at` is free to take over. Kept by the events service
+ * (capacity set or changed) and the check-in write; nothing else reads it.
+ */
+export const eventSlots = pgTable(
+  'event_slots',
+  {
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    slot: integer('slot').notNull(),
+    ticketId: uuid('ticket_id'),
+    day: integer('day'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ name: 'event_slots_pkey', columns: [t.eventId, t.slot] }),
+    index('event_slots_ticket_idx').on(t.eventId, t.ticketId, t.day),
+    // The free places, so a claim does not step over the held ones.
+    index('event_slots_free_idx').on(t.eventId, t.slot).where(sql`${t.ticketId} is null`),
   ],
 );
 

@@ -47,7 +47,7 @@ export async function countCheckIns(
   // A door device counts its one event, and has no membership (docs/decisions/107).
   const mayRead = deviceEventId === undefined ? await isMember(db, userId, event.organizationId) : deviceEventId === event.id;
   if (!mayRead) throw new AccessRefusedError(userId, { eventId });
-  const counts: CheckInCounts = { eventId: event.id, day, ...(await countDay(db, event, day)), insideNow: await countEventInside(db, event.id, day, now) };
+  const counts: CheckInCounts = { eventId: event.id, day, ...(await countDay(db, event, day)), insideNow: await countEventInside(db, event.id, day, now), ...(event.capacity === null ? {} : { capacity: event.capacity }) };
   if (at.checkInListId === undefined) return counts;
   const { list } = await resolveCheckInList(db, event.id, at.checkInListId);
   return { ...counts, checkInList: await countList(db, event, list, day, now) };

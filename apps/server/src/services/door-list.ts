@@ -142,6 +142,8 @@ export async function readDoorList(
       dayCutoff: event.dayCutoff,
       allowsScanningOutsideDays: event.allowsScanningOutsideDays,
       days: event.days.map((entry) => ({ day: entry.day, name: entry.name, date: entry.date })),
+      // Only when set, so a list without one is as before (docs/decisions/147).
+      ...(event.capacity === null ? {} : { capacity: event.capacity }),
     },
     day,
     isComplete: since === undefined,

@@ -26,6 +26,7 @@ import { inTransaction } from '../db/transactions.ts';
 import { checkIns, eventDays, events, organizations, tickets } from '../db/schema.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { countCheckedInByEventDay } from './check-in-counts.ts';
+import { syncEventPlaces } from './check-ins/event-places.ts';
 import { isId, noSuchEventMessage, ServiceError } from './errors.ts';
 
 /** One day of an event: configured, or the implicit day 1 of an event without configured days. */
@@ -53,6 +54,8 @@ export interface EventDetails {
   dayCutoff: string;
   /** Rehearsals: scans outside the event's days are decided as if on the chosen day. */
   allowsScanningOutsideDays: boolean;
+  /** The most guests inside the venue at once through all its lists (docs/decisions/147); null: none. */
+  capacity: number | null;
   /** Never empty: an event without configured days has day 1 ("Main Event" on the event date). */
   days: EventDayInfo[];
 }
@@ -72,6 +75,7 @@ export const eventDetailsColumns = {
   timeZone: events.timeZone,
   dayCutoff: events.dayCutoff,
   allowsScanningOutsideDays: events.allowsScanningOutsideDays,
+  capacity: events.capacity,
 };
 
 /**
@@ -136,9 +140,11 @@ export async function createEvent(db: Db, input: NewEvent, actor: Actor): Promis
         timeZone: event.timeZone,
         dayCutoff: event.dayCutoff,
         allowsScanningOutsideDays: event.allowsScanningOutsideDays,
+        capacity: event.capacity ?? null,
       })
       .returning({ id: events.id });
     if (!created) throw new Error('insert into events returned no row');
+    await syncEventPlaces(tx, { eventId: created.id, capacity: event.capacity ?? null, timeZone: event.timeZone }, new Date());
     if (event.days.length > 0) {
       await tx.insert(eventDays).values(event.days.map((day) => ({ eventId: created.id, ...day })));
     }
@@ -182,6 +188,7 @@ function settingsOf(row: typeof events.$inferSelect) {
     timeZone: row.timeZone,
     dayCutoff: toDayCutoff(row.dayCutoff),
     allowsScanningOutsideDays: row.allowsScanningOutsideDays,
+    capacity: row.capacity,
     archivedAt: row.archivedAt?.toISOString() ?? null,
   };
 }
@@ -226,13 +233,18 @@ export async function updateEvent(db: Db, eventId: string, change: EventChange, 
       timeZone: before.timeZone,
       dayCutoff: before.dayCutoff,
       allowsScanningOutsideDays: before.allowsScanningOutsideDays,
+      capacity: before.capacity ?? null,
       days: before.days,
       ...withoutUndefined(settings),
     });
     await refuseRemovingDaysWithCheckIns(tx, row.id, daysOrDefault(before.days, before.date), daysOrDefault(next.days, next.date));
     if (!confirm) await refuseMovingDaysWithCheckIns(tx, row.id, before, next);
     const { days, ...eventSettings } = next;
-    await tx.update(events).set(eventSettings).where(eq(events.id, row.id));
+    await tx.update(events).set({ ...eventSettings, capacity: eventSettings.capacity ?? null }).where(eq(events.id, row.id));
+    // The venue's places follow its capacity, the guests inside now holding the first (docs/decisions/147).
+    if ((eventSettings.capacity ?? null) !== row.capacity || eventSettings.timeZone !== row.timeZone) {
+      await syncEventPlaces(tx, { eventId: row.id, capacity: eventSettings.capacity ?? null, timeZone: eventSettings.timeZone }, new Date());
+    }
     if (settings.days !== undefined) {
       const kept = days.map((day) => day.day);
       await tx.delete(eventDays).where(kept.length > 0 ? and(eq(eventDays.eventId, row.id), notInArray(eventDays.day, kept)) : eq(eventDays.eventId, row.id));

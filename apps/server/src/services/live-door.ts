@@ -122,7 +122,8 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
     scansLastMinute: rateRow?.scans ?? 0,
     denials: denialRows,
     devices: devices.filter((device) => device.revokedAt === null),
-    occupancy: { inside: insideEvent, capacity: null },
+    // The venue's capacity across its lists (docs/decisions/147); null: none.
+    occupancy: { inside: insideEvent, capacity: event.capacity },
   };
 }
 

@@ -7,7 +7,7 @@
  * there, and every change is on the audit trail as the CLI's (docs/decisions/106).
  */
 import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_TIME_ZONE, EventStatus } from '@gatecheck/contract';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { cliActor } from '../../services/audit.ts';
 import type { Db } from '../../db/client.ts';
 import { ServiceError } from '../../services/errors.ts';
@@ -29,6 +29,7 @@ interface CreateOptions {
   timeZone: string;
   dayCutoff: string;
   scanOutsideDays: boolean;
+  capacity?: number | 'none';
 }
 
 interface SetOptions {
@@ -40,6 +41,25 @@ interface SetOptions {
   timeZone?: string;
   dayCutoff?: string;
   scanOutsideDays?: boolean;
+  capacity?: number | 'none';
+}
+
+const CAPACITY_HELP = "the venue's capacity: most guests inside at once through all its check-in lists (entries are denied when full), or none";
+
+/**
+ * `--capacity 2000` or `--capacity none` (docs/decisions/147). Any whole number passes here: the
+ * events service refuses one below 1 with the management API's words (the contract's `EventCapacity`).
+ */
+function parseEventCapacity(value: string): number | 'none' {
+  // 'none', not null: commander turns a parser's null into ''.
+  if (value.trim().toLowerCase() === 'none') return 'none';
+  if (!/^\s*-?\d+\s*$/.test(value)) throw new InvalidArgumentError('Expected a whole number of guests, or "none".');
+  return Number(value);
+}
+
+/** The capacity option as the events service takes it: absent unchanged, 'none' null. */
+function capacityOf(option: number | 'none' | undefined): number | null | undefined {
+  return option === 'none' ? null : option;
 }
 
 const TIME_ZONE_HELP = "the venue's IANA time zone; event days are dates on its clock";
@@ -62,6 +82,7 @@ export function registerEventCommands(program: Command, context: AdminContext): 
     .option('--day <name:YYYY-MM-DD>', 'add an event day, numbered in order (repeatable)', collectDay)
     .option('--days <list>', 'all event days at once: "Name:YYYY-MM-DD,Name:YYYY-MM-DD"', parseDayList)
     .option('--time-zone <IANA zone>', TIME_ZONE_HELP, parseTimeZone, DEFAULT_EVENT_TIME_ZONE)
+    .option('--capacity <n|none>', CAPACITY_HELP, parseEventCapacity)
     .option('--day-cutoff <HH:MM>', DAY_CUTOFF_HELP, parseDayCutoff, DEFAULT_DAY_CUTOFF)
     .option('--scan-outside-days <yes|no>', SCAN_OUTSIDE_DAYS_HELP, parseYesNo, false)
     .addHelpText(
@@ -93,12 +114,14 @@ export function registerEventCommands(program: Command, context: AdminContext): 
           timeZone: options.timeZone,
           dayCutoff: options.dayCutoff,
           allowsScanningOutsideDays: options.scanOutsideDays,
+          capacity: capacityOf(options.capacity),
         },
         cliActor(),
       );
       const dayText = days.length === 0 ? `one day (${options.date})` : `${days.length} days (${days.map((day) => `${day.day}. ${day.name} ${day.date}`).join(', ')})`;
       context.print(`Created event "${title}" of "${organization.name}", ${options.status}, ${dayText} (id ${id})`);
       context.print(calendarText(options.timeZone, options.dayCutoff, options.scanOutsideDays));
+      if (typeof options.capacity === 'number') context.print(capacityText(options.capacity));
     });
 
   event
@@ -112,6 +135,7 @@ export function registerEventCommands(program: Command, context: AdminContext): 
     .option('--time-zone <IANA zone>', TIME_ZONE_HELP, parseTimeZone)
     .option('--day-cutoff <HH:MM>', DAY_CUTOFF_HELP, parseDayCutoff)
     .option('--scan-outside-days <yes|no>', SCAN_OUTSIDE_DAYS_HELP, parseYesNo)
+    .option('--capacity <n|none>', CAPACITY_HELP, parseEventCapacity)
     .addHelpText('after', ['', 'Example:', '  npm run admin -- event set --event <event-id> --time-zone America/New_York --day-cutoff 04:00 --scan-outside-days yes'].join('\n'))
     .action(async (options: SetOptions) => {
       const db = await context.db();
@@ -122,9 +146,10 @@ export function registerEventCommands(program: Command, context: AdminContext): 
         timeZone: options.timeZone,
         dayCutoff: options.dayCutoff,
         allowsScanningOutsideDays: options.scanOutsideDays,
+        capacity: capacityOf(options.capacity),
       };
       if (Object.values(change).every((value) => value === undefined)) {
-        throw new CliError('Nothing to change: give --date, --day-date, --status, --time-zone, --day-cutoff or --scan-outside-days');
+        throw new CliError('Nothing to change: give --date, --day-date, --status, --time-zone, --day-cutoff, --scan-outside-days or --capacity');
       }
       const updated = await updateEvent(db, options.event, { ...change, confirm: options.confirm === true }, cliActor()).catch((error: unknown) => {
         // The service's refusal says what moves; the operator confirms with the flag (docs/decisions/145).
@@ -133,6 +158,7 @@ export function registerEventCommands(program: Command, context: AdminContext): 
       });
       context.print(`Updated event "${updated.title}", ${updated.status}`);
       context.print(calendarText(updated.timeZone, updated.dayCutoff, updated.allowsScanningOutsideDays));
+      context.print(capacityText(updated.capacity ?? null));
     });
 
   event
@@ -193,4 +219,9 @@ async function daysMoved(db: Db, eventId: string, moves: Array<{ day: number; da
 function calendarText(timeZone: string, dayCutoff: string, allowsScanningOutsideDays: boolean): string {
   const outside = allowsScanningOutsideDays ? 'scanning is also allowed outside them (rehearsal)' : 'tickets are denied outside them';
   return `Days are dates in ${timeZone}; each admits until ${dayCutoff} the next morning; ${outside}.`;
+}
+
+/** 'Capacity: 2000 guests inside at once, through all its check-in lists.' or 'No capacity.' */
+function capacityText(capacity: number | null): string {
+  return capacity === null ? 'No capacity for the venue (lists may still have their own).' : `Capacity: ${capacity} guests inside at once, through all its check-in lists.`;
 }

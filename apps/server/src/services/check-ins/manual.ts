@@ -15,6 +15,7 @@ import { isId, ServiceError } from '../errors.ts';
 import type { EventDetails } from '../events.ts';
 import { findTicketWithType, type TicketWithType } from '../ticket-type-door.ts';
 import { decideAndRecord, logAttempt, refuseExitWithoutReentry, type Scanner } from './decide.ts';
+import { releaseEventPlace } from './event-places.ts';
 import { undoActiveCheckIn } from './write.ts';
 
 /**
@@ -94,6 +95,8 @@ export async function undoCheckIn(
       undoneBy: supervisor.userId,
       reason: request.reason,
     });
+    // The event's place too, unless the guest is still inside through another list (docs/decisions/147).
+    if (undone.isUndone && (event.capacity ?? null) !== null) await releaseEventPlace(tx, { eventId: event.id, ticketId: ticket.id, day: request.day, now: new Date() });
     if (!undone.isUndone) {
       if (undone.standing === 'another') {
         throw new ServiceError(

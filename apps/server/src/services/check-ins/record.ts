@@ -12,12 +12,14 @@
  * in: an entry over the capacity is recorded and reported, an entry of a guest already in is a
  * conflict with the check-in that stands).
  */
-import { type CheckInDecision, type CheckInDirection, type CheckInInput, decideCheckIn, isCheckInInside, lastDailyCheckout } from '@gatecheck/contract';
+import { atCapacityMessage, type CheckInDecision, type CheckInDirection, type CheckInInput, decideCheckIn, isCheckInInside, lastDailyCheckout } from '@gatecheck/contract';
 import type { DbOrTx } from '../../db/client.ts';
+import { countEventInside } from '../check-in-counts.ts';
 import type { tickets } from '../../db/schema.ts';
 import type { ChosenCheckInList } from '../check-in-lists.ts';
 import type { EventDetails } from '../events.ts';
 import type { TicketTypeDoor } from '../ticket-type-door.ts';
+import { claimEventPlace, holdEventPlace, nextDailyCheckout, releaseEventPlace } from './event-places.ts';
 import {
   claimPlace,
   countInside,
@@ -148,7 +150,11 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   /** The list's occupancy after the attempt, at a list that counts its guests inside. */
   const occupancy = async (): Promise<{ occupancy?: Occupancy }> => (countsInside(list) ? { occupancy: { insideNow: await countInside(tx, places), capacity } } : {});
 
-  const standing = isDoorAttempt(list, direction) ? await lockActiveCheckIn(tx, key) : undefined;
+  const eventCapacity = event.capacity ?? null;
+  const eventPlace = { eventId: key.eventId, ticketId: key.ticketId, day, now: attempt.now };
+  // At an event with a capacity every entry locks the guest's check-in first, as at a door: the
+  // rule sees the check-in that stands before a place is claimed (docs/decisions/147).
+  const standing = isDoorAttempt(list, direction) || eventCapacity !== null ? await lockActiveCheckIn(tx, key) : undefined;
   const retried = standing ? await findRetriedMovement(tx, { eventId: key.eventId, checkInId: standing.id }, who) : undefined;
   // A scan time set to its session's start (`isTimeClamped`: the phone's clock was far behind) says
   // nothing of when the guest passed: such a movement is never history; it is decided against the
@@ -167,7 +173,10 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   if (decision.outcome === 'check_out') {
     if (!standing) throw new Error('an exit decided without a check-in');
     const exitedAt = await recordExit(tx, { ...movement, checkInId: standing.id });
-    if (exitedAt) return { outcome: 'exited', checkInId: standing.id, exitedAt, ...(await occupancy()) };
+    if (exitedAt) {
+      if (eventCapacity !== null) await releaseEventPlace(tx, eventPlace);
+      return { outcome: 'exited', checkInId: standing.id, exitedAt, ...(await occupancy()) };
+    }
     return decideAgainst(standing, decideCheckIn({ ...input, existingCheckIn: atDoor(standing, false) }));
   }
 
@@ -178,6 +187,9 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
     if (full.outcome !== 'denied') throw new Error('a full list admitted an entry');
     return { outcome: 'denied', denial: full };
   }
+  // The event's place after the list's (the lock order of ./event-places.ts).
+  const eventSlot = eventCapacity === null ? null : await claimEventPlace(tx, eventPlace, eventCapacity);
+  if (eventCapacity !== null && eventSlot === null && !offline) return { outcome: 'denied', denial: await eventFull(tx, eventPlace, eventCapacity) };
   let entered: { checkInId: string; enteredAt: Date };
   if (standing && decision.isReentry) {
     await recordReentry(tx, { ...movement, checkInId: standing.id });
@@ -191,8 +203,12 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
     entered = { checkInId: written.id, enteredAt: written.checkedInAt };
   }
   const isReentry = decision.isReentry === true && standing !== undefined;
+  if (eventSlot !== null) await holdEventPlace(tx, eventPlace, eventSlot, nextDailyCheckout(event.timeZone, list.dailyCheckoutTime, entered.enteredAt));
   if (slot !== null) await holdPlace(tx, places, slot, entered.checkInId, entered.enteredAt);
   else if (capacity !== null) return { outcome: 'entered', ...entered, isReentry, overCapacity: { insideNow: await countInside(tx, places), capacity } };
+  if (eventCapacity !== null && eventSlot === null) {
+    return { outcome: 'entered', ...entered, isReentry, overCapacity: { insideNow: await countEventInside(tx, key.eventId, day, attempt.now), capacity: eventCapacity } };
+  }
   return { outcome: 'entered', ...entered, isReentry, ...(await occupancy()) };
 }
 
@@ -241,4 +257,14 @@ async function recordLate(
     isLate: true,
   });
   return { outcome: 'late', checkInId: standing.id, direction, at: attempt.at };
+}
+
+/**
+ * The denial of an entry that found no place of the event left (docs/decisions/147): the list's
+ * reason and words, `at_capacity` 'At capacity: N inside', N the event's inside-now (at least its
+ * capacity: a place held by an entry not yet committed counts).
+ */
+async function eventFull(tx: DbOrTx, place: { eventId: string; day: number; now: Date }, capacity: number): Promise<Denial> {
+  const insideNow = Math.max(await countEventInside(tx, place.eventId, place.day, place.now), capacity);
+  return { outcome: 'denied', reason: 'at_capacity', message: atCapacityMessage(insideNow), capacityDenial: { insideNow, capacity } };
 }

@@ -93,9 +93,11 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
 async function recordScan(db: Db, attempt: Attempt, read: ScanRead, decision: CheckInDecision, log: WarningLog | undefined): Promise<VerifyTicketResponse> {
   const { scanner, event, checkInList, request: scanned, now } = attempt;
   const found = read.found;
-  if (decision.outcome !== 'denied' && found && isDoorAttempt(checkInList.list, scanned.direction) && !isFirstEntry(decision)) {
+  const isEventCapacityEntry = (event.capacity ?? null) !== null && decision.outcome === 'check_in';
+  if (decision.outcome !== 'denied' && found && ((isDoorAttempt(checkInList.list, scanned.direction) && !isFirstEntry(decision)) || isEventCapacityEntry)) {
     // An exit or a re-entry: the door write, in a transaction (it locks the guest's check-in and
-    // claims a place; docs/decisions/111).
+    // claims a place; docs/decisions/111). So is every entry at an event with a capacity: the
+    // event's place is claimed there, after the list's (docs/decisions/147).
     return inTransaction(db, async (tx) => {
       const verdict = await decideAndRecord(tx, attempt, found);
       await logAttempt(tx, { ...attempt, verdict, source: 'scan' });
@@ -297,6 +299,7 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
     timeZone: row.timeZone,
     dayCutoff: toDayCutoff(row.dayCutoff),
     allowsScanningOutsideDays: row.allowsScanningOutsideDays,
+    capacity: row.capacity,
     days: daysOrDefault(row.days.map((entry) => ({ day: entry.day, name: entry.name, date: String(entry.date).slice(0, 10) })), row.date),
   };
   const found = code !== null && row.ticket && row.ticketOrganizationId ? { ticket: row.ticket, organizationId: row.ticketOrganizationId, ...ticketTypeDoorOf(row) } : undefined;

@@ -106,12 +106,14 @@ test('the new-event form shows every problem next to its field and sends nothing
   const dayTwo = screen.getByRole('group', { name: 'Day 2' });
   await user.clear(within(dayTwo).getByLabelText('Number'));
   await user.type(within(dayTwo).getByLabelText('Number'), '1');
+  await user.type(screen.getByLabelText('Venue capacity'), '0');
   await user.click(screen.getByRole('button', { name: 'Create event' }));
 
   expect(screen.getByLabelText('Title')).toHaveAccessibleDescription('Give the event a title.');
   expect(screen.getByLabelText('Title')).toHaveAttribute('aria-invalid', 'true');
   expect(within(dayOne).getByLabelText('Name')).toHaveAccessibleDescription('Give the day a name.');
   expect(within(dayTwo).getByLabelText('Number')).toHaveAccessibleDescription('Another day has this number.');
+  expect(screen.getByLabelText('Venue capacity')).toHaveAccessibleDescription(expect.stringContaining('Use a whole number of guests from 1 to 100000, or leave it empty.'));
   expect(created).toEqual([]);
 
   await user.type(screen.getByLabelText('Title'), 'Harbour Nights');
@@ -124,12 +126,14 @@ test('the new-event form shows every problem next to its field and sends nothing
   await user.type(within(dayTwo).getByLabelText('Number'), '2');
   await user.type(within(dayOne).getByLabelText('Name'), 'Friday');
   await user.type(within(dayTwo).getByLabelText('Name'), 'Saturday');
+  await user.clear(screen.getByLabelText('Venue capacity'));
+  await user.type(screen.getByLabelText('Venue capacity'), '800');
   await user.click(screen.getByRole('button', { name: 'Create event' }));
 
   await waitFor(() => expect(router.state.location.pathname).toBe('/manage/events/event-8'));
   expect(created).toHaveLength(1);
   const [request] = created;
-  expect(request).toMatchObject({ title: 'Harbour Nights', location: 'Pier 4', status: 'live', dayCutoff: '06:00', allowsScanningOutsideDays: false });
+  expect(request).toMatchObject({ title: 'Harbour Nights', location: 'Pier 4', status: 'live', dayCutoff: '06:00', allowsScanningOutsideDays: false, capacity: 800 });
   expect(request?.days.map((day) => [day.day, day.name])).toEqual([
     [1, 'Friday'],
     [2, 'Saturday'],

@@ -50,6 +50,16 @@ describe('the event form', () => {
     expect(checked.request).toMatchObject({ title: 'Pier Nights', days: [{ day: 2, name: 'Late', date: '2026-12-05' }] });
   });
 
+  test("the venue's capacity: empty is none, a whole number is sent, 0 or words are refused in words next to the field", () => {
+    const form = newEventForm('2026-12-04', 'UTC');
+    expect(form.capacity).toBe('');
+    expect(checkEventForm({ ...form, title: 'Pier Nights' }).request).toMatchObject({ capacity: null });
+    expect(checkEventForm({ ...form, title: 'Pier Nights', capacity: ' 1200 ' }).request).toMatchObject({ capacity: 1200 });
+    for (const typed of ['0', '-5', 'many', '2.5']) {
+      expect(checkEventForm({ ...form, title: 'Pier Nights', capacity: typed }).problems, typed).toEqual({ capacity: 'Use a whole number of guests from 1 to 100000, or leave it empty.' });
+    }
+  });
+
   test('today on the device is its local calendar date', () => {
     expect(todayOnDevice(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05');
   });
@@ -69,6 +79,8 @@ test('an activity entry lists only what changed, each before and after; a creati
     ['Scan outside the event days', 'Off', 'On'],
     ['Days', 'One day, on the event date', '1. Fri (2026-12-04)'],
   ]);
+  const capacitySet: AuditEntry = { ...updated, before, after: { ...before, capacity: 1200 } };
+  expect(changeLines(capacitySet).map((line) => [line.label, line.before, line.after])).toEqual([['Venue capacity', '—', '1200']]);
   const created: AuditEntry = { ...updated, action: 'event.created', before: null, after: before };
   expect(changeLines(created).map((line) => line.label)).toEqual(['Title', 'Date', 'Status', 'Time zone', 'Day ends at (next morning)', 'Scan outside the event days', 'Days']);
 });

@@ -5,6 +5,7 @@
  * placed on its field, and an activity entry's changes in words.
  */
 import { type AuditEntry, EventRequest, type EventSnapshot, isCheckInListAuditEntry, isTicketAuditEntry, type ManagedEvent, type OrganizationAuditEntry, type TicketAuditEntry } from '@gatecheck/contract/event-management';
+import { CHECK_IN_LIST_MAX_CAPACITY } from '@gatecheck/contract/check-in-lists';
 import { DEFAULT_DAY_CUTOFF, DEFAULT_EVENT_DAY_NAME, DEFAULT_EVENT_DAY_NUMBER, EventStatus, MembershipRole } from '@gatecheck/contract/organizations';
 import { ApiError } from '@/lib/api-client.ts';
 import { listChangeLines } from './check-in-list-logic.ts';
@@ -32,6 +33,8 @@ export interface EventFormValues {
   timeZone: string;
   dayCutoff: string;
   allowsScanningOutsideDays: boolean;
+  /** As typed: a whole number of guests from 1, or empty for none (docs/decisions/147). */
+  capacity: string;
   days: DayFormValues[];
 }
 
@@ -59,7 +62,7 @@ export function todayOnDevice(now = new Date()): string {
 
 /** A new event's form: a draft on `today` (YYYY-MM-DD) in the device's time zone, no days (a single-day event). */
 export function newEventForm(today: string, timeZone = deviceTimeZone()): EventFormValues {
-  return { title: '', description: '', date: today, location: '', status: 'draft', timeZone, dayCutoff: DEFAULT_DAY_CUTOFF, allowsScanningOutsideDays: false, days: [] };
+  return { title: '', description: '', date: today, location: '', status: 'draft', timeZone, dayCutoff: DEFAULT_DAY_CUTOFF, allowsScanningOutsideDays: false, capacity: '', days: [] };
 }
 
 /** The form of an existing event. */
@@ -73,6 +76,7 @@ export function eventToForm(event: ManagedEvent): EventFormValues {
     timeZone: event.timeZone,
     dayCutoff: event.dayCutoff,
     allowsScanningOutsideDays: event.allowsScanningOutsideDays,
+    capacity: event.capacity === null || event.capacity === undefined ? '' : String(event.capacity),
     days: event.days.map((day) => ({ key: rowKey(), day: String(day.day), name: day.name, date: day.date, checkIns: day.checkIns })),
   };
 }
@@ -106,8 +110,11 @@ export type FieldProblems = Partial<Record<string, string>>;
 
 /** The request body for the form, as the server takes it (`EventRequest`, not yet checked). */
 function toRequestDraft(values: EventFormValues) {
+  const capacity = values.capacity.trim();
   return {
     ...values,
+    // Empty: no capacity; anything but digits is not a whole number, and says so.
+    capacity: capacity === '' ? null : /^\d+$/.test(capacity) ? Number(capacity) : Number.NaN,
     days: values.days.map((day) => ({ day: day.day.trim() === '' ? Number.NaN : Number(day.day), name: day.name, date: day.date })),
   };
 }
@@ -148,6 +155,7 @@ function problemText(field: string, issue: IssueFacts): string {
   if (isDay && last === 'name') return issue.code === 'too_big' ? tooLong() : t('manage.problems.dayName');
   if (isDay && last === 'day') return issue.code === 'custom' ? t('manage.problems.dayTwice') : t('manage.problems.dayNumber');
   if (field === 'days') return t('manage.problems.tooManyDays');
+  if (field === 'capacity') return t('manage.problems.capacity', { max: CHECK_IN_LIST_MAX_CAPACITY });
   return issue.message;
 }
 
@@ -184,7 +192,7 @@ export function statusWords(status: string): string {
 }
 
 /** The settings an activity entry can show changed, in the order shown. */
-const SNAPSHOT_FIELDS = ['title', 'description', 'date', 'location', 'status', 'timeZone', 'dayCutoff', 'allowsScanningOutsideDays', 'days', 'archivedAt'] as const;
+const SNAPSHOT_FIELDS = ['title', 'description', 'date', 'location', 'status', 'timeZone', 'dayCutoff', 'allowsScanningOutsideDays', 'capacity', 'days', 'archivedAt'] as const;
 type SnapshotField = (typeof SNAPSHOT_FIELDS)[number];
 
 /** One changed setting: its label and its value before and after, in words ('—' for none). */
@@ -207,6 +215,8 @@ function valueWords(snapshot: EventSnapshot | null, field: SnapshotField): strin
       return statusWords(snapshot.status);
     case 'archivedAt':
       return snapshot.archivedAt ? t('manage.archived') : t('manage.notArchived');
+    case 'capacity':
+      return snapshot.capacity ? String(snapshot.capacity) : '—';
     default:
       return snapshot[field] === '' ? '—' : snapshot[field];
   }

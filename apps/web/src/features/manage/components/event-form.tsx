@@ -22,7 +22,7 @@ export interface EventFormProps {
 
 /** Whether a refusal's field is one this form shows next to a control (else the form says it as a whole). */
 function isFormField(field: string | null): boolean {
-  return field !== null && (field.startsWith('days') || ['title', 'description', 'date', 'location', 'status', 'timeZone', 'dayCutoff'].includes(field));
+  return field !== null && (field.startsWith('days') || ['title', 'description', 'date', 'location', 'status', 'timeZone', 'dayCutoff', 'capacity'].includes(field));
 }
 
 /** The IANA zones this platform knows, with `current` among them. */
@@ -120,6 +120,9 @@ export function EventForm({ initial, submitLabel, isPending, refusal, onSubmit }
           {(control) => <Input {...control} type="time" value={values.dayCutoff} onChange={(change) => set('dayCutoff', change.target.value)} required />}
         </Field>
       </div>
+      <Field id={id('capacity')} label={t('manage.fields.capacity')} hint={t('manage.capacityHint')} problem={shown.capacity}>
+        {(control) => <Input {...control} inputMode="numeric" value={values.capacity} onChange={(change) => set('capacity', change.target.value)} />}
+      </Field>
       <Switch checked={values.allowsScanningOutsideDays} onCheckedChange={(checked) => set('allowsScanningOutsideDays', checked)} hint={t('manage.scanOutsideDaysHint')}>
         {t('manage.fields.allowsScanningOutsideDays')}
       </Switch>

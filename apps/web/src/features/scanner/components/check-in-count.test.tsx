@@ -34,3 +34,25 @@ test("at a phone bound to one list (no list in the key, the server fills it in),
   expect(screen.getByTestId('event-count')).toHaveTextContent('Whole event: 300 / 900 · Inside now: 120');
   queryClient.clear();
 });
+
+test("an event with a capacity shows the venue's line at any list, filling up: amber from 90 %, red when full", async () => {
+  let insideNow = 80;
+  server.use(
+    http.get(apiUrl(checkInCountsPath('event-2', 1)), () =>
+      HttpResponse.json<CheckInCounts>({ eventId: 'event-2', day: 1, checkedIn: 95, validTickets: 900, insideNow, capacity: 100, checkInList: { id: 'list-main', name: 'Main', checkedIn: 95, validTickets: 900, insideNow, capacity: null, allowsReentry: false } }),
+    ),
+  );
+  const queryClient = createQueryClient({ retry: false });
+  renderWithProviders(<CheckInCount eventId="event-2" day={1} checkInListId="list-main" />, { queryClient });
+  expect(await screen.findByText('Venue: 80 / 100 inside')).toBeInTheDocument();
+  expect(screen.getByTestId('venue-capacity')).toHaveAttribute('data-level', 'ok');
+  insideNow = 90;
+  await act(() => queryClient.invalidateQueries());
+  expect(await screen.findByText('Venue: 90 / 100 inside')).toBeInTheDocument();
+  expect(screen.getByTestId('venue-capacity')).toHaveAttribute('data-level', 'filling');
+  insideNow = 100;
+  await act(() => queryClient.invalidateQueries());
+  expect(await screen.findByText('Venue at capacity: 100 inside')).toBeInTheDocument();
+  expect(screen.getByTestId('venue-capacity')).toHaveAttribute('data-level', 'full');
+  queryClient.clear();
+});

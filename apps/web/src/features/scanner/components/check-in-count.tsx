@@ -24,7 +24,8 @@ export function capacityLevel(insideNow: number, capacity: number): 'ok' | 'fill
  * With entry and exit (docs/decisions/113), at a list that allows re-entry or has a capacity
  * (`showsInside`): 'Inside now: K' beside it, and at a chosen list also the whole event's line ('Whole event: N / M · Inside now: K'). A
  * list with a capacity shows 'Inside now: K / C' with a bar filling up, amber from 90 %, and
- * 'At capacity: K inside' in red once it is full.
+ * 'At capacity: K inside' in red once it is full. An event with a capacity (docs/decisions/147)
+ * shows its own line the same way, 'Venue: K / C inside', at every list.
  */
 export function CheckInCount({
   eventId,
@@ -47,6 +48,8 @@ export function CheckInCount({
   const data = list ?? counts;
   const insideNow = showsInside ? data.insideNow : undefined;
   const capacity = list?.capacity ?? null;
+  // The venue's own limit across all its doors (docs/decisions/147), whatever the list.
+  const eventCapacity = counts.capacity ?? null;
   return (
     <>
       <p className="flex flex-wrap items-center gap-x-1 text-base font-semibold text-slate-900 tabular-nums" data-testid="check-in-count">
@@ -55,6 +58,7 @@ export function CheckInCount({
         {insideNow !== undefined && capacity === null && <span data-testid="inside-now">· {t('doors.insideNow', { count: insideNow })}</span>}
       </p>
       {insideNow !== undefined && capacity !== null && <CapacityLine insideNow={insideNow} capacity={capacity} />}
+      {eventCapacity !== null && counts.insideNow !== undefined && <CapacityLine insideNow={counts.insideNow} capacity={eventCapacity} isVenue />}
       {list && showsInside && (
         <p className="text-sm text-slate-800 tabular-nums" data-testid="event-count">
           {t('doors.eventLine', { checkedIn: counts.checkedIn + approvalsWaiting, validTickets: counts.validTickets })}
@@ -65,16 +69,21 @@ export function CheckInCount({
   );
 }
 
-/** 'Inside now: K / C' and a bar, amber from 90 %, red 'At capacity: K inside' when full. */
-function CapacityLine({ insideNow, capacity }: { insideNow: number; capacity: number }) {
+/**
+ * 'Inside now: K / C' and a bar, amber from 90 %, red 'At capacity: K inside' when full; for the
+ * event's capacity (`isVenue`) 'Venue: K / C inside' and 'Venue at capacity: K inside'.
+ */
+function CapacityLine({ insideNow, capacity, isVenue = false }: { insideNow: number; capacity: number; isVenue?: boolean }) {
   const { t } = useTranslation();
   const level = capacityLevel(insideNow, capacity);
   const share = Math.min(1, insideNow / capacity);
+  const words =
+    level === 'full'
+      ? t(isVenue ? 'doors.venueAtCapacity' : 'doors.atCapacity', { count: insideNow })
+      : t(isVenue ? 'doors.venueInsideOfCapacity' : 'doors.insideNowOfCapacity', { count: insideNow, capacity });
   return (
-    <div className="mt-0.5" data-testid="capacity" data-level={level}>
-      <p className={cn('text-base font-semibold tabular-nums', level === 'full' ? 'text-red-900' : level === 'filling' ? 'text-amber-900' : 'text-slate-900')}>
-        {level === 'full' ? t('doors.atCapacity', { count: insideNow }) : t('doors.insideNowOfCapacity', { count: insideNow, capacity })}
-      </p>
+    <div className="mt-0.5" data-testid={isVenue ? 'venue-capacity' : 'capacity'} data-level={level}>
+      <p className={cn('text-base font-semibold tabular-nums', level === 'full' ? 'text-red-900' : level === 'filling' ? 'text-amber-900' : 'text-slate-900')}>{words}</p>
       <div className="h-2 w-full max-w-xs overflow-hidden rounded-full bg-slate-200" role="presentation">
         <div className={cn('h-full rounded-full', level === 'full' ? 'bg-red-700' : level === 'filling' ? 'bg-amber-500' : 'bg-green-700')} style={{ width: `${Math.round(share * 100)}%` }} />
       </div>

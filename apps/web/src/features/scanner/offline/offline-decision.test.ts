@@ -348,4 +348,10 @@ describe('entry and exit on the device (docs/decisions/113): the same pure rule 
     const other = await decideOffline(await openOfflineDb(), await atList('GOOD-1', { ...reentry, id: 'list-other' }));
     expect(other).not.toHaveProperty('isCapacityUnchecked');
   });
+
+  test("at an event with a capacity (docs/decisions/147) every offline entry says 'capacity not checked offline', at a list without one too", async () => {
+    const made = await makeDoorList([{ code: 'GOOD-1', holderName: 'Ada Lovelace', ticketType: 'VIP' }]);
+    const doorList = { ...made, event: { ...made.event, capacity: 800 }, checkInListId: reentry.id, checkInLists: [reentry] };
+    expect(await decideOffline(await openOfflineDb(), await input('GOOD-1', { doorList, checkInListId: reentry.id }))).toMatchObject({ isValid: true, isCapacityUnchecked: true });
+  });
 });

@@ -1,0 +1,288 @@
+/**
+ * The event's capacity (docs/decisions/147) on the real app and database, PGlite and PostgreSQL: set
+ * by the management API and the admin CLI through one service rule (≤ 0 refused, a 400 naming its
+ * field, nothing written); an entry at any list is DENIED 'At capacity: N inside' when the event's
+ * inside-now (distinct tickets inside through any list) has reached it; an exit, an undo and the
+ * daily checkout free a place; of 50 concurrent entries at two lists for the last place exactly one
+ * wins; offline an entry over the capacity is recorded and listed as a conflict.
+ */
+import path from 'node:path';
+import { tmpdir } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import {
+  ApiErrorBody,
+  apiPaths,
+  checkInCountsPath,
+  CheckInCounts,
+  CheckInList,
+  checkInListsPath,
+  DoorList,
+  LiveDoor,
+  liveDoorPaths,
+  ManagedEvent,
+  managePaths,
+  OfflineScanBatchResponse,
+  offlinePaths,
+  supervisorPaths,
+  UndoCheckInResponse,
+  VerifyTicketResponse,
+  wallClock,
+} from '@gatecheck/contract';
+import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { checkIns, events, eventSlots } from '../src/db/schema.ts';
+import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, DEMO_USER } from '../src/db/seed.ts';
+import { insertTickets } from '../src/services/tickets.ts';
+import { runCli } from './cli/cli-harness.ts';
+import { demoIds } from './helpers/fixtures.ts';
+import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
+
+/** Every event here allows scanning outside its days: its one day is day 1 whatever the clock. */
+const DAY = 1;
+const TIME_ZONE = 'Europe/Berlin';
+let t: TestApp;
+let ids: Awaited<ReturnType<typeof demoIds>>;
+let adminToken: string;
+let supervisorToken: string;
+let staffToken: string;
+/** How far the app's clock runs ahead of the real one (the daily checkout test moves it). */
+let clockAheadMs = 0;
+let nextTicket = 0;
+
+beforeAll(async () => {
+  t = await createTestApp({ clock: () => new Date(Date.now() + clockAheadMs) });
+  ids = await demoIds(t.database.db);
+  adminToken = await login(t.app, DEMO_USER.username, DEMO_USER.password);
+  supervisorToken = await login(t.app, DEMO_SUPERVISOR.username, DEMO_SUPERVISOR.password);
+  staffToken = await login(t.app, DEMO_COLLEAGUE.username, DEMO_COLLEAGUE.password);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function eventBody(capacity?: number | null) {
+  return {
+    title: `Venue ${randomUUID().slice(0, 8)}`,
+    description: '',
+    date: wallClock(TIME_ZONE, new Date()).date,
+    location: 'Hall',
+    status: 'live',
+    timeZone: TIME_ZONE,
+    dayCutoff: '04:00',
+    allowsScanningOutsideDays: true,
+    days: [],
+    ...(capacity === undefined ? {} : { capacity }),
+  };
+}
+
+async function newEvent(capacity?: number | null): Promise<ManagedEvent> {
+  const response = await t.app.inject({ method: 'POST', url: api(managePaths.organizationEvents(ids.organizationId)), headers: bearer(adminToken), payload: eventBody(capacity) });
+  expect(response.statusCode, response.body).toBe(201);
+  return ManagedEvent.parse(response.json());
+}
+
+async function editEvent(eventId: string, change: Record<string, unknown>) {
+  const [row] = await t.database.db.select().from(events).where(eq(events.id, eventId));
+  if (!row) throw new Error('no event');
+  const body = { ...eventBody(), title: row.title, date: row.date, ...change };
+  return t.app.inject({ method: 'POST', url: api(managePaths.event(eventId)), headers: bearer(adminToken), payload: body });
+}
+
+async function newList(eventId: string, body: Record<string, unknown> = {}): Promise<CheckInList> {
+  const response = await t.app.inject({ method: 'POST', url: api(checkInListsPath(eventId)), headers: bearer(adminToken), payload: { name: `Door ${randomUUID().slice(0, 8)}`, ...body } });
+  expect(response.statusCode, response.body).toBe(201);
+  return CheckInList.parse(response.json());
+}
+
+async function newTicket(eventId: string): Promise<{ id: string; code: string }> {
+  const code = `VENUE-${String(nextTicket++).padStart(3, '0')}-${randomUUID().slice(0, 18)}`;
+  const [ticket] = await insertTickets(t.database.db, [{ code, eventId, holderName: `Holder ${code}`, ticketType: 'General Admission' }]);
+  if (!ticket) throw new Error('no ticket');
+  return { id: ticket.id, code };
+}
+
+async function verify(eventId: string, code: string, list: CheckInList, direction?: 'entry' | 'exit') {
+  const response = await t.app.inject({
+    method: 'POST',
+    url: api(apiPaths.verifyTicket),
+    headers: bearer(staffToken),
+    payload: { eventId, qrCode: code, day: DAY, checkInListId: list.id, scanId: randomUUID(), ...(direction ? { direction } : {}) },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return VerifyTicketResponse.parse(response.json());
+}
+
+async function eventInsideNow(eventId: string): Promise<number> {
+  const response = await t.app.inject({ method: 'GET', url: api(checkInCountsPath(eventId, DAY)), headers: bearer(staffToken) });
+  return CheckInCounts.parse(response.json()).insideNow ?? -1;
+}
+
+async function placesHeld(eventId: string): Promise<number> {
+  const [row] = await t.database.db.select({ value: count() }).from(eventSlots).where(and(eq(eventSlots.eventId, eventId), isNotNull(eventSlots.ticketId)));
+  return row?.value ?? 0;
+}
+
+describe('setting the capacity', () => {
+  test('the management API sets, shows, changes and removes it; an edit without it keeps it', async () => {
+    const event = await newEvent(500);
+    expect(event.capacity).toBe(500);
+    // The scanner's header reads it with the counts, beside the event's inside-now.
+    const counts = await t.app.inject({ method: 'GET', url: api(checkInCountsPath(event.id, DAY)), headers: bearer(staffToken) });
+    expect(CheckInCounts.parse(counts.json())).toMatchObject({ insideNow: 0, capacity: 500 });
+    const edited = await editEvent(event.id, { capacity: 2000 });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(ManagedEvent.parse(edited.json()).capacity).toBe(2000);
+    const kept = await editEvent(event.id, { location: 'Main hall' });
+    expect(ManagedEvent.parse(kept.json())).toMatchObject({ location: 'Main hall', capacity: 2000 });
+    const removed = await editEvent(event.id, { capacity: null });
+    expect(ManagedEvent.parse(removed.json()).capacity).toBeNull();
+    expect(await t.database.db.select().from(eventSlots).where(eq(eventSlots.eventId, event.id))).toEqual([]);
+  });
+
+  test.each([
+    ['a capacity of 0', 0],
+    ['a negative capacity', -5],
+    ['a capacity that is not whole', 2.5],
+  ])('%s is a 400 naming body.capacity, on create and on edit, and nothing changes', async (_what, capacity) => {
+    const [before] = await t.database.db.select({ value: count() }).from(events);
+    const created = await t.app.inject({ method: 'POST', url: api(managePaths.organizationEvents(ids.organizationId)), headers: bearer(adminToken), payload: eventBody(capacity) });
+    expect(created.statusCode).toBe(400);
+    expect(ApiErrorBody.parse(created.json())).toMatchObject({ code: 'validation_failed', field: 'body.capacity' });
+    const [after] = await t.database.db.select({ value: count() }).from(events);
+    expect(after?.value).toBe(before?.value);
+
+    const event = await newEvent(3);
+    const edited = await editEvent(event.id, { capacity });
+    expect(edited.statusCode).toBe(400);
+    expect(ApiErrorBody.parse(edited.json())).toMatchObject({ code: 'validation_failed', field: 'body.capacity' });
+    const [row] = await t.database.db.select({ capacity: events.capacity }).from(events).where(eq(events.id, event.id));
+    expect(row?.capacity).toBe(3);
+  });
+
+  test('the admin CLI sets and removes it with the same rule: --capacity 0 is refused in the API\'s words', async () => {
+    const dir = path.join(tmpdir(), 'gatecheck-event-capacity-cli');
+    const env = { DATA_DIR: dir, INIT_CWD: dir, LOG_LEVEL: 'silent', WEB_DIST_DIR: path.join(dir, 'no-web-build') };
+    const created = await runCli(['event', 'create', '--org', ids.organizationId, '--title', 'CLI Venue', '--date', '2026-12-10', '--capacity', '1200'], { env, database: t.database });
+    expect(created.exitCode, created.stderr).toBe(0);
+    expect(created.stdout).toContain('Capacity: 1200 guests inside at once');
+    const eventId = /id ([0-9a-f-]{36})/.exec(created.stdout)?.[1] ?? '';
+    const capacityOf = async () => (await t.database.db.select({ capacity: events.capacity }).from(events).where(eq(events.id, eventId)))[0]?.capacity;
+    expect(await capacityOf()).toBe(1200);
+    expect(await placesHeld(eventId)).toBe(0);
+
+    const refused = await runCli(['event', 'set', '--event', eventId, '--capacity', '0'], { env, database: t.database });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain('Invalid capacity: A capacity is at least 1 guest');
+    expect(await capacityOf()).toBe(1200);
+
+    const set = await runCli(['event', 'set', '--event', eventId, '--capacity', '300'], { env, database: t.database });
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(await capacityOf()).toBe(300);
+    const none = await runCli(['event', 'set', '--event', eventId, '--capacity', 'none'], { env, database: t.database });
+    expect(none.exitCode, none.stderr).toBe(0);
+    expect(none.stdout).toContain('No capacity for the venue');
+    expect(await capacityOf()).toBeNull();
+  });
+});
+
+describe('the limit at every door', () => {
+  test("a full venue denies an entry at any list 'At capacity: 2 inside'; a guest inside through two lists holds one place; an exit and an undo free it", async () => {
+    const event = await newEvent(2);
+    const [main, side] = [await newList(event.id, { allowsReentry: true }), await newList(event.id, { allowsReentry: true })];
+    const [a, b, c, d] = [await newTicket(event.id), await newTicket(event.id), await newTicket(event.id), await newTicket(event.id)];
+    expect(await verify(event.id, a.code, main)).toMatchObject({ isValid: true });
+    expect(await verify(event.id, b.code, side)).toMatchObject({ isValid: true });
+    const full = await verify(event.id, c.code, main);
+    expect(full).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 2 inside', capacityDenial: { insideNow: 2, capacity: 2 } });
+    expect(await verify(event.id, c.code, side)).toMatchObject({ isValid: false, reason: 'at_capacity' });
+    // A supervisor's check-in by hand is held to the same limit.
+    const byHand = await t.app.inject({ method: 'POST', url: api(supervisorPaths.manualCheckIn(event.id, c.id)), headers: bearer(supervisorToken), payload: { day: DAY, checkInListId: main.id } });
+    expect(VerifyTicketResponse.parse(byHand.json())).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 2 inside' });
+    expect(await t.database.db.select().from(checkIns).where(eq(checkIns.ticketId, c.id))).toEqual([]);
+    // a is inside already: passing a second door takes no second place.
+    expect(await verify(event.id, a.code, side)).toMatchObject({ isValid: true });
+    expect(await eventInsideNow(event.id)).toBe(2);
+    expect(await placesHeld(event.id)).toBe(2);
+    const live = await t.app.inject({ method: 'GET', url: api(liveDoorPaths.live(event.id, DAY)), headers: bearer(supervisorToken) });
+    expect(LiveDoor.parse(live.json()).occupancy).toEqual({ inside: 2, capacity: 2 });
+    // Leaving through one door while still inside through the other frees nothing.
+    expect(await verify(event.id, a.code, main, 'exit')).toMatchObject({ isValid: true, direction: 'exit' });
+    expect(await verify(event.id, c.code, main)).toMatchObject({ isValid: false, reason: 'at_capacity' });
+    expect(await verify(event.id, a.code, side, 'exit')).toMatchObject({ isValid: true, direction: 'exit' });
+    expect(await eventInsideNow(event.id)).toBe(1);
+    expect(await verify(event.id, c.code, main)).toMatchObject({ isValid: true });
+    expect(await verify(event.id, d.code, main)).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 2 inside' });
+    const undo = await t.app.inject({ method: 'POST', url: api(supervisorPaths.undoCheckIn(event.id, b.id)), headers: bearer(supervisorToken), payload: { day: DAY, reason: 'wrong venue', checkInListId: side.id } });
+    expect(UndoCheckInResponse.parse(undo.json()).exitedAt).toBeNull();
+    expect(await placesHeld(event.id)).toBe(1);
+    expect(await verify(event.id, d.code, main)).toMatchObject({ isValid: true });
+  });
+
+  test('an entry at a plain list counts too, and a ticket already in is denied already checked in, not at capacity', async () => {
+    const event = await newEvent(1);
+    const plain = await newList(event.id);
+    const [a, b] = [await newTicket(event.id), await newTicket(event.id)];
+    expect(await verify(event.id, a.code, plain)).toMatchObject({ isValid: true });
+    expect(await verify(event.id, a.code, plain)).toMatchObject({ isValid: false, reason: 'already_checked_in' });
+    expect(await verify(event.id, b.code, plain)).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 1 inside' });
+  });
+
+  test('a capacity set while guests are inside counts them', async () => {
+    const event = await newEvent();
+    const door = await newList(event.id, { allowsReentry: true });
+    const [a, b] = [await newTicket(event.id), await newTicket(event.id)];
+    expect(await verify(event.id, a.code, door)).toMatchObject({ isValid: true });
+    expect((await editEvent(event.id, { capacity: 1 })).statusCode).toBe(200);
+    expect(await placesHeld(event.id)).toBe(1);
+    expect(await verify(event.id, b.code, door)).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 1 inside' });
+    expect(await verify(event.id, a.code, door, 'exit')).toMatchObject({ isValid: true });
+    expect(await verify(event.id, b.code, door)).toMatchObject({ isValid: true });
+  });
+
+  test("the daily checkout frees the places of the guests it checks out", async () => {
+    const event = await newEvent(1);
+    const wall = wallClock(TIME_ZONE, new Date(Date.now() + 60 * 60_000));
+    const night = await newList(event.id, { allowsReentry: true, dailyCheckoutTime: wall.time.slice(0, 5) });
+    const [a, b] = [await newTicket(event.id), await newTicket(event.id)];
+    expect(await verify(event.id, a.code, night)).toMatchObject({ isValid: true });
+    expect(await verify(event.id, b.code, night)).toMatchObject({ isValid: false, reason: 'at_capacity' });
+    clockAheadMs = 2 * 60 * 60_000;
+    try {
+      expect(await eventInsideNow(event.id)).toBe(0);
+      expect(await verify(event.id, b.code, night)).toMatchObject({ isValid: true });
+    } finally {
+      clockAheadMs = 0;
+    }
+  });
+
+  test('50 concurrent entries at two lists with one place of the venue left: exactly one is APPROVED, 49 DENIED at capacity', async () => {
+    const event = await newEvent(3);
+    const [main, side] = [await newList(event.id), await newList(event.id, { allowsReentry: true })];
+    for (const ticket of [await newTicket(event.id), await newTicket(event.id)]) expect(await verify(event.id, ticket.code, main)).toMatchObject({ isValid: true });
+    const tickets = await Promise.all(Array.from({ length: 50 }, () => newTicket(event.id)));
+    const verdicts = await Promise.all(tickets.map((ticket, index) => verify(event.id, ticket.code, index % 2 === 0 ? main : side)));
+    expect(verdicts.filter((verdict) => verdict.isValid)).toHaveLength(1);
+    expect(verdicts.filter((verdict) => !verdict.isValid && verdict.reason === 'at_capacity')).toHaveLength(49);
+    const [inside] = await t.database.db.select({ value: count() }).from(checkIns).where(and(eq(checkIns.eventId, event.id), isNull(checkIns.undoneAt)));
+    expect(inside?.value).toBe(3);
+    expect(await placesHeld(event.id)).toBe(3);
+    expect(await eventInsideNow(event.id)).toBe(3);
+  });
+});
+
+describe('offline', () => {
+  test('an offline entry over the venue capacity is recorded and reported as a conflict at_capacity', async () => {
+    const event = await newEvent(1);
+    const door = await newList(event.id, { allowsReentry: true });
+    const [a, b] = [await newTicket(event.id), await newTicket(event.id)];
+    expect(await verify(event.id, a.code, door)).toMatchObject({ isValid: true });
+    // The door list tells the device there is a venue capacity it cannot check.
+    const download = await t.app.inject({ method: 'GET', url: api(`${offlinePaths.doorList(event.id, DAY)}?checkInListId=${door.id}`), headers: bearer(staffToken) });
+    expect(DoorList.parse(download.json()).event.capacity).toBe(1);
+    const scan = { scanId: randomUUID(), code: b.code, scannedAt: new Date().toISOString(), deviceId: 'device-venue', verdict: 'approved' };
+    const upload = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(event.id, DAY)), headers: bearer(staffToken), payload: { checkInListId: door.id, scans: [scan] } });
+    expect(upload.statusCode, upload.body).toBe(200);
+    expect(OfflineScanBatchResponse.parse(upload.json()).results).toMatchObject([{ status: 'conflict', reason: 'at_capacity', message: expect.stringContaining('At capacity: 2 inside (capacity 1)') }]);
+    expect(await eventInsideNow(event.id)).toBe(2);
+  });
+});
