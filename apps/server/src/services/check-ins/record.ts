@@ -149,7 +149,7 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   const occupancy = async (): Promise<{ occupancy?: Occupancy }> => (countsInside(list) ? { occupancy: { insideNow: await countInside(tx, places), capacity } } : {});
 
   const standing = isDoorAttempt(list, direction) ? await lockActiveCheckIn(tx, key) : undefined;
-  const retried = standing ? await findRetriedMovement(tx, { eventId: key.eventId, checkInId: standing.id }, who) : undefined;
+  const retried = standing ? await findRetriedMovement(tx, { ...standing, eventId: key.eventId }, who) : undefined;
   if (standing && offline && at.getTime() < latestMovementAt(standing).getTime()) {
     return recordLate(tx, { attempt, input, standing, retried, decideAgainst });
   }
@@ -180,7 +180,7 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   } else {
     const written = await recordCheckIn(tx, { ...key, ...who, ...(offline ? { checkedInAt: at, receivedAt: offline.receivedAt, deviceId: offline.deviceId } : {}) });
     if (!written.isRecorded) {
-      const retriedThere = await findRetriedMovement(tx, { eventId: key.eventId, checkInId: written.standing.id }, who);
+      const retriedThere = await findRetriedMovement(tx, { ...written.standing, eventId: key.eventId }, who);
       return decideAgainst(written.standing, decideCheckIn({ ...input, existingCheckIn: existingForRule(written.standing, retriedThere) }));
     }
     entered = { checkInId: written.id, enteredAt: written.checkedInAt };
