@@ -11,13 +11,13 @@
  *   `check_in_movements`, and the approved scan-log rows (the statement of decision 138 as built);
  * - `without movement`: the same without `moved` (the statement before decision 138; the first
  *   entry then lives in the check-in row alone).
- * `FIRST_ENTRY_WRITE_FORM=services` runs the first form through services/check-ins' own
- * `recordScannedCheckIn` (coalesced, whatever it writes) instead of this file's copy, so that the
- * copy can be compared with the code as it stands.
+ * `FIRST_ENTRY_WRITE_FORM=services` runs services/check-ins' own `recordScannedCheckIn`
+ * (coalesced, whatever it writes now) in place of the first form, labelled `services`, so that the
+ * code as it stands is compared with the statement without the movement.
  * Both forms are prepared statements over `keysTable(…, 'many')`, as the coalescing layer sends a
  * batch. Each round prints nothing; per window of 50 rounds the medians of wall time, CPU time of
  * the process (`process.cpuUsage`, PGlite runs in it) and WAL bytes (`pg_current_wal_insert_lsn`)
- * per batch, then the medians over all rounds and the movement's share (with − without) / with.
+ * per batch, then the medians over all rounds and the difference (first − without) / first: the movement's share.
  * CPU time is what this machine's load disturbs least (see bench/capacity-write.ts).
  * Statistics are refreshed every 25 rounds (`analyzeGrownTables`), as there.
  * Timings never fail it; it exits 1 when a batch records fewer check-ins than it was given.
@@ -52,6 +52,8 @@ const BATCHES = setting('FIRST_ENTRY_WRITE_BATCHES', 200);
 const ANALYZE_EVERY = setting('FIRST_ENTRY_WRITE_ANALYZE', 25);
 const IS_SERVICES = process.env.FIRST_ENTRY_WRITE_FORM === 'services';
 const WINDOW = 50;
+/** What the first form is called in the output. */
+const FIRST = IS_SERVICES ? 'services' : 'with movement';
 
 type Kind = 'with' | 'without';
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -128,7 +130,7 @@ try {
   const cpu: Record<Kind, number[]> = { with: [], without: [] };
   const walBytes: Record<Kind, number[]> = { with: [], without: [] };
   const walPosition = async () => Number(rowsOf<{ lsn: string }>(await db.execute(sql`select (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::text as lsn`))[0]?.lsn);
-  console.log(`first-entry-write: ${BATCHES} rounds of a batch of ${BATCH} first entries per form${IS_SERVICES ? ' (with: services/check-ins)' : ''}, PGlite durable, load ${loadavg()[0]?.toFixed(1)}`);
+  console.log(`first-entry-write: ${BATCHES} rounds of a batch of ${BATCH} first entries per form (${FIRST}, without movement), PGlite durable, load ${loadavg()[0]?.toFixed(1)}`);
   for (let round = 0; round < BATCHES; round++) {
     if (ANALYZE_EVERY > 0 && round % ANALYZE_EVERY === 0) await analyzeGrownTables(db);
     for (const kind of round % 2 === 0 ? (['with', 'without'] as const) : (['without', 'with'] as const)) {
@@ -148,14 +150,14 @@ try {
     if (round % WINDOW === WINDOW - 1) {
       const last = (values: number[]) => median(values.slice(-WINDOW)).toFixed(1);
       console.log(
-        `  rounds ${round - WINDOW + 1}–${round}: wall ${last(wall.with)} / ${last(wall.without)} ms, CPU ${last(cpu.with)} / ${last(cpu.without)} ms, WAL ${last(walBytes.with)} / ${last(walBytes.without)} bytes per batch (with / without movement); load ${loadavg()[0]?.toFixed(1)}`,
+        `  rounds ${round - WINDOW + 1}–${round}: wall ${last(wall.with)} / ${last(wall.without)} ms, CPU ${last(cpu.with)} / ${last(cpu.without)} ms, WAL ${last(walBytes.with)} / ${last(walBytes.without)} bytes per batch (${FIRST} / without movement); load ${loadavg()[0]?.toFixed(1)}`,
       );
     }
   }
   const share = (kind: Record<Kind, number[]>) => `${(((median(kind.with) - median(kind.without)) / median(kind.with)) * 100).toFixed(1)} %`;
-  console.log(`medians per batch of ${BATCH}: CPU with ${median(cpu.with).toFixed(1)} ms, without ${median(cpu.without).toFixed(1)} ms, movement's share ${share(cpu)}`);
-  console.log(`                      WAL with ${Math.round(median(walBytes.with))} bytes, without ${Math.round(median(walBytes.without))} bytes, movement's share ${share(walBytes)}`);
-  console.log(`                      wall with ${median(wall.with).toFixed(1)} ms, without ${median(wall.without).toFixed(1)} ms, movement's share ${share(wall)}`);
+  console.log(`medians per batch of ${BATCH}: CPU ${FIRST} ${median(cpu.with).toFixed(1)} ms, without ${median(cpu.without).toFixed(1)} ms, difference ${share(cpu)} of the first`);
+  console.log(`                      WAL ${FIRST} ${Math.round(median(walBytes.with))} bytes, without ${Math.round(median(walBytes.without))} bytes, difference ${share(walBytes)} of the first`);
+  console.log(`                      wall ${FIRST} ${median(wall.with).toFixed(1)} ms, without ${median(wall.without).toFixed(1)} ms, difference ${share(wall)} of the first`);
 } finally {
   await handle.close();
   await rm(dataDir, { recursive: true, force: true });
