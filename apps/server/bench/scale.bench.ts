@@ -5,18 +5,23 @@
  *
  * For each database, in a process of its own (PostgreSQL: a cluster started and stopped around it
  * by scripts/with-postgres.ts):
- * 1. Load: a small event of SMALL tickets and a large one of LARGE, with search terms, and check-ins
- *    of every 10th ticket on day 1 (100,000 at 1,000,000), bulk-loaded set-wise
- *    (test/helpers/bulk-load.ts), then VACUUM ANALYZE (as autovacuum would on PostgreSQL).
+ * 1. Load: a small event of SMALL tickets and a large one of LARGE, with search terms, 4 ticket
+ *    types and a door history over 3 days and 4 lists (CHECK_IN_PLAN: about 1,100,000 check-ins at
+ *    1,000,000 tickets, with undos, exits and the scan log they leave), bulk-loaded set-wise
+ *    (test/helpers/bulk-load.ts; on PostgreSQL through a connection of its own, without the
+ *    server pool's read timeout; check-ins in slices of HISTORY_SLICE tickets), then VACUUM ANALYZE
+ *    (as autovacuum would on PostgreSQL).
  * 2. Verify latency: `POST /api/tickets/verify` through the real app (`buildApp`, `app.inject`, one
  *    request at a time; PGlite durable at commit, as the server runs it), the small and the large
  *    event taking turns: approvals of distinct fresh tickets, repeated scans (already checked in)
  *    and unknown codes. Median, p95 and p99 (ms) per event; the large / small ratio of medians
  *    (goal ≤ 1.5). Also the live counts (`GET …/counts`), which the scanner refetches after every
  *    approval: two index lookups since docs/decisions/062 (docs/performance.md).
- * 3. Query plans: the statements the hot paths send (verify, counts, attendee search, door list and
- *    its cursor query), captured from real requests on the small event, EXPLAIN ANALYZEd on the
- *    large one (test/helpers/query-plans.ts): the scans, estimated and actual rows, time.
+ * 3. Query plans: the statements the hot paths send (verify, counts, attendee search, the live door,
+ *    door list and its cursor query), captured from real requests on the small event, EXPLAIN
+ *    ANALYZEd on the large one (test/helpers/query-plans.ts): the scans, estimated and actual rows,
+ *    time; every statement of the live door's read printed with its plan in full. A sequential
+ *    scan of tickets or check_ins in the live door's statements fails the run (issue 31).
  * 4. `tickets import`: the admin CLI in a child process importing a CSV of IMPORT_SMALL rows, then
  *    one of IMPORT_LARGE rows, into empty events: wall time, rows/s and the child's peak RSS
  *    (`process.resourceUsage().maxRSS`). A streaming import keeps the peak flat.
@@ -36,17 +41,26 @@ import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { apiPaths, checkInCountsPath, liveDoorPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
+import * as schema from '../src/db/schema.ts';
 import { listCheckInLists } from '../src/services/check-in-lists.ts';
 import type { FastifyInstance } from 'fastify';
 import {
+  addBenchCheckInLists,
+  addBenchEventDays,
   type BenchNames,
   benchNames,
+  type BenchOrganization,
   benchTicketCode,
   bulkLoadCheckIns,
+  bulkLoadScanLog,
   bulkLoadTickets,
+  bulkMarkCheckIns,
+  type BulkTarget,
   createBenchEvent,
   createBenchOrganization,
 } from '../test/helpers/bulk-load.ts';
@@ -61,9 +75,41 @@ import {
 } from '../test/helpers/query-plans.ts';
 import { api, bearer } from '../test/helpers/test-app.ts';
 
+/**
+ * The door history loaded into each event (the small and the large alike): 3 days, 4 check-in
+ * lists (the event's first, 'All tickets', and EXTRA_LISTS, the last with re-entry), 4 ticket
+ * types. Ticket n is checked in at a list on a day when n % CHECK_IN_EVERY is one of the list's
+ * remainders that day: day 1 (the day measured) 70% of the tickets' check-ins (60% of the tickets,
+ * the first list's also at the terrace), day 2 30%, day 3 10%: about 1,100,000 check-ins at
+ * 1,000,000 tickets. At the first list on day 1 only n % 10 = 0, never undone (verify's fresh and
+ * repeated tickets are chosen by that rule); elsewhere a share undone and, at the terrace, exited.
+ */
+const DAYS = 3;
+const EXTRA_LISTS = [{ name: 'North gate' }, { name: 'South gate' }, { name: 'Terrace', reentry: true }] as const;
+const TICKET_TYPES = [
+  { name: 'General Admission', percent: 70 },
+  { name: 'Weekend Pass', percent: 20 },
+  { name: 'Student', percent: 7 },
+  { name: 'VIP', percent: 3 },
+];
+/** Per day (index 0: day 1): the remainders of n % CHECK_IN_EVERY checked in at each list (index 0: the event's first). */
+const CHECK_IN_PLAN: ReadonlyArray<ReadonlyArray<readonly number[]>> = [
+  [[0], [1, 2], [3, 4], [0, 5]],
+  [[0], [1], [2], []],
+  [[], [0], [], []],
+];
+/** Check-ins marked after the load: undone at the North gate, exited at the terrace (n % every = remainder). */
+/** Tickets per slice of the door history's writes (loadDoorHistory). */
+const HISTORY_SLICE = 10_000;
+const MARKS = [
+  { day: 1, list: 1, every: 50, remainder: 1, as: 'undone' },
+  { day: 2, list: 1, every: 50, remainder: 2, as: 'undone' },
+  { day: 1, list: 3, every: 20, remainder: 5, as: 'exited' },
+  { day: 2, list: 3, every: 20, remainder: 5, as: 'exited' },
+] as const;
 const LARGE = Number(process.env.BENCH_SCALE_TICKETS ?? 1_000_000);
 const SMALL = 1_000;
-/** Every CHECK_IN_EVERY-th ticket is checked in on day 1: 100,000 check-ins at 1,000,000 tickets. */
+/** The modulus of the door history's rule (CHECK_IN_PLAN); every CHECK_IN_EVERY-th ticket is checked in on day 1 at the first list. */
 const CHECK_IN_EVERY = 10;
 const IMPORT_LARGE = Number(process.env.BENCH_SCALE_IMPORT_ROWS ?? 1_000_000);
 const IMPORT_SMALL = 1_000;
@@ -107,12 +153,16 @@ interface ImportFigures {
 interface PartResult {
   kind: DatabaseKind;
   loadSeconds: number;
+  /** The large event's check-ins (every day and list, undone ones included). */
+  largeCheckIns: number;
   verify: VerifyFigures[];
   /** `GET …/counts` of day 1, which the scanner refetches after every approval. */
   counts: VerifyFigures;
   /** `GET …/days/1/live`, which the live door page asks every 2 s (docs/decisions/117). */
   live: VerifyFigures;
   plans: PlanSummary[];
+  /** Every distinct statement of one `GET …/live`, EXPLAIN ANALYZEd at the large event. */
+  livePlans: PlanSummary[];
   imports: ImportFigures[];
   problems: string[];
 }
@@ -134,26 +184,40 @@ async function runPart(kind: DatabaseKind): Promise<PartResult> {
       : openDatabase({ pgliteDir: path.join(workDir, 'pgdata'), isDurable }, { logger: recorder });
   const problems: string[] = [];
   try {
-    // 1. Load (PGlite without syncs: loading is not measured).
+    // 1. Load (PGlite without syncs: loading is not measured). On PostgreSQL through a connection of
+    // its own without the pool's read timeout (a statement writing 100,000s of rows may outlast
+    // DATABASE_QUERY_TIMEOUT_MS on a busy machine); the server's pool keeps its settings.
     let handle = await open(false);
-    const organization = await createBenchOrganization(handle);
-    const smallId = await createBenchEvent(handle, organization.organizationId, 'Scale Small');
-    const largeId = await createBenchEvent(handle, organization.organizationId, 'Scale Large');
-    const importIds = {
-      small: await createBenchEvent(handle, organization.organizationId, 'Import Small'),
-      large: await createBenchEvent(handle, organization.organizationId, 'Import Large'),
-    };
+    const loader = kind === 'postgres' ? await ownConnection(databaseUrl) : { db: handle.db, close: async () => undefined };
+    let loadSeconds: number;
+    let largeCheckIns = 0;
+    let organization: BenchOrganization;
+    let smallId: string;
+    let largeId: string;
+    let importIds: { small: string; large: string };
     const names = benchNames();
-    const loadStarted = performance.now();
-    for (const [eventId, prefix, count] of [[smallId, 'SM', SMALL], [largeId, 'LG', LARGE]] as const) {
-      await bulkLoadTickets(handle, { eventId, prefix, count, names, onProgress: (loaded) => process.stdout.write(`\r  ${prefix}: ${loaded.toLocaleString('en')} tickets`) });
-      const checkedIn = await bulkLoadCheckIns(handle, { eventId, day: DAY, staffUserId: organization.adminUserId, every: CHECK_IN_EVERY });
-      process.stdout.write(`, ${checkedIn.toLocaleString('en')} check-ins\n`);
+    try {
+      organization = await createBenchOrganization(handle);
+      smallId = await createBenchEvent(handle, organization.organizationId, 'Scale Small');
+      largeId = await createBenchEvent(handle, organization.organizationId, 'Scale Large');
+      importIds = {
+        small: await createBenchEvent(handle, organization.organizationId, 'Import Small'),
+        large: await createBenchEvent(handle, organization.organizationId, 'Import Large'),
+      };
+      const loadStarted = performance.now();
+      for (const [eventId, prefix, count] of [[smallId, 'SM', SMALL], [largeId, 'LG', LARGE]] as const) {
+        await bulkLoadTickets(loader, { eventId, prefix, count, names, ticketTypes: TICKET_TYPES, onProgress: (loaded) => process.stdout.write(`\r  ${prefix}: ${loaded.toLocaleString('en')} tickets`) });
+        const history = await loadDoorHistory(loader, { eventId, prefix, count, staffUserId: organization.adminUserId });
+        if (eventId === largeId) largeCheckIns = history.checkIns;
+        process.stdout.write(`, ${history.checkIns.toLocaleString('en')} check-ins over ${DAYS} days and ${EXTRA_LISTS.length + 1} lists (${history.undone.toLocaleString('en')} undone, ${history.exited.toLocaleString('en')} exited), ${history.scanLogRows.toLocaleString('en')} scan log rows (load average ${load1()})\n`);
+      }
+      // As autovacuum would have after the load on PostgreSQL (PGlite has none): statistics, and the
+      // visibility map that lets a count be read from an index alone (docs/decisions/062).
+      await loader.db.execute(sql`vacuum analyze`);
+      loadSeconds = (performance.now() - loadStarted) / 1000;
+    } finally {
+      await loader.close();
     }
-    // As autovacuum would have after the load on PostgreSQL (PGlite has none): statistics, and the
-    // visibility map that lets a count be read from an index alone (docs/decisions/062).
-    await handle.db.execute(sql`vacuum analyze`);
-    const loadSeconds = (performance.now() - loadStarted) / 1000;
     console.log(`  loaded in ${loadSeconds.toFixed(0)} s (load average ${load1()})`);
     if (kind === 'pglite') {
       // Measure as the server runs: durable at commit (docs/decisions/026).
@@ -168,6 +232,7 @@ async function runPart(kind: DatabaseKind): Promise<PartResult> {
     let counts: VerifyFigures;
     let live: VerifyFigures;
     let plans: PlanSummary[];
+    let livePlans: PlanSummary[];
     try {
       // 2. Verify latency.
       verify = ONLY_COUNTS ? [] : await measureVerify(app, organization.token, { small: smallId, large: largeId }, problems);
@@ -182,17 +247,23 @@ async function runPart(kind: DatabaseKind): Promise<PartResult> {
         codesAtOnce: [995, 996, 997, 998].map((n) => benchTicketCode('SM', n)),
         searchText: 'mar',
       });
-      // The small event's ids become the large one's: the event and its first check-in list (the
-      // check-in writes name the list; another event's list would break their foreign key).
-      const [smallList] = await listCheckInLists(handle.db, smallId);
-      const [largeList] = await listCheckInLists(handle.db, largeId);
-      const replace = new Map<unknown, unknown>([
-        [smallId, largeId],
-        [smallList?.id, largeList?.id],
-      ]);
+      // The small event's ids become the large one's: the event and its check-in lists, in order
+      // (the check-in writes name a list; another event's list would break their foreign key).
+      const smallLists = await listCheckInLists(handle.db, smallId);
+      const largeLists = await listCheckInLists(handle.db, largeId);
+      const replace = new Map<unknown, unknown>([[smallId, largeId], ...smallLists.map((list, index) => [list.id, largeLists[index]?.id] as const)]);
       plans = [];
       for (const statement of distinctStatements(recorder.statements)) {
         plans.push(await explainStatement(handle.db, statement, { analyze: true, replace }));
+      }
+      // Every statement the live door sent, also those another request sent first (the event's
+      // inside-now, its lists): the page's whole read.
+      livePlans = [];
+      for (const statement of distinctStatements(recorder.statements.filter((entry) => entry.label === 'live door'))) {
+        livePlans.push(await explainStatement(handle.db, statement, { analyze: true, replace }));
+      }
+      for (const plan of livePlans.filter((entry) => entry.seqScannedTables.some((table) => LIVE_DOOR_INDEXED_TABLES.has(table)))) {
+        problems.push(`live door statement reads ${plan.seqScannedTables.join(', ')} whole: ${shortSql(plan.sql, 200)}`);
       }
     } finally {
       await app.close();
@@ -206,10 +277,56 @@ async function runPart(kind: DatabaseKind): Promise<PartResult> {
       if (figures.imported !== rows) problems.push(`import of ${rows} rows imported ${figures.imported}`);
       imports.push(figures);
     }
-    return { kind, loadSeconds, verify, counts, live, plans, imports, problems };
+    return { kind, loadSeconds, largeCheckIns, verify, counts, live, plans, livePlans, imports, problems };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Loads the door history of DAYS, EXTRA_LISTS, CHECK_IN_PLAN and MARKS into `eventId` (its tickets
+ * loaded): days dated from DAYS days ago, each day's check-ins spread over 08:00–14:00 UTC.
+ * Then the scan log those check-ins would have left (bulkLoadScanLog: a row per check-in, 4%
+ * more denied), so the live door's scan rate and denials read a log of realistic size.
+ * @returns how many check-ins were written, undone and exited, and the scan log's rows.
+ */
+async function loadDoorHistory(loader: BulkTarget, load: { eventId: string; prefix: string; count: number; staffUserId: string }): Promise<{ checkIns: number; undone: number; exited: number; scanLogRows: number }> {
+  const { eventId, staffUserId } = load;
+  const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  const firstDate = new Date(today.getTime() - DAYS * 86_400_000);
+  await addBenchEventDays(loader, eventId, DAYS, firstDate);
+  const [firstList] = await listCheckInLists(loader.db, eventId);
+  if (!firstList) throw new Error('the bench event has no check-in list');
+  const listIds = [firstList.id, ...(await addBenchCheckInLists(loader, eventId, EXTRA_LISTS))];
+  let checkIns = 0;
+  const marked = { undone: 0, exited: 0 };
+  // In slices of HISTORY_SLICE tickets: a statement of 100,000s of check-ins took the check-in
+  // triggers over 20 minutes on PostgreSQL (docs/performance.md); a slice is the size of a large
+  // offline upload.
+  for (let from = 1; from <= load.count; from += HISTORY_SLICE) {
+    const range = { prefix: load.prefix, from, to: Math.min(load.count, from + HISTORY_SLICE - 1) };
+    for (const [dayIndex, lists] of CHECK_IN_PLAN.entries()) {
+      for (const [listIndex, remainders] of lists.entries()) {
+        if (remainders.length === 0) continue;
+        const at = { from: new Date(firstDate.getTime() + dayIndex * 86_400_000 + 8 * 3_600_000), hours: 6 };
+        checkIns += await bulkLoadCheckIns(loader, { eventId, day: dayIndex + 1, staffUserId, every: CHECK_IN_EVERY, remainders, listId: listIds[listIndex], at, range });
+      }
+    }
+    for (const mark of MARKS) {
+      marked[mark.as] += await bulkMarkCheckIns(loader, { eventId, day: mark.day, listId: listIds[mark.list] ?? '', every: mark.every, remainder: mark.remainder, as: mark.as, byUserId: staffUserId, range });
+    }
+    process.stdout.write(`\r  ${load.prefix}: ${load.count.toLocaleString('en')} tickets, ${checkIns.toLocaleString('en')} check-ins (load average ${load1()})`);
+  }
+  const scanLogRows = await bulkLoadScanLog(loader, { eventId, deniedEvery: 25 });
+  return { checkIns, ...marked, scanLogRows };
+}
+
+/** A Drizzle database over one PostgreSQL connection of its own (no pool, no read timeout), for the bulk load. */
+async function ownConnection(databaseUrl: string): Promise<BulkTarget & { close(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  return { db: drizzlePg({ client, schema }), close: () => client.end().catch(() => undefined) };
 }
 
 /** The kinds of scan measured, and the verdict each must get. */
@@ -381,6 +498,8 @@ function formatTable(rows: string[][]): string {
 
 const ms = (value: number) => value.toFixed(2);
 const BIG_TABLES = new Set(['tickets', 'check_ins', 'ticket_search_terms', 'scan_log']);
+/** The tables the live door must never read whole at scale (issue 31): a statement that does is a problem of the run. */
+const LIVE_DOOR_INDEXED_TABLES = new Set(['tickets', 'check_ins']);
 
 function printPart(result: PartResult): void {
   const title = result.kind === 'pglite' ? 'embedded PGlite (durable at commit)' : 'PostgreSQL (throwaway cluster)';
@@ -392,7 +511,7 @@ function printPart(result: PartResult): void {
     ]),
   );
   console.log(`(counts: ${COUNTS_RUNS} runs each; the scanner refetches them after every approval)`);
-  console.log(`\n## ${title}: query plans at ${LARGE.toLocaleString('en')} tickets, ${(LARGE / CHECK_IN_EVERY).toLocaleString('en')} check-ins (EXPLAIN ANALYZE of the statements the requests sent)`);
+  console.log(`\n## ${title}: query plans at ${LARGE.toLocaleString('en')} tickets, ${result.largeCheckIns.toLocaleString('en')} check-ins over ${DAYS} days and ${EXTRA_LISTS.length + 1} lists (EXPLAIN ANALYZE of the statements the requests sent, day ${DAY})`);
   console.log(
     formatTable([
       ['request', 'statement', 'scans', 'est. rows', 'rows', 'ms', 'big-table seq scan'],
@@ -407,6 +526,13 @@ function printPart(result: PartResult): void {
       ]),
     ]),
   );
+  const livePlans = result.livePlans;
+  console.log(`\n## ${title}: the live door's statements at ${LARGE.toLocaleString('en')} tickets, day ${DAY} (EXPLAIN ANALYZE, each plan in full)`);
+  for (const plan of livePlans) {
+    console.log(`\n${shortSql(plan.sql, 400)}\n  execution ${ms(plan.executionMs ?? Number.NaN)} ms, ${plan.actualRows ?? ''} rows\n${plan.tree.map((line) => `  ${line}`).join('\n')}`);
+  }
+  const liveSeqScans = livePlans.filter((plan) => plan.seqScannedTables.some((table) => LIVE_DOOR_INDEXED_TABLES.has(table)));
+  console.log(`\nlive door: ${livePlans.length} statements, ${liveSeqScans.length} with a sequential scan of ${[...LIVE_DOOR_INDEXED_TABLES].join(' or ')}`);
   console.log(`\n## ${title}: tickets import (admin CLI, child process)`);
   console.log(
     formatTable([

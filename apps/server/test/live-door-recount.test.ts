@@ -8,7 +8,7 @@
  * (one grouped statement) must equal what check_ins says when counted from scratch.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { apiPaths, LiveDoor, liveDoorPaths, offlinePaths, OfflineScanBatchResponse, supervisorPaths, VerifyTicketResponse } from '@gatecheck/contract';
+import { apiPaths, lastDailyCheckout, LiveDoor, liveDoorPaths, offlinePaths, OfflineScanBatchResponse, supervisorPaths, VerifyTicketResponse } from '@gatecheck/contract';
 import { and, eq, gt, isNull, lt } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { checkInArrivals, checkIns, checkInTypeCounts, eventDays, events, sessions, tickets } from '../src/db/schema.ts';
@@ -184,7 +184,24 @@ async function expectExact(): Promise<LiveDoor> {
     // The grouped statement against the per-list count the scanner's counts use.
     expect(line?.insideNow).toBe(await countListInside(t.database.db, event, list, DAY, new Date()));
   }
+  // The event's guests inside: distinct tickets, each list's daily checkout applied (docs/decisions/141).
+  expect(figures.occupancy.inside).toBe(await recountEventInside());
   return figures;
+}
+
+/** Distinct tickets inside now through any list, recounted in JS from the check-in rows and the lists' checkouts. */
+async function recountEventInside(): Promise<number> {
+  const now = new Date();
+  const lists = new Map((await listCheckInLists(t.database.db, event.id)).map((list) => [list.id, lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now)]));
+  const rows = await t.database.db
+    .select()
+    .from(checkIns)
+    .where(and(eq(checkIns.eventId, event.id), eq(checkIns.day, DAY), isNull(checkIns.undoneAt), isNull(checkIns.exitedAt)));
+  const inside = rows.filter((row) => {
+    const checkout = lists.get(row.checkInListId) ?? null;
+    return checkout === null || (row.lastEnteredAt ?? row.checkedInAt).getTime() >= checkout.getTime();
+  });
+  return new Set(inside.map((row) => row.ticketId)).size;
 }
 
 test(`arrivals and inside now equal a recount after entries, exits, re-entries, undos and offline uploads (${TEST_DATABASE_KIND})`, async () => {

@@ -288,3 +288,40 @@ describe('an undo of a re-entry from the recent scans', () => {
     expect((await undo(guest, reentryScan)).statusCode).toBe(409);
   });
 });
+
+describe("phones' clocks apart (review of docs/decisions/138)", () => {
+  test("a phone whose clock is far behind (its scan times taken as its session's start): its exit after the guest came in is recorded, placed after the entry, never history", async () => {
+    const { hall, guest } = await setUp({ capacity: 5 });
+    at(1);
+    await scan(guest, hall, randomUUID());
+    expect(await door(hall, guest)).toMatchObject({ insideNow: 1, placesHeld: 1 });
+    at(2);
+    const exitA = randomUUID();
+    const [result] = await upload(hall, [{ scanId: exitA, code: guest.code, scannedAt: new Date(base - 24 * 60 * MINUTE), direction: 'exit' }]);
+    expect(result).toMatchObject({ scanId: exitA, status: 'recorded' });
+    expect(await door(hall, guest)).toMatchObject({ insideNow: 0, checkedIn: 1, placesHeld: 0, arrivals: 1 });
+    const row = await checkInOf(guest);
+    expect(row?.exitedAt?.getTime()).toBeGreaterThanOrEqual(row?.checkedInAt.getTime() ?? Number.POSITIVE_INFINITY);
+    // The guest comes back in.
+    at(3);
+    expect(await scan(guest, hall, randomUUID())).toMatchObject({ isValid: true });
+    expect(await door(hall, guest)).toMatchObject({ insideNow: 1, placesHeld: 1 });
+  });
+
+  test('an undo of a re-entry that also undoes an exit stamped later by a phone running ahead leaves the guest counted inside with a place, never inside without one', async () => {
+    const { hall, guest } = await setUp({ capacity: 5 });
+    at(1);
+    await scan(guest, hall, randomUUID());
+    // Phone A, offline and 3 minutes ahead, lets the guest out at real minute 2 and sends it at once.
+    at(2);
+    const [exitA] = await upload(hall, [{ scanId: randomUUID(), code: guest.code, scannedAt: new Date(base + 5 * MINUTE), direction: 'exit' }]);
+    expect(exitA).toMatchObject({ status: 'recorded' });
+    // Phone B, online, lets the guest back in at minute 3; a supervisor undoes that re-entry.
+    at(3);
+    const reentryScan = randomUUID();
+    expect(await scan(guest, hall, reentryScan)).toMatchObject({ isValid: true });
+    expect((await undo(guest, reentryScan)).statusCode).toBe(200);
+    const after = await door(hall, guest);
+    expect(after.placesHeld).toBe(after.insideNow);
+  });
+});

@@ -386,6 +386,9 @@ export const checkIns = pgTable(
     index('check_ins_active_event_day_idx').on(t.eventId, t.day).where(sql`${t.undoneAt} is null`),
     // Inside now (docs/decisions/111): the day's active check-ins of a list not exited.
     index('check_ins_inside_list_day_idx').on(t.eventId, t.checkInListId, t.day).where(sql`${t.undoneAt} is null and ${t.exitedAt} is null`),
+    // The event's distinct guests inside now (docs/decisions/141): the same rows by (event, day) with
+    // their list and ticket, so that they are counted from the index alone.
+    index('check_ins_inside_event_day_idx').on(t.eventId, t.day, t.checkInListId, t.ticketId).where(sql`${t.undoneAt} is null and ${t.exitedAt} is null`),
     // Inside now without reading the check-ins inside (docs/decisions/140): the trigger-kept arrivals
     // less these, the day's active check-ins that exited (none at a door without re-entry).
     index('check_ins_exited_event_day_idx').on(t.eventId, t.day, t.checkInListId).where(sql`${t.undoneAt} is null and ${t.exitedAt} is not null`),

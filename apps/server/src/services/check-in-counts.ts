@@ -10,7 +10,8 @@
  * with the same queries (`countCheckInsByDay`).
  */
 import { type CheckInCounts, type CheckInListCounts, type CheckInListRule, lastDailyCheckout } from '@gatecheck/contract';
-import { and, eq, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
 import { checkInArrivals, checkInLists, checkIns, checkInTypeCounts, events, ticketDayCounts, ticketTypes as ticketTypeRows } from '../db/schema.ts';
 import { countInside, insideNowSql, isInsideSince } from './check-ins/write.ts';
@@ -165,14 +166,26 @@ export async function countInsideByList(
  * tickets per type (distinct tickets with an active check-in), both trigger-kept — every check-in
  * not exited is one guest inside, so the figure is the arrivals less the exited check-ins, and no
  * inside check-in is read (docs/decisions/140). Otherwise (a ticket checked in at two lists, a list
- * with a checkout) the distinct tickets of the partial index of inside check-ins, which grows with
- * them; the planner runs that branch's subquery only when it is taken (an InitPlan).
+ * with a checkout) the distinct tickets inside, in two parts counted together (docs/decisions/141):
+ * the rows at lists without a daily checkout from the partial index `check_ins_inside_event_day_idx`
+ * alone (it holds each row's list and ticket), the rows at lists with one by an index and their
+ * entry times; the planner runs that branch's subquery only when it is taken (an InitPlan).
  */
 export async function countEventInside(db: DbOrTx, eventId: string, day: number, now: Date): Promise<number> {
-  const distinctInside = sql`(select count(distinct ${checkIns.ticketId}) from ${checkIns}
-    inner join ${checkInLists} on ${checkInLists.eventId} = ${checkIns.eventId} and ${checkInLists.id} = ${checkIns.checkInListId}
-    inner join ${events} on ${events.id} = ${checkIns.eventId}
-    where ${checkIns.eventId} = ${eventId} and ${checkIns.day} = ${day} and ${insideNowSql(now)})`;
+  const ofDay = and(eq(checkIns.eventId, eventId), eq(checkIns.day, day));
+  const listOfRow = and(eq(checkInLists.eventId, checkIns.eventId), eq(checkInLists.id, checkIns.checkInListId));
+  const withoutCheckout = db
+    .select({ ticketId: checkIns.ticketId })
+    .from(checkIns)
+    .innerJoin(checkInLists, listOfRow)
+    .where(and(ofDay, isNull(checkInLists.dailyCheckoutTime), isInsideSince(null)));
+  const withCheckout = db
+    .select({ ticketId: checkIns.ticketId })
+    .from(checkIns)
+    .innerJoin(checkInLists, listOfRow)
+    .innerJoin(events, eq(events.id, checkIns.eventId))
+    .where(and(ofDay, isNotNull(checkInLists.dailyCheckoutTime), insideNowSql(now)));
+  const distinctInside = sql`(select count(distinct inside.ticket_id) from (${unionAll(withoutCheckout, withCheckout)}) as inside)`;
   const noCheckout = sql`not exists (select 1 from ${checkInLists} where ${checkInLists.eventId} = ${eventId} and ${checkInLists.dailyCheckoutTime} is not null)`;
   const onceEach = sql`${arrivalsOf(eventId, day)} = ${checkedInTicketsOf(eventId, day)}`;
   const [row] = await db

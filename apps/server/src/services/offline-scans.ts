@@ -450,7 +450,7 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
     scanId: scan.scanId,
     at: scannedAt,
     now,
-    offline: { receivedAt: now, deviceId: scan.deviceId },
+    offline: { receivedAt: now, deviceId: scan.deviceId, isTimeClamped: time.isClamped },
   });
   const outcome = (answer: ItemAnswer, log: ItemOutcome['log'], conflictingCheckInId: string | null = null): ItemOutcome => ({ answer, code: logged, ticketId, conflictingCheckInId, log });
   if (recorded.outcome === 'denied') {

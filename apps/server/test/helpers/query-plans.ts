@@ -148,6 +148,11 @@ export interface PlanSummary {
   /** With ANALYZE: rows the statement returned, and its execution time (ms). */
   actualRows?: number;
   executionMs?: number;
+  /**
+   * The plan as an indented tree, a line per node: its type, table and index, the index condition
+   * and filter, estimated rows and (with ANALYZE) actual rows × loops and time (ms).
+   */
+  tree: string[];
 }
 
 interface PlanNode {
@@ -157,6 +162,10 @@ interface PlanNode {
   'Plan Rows'?: number;
   'Actual Rows'?: number;
   'Actual Loops'?: number;
+  'Actual Total Time'?: number;
+  'Index Cond'?: string;
+  'Recheck Cond'?: string;
+  Filter?: string;
   Plans?: PlanNode[];
 }
 
@@ -189,6 +198,15 @@ export async function explainStatement(
   const top = parsed[0];
   if (!top) throw new Error(`no plan for ${statement.sql}`);
   const scans: PlanScan[] = [];
+  const tree: string[] = [];
+  const describe = (node: PlanNode, depth: number) => {
+    const target = [node['Relation Name'] ? ` on ${node['Relation Name']}` : '', node['Index Name'] ? ` using ${node['Index Name']}` : ''].join('');
+    const conditions = (['Index Cond', 'Recheck Cond', 'Filter'] as const).flatMap((key) => (node[key] ? [`${key}: ${node[key]}`] : []));
+    const actual = node['Actual Rows'] === undefined ? '' : `, actual ${node['Actual Rows']} × ${node['Actual Loops'] ?? 1} loops, ${node['Actual Total Time'] ?? 0} ms`;
+    tree.push(`${'  '.repeat(depth)}-> ${node['Node Type']}${target} (est. ${node['Plan Rows'] ?? 0} rows${actual})${conditions.length > 0 ? ` [${conditions.join('; ')}]` : ''}`);
+    node.Plans?.forEach((child) => describe(child, depth + 1));
+  };
+  describe(top.Plan, 0);
   const walk = (node: PlanNode) => {
     if (/Scan/.test(node['Node Type']) && (node['Relation Name'] || node['Index Name'])) {
       scans.push({
@@ -205,6 +223,7 @@ export async function explainStatement(
     label: statement.label,
     sql: statement.sql,
     scans,
+    tree,
     seqScannedTables: scans.filter((scan) => scan.node === 'Seq Scan' && scan.relation).map((scan) => scan.relation ?? ''),
     estimatedRows: top.Plan['Plan Rows'] ?? 0,
     ...(options.analyze ? { actualRows: top.Plan['Actual Rows'] ?? 0, executionMs: top['Execution Time'] ?? 0 } : {}),

@@ -67,7 +67,7 @@ export interface AttemptToRecord {
    * is recorded all the same (`overCapacity`), and an entry of a guest another gate let in is a
    * `conflict` with that check-in instead of a denial `already_checked_in`.
    */
-  offline?: { receivedAt: Date; deviceId: string } | undefined;
+  offline?: { receivedAt: Date; deviceId: string; isTimeClamped?: boolean } | undefined;
 }
 
 /** A rule's denial. */
@@ -150,15 +150,20 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
 
   const standing = isDoorAttempt(list, direction) ? await lockActiveCheckIn(tx, key) : undefined;
   const retried = standing ? await findRetriedMovement(tx, { ...standing, eventId: key.eventId }, who) : undefined;
-  if (standing && offline && at.getTime() < latestMovementAt(standing).getTime()) {
+  // A scan time set to its session's start (`isTimeClamped`: the phone's clock was far behind) says
+  // nothing of when the guest passed: such a movement is never history; it is decided against the
+  // guest's state now and placed after the check-in's latest movement, as the phone's latest word.
+  const isTimeUnknown = offline?.isTimeClamped === true;
+  if (standing && offline && !isTimeUnknown && at.getTime() < latestMovementAt(standing).getTime()) {
     return recordLate(tx, { attempt, input, standing, retried, decideAgainst });
   }
+  const movedAt = standing && isTimeUnknown ? new Date(Math.max(at.getTime(), latestMovementAt(standing).getTime())) : at;
   const atDoor = (door: DoorCheckIn, isInside = isCheckInInside(door, list, event, at)) => ({ ...existingForRule(door, retried), isInside });
   const decision = decideCheckIn({ ...input, existingCheckIn: standing ? atDoor(standing) : null });
   if (standing && (decision.outcome === 'denied' || decision.outcome === 'checked_in_by_this_scan' || decision.outcome === 'checked_out_by_this_scan')) return decideAgainst(standing, decision);
   if (decision.outcome === 'denied') return { outcome: 'denied', denial: decision };
   if (decision.outcome === 'checked_in_by_this_scan' || decision.outcome === 'checked_out_by_this_scan') throw new Error('a retry decided without a check-in');
-  const movement = { eventId: key.eventId, at, ...who, offline };
+  const movement = { eventId: key.eventId, at: movedAt, ...who, offline };
   if (decision.outcome === 'check_out') {
     if (!standing) throw new Error('an exit decided without a check-in');
     const exitedAt = await recordExit(tx, { ...movement, checkInId: standing.id });
@@ -176,7 +181,7 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   let entered: { checkInId: string; enteredAt: Date };
   if (standing && decision.isReentry) {
     await recordReentry(tx, { ...movement, checkInId: standing.id });
-    entered = { checkInId: standing.id, enteredAt: at };
+    entered = { checkInId: standing.id, enteredAt: movedAt };
   } else {
     const written = await recordCheckIn(tx, { ...key, ...who, ...(offline ? { checkedInAt: at, receivedAt: offline.receivedAt, deviceId: offline.deviceId } : {}) });
     if (!written.isRecorded) {

@@ -535,7 +535,9 @@ async function undoReentry(tx: DbOrTx, reentry: { eventId: string; checkInId: st
     .where(and(ofCheckIn, isNull(checkInMovements.undoneAt), sql`${checkInMovements.at} >= ${reentry.at.toISOString()}::timestamptz`))
     .returning({ direction: checkInMovements.direction, at: checkInMovements.at, isLate: checkInMovements.isLate, undoneAt: checkInMovements.undoneAt });
   const undoneAt = undone[0]?.undoneAt;
-  if (!undoneAt) throw new Error('a re-entry to undo without its movement');
+  // Undone meanwhile by another undo (a double tap, two supervisors): the check-in lock let this one
+  // through with the movement it read before; it stands as that undo left it.
+  if (!undoneAt) return { isUndone: false, standing: 'another' };
   const exitsUndone = undone.filter((movement) => movement.direction === 'exit' && !movement.isLate).sort((a, b) => a.at.getTime() - b.at.getTime());
   const before = await movementsOf(tx, reentry);
   const firstEntry = before[0];
@@ -552,8 +554,11 @@ async function undoReentry(tx: DbOrTx, reentry: { eventId: string; checkInId: st
       changedXid: changeStamp(),
     })
     .where(and(eq(checkIns.eventId, reentry.eventId), eq(checkIns.id, reentry.checkInId), isActiveCheckIn));
-  // Before a re-entry the guest was not inside (the rule admits none otherwise): no place held.
-  await releasePlace(tx, reentry.eventId, reentry.checkInId);
+  // Before a re-entry the guest was not inside (the rule admits none otherwise): no place held. Only
+  // when the movements left say so: with phones' clocks apart, an exit recorded before the re-entry
+  // may carry a later time and be undone with it, and a guest the check-in counts inside keeps the
+  // place it holds (never one counted inside without a place: the list would admit one too many).
+  if (isOut) await releasePlace(tx, reentry.eventId, reentry.checkInId);
   return { isUndone: true, checkInListId: reentry.checkInListId, checkedInAt: reentry.at, undoneAt, exitedAt: exitsUndone[0]?.at ?? null };
 }
 

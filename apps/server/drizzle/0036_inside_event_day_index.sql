@@ -1,0 +1,1 @@
+CREATE INDEX "check_ins_inside_event_day_idx" ON "check_ins" USING btree ("event_id","day","check_in_list_id","ticket_id") WHERE "check_ins"."undone_at" is null and "check_ins"."exited_at" is null;
