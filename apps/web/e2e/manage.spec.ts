@@ -228,11 +228,13 @@ withOwnServer('an admin creates an event with two days at a phone viewport and i
 
   // The devices page and the events list, in the other theme than the devices journey checks.
   await page.goto('/manage');
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage events' })).toBeVisible();
   expect(await axeViolations(page, 'manage list, 320 px')).toEqual([]);
   await page.getByRole('link', { name: 'Door devices' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Door devices' })).toBeVisible();
   expect(await axeViolations(page, 'door devices, 320 px')).toEqual([]);
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('/manage');
+  await expect(page.getByRole('heading', { level: 1, name: 'Manage events' })).toBeVisible();
   expect(await axeViolations(page, 'manage list, dark, 320 px')).toEqual([]);
 });
