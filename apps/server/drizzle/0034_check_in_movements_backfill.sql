@@ -1,12 +1,9 @@
--- The movements already stored in check_ins (docs/decisions/138): each check-in's first entry, its
--- last re-entry and its exit since, with the scans the check-in kept of them (decisions 111, 130).
--- Re-entries and exits between the first entry and the last re-entry were never kept and cannot
--- be restored. A movement of an undone check-in is undone with it.
-INSERT INTO check_in_movements (event_id, check_in_id, direction, at, staff_user_id, scan_id, device_id, received_at, undone_at)
-SELECT event_id, id, 'entry', checked_in_at, staff_user_id, scan_id, device_id, received_at, undone_at
-FROM check_ins
-ON CONFLICT DO NOTHING;
---> statement-breakpoint
+-- The movements already stored in check_ins (docs/decisions/138) after each check-in's first entry:
+-- its last re-entry and its exit since, with the scans the check-in kept of them (decisions 111,
+-- 130). The first entry is not a movement row: the check-in row is it (its scan_id, staff_user_id,
+-- checked_in_at, device_id, received_at). Re-entries and exits between the first entry and the
+-- last re-entry were never kept and cannot be restored. A movement of an undone check-in is undone
+-- with it.
 INSERT INTO check_in_movements (event_id, check_in_id, direction, at, staff_user_id, scan_id, undone_at)
 SELECT event_id, id, 'entry', last_entered_at, coalesce(last_entered_by, staff_user_id), last_entry_scan_id, undone_at
 FROM check_ins WHERE last_entered_at IS NOT NULL

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { checkInListSlots, checkIns, scanLog } from '../src/db/schema.ts';
+import { checkInListSlots, checkInMovements, checkIns, scanLog } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { inTransaction } from '../src/db/transactions.ts';
 import { cliActor } from '../src/services/audit.ts';
@@ -85,8 +85,10 @@ test(`a retry of the same scan by the same staff member is that scan; another st
   if (retry.isRecorded) throw new Error('the retry recorded a second check-in');
   expect(await activeCheckIns(ticket.id)).toBe(1);
 
-  // The retry finds the movement its scan recorded (the first entry), and the rule's input says so.
-  const checkIn = { eventId, checkInId: retry.standing.id };
+  // The retry finds the movement its scan recorded (the first entry: the check-in row's own scan,
+  // no row of check_in_movements), and the rule's input says so.
+  const checkIn = { ...retry.standing, eventId };
+  expect(await t.database.db.select().from(checkInMovements).where(eq(checkInMovements.checkInId, retry.standing.id))).toEqual([]);
   const movement = await findRetriedMovement(t.database.db, checkIn, { scanId, staffUserId: staffId });
   expect(movement).toEqual({ direction: 'entry', at: first.isRecorded ? first.checkedInAt : null });
   expect(existingForRule(retry.standing, movement)).toEqual({ checkedInAt: first.isRecorded ? first.checkedInAt : null, checkedInBy: DEMO_USER.displayName, isSameScan: true });

@@ -1,8 +1,8 @@
 /**
  * The check-in movements migration (docs/decisions/138) on a database that already has check-ins,
- * on PGlite and PostgreSQL: each check-in's first entry, last re-entry and exit become movements
- * with their scans, staff members and times (an undone check-in's undone with it), and the
- * check-in columns that kept those scans are gone.
+ * on PGlite and PostgreSQL: each check-in's last re-entry and exit become movements with their
+ * scans, staff members and times (an undone check-in's undone with it); its first entry stays the
+ * check-in row alone (no movement row); the check-in columns that kept those scans are gone.
  */
 import { expect, test } from 'vitest';
 import { migrateAcross, type Query } from './helpers/migrations.ts';
@@ -34,19 +34,22 @@ const ROWS = `select check_in_id, direction::text as direction, to_char(at at ti
 
 async function expectBackfilled(query: Query): Promise<void> {
   expect(await query(ROWS)).toEqual([
-    { check_in_id: checkIn(1), direction: 'entry', at: '18:00', staff_user_id: STAFF, scan_id: scan(1), device_id: null, is_late: false, is_undone: false },
-    { check_in_id: checkIn(2), direction: 'entry', at: '18:01', staff_user_id: STAFF, scan_id: scan(2), device_id: null, is_late: false, is_undone: false },
     { check_in_id: checkIn(2), direction: 'entry', at: '19:00', staff_user_id: DOOR, scan_id: scan(3), device_id: null, is_late: false, is_undone: false },
     { check_in_id: checkIn(2), direction: 'exit', at: '20:00', staff_user_id: DOOR, scan_id: scan(4), device_id: null, is_late: false, is_undone: false },
-    { check_in_id: checkIn(3), direction: 'entry', at: '18:02', staff_user_id: STAFF, scan_id: null, device_id: 'phone-a', is_late: false, is_undone: true },
     { check_in_id: checkIn(3), direction: 'exit', at: '18:30', staff_user_id: STAFF, scan_id: null, device_id: null, is_late: false, is_undone: true },
   ]);
-  // The scans now live in the movements alone.
+  // The first entries stay the check-in rows' own, with their scans and devices.
+  expect(await query(`select id, scan_id, device_id from check_ins order by id`)).toEqual([
+    { id: checkIn(1), scan_id: scan(1), device_id: null },
+    { id: checkIn(2), scan_id: scan(2), device_id: null },
+    { id: checkIn(3), scan_id: null, device_id: 'phone-a' },
+  ]);
+  // The later movements' scans now live in the movements alone.
   const columns = await query(`select column_name from information_schema.columns where table_name = 'check_ins' and column_name in ('last_entry_scan_id', 'last_entered_by', 'exit_scan_id', 'last_entered_at', 'exited_at')`);
   expect(columns.map((row) => row.column_name).sort()).toEqual(['exited_at', 'last_entered_at']);
 }
 
 // Two runs of every migration on PGlite: about 15 s alone, past the 30 s default beside other test files on a loaded machine.
-test(`the movements migration keeps every entry and exit the check-ins stored, with their scans (${TEST_DATABASE_KIND})`, { timeout: 90_000 }, async () => {
+test(`the movements migration keeps every entry and exit the check-ins stored, with their scans, the first entry in the check-in row (${TEST_DATABASE_KIND})`, { timeout: 90_000 }, async () => {
   await migrateAcross({ before: '_check_in_movements', seed: SEED, check: expectBackfilled });
 });

@@ -164,6 +164,40 @@ describe('a retried or late-uploaded scan of a recorded movement answers it and 
   });
 });
 
+describe("the first entry is the check-in's own scan, not a movement row", () => {
+  test('retried after a re-entry it answers the first entry; undone and then uploaded from the queue it is a duplicate, not a new check-in', async () => {
+    const { hall, guest } = await setUp({});
+    at(1);
+    const firstScan = randomUUID();
+    const first = await scan(guest, hall, firstScan);
+    expect(first).toMatchObject({ isValid: true });
+    at(2);
+    expect(await scan(guest, hall, randomUUID(), 'exit')).toMatchObject({ isValid: true, direction: 'exit' });
+    at(3);
+    expect(await scan(guest, hall, randomUUID())).toMatchObject({ isValid: true });
+    expect((await checkInOf(guest))?.scanId).toBe(firstScan);
+    const movements = await t.database.db.select({ scanId: checkInMovements.scanId }).from(checkInMovements).where(eq(checkInMovements.checkInId, (await checkInOf(guest))?.id ?? ''));
+    expect(movements.map((movement) => movement.scanId)).not.toContain(firstScan);
+
+    // A retry of the first entry's scan is that first entry's approval, though the guest re-entered since.
+    at(4);
+    expect(approvedAt(await scan(guest, hall, firstScan))).toBe(approvedAt(first));
+    // An undo of the first entry's scan undoes the whole check-in.
+    const undone = await undo(guest, firstScan);
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(UndoCheckInResponse.parse(undone.json()).checkedInAt).toBe(approvedAt(first));
+    expect((await checkInOf(guest))?.undoneAt).not.toBeNull();
+    const before = await door(hall, guest);
+    expect(before).toMatchObject({ insideNow: 0, checkedIn: 0, placesHeld: 0 });
+    // The phone had queued that first entry: its upload answers it, and checks nobody in again.
+    at(5);
+    expect((await upload(hall, [{ scanId: firstScan, code: guest.code, scannedAt: new Date(base + MINUTE) }])).map((result) => [result.status, result.checkedInAt])).toEqual([
+      ['duplicate', approvedAt(first)],
+    ]);
+    expect(await door(hall, guest)).toEqual(before);
+  });
+});
+
 describe('an offline movement older than the latest is history', () => {
   test("phone A, offline, let the guest out and back in; phone B, online, let the guest out after that: A's late upload is recorded as history and the guest stays out", async () => {
     const { hall, guest } = await setUp({ capacity: 5 });
@@ -194,8 +228,9 @@ describe('an offline movement older than the latest is history', () => {
       .from(checkInMovements)
       .where(eq(checkInMovements.checkInId, row?.id ?? ''))
       .orderBy(checkInMovements.at);
+    // The first entry is the check-in row's own (its scan), not a movement row (docs/decisions/138).
+    expect(row?.scanId).toEqual(expect.any(String));
     expect(history).toEqual([
-      { direction: 'entry', isLate: false, scanId: expect.any(String) },
       { direction: 'exit', isLate: true, scanId: exitA },
       { direction: 'entry', isLate: true, scanId: entryA },
       { direction: 'exit', isLate: false, scanId: expect.any(String) },

@@ -429,8 +429,9 @@ export const checkIns = pgTable(
 export const movementDirection = pgEnum('movement_direction', CheckInDirection.enum);
 
 /**
- * Every entry and exit of a check-in (docs/decisions/138): its first entry, each re-entry and each
- * exit, with the scan that made it (`scanId`, null when the client sent none) and who made it, so
+ * Every entry and exit of a check-in after its first entry (docs/decisions/138): each re-entry and
+ * each exit, with the scan that made it (the first entry is the check-in row itself, its `scanId`,
+ * `staffUserId` and `checkedInAt`: every reader takes it as the first movement) (`scanId`, null when the client sent none) and who made it, so
  * that a retried or late-uploaded scan of a recorded movement is answered as that movement and
  * nothing is written again. `at` is when the guest passed (the server's clock online, the device's
  * scan time offline). `isLate`: an offline movement that arrived after a later movement of the

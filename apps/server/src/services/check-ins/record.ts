@@ -155,7 +155,7 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   // At an event with a capacity every entry locks the guest's check-in first, as at a door: the
   // rule sees the check-in that stands before a place is claimed (docs/decisions/147).
   const standing = isDoorAttempt(list, direction) || eventCapacity !== null ? await lockActiveCheckIn(tx, key) : undefined;
-  const retried = standing ? await findRetriedMovement(tx, { eventId: key.eventId, checkInId: standing.id }, who) : undefined;
+  const retried = standing ? await findRetriedMovement(tx, { ...standing, eventId: key.eventId }, who) : undefined;
   // A scan time set to its session's start (`isTimeClamped`: the phone's clock was far behind) says
   // nothing of when the guest passed: such a movement is never history; it is decided against the
   // guest's state now and placed after the check-in's latest movement, as the phone's latest word.
@@ -197,7 +197,7 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   } else {
     const written = await recordCheckIn(tx, { ...key, ...who, ...(offline ? { checkedInAt: at, receivedAt: offline.receivedAt, deviceId: offline.deviceId } : {}) });
     if (!written.isRecorded) {
-      const retriedThere = await findRetriedMovement(tx, { eventId: key.eventId, checkInId: written.standing.id }, who);
+      const retriedThere = await findRetriedMovement(tx, { ...written.standing, eventId: key.eventId }, who);
       return decideAgainst(written.standing, decideCheckIn({ ...input, existingCheckIn: existingForRule(written.standing, retriedThere) }));
     }
     entered = { checkInId: written.id, enteredAt: written.checkedInAt };

@@ -10,7 +10,7 @@
  * 404 alike. Every attempt of a member goes to the scan log (docs/decisions/015); a non-member's
  * request never does: it is nobody's scan at that organization's gate (docs/decisions/086).
  */
-import { type CheckInDecision, type CheckInInput, decideCheckIn, isCheckInInside, lastDailyCheckout, isStorableText, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
+import { type CheckInDecision, type CheckInDirection, type CheckInInput, decideCheckIn, isCheckInInside, lastDailyCheckout, isStorableText, renderTextSafely, type VerifyTicketRequest, type VerifyTicketResponse } from '@gatecheck/contract';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
@@ -26,7 +26,7 @@ import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumn
 import { codeOfScannedText } from '../signing-keys.ts';
 import { approve, type Attempt, decideAndRecord, type FoundTicket, withDirection, logAttempt, refuseExitWithoutReentry, ruleInput, type Scanner, toVerdict } from './decide.ts';
 import { countsInside, isDoorAttempt } from './record.ts';
-import { countInside, existingForRule, isActiveCheckIn, recordScannedCheckIn, recordScannedEntryWithPlace } from './write.ts';
+import { countInside, existingForRule, isActiveCheckIn, isFirstEntryOf, recordScannedCheckIn, recordScannedEntryWithPlace, type RetriedMovement, type ScanMaker } from './write.ts';
 
 /**
  * Verifies `request.qrCode` (any letter case; or a signed ticket's QR text, docs/decisions/043) for `request.day` of event `request.eventId` and, when
@@ -237,6 +237,8 @@ function prepareScanRead(db: Db, size: BatchSize) {
       checkInStaffName: checkInStaff.displayName,
       checkInLastEnteredAt: checkIns.lastEnteredAt,
       checkInExitedAt: checkIns.exitedAt,
+      checkInScanId: checkIns.scanId,
+      checkInStaffUserId: checkIns.staffUserId,
       retriedDirection: checkInMovements.direction,
       retriedAt: checkInMovements.at,
     })
@@ -258,8 +260,9 @@ function prepareScanRead(db: Db, size: BatchSize) {
       ),
     )
     .leftJoin(checkInStaff, eq(checkInStaff.id, checkIns.staffUserId))
-    // The movement of that check-in this very scan recorded, if it is a retry (docs/decisions/138):
-    // one probe of the unique index of movements by scan, only when a scanId was sent.
+    // The re-entry or exit of that check-in this very scan recorded, if it is a retry
+    // (docs/decisions/138; a retried first entry is the check-in's own scan, `retriedOf`): one
+    // probe of the unique index of movements by scan, only when a scanId was sent.
     .leftJoin(
       checkInMovements,
       and(
@@ -271,6 +274,20 @@ function prepareScanRead(db: Db, size: BatchSize) {
       ),
     )
     .prepare(`gatecheck_scan_read_${size}`);
+}
+
+/**
+ * The movement of the read's check-in that this scan retries, if any (docs/decisions/138): its first
+ * entry (the check-in row's own scan and staff member), else the re-entry or exit the read joined.
+ */
+function retriedOf(
+  row: { checkedInAt: Date | null; checkInScanId: string | null; checkInStaffUserId: string | null; retriedDirection: CheckInDirection | null; retriedAt: Date | null },
+  maker: ScanMaker,
+): RetriedMovement | null {
+  if (row.checkedInAt && row.checkInStaffUserId !== null && isFirstEntryOf({ scanId: row.checkInScanId, staffUserId: row.checkInStaffUserId }, maker)) {
+    return { direction: 'entry', at: row.checkedInAt };
+  }
+  return row.retriedDirection && row.retriedAt ? { direction: row.retriedDirection, at: row.retriedAt } : null;
 }
 
 /** The reads of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
@@ -307,7 +324,7 @@ async function readScan(db: Db, scanner: Scanner, request: VerifyTicketRequest, 
     found && row.checkedInAt
       ? existingForRule(
           { checkedInAt: row.checkedInAt, staffName: row.checkInStaffName ?? '' },
-          row.retriedDirection && row.retriedAt ? { direction: row.retriedDirection, at: row.retriedAt } : null,
+          retriedOf(row, { scanId: request.scanId ?? null, staffUserId: scanner.userId }),
         )
       : null;
   const door = found && row.checkedInAt ? { lastEnteredAt: row.checkInLastEnteredAt ?? row.checkedInAt, exitedAt: row.checkInExitedAt } : undefined;

@@ -113,18 +113,9 @@ export async function recordCheckIn(tx: DbOrTx, checkIn: NewCheckIn): Promise<Ch
       })
       .onConflictDoNothing({ target: ACTIVE_CHECK_IN_KEY, where: isActiveCheckIn })
       .returning({ id: checkIns.id, checkedInAt: checkIns.checkedInAt });
-    if (inserted) {
-      await recordMovement(tx, {
-        eventId: checkIn.eventId,
-        checkInId: inserted.id,
-        direction: 'entry',
-        at: inserted.checkedInAt,
-        staffUserId: checkIn.staffUserId,
-        scanId: checkIn.scanId,
-        ...(checkIn.receivedAt && checkIn.deviceId !== undefined ? { offline: { receivedAt: checkIn.receivedAt, deviceId: checkIn.deviceId } } : {}),
-      });
-      return { isRecorded: true, ...inserted };
-    }
+    // The first entry is the check-in row itself (its scan, staff member and time): no movement
+    // row is written for it (docs/decisions/138, Consequences).
+    if (inserted) return { isRecorded: true, ...inserted };
     const standing = await findActiveCheckIn(tx, checkIn);
     if (standing) return { isRecorded: false, standing };
   }
@@ -157,13 +148,28 @@ export interface ScanMaker {
 }
 
 /**
- * The movement of check-in `checkInId` that `maker`'s scan recorded (docs/decisions/130, 138): the
- * same `scanId` (one was sent) by the same staff member, not undone — its first entry, any
- * re-entry or any exit, or a late movement kept as history. Undefined when the scan recorded none
- * there: a new attempt (another staff member's scan with the same id is one too).
+ * Whether `maker`'s scan made the first entry of `checkIn` (the check-in row's own scan and staff
+ * member: the first entry is not a row of `check_in_movements`, docs/decisions/138).
  */
-export async function findRetriedMovement(tx: DbOrTx, key: { eventId: string; checkInId: string }, maker: ScanMaker): Promise<RetriedMovement | undefined> {
+export function isFirstEntryOf(checkIn: { scanId: string | null; staffUserId: string }, maker: ScanMaker): boolean {
+  return maker.scanId !== null && checkIn.scanId === maker.scanId && checkIn.staffUserId === maker.staffUserId;
+}
+
+/**
+ * The movement of check-in `checkIn` that `maker`'s scan recorded (docs/decisions/130, 138): the
+ * same `scanId` (one was sent) by the same staff member, not undone — its first entry (the
+ * check-in row's own scan, `isFirstEntryOf`), any re-entry or any exit, or a late movement kept as
+ * history (rows of `check_in_movements`). Undefined when the scan recorded none there: a new
+ * attempt (another staff member's scan with the same id is one too).
+ */
+export async function findRetriedMovement(
+  tx: DbOrTx,
+  checkIn: { eventId: string; id: string; scanId: string | null; staffUserId: string; checkedInAt: Date },
+  maker: ScanMaker,
+): Promise<RetriedMovement | undefined> {
   if (maker.scanId === null) return undefined;
+  if (isFirstEntryOf(checkIn, maker)) return { direction: 'entry', at: checkIn.checkedInAt };
+  const key = { eventId: checkIn.eventId, checkInId: checkIn.id };
   const [movement] = await tx
     .select({ direction: checkInMovements.direction, at: checkInMovements.at })
     .from(checkInMovements)
@@ -235,20 +241,10 @@ function scannedApprovalsLogged(db: Db) {
 }
 
 /**
- * The first-entry movements (docs/decisions/138) of the check-ins a batch write's `inserted` CTE
- * wrote, as the CTE `moved`: one per check-in, at its time, by its staff member with its scan.
- */
-function scannedEntriesMoved(db: Db) {
-  return db.$with('moved', {}).as(sql`
-    insert into ${checkInMovements} (event_id, check_in_id, direction, at, staff_user_id, scan_id)
-    select inserted.event_id, inserted.id, 'entry'::movement_direction, inserted.checked_in_at, inserted.staff_user_id, inserted.scan_id from inserted`);
-}
-
-/**
  * The exactly-once write of scans (docs/decisions/057, 070), for one check-in or a batch: the INSERT
  * of the check-ins (the same ON CONFLICT as `recordCheckIn`; in key order, so that two batches
  * overlapping on another instance lock in the same order) and, for each it inserted, its first
- * entry's movement (docs/decisions/138) and its scan-log row (approved), in one statement — one
+ * scan-log row (approved), in one statement — one
  * implicit transaction, so a crash leaves none or all.
  * The keys of a batch are distinct (event, list, day, ticket). Prepared once per database and size;
  * answers `{ position, checkedInAt }` for each key (1-based position) that inserted.
@@ -263,11 +259,10 @@ function prepareScannedCheckInWrite(db: Db, size: BatchSize) {
     insert into ${checkIns} (event_id, ticket_id, day, check_in_list_id, staff_user_id, scan_id)
     select event_id, ticket_id, day, check_in_list_id, user_id, scan_id from input order by event_id, check_in_list_id, day, ticket_id
     on conflict (event_id, check_in_list_id, day, ticket_id) where undone_at is null do nothing
-    returning ${checkIns.id}, ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}, ${checkIns.staffUserId}, ${checkIns.scanId}`);
+    returning ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}`);
   const logged = scannedApprovalsLogged(db);
-  const moved = scannedEntriesMoved(db);
   return db
-    .with(input, inserted, moved, logged)
+    .with(input, inserted, logged)
     .select({ position: sql<number>`input.position`.mapWith(Number), checkedInAt: inserted.checkedInAt })
     .from(input)
     .innerJoin(
@@ -337,7 +332,7 @@ export interface EntryWithPlace {
  * the partial index of free places (`FOR UPDATE SKIP LOCKED`, from the batch's random start
  * slot, wrapping round, as `claimPlace`'s first step); the i-th entry of a list takes the i-th
  * place claimed; the check-ins of the entries that got one are inserted (the same ON CONFLICT as
- * `recordCheckIn`), each holds its place, and each gets its movement and its approved scan-log row — all one
+ * `recordCheckIn`), each holds its place, and each gets its approved scan-log row (its first entry is the check-in row: docs/decisions/138) — all one
  * implicit transaction. An entry that got no place (none free, or every free one locked by
  * another entry) or whose ticket already had a check-in inserts nothing and holds nothing: its
  * caller decides it again in the door write's transaction (`recordAttempt`), which waits for
@@ -370,7 +365,6 @@ function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
     select event_id, ticket_id, day, check_in_list_id, user_id, scan_id from placed order by event_id, check_in_list_id, day, ticket_id
     on conflict (event_id, check_in_list_id, day, ticket_id) where undone_at is null do nothing
     returning ${checkIns.id}, ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}, ${checkIns.staffUserId}, ${checkIns.scanId}`);
-  const moved = scannedEntriesMoved(db);
   const held = db.$with('held', {}).as(sql`
     update ${checkInListSlots} set check_in_id = inserted.id, day = inserted.day, held_since = inserted.checked_in_at
     from inserted join placed using (event_id, ticket_id, day, check_in_list_id)
@@ -393,7 +387,7 @@ function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
       wanted.event_id, wanted.check_in_list_id, wanted.day
     from (select event_id, check_in_list_id, day, max(checkout) as checkout from input group by event_id, check_in_list_id, day) as wanted`);
   return db
-    .with(input, claimed, placed, inserted, moved, held, logged, answers)
+    .with(input, claimed, placed, inserted, held, logged, answers)
     .select({
       position: sql<number | null>`answers.position`.mapWith(Number),
       checkedInAt: sql<Date | null>`answers.checked_in_at`.mapWith(checkIns.checkedInAt),
@@ -481,13 +475,17 @@ export async function undoActiveCheckIn(tx: DbOrTx, undo: CheckInUndo): Promise<
   const activeCheckIn = and(eq(checkIns.eventId, undo.eventId), onList, eq(checkIns.ticketId, undo.ticketId), eq(checkIns.day, undo.day), isActiveCheckIn);
   let checkInId: string | undefined;
   if (undo.scanId !== undefined) {
-    const [made] = await tx
-      .select({
-        checkInId: checkIns.id,
-        checkInListId: checkIns.checkInListId,
-        isFirstEntry: sql<boolean>`(${checkIns.scanId} = ${checkInMovements.scanId} and ${checkIns.staffUserId} = ${checkInMovements.staffUserId})`,
-        at: checkInMovements.at,
-      })
+    // The first entry's scan is the check-in row's own (docs/decisions/138): the whole check-in.
+    const [first] = await tx
+      .select({ checkInId: checkIns.id })
+      .from(checkIns)
+      .where(and(activeCheckIn, eq(checkIns.scanId, undo.scanId)))
+      .limit(1)
+      .for('update');
+    const [made] = first
+      ? [undefined]
+      : await tx
+      .select({ checkInId: checkIns.id, checkInListId: checkIns.checkInListId, at: checkInMovements.at })
       .from(checkInMovements)
       .innerJoin(checkIns, and(eq(checkIns.eventId, checkInMovements.eventId), eq(checkIns.id, checkInMovements.checkInId)))
       .where(
@@ -502,12 +500,12 @@ export async function undoActiveCheckIn(tx: DbOrTx, undo: CheckInUndo): Promise<
       )
       .limit(1)
       .for('update', { of: checkIns });
-    if (!made) {
+    if (first) checkInId = first.checkInId;
+    else if (made) return undoReentry(tx, { eventId: undo.eventId, checkInId: made.checkInId, checkInListId: made.checkInListId, at: made.at });
+    else {
       const [standing] = await tx.select({ id: checkIns.id }).from(checkIns).where(activeCheckIn).limit(1);
       return { isUndone: false, standing: standing ? 'another' : 'none' };
     }
-    if (!made.isFirstEntry) return undoReentry(tx, { eventId: undo.eventId, checkInId: made.checkInId, checkInListId: made.checkInListId, at: made.at });
-    checkInId = made.checkInId;
   }
   const [undone] = await tx
     .update(checkIns)
@@ -574,10 +572,23 @@ export interface Movement {
 /**
  * The movements of check-in `key.checkInId`, oldest first, not undone: those that made who is inside
  * now (without `upTo`), or every one at or before `upTo`, late ones too (the guest's passages
- * up to that time, as far as the server knows them: docs/decisions/138).
+ * up to that time, as far as the server knows them: docs/decisions/138). The first is the check-in's
+ * own first entry (`checked_in_at` by its staff member: not a row of `check_in_movements`), while
+ * the check-in is active.
  */
 export async function movementsOf(tx: DbOrTx, key: { eventId: string; checkInId: string }, upTo?: Date): Promise<Movement[]> {
-  return tx
+  const [first] = await tx
+    .select({ at: checkIns.checkedInAt, staffUserId: checkIns.staffUserId })
+    .from(checkIns)
+    .where(
+      and(
+        eq(checkIns.eventId, key.eventId),
+        eq(checkIns.id, key.checkInId),
+        isActiveCheckIn,
+        upTo === undefined ? undefined : sql`${checkIns.checkedInAt} <= ${upTo.toISOString()}::timestamptz`,
+      ),
+    );
+  const later = await tx
     .select({ direction: checkInMovements.direction, at: checkInMovements.at, staffUserId: checkInMovements.staffUserId })
     .from(checkInMovements)
     .where(
@@ -589,11 +600,13 @@ export async function movementsOf(tx: DbOrTx, key: { eventId: string; checkInId:
       ),
     )
     .orderBy(asc(checkInMovements.at));
+  return first ? [{ direction: 'entry', ...first }, ...later] : later;
 }
 
 /**
- * The movement `scan` made of its ticket on its day at event `scan.eventId` — an entry or an exit
- * of a check-in, active or undone (docs/decisions/138) — if any: when it was made and by whom. An
+ * The movement `scan` made of its ticket on its day at event `scan.eventId` — a check-in's first
+ * entry (the check-in row's scan), or a re-entry or an exit (a row of `check_in_movements`), of a
+ * check-in active or undone (docs/decisions/138) — if any, the latest: when it was made and by whom. An
  * offline scan whose online verify reached the server before the device gave up on it is that
  * movement, not a new one (docs/decisions/045).
  */
@@ -601,7 +614,14 @@ export async function findMovementOfScan(
   tx: DbOrTx,
   scan: { eventId: string; ticketId: string; day: number; scanId: string },
 ): Promise<{ checkedInAt: Date; checkedInBy: string } | undefined> {
-  const [made] = await tx
+  const [firstEntry] = await tx
+    .select({ checkedInAt: checkIns.checkedInAt, checkedInBy: users.displayName })
+    .from(checkIns)
+    .innerJoin(users, eq(users.id, checkIns.staffUserId))
+    .where(and(eq(checkIns.eventId, scan.eventId), eq(checkIns.ticketId, scan.ticketId), eq(checkIns.day, scan.day), eq(checkIns.scanId, scan.scanId)))
+    .orderBy(sql`${checkIns.checkedInAt} desc`)
+    .limit(1);
+  const [later] = await tx
     .select({ checkedInAt: checkInMovements.at, checkedInBy: users.displayName })
     .from(checkInMovements)
     .innerJoin(checkIns, and(eq(checkIns.eventId, checkInMovements.eventId), eq(checkIns.id, checkInMovements.checkInId)))
@@ -609,7 +629,8 @@ export async function findMovementOfScan(
     .where(and(eq(checkInMovements.eventId, scan.eventId), eq(checkInMovements.scanId, scan.scanId), eq(checkIns.ticketId, scan.ticketId), eq(checkIns.day, scan.day)))
     .orderBy(sql`${checkInMovements.at} desc`)
     .limit(1);
-  return made;
+  if (!firstEntry || !later) return firstEntry ?? later;
+  return later.checkedInAt.getTime() > firstEntry.checkedInAt.getTime() ? later : firstEntry;
 }
 
 /**
