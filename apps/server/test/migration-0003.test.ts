@@ -5,34 +5,9 @@
  * partial unique index still allows one active check-in per ticket and day. Migrations 0006–0010
  * (issue 14 item 6) give the existing check-in its ticket's event id, now part of that index.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../src/db/client.ts';
-import { createPostgresTestDatabase, TEST_DATABASE_KIND, type PostgresTestDatabase } from './helpers/test-app.ts';
-
-let before0003: string;
-beforeAll(async () => {
-  // The migrations folder as it was before 0003: the first three SQL files and their journal entries.
-  before0003 = await mkdtemp(path.join(tmpdir(), 'gatecheck-migrations-'));
-  await cp(MIGRATIONS_FOLDER, before0003, { recursive: true });
-  const journalFile = path.join(before0003, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
-  expect(journal.entries[3]?.tag).toBe('0003_supervisor_tools');
-  journal.entries = journal.entries.slice(0, 3);
-  await writeFile(journalFile, JSON.stringify(journal));
-  await rm(path.join(before0003, '0003_supervisor_tools.sql'));
-});
-afterAll(async () => {
-  await rm(before0003, { recursive: true, force: true });
-});
+import { expect, test } from 'vitest';
+import { migrateAcross, type Query } from './helpers/migrations.ts';
+import { TEST_DATABASE_KIND } from './helpers/test-app.ts';
 
 /** The rows a 0002 database holds: three users with the old roles, a ticket, a check-in. */
 const SEED_0002 = `
@@ -52,8 +27,6 @@ const SEED_0002 = `
   insert into check_ins (ticket_id, day, staff_user_id) values
     ('00000000-0000-4000-8000-0000000000f1', 1, '00000000-0000-4000-8000-000000000003');
 `;
-
-type Query = (text: string) => Promise<Array<Record<string, unknown>>>;
 
 async function expectMigratedData(query: Query): Promise<void> {
   expect(await query('select role::text as role from memberships order by user_id')).toEqual([{ role: 'admin' }, { role: 'admin' }, { role: 'staff' }]);
@@ -76,29 +49,5 @@ async function expectMigratedData(query: Query): Promise<void> {
 }
 
 test(`0003 maps owner to admin, indexes existing tickets and keeps check-ins (${TEST_DATABASE_KIND})`, async () => {
-  if (TEST_DATABASE_KIND === 'pglite') {
-    const client = await PGlite.create();
-    try {
-      const db = drizzlePglite({ client });
-      await migratePglite(db, { migrationsFolder: before0003 });
-      await client.exec(SEED_0002);
-      await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-      await expectMigratedData(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
-    } finally {
-      await client.close();
-    }
-    return;
-  }
-  const database: PostgresTestDatabase = await createPostgresTestDatabase();
-  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
-  try {
-    const db = drizzlePg({ client: pool });
-    await migratePg(db, { migrationsFolder: before0003 });
-    await pool.query(SEED_0002);
-    await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    await expectMigratedData(async (text) => (await pool.query<Record<string, unknown>>(text)).rows);
-  } finally {
-    await pool.end();
-    await database.drop();
-  }
+  await migrateAcross({ before: '_supervisor_tools', seed: SEED_0002, check: expectMigratedData });
 });

@@ -6,9 +6,6 @@
  * tickets; and verify behaves as before the upgrade — a ticket checked in before is already
  * checked in, an undone one and a new one are admitted once.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -17,27 +14,20 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type DatabaseHandle, MIGRATIONS_FOLDER, openDatabase } from '../src/db/client.ts';
+import { type DatabaseHandle, openDatabase } from '../src/db/client.ts';
 import { rowsOf } from '../src/db/rows.ts';
 import { countCheckInsByDay } from '../src/services/check-in-counts.ts';
 import { verifyTicket } from '../src/services/check-ins/verify.ts';
+import { migrationsBefore, type MigrationsFolder } from './helpers/migrations.ts';
 import { createPostgresTestDatabase, TEST_DATABASE_KIND } from './helpers/test-app.ts';
 
-const FIRST_LIST_MIGRATION = '0016_check_in_lists';
-let beforeLists: string;
+/** The migrations folder as it was before check-in lists: the migrations before `…_check_in_lists`. */
+let beforeLists: MigrationsFolder;
 beforeAll(async () => {
-  // The migrations folder as it was before check-in lists: 0000–0015 and their journal entries.
-  beforeLists = await mkdtemp(path.join(tmpdir(), 'gatecheck-migrations-'));
-  await cp(MIGRATIONS_FOLDER, beforeLists, { recursive: true });
-  const journalFile = path.join(beforeLists, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
-  const index = journal.entries.findIndex((entry) => entry.tag === FIRST_LIST_MIGRATION);
-  expect(index).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, index);
-  await writeFile(journalFile, JSON.stringify(journal));
+  beforeLists = await migrationsBefore('_check_in_lists');
 });
 afterAll(async () => {
-  await rm(beforeLists, { recursive: true, force: true });
+  await beforeLists.remove();
 });
 
 const EVENT = '00000000-0000-4000-8000-0000000000e1';
@@ -91,7 +81,7 @@ async function expectUpgraded(handle: DatabaseHandle): Promise<void> {
 test(`an existing database gets its 'All tickets' lists and behaves as before (${TEST_DATABASE_KIND})`, async () => {
   if (TEST_DATABASE_KIND === 'pglite') {
     const client = await PGlite.create();
-    await migratePglite(drizzlePglite({ client }), { migrationsFolder: beforeLists });
+    await migratePglite(drizzlePglite({ client }), { migrationsFolder: beforeLists.path });
     await client.exec(SEED_0015);
     const dump = await client.dumpDataDir('none');
     await client.close();
@@ -108,7 +98,7 @@ test(`an existing database gets its 'All tickets' lists and behaves as before ($
   try {
     const pool = new pg.Pool({ connectionString: database.url, max: 1 });
     try {
-      await migratePg(drizzlePg({ client: pool }), { migrationsFolder: beforeLists });
+      await migratePg(drizzlePg({ client: pool }), { migrationsFolder: beforeLists.path });
       await pool.query(SEED_0015);
     } finally {
       await pool.end();

@@ -3,36 +3,9 @@
  * PGlite and PostgreSQL: the new table starts with the existing active check-ins counted per event,
  * day, check-in list and 5-minute slot (undone ones not), and the triggers keep it from there.
  */
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../src/db/client.ts';
-import { createPostgresTestDatabase, TEST_DATABASE_KIND } from './helpers/test-app.ts';
-
-/** The migrations folder up to the one before the arrivals table (found by name: numbers change at merges). */
-let beforeArrivals: string;
-beforeAll(async () => {
-  beforeArrivals = await mkdtemp(path.join(tmpdir(), 'gatecheck-migrations-'));
-  await cp(MIGRATIONS_FOLDER, beforeArrivals, { recursive: true });
-  const journalFile = path.join(beforeArrivals, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
-  const index = journal.entries.findIndex((entry) => entry.tag.endsWith('_check_in_arrivals'));
-  expect(index).toBeGreaterThan(0);
-  const dropped = journal.entries.slice(index).map((entry) => entry.tag);
-  journal.entries = journal.entries.slice(0, index);
-  await writeFile(journalFile, JSON.stringify(journal));
-  for (const file of await readdir(beforeArrivals)) if (dropped.includes(file.replace(/\.sql$/, ''))) await rm(path.join(beforeArrivals, file));
-});
-afterAll(async () => {
-  await rm(beforeArrivals, { recursive: true, force: true });
-});
+import { expect, test } from 'vitest';
+import { migrateAcross, type Query } from './helpers/migrations.ts';
+import { TEST_DATABASE_KIND } from './helpers/test-app.ts';
 
 const ORG = '00000000-0000-4000-8000-0000000000a1';
 const FEST = '00000000-0000-4000-8000-0000000000e1';
@@ -54,8 +27,6 @@ const SEED = `
     ('${FEST}', '00000000-0000-4000-8000-000000000001', 2, '${NORTH}', '00000000-0000-4000-8000-0000000000b1', '2026-12-02T19:01:00Z', null);
 `;
 
-type Query = (text: string) => Promise<Array<Record<string, unknown>>>;
-
 const ROWS = `select day, check_in_list_id, to_char(slot_start at time zone 'UTC', 'HH24:MI') as slot, arrivals from check_in_arrivals order by day, check_in_list_id, slot_start`;
 
 async function expectBackfilledAndKept(query: Query): Promise<void> {
@@ -76,29 +47,5 @@ async function expectBackfilledAndKept(query: Query): Promise<void> {
 }
 
 test(`the arrivals migration counts the check-ins already stored, then its triggers keep the counts (${TEST_DATABASE_KIND})`, async () => {
-  if (TEST_DATABASE_KIND === 'pglite') {
-    const client = await PGlite.create();
-    try {
-      const db = drizzlePglite({ client });
-      await migratePglite(db, { migrationsFolder: beforeArrivals });
-      await client.exec(SEED);
-      await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-      await expectBackfilledAndKept(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
-    } finally {
-      await client.close();
-    }
-    return;
-  }
-  const database = await createPostgresTestDatabase();
-  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
-  try {
-    const db = drizzlePg({ client: pool });
-    await migratePg(db, { migrationsFolder: beforeArrivals });
-    await pool.query(SEED);
-    await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    await expectBackfilledAndKept(async (text) => (await pool.query<Record<string, unknown>>(text)).rows);
-  } finally {
-    await pool.end();
-    await database.drop();
-  }
+  await migrateAcross({ before: '_check_in_arrivals', seed: SEED, check: expectBackfilledAndKept });
 });

@@ -4,36 +4,9 @@
  * scans, staff members and times (an undone check-in's undone with it); its first entry stays the
  * check-in row alone (no movement row); the check-in columns that kept those scans are gone.
  */
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../src/db/client.ts';
-import { createPostgresTestDatabase, TEST_DATABASE_KIND } from './helpers/test-app.ts';
-
-/** The migrations folder up to the one before the movements table (found by name: numbers change at merges). */
-let beforeMovements: string;
-beforeAll(async () => {
-  beforeMovements = await mkdtemp(path.join(tmpdir(), 'gatecheck-migrations-'));
-  await cp(MIGRATIONS_FOLDER, beforeMovements, { recursive: true });
-  const journalFile = path.join(beforeMovements, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
-  const index = journal.entries.findIndex((entry) => entry.tag.endsWith('_check_in_movements'));
-  expect(index).toBeGreaterThan(0);
-  const dropped = journal.entries.slice(index).map((entry) => entry.tag);
-  journal.entries = journal.entries.slice(0, index);
-  await writeFile(journalFile, JSON.stringify(journal));
-  for (const file of await readdir(beforeMovements)) if (dropped.includes(file.replace(/\.sql$/, ''))) await rm(path.join(beforeMovements, file));
-});
-afterAll(async () => {
-  await rm(beforeMovements, { recursive: true, force: true });
-});
+import { expect, test } from 'vitest';
+import { migrateAcross, type Query } from './helpers/migrations.ts';
+import { TEST_DATABASE_KIND } from './helpers/test-app.ts';
 
 const ORG = '00000000-0000-4000-8000-0000000000a1';
 const FEST = '00000000-0000-4000-8000-0000000000e1';
@@ -55,8 +28,6 @@ const SEED = `
     ('${checkIn(2)}', '${FEST}', '${ticket(2)}', 1, '${HALL}', '${STAFF}', '${scan(2)}', '2026-12-01T18:01:00Z', '2026-12-01T19:00:00Z', '${scan(3)}', '${DOOR}', '2026-12-01T20:00:00Z', '${DOOR}', '${scan(4)}', null, null, null),
     ('${checkIn(3)}', '${FEST}', '${ticket(3)}', 1, '${HALL}', '${STAFF}', null, '2026-12-01T18:02:00Z', null, null, null, '2026-12-01T18:30:00Z', '${STAFF}', null, '2026-12-01T18:40:00Z', 'phone-a', '2026-12-01T18:35:00Z');
 `;
-
-type Query = (text: string) => Promise<Array<Record<string, unknown>>>;
 
 const ROWS = `select check_in_id, direction::text as direction, to_char(at at time zone 'UTC', 'HH24:MI') as at, staff_user_id, scan_id, device_id, is_late, undone_at is not null as is_undone
   from check_in_movements order by check_in_id, at`;
@@ -80,29 +51,5 @@ async function expectBackfilled(query: Query): Promise<void> {
 
 // Two runs of every migration on PGlite: about 15 s alone, past the 30 s default beside other test files on a loaded machine.
 test(`the movements migration keeps every entry and exit the check-ins stored, with their scans, the first entry in the check-in row (${TEST_DATABASE_KIND})`, { timeout: 90_000 }, async () => {
-  if (TEST_DATABASE_KIND === 'pglite') {
-    const client = await PGlite.create();
-    try {
-      const db = drizzlePglite({ client });
-      await migratePglite(db, { migrationsFolder: beforeMovements });
-      await client.exec(SEED);
-      await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-      await expectBackfilled(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
-    } finally {
-      await client.close();
-    }
-    return;
-  }
-  const database = await createPostgresTestDatabase();
-  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
-  try {
-    const db = drizzlePg({ client: pool });
-    await migratePg(db, { migrationsFolder: beforeMovements });
-    await pool.query(SEED);
-    await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    await expectBackfilled(async (text) => (await pool.query<Record<string, unknown>>(text)).rows);
-  } finally {
-    await pool.end();
-    await database.drop();
-  }
+  await migrateAcross({ before: '_check_in_movements', seed: SEED, check: expectBackfilled });
 });

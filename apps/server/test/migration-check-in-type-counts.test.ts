@@ -4,36 +4,9 @@
  * with an active check-in per event and day (a ticket in at two lists once, at the first list in id
  * order; undone check-ins not), and the triggers keep it from there.
  */
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { MIGRATIONS_FOLDER } from '../src/db/client.ts';
-import { createPostgresTestDatabase, TEST_DATABASE_KIND } from './helpers/test-app.ts';
-
-/** The migrations folder up to the one before the type counts table (found by name: numbers change at merges). */
-let beforeTypeCounts: string;
-beforeAll(async () => {
-  beforeTypeCounts = await mkdtemp(path.join(tmpdir(), 'gatecheck-migrations-'));
-  await cp(MIGRATIONS_FOLDER, beforeTypeCounts, { recursive: true });
-  const journalFile = path.join(beforeTypeCounts, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: Array<{ tag: string }> };
-  const index = journal.entries.findIndex((entry) => entry.tag.endsWith('_check_in_type_counts'));
-  expect(index).toBeGreaterThan(0);
-  const dropped = journal.entries.slice(index).map((entry) => entry.tag);
-  journal.entries = journal.entries.slice(0, index);
-  await writeFile(journalFile, JSON.stringify(journal));
-  for (const file of await readdir(beforeTypeCounts)) if (dropped.includes(file.replace(/\.sql$/, ''))) await rm(path.join(beforeTypeCounts, file));
-});
-afterAll(async () => {
-  await rm(beforeTypeCounts, { recursive: true, force: true });
-});
+import { expect, test } from 'vitest';
+import { migrateAcross, type Query } from './helpers/migrations.ts';
+import { TEST_DATABASE_KIND } from './helpers/test-app.ts';
 
 const ORG = '00000000-0000-4000-8000-0000000000a1';
 const FEST = '00000000-0000-4000-8000-0000000000e1';
@@ -56,8 +29,6 @@ const SEED = `
     ('${FEST}', '${ticket(5)}', 1, '${SOUTH}', '${STAFF}', null),
     ('${FEST}', '${ticket(1)}', 2, '${NORTH}', '${STAFF}', null);
 `;
-
-type Query = (text: string) => Promise<Array<Record<string, unknown>>>;
 
 const ROWS = `select day, check_in_list_id, ticket_type, checked_in from check_in_type_counts where checked_in <> 0 order by day, check_in_list_id, ticket_type`;
 
@@ -83,29 +54,5 @@ async function expectBackfilledAndKept(query: Query): Promise<void> {
 
 // Two runs of every migration on PGlite: about 15 s alone, past the 30 s default beside other test files on a loaded machine.
 test(`the type counts migration counts the check-ins already stored, then its triggers keep the counts (${TEST_DATABASE_KIND})`, { timeout: 90_000 }, async () => {
-  if (TEST_DATABASE_KIND === 'pglite') {
-    const client = await PGlite.create();
-    try {
-      const db = drizzlePglite({ client });
-      await migratePglite(db, { migrationsFolder: beforeTypeCounts });
-      await client.exec(SEED);
-      await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-      await expectBackfilledAndKept(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
-    } finally {
-      await client.close();
-    }
-    return;
-  }
-  const database = await createPostgresTestDatabase();
-  const pool = new pg.Pool({ connectionString: database.url, max: 1 });
-  try {
-    const db = drizzlePg({ client: pool });
-    await migratePg(db, { migrationsFolder: beforeTypeCounts });
-    await pool.query(SEED);
-    await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    await expectBackfilledAndKept(async (text) => (await pool.query<Record<string, unknown>>(text)).rows);
-  } finally {
-    await pool.end();
-    await database.drop();
-  }
+  await migrateAcross({ before: '_check_in_type_counts', seed: SEED, check: expectBackfilledAndKept });
 });

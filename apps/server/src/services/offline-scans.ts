@@ -235,8 +235,9 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPl
   // being recorded by a concurrent upload is waited for by the refusal's INSERT (`keepRefusal`).
   const stored = await findStored(db, scan.scanId);
   if (stored) return replay(stored, makerId, event, day);
+  const upload: ItemUpload = { uploader, makerId, maker, event, day, receivedAt: now };
   const refused = deviceRefusal(uploader, scan);
-  if (refused) return keepRefusal(db, { uploader, makerId, maker, event, day }, scan, refused, now);
+  if (refused) return keepRefusal(db, upload, scan, refused);
   try {
     return await inTransaction(db, async (tx) => {
       const claimedAt = new Date(scan.scannedAt);
@@ -246,25 +247,7 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPl
       const outcome = !maker.isKnown ? unknownMaker(scan) : await decideItem(tx, makerId, place, scan, { at, isClamped: isBeforeSession }, now);
       const [inserted] = await tx
         .insert(offlineScans)
-        .values({
-          scanId: scan.scanId,
-          eventId: event.id,
-          day,
-          userId: makerId,
-          sentBy: maker.claimedMaker === uploader.userId ? null : uploader.userId,
-          deviceId: scan.deviceId,
-          code: renderTextSafely(outcome.code),
-          ticketId: outcome.ticketId,
-          offlineVerdict: scan.verdict,
-          scannedAt: new Date(scan.scannedAt),
-          receivedAt: now,
-          status: outcome.answer.status,
-          reason: outcome.answer.reason ?? null,
-          message: outcome.answer.message ?? null,
-          checkedInAt: outcome.answer.checkedInAt ? new Date(outcome.answer.checkedInAt) : null,
-          checkedInBy: outcome.answer.checkedInBy ?? null,
-          conflictingCheckInId: outcome.conflictingCheckInId,
-        })
+        .values(offlineScanRow(upload, scan, outcome))
         .onConflictDoNothing({ target: [offlineScans.eventId, offlineScans.scanId] })
         .returning({ scanId: offlineScans.scanId });
       if (!inserted) throw new AlreadyStored();
@@ -302,33 +285,12 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPl
  * row, a re-send read after the device was told of its move (or revoked) answered 'not recorded'
  * while the original, read before, was recording the same scan.
  */
-async function keepRefusal(
-  db: Db,
-  upload: { uploader: Uploader; makerId: string; maker: Maker; event: EventDetails; day: number },
-  scan: OfflineScan,
-  refused: ItemAnswer,
-  now: Date,
-): Promise<ItemAnswer> {
-  const { uploader, makerId, maker, event, day } = upload;
+async function keepRefusal(db: Db, upload: ItemUpload, scan: OfflineScan, refused: ItemAnswer): Promise<ItemAnswer> {
+  const { makerId, event, day } = upload;
   const inserted = await retrying(() =>
     db
       .insert(offlineScans)
-      .values({
-        scanId: scan.scanId,
-        eventId: event.id,
-        day,
-        userId: makerId,
-        sentBy: maker.claimedMaker === uploader.userId ? null : uploader.userId,
-        deviceId: scan.deviceId,
-        code: renderTextSafely(scan.code),
-        ticketId: null,
-        offlineVerdict: scan.verdict,
-        scannedAt: new Date(scan.scannedAt),
-        receivedAt: now,
-        status: refused.status,
-        reason: refused.reason ?? null,
-        message: refused.message ?? null,
-      })
+      .values(offlineScanRow(upload, scan, { answer: refused, code: scan.code, ticketId: null, conflictingCheckInId: null }))
       .onConflictDoNothing({ target: [offlineScans.eventId, offlineScans.scanId] })
       .returning({ scanId: offlineScans.scanId }),
   );
@@ -336,6 +298,46 @@ async function keepRefusal(
   const winner = await findStored(db, scan.scanId);
   if (!winner) throw new Error('offline scan vanished after a conflicting insert');
   return replay(winner, makerId, event, day);
+}
+
+/** One item's upload: who sent it, who it is stored under (`makerId`), where, and when the server received it. */
+interface ItemUpload {
+  uploader: Uploader;
+  makerId: string;
+  maker: Maker;
+  event: EventDetails;
+  day: number;
+  receivedAt: Date;
+}
+
+/**
+ * The offline_scans row that stores `kept.answer` as the answer to `scan` in `upload`, for the
+ * recorded path and for a device's refusal alike: the code made storable (lone surrogates and NUL
+ * written out), the scan time the device claimed (not the session start it may have been set to,
+ * decision 088), and the sender beside the maker only when they differ (decision 077).
+ */
+function offlineScanRow(upload: ItemUpload, scan: OfflineScan, kept: Pick<ItemOutcome, 'answer' | 'code' | 'ticketId' | 'conflictingCheckInId'>): typeof offlineScans.$inferInsert {
+  const { uploader, makerId, maker, event, day, receivedAt } = upload;
+  const { answer } = kept;
+  return {
+    scanId: scan.scanId,
+    eventId: event.id,
+    day,
+    userId: makerId,
+    sentBy: maker.claimedMaker === uploader.userId ? null : uploader.userId,
+    deviceId: scan.deviceId,
+    code: renderTextSafely(kept.code),
+    ticketId: kept.ticketId,
+    offlineVerdict: scan.verdict,
+    scannedAt: new Date(scan.scannedAt),
+    receivedAt,
+    status: answer.status,
+    reason: answer.reason ?? null,
+    message: answer.message ?? null,
+    checkedInAt: answer.checkedInAt ? new Date(answer.checkedInAt) : null,
+    checkedInBy: answer.checkedInBy ?? null,
+    conflictingCheckInId: kept.conflictingCheckInId,
+  };
 }
 
 type StoredRow = typeof offlineScans.$inferSelect;
