@@ -48,6 +48,7 @@ async function expectMigratedData(query: Query): Promise<void> {
   expect(await query('select count(*)::int as n from check_ins')).toEqual([{ n: 2 }]);
 }
 
-test(`0003 maps owner to admin, indexes existing tickets and keeps check-ins (${TEST_DATABASE_KIND})`, async () => {
+// Every migration run twice on PGlite: about 10 s alone, past the 30 s default beside other test files on a loaded machine.
+test(`0003 maps owner to admin, indexes existing tickets and keeps check-ins (${TEST_DATABASE_KIND})`, { timeout: 90_000 }, async () => {
   await migrateAcross({ before: '_supervisor_tools', seed: SEED_0002, check: expectMigratedData });
 });

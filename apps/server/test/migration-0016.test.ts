@@ -78,7 +78,8 @@ async function expectUpgraded(handle: DatabaseHandle): Promise<void> {
   expect((await countCheckInsByDay(db, EVENT, 1)).days).toMatchObject([{ checkedIn: 3, admitted: 3 }]);
 }
 
-test(`an existing database gets its 'All tickets' lists and behaves as before (${TEST_DATABASE_KIND})`, async () => {
+// Every migration run twice on PGlite: about 10 s alone, past the 30 s default beside other test files on a loaded machine.
+test(`an existing database gets its 'All tickets' lists and behaves as before (${TEST_DATABASE_KIND})`, { timeout: 90_000 }, async () => {
   if (TEST_DATABASE_KIND === 'pglite') {
     const client = await PGlite.create();
     await migratePglite(drizzlePglite({ client }), { migrationsFolder: beforeLists.path });

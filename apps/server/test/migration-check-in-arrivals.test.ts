@@ -46,6 +46,7 @@ async function expectBackfilledAndKept(query: Query): Promise<void> {
   ]);
 }
 
-test(`the arrivals migration counts the check-ins already stored, then its triggers keep the counts (${TEST_DATABASE_KIND})`, async () => {
+// Every migration run twice on PGlite: about 10 s alone, past the 30 s default beside other test files on a loaded machine.
+test(`the arrivals migration counts the check-ins already stored, then its triggers keep the counts (${TEST_DATABASE_KIND})`, { timeout: 90_000 }, async () => {
   await migrateAcross({ before: '_check_in_arrivals', seed: SEED, check: expectBackfilledAndKept });
 });

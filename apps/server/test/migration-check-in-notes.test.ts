@@ -28,6 +28,7 @@ async function expectMigrated(query: Query): Promise<void> {
   expect(await query(`select distinct check_in_note, requires_attention from tickets`)).toEqual([{ check_in_note: '', requires_attention: false }]);
 }
 
-test(`the check-in notes migration gives existing tickets their types, without notes (${TEST_DATABASE_KIND})`, async () => {
+// Every migration run twice on PGlite: about 10 s alone, past the 30 s default beside other test files on a loaded machine.
+test(`the check-in notes migration gives existing tickets their types, without notes (${TEST_DATABASE_KIND})`, { timeout: 90_000 }, async () => {
   await migrateAcross({ before: '_check_in_notes', seed: SEED, check: expectMigrated });
 });
