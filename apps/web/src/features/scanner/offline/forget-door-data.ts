@@ -9,9 +9,8 @@ import { LOGOUT_SEND_TIMEOUT_MS } from '@/config/constants.ts';
 import { deleteDeviceFile, listDeviceFiles } from '@/lib/native/device-files.ts';
 import { DOOR_LIST_COPY_FOLDER, doorListCopiesSettled, SIGNING_KEYS_COPY_FOLDER, signingKeysPath } from './door-list-copy.ts';
 import { retireDoorLists } from './door-list-store.ts';
-import { roundSender } from './offline-api.ts';
+import { uploadOutboxWithin } from './offline-api.ts';
 import { openOfflineDb } from './offline-db.ts';
-import { uploadOutbox } from './outbox.ts';
 
 /**
  * Sends the outbox once under the stored session (as `userId`; null: nobody is stored, nothing is
@@ -21,11 +20,7 @@ import { uploadOutbox } from './outbox.ts';
 export async function sendThenForgetDoorData(userId: string | null): Promise<void> {
   try {
     const db = await openOfflineDb();
-    if (userId !== null) {
-      // One deadline for waiting on an upload round already under way and for sending.
-      const signal = AbortSignal.timeout(LOGOUT_SEND_TIMEOUT_MS);
-      await uploadOutbox(db, userId, await roundSender(signal), { signal }).catch(() => undefined);
-    }
+    if (userId !== null) await uploadOutboxWithin(db, userId, LOGOUT_SEND_TIMEOUT_MS).catch(() => undefined);
     retireDoorLists();
     const tx = db.transaction(['doorLists', 'localCheckIns', 'signingKeys'], 'readwrite');
     await Promise.all([tx.objectStore('doorLists').clear(), tx.objectStore('localCheckIns').clear(), tx.objectStore('signingKeys').clear(), tx.done]);
@@ -71,7 +66,8 @@ export async function forgetDoorLists(): Promise<void> {
 export async function sendThenForgetEventLeft(eventId: string, userId: string): Promise<void> {
   try {
     const db = await openOfflineDb();
-    await uploadOutbox(db, userId, await roundSender(AbortSignal.timeout(LOGOUT_SEND_TIMEOUT_MS))).catch(() => undefined);
+    // Its wait behind a round already under way is bounded too: the deletion below must not wait on a hung one.
+    await uploadOutboxWithin(db, userId, LOGOUT_SEND_TIMEOUT_MS).catch(() => undefined);
     // Own admissions are keyed `<eventId>|<day>[|<list>]` (offline-db.ts `eventDayKey`).
     const ofEvent = IDBKeyRange.bound(`${eventId}|`, `${eventId}|\uffff`);
     const tx = db.transaction(['localCheckIns', 'signingKeys'], 'readwrite');

@@ -10,7 +10,8 @@ import { offlinePaths } from '@gatecheck/contract/paths';
 import { z } from 'zod';
 import { apiRequest } from '@/lib/api-client.ts';
 import { readStoredToken } from '@/lib/stored-user.ts';
-import type { SendOfflineScans } from './outbox.ts';
+import type { OfflineDb } from './offline-db.ts';
+import { type SendOfflineScans, type UploadOutcome, uploadOutbox } from './outbox.ts';
 
 /**
  * GET door-list[?since=cursor][&checkInListId=]: the body, unparsed; the list's check-ins when a
@@ -53,3 +54,14 @@ export async function roundSender(signal?: AbortSignal): Promise<SendOfflineScan
   return (eventId, day, scans, checkInListId) => sendOfflineScans(eventId, day, scans, { token, signal, checkInListId });
 }
 
+/**
+ * One upload round of the outbox under the session stored now (`roundSender`) that gives up after
+ * `timeoutMs`: one deadline for waiting on a round already under way (`uploadOutbox` runs one at a
+ * time) and for sending, so a round hanging on a black-holed door network cannot hold the caller
+ * past it (a logout, a removed or moved door device; docs/decisions/146).
+ * @throws only when IndexedDB fails (a failed request is `failed: true`).
+ */
+export async function uploadOutboxWithin(db: OfflineDb, userId: string, timeoutMs: number): Promise<UploadOutcome> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  return uploadOutbox(db, userId, await roundSender(signal), { signal });
+}

@@ -5,9 +5,9 @@
  * first sends them, and asks before leaving any behind (app/logout-button.tsx).
  */
 import { LOGOUT_SEND_TIMEOUT_MS } from '@/config/constants.ts';
-import { roundSender } from './offline-api.ts';
+import { uploadOutboxWithin } from './offline-api.ts';
 import { openOfflineDb } from './offline-db.ts';
-import { summarizeOutbox, uploadOutbox, type UploadOutcome } from './outbox.ts';
+import { summarizeOutbox, type UploadOutcome } from './outbox.ts';
 
 /**
  * When `userId` has scans queued, sends the outbox (one upload round under this session, after the
@@ -23,9 +23,7 @@ export async function sendBeforeLogout(
   try {
     const db = await openOfflineDb();
     if ((await summarizeOutbox(db, userId)).waiting === 0) return 0;
-    // One deadline for waiting on an upload round already under way (the scanner's) and for sending.
-    const signal = AbortSignal.timeout(options.timeoutMs ?? LOGOUT_SEND_TIMEOUT_MS);
-    const outcome = await uploadOutbox(db, userId, await roundSender(signal), { signal });
+    const outcome = await uploadOutboxWithin(db, userId, options.timeoutMs ?? LOGOUT_SEND_TIMEOUT_MS);
     options.onUploaded?.(outcome);
     return (await summarizeOutbox(db, userId)).waiting;
   } catch {
