@@ -482,27 +482,25 @@ export async function undoActiveCheckIn(tx: DbOrTx, undo: CheckInUndo): Promise<
       .where(and(activeCheckIn, eq(checkIns.scanId, undo.scanId)))
       .limit(1)
       .for('update');
-    const [made] = first
-      ? [undefined]
-      : await tx
-      .select({ checkInId: checkIns.id, checkInListId: checkIns.checkInListId, at: checkInMovements.at })
-      .from(checkInMovements)
-      .innerJoin(checkIns, and(eq(checkIns.eventId, checkInMovements.eventId), eq(checkIns.id, checkInMovements.checkInId)))
-      .where(
-        and(
-          activeCheckIn,
-          eq(checkInMovements.eventId, undo.eventId),
-          eq(checkInMovements.scanId, undo.scanId),
-          eq(checkInMovements.direction, 'entry'),
-          eq(checkInMovements.isLate, false),
-          isNull(checkInMovements.undoneAt),
-        ),
-      )
-      .limit(1)
-      .for('update', { of: checkIns });
     if (first) checkInId = first.checkInId;
-    else if (made) return undoReentry(tx, { eventId: undo.eventId, checkInId: made.checkInId, checkInListId: made.checkInListId, at: made.at });
     else {
+      const [made] = await tx
+        .select({ checkInId: checkIns.id, checkInListId: checkIns.checkInListId, at: checkInMovements.at })
+        .from(checkInMovements)
+        .innerJoin(checkIns, and(eq(checkIns.eventId, checkInMovements.eventId), eq(checkIns.id, checkInMovements.checkInId)))
+        .where(
+          and(
+            activeCheckIn,
+            eq(checkInMovements.eventId, undo.eventId),
+            eq(checkInMovements.scanId, undo.scanId),
+            eq(checkInMovements.direction, 'entry'),
+            eq(checkInMovements.isLate, false),
+            isNull(checkInMovements.undoneAt),
+          ),
+        )
+        .limit(1)
+        .for('update', { of: checkIns });
+      if (made) return undoReentry(tx, { eventId: undo.eventId, checkInId: made.checkInId, checkInListId: made.checkInListId, at: made.at });
       const [standing] = await tx.select({ id: checkIns.id }).from(checkIns).where(activeCheckIn).limit(1);
       return { isUndone: false, standing: standing ? 'another' : 'none' };
     }
