@@ -12,8 +12,23 @@
  *   decided on the phone and queued, uploaded with its session proof (docs/decisions/088) every
  *   OUTBOX_SEND_MS as POST …/offline-scans (must be `recorded`). A verify answered 503 (the
  *   database did not answer within verify's deadline, docs/decisions/052) is counted apart, not as
- *   a wrong answer: the phone decides offline, and a fresh ticket's approval joins its queue under
- *   the same scanId;
+ *   a wrong answer: the phone decides offline, and an approval (an entry, a re-entry or an exit)
+ *   joins its queue under the same scanId, its upload `recorded` or `duplicate` (the verify wrote it
+ *   after all, docs/decisions/134);
+ * - 1 gate in 5 (gates 5, 10, 15, 20) scans instead at a second check-in list, 'Re-entry door',
+ *   which records exits and has a capacity (docs/decisions/111, 120), sending `checkInListId` and,
+ *   for an exit, `direction: 'exit'` as the web app does (an entry sends none): of 10 scans, 3 a
+ *   fresh ticket (an entry: approved with the list's insideNow and capacity), 2 an exit of a guest
+ *   this gate let in (approved, direction exit), 2 a re-entry of a guest who left (approved), 1 a
+ *   guest inside scanned in again (denied `already_checked_in`), 1 an unknown code, and 1 decided on
+ *   the phone and queued: 1 in OFFLINE_EXIT_EVERY of them an exit of a guest inside (`direction:
+ *   'exit'`), else a fresh entry, uploaded with the list's `checkInListId` (must be `recorded`). A
+ *   scan that needs a guest inside (or out) when the gate has none is a fresh entry instead. Each exit and re-entry
+ *   is a row of check_in_movements (docs/decisions/138; a first entry is the check-in itself), each
+ *   entry claims a place of the list (check_in_list_slots) and each exit frees it;
+ * - the event has a venue capacity (docs/decisions/147), so every entry at either list claims an
+ *   event place (event_slots). Both capacities are the run's fresh and pre-checked-in tickets
+ *   (at most CHECK_IN_LIST_MAX_CAPACITY), so that neither ever denies;
  * - each gate downloads its full door list before the run (unmeasured, as a phone does when its
  *   scanner opens), then syncs `since` its cursor every DOOR_LIST_SYNC_MS, and asks for the day's
  *   counts every COUNTS_REFRESH_MS (the web app's cadences);
@@ -34,7 +49,10 @@
  * window against the first, flagging (`!`) whatever is not within 10 % of it.
  *
  * Every answer must be the expected one; anything else is counted, its first shown, and the run
- * exits 1. Timings and growth never fail it (a benchmark, never part of npm test).
+ * exits 1. Timings and growth never fail it (a benchmark, never part of npm test). At the end, per
+ * target, the re-entry door's approved entries, exits and re-entries, the offline exits recorded,
+ * the list's and the venue's inside now from the gates' last counts, and the rows of
+ * check_in_movements, check_in_list_slots and event_slots held once the server stopped.
  * `SOAK_TARGETS=pglite` (or `postgres`) runs one.
  */
 import { spawnSync } from 'node:child_process';
@@ -46,19 +64,27 @@ import { parseArgs } from 'node:util';
 import {
   API_PREFIX,
   apiPaths,
+  CHECK_IN_LIST_MAX_CAPACITY,
+  CheckInCounts,
   checkInCountsPath,
   DoorList,
   LIVE_DOOR_POLL_MS,
   liveDoorPaths,
   offlinePaths,
   offlineScanProof,
+  type OfflineScan,
   OfflineScanBatchResponse,
+  type OfflineScanStatus,
   supervisorPaths,
   VerifyTicketResponse,
 } from '@gatecheck/contract';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../src/db/client.ts';
 import { DEMO_TODAY_DAY_NUMBER } from '../src/db/seed.ts';
+import { cliActor } from '../src/services/audit.ts';
+import { createCheckInList } from '../src/services/check-in-lists.ts';
+import { findEvent, updateEvent } from '../src/services/events.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { prepareDoorDatabase } from '../test/helpers/door-database.ts';
 import { SERVER_DIR, spawnLogged, stopper, waitForLine } from './server-process.ts';
@@ -105,6 +131,17 @@ const FLAT_WITHIN = 0.1;
 /** Fresh tickets: 7 scans in 10 need one (approvals and offline scans), with room to spare. */
 const FRESH_TICKETS = Math.ceil(GATES * (((MINUTES + WARMUP_MINUTES) * 60_000) / SCAN_EVERY_MS) * 0.7 * 1.1) + 1_000;
 const DENY_TICKETS = 1_000;
+/**
+ * The re-entry door's and the venue's capacity: every ticket of the run could be inside at once
+ * (the first list keeps its guests inside for the day), so neither capacity ever denies.
+ */
+const CAPACITY = FRESH_TICKETS + DENY_TICKETS;
+if (CAPACITY > CHECK_IN_LIST_MAX_CAPACITY) throw new Error(`a soak of ${WARMUP_MINUTES + MINUTES} minutes needs a capacity of ${CAPACITY} guests, above the most a list or an event may have (${CHECK_IN_LIST_MAX_CAPACITY}): run a shorter soak`);
+/** Every REENTRY_GATE_EVERY-th gate scans at the re-entry door (gates 5, 10, 15, 20). */
+const REENTRY_GATE_EVERY = 5;
+const isReentryGate = (gateIndex: number) => gateIndex % REENTRY_GATE_EVERY === REENTRY_GATE_EVERY - 1;
+/** Of a re-entry gate's offline scans, every OFFLINE_EXIT_EVERY-th is an exit. */
+const OFFLINE_EXIT_EVERY = 3;
 const METRICS_TOKEN = randomUUID();
 const DAY = DEMO_TODAY_DAY_NUMBER;
 
@@ -165,10 +202,42 @@ interface Target {
   name: 'pglite' | 'postgres';
   baseUrl: string;
   eventId: string;
+  /** The second check-in list: re-entry allowed, capacity CAPACITY. */
+  reentryListId: string;
   tokens: string[];
   log: string;
   connections(): Promise<number>;
+  /** Stops the server; then reads `rowsAtEnd` from its database (PGlite's folder is then free to open) and removes what the run made. */
   stop(): Promise<void>;
+  rowsAtEnd?: RowsAtEnd;
+}
+
+/** The rows of the door's movement and place writes in a target's database once its server stopped: that the soak grew them. */
+interface RowsAtEnd {
+  movements: number;
+  exits: number;
+  listPlacesHeld: number;
+  eventPlacesHeld: number;
+}
+
+/** Counts the RowsAtEnd in the database `open` opens; undefined (and the reason logged) when it cannot. */
+async function rowsAtEnd(open: () => ReturnType<typeof openDatabase>): Promise<RowsAtEnd | undefined> {
+  try {
+    const handle = await open();
+    try {
+      const result = (await handle.db.execute(sql`
+        select (select count(*) from check_in_movements)::int as movements,
+          (select count(*) from check_in_movements where direction = 'exit')::int as exits,
+          (select count(*) from check_in_list_slots where check_in_id is not null)::int as "listPlacesHeld",
+          (select count(*) from event_slots where ticket_id is not null)::int as "eventPlacesHeld"`)) as unknown as { rows: RowsAtEnd[] };
+      return result.rows[0];
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    console.error(`counting the rows at the end failed: ${String(error)}`);
+    return undefined;
+  }
 }
 
 /** Seeds a door into the database `open` opens and makes one session per gate and supervisor (tokens). */
@@ -181,7 +250,11 @@ async function prepareSoakDoor(open: () => ReturnType<typeof openDatabase>) {
     const tokens: string[] = [];
     // Sessions outlive the run (plus seeding) so that no gate is signed out half-way.
     for (let index = 0; index < GATES + SUPERVISORS + LIVE_WATCHERS; index++) tokens.push((await createSession(handle.db, door.userId, (WARMUP_MINUTES + MINUTES + 60) * 60_000)).token);
-    return { eventId: door.eventId, tokens, freshCodes, denyCodes };
+    const reentryList = await createCheckInList(handle.db, await findEvent(handle.db, door.eventId), { name: 'Re-entry door', ticketTypes: null, days: null, allowsReentry: true, capacity: CAPACITY }, cliActor());
+    // Set after the pre-checked-in tickets are in: they hold the venue's first places, as guests inside do.
+    await updateEvent(handle.db, door.eventId, { capacity: CAPACITY }, cliActor());
+    await handle.db.execute(sql`analyze`);
+    return { eventId: door.eventId, reentryListId: reentryList.id, tokens, freshCodes, denyCodes };
   } finally {
     await handle.close();
   }
@@ -203,16 +276,18 @@ async function pgliteTarget(): Promise<Target & { freshCodes: string[]; denyCode
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-bench-soak-pglite-'));
   const door = await prepareSoakDoor(() => openDatabase({ pgliteDir: path.join(dataDir, 'pgdata'), isDurable: false }));
   const server = await startServer('pglite', { DATA_DIR: dataDir, DATABASE_URL: '' });
-  return {
+  const target: Target & { freshCodes: string[]; denyCodes: string[] } = {
     name: 'pglite',
     ...door,
     ...server,
     connections: async () => 1,
     stop: async () => {
       await server.stop();
+      target.rowsAtEnd = await rowsAtEnd(() => openDatabase({ pgliteDir: path.join(dataDir, 'pgdata'), isDurable: false }));
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  return target;
 }
 
 async function postgresTarget(databaseUrl: string): Promise<Target & { freshCodes: string[]; denyCodes: string[] }> {
@@ -229,7 +304,7 @@ async function postgresTarget(databaseUrl: string): Promise<Target & { freshCode
   const server = await startServer('postgres', { DATABASE_URL: soakUrl });
   const observer = new pg.Client({ connectionString: soakUrl });
   await observer.connect();
-  return {
+  const target: Target & { freshCodes: string[]; denyCodes: string[] } = {
     name: 'postgres',
     ...door,
     ...server,
@@ -240,8 +315,10 @@ async function postgresTarget(databaseUrl: string): Promise<Target & { freshCode
     stop: async () => {
       await server.stop();
       await observer.end();
+      target.rowsAtEnd = await rowsAtEnd(() => openDatabase({ databaseUrl: soakUrl }));
     },
   };
+  return target;
 }
 
 /** What the door saw in one window of one target. */
@@ -262,7 +339,23 @@ class WindowRecord {
   }
 }
 
-/** Drives the door against `target` until `until` (performance.now()), one WindowRecord per window. */
+/** `?checkInListId=…` for a gate at the re-entry door (its door list and counts are that list's, as the web app asks), else ''. */
+function gateQuery(target: Target, gateIndex: number, more: Record<string, string> = {}): string {
+  const query = new URLSearchParams({ ...(isReentryGate(gateIndex) ? { checkInListId: target.reentryListId } : {}), ...more }).toString();
+  return query ? `?${query}` : '';
+}
+
+/** What the re-entry door did in one target's run, printed at the end: the new traffic did happen. */
+interface ReentryTally {
+  entries: number;
+  exits: number;
+  reentries: number;
+  offlineExits: number;
+  /** From the re-entry gates' latest counts answer: the list's and the venue's inside now. */
+  listInside: number | undefined;
+  venueInside: number | undefined;
+}
+
 /**
  * Each gate's first door list (the full list), as a phone downloads it when its scanner opens,
  * before the doors do: not measured. Resolves to each gate's cursor.
@@ -271,7 +364,7 @@ class WindowRecord {
 async function openGates(target: Target): Promise<string[]> {
   const cursors: string[] = [];
   for (let index = 0; index < GATES; index++) {
-    const response = await fetch(`${target.baseUrl}${API_PREFIX}${offlinePaths.doorList(target.eventId, DAY)}`, { headers: { authorization: `Bearer ${target.tokens[index] ?? ''}` } });
+    const response = await fetch(`${target.baseUrl}${API_PREFIX}${offlinePaths.doorList(target.eventId, DAY)}${gateQuery(target, index)}`, { headers: { authorization: `Bearer ${target.tokens[index] ?? ''}` } });
     const list = DoorList.parse(await response.json());
     cursors.push(list.cursor);
   }
@@ -283,13 +376,14 @@ async function soak(
   cursors: string[],
   startedAt: number,
   onWindow: (row: WindowRow) => void,
-): Promise<{ rows: WindowRow[]; firstUnexpected: string }> {
+): Promise<{ rows: WindowRow[]; firstUnexpected: string; tally: ReentryTally }> {
   const measuredFrom = startedAt + WARMUP_MS;
   const until = measuredFrom + WINDOWS * WINDOW_MS;
   // records[0] is the warm-up (empty when there is none), records[w] the w-th measured window.
   const records = Array.from({ length: WINDOWS + 1 }, () => new WindowRecord());
   const recordOf = (at: number) => records[at < measuredFrom ? 0 : Math.min(WINDOWS, 1 + Math.floor((at - measuredFrom) / WINDOW_MS))] as WindowRecord;
   let firstUnexpected = '';
+  const tally: ReentryTally = { entries: 0, exits: 0, reentries: 0, offlineExits: 0, listInside: undefined, venueInside: undefined };
   let nextFresh = 0;
   let nextDeny = 0;
   let nextUnknown = 0;
@@ -343,10 +437,14 @@ async function soak(
     }
   }
 
-  const verdictIs = (expected: { isValid: boolean; reason?: string }) => (status: number, json: unknown) => {
+  /** `also`: what else the verdict must say (an exit's direction, the list's occupancy). */
+  const verdictIs = (expected: { isValid: boolean; reason?: string }, also: (verdict: VerifyTicketResponse) => boolean = () => true) => (status: number, json: unknown) => {
     const verdict = VerifyTicketResponse.safeParse(json);
-    return status === 200 && verdict.success && verdict.data.isValid === expected.isValid && (expected.reason === undefined || ('reason' in verdict.data && verdict.data.reason === expected.reason));
+    return status === 200 && verdict.success && verdict.data.isValid === expected.isValid && (expected.reason === undefined || ('reason' in verdict.data && verdict.data.reason === expected.reason)) && also(verdict.data);
   };
+  /** An approval at the re-entry door carries its occupancy (a list that counts its guests), and an exit says so. */
+  const atReentryDoor = (direction: 'entry' | 'exit') => (verdict: VerifyTicketResponse) =>
+    verdict.insideNow !== undefined && verdict.capacity === CAPACITY && (direction === 'exit') === (verdict.direction === 'exit');
 
   /** Runs `tick` every `everyMs` from `offsetMs` on a fixed cadence (not after the previous answer) until the end. */
   async function every(everyMs: number, offsetMs: number, tick: (index: number) => Promise<unknown>) {
@@ -366,15 +464,77 @@ async function soak(
   const gate = (gateIndex: number) => {
     const token = target.tokens[gateIndex] as string;
     const deviceId = `soak-gate-${gateIndex + 1}`;
-    const queued: { scanId: string; code: string; scannedAt: string; deviceId: string; verdict: 'approved'; sessionProof: string }[] = [];
+    const atReentry = isReentryGate(gateIndex);
+    /** The list this gate scans at, as the web app sends it: the re-entry door's id, or none (the event's first list). */
+    const list = atReentry ? { checkInListId: target.reentryListId } : {};
+    /** Queued scans with the upload answers each may get: a scan queued after a 503 may have been written by that verify (decision 134), and its upload then answers `duplicate`. */
+    const queued: { scan: OfflineScan; accepts: readonly OfflineScanStatus[] }[] = [];
     let cursor = cursors[gateIndex];
-    /** A fresh ticket decided on the phone (approved) and queued under `scanId`: the offline tenth, or a verify that met a 503. */
-    const queueOffline = async (code: string, scanId: string) => {
+    // The re-entry door's guests: inside through this gate's list, or left (each ticket in at most one, and in neither while a scan of it is in flight).
+    const inside: string[] = [];
+    const left: string[] = [];
+    let offlineScans = 0;
+    /** A scan decided on the phone (approved: an entry, or an exit of a guest it knows is inside) and queued under `scanId`. */
+    const queueOffline = async (code: string, scanId: string, { direction = 'entry', accepts = ['recorded'] }: { direction?: 'entry' | 'exit'; accepts?: readonly OfflineScanStatus[] } = {}) => {
       const scan = { scanId, code, scannedAt: new Date().toISOString(), deviceId };
-      queued.push({ ...scan, verdict: 'approved', sessionProof: await offlineScanProof(token, scan) });
+      queued.push({ scan: { ...scan, verdict: 'approved', sessionProof: await offlineScanProof(token, scan), ...(direction === 'exit' ? { direction: 'exit' as const } : {}) }, accepts });
     };
+    /** After a 503 the phone decides offline: the approval (entry or exit) is queued under the same scanId; the ticket is not scanned again. */
+    const queueAfter503 = (code: string, scanId: string, direction: 'entry' | 'exit' = 'entry') => () => queueOffline(code, scanId, { direction, accepts: ['recorded', 'duplicate'] });
     /** The day's other scans the phone decides offline after a 503 are denials; only its approvals matter for the record. */
     const noQueue = async () => undefined;
+    const verify = (body: { qrCode: string; direction?: 'exit' }, check: (status: number, json: unknown) => boolean, onUnavailable: () => Promise<void>, scanId = randomUUID()) =>
+      call('verify', token, 'POST', apiPaths.verifyTicket, { eventId: target.eventId, day: DAY, scanId, ...list, ...body }, check, onUnavailable);
+    /** A fresh ticket's entry (approved); at the re-entry door the guest is then inside. */
+    const freshEntry = async () => {
+      const qrCode = freshCode();
+      const scanId = randomUUID();
+      const answer = await verify({ qrCode }, verdictIs({ isValid: true }, atReentry ? atReentryDoor('entry') : undefined), queueAfter503(qrCode, scanId), scanId);
+      if (atReentry && answer !== undefined) {
+        tally.entries += 1;
+        inside.push(qrCode);
+      }
+    };
+    const unknown = () => verify({ qrCode: `UNKNOWN-${nextUnknown++}` }, verdictIs({ isValid: false, reason: 'not_found' }), noQueue);
+    /** A re-entry gate's scan `slot` of 10 (see the module comment). */
+    const reentryScan = async (slot: number) => {
+      if (slot === 3 || slot === 5) {
+        const qrCode = inside.shift();
+        if (qrCode === undefined) return freshEntry();
+        const scanId = randomUUID();
+        const answer = await verify({ qrCode, direction: 'exit' }, verdictIs({ isValid: true }, atReentryDoor('exit')), queueAfter503(qrCode, scanId, 'exit'), scanId);
+        if (answer !== undefined) {
+          tally.exits += 1;
+          left.push(qrCode);
+        }
+        return undefined;
+      }
+      if (slot === 4 || slot === 8) {
+        const qrCode = left.shift();
+        if (qrCode === undefined) return freshEntry();
+        const scanId = randomUUID();
+        const answer = await verify({ qrCode }, verdictIs({ isValid: true }, atReentryDoor('entry')), queueAfter503(qrCode, scanId), scanId);
+        if (answer !== undefined) {
+          tally.reentries += 1;
+          inside.push(qrCode);
+        }
+        return undefined;
+      }
+      if (slot === 6) {
+        const qrCode = inside.shift();
+        if (qrCode === undefined) return freshEntry();
+        const answer = await verify({ qrCode }, verdictIs({ isValid: false, reason: 'already_checked_in' }), noQueue);
+        // Still inside whatever the answer (a denial writes nothing).
+        inside.push(qrCode);
+        return answer;
+      }
+      if (slot === 7) return unknown();
+      if (slot === 9) {
+        const exiting = offlineScans++ % OFFLINE_EXIT_EVERY === OFFLINE_EXIT_EVERY - 1 ? inside.shift() : undefined;
+        return exiting === undefined ? queueOffline(freshCode(), randomUUID()) : queueOffline(exiting, randomUUID(), { direction: 'exit' });
+      }
+      return freshEntry();
+    };
     // Each gate's phase in each cadence is spread over the interval, as phones that opened their
     // scanners at different moments are: 20 door lists within one second every minute would be a
     // burst no door makes.
@@ -382,36 +542,44 @@ async function soak(
     return Promise.all([
       every(SCAN_EVERY_MS, phase(SCAN_EVERY_MS), async (index) => {
         const slot = index % 10;
-        if (slot < 6) {
-          const qrCode = freshCode();
-          const scanId = randomUUID();
-          return call('verify', token, 'POST', apiPaths.verifyTicket, { eventId: target.eventId, qrCode, day: DAY, scanId }, verdictIs({ isValid: true }), () => queueOffline(qrCode, scanId));
-        }
+        if (atReentry) return reentryScan(slot);
+        if (slot < 6) return freshEntry();
         if (slot < 8) {
-          const qrCode = target.denyCodes[nextDeny++ % target.denyCodes.length];
-          return call('verify', token, 'POST', apiPaths.verifyTicket, { eventId: target.eventId, qrCode, day: DAY, scanId: randomUUID() }, verdictIs({ isValid: false, reason: 'already_checked_in' }), noQueue);
+          const qrCode = target.denyCodes[nextDeny++ % target.denyCodes.length] as string;
+          return verify({ qrCode }, verdictIs({ isValid: false, reason: 'already_checked_in' }), noQueue);
         }
-        if (slot < 9) {
-          return call('verify', token, 'POST', apiPaths.verifyTicket, { eventId: target.eventId, qrCode: `UNKNOWN-${nextUnknown++}`, day: DAY, scanId: randomUUID() }, verdictIs({ isValid: false, reason: 'not_found' }), noQueue);
-        }
+        if (slot < 9) return unknown();
         return queueOffline(freshCode(), randomUUID());
       }),
       every(OUTBOX_SEND_MS, phase(OUTBOX_SEND_MS), async () => {
-        const scans = queued.splice(0);
-        if (scans.length === 0) return undefined;
-        return call('offline', token, 'POST', offlinePaths.offlineScans(target.eventId, DAY), { scans }, (status, json) => {
-          const answer = OfflineScanBatchResponse.safeParse(json);
-          return status === 200 && answer.success && answer.data.results.length === scans.length && answer.data.results.every((result) => result.status === 'recorded');
+        const batch = queued.splice(0);
+        if (batch.length === 0) return undefined;
+        const answer = await call('offline', token, 'POST', offlinePaths.offlineScans(target.eventId, DAY), { ...list, scans: batch.map((item) => item.scan) }, (status, json) => {
+          const parsed = OfflineScanBatchResponse.safeParse(json);
+          return status === 200 && parsed.success && parsed.data.results.length === batch.length && parsed.data.results.every((result, index) => batch[index]?.accepts.includes(result.status) === true);
         });
+        if (answer !== undefined) tally.offlineExits += batch.filter((item) => item.scan.direction === 'exit').length;
+        return undefined;
       }),
       every(DOOR_LIST_SYNC_MS, phase(DOOR_LIST_SYNC_MS), async () => {
-        const since = cursor === undefined ? '' : `?since=${cursor}`;
+        const since: Record<string, string> = cursor === undefined ? {} : { since: cursor };
         // A failed delta keeps the old cursor, as the phone does.
-        const answer = await call('doorList', token, 'GET', `${offlinePaths.doorList(target.eventId, DAY)}${since}`, undefined, (status, json) => status === 200 && DoorList.safeParse(json).success);
+        const answer = await call('doorList', token, 'GET', `${offlinePaths.doorList(target.eventId, DAY)}${gateQuery(target, gateIndex, since)}`, undefined, (status, json) => status === 200 && DoorList.safeParse(json).success);
         const parsed = DoorList.safeParse(answer);
         if (parsed.success) cursor = parsed.data.cursor;
       }),
-      every(COUNTS_REFRESH_MS, phase(COUNTS_REFRESH_MS), () => call('counts', token, 'GET', checkInCountsPath(target.eventId, DAY), undefined, (status) => status === 200)),
+      every(COUNTS_REFRESH_MS, phase(COUNTS_REFRESH_MS), async () => {
+        // At the re-entry door the counts name its list; both carry their capacity.
+        const answer = await call('counts', token, 'GET', `${checkInCountsPath(target.eventId, DAY)}${gateQuery(target, gateIndex)}`, undefined, (status, json) => {
+          const counts = CheckInCounts.safeParse(json);
+          return status === 200 && counts.success && counts.data.capacity === CAPACITY && (!atReentry || counts.data.checkInList?.capacity === CAPACITY);
+        });
+        const counts = CheckInCounts.safeParse(answer);
+        if (atReentry && counts.success) {
+          tally.listInside = counts.data.checkInList?.insideNow;
+          tally.venueInside = counts.data.insideNow;
+        }
+      }),
     ]);
   };
 
@@ -491,7 +659,7 @@ async function soak(
     sampler(),
     reporter(),
   ]);
-  return { rows, firstUnexpected };
+  return { rows, firstUnexpected, tally };
 }
 
 const fixed = (value: number | undefined, digits = 1) => (value !== undefined && Number.isFinite(value) ? value.toFixed(digits) : '-');
@@ -561,14 +729,14 @@ function flatness(allRows: WindowRow[]): { table: string; grown: string[] } {
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const chosen = (process.env.SOAK_TARGETS ?? 'pglite,postgres').split(',').filter(Boolean);
 console.log(
-  `soak: ${WARMUP_MINUTES} min warm-up, then ${MINUTES} min in ${WINDOWS} windows of ${WINDOW_MINUTES} min; ${GATES} gates × 1 scan/s (6/10 approvals, 2/10 already checked in, 1/10 unknown, 1/10 offline, uploaded every ${OUTBOX_SEND_MS / 1000} s), door list every ${DOOR_LIST_SYNC_MS / 1000} s and counts every ${COUNTS_REFRESH_MS / 1000} s per gate, ${SUPERVISORS} supervisors searching every ${SEARCH_EVERY_MS / 1000} s, ${LIVE_WATCHERS} live door pages every ${LIVE_DOOR_POLL_MS / 1000} s; ${cpus().length} cores, Node ${process.version}, load ${fixed(loadavg()[0])}`,
+  `soak: ${WARMUP_MINUTES} min warm-up, then ${MINUTES} min in ${WINDOWS} windows of ${WINDOW_MINUTES} min; ${GATES} gates × 1 scan/s (6/10 approvals, 2/10 already checked in, 1/10 unknown, 1/10 offline, uploaded every ${OUTBOX_SEND_MS / 1000} s; 1 gate in ${REENTRY_GATE_EVERY} at a re-entry list: 3/10 entries, 2/10 exits, 2/10 re-entries, 1/10 already inside, 1/10 unknown, 1/10 offline, 1 in ${OFFLINE_EXIT_EVERY} of them an exit), list and venue capacity ${CAPACITY}, door list every ${DOOR_LIST_SYNC_MS / 1000} s and counts every ${COUNTS_REFRESH_MS / 1000} s per gate, ${SUPERVISORS} supervisors searching every ${SEARCH_EVERY_MS / 1000} s, ${LIVE_WATCHERS} live door pages every ${LIVE_DOOR_POLL_MS / 1000} s; ${cpus().length} cores, Node ${process.version}, load ${fixed(loadavg()[0])}`,
 );
 if (chosen.includes('postgres') && !databaseUrl) console.log('DATABASE_URL is not set: PostgreSQL is skipped (npm run bench:soak starts a throwaway PostgreSQL).');
 const build = spawnSync(process.execPath, ['build.ts'], { cwd: SERVER_DIR, stdio: 'inherit' });
 if (build.status !== 0) throw new Error('building the server failed');
 
 const targets: (Target & { freshCodes: string[]; denyCodes: string[] })[] = [];
-let results: { target: Target; rows: WindowRow[]; firstUnexpected: string }[] = [];
+let results: { target: Target; rows: WindowRow[]; firstUnexpected: string; tally: ReentryTally }[] = [];
 try {
   if (chosen.includes('pglite')) targets.push(await pgliteTarget());
   if (chosen.includes('postgres') && databaseUrl) targets.push(await postgresTarget(databaseUrl));
@@ -582,8 +750,13 @@ try {
 }
 
 const grownAll: string[] = [];
-for (const { target, rows, firstUnexpected } of results) {
-  console.log(`\n${target.name}: every window against the first (! = not within ${FLAT_WITHIN * 100} %)`);
+for (const { target, rows, firstUnexpected, tally } of results) {
+  console.log(
+    `\n${target.name}: re-entry door (${GATES / REENTRY_GATE_EVERY} gates): ${tally.entries} first entries, ${tally.exits} exits and ${tally.reentries} re-entries approved online, ${tally.offlineExits} exits uploaded offline; inside now ${fixed(tally.listInside, 0)} / ${CAPACITY} at the list, ${fixed(tally.venueInside, 0)} / ${CAPACITY} at the venue (the last counts)`,
+  );
+  const end = target.rowsAtEnd;
+  if (end) console.log(`${target.name}: at the end ${end.movements} check_in_movements (${end.exits} exits), ${end.listPlacesHeld} check_in_list_slots and ${end.eventPlacesHeld} event_slots held`);
+  console.log(`${target.name}: every window against the first (! = not within ${FLAT_WITHIN * 100} %)`);
   const { table, grown } = flatness(rows);
   console.log(table);
   console.log(grown.length ? `not flat: ${grown.join('; ')}` : 'flat: every measure within 10 % of the first window');
