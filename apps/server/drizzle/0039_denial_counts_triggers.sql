@@ -4,7 +4,7 @@
 -- A row counts when its verdict is 'denied', under its event, day and reason ('unknown' when null),
 -- as the live door's GROUP BY over scan_log counted it before.
 --
--- Additions go to the writing connection's shard (backend pid modulo 16): denials of one reason on
+-- Additions go to the writing connection's shard (backend pid modulo 64): denials of one reason on
 -- different connections then mostly lock different rows, and one statement's rows are summed per
 -- key and upserted in key order (a coalesced batch of 50 denials is one upsert per reason, and two
 -- batches on one shard lock their rows in the same order: no deadlock between them).
@@ -15,7 +15,7 @@ BEGIN
     RETURN;
   END IF;
   INSERT INTO denial_counts AS c (event_id, day, reason, shard, denials)
-  SELECT ch.event_id, ch.day, ch.reason, (pg_backend_pid() % 16)::smallint, ch.delta
+  SELECT ch.event_id, ch.day, ch.reason, (pg_backend_pid() % 64)::smallint, ch.delta
   FROM unnest(change_events, change_days, change_reasons, change_deltas) AS ch(event_id, day, reason, delta)
   WHERE ch.delta > 0 ORDER BY 1, 2, 3
   ON CONFLICT (event_id, day, reason, shard) DO UPDATE SET denials = c.denials + excluded.denials;
@@ -35,7 +35,7 @@ CREATE FUNCTION denial_counts_inserted() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO denial_counts AS c (event_id, day, reason, shard, denials)
-  SELECT n.event_id, n.day, coalesce(n.reason, 'unknown'), (pg_backend_pid() % 16)::smallint, count(*)::integer
+  SELECT n.event_id, n.day, coalesce(n.reason, 'unknown'), (pg_backend_pid() % 64)::smallint, count(*)::integer
   FROM new_rows AS n WHERE n.verdict = 'denied'
   GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT (event_id, day, reason, shard) DO UPDATE SET denials = c.denials + excluded.denials;

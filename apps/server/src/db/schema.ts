@@ -567,8 +567,8 @@ export const checkInArrivals = pgTable(
  * there are. Maintained only by the statement triggers on `scan_log` (custom migration
  * `*_denial_counts_triggers.sql`) in the writing transaction — every insert, update or delete of a
  * denied row, whichever code path wrote it — with an upsert that adds to the row under its row
- * lock, so concurrent denials never lose a count; no application code writes it. `shard` (0–15,
- * the writing connection's backend pid modulo 16) only spreads the rows, so that denials of one
+ * lock, so concurrent denials never lose a count; no application code writes it. `shard` (0–63,
+ * the writing connection's backend pid modulo 64) only spreads the rows, so that denials of one
  * reason on different connections do not queue on one counter row; a read sums the shards, by
  * the primary key's prefix (event, day). A shard may hold a negative count after deletes (they
  * take from the lowest shard of the reason); only the sum means anything.
