@@ -8,7 +8,8 @@
  * - `kept-1`: the triggers of `*_denial_counts_triggers.sql` with every addition on shard 0 (one
  *   counter row per event, day and reason), no partial index;
  * - `kept-16`: the same with 16 shards (backend pid % 16);
- * - `kept-64`: the triggers as migrated (the writing connection's shard, backend pid % 64).
+ * - `kept-64`: the triggers as migrated (the writing connection's shard, backend pid % 64);
+ * - `kept-1024`: 1,024 shards (backend pid % 1024: nearly no two connections share one).
  *
  * Sequential (one connection): per variant and round, 1,000 single-row denials ('already_checked_in'
  * of one event and day, the hot row), 1,000 single-row approvals (the trigger runs and finds no
@@ -16,6 +17,9 @@
  * autocommitted statement as verify's scan-log write. With DATABASE_URL (PostgreSQL) also
  * concurrent: BENCH_DENIALS_CONNECTIONS (default 50) connections each sending
  * BENCH_DENIALS_PER_CONNECTION (default 40) single-row denials of that one reason at once.
+ *
+ * Then the read, once: the live door's old GROUP BY over the day's denied rows (partial index)
+ * against the kept counts, at BENCH_DENIALS_READ (default 12,900) denied scans of the day.
  *
  * Run: `npx tsx bench/denial-counts.bench.ts` in apps/server (embedded PGlite, not durable), or
  * `npx tsx ../../scripts/with-postgres.ts --durable -- npx tsx bench/denial-counts.bench.ts` for a
@@ -36,10 +40,13 @@ const ROUNDS = Number(process.env.BENCH_DENIALS_ROUNDS ?? 2);
 const CONNECTIONS = Number(process.env.BENCH_DENIALS_CONNECTIONS ?? 50);
 const PER_CONNECTION = Number(process.env.BENCH_DENIALS_PER_CONNECTION ?? 40);
 const SINGLES = 1_000;
+const READ_DENIALS = Number(process.env.BENCH_DENIALS_READ ?? 12_900);
 const BATCHES = 100;
 const BATCH_SIZE = 20;
-const VARIANTS = ['index', 'kept-1', 'kept-16', 'kept-64'] as const;
-type Variant = (typeof VARIANTS)[number];
+/** The variants of BENCH_DENIALS_VARIANTS (comma-separated), default all. */
+const ALL_VARIANTS = ['index', 'kept-1', 'kept-16', 'kept-64', 'kept-1024'] as const;
+type Variant = (typeof ALL_VARIANTS)[number];
+const VARIANTS = ALL_VARIANTS.filter((variant) => (process.env.BENCH_DENIALS_VARIANTS?.split(',') ?? ALL_VARIANTS).includes(variant));
 
 /** The migration's function and trigger statements, in its order. */
 async function triggerStatements(): Promise<string[]> {
@@ -63,7 +70,7 @@ async function useVariant(handle: DatabaseHandle, variant: Variant, statements: 
     return;
   }
   for (const statement of statements) {
-    const shard = { 'kept-1': '0::smallint', 'kept-16': '(pg_backend_pid() % 16)::smallint', 'kept-64': '(pg_backend_pid() % 64)::smallint' }[variant];
+    const shard = { 'kept-1': '0::smallint', 'kept-16': '(pg_backend_pid() % 16)::smallint', 'kept-64': '(pg_backend_pid() % 64)::smallint', 'kept-1024': '(pg_backend_pid() % 1024)::smallint' }[variant];
     const text = statement.replaceAll('(pg_backend_pid() % 64)::smallint', shard);
     if (statement.includes('pg_backend_pid()') && !statement.includes('(pg_backend_pid() % 64)::smallint')) throw new Error('the trigger changed: cannot set its shards');
     await handle.db.execute(sql.raw(text));
@@ -137,6 +144,29 @@ async function main(): Promise<void> {
         console.log(`| ${round} | ${variant} | ${denial} | ${approval} | ${batched} |${concurrent} ${load1()} |`);
       }
     }
+    // The read the live door asks every 2 s per watching page: the old GROUP BY over the day's denied
+    // rows (from the partial index) against the kept counts, at READ_DENIALS denied scans of the day.
+    await handle.db.execute(sql`truncate scan_log`);
+    await useVariant(handle, 'kept-64', statements);
+    await handle.db.execute(sql`CREATE INDEX scan_log_denials_idx ON scan_log USING btree (event_id, day, reason) WHERE verdict = 'denied'`);
+    for (let from = 0; from < READ_DENIALS; from += 1_000) {
+      await handle.db.execute(sql`insert into scan_log (user_id, event_id, day, code, verdict, reason, source)
+          select ${userId}::uuid, ${eventId}::uuid, 1, 'CODE-' || n, 'denied', (array['already_checked_in', 'already_checked_in', 'already_checked_in', 'not_found', 'revoked', 'not_on_list'])[1 + n % 6], 'scan'
+          from generate_series(${from + 1}::int, ${Math.min(READ_DENIALS, from + 1_000)}::int) as n`);
+    }
+    await handle.db.execute(sql`analyze`);
+    const old = sql`select coalesce(reason, 'unknown') as reason, count(*) from scan_log where event_id = ${eventId}::uuid and day = 1 and verdict = 'denied' group by 1 order by 2 desc, 1`;
+    const kept = sql`select reason, sum(denials) from denial_counts where event_id = ${eventId}::uuid and day = 1 group by reason having sum(denials) > 0 order by 2 desc, reason`;
+    const reads: Record<string, number[]> = { old: [], kept: [] };
+    for (let index = 0; index < 200; index += 1) {
+      for (const [name, statement] of [['old', old], ['kept', kept]] as const) {
+        const start = performance.now();
+        await handle.db.execute(statement);
+        reads[name]?.push(performance.now() - start);
+      }
+    }
+    const summary = (name: string) => `${percentile(reads[name] ?? [], 0.5).toFixed(2)} / ${percentile(reads[name] ?? [], 0.95).toFixed(2)}`;
+    console.log(`\nThe live door's denials read at ${READ_DENIALS.toLocaleString('en')} denied scans of the day (ms p50 / p95, 200 each, load ${load1()}): GROUP BY over scan_log ${summary('old')}; denial_counts ${summary('kept')}`);
   } finally {
     await pool?.end();
     await handle.close();
