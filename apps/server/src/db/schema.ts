@@ -29,6 +29,7 @@ import {
   pgEnum,
   pgTable,
   primaryKey,
+  smallint,
   text,
   time,
   timestamp,
@@ -561,6 +562,32 @@ export const checkInArrivals = pgTable(
 );
 
 /**
+ * The live door's denials by reason (docs/decisions/149): per event, day, denial reason (`scan_log
+ * .reason`, 'unknown' where it is null) and shard, how many `scan_log` rows with verdict 'denied'
+ * there are. Maintained only by the statement triggers on `scan_log` (custom migration
+ * `*_denial_counts_triggers.sql`) in the writing transaction — every insert, update or delete of a
+ * denied row, whichever code path wrote it — with an upsert that adds to the row under its row
+ * lock, so concurrent denials never lose a count; no application code writes it. `shard` (0–63,
+ * the writing connection's backend pid modulo 64) only spreads the rows, so that denials of one
+ * reason on different connections do not queue on one counter row; a read sums the shards, by
+ * the primary key's prefix (event, day). A shard may hold a negative count after deletes (they
+ * take from the lowest shard of the reason); only the sum means anything.
+ */
+export const denialCounts = pgTable(
+  'denial_counts',
+  {
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    day: integer('day').notNull(),
+    reason: text('reason').notNull(),
+    shard: smallint('shard').notNull(),
+    denials: integer('denials').notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'denial_counts_pkey', columns: [t.eventId, t.day, t.reason, t.shard] })],
+);
+
+/**
  * The search terms of a ticket (issue 11 attendee search): its code and every word-start suffix of
  * its holder name ('Zoë van Dijk' → 'zoe van dijk', 'van dijk', 'dijk'), folded by
  * `searchTerm` (services/attendee-search.ts: transliterated, lower case). A search is a prefix
@@ -615,8 +642,8 @@ export const scanLog = pgTable(
     primaryKey({ name: 'scan_log_pkey', columns: [t.eventId, t.id] }),
     index('scan_log_event_day_idx').on(t.eventId, t.day),
     index('scan_log_event_time_idx').on(t.eventId, t.scannedAt, t.id),
-    // The live door's denials by reason (docs/decisions/117): only denied rows, a few per hundred scans.
-    index('scan_log_denials_idx').on(t.eventId, t.day, t.reason).where(sql`${t.verdict} = 'denied'`),
+    // The live door's denials by reason are kept in `denial_counts` (docs/decisions/149), which
+    // replaced the partial index of denied rows (scan_log_denials_idx, docs/decisions/117).
   ],
 );
 

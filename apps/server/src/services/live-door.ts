@@ -3,16 +3,19 @@
  * Read-only, nine or ten statements whatever the number of check-in lists (test/query-plans.test.ts,
  * `npm run bench:scale`): the arrivals from the trigger-kept `check_in_arrivals`, the checked-in
  * tickets per type from the trigger-kept `check_in_type_counts` (docs/decisions/132), so neither
- * grows with the check-ins (docs/performance.md). Nothing is kept in the process, so every server instance on the
- * database answers the same and a scan on one instance shows to a watcher on another at the next ask.
+ * grows with the check-ins, and the denials by reason from the trigger-kept `denial_counts`
+ * (docs/decisions/149), which does not grow with the denied scans (docs/performance.md). Nothing is
+ * kept in the process, so every server instance on the database answers the same and a scan on one
+ * instance shows to a watcher on another at the next ask.
  *
  * Figures are exact against `check_ins` in the reading snapshot: a check-in counts from its write
- * (online, manual or an offline upload, at the device's scan time), an undo takes it away.
+ * (online, manual or an offline upload, at the device's scan time), an undo takes it away. The
+ * denials are exact against `scan_log` alike (its denied rows, by reason).
  */
 import { ARRIVALS_SLOT_MINUTES, type ArrivalSlot, type LiveDoor, SCAN_RATE_WINDOW_SECONDS } from '@gatecheck/contract';
 import { and, count, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkInArrivals, checkInTypeCounts, scanLog, ticketDayCounts, ticketTypes } from '../db/schema.ts';
+import { checkInArrivals, checkInTypeCounts, denialCounts, scanLog, ticketDayCounts, ticketTypes } from '../db/schema.ts';
 import { inTransaction } from '../db/transactions.ts';
 import { countEventInside, countInsideByList } from './check-in-counts.ts';
 import { listCheckInLists } from './check-in-lists.ts';
@@ -72,14 +75,15 @@ async function readFigures(db: DbOrTx, event: EventDetails, day: number, now: Da
       .select({ scans: count() })
       .from(scanLog)
       .where(and(eq(scanLog.eventId, event.id), gt(scanLog.scannedAt, new Date(now.getTime() - SCAN_RATE_WINDOW_SECONDS * 1000)), inArray(scanLog.verdict, ['approved', 'denied', 'exited'])));
+  // Denials by reason: the trigger-kept counts (docs/decisions/149) by their primary key's prefix, a
+  // row per reason and shard summed, not a row per denied scan.
   const denialRows = await db
-      .select({ reason: sql<string>`coalesce(${scanLog.reason}, 'unknown')`, count: count() })
-      .from(scanLog)
-      // The verdict as a literal, not a parameter: a generic plan of a prepared statement can use the
-      // partial index `scan_log_denials_idx` (WHERE verdict = 'denied') only when it sees the value.
-      .where(and(eq(scanLog.eventId, event.id), eq(scanLog.day, day), sql`${scanLog.verdict} = 'denied'`))
-      .groupBy(sql`1`)
-      .orderBy(sql`2 desc`, sql`1`);
+      .select({ reason: denialCounts.reason, count: sql<number>`sum(${denialCounts.denials})`.mapWith(Number) })
+      .from(denialCounts)
+      .where(and(eq(denialCounts.eventId, event.id), eq(denialCounts.day, day)))
+      .groupBy(denialCounts.reason)
+      .having(sql`sum(${denialCounts.denials}) > 0`)
+      .orderBy(sql`2 desc`, denialCounts.reason);
   const devices = await listDevices(db, event.organizationId, { eventId: event.id, now });
   // Inside now: every list at once (two statements at most, not one per list), and distinct guests
   // for the event; without daily checkouts from the arrivals less the exited check-ins (docs/decisions/140).
