@@ -8,10 +8,22 @@
  * refused, nothing written.
  */
 import { randomUUID } from 'node:crypto';
-import { apiPaths, CheckInCounts, CheckInList, checkInCountsPath, checkInListsPath, OfflineScanBatchResponse, offlinePaths, VerifyTicketResponse } from '@gatecheck/contract';
+import {
+  apiPaths,
+  CheckInCounts,
+  CheckInList,
+  checkInCountsPath,
+  checkInListsPath,
+  ManagedEvent,
+  managePaths,
+  OfflineScanBatchResponse,
+  offlinePaths,
+  VerifyTicketResponse,
+  wallClock,
+} from '@gatecheck/contract';
 import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { checkInListSlots, checkInMovements, checkIns, scanLog } from '../src/db/schema.ts';
+import { checkInListSlots, checkInMovements, checkIns, eventSlots, scanLog } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { demoIds } from './helpers/fixtures.ts';
@@ -165,5 +177,42 @@ describe('an offline exit the phone denied "Not inside" is decided by the server
     expect(await checkInsOf(guest)).toEqual([{ exitedAt: null, undoneAt: null }]);
     expect(await door(hall, guest)).toEqual({ ...before, logged: before.logged + 1 });
     expect((await lastLogged(guest))?.verdict).toBe('denied');
+  });
+
+  test("at a venue with a capacity, the exit frees the guest's place there: the next guest is admitted, not 'At capacity'", async () => {
+    clockAheadMs = 0;
+    base = Date.now();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: api(managePaths.organizationEvents(ids.organizationId)),
+      headers: bearer(adminToken),
+      payload: { title: `Venue ${randomUUID().slice(0, 8)}`, description: '', date: wallClock('Europe/London', new Date()).date, location: 'Hall', status: 'live', timeZone: 'Europe/London', dayCutoff: '04:00', allowsScanningOutsideDays: true, days: [], capacity: 1 },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const venue = ManagedEvent.parse(created.json());
+    const listed = await t.app.inject({ method: 'POST', url: api(checkInListsPath(venue.id)), headers: bearer(adminToken), payload: { name: 'Door', allowsReentry: true } });
+    expect(listed.statusCode, listed.body).toBe(201);
+    const hall = CheckInList.parse(listed.json());
+    const [first, second] = await insertTickets(t.database.db, [1, 2].map((n) => ({ code: `VENUE-${n}-${randomUUID().slice(0, 18)}`, eventId: venue.id, holderName: `Guest ${n}`, ticketType: 'General Admission' })));
+    if (!first || !second) throw new Error('no tickets');
+    const verifyAtVenue = async (code: string) => {
+      const response = await t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(gateAToken), payload: { eventId: venue.id, qrCode: code, day: 1, checkInListId: hall.id, scanId: randomUUID() } });
+      expect(response.statusCode, response.body).toBe(200);
+      return VerifyTicketResponse.parse(response.json());
+    };
+    const venuePlacesHeld = async () => (await t.database.db.select({ value: count() }).from(eventSlots).where(and(eq(eventSlots.eventId, venue.id), isNotNull(eventSlots.ticketId))))[0]?.value;
+
+    at(1);
+    expect(await verifyAtVenue(first.code)).toMatchObject({ isValid: true });
+    expect(await verifyAtVenue(second.code)).toMatchObject({ isValid: false, reason: 'at_capacity' });
+    at(3);
+    const scans = [{ scanId: randomUUID(), code: first.code, scannedAt: new Date(base + 2 * MINUTE).toISOString(), deviceId: 'phone-b', verdict: 'denied', reason: 'not_inside', direction: 'exit' }];
+    const uploaded = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(venue.id, 1)), headers: bearer(phoneBToken), payload: { checkInListId: hall.id, scans } });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    expect(OfflineScanBatchResponse.parse(uploaded.json()).results).toMatchObject([{ status: 'recorded', isExitRecorded: true }]);
+    expect(await venuePlacesHeld()).toBe(0);
+    at(4);
+    expect(await verifyAtVenue(second.code)).toMatchObject({ isValid: true });
+    expect(await venuePlacesHeld()).toBe(1);
   });
 });
