@@ -140,6 +140,34 @@ describe('an offline exit the phone denied "Not inside" is decided by the server
     expect(await door(hall, guest)).toMatchObject({ insideNow: 1, placesHeld: 1, movements: 2 });
   });
 
+  test("older than the guest's latest movement (they left at gate A after it) the exit is recorded as history: who is inside and the places stay as gate A left them", async () => {
+    const { hall, guest } = await setUp({ allowsReentry: true, capacity: 5 });
+    at(1);
+    await scanAtGateA(guest, hall);
+    const exit = { scanId: randomUUID(), code: guest.code, scannedAt: new Date(base + 2 * MINUTE) };
+    at(3);
+    const left = await scanAtGateA(guest, hall, 'exit');
+    expect(left).toMatchObject({ isValid: true, direction: 'exit' });
+    const before = await door(hall, guest);
+    at(4);
+    expect(await uploadDeniedExit(hall, exit)).toMatchObject([{ status: 'recorded', isExitRecorded: true, checkedInAt: exit.scannedAt.toISOString() }]);
+    expect(await door(hall, guest)).toEqual({ ...before, movements: before.movements + 1, logged: before.logged + 1 });
+    expect(await checkInsOf(guest)).toEqual([{ exitedAt: new Date(left.isValid ? (left.exitedAt ?? '') : ''), undoneAt: null }]);
+  });
+
+  test('an exit the phone knew was inside (queued approved) is still recorded as before, without the flag', async () => {
+    const { hall, guest } = await setUp({ allowsReentry: true, capacity: 5 });
+    at(1);
+    await scanAtGateA(guest, hall);
+    at(3);
+    const scans = [{ scanId: randomUUID(), code: guest.code, scannedAt: new Date(base + 2 * MINUTE).toISOString(), deviceId: 'phone-b', verdict: 'approved', direction: 'exit' }];
+    const response = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(phoneBToken), payload: { checkInListId: hall.id, scans } });
+    const [answer] = OfflineScanBatchResponse.parse(response.json()).results;
+    expect(answer).toMatchObject({ status: 'recorded', checkedInAt: scans[0]?.scannedAt });
+    expect(answer?.isExitRecorded).toBeUndefined();
+    expect(await door(hall, guest)).toMatchObject({ insideNow: 0, placesHeld: 0, movements: 1 });
+  });
+
   test('a guest who was never inside stays a logged denial: no check-in, nothing recorded', async () => {
     const { hall, guest } = await setUp({ allowsReentry: true, capacity: 5 });
     const exit = { scanId: randomUUID(), code: guest.code, scannedAt: at(1) };
