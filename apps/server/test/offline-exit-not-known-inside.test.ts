@@ -3,9 +3,10 @@
  * (docs/decisions/150), on the real app and database, PGlite and PostgreSQL: the upload decides it
  * with the server's knowledge. A guest who came in at another gate is let out (exit recorded,
  * inside-now down, the place freed, the next entry a re-entry), answered `recorded` with
- * `isExitRecorded`, the same again on a re-send with nothing written twice; a guest who was never
- * inside, or had already left, stays a logged denial; an exit at a list without re-entry stays
- * refused, nothing written.
+ * `isExitRecorded`, the same again on a re-send with nothing written twice, a venue's place freed
+ * too; older than the guest's latest movement it is history; a guest who was never inside, or had
+ * already left, stays a logged denial; an exit at a list without re-entry stays refused, nothing
+ * written; an exit the phone knew was inside (queued approved) is recorded as before.
  */
 import { randomUUID } from 'node:crypto';
 import {
