@@ -8,6 +8,7 @@
  * The CLI needs the server stopped (the embedded database admits one process).
  * Screenshots: e2e/artifacts/lists-*.png.
  */
+import { randomUUID } from 'node:crypto';
 import { API_PREFIX, apiPaths } from '@gatecheck/contract';
 import { runAdmin } from './support/admin-cli.ts';
 import { findLiveThreeDayEvent, todaysDayNumber } from './support/demo-scope.ts';
@@ -96,7 +97,10 @@ withOwnServer(
  * through the management API: 'VIP Gate' (VIP only, re-entry) and 'Cloakroom' (re-entry, capacity
  * 2). A VIP ticket enters, exits, enters again; the cloakroom denies the third guest until one
  * leaves; with the server stopped for real the same rules hold on the device (an exit recorded, an
- * exit of someone not inside denied, an entry admitted with 'capacity not checked offline'). A
+ * exit of someone not inside denied, an entry admitted with 'capacity not checked offline'); a guest
+ * let in at another gate after the phone's door list leaves here 'Not inside' offline, and once the
+ * server is back the upload records that exit (docs/decisions/150): Recent scans says so and the
+ * place is free for the guest turned away before. A
  * verdict with a check-in note leaves the manual field where it was (the verdict slot's fixed height),
  * at 320x568 and at 412x915. Screenshots: e2e/artifacts/doors-*.png.
  */
@@ -110,12 +114,14 @@ withOwnServer('a VIP ticket enters, exits and enters again; a capacity-2 list de
   const tickets = new TicketPool(readDemoTickets(ownServer.current.dataDir));
   const forToday = (type: string) => tickets.take(`${type} for today`, (ticket) => ticket.eventTitle === event.title && ticket.ticketType === type && admitsDay(ticket, day));
   const lists = `${API_PREFIX}/events/${event._id}/check-in-lists`;
+  const listIds = new Map<string, string>();
   for (const list of [
     { name: 'VIP Gate', ticketTypes: ['VIP'], allowsReentry: true },
     { name: 'Cloakroom', allowsReentry: true, capacity: 2 },
   ]) {
     const created = await page.request.post(lists, { data: list });
     expect(created.status(), await created.text()).toBe(201);
+    listIds.set(list.name, ((await created.json()) as { id: string }).id);
   }
   const field = page.getByLabel('Or enter ticket ID manually:');
   const card = verdictCard(page);
@@ -167,19 +173,47 @@ withOwnServer('a VIP ticket enters, exits and enters again; a capacity-2 list de
   await saveScreen(page, 'doors-at-capacity', { fullPage: false });
   await mode('Exit');
   await check(first.code, /Exit recorded/);
+  // Another gate of the cloakroom lets a guest in after this phone's door list was downloaded (its
+  // next syncs fail, so it cannot learn of it): the cloakroom is full again.
+  await page.route(`**${API_PREFIX}/events/${event._id}/days/${day}/door-list**`, (route) => route.abort());
+  const elsewhere = forToday('General Admission');
+  const atOtherGate = await page.request.post(`${API_PREFIX}${apiPaths.verifyTicket}`, { data: { eventId: event._id, qrCode: elsewhere.code, day, checkInListId: listIds.get('Cloakroom'), scanId: randomUUID() } });
+  expect(await atOtherGate.json()).toMatchObject({ isValid: true, insideNow: 2 });
   await mode('Entry');
-  await check(third.code, /APPROVED/);
+  await check(third.code, /At capacity: 2 inside/);
 
   // The outage: the server stopped for real; the cloakroom's door list and the same rule decide.
+  const { dataDir, url } = ownServer.current;
   await ownServer.current.stop({ keepData: true });
   await mode('Exit');
   await check(second.code, /Exit recorded/);
   await expect(card.getByText('Offline', { exact: true })).toBeVisible();
   await check(second.code, /Not inside/);
+  // The guest who came in at the other gate leaves here: the phone does not know they are inside.
+  await check(elsewhere.code, /Not inside/);
   await mode('Entry');
   const fourth = forToday('General Admission');
   await check(fourth.code, /capacity not checked offline/);
   await saveScreen(page, 'doors-offline-capacity-unchecked', { fullPage: false });
+
+  // The server is back: the upload records that exit (docs/decisions/150) and Recent scans says so;
+  // the place it held is free, so the guest turned away before is let in.
+  ownServer.current = await startGatecheckServer('check-in-lists', { dataDir, port: Number(new URL(url).port) });
+  await page.unroute(`**${API_PREFIX}/events/${event._id}/days/${day}/door-list**`);
+  // Offline mode probes the server every 5 s; its first answer sends the outbox.
+  await expect(page.getByTestId('waiting-count')).toHaveText('0 scans waiting to be sent', { timeout: 60_000 });
+  const recentScans = page.locator('summary').filter({ hasText: 'Recent scans' });
+  await recentScans.click();
+  const exitRow = page.getByRole('list', { name: 'Recent scans' }).getByRole('listitem').filter({ hasText: elsewhere.code.slice(0, 20) });
+  await expect(exitRow).toContainText('Exit recorded when sent: the server had the guest inside.');
+  await expect(exitRow).toContainText('Not inside');
+  await exitRow.scrollIntoViewIfNeeded();
+  await saveScreen(page, 'doors-exit-recorded-on-upload', { fullPage: false });
+  await recentScans.click();
+  await check(third.code, /APPROVED/);
+  // Online again the capacity counts: one guest leaves at the other gate, so the last one below is let in.
+  const leaving = await page.request.post(`${API_PREFIX}${apiPaths.verifyTicket}`, { data: { eventId: event._id, qrCode: third.code, day, checkInListId: listIds.get('Cloakroom'), scanId: randomUUID(), direction: 'exit' } });
+  expect(await leaving.json()).toMatchObject({ isValid: true, direction: 'exit' });
 
   await page.setViewportSize({ width: 412, height: 915 });
   const wideTop = (await boxOf(field)).y + (await page.evaluate(() => window.scrollY));

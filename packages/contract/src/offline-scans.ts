@@ -5,6 +5,9 @@
  * check-in time, records its own receive time, and answers per item:
  *
  * - `recorded`: an offline approval became the ticket's check-in, or an offline denial was logged.
+ *   An exit the device denied 'Not inside' is decided again by the server (docs/decisions/150): the
+ *   device knew only its door list and its own scans; when the guest was inside at the scan time
+ *   the exit is recorded, and the answer says so with `isExitRecorded` and the exit's time.
  * - `duplicate`: the server already had this very scan's check-in (the device's online verify
  *   reached the server before it gave up and decided offline): nothing new is recorded.
  * - `conflict`: the device admitted a ticket the server already had as checked in that day (another
@@ -135,6 +138,13 @@ export const OfflineScanResult = z.object({
   message: z.string().optional(),
   checkedInAt: z.string().optional(),
   checkedInBy: z.string().optional(),
+  /**
+   * True when the item is an exit the device denied 'Not inside' (`not_inside`) that the server
+   * recorded as an exit: the guest was inside at its scan time (they came in at another gate, or
+   * after the device's last door-list sync; docs/decisions/150). `checkedInAt` is then the exit's
+   * time. Also on the `duplicate` answer of such an exit the device's online verify had recorded.
+   */
+  isExitRecorded: z.boolean().optional(),
 }).meta({ id: 'OfflineScanResult' });
 export type OfflineScanResult = z.infer<typeof OfflineScanResult>;
 

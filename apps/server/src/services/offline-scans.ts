@@ -8,7 +8,11 @@
  * event-day check is the one at the gate); the check-in keeps the device's scan time as
  * `checked_in_at` and the server's `received_at`. An admission the server
  * already had (another gate) is a conflict: stored in offline_scans with the check-in it collides
- * with, and logged, so both admissions are in the scan log. An offline denial is logged only.
+ * with, and logged, so both admissions are in the scan log. An offline denial is logged only —
+ * except an exit the device denied 'Not inside' (decision 150): the device knew only its door list
+ * and its own scans, so that exit goes through the same rule and write with the server's knowledge;
+ * when the guest was inside at its scan time the exit is recorded (answered `recorded` with
+ * `isExitRecorded` and the exit's time), otherwise it stays a logged denial.
  *
  * Who answers for a scan, and when it can have been made (decision 088, refining 077): the maker a
  * scan names (`scannedBy`, else the uploader) only when its `sessionProof` proves it was made in a
@@ -265,7 +269,7 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPl
           checkInListId: place.checkInList.list.id,
         });
       }
-      return outcome.answer;
+      return withExitRecorded(outcome.answer, scan.verdict);
     });
   } catch (error) {
     if (!(error instanceof AlreadyStored)) throw error;
@@ -355,7 +359,7 @@ function replay(row: StoredRow, makerId: string, event: EventDetails, day: numbe
   if (row.userId !== makerId || row.eventId !== event.id || row.day !== day) {
     return reject(row.scanId, 'scan_id_taken', 'This scanId was already used for another scan.');
   }
-  return {
+  const answer: ItemAnswer = {
     scanId: row.scanId,
     status: row.status,
     ...(row.reason ? { reason: row.reason as OfflineRejection } : {}),
@@ -363,6 +367,7 @@ function replay(row: StoredRow, makerId: string, event: EventDetails, day: numbe
     ...(row.checkedInAt ? { checkedInAt: row.checkedInAt.toISOString() } : {}),
     ...(row.checkedInBy ? { checkedInBy: row.checkedInBy } : {}),
   };
+  return withExitRecorded(answer, row.offlineVerdict);
 }
 
 interface ItemOutcome {
@@ -414,9 +419,13 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
   const ticketId = found && found.ticket.eventId === event.id ? found.ticket.id : null;
   const logged = code ?? scan.code;
 
-  if (scan.verdict === 'denied') {
-    return { answer: { scanId: scan.scanId, status: 'recorded' }, code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'denied', reason: scan.reason ?? null } };
-  }
+  // A denial the device made is logged as it was — except an exit it found 'Not inside': it knew
+  // only its door list and its own scans, the guest may have come in at another gate since. That
+  // exit is decided here with the server's knowledge, as it would have been online (decision 150).
+  const isExitToDecide = isExitNotKnownInside(scan);
+  /** The device's denial, logged as the server's rule words it (or as the device did): nothing written. */
+  const deniedAtGate = (reason: string | null): ItemOutcome => ({ answer: { scanId: scan.scanId, status: 'recorded' }, code: logged, ticketId, conflictingCheckInId: null, log: { verdict: 'denied', reason } });
+  if (scan.verdict === 'denied' && !isExitToDecide) return deniedAtGate(scan.reason ?? null);
 
   // The device's online verify may have reached the server before the device gave up on it: an
   // entry or an exit it recorded, whatever the guest did since (docs/decisions/138).
@@ -438,6 +447,7 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
       direction: scan.direction,
     });
     if (decision.outcome !== 'denied') throw new Error('a check-in decision without a ticket');
+    if (isExitToDecide) return deniedAtGate(decision.reason);
     return { answer: reject(scan.scanId, decision.reason, decision.message), code: logged, ticketId, conflictingCheckInId: null, log: { verdict: passage(scan), reason: decision.reason } };
   }
   const recorded = await recordAttempt(tx, {
@@ -455,6 +465,9 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
     offline: { receivedAt: now, deviceId: scan.deviceId, isTimeClamped: time.isClamped },
   });
   const outcome = (answer: ItemAnswer, log: ItemOutcome['log'], conflictingCheckInId: string | null = null): ItemOutcome => ({ answer, code: logged, ticketId, conflictingCheckInId, log });
+  // The guest was not inside at the scan time here either (or the list records no exits): the
+  // device's denial stands, logged only, as before decision 150.
+  if (isExitToDecide && recorded.outcome === 'denied') return deniedAtGate(recorded.denial.reason);
   if (recorded.outcome === 'denied') {
     // The gate let the person in (or out); the server's rule says no: answered as rejected, logged
     // as the passage it was with the server's reason, so a supervisor sees it.
@@ -490,6 +503,26 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
     );
   }
   return outcome(withCheckIn(scan.scanId, 'recorded', admitted), { verdict: 'approved', reason });
+}
+
+/**
+ * Whether `scan` is an exit the device denied 'Not inside' (`not_inside`): the upload decides it
+ * again with the server's knowledge (decision 150) instead of only logging it. Its verdict and
+ * reason are what an app before decision 150 queued too, so those queues are decided alike.
+ */
+function isExitNotKnownInside(scan: OfflineScan): boolean {
+  return scan.verdict === 'denied' && scan.direction === 'exit' && scan.reason === 'not_inside';
+}
+
+/**
+ * `answer` with `isExitRecorded` when it says the server recorded an exit the device had denied
+ * (decision 150): the device denied it (`offlineVerdict`), and the answer is `recorded` or
+ * `duplicate` with the exit's time — a denial only logged never carries a time. Derived, not
+ * stored, so a re-sent item answers the same from its offline_scans row.
+ */
+function withExitRecorded(answer: ItemAnswer, offlineVerdict: string): ItemAnswer {
+  const isExitRecorded = offlineVerdict === 'denied' && (answer.status === 'recorded' || answer.status === 'duplicate') && answer.checkedInAt !== undefined;
+  return isExitRecorded ? { ...answer, isExitRecorded: true } : answer;
 }
 
 /** How a scan's attempt is logged: an exit as `exited`, an entry as the admission it was. */

@@ -660,3 +660,54 @@ test("a door list synced after an online approval replaces the device's record o
   await typeCode(user, 'GOOD-1');
   await waitFor(() => expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByText('Offline')).toBeInTheDocument(), { timeout: 6_000 });
 });
+
+test("an exit denied 'Not inside' offline (the guest came in at another gate) is queued as an exit; when the server records it on upload, Recent scans says so and the guest is let in again offline (docs/decisions/150)", { timeout: 40_000 }, async () => {
+  const bar: CheckInList = { id: '44444444-4444-4444-8444-444444444444', name: 'Bar', position: 1, ticketTypes: null, days: null, allowsReentry: true, capacity: null, dailyCheckoutTime: null };
+  // By the door list GOOD-1 left at 09:30; the guest came back in at another gate since, unknown here.
+  const list = await makeDoorList([{ ...TICKETS[0]!, checkIn: { checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B Staff', lastEnteredAt: '2026-07-11T09:00:00.000Z', exitedAt: '2026-07-11T09:30:00.000Z' } }]);
+  serveDoorList({ ...list, checkInListId: bar.id, checkInLists: [bar] });
+  server.use(http.get(apiUrl(apiPaths.checkInLists), () => HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists: [bar] })));
+  let isServerDown = true;
+  serveVerify(() => HttpResponse.error());
+  server.use(http.get(apiUrl(apiPaths.health), () => (isServerDown ? HttpResponse.error() : HttpResponse.json({ status: 'ok' }))));
+  // The server knows the guest is inside: it records the exit and says so.
+  const uploads: OfflineScan[] = [];
+  server.use(
+    http.post(apiUrl(apiPaths.offlineScans), async ({ request }) => {
+      const scans = OfflineScanBatch.parse(await request.json()).scans.map((scan) => OfflineScan.parse(scan));
+      uploads.push(...scans);
+      return HttpResponse.json<OfflineScanBatchResponse>({
+        receivedAt: new Date().toISOString(),
+        results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: 'recorded', ...(scan.direction === 'exit' ? { isExitRecorded: true, checkedInAt: scan.scannedAt, checkedInBy: 'Dana Demo' } : {}) })),
+      });
+    }),
+  );
+  const { user } = renderScanner({ selection: { ...selection, day: { ...testDay, checkInList: { id: bar.id, name: 'Bar' } } } });
+  await screen.findByText(/^Last synced/);
+  await user.click(screen.getByRole('button', { name: 'Start Scanning' }));
+
+  // The phone cannot know the guest is inside: DENIED 'Not inside', as online for a guest who is out.
+  await user.click(screen.getByRole('radio', { name: 'Exit' }));
+  await typeCode(user, 'GOOD-1');
+  const denied = await screen.findByRole('group', { name: 'Invalid Ticket' }, { timeout: 6_000 });
+  expect(within(denied).getByText('Not inside')).toBeInTheDocument();
+  expect(within(denied).getByText('Offline')).toBeInTheDocument();
+  expect(await screen.findByText('1 scan waiting to be sent')).toBeInTheDocument();
+
+  // The server answers again: the exit attempt goes out as the denial it was, and the server records it.
+  isServerDown = false;
+  expect(await screen.findByText('0 scans waiting to be sent', {}, { timeout: 8_000 })).toBeInTheDocument();
+  expect(uploads.map((scan) => [scan.code, scan.verdict, scan.reason, scan.direction])).toEqual([['GOOD-1', 'denied', 'not_inside', 'exit']]);
+  await user.click(await screen.findByText('Recent scans'));
+  const [row] = within(screen.getByRole('list', { name: 'Recent scans' })).getAllByRole('listitem');
+  await waitFor(() => expect(row).toHaveTextContent('Exit recorded when sent: the server had the guest inside.'));
+  expect(row).toHaveTextContent('DENIED');
+  expect(row).toHaveTextContent('Not inside');
+
+  // Offline again, the guest comes back: the phone agrees with the server (out), an entry is APPROVED.
+  isServerDown = true;
+  await user.click(screen.getByRole('radio', { name: 'Entry' }));
+  await typeCode(user, 'GOOD-1');
+  const back = await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 });
+  expect(within(back).getByText('Offline')).toBeInTheDocument();
+});

@@ -9,7 +9,7 @@ import { type CheckInDay, checkInKeys, refreshCheckInDay } from '@/lib/check-ins
 import { t } from '@/lib/i18n/index.ts';
 import { notify } from '@/lib/toast.ts';
 import type { ScanResult, UndoneCheckIn } from './scanner-logic.ts';
-import { keepRecentScans, readRecentScans, withConflicts, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
+import { keepRecentScans, readRecentScans, withConflicts, withExitsRecorded, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
 import { isSameScope, type ScannerScope } from './scanner-memory.ts';
 
 /**
@@ -53,6 +53,8 @@ export function recordUndo(queryClient: QueryClient, scope: ScannerScope, code: 
 export interface UploadRecord {
   /** The scans the server answered `conflict` for, each with its event day and check-in list. */
   conflicts: readonly { scanId: string; eventId: string; day: number; checkInListId?: string | undefined }[];
+  /** Exits this device denied 'Not inside' that the server recorded (docs/decisions/150), each with its event day and list. */
+  exitsRecorded?: readonly { scanId: string; eventId: string; day: number; checkInListId?: string | undefined }[];
   /** The event days (and check-in lists) of which the server recorded scans. */
   days: readonly (CheckInDay & { eventId: string })[];
 }
@@ -60,17 +62,22 @@ export interface UploadRecord {
 /**
  * After an outbox upload round (`uploadOutbox`; an upload sends every day's scans): the scans the
  * server answered `conflict` for are marked `conflict` in their day's recent scans, and a toast says
- * so (a ticket let in twice must not go unnoticed); then every event day the server recorded scans
- * of is refreshed (`refreshCheckInDay`: counts, 'Conflicts', scan log ...).
+ * so (a ticket let in twice must not go unnoticed); the exits this device denied 'Not inside' that
+ * the server recorded are marked `isExitRecordedOnUpload` (docs/decisions/150); then every event day
+ * the server recorded scans of is refreshed (`refreshCheckInDay`: counts, inside now, 'Conflicts',
+ * scan log ...).
  */
 export function recordUpload(queryClient: QueryClient, outcome: UploadRecord): void {
   const { conflicts, days } = outcome;
+  const exitsRecorded = outcome.exitsRecorded ?? [];
   if (conflicts.length > 0) {
     notify({ title: t('offline.conflictsFound', { count: conflicts.length }), description: t('offline.conflictsFoundHint'), variant: 'error', isKeptOnLanguageChange: true });
   }
   for (const scope of days) {
     const scanIds = conflicts.filter((conflict) => isSameScope(conflict, scope)).map((conflict) => conflict.scanId);
     if (scanIds.length > 0) changeRecentScans(queryClient, scope, (scans) => withConflicts(scans, scanIds));
+    const exitIds = exitsRecorded.filter((exit) => isSameScope(exit, scope)).map((exit) => exit.scanId);
+    if (exitIds.length > 0) changeRecentScans(queryClient, scope, (scans) => withExitsRecorded(scans, exitIds));
     void refreshCheckInDay(queryClient, scope);
   }
 }

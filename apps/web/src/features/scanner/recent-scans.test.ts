@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { keepRecentScans, readRecentScans, RECENT_SCANS_MAX, recentScanTime, withConflicts, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
+import { keepRecentScans, readRecentScans, RECENT_SCANS_MAX, recentScanTime, withConflicts, withExitsRecorded, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
 import type { ScanResult } from './scanner-logic.ts';
 
 function approval(id: string): ScanResult {
@@ -92,4 +92,17 @@ test('a guest who entered, left and entered again: the first entry is not marked
     ['out-1', false],
     ['in-1', false],
   ]);
+});
+
+test("an exit denied 'Not inside' here that the server recorded on upload keeps its DENIED verdict, is marked, read back so after a reload, and a later entry of the guest is a re-entry, not a replacement (docs/decisions/150)", () => {
+  const admitted: ScanResult = { ...approval('a'), ticketId: 'GC-ADA', isOffline: true };
+  const exit: ScanResult = { id: 'x', ticketId: 'GC-ADA', timestamp: '2026-07-11T19:08:00.000Z', isValid: false, denial: { reason: 'not_inside' }, isOffline: true };
+  const other: ScanResult = { ...exit, id: 'y', ticketId: 'GC-BOB' };
+  const marked = withExitsRecorded([other, exit, admitted], ['x']);
+  expect(marked).toEqual([other, { ...exit, isExitRecordedOnUpload: true }, admitted]);
+  keepRecentScans({ eventId: 'event-1', day: 2 }, marked);
+  expect(readRecentScans({ eventId: 'event-1', day: 2 })).toEqual(marked);
+  // The guest comes back in: the earlier admission was not undone elsewhere, the guest left.
+  const again = withRecentScan(marked, { ...approval('b'), ticketId: 'GC-ADA' });
+  expect(again.find((scan) => scan.id === 'a')?.isReplaced).toBeUndefined();
 });

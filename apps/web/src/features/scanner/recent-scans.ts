@@ -42,7 +42,8 @@ export function readRecentScans(scope: ScannerScope): ScanResult[] {
 export function withRecentScan(scans: readonly ScanResult[], result: ScanResult): ScanResult[] {
   // With entry and exit (docs/decisions/113) a guest may enter again after an exit: then an earlier
   // entry was not undone; nothing is marked for a ticket with an exit listed, nor by an exit.
-  const isReentryTicket = (result.isValid && result.isExit === true) || scans.some((scan) => scan.isValid && scan.isExit === true && isSameTicket(scan.ticketId, result.ticketId));
+  const isExitListed = (scan: ScanResult) => (scan.isValid && scan.isExit === true) || scan.isExitRecordedOnUpload === true;
+  const isReentryTicket = (result.isValid && result.isExit === true) || scans.some((scan) => isExitListed(scan) && isSameTicket(scan.ticketId, result.ticketId));
   const isEarlierStanding = (scan: ScanResult) =>
     !isReentryTicket && result.isValid && scan.isValid && scan.undone === undefined && !scan.isConflict && !scan.isReplaced && isSameTicket(scan.ticketId, result.ticketId);
   const earlier = scans.filter((scan) => scan.id !== result.id).map((scan) => (isEarlierStanding(scan) ? { ...scan, isReplaced: true } : scan));
@@ -59,6 +60,16 @@ export function withUndoneCheckIn(scans: readonly ScanResult[], code: string, un
   const index = scans.findIndex((scan) => scan.isValid && scan.undone === undefined && isSameTicket(scan.ticketId, code));
   if (index === -1) return [...scans];
   return scans.map((scan, at) => (at === index ? { ...scan, undone } : scan));
+}
+
+/**
+ * `scans` with those whose id is in `scanIds` marked `isExitRecordedOnUpload` (docs/decisions/150):
+ * exits this device denied 'Not inside' that the server recorded when they were sent. The row keeps
+ * the verdict the gate showed (DENIED, 'Not inside') and says what the server did. Pure.
+ */
+export function withExitsRecorded(scans: readonly ScanResult[], scanIds: readonly string[]): ScanResult[] {
+  const wanted = new Set(scanIds);
+  return scans.map((scan) => (wanted.has(scan.id) ? { ...scan, isExitRecordedOnUpload: true } : scan));
 }
 
 /** `scans` with those whose id is in `scanIds` marked `isConflict` (issue 12 item 5). Pure. */

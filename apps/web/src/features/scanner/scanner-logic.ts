@@ -67,6 +67,11 @@ export type ScanResult = {
   isConflict?: boolean;
   /** A later approval of the same ticket was listed: this check-in must have been undone elsewhere since. */
   isReplaced?: boolean;
+  /**
+   * An exit this device denied 'Not inside' offline that the server recorded when it was sent: the
+   * guest was inside by a gate or a time the device did not know of (docs/decisions/150).
+   */
+  isExitRecordedOnUpload?: boolean;
 } & Verdict;
 
 /** Scanner screen state (SPEC §4): idle or scanning (panel shown); camera; processing. */

@@ -22,6 +22,8 @@ export const StoredScanResult: z.ZodType<ScanResult> = z.intersection(
     isOffline: z.boolean().optional(),
     isConflict: z.boolean().optional(),
     isReplaced: z.boolean().optional(),
+    // An exit denied here that the server recorded when sent (docs/decisions/150).
+    isExitRecordedOnUpload: z.boolean().optional(),
     // The ticket's check-in note and attention flag (docs/decisions/102): the card keeps showing them.
     attention: CheckInAttention.optional(),
   }),

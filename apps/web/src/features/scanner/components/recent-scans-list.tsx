@@ -20,7 +20,8 @@ import { useTranslation } from 'react-i18next';
  * is open (none in the page otherwise).
  *
  * Issue 12: a scan decided on the device says 'Offline'; one the server later found already checked
- * in at another gate says 'Conflict'.
+ * in at another gate says 'Conflict'; an exit it denied 'Not inside' that the server recorded when
+ * it was sent says so under its denial (docs/decisions/150).
  *
  * Issue 11: an approval a supervisor has undone says so, with the reason; one undone elsewhere
  * (a later approval of the ticket is listed: `withRecentScan`) says that instead; `undoAction`, when
@@ -93,6 +94,7 @@ function RecentScanRow({ scan, undoAction }: { scan: ScanResult; undoAction?: (s
         </p>
         {detail && <p className={cn('break-words', scan.isValid ? 'text-slate-800' : 'text-red-900')}>{detail}</p>}
         {approvalText(scan) !== null && <p className="font-semibold text-green-900">{approvalText(scan)}</p>}
+        {scan.isExitRecordedOnUpload && <p className="font-semibold break-words text-green-900">{t('offline.exitRecordedOnUpload')}</p>}
         {scan.attention && <RecentScanNote attention={scan.attention} />}
         {scan.undone ? (
           <p className="font-semibold break-words text-amber-900">

@@ -64,7 +64,7 @@ describe('outbox', () => {
     expect((await readOutbox(reopened)).map((queued) => queued.code)).toEqual(['CODE-1', 'CODE-2', 'CODE-3']);
     const server = recordingServer();
     const outcome = await uploadOutbox(reopened, 'user-1', server.send);
-    expect(outcome).toEqual({ sent: 3, conflicts: [], days: [{ eventId: 'event-1', day: 2 }], setAside: 0, failed: false, unanswered: false });
+    expect(outcome).toEqual({ sent: 3, conflicts: [], exitsRecorded: [], days: [{ eventId: 'event-1', day: 2 }], setAside: 0, failed: false, unanswered: false });
     expect(server.batches).toHaveLength(1);
     expect(server.batches[0]?.scans.map((scan) => scan.code)).toEqual(['CODE-1', 'CODE-2', 'CODE-3']);
     expect(server.batches[0]?.scans[0]).toEqual({ scanId: item(1).scanId, code: 'CODE-1', scannedAt: item(1).scannedAt, deviceId: 'device-1', verdict: 'approved' });
@@ -82,6 +82,24 @@ describe('outbox', () => {
       ['CODE-1', undefined],
       ['CODE-1', 'exit'],
     ]);
+  });
+
+  test("an exit denied 'Not inside' is sent as that exit attempt; the server's recorded exit leaves the outbox and is reported, a logged denial or an approval is not (docs/decisions/150)", async () => {
+    const db = await openOfflineDb();
+    const exitAt = { checkInListId: 'list-bar', code: 'CODE-1', direction: 'exit' as const, verdict: 'denied' as const, reason: 'not_inside' as const };
+    await queueOfflineScan(db, item(1, exitAt));
+    await queueOfflineScan(db, item(2, { ...exitAt, code: 'CODE-2' }));
+    await queueOfflineScan(db, item(3, { checkInListId: 'list-bar', code: 'CODE-3' }));
+    // The server recorded CODE-1's exit (the guest was inside), logged CODE-2's denial; CODE-3 is an
+    // approval (a flag on it is not this device's business).
+    const server = recordingServer((scan) => (scan.code === 'CODE-2' ? { status: 'recorded' } : { status: 'recorded', isExitRecorded: true, checkedInAt: scan.scannedAt }));
+    const outcome = await uploadOutbox(db, 'user-1', server.send);
+    expect(server.batches[0]?.scans.slice(0, 2).map((scan) => [scan.code, scan.verdict, scan.reason, scan.direction])).toEqual([
+      ['CODE-1', 'denied', 'not_inside', 'exit'],
+      ['CODE-2', 'denied', 'not_inside', 'exit'],
+    ]);
+    expect(outcome).toMatchObject({ sent: 3, setAside: 0, conflicts: [], exitsRecorded: [{ scanId: item(1).scanId, eventId: 'event-1', day: 2, checkInListId: 'list-bar' }] });
+    expect(await readOutbox(db)).toEqual([]);
   });
 
   test('a failed upload keeps every item, and the retry delay doubles from 1 s up to 30 s', async () => {
@@ -122,7 +140,7 @@ describe('outbox', () => {
       scan.code === 'CODE-2' ? { status: 'rejected', reason: 'revoked', message: 'This ticket has been revoked.' } : scan.code === 'CODE-3' ? { status: 'conflict' } : { status: 'duplicate' },
     );
     const outcome = await uploadOutbox(db, 'user-1', server.send);
-    expect(outcome).toEqual({ sent: 2, conflicts: [{ scanId: item(3).scanId, eventId: 'event-1', day: 2 }], days: [{ eventId: 'event-1', day: 2 }], setAside: 1, failed: false, unanswered: false });
+    expect(outcome).toEqual({ sent: 2, conflicts: [{ scanId: item(3).scanId, eventId: 'event-1', day: 2 }], exitsRecorded: [], days: [{ eventId: 'event-1', day: 2 }], setAside: 1, failed: false, unanswered: false });
 
     const summary = await summarizeOutbox(db, 'user-1');
     expect(summary.waiting).toBe(0);
@@ -214,7 +232,7 @@ describe('outbox', () => {
     const deadline = new AbortController();
     const giving = uploadOutbox(db, 'user-1', held.send, { signal: deadline.signal });
     deadline.abort();
-    expect(await giving).toEqual({ sent: 0, conflicts: [], days: [], setAside: 0, failed: true, unanswered: true });
+    expect(await giving).toEqual({ sent: 0, conflicts: [], exitsRecorded: [], days: [], setAside: 0, failed: true, unanswered: true });
     const next = uploadOutbox(db, 'user-1', held.send);
     await queueOfflineScan(db, item(2));
     expect(held.batches).toHaveLength(1);

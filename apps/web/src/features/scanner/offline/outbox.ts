@@ -12,7 +12,9 @@
  *   its organization will send them).
  * - per item: `recorded` and `duplicate` leave the outbox; `conflict` leaves it and is reported (the
  *   scan shows 'Conflict' in 'Recent scans'); `rejected` is set aside with the server's reason,
- *   visible to the user, and never sent again.
+ *   visible to the user, and never sent again. An exit this device denied 'Not inside' that the
+ *   server recorded (`isExitRecorded`, docs/decisions/150) leaves it and is reported too (the scan
+ *   shows 'Exit recorded' in 'Recent scans').
  *
  * On the phone every record also has a copy in the app's own files, which the OS never clears, and
  * the outbox is put back from it if the WebView's storage was (durable-copy.ts, docs/decisions/095).
@@ -143,7 +145,7 @@ export async function summarizeOutbox(db: OfflineDb, userId: string): Promise<Ou
  */
 export type SendOfflineScans = (eventId: string, day: number, scans: OfflineScan[], checkInListId?: string) => Promise<OfflineScanBatchResponse>;
 
-/** A scan the server answered `conflict` for, with its event day. */
+/** A scan the server answered for in a way the device shows (a `conflict`, an exit recorded), with its event day. */
 export interface UploadConflict {
   scanId: string;
   eventId: string;
@@ -159,6 +161,11 @@ const GATEWAY_FAILURES = new Set([502, 503, 504]);
 export interface UploadOutcome {
   sent: number;
   conflicts: UploadConflict[];
+  /**
+   * Exits this device denied 'Not inside' that the server recorded (`isExitRecorded`,
+   * docs/decisions/150): the guest was inside by a gate or a time this device did not know of.
+   */
+  exitsRecorded: UploadConflict[];
   /** The event days and check-in lists of which the server recorded at least one scan (their data changed), once each. */
   days: { eventId: string; day: number; checkInListId?: string | undefined }[];
   setAside: number;
@@ -202,7 +209,7 @@ export async function uploadOutbox(db: OfflineDb, userId: string, send: SendOffl
   const last = before.then(() => settled);
   lastRounds.set(db, last);
   try {
-    if (!(await isTurnBefore(before, options.signal))) return { sent: 0, conflicts: [], days: [], setAside: 0, failed: true, unanswered: true };
+    if (!(await isTurnBefore(before, options.signal))) return { sent: 0, conflicts: [], exitsRecorded: [], days: [], setAside: 0, failed: true, unanswered: true };
     return await uploadRound(db, userId, send);
   } finally {
     settle();
@@ -228,7 +235,7 @@ function isTurnBefore(before: Promise<void>, signal: AbortSignal | undefined): P
 
 /** One upload round of `uploadOutbox`, once no other round is under way. */
 async function uploadRound(db: OfflineDb, userId: string, send: SendOfflineScans): Promise<UploadOutcome> {
-  const outcome: UploadOutcome = { sent: 0, conflicts: [], days: [], setAside: 0, failed: false, unanswered: false };
+  const outcome: UploadOutcome = { sent: 0, conflicts: [], exitsRecorded: [], days: [], setAside: 0, failed: false, unanswered: false };
   const queued = (await readOutbox(db)).filter((item) => !item.setAside);
   for (const batch of batchesInScanOrder(queued)) {
     const first = batch[0];
@@ -258,7 +265,10 @@ async function uploadRound(db: OfflineDb, userId: string, send: SendOfflineScans
         outcome.setAside += 1;
         continue;
       }
-      if (result.status === 'conflict') outcome.conflicts.push({ scanId: item.scanId, eventId: item.eventId, day: item.day, checkInListId: item.checkInListId });
+      const scope = { scanId: item.scanId, eventId: item.eventId, day: item.day, checkInListId: item.checkInListId };
+      if (result.status === 'conflict') outcome.conflicts.push(scope);
+      // Only for a scan this device denied: an older server, or another answer, changes nothing shown.
+      if (result.isExitRecorded === true && item.verdict === 'denied' && item.direction === 'exit') outcome.exitsRecorded.push(scope);
       await deleteOutboxRecord(db, item.scanId);
       outcome.sent += 1;
       if (!outcome.days.some((scope) => scope.eventId === item.eventId && scope.day === item.day && scope.checkInListId === item.checkInListId)) {
