@@ -62,14 +62,15 @@ export interface ChosenCheckInList {
 /**
  * The list `checkInListId` of `eventLists` (the event's lists in order), or the first list when none
  * is named (a client from before lists: SPEC §7's body).
- * @throws ServiceError `bad_request` when `checkInListId` is not one of the event's lists (another
- *   event's, or none at all): nothing is written.
+ * @throws ServiceError `bad_request` naming the field `checkInListId` when it is not one of the
+ *   event's lists (another event's, one deleted, or none at all): nothing is written.
  */
 export function chooseCheckInList(eventLists: readonly CheckInListRule[], checkInListId: string | undefined): ChosenCheckInList {
   const list = checkInListId === undefined ? eventLists[0] : eventLists.find((entry) => entry.id.toLowerCase() === checkInListId.toLowerCase());
   if (!list) {
     if (checkInListId === undefined) throw new Error('an event without a check-in list');
-    throw new ServiceError('bad_request', `This event has no check-in list with id "${checkInListId}".`);
+    // Named: a phone still scanning at a list deleted since hears that its list is refused (docs/decisions/151).
+    throw new ServiceError('bad_request', `This event has no check-in list with id "${checkInListId}".`, 'checkInListId');
   }
   return { list, lists: [...eventLists] };
 }
