@@ -17,7 +17,7 @@ import { type CheckInList, CheckInListCapacity, type CheckInListRule, type Check
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkInLists, checkIns, deviceEnrollments, devices, tickets, ticketTypes as ticketTypeRows } from '../db/schema.ts';
-import { inTransaction } from '../db/transactions.ts';
+import { inTransaction, sqlStateOf } from '../db/transactions.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { syncPlaces } from './check-ins/write.ts';
 import { isId, ServiceError } from './errors.ts';
@@ -216,6 +216,11 @@ export async function deleteCheckInList(db: Db, event: EventDetails, checkInList
     await tx.delete(checkInLists).where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, list.id)));
     await recordAudit(tx, actor, { organizationId: event.organizationId, eventId: event.id, action: 'check_in_list.deleted', before: snapshotOf(list), after: null });
     return list;
+  }).catch((error: unknown) => {
+    // A row naming the list that the lists' lock did not keep out (a device moved to it meanwhile):
+    // refused by its foreign key, nothing deleted; as the check's own refusal, a 409 (docs/decisions/151).
+    if (sqlStateOf(error) === '23503') throw new ServiceError('conflict', 'Something was recorded at this check-in list while it was being deleted: nothing was deleted. Try again.');
+    throw error;
   });
 }
 
