@@ -24,6 +24,9 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, test } from 'vitest';
+import { checkInListQueries } from '@/lib/check-ins/check-in-lists.ts';
+import { createQueryClient } from '@/lib/query-client.ts';
+import { listPersister } from '@/lib/query-persister-store.ts';
 import { loadSelection, getSelection } from '@/lib/selection.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
@@ -170,6 +173,11 @@ describe('check-in lists on the scanner (docs/decisions/109)', () => {
   });
 
   test('a day stored with no list, on an event that has gained a second list since: the resume goes on to the list step and the VIP Gate is chosen there (docs/decisions/151)', async () => {
+    // The phone kept the event's lists for offline use while it had one: that copy is restored first.
+    const keeper = createQueryClient({ retry: false });
+    const listsKey = checkInListQueries.list(testEvent.id).queryKey;
+    keeper.setQueryData(listsKey, { eventId: testEvent.id, lists: [mainEntrance] });
+    await listPersister.persistQueryByKey(listsKey, keeper);
     serveLists([mainEntrance, vipGate]);
     const { user, router } = renderApp({ route: '/login', selection: { organization: testOrganization, event: testEvent, day: testDay } });
     expect(await screen.findByRole('heading', { level: 1, name: 'Choose Check-in List' })).toBeInTheDocument();

@@ -4,9 +4,12 @@
  * deleted while this phone scans at it, both end at the list step on /day-select — asked once, in
  * plain words, never over a scan in progress.
  */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { CheckInLists } from '@gatecheck/contract/check-in-lists';
+import { checkInListsPath } from '@gatecheck/contract/paths';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { apiRequest } from '@/lib/api-client.ts';
 import { checkInListQueries, checkInListStep } from '@/lib/check-ins/check-in-lists.ts';
 import type { SelectedDay } from '@/lib/entities.ts';
 import { onListRefused } from '@/lib/list-refused.ts';
@@ -33,8 +36,9 @@ export interface ListKeptCurrentOptions {
  *   an app from before lists) on an event whose lists, as read from the server after this entry,
  *   now ask for a choice (`checkInListStep`): several lists open that day go to the list step
  *   (`checkInList: null`); one list open that day among several is stored and named, as the day
- *   step would. Only once per entry, and only from lists fetched after the screen mounted (the copy
- *   kept offline may be older); when the fetch fails the kept copy decides. While staff are
+ *   step would. Only once per entry, from the lists read from the server as the screen mounted (not
+ *   the copy kept offline, which is restored first and may be older); when the server cannot be
+ *   reached the kept copy decides. While staff are
  *   scanning, the question waits until they stop (a toast says so once): a verdict on screen
  *   mid-queue is never taken away.
  * - **A list the server refuses** (a 400 naming `checkInListId`, `onListRefused`) for a signed-in
@@ -46,14 +50,37 @@ export interface ListKeptCurrentOptions {
 export function useListKeptCurrent({ eventId, day, device, isScanning }: ListKeptCurrentOptions): void {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const lists = useQuery(checkInListQueries.list(eventId));
-  const entryCheck = useRef<'pending' | 'waiting' | 'done'>('pending');
   const isDevice = device !== undefined;
   const deviceListId = device?.checkInListId ?? null;
+  const namesNoList = day.checkInList === undefined;
+  /** The event's lists as this entry learnt them: null until then, or when there is nothing to check. */
+  const [entryLists, setEntryLists] = useState<CheckInLists | null>(null);
+  const entryCheck = useRef<'pending' | 'waiting' | 'done'>('pending');
+
+  // Once per entry, and only for a day naming no list: the lists from the server, not the copy kept
+  // for offline use (restored first, it may be from before the new list); that copy when the server
+  // cannot be reached.
+  useEffect(() => {
+    if (!namesNoList) return undefined;
+    let isCurrent = true;
+    const listsQuery = checkInListQueries.list(eventId);
+    void apiRequest(checkInListsPath(eventId), { schema: CheckInLists })
+      .then((fresh) => {
+        queryClient.setQueryData(listsQuery.queryKey, fresh);
+        return fresh;
+      })
+      .catch(() => queryClient.getQueryData(listsQuery.queryKey) ?? null)
+      .then((lists) => {
+        if (isCurrent) setEntryLists(lists);
+      });
+    return () => {
+      isCurrent = false;
+    };
+  }, [namesNoList, eventId, queryClient]);
 
   useEffect(() => {
-    if (entryCheck.current === 'done' || day.checkInList !== undefined || !lists.isFetchedAfterMount || !lists.data) return;
-    const step = checkInListStep(lists.data.lists, day.day, isDevice ? { checkInListId: deviceListId } : null);
+    if (entryCheck.current === 'done' || !namesNoList || !entryLists) return;
+    const step = checkInListStep(entryLists.lists, day.day, isDevice ? { checkInListId: deviceListId } : null);
     if (step.kind === 'first') {
       entryCheck.current = 'done';
       return;
@@ -71,7 +98,7 @@ export function useListKeptCurrent({ eventId, day, device, isScanning }: ListKep
     }
     notify({ id: LIST_CHANGED_TOAST_ID, title: t('lists.addedTitle'), description: t('lists.addedChoose'), variant: 'info', scope: 'next-screen' });
     void askForCheckInList();
-  }, [day, lists.isFetchedAfterMount, lists.data, isDevice, deviceListId, isScanning, t]);
+  }, [entryLists, namesNoList, day.day, isDevice, deviceListId, isScanning, t]);
 
   const listId = day.checkInList?.id;
   const listName = day.checkInList?.name;
