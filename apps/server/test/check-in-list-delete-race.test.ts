@@ -105,7 +105,12 @@ if (TEST_DATABASE_KIND === 'postgres') {
       .returning({ id: deviceEnrollments.id });
     const waitingForLocks = async (tx: { execute: (query: ReturnType<typeof sql>) => Promise<unknown> }, howMany: number) => {
       for (let round = 0; round < 500; round += 1) {
-        const result = (await tx.execute(sql`select count(distinct pid)::int as waiting from pg_locks where not granted`)) as { rows: Array<{ waiting: number }> };
+        // This database's sessions only (other test files share the server); the activity view is
+      // read afresh each round (a transaction otherwise keeps its first reading).
+      await tx.execute(sql`select pg_stat_clear_snapshot()`);
+      const result = (await tx.execute(sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as {
+        rows: Array<{ waiting: number }>;
+      };
         if ((result.rows[0]?.waiting ?? 0) >= howMany) return;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
