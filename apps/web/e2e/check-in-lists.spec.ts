@@ -221,3 +221,49 @@ withOwnServer('a VIP ticket enters, exits and enters again; a capacity-2 list de
   await check(last.code, new RegExp(last.holderName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   expect((await boxOf(field)).y + (await page.evaluate(() => window.scrollY))).toBeCloseTo(wideTop, 0);
 });
+
+/**
+ * A phone's list kept in step with the event's lists (docs/decisions/151) at a 360x740 phone, the
+ * lists changed through the management API while the phone scans: a phone that chose its day while
+ * the event had one list is asked for its list once it comes back (a reload: SPEC §2's resume)
+ * after the organizer added the VIP Gate; a list deleted under the phone sends it back to the list
+ * step with the list named. Screenshots: e2e/artifacts/lists-added-*.png, lists-deleted-*.png.
+ */
+withOwnServer('a phone set up with one list is asked for its list after a second is added; a list deleted under it sends it back to the list step', async ({ page, saveScreen }) => {
+  test.setTimeout(180_000);
+  await openApp(page);
+  await signIn(page);
+  const { organization, event } = await findLiveThreeDayEvent(page.request);
+  const day = todaysDayNumber(event);
+  await chooseOrganization(page, organization.name);
+  await chooseEvent(page, event.title);
+  await dayCard(page, day).click();
+  await expect(page).toHaveURL(/\/scanner$/);
+  await expect(page.getByTestId('check-in-list-name')).toHaveCount(0);
+
+  // The organizer adds the VIP Gate; the phone comes back to the app.
+  const lists = `${API_PREFIX}/events/${event._id}/check-in-lists`;
+  const created = await page.request.post(lists, { data: { name: 'VIP Gate', ticketTypes: ['VIP'] } });
+  expect(created.status(), await created.text()).toBe(201);
+  const vipGate = (await created.json()) as { id: string };
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Choose Check-in List' })).toBeVisible();
+  await expect(page.getByText('This event now has several check-in lists')).toBeVisible();
+  await saveScreen(page, 'lists-added-since-day', { fullPage: false });
+  await screen(page).getByRole('button', { name: 'VIP Gate' }).click();
+  await expect(page.locator('header').getByText('Check-in list: VIP Gate')).toBeVisible();
+  await startScanning(page);
+
+  // The organizer deletes the VIP Gate (nothing checked in there yet); the next scan is refused once.
+  const deleted = await page.request.delete(`${lists}/${vipGate.id}`);
+  expect(deleted.status(), await deleted.text()).toBe(200);
+  const field = page.getByLabel('Or enter ticket ID manually:');
+  // The 30 s count refresh may have found the list gone first: the same end either way.
+  if (await field.isVisible()) await verifyByHand(page, 'GC-AT-A-DELETED-LIST');
+  await expect(page.getByRole('heading', { level: 1, name: 'Choose Check-in List' })).toBeVisible();
+  await expect(page.getByText('“VIP Gate” is no longer a check-in list of this event. Choose where you scan now.')).toBeVisible();
+  await expect(screen(page).getByRole('button', { name: 'VIP Gate' })).toHaveCount(0);
+  await saveScreen(page, 'lists-deleted-under-phone', { fullPage: false });
+  await screen(page).getByRole('button', { name: 'All tickets' }).click();
+  await expect(page.locator('header').getByText('Check-in list: All tickets')).toBeVisible();
+});

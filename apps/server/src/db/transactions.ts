@@ -42,6 +42,20 @@ export function sqlStateOf(error: unknown): string | undefined {
 }
 
 /**
+ * The constraint a database error names (PostgreSQL's `constraint_name` field, as node-postgres and
+ * PGlite both expose it as `constraint`), on the error or one of its causes; undefined when none.
+ */
+export function constraintOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Object; depth += 1) {
+    const constraint = (current as { constraint?: unknown }).constraint;
+    if (typeof constraint === 'string' && constraint !== '') return constraint;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
  * Runs `work` in one transaction of `db` and returns its result, retrying the whole transaction on
  * SQLSTATE 40001 / 40P01 (see the module comment) up to `maxAttempts` runs.
  * @throws whatever `work` or the commit throws when it is not retryable, or the last retryable

@@ -10,7 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { databaseTroubleOf, type DatabaseTrouble } from '../db/unavailable.ts';
-import { AccessRefusedError, RateLimitedError, ServiceError } from '../services/errors.ts';
+import { AccessRefusedError, deletedListRefusal, RateLimitedError, ServiceError } from '../services/errors.ts';
 import { STATUS_OF } from './error-responses.ts';
 
 /**
@@ -73,6 +73,9 @@ async function errorsPlugin(app: FastifyInstance): Promise<void> {
       void reply.header('retry-after', answer.retryAfterSeconds);
       return reply.status(503).send({ code: 'not_ready', message: answer.message });
     }
+    // A check-in or device written at a list deleted under it: the 400 of a list not there (docs/decisions/151).
+    const listRefusal = deletedListRefusal(error);
+    if (listRefusal) return reply.status(STATUS_OF[listRefusal.code]).send({ code: listRefusal.code, message: listRefusal.message, field: listRefusal.field });
     if (error instanceof ServiceError) {
       // Answered as an unknown id; the operator's log says what it was (docs/decisions/086).
       if (error instanceof AccessRefusedError) request.log.warn({ userId: error.userId, ...error.resource }, 'access refused: not a member of the organization');

@@ -17,7 +17,7 @@ import { type CheckInList, CheckInListCapacity, type CheckInListRule, type Check
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkInLists, checkIns, deviceEnrollments, devices, tickets, ticketTypes as ticketTypeRows } from '../db/schema.ts';
-import { inTransaction } from '../db/transactions.ts';
+import { inTransaction, sqlStateOf } from '../db/transactions.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { syncPlaces } from './check-ins/write.ts';
 import { isId, ServiceError } from './errors.ts';
@@ -62,14 +62,15 @@ export interface ChosenCheckInList {
 /**
  * The list `checkInListId` of `eventLists` (the event's lists in order), or the first list when none
  * is named (a client from before lists: SPEC §7's body).
- * @throws ServiceError `bad_request` when `checkInListId` is not one of the event's lists (another
- *   event's, or none at all): nothing is written.
+ * @throws ServiceError `bad_request` naming the field `checkInListId` when it is not one of the
+ *   event's lists (another event's, one deleted, or none at all): nothing is written.
  */
 export function chooseCheckInList(eventLists: readonly CheckInListRule[], checkInListId: string | undefined): ChosenCheckInList {
   const list = checkInListId === undefined ? eventLists[0] : eventLists.find((entry) => entry.id.toLowerCase() === checkInListId.toLowerCase());
   if (!list) {
     if (checkInListId === undefined) throw new Error('an event without a check-in list');
-    throw new ServiceError('bad_request', `This event has no check-in list with id "${checkInListId}".`);
+    // Named: a phone still scanning at a list deleted since hears that its list is refused (docs/decisions/151).
+    throw new ServiceError('bad_request', `This event has no check-in list with id "${checkInListId}".`, 'checkInListId');
   }
   return { list, lists: [...eventLists] };
 }
@@ -215,6 +216,11 @@ export async function deleteCheckInList(db: Db, event: EventDetails, checkInList
     await tx.delete(checkInLists).where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, list.id)));
     await recordAudit(tx, actor, { organizationId: event.organizationId, eventId: event.id, action: 'check_in_list.deleted', before: snapshotOf(list), after: null });
     return list;
+  }).catch((error: unknown) => {
+    // A row naming the list that the lists' lock did not keep out (a device moved to it meanwhile):
+    // refused by its foreign key, nothing deleted; as the check's own refusal, a 409 (docs/decisions/151).
+    if (sqlStateOf(error) === '23503') throw new ServiceError('conflict', 'Something was recorded at this check-in list while it was being deleted: nothing was deleted. Try again.');
+    throw error;
   });
 }
 

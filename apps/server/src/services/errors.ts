@@ -3,6 +3,7 @@
  * `ErrorCode`; the errors plugin turns them into `{ code, message }` with the matching HTTP status.
  */
 import type { ErrorCode } from '@gatecheck/contract';
+import { constraintOf, sqlStateOf } from '../db/transactions.ts';
 
 /** A failure that is the caller's fault (unknown id, no permission, ...); its message is shown to the client. */
 export class ServiceError extends Error {
@@ -71,4 +72,36 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 /** Whether `id` has the shape of our database ids (UUID); anything else cannot exist. */
 export function isId(id: string): boolean {
   return UUID_PATTERN.test(id);
+}
+
+/** The foreign keys by which a row names a check-in list (check-ins, their counters and places, devices). */
+const LIST_FOREIGN_KEYS: ReadonlySet<string> = new Set([
+  'check_ins_check_in_list_fk',
+  'check_in_type_counts_check_in_list_fk',
+  'check_in_arrivals_check_in_list_fk',
+  'check_in_list_slots_list_fk',
+  'devices_check_in_list_fk',
+  'device_enrollments_check_in_list_fk',
+  'device_list_history_check_in_list_fk',
+]);
+
+/**
+ * What a write is answered whose row names a check-in list deleted under it (docs/decisions/151): a
+ * check-in (verify, by hand, offline) or a device's list read while the list was there and written
+ * after a delete that had passed its check committed; the database's foreign key refused it (SQLSTATE
+ * 23503), and the statement or transaction wrote nothing. The same 400 as a call naming a list that
+ * is not there, naming `checkInListId`, so a phone goes back to its list step. Undefined for any
+ * other error. A delete refused by these keys is answered by `deleteCheckInList` itself (409) and
+ * never reaches here. (Kept beside `ServiceError` so the errors plugin needs no service module.)
+ */
+export function deletedListRefusal(error: unknown): ServiceError | undefined {
+  if (sqlStateOf(error) !== '23503') return undefined;
+  const constraint = constraintOf(error);
+  if (constraint === undefined || !LIST_FOREIGN_KEYS.has(constraint)) return undefined;
+  return listDeletedMeanwhile();
+}
+
+/** The refusal of a write at a check-in list deleted since it was read: a 400 naming `checkInListId` (docs/decisions/151). */
+export function listDeletedMeanwhile(): ServiceError {
+  return new ServiceError('bad_request', 'This check-in list was deleted meanwhile: nothing was recorded. Choose another check-in list.', 'checkInListId');
 }

@@ -91,6 +91,17 @@ export async function selectCheckInList(checkInList: ChosenCheckInList): Promise
 }
 
 /**
+ * Marks the stored day's check-in list as still to choose (`checkInList: null`, docs/decisions/109,
+ * 151): /scanner then sends staff to the list step on /day-select. Entry / Exit is chosen again at
+ * the list chosen next. No day: nothing.
+ */
+export async function askForCheckInList(): Promise<void> {
+  if (!current.day) return;
+  const { scanMode: _previousMode, ...day } = current.day;
+  await selectDay({ ...day, checkInList: null });
+}
+
+/**
  * Stores how the scanner checks codes on the stored day (docs/decisions/113), inside `selectedDay`:
  * 'entry' removes the field (the default). No day: nothing.
  */

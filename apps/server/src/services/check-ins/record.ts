@@ -13,9 +13,11 @@
  * conflict with the check-in that stands).
  */
 import { atCapacityMessage, type CheckInDecision, type CheckInDirection, type CheckInInput, decideCheckIn, isCheckInInside, lastDailyCheckout } from '@gatecheck/contract';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { countEventInside } from '../check-in-counts.ts';
-import type { tickets } from '../../db/schema.ts';
+import { checkInLists, type tickets } from '../../db/schema.ts';
+import { listDeletedMeanwhile } from '../errors.ts';
 import type { ChosenCheckInList } from '../check-in-lists.ts';
 import type { EventDetails } from '../events.ts';
 import type { TicketTypeDoor } from '../ticket-type-door.ts';
@@ -113,6 +115,21 @@ export function isDoorAttempt(list: ChosenCheckInList['list'], direction: CheckI
 }
 
 /**
+ * Locks list `checkInListId` of event `eventId` against its delete (`FOR KEY SHARE`, the lock its
+ * check-ins' foreign key takes; an edit of its settings does not wait for it) until `tx` ends.
+ * @throws ServiceError `bad_request` naming `checkInListId` when the list is gone (deleted since the
+ *   attempt read it): nothing is written (docs/decisions/151).
+ */
+async function holdCheckInList(tx: DbOrTx, { eventId, checkInListId }: { eventId: string; checkInListId: string }): Promise<void> {
+  const held = await tx
+    .select({ id: checkInLists.id })
+    .from(checkInLists)
+    .where(and(eq(checkInLists.eventId, eventId), eq(checkInLists.id, checkInListId)))
+    .for('key share');
+  if (held.length === 0) throw listDeletedMeanwhile();
+}
+
+/**
  * Decides `attempt` with the contract's `decideCheckIn` and records it exactly once, on `tx` (the
  * caller's transaction: the caller's scan-log and offline rows commit with it or not at all):
  * - at a door (`isDoorAttempt`) the guest's active check-in is locked first (`lockActiveCheckIn`), so
@@ -154,7 +171,13 @@ export async function recordAttempt(tx: DbOrTx, attempt: AttemptToRecord): Promi
   const eventPlace = { eventId: key.eventId, ticketId: key.ticketId, day, now: attempt.now };
   // At an event with a capacity every entry locks the guest's check-in first, as at a door: the
   // rule sees the check-in that stands before a place is claimed (docs/decisions/147).
-  const standing = isDoorAttempt(list, direction) || eventCapacity !== null ? await lockActiveCheckIn(tx, key) : undefined;
+  const locksFirst = isDoorAttempt(list, direction) || eventCapacity !== null;
+  // Such an attempt locks rows before its check-in's foreign key would lock the list: it holds the
+  // list first, so a delete of the list waits for it (and is then refused, 409), or it waits for the
+  // delete and is refused as at a list not there — never a deadlock with the delete's removal of the
+  // list's places (docs/decisions/151).
+  if (locksFirst) await holdCheckInList(tx, key);
+  const standing = locksFirst ? await lockActiveCheckIn(tx, key) : undefined;
   const retried = standing ? await findRetriedMovement(tx, { ...standing, eventId: key.eventId }, who) : undefined;
   // A scan time set to its session's start (`isTimeClamped`: the phone's clock was far behind) says
   // nothing of when the guest passed: such a movement is never history; it is decided against the

@@ -24,6 +24,9 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, test } from 'vitest';
+import { checkInListQueries } from '@/lib/check-ins/check-in-lists.ts';
+import { createQueryClient } from '@/lib/query-client.ts';
+import { listPersister } from '@/lib/query-persister-store.ts';
 import { loadSelection, getSelection } from '@/lib/selection.ts';
 import { testDay, testEvent, testOrganization } from '@/test/fixtures.ts';
 import { apiUrl, server } from '@/test/msw-server.ts';
@@ -149,7 +152,7 @@ describe('check-in lists on the scanner (docs/decisions/109)', () => {
     expect(localStorage.getItem('selectedDay')).toBeNull();
   });
 
-  test('a day stored before lists (no list inside) still scans: at the first list, none named and none sent; a stored list is read back', async () => {
+  test('a day stored before lists (no list inside) parses and scans at the first list while the event has one list; a stored list is read back', async () => {
     localStorage.setItem('selectedDay', JSON.stringify(testDay));
     await loadSelection();
     expect(getSelection().day).toEqual(testDay);
@@ -157,14 +160,89 @@ describe('check-in lists on the scanner (docs/decisions/109)', () => {
     await loadSelection();
     expect(getSelection().day?.checkInList).toEqual({ id: vipGate.id, name: 'VIP Gate' });
 
-    serveLists([mainEntrance, vipGate]);
+    serveLists([mainEntrance]);
     const { user, router } = renderApp({ route: '/login', selection: { organization: testOrganization, event: testEvent, day: testDay } });
     await waitFor(() => expect(router.state.location.pathname).toBe('/scanner'));
-    expect(screen.queryByTestId('check-in-list-name')).not.toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
     await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-ZOE{Enter}');
     await screen.findByRole('group', { name: 'Valid Ticket' });
     expect(sent.verify[0]).not.toHaveProperty('checkInListId');
+    expect(router.state.location.pathname).toBe('/scanner');
+    expect(screen.queryByTestId('check-in-list-name')).not.toBeInTheDocument();
+    expect(getSelection().day).toEqual(testDay);
+  });
+
+  test('a day stored with no list, on an event that has gained a second list since: the resume goes on to the list step and the VIP Gate is chosen there (docs/decisions/151)', async () => {
+    // The phone kept the event's lists for offline use while it had one: that copy is restored first.
+    const keeper = createQueryClient({ retry: false });
+    const listsKey = checkInListQueries.list(testEvent.id).queryKey;
+    keeper.setQueryData(listsKey, { eventId: testEvent.id, lists: [mainEntrance] });
+    await listPersister.persistQueryByKey(listsKey, keeper);
+    serveLists([mainEntrance, vipGate]);
+    const { user, router } = renderApp({ route: '/login', selection: { organization: testOrganization, event: testEvent, day: testDay } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choose Check-in List' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/day-select');
+    expect(await screen.findByText('This event now has several check-in lists')).toBeInTheDocument();
+    expect(JSON.parse(localStorage.getItem('selectedDay') ?? 'null')).toEqual({ ...testDay, checkInList: null });
+    expect(sent.verify).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'VIP Gate' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/scanner'));
+    expect(await screen.findByTestId('check-in-list-name')).toHaveTextContent('Check-in list: VIP Gate');
+    await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
+    await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-ZOE{Enter}');
+    await screen.findByRole('group', { name: 'Valid Ticket' });
+    expect(sent.verify).toEqual([expect.objectContaining({ checkInListId: vipGate.id })]);
+  });
+
+  test('a second list learnt while staff are scanning does not take their verdict away: they are told, and asked for the list once they stop (docs/decisions/151)', async () => {
+    // The lists answer only once staff scan: the copy kept before the second list had one.
+    let answerLists: (() => void) | undefined;
+    const listsAnswered = new Promise<void>((resolve) => (answerLists = resolve));
+    let isListsAsked = false;
+    server.use(
+      http.get(apiUrl(apiPaths.checkInLists), async () => {
+        isListsAsked = true;
+        await listsAnswered;
+        return HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists: [mainEntrance, vipGate] });
+      }),
+    );
+    const { user, router } = renderApp({ route: '/scanner', selection: { organization: testOrganization, event: testEvent, day: testDay } });
+    await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
+    await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-ZOE{Enter}');
+    const verdict = await screen.findByRole('group', { name: 'Valid Ticket' });
+    await waitFor(() => expect(isListsAsked).toBe(true));
+    answerLists?.();
+    expect(await screen.findByText('This event now has several check-in lists')).toBeInTheDocument();
+    expect(verdict).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/scanner');
+    expect(getSelection().day).toEqual(testDay);
+
+    await user.click(screen.getByRole('button', { name: 'Stop Scanning' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choose Check-in List' })).toBeInTheDocument();
+    expect(getSelection().day).toEqual({ ...testDay, checkInList: null });
+  });
+
+  test('a list deleted while this phone scans at it: the refused verify is said in plain words and the phone goes to the list step once (docs/decisions/151)', async () => {
+    serveLists([mainEntrance]);
+    let verifies = 0;
+    server.use(
+      http.post(apiUrl(apiPaths.verifyTicket), () => {
+        verifies += 1;
+        return HttpResponse.json({ code: 'bad_request', message: `This event has no check-in list with id "${vipGate.id}".`, field: 'checkInListId' }, { status: 400 });
+      }),
+    );
+    const { user, router } = renderApp({ route: '/scanner', selection: { organization: testOrganization, event: testEvent, day: { ...testDay, checkInList: { id: vipGate.id, name: 'VIP Gate' } } } });
+    await user.click(await screen.findByRole('button', { name: 'Start Scanning' }));
+    await user.type(screen.getByLabelText('Or enter ticket ID manually:'), 'GC-ZOE{Enter}');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choose Check-in List' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/day-select');
+    expect(await screen.findByText('“VIP Gate” is no longer a check-in list of this event. Choose where you scan now.')).toBeInTheDocument();
+    expect(getSelection().day).toEqual({ ...testDay, checkInList: null });
+    expect(verifies).toBe(1);
+    // The list left is offered; choosing it scans there.
+    await user.click(screen.getByRole('button', { name: 'Main entrance' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/scanner'));
+    expect(getSelection().day?.checkInList).toEqual({ id: mainEntrance.id, name: 'Main entrance' });
   });
 
   test("a supervisor's search, manual check-in and undo at the VIP Gate send the list", async () => {

@@ -24,6 +24,7 @@ import { beforeEach, expect, test } from 'vitest';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
 import { testOrganization } from '@/test/fixtures.ts';
 import { renderApp } from '@/test/render.tsx';
+import { chooseLanguage } from '@/lib/i18n/choice.ts';
 
 const adminOrganization = { ...testOrganization, role: 'admin' };
 const EVENT_ID = 'event-7';
@@ -91,6 +92,17 @@ beforeEach(() => {
       return errorResponse(409, { code: 'conflict', message: '"All tickets" has 3 check-in(s) and cannot be deleted; edit it instead (its check-ins stay on it).' });
     }),
   );
+});
+
+test('the capacity says what it limits: without re-entry the day\'s admissions through the list, with it the guests inside at once; in English and German (docs/decisions/151)', async () => {
+  const { user } = renderApp({ route: `/manage/events/${EVENT_ID}/lists`, selection: { organization: adminOrganization } });
+  await user.click(await screen.findByRole('button', { name: 'New check-in list' }));
+  expect(screen.getByLabelText('Capacity')).toHaveAccessibleDescription(/limits the day's admissions here, not the guests inside at once/);
+  await user.click(screen.getByRole('switch', { name: 'Guests may leave and come back' }));
+  expect(screen.getByLabelText('Capacity')).toHaveAccessibleDescription('Guests inside at once through this list. Leave empty for no limit.');
+  await user.click(screen.getByRole('switch', { name: 'Guests may leave and come back' }));
+  await chooseLanguage('de');
+  expect(await screen.findByLabelText('Kapazität')).toHaveAccessibleDescription(/Grenze gilt also für die Eintritte des Tages hier, nicht für die Gäste gleichzeitig drinnen/);
 });
 
 test("a new 'VIP Gate' list: problems at their fields before anything is sent, then its types, days and door settings are sent", { timeout: 30_000 }, async () => {

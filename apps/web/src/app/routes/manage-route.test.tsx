@@ -114,6 +114,8 @@ test('the new-event form shows every problem next to its field and sends nothing
   expect(within(dayOne).getByLabelText('Name')).toHaveAccessibleDescription('Give the day a name.');
   expect(within(dayTwo).getByLabelText('Number')).toHaveAccessibleDescription('Another day has this number.');
   expect(screen.getByLabelText('Venue capacity')).toHaveAccessibleDescription(expect.stringContaining('Use a whole number of guests from 1 to 100000, or leave it empty.'));
+  // A list without re-entry records no exit: its guests count as inside for the day (docs/decisions/151).
+  expect(screen.getByLabelText('Venue capacity')).toHaveAccessibleDescription(expect.stringContaining('A guest admitted through a list without re-entry counts as inside until the day ends'));
   expect(created).toEqual([]);
 
   await user.type(screen.getByLabelText('Title'), 'Harbour Nights');

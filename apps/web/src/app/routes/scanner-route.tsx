@@ -53,6 +53,7 @@ import { VerdictSlot } from '@/features/scanner/components/verdict-slot.tsx';
 import { recordUndo } from '@/features/scanner/recent-scans-query.ts';
 import { useScannerScope } from '@/features/scanner/scanner-memory.ts';
 import { useScanner } from '@/features/scanner/use-scanner.ts';
+import { useListKeptCurrent } from '@/features/scanner/use-list-kept-current.ts';
 import { OfflineStatus } from '@/features/scanner/components/offline-status.tsx';
 import { useOfflineDoor } from '@/features/scanner/offline/use-offline-door.ts';
 import { useSession } from '@/app/session-provider.tsx';
@@ -131,6 +132,8 @@ function ScannerScreen({ event, day, canSupervise, canManageEvents }: { event: E
   const isWebCamera = scanner.preview === 'video-element';
   useEffect(() => (isWebCamera ? whenIdle(prefetchQrDecoder) : undefined), [isWebCamera]);
   const { state } = scanner;
+  // Lists added since the day was stored, or the stored list deleted: the list step (docs/decisions/151).
+  useListKeptCurrent({ eventId: event.id, day, device: user?.device ?? undefined, isScanning: state.isScanning || state.isProcessing });
   // The screen stays on while the camera runs, and may sleep once it stops (decision 091).
   const isCameraOn = state.isScanning && (state.camera === 'active' || state.camera === 'starting');
   useKeepAwake(isCameraOn);

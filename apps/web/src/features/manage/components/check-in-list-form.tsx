@@ -32,7 +32,9 @@ export interface CheckInListFormProps<R> {
  * A check-in list's form (docs/decisions/100, 111, 115): its name; the ticket types it admits (every
  * type, or some); the days (every day, or some); re-entry, capacity and daily checkout time.
  * Checked with the contract's schema before it is sent; every problem, and a server refusal that
- * names a field, is shown next to its field.
+ * names a field, is shown next to its field. The capacity's hint follows re-entry: without it no exit
+ * is recorded, so the capacity limits the day's admissions, not the guests inside at once
+ * (docs/decisions/151).
  */
 export function CheckInListForm<R>({ initial, ticketTypes, days, check, submitLabel, isPending, refusal, onSubmit, onCancel }: CheckInListFormProps<R>) {
   const { t } = useTranslation();
@@ -98,7 +100,7 @@ export function CheckInListForm<R>({ initial, ticketTypes, days, check, submitLa
       </div>
 
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field id={id('capacity')} label={t('manageLists.fields.capacity')} hint={t('manageLists.capacityHint')} problem={shown.capacity}>
+        <Field id={id('capacity')} label={t('manageLists.fields.capacity')} hint={t(values.allowsReentry ? 'manageLists.capacityHint' : 'manageLists.capacityHintNoReentry')} problem={shown.capacity}>
           {(control) => <Input {...control} inputMode="numeric" value={values.capacity} onChange={(change) => set('capacity', change.target.value)} />}
         </Field>
         <Field id={id('dailyCheckoutTime')} label={t('manageLists.fields.dailyCheckoutTime')} hint={t('manageLists.checkoutHint')} problem={shown.dailyCheckoutTime}>

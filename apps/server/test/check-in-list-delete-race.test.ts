@@ -1,0 +1,137 @@
+/**
+ * Deleting a check-in list while check-ins at it are being written (docs/decisions/100, 151), through
+ * the real app on the real database: the delete is refused (409) once a check-in at the list has
+ * committed; a check-in whose write meets the list deleted under it is refused 400 naming
+ * `checkInListId`, the answer of a list that is not there; never a 500, nothing half-written.
+ *
+ * On PostgreSQL the exact interleaving is forced: the delete is held after its check (no check-ins)
+ * by a row lock on an enrollment it must update, while it holds the lists' lock; a verify at the list
+ * then waits in its foreign-key check, and is answered once the delete has committed. PGlite runs one
+ * transaction at a time, so there only the many-at-once race runs (its answers must be as coherent).
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiErrorBody, apiPaths, checkInListPath, type VerifyTicketResponse } from '@gatecheck/contract';
+import { and, count, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { checkIns, deviceEnrollments, scanLog } from '../src/db/schema.ts';
+import { DEMO_COLLEAGUE, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
+import { createCheckInList, type CheckInListRow } from '../src/services/check-in-lists.ts';
+import { cliActor } from '../src/services/audit.ts';
+import { findEvent } from '../src/services/events.ts';
+import { insertTickets } from '../src/services/tickets.ts';
+import { demoIds } from './helpers/fixtures.ts';
+import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
+
+const DAY = DEMO_TODAY_DAY_NUMBER;
+let t: TestApp;
+let ids: Awaited<ReturnType<typeof demoIds>>;
+let staffToken: string;
+let adminToken: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  ids = await demoIds(t.database.db);
+  staffToken = await login(t.app, DEMO_COLLEAGUE.username, DEMO_COLLEAGUE.password);
+  adminToken = await login(t.app, DEMO_USER.username, DEMO_USER.password);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function newList(name: string, capacity: number | null = null): Promise<CheckInListRow> {
+  const event = await findEvent(t.database.db, ids.liveEventId);
+  return createCheckInList(t.database.db, event, { name: `${name} ${randomUUID().slice(0, 8)}`, ticketTypes: null, days: null, capacity }, cliActor());
+}
+
+async function newTickets(howMany: number): Promise<string[]> {
+  const rows = Array.from({ length: howMany }, () => {
+    const code = `RACE-${randomUUID()}`;
+    return { code, eventId: ids.liveEventId, holderName: `Holder ${code}`, ticketType: 'General Admission' };
+  });
+  await insertTickets(t.database.db, rows);
+  return rows.map((row) => row.code);
+}
+
+function verify(code: string, checkInListId: string) {
+  return t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(staffToken), payload: { eventId: ids.liveEventId, day: DAY, qrCode: code, checkInListId } });
+}
+
+function deleteList(checkInListId: string) {
+  return t.app.inject({ method: 'DELETE', url: api(checkInListPath(ids.liveEventId, checkInListId)), headers: bearer(adminToken) });
+}
+
+async function checkInsAt(checkInListId: string): Promise<number> {
+  const [row] = await t.database.db.select({ value: count() }).from(checkIns).where(and(eq(checkIns.eventId, ids.liveEventId), eq(checkIns.checkInListId, checkInListId)));
+  return row?.value ?? 0;
+}
+
+/** What a refused list is answered: a 400 `{ code, message, field }` naming `checkInListId`. */
+function expectListRefused(response: { statusCode: number; body: string; json(): unknown }): void {
+  expect(response.statusCode, response.body).toBe(400);
+  expect(ApiErrorBody.parse(response.json())).toMatchObject({ code: 'bad_request', field: 'checkInListId' });
+}
+
+test(`a delete and 30 verifies at the list at once: no 500; either the delete is refused and the approvals stand, or no scan was admitted there (${TEST_DATABASE_KIND})`, async () => {
+  const list = await newList('Side door');
+  const codes = await newTickets(30);
+  const [deleted, ...verifies] = await Promise.all([deleteList(list.id), ...codes.map((code) => verify(code, list.id))]);
+  if (!deleted) throw new Error('no answer');
+  expect([200, 409], deleted.body).toContain(deleted.statusCode);
+  const approved = verifies.filter((response) => response.statusCode === 200 && (response.json() as VerifyTicketResponse).isValid);
+  for (const response of verifies) {
+    if (response.statusCode !== 200) expectListRefused(response);
+  }
+  if (deleted.statusCode === 200) {
+    expect(approved).toEqual([]);
+    expect(await checkInsAt(list.id)).toBe(0);
+  } else {
+    expect(ApiErrorBody.parse(deleted.json()).code).toBe('conflict');
+    expect(await checkInsAt(list.id)).toBe(approved.length);
+  }
+});
+
+// The exact interleaving needs two transactions at once: PostgreSQL only (PGlite runs one at a time).
+if (TEST_DATABASE_KIND === 'postgres') {
+  // Without a capacity the check-in is verify's one statement. With one, that statement claims a place
+  // first and meets the delete's removal of the places in a deadlock; PostgreSQL breaks it (after its
+  // deadlock_timeout) and the retry, in the door transaction, holds the list first and finds it gone.
+  test.each([null, 5])('a verify whose check-in is written while a delete that passed its check holds the list (capacity %s): 400 naming checkInListId, the delete done, nothing written', async (capacity) => {
+    const list = await newList('VIP Gate', capacity);
+    const [code] = await newTickets(1);
+    // An enrollment held to the list: the delete updates it after its check, so a lock on it holds the delete there.
+    const [enrollment] = await t.database.db
+      .insert(deviceEnrollments)
+      .values({ eventId: ids.liveEventId, checkInListId: list.id, deviceName: 'Held', tokenHash: randomUUID(), expiresAt: new Date(Date.now() + 3_600_000) })
+      .returning({ id: deviceEnrollments.id });
+    const waitingForLocks = async (tx: { execute: (query: ReturnType<typeof sql>) => Promise<unknown> }, howMany: number) => {
+      for (let round = 0; round < 500; round += 1) {
+        // This database's sessions only (other test files share the server); the activity view is
+      // read afresh each round (a transaction otherwise keeps its first reading).
+      await tx.execute(sql`select pg_stat_clear_snapshot()`);
+      const result = (await tx.execute(sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as {
+        rows: Array<{ waiting: number }>;
+      };
+        if ((result.rows[0]?.waiting ?? 0) >= howMany) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`never ${howMany} waiting`);
+    };
+    const { deleting, verifying } = await t.database.db.transaction(async (tx) => {
+      await tx.select({ id: deviceEnrollments.id }).from(deviceEnrollments).where(eq(deviceEnrollments.id, enrollment?.id ?? '')).for('update');
+      const deletingNow = deleteList(list.id);
+      // The delete has locked the lists, found no check-in and waits for the enrollment.
+      await waitingForLocks(tx, 1);
+      const verifyingNow = verify(code ?? '', list.id);
+      // The verify read the list (it was there) and its write waits for the list's row in its foreign-key check.
+      await waitingForLocks(tx, 2);
+      return { deleting: deletingNow, verifying: verifyingNow };
+    });
+    const deleted = await deleting;
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const verified = await verifying;
+    expectListRefused(verified);
+    expect(await checkInsAt(list.id)).toBe(0);
+    const [logged] = await t.database.db.select({ value: count() }).from(scanLog).where(eq(scanLog.code, code ?? ''));
+    expect(logged?.value).toBe(0);
+  });
+}
