@@ -16,7 +16,7 @@
  * runs ROUNDS times (2, or `BENCH_VERIFY_ROUNDS`) for ROUND_SECONDS, the targets taking turns (every
  * other round backwards) so that load from elsewhere on the shared machine falls on all alike, after
  * WARMUP_SECONDS of unrecorded load. Prints a table, the verify/reference ratios at each connection
- * count, the capacity-limited list's approvals against the first list's per server target (issue 26;
+ * count, the capacity-limited list's approvals (and the venue's, an event with a capacity) against the first list's per server target (issue 26;
  * with a compared build, each build's first-list approvals against the other's), issue 13's
  * goals as docs/decisions/073 reads them (verify's best throughput against the database's
  * limit, the SQL reference's best; p99 at 50 connections on PostgreSQL; PGlite's approvals/s) and a
@@ -138,9 +138,17 @@ const POOL_SIZE = 10;
  * never reached in a run), beside `approve` at the event's first list without one: what claiming a
  * place costs (issue 26, docs/decisions/111; goal: within 20 % of `approve` at 50 connections).
  */
-type Kind = 'approve' | 'deny' | 'http' | 'capacity';
+type Kind = 'approve' | 'deny' | 'http' | 'capacity' | 'venue';
 /** The capacity of the bench's capacity-limited list: more than a run's capacity approvals. */
 const CAPACITY = 100_000;
+/**
+ * `venue`: approvals of distinct tickets at the first list of another live event (the demo event's
+ * days) with a capacity of CAPACITY places (docs/decisions/147, 148): what claiming the event's
+ * place costs (issue 26: within 20 % of `approve`). VENUE_TICKETS unused tickets per server target.
+ */
+const VENUE_TICKETS = 60_000;
+/** The venue's tickets of the server target whose approvals scan `approvePrefix`'s codes. */
+const venueCodesOf = (approvePrefix: string) => codesOf(`V${approvePrefix}`, VENUE_TICKETS);
 
 /**
  * `BENCH_VERIFY_CPU_PROF_DIR=<dir>`: the server targets run with V8's CPU profiler and write a
@@ -186,7 +194,9 @@ interface PreparedDoor extends DoorSetup {
  */
 async function prepare(open: () => Promise<DatabaseHandle>, approvePrefixes: string[]): Promise<PreparedDoor> {
   const codes = [...approvePrefixes.flatMap((prefix) => codesOf(prefix, APPROVE_TICKETS)), ...denyCodes];
-  const door = await prepareDoorDatabase(open, codes, { checkedInCodes: denyCodes, capacity: CAPACITY });
+  // The SQL reference (REF-) scans no venue.
+  const venueCodes = approvePrefixes.filter((prefix) => prefix !== 'REF-').flatMap(venueCodesOf);
+  const door = await prepareDoorDatabase(open, codes, { checkedInCodes: denyCodes, capacity: CAPACITY, venue: { capacity: CAPACITY, codes: venueCodes } });
   if (!DURING_EXPORT) return door;
   const handle = await open();
   try {
@@ -210,18 +220,19 @@ function isExpected(kind: Kind, status: number, body: string): boolean {
   try {
     const verdict = VerifyTicketResponse.safeParse(JSON.parse(body));
     if (!verdict.success) return false;
-    return kind === 'approve' || kind === 'capacity' ? verdict.data.isValid : !verdict.data.isValid && verdict.data.reason === 'already_checked_in';
+    return kind === 'approve' || kind === 'capacity' || kind === 'venue' ? verdict.data.isValid : !verdict.data.isValid && verdict.data.reason === 'already_checked_in';
   } catch {
     return false;
   }
 }
 
 /** autocannon against `url`: each request scans the next unused code (approve) or the next checked-in one (deny). */
-function httpRunning(url: string, door: DoorSetup, approveCodes: string[], stop: () => Promise<void>): Running {
+function httpRunning(url: string, door: DoorSetup, approveCodes: string[], venueCodes: string[], stop: () => Promise<void>): Running {
   let denyIndex = 0;
   // A cursor, not `shift()`: shifting a 60,000-element array copies it (about 40 µs a call here),
   // load-generator work that would be counted against the server.
   let approveIndex = 0;
+  let venueIndex = 0;
   return {
     stop,
     async run(kind, connections, duration) {
@@ -239,6 +250,10 @@ function httpRunning(url: string, door: DoorSetup, approveCodes: string[], stop:
             path: `/api${apiPaths.verifyTicket}`,
             headers: { 'content-type': 'application/json', authorization: `Bearer ${door.token}` },
             setupRequest: (request) => {
+              if (kind === 'venue') {
+                const qrCode = venueCodes[venueIndex++] ?? 'NO-TICKETS-LEFT';
+                return { ...request, body: JSON.stringify({ eventId: door.venueEventId, qrCode, day: DEMO_TODAY_DAY_NUMBER, scanId: randomUUID() }) };
+              }
               const qrCode = kind === 'deny' ? denyCodes[denyIndex++ % denyCodes.length] : (approveCodes[approveIndex++] ?? 'NO-TICKETS-LEFT');
               const atList = kind === 'capacity' ? { checkInListId: door.capacityListId } : {};
               return { ...request, body: JSON.stringify({ eventId: door.eventId, qrCode, day: DEMO_TODAY_DAY_NUMBER, scanId: randomUUID(), ...atList }) };
@@ -300,7 +315,7 @@ function serverTarget(
   return {
     name,
     description,
-    kinds: ['approve', 'deny', 'capacity'],
+    kinds: ['approve', 'deny', 'capacity', 'venue'],
     async start() {
       const { dataDir, door } = await preparedDataDir(name, preparer);
       // The server as a user starts it (default log level, JSON lines into a file), minus the demo seed.
@@ -313,7 +328,7 @@ function serverTarget(
       });
       const url = await waitForLine(log, /running at (http:\/\/\S+)/, exited);
       return {
-        ...httpRunning(url, door, codesOf(approvePrefix, APPROVE_TICKETS), stopper(child, exited, () => rm(dataDir, { recursive: true, force: true }))),
+        ...httpRunning(url, door, codesOf(approvePrefix, APPROVE_TICKETS), venueCodesOf(approvePrefix), stopper(child, exited, () => rm(dataDir, { recursive: true, force: true }))),
         importCsv: (csv) => importThroughHttp(url, door, csv),
         exportPdf: () => exportThroughHttp(url, door),
       };
@@ -363,7 +378,7 @@ const bareTarget: Target = {
     const { child, log, exited } = await spawnLogged('http-bare', ['--import', 'tsx', 'bench/verify-references.ts', 'http'], {});
     const url = await waitForLine(log, /listening at (http:\/\/\S+)/, exited);
     const door: DoorSetup = { token: 'none', eventId: randomUUID(), userId: randomUUID() };
-    return httpRunning(url, door, [], stopper(child, exited, async () => undefined));
+    return httpRunning(url, door, [], [], stopper(child, exited, async () => undefined));
   },
 };
 
@@ -509,6 +524,7 @@ const capacityRatios = CONNECTIONS.flatMap((connections) =>
     (['verify', 'compare'] as const).flatMap((build) => {
       const plain = find(`${build}-${database}`, 'approve', connections);
       const limited = find(`${build}-${database}`, 'capacity', connections);
+      const venue = find(`${build}-${database}`, 'venue', connections);
       if (!plain || !limited) return [];
       const other = find(`${build === 'verify' ? 'compare' : 'verify'}-${database}`, 'approve', connections);
       return [
@@ -518,6 +534,7 @@ const capacityRatios = CONNECTIONS.flatMap((connections) =>
           'approve/s': Math.round(plain.throughput),
           'capacity/s': Math.round(limited.throughput),
           'capacity / approve': fixed(limited.throughput / plain.throughput, 2),
+          ...(venue ? { 'venue/s': Math.round(venue.throughput), 'venue / approve': fixed(venue.throughput / plain.throughput, 2) } : {}),
           ...(other ? { 'approve / other build': fixed(plain.throughput / other.throughput, 2) } : {}),
         },
       ];

@@ -30,7 +30,8 @@ import {
 } from '@gatecheck/contract';
 import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { checkIns, events, eventSlots } from '../src/db/schema.ts';
+import { checkInListSlots, checkIns, events, eventSlots } from '../src/db/schema.ts';
+import { nextDailyCheckout } from '../src/services/check-ins/event-places.ts';
 import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, DEMO_USER } from '../src/db/seed.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { runCli } from './cli/cli-harness.ts';
@@ -75,8 +76,9 @@ function eventBody(capacity?: number | null) {
   };
 }
 
-async function newEvent(capacity?: number | null): Promise<ManagedEvent> {
-  const response = await t.app.inject({ method: 'POST', url: api(managePaths.organizationEvents(ids.organizationId)), headers: bearer(adminToken), payload: eventBody(capacity) });
+async function newEvent(capacity?: number | null, overrides: Record<string, unknown> = {}): Promise<ManagedEvent> {
+  const payload = { ...eventBody(capacity), ...overrides };
+  const response = await t.app.inject({ method: 'POST', url: api(managePaths.organizationEvents(ids.organizationId)), headers: bearer(adminToken), payload });
   expect(response.statusCode, response.body).toBe(201);
   return ManagedEvent.parse(response.json());
 }
@@ -101,12 +103,12 @@ async function newTicket(eventId: string): Promise<{ id: string; code: string }>
   return { id: ticket.id, code };
 }
 
-async function verify(eventId: string, code: string, list: CheckInList, direction?: 'entry' | 'exit') {
+async function verify(eventId: string, code: string, list: CheckInList, direction?: 'entry' | 'exit', day = DAY) {
   const response = await t.app.inject({
     method: 'POST',
     url: api(apiPaths.verifyTicket),
     headers: bearer(staffToken),
-    payload: { eventId, qrCode: code, day: DAY, checkInListId: list.id, scanId: randomUUID(), ...(direction ? { direction } : {}) },
+    payload: { eventId, qrCode: code, day, checkInListId: list.id, scanId: randomUUID(), ...(direction ? { direction } : {}) },
   });
   expect(response.statusCode, response.body).toBe(200);
   return VerifyTicketResponse.parse(response.json());
@@ -119,6 +121,11 @@ async function eventInsideNow(eventId: string): Promise<number> {
 
 async function placesHeld(eventId: string): Promise<number> {
   const [row] = await t.database.db.select({ value: count() }).from(eventSlots).where(and(eq(eventSlots.eventId, eventId), isNotNull(eventSlots.ticketId)));
+  return row?.value ?? 0;
+}
+
+async function listPlacesHeld(list: CheckInList): Promise<number> {
+  const [row] = await t.database.db.select({ value: count() }).from(checkInListSlots).where(and(eq(checkInListSlots.checkInListId, list.id), isNotNull(checkInListSlots.checkInId)));
   return row?.value ?? 0;
 }
 
@@ -267,6 +274,73 @@ describe('the limit at every door', () => {
     expect(inside?.value).toBe(3);
     expect(await placesHeld(event.id)).toBe(3);
     expect(await eventInsideNow(event.id)).toBe(3);
+  });
+});
+
+// Verify's first entry at such an event claims the event's place, and the list's where it has a
+// capacity, in its one statement (docs/decisions/148); a scan that statement cannot settle is
+// decided again in the door write's transaction.
+describe("verify's one statement", () => {
+  test('an event capacity and a list capacity at once: either one full denies with its own N and keeps no place of the other; an approval holds one of each', async () => {
+    const event = await newEvent(2);
+    const [small, plain, large] = [await newList(event.id, { capacity: 1 }), await newList(event.id), await newList(event.id, { capacity: 5, allowsReentry: true })];
+    const [a, b, c, d] = [await newTicket(event.id), await newTicket(event.id), await newTicket(event.id), await newTicket(event.id)];
+    expect(await verify(event.id, a.code, small)).toMatchObject({ isValid: true, insideNow: 1, capacity: 1 });
+    expect([await listPlacesHeld(small), await placesHeld(event.id)]).toEqual([1, 1]);
+    // The list is full, the venue is not: the list's denial, and no place of the venue kept.
+    expect(await verify(event.id, b.code, small)).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 1 inside', capacityDenial: { insideNow: 1, capacity: 1 } });
+    expect(await placesHeld(event.id)).toBe(1);
+    expect(await verify(event.id, c.code, plain)).toMatchObject({ isValid: true });
+    expect(await placesHeld(event.id)).toBe(2);
+    // The venue is full, the list is not: the venue's denial, and no place of the list kept.
+    expect(await verify(event.id, d.code, large)).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 2 inside', capacityDenial: { insideNow: 2, capacity: 2 } });
+    expect(await listPlacesHeld(large)).toBe(0);
+    expect(await t.database.db.select().from(checkIns).where(eq(checkIns.ticketId, d.id))).toEqual([]);
+    expect(await t.database.db.select().from(checkIns).where(eq(checkIns.ticketId, b.id))).toEqual([]);
+    // A place of the venue freed: the entry at the list with places takes one of each, and the
+    // approval carries that list's inside-now and capacity.
+    const undo = await t.app.inject({ method: 'POST', url: api(supervisorPaths.undoCheckIn(event.id, c.id)), headers: bearer(supervisorToken), payload: { day: DAY, reason: 'wrong door', checkInListId: plain.id } });
+    expect(undo.statusCode, undo.body).toBe(200);
+    expect(await verify(event.id, d.code, large)).toMatchObject({ isValid: true, insideNow: 1, capacity: 5 });
+    expect([await listPlacesHeld(large), await placesHeld(event.id)]).toEqual([1, 2]);
+  });
+
+  test("the place held expires at the entry's list's next daily checkout after the check-in, today's or tomorrow's", async () => {
+    const event = await newEvent(5);
+    const later = await newList(event.id, { allowsReentry: true, dailyCheckoutTime: wallClock(TIME_ZONE, new Date(Date.now() + 60 * 60_000)).time.slice(0, 5) });
+    const earlier = await newList(event.id, { allowsReentry: true, dailyCheckoutTime: wallClock(TIME_ZONE, new Date(Date.now() - 60 * 60_000)).time.slice(0, 5) });
+    for (const list of [later, earlier]) {
+      const ticket = await newTicket(event.id);
+      expect(await verify(event.id, ticket.code, list)).toMatchObject({ isValid: true, insideNow: 1, capacity: null });
+      const [checkIn] = await t.database.db.select({ checkedInAt: checkIns.checkedInAt }).from(checkIns).where(eq(checkIns.ticketId, ticket.id));
+      const [place] = await t.database.db.select({ day: eventSlots.day, expiresAt: eventSlots.expiresAt }).from(eventSlots).where(eq(eventSlots.ticketId, ticket.id));
+      if (!checkIn) throw new Error('no check-in');
+      expect(place).toEqual({ day: DAY, expiresAt: nextDailyCheckout(TIME_ZONE, list.dailyCheckoutTime, checkIn.checkedInAt) });
+    }
+  });
+
+  test("a place held on another day is taken over by the next day's entry", async () => {
+    const date = wallClock(TIME_ZONE, new Date()).date;
+    const event = await newEvent(1, { days: [{ day: 1, name: 'First', date }, { day: 2, name: 'Second', date }] });
+    const door = await newList(event.id);
+    const [a, b] = [await newTicket(event.id), await newTicket(event.id)];
+    expect(await verify(event.id, a.code, door, undefined, 1)).toMatchObject({ isValid: true });
+    expect(await verify(event.id, b.code, door, undefined, 1)).toMatchObject({ isValid: false, reason: 'at_capacity' });
+    expect(await verify(event.id, b.code, door, undefined, 2)).toMatchObject({ isValid: true });
+    expect(await t.database.db.select({ ticketId: eventSlots.ticketId, day: eventSlots.day }).from(eventSlots).where(eq(eventSlots.eventId, event.id))).toEqual([{ ticketId: b.id, day: 2 }]);
+  });
+
+  test('50 concurrent entries at a list with places and a plain list, one place of the venue left: exactly one is APPROVED, and no list place is kept by the others', async () => {
+    const event = await newEvent(2);
+    const [limited, plain] = [await newList(event.id, { capacity: 100 }), await newList(event.id)];
+    expect(await verify(event.id, (await newTicket(event.id)).code, plain)).toMatchObject({ isValid: true });
+    const tickets = await Promise.all(Array.from({ length: 50 }, () => newTicket(event.id)));
+    const verdicts = await Promise.all(tickets.map((ticket, index) => verify(event.id, ticket.code, index % 2 === 0 ? limited : plain)));
+    expect(verdicts.filter((verdict) => verdict.isValid)).toHaveLength(1);
+    expect(verdicts.filter((verdict) => !verdict.isValid && verdict.reason === 'at_capacity' && verdict.message === 'At capacity: 2 inside')).toHaveLength(49);
+    expect(await placesHeld(event.id)).toBe(2);
+    const [inside] = await t.database.db.select({ value: count() }).from(checkIns).where(and(eq(checkIns.eventId, event.id), eq(checkIns.checkInListId, limited.id)));
+    expect(await listPlacesHeld(limited)).toBe(inside?.value);
   });
 });
 

@@ -9,7 +9,7 @@ import { checkIns, tickets, users } from '../../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER, seedDemoData } from '../../src/db/seed.ts';
 import { cliActor } from '../../src/services/audit.ts';
 import { createCheckInList } from '../../src/services/check-in-lists.ts';
-import { findEvent } from '../../src/services/events.ts';
+import { createEvent, findEvent } from '../../src/services/events.ts';
 import { createSession } from '../../src/services/sessions.ts';
 import { demoIds, firstCheckInListId } from './fixtures.ts';
 
@@ -23,6 +23,8 @@ export interface DoorSetup {
   userId: string;
   /** A check-in list of every ticket with a capacity (`options.capacity`), when one was asked for (docs/decisions/111). */
   capacityListId?: string;
+  /** A live event with a capacity (`options.venue`, docs/decisions/147), its days the demo event's, when one was asked for. */
+  venueEventId?: string;
 }
 
 /** Rows per INSERT, well under PostgreSQL's 65,535 bind parameters. */
@@ -32,12 +34,14 @@ const INSERT_BATCH = 1_000;
  * Seeds the demo data into the database `open` opens, adds one ticket per code of `codes` (holder
  * "Holder <code>"), checks the tickets of `options.checkedInCodes` (a subset of `codes`) in on the
  * demo's today (DEMO_TODAY_DAY_NUMBER) as the demo user, creates a session, ANALYZEs, and closes
- * the database again.
+ * the database again. `options.capacity`: also a check-in list of every ticket with that capacity
+ * at the demo's event; `options.venue`: also a live event with that capacity and the demo event's
+ * days and calendar, holding one ticket per code of `venue.codes`.
  */
 export async function prepareDoorDatabase(
   open: () => Promise<DatabaseHandle>,
   codes: readonly string[],
-  options: { checkedInCodes?: readonly string[]; capacity?: number } = {},
+  options: { checkedInCodes?: readonly string[]; capacity?: number; venue?: { capacity: number; codes: readonly string[] } } = {},
 ): Promise<DoorSetup> {
   const handle = await open();
   try {
@@ -63,13 +67,40 @@ export async function prepareDoorDatabase(
       options.capacity === undefined
         ? undefined
         : await createCheckInList(handle.db, await findEvent(handle.db, liveEventId), { name: 'Capacity door', ticketTypes: null, days: null, capacity: options.capacity }, cliActor());
+    const venueEventId = options.venue === undefined ? undefined : await createVenue(handle, liveEventId, options.venue);
     const { token } = await createSession(handle.db, demoUser.id, 3_600_000);
     // Statistics of the loaded tables, as autovacuum (PostgreSQL) or the server's start (PGlite,
     // decision 072) would take them: a run that starts right after loading is not measured on plans
     // made for empty tables while autovacuum catches up.
     await handle.db.execute(sql`analyze`);
-    return { token, eventId: liveEventId, userId: demoUser.id, ...(capacityList ? { capacityListId: capacityList.id } : {}) };
+    return { token, eventId: liveEventId, userId: demoUser.id, ...(capacityList ? { capacityListId: capacityList.id } : {}), ...(venueEventId ? { venueEventId } : {}) };
   } finally {
     await handle.close();
   }
+}
+
+/** A live event like the demo's `liveEventId` (calendar and days) with `venue.capacity` places and one ticket per code of `venue.codes`. */
+async function createVenue(handle: DatabaseHandle, liveEventId: string, venue: { capacity: number; codes: readonly string[] }): Promise<string> {
+  const live = await findEvent(handle.db, liveEventId);
+  const eventId = await createEvent(
+    handle.db,
+    {
+      organizationId: live.organizationId,
+      title: 'Venue with a capacity',
+      description: '',
+      date: live.date,
+      location: '',
+      status: 'live',
+      timeZone: live.timeZone,
+      dayCutoff: live.dayCutoff.slice(0, 5),
+      allowsScanningOutsideDays: live.allowsScanningOutsideDays,
+      capacity: venue.capacity,
+      days: live.days.map(({ day, name, date }) => ({ day, name: name || `Day ${day}`, date })),
+    },
+    cliActor(),
+  );
+  for (let start = 0; start < venue.codes.length; start += INSERT_BATCH) {
+    await handle.db.insert(tickets).values(venue.codes.slice(start, start + INSERT_BATCH).map((code) => ({ code, eventId, holderName: `Holder ${code}`, ticketType: 'General Admission' })));
+  }
+  return eventId;
 }

@@ -2,8 +2,11 @@
  * The event's capacity (docs/decisions/147): the places of a venue, shared by all its check-in lists,
  * kept as `event_slots` rows the way a list's are kept as `check_in_list_slots` (docs/decisions/111):
  * a ticket inside the event on a day holds one place, whatever lists it is inside through, and an
- * entry claims one in the check-in's own transaction (./record.ts `recordAttempt`), so that of
- * concurrent entries for the last place exactly one wins and no entry queues on one counter row.
+ * entry claims one with its check-in — verify's first entry in its one statement (./write.ts
+ * `recordScannedEntryAtEvent`, docs/decisions/148), anything else and whatever that statement
+ * cannot settle without waiting in the check-in's transaction (./record.ts `recordAttempt`, here) —
+ * so that of concurrent entries for the last place exactly one wins and no entry queues on one
+ * counter row.
  *
  * 'Inside the event' is the event's inside-now of the live counts (`countEventInside`): distinct
  * tickets of the day with an active check-in at any list, not exited, and not checked out at that

@@ -26,7 +26,7 @@ import { daysOrDefault, type EventDayInfo, type EventDetails, eventDetailsColumn
 import { codeOfScannedText } from '../signing-keys.ts';
 import { approve, type Attempt, decideAndRecord, type FoundTicket, withDirection, logAttempt, refuseExitWithoutReentry, ruleInput, type Scanner, toVerdict } from './decide.ts';
 import { countsInside, isDoorAttempt } from './record.ts';
-import { countInside, existingForRule, isActiveCheckIn, isFirstEntryOf, recordScannedCheckIn, recordScannedEntryWithPlace, type RetriedMovement, type ScanMaker } from './write.ts';
+import { countInside, existingForRule, isActiveCheckIn, isFirstEntryOf, recordScannedCheckIn, recordScannedEntryAtEvent, recordScannedEntryWithPlace, type RetriedMovement, type ScanMaker } from './write.ts';
 
 /**
  * Verifies `request.qrCode` (any letter case; or a signed ticket's QR text, docs/decisions/043) for `request.day` of event `request.eventId` and, when
@@ -87,17 +87,15 @@ export async function verifyTicket(db: Db, scanner: Scanner, request: VerifyTick
 
 /**
  * Records the scan `decision` was made for: the check-in (first entry in one statement, at a list
- * with a capacity claiming a place; an exit or re-entry in the door transaction), or for a denial
- * its scan-log row; returns the verdict. See `verifyTicket`.
+ * with a capacity or at an event with one claiming the places; an exit or re-entry in the door
+ * transaction), or for a denial its scan-log row; returns the verdict. See `verifyTicket`.
  */
 async function recordScan(db: Db, attempt: Attempt, read: ScanRead, decision: CheckInDecision, log: WarningLog | undefined): Promise<VerifyTicketResponse> {
   const { scanner, event, checkInList, request: scanned, now } = attempt;
   const found = read.found;
-  const isEventCapacityEntry = (event.capacity ?? null) !== null && decision.outcome === 'check_in';
-  if (decision.outcome !== 'denied' && found && ((isDoorAttempt(checkInList.list, scanned.direction) && !isFirstEntry(decision)) || isEventCapacityEntry)) {
+  if (decision.outcome !== 'denied' && found && isDoorAttempt(checkInList.list, scanned.direction) && !isFirstEntry(decision)) {
     // An exit or a re-entry: the door write, in a transaction (it locks the guest's check-in and
-    // claims a place; docs/decisions/111). So is every entry at an event with a capacity: the
-    // event's place is claimed there, after the list's (docs/decisions/147).
+    // claims the list's place and the event's; docs/decisions/111, 147).
     return inTransaction(db, async (tx) => {
       const verdict = await decideAndRecord(tx, attempt, found);
       await logAttempt(tx, { ...attempt, verdict, source: 'scan' });
@@ -121,7 +119,22 @@ async function recordScan(db: Db, attempt: Attempt, read: ScanRead, decision: Ch
   const list = checkInList.list;
   const capacity = list.capacity ?? null;
   const checkout = lastDailyCheckout(event.timeZone, list.dailyCheckoutTime, now);
-  if (capacity !== null) {
+  const eventCapacity = event.capacity ?? null;
+  if (eventCapacity !== null) {
+    // The same statement claims the list's place (where it has a capacity) and the event's, and
+    // counts the list's guests inside where it counts them (docs/decisions/148).
+    const written = await recordScannedEntryAtEvent(db, {
+      ...entry,
+      listStart: capacity === null ? null : 1 + Math.floor(Math.random() * capacity),
+      eventStart: 1 + Math.floor(Math.random() * eventCapacity),
+      checkout,
+      countsInside: countsInside(list),
+      now,
+      timeZone: event.timeZone,
+      checkoutTime: list.dailyCheckoutTime ?? null,
+    });
+    if (written) return written.insideNow === undefined ? approve(event, found, written.checkedInAt) : { ...approve(event, found, written.checkedInAt), insideNow: written.insideNow, capacity };
+  } else if (capacity !== null) {
     // The same statement claims a free place and counts the guests inside (docs/decisions/120).
     const written = await recordScannedEntryWithPlace(db, { ...entry, start: 1 + Math.floor(Math.random() * capacity), checkout });
     if (written) return { ...approve(event, found, written.checkedInAt), insideNow: written.insideNow, capacity };
@@ -141,8 +154,9 @@ async function recordScan(db: Db, attempt: Attempt, read: ScanRead, decision: Ch
     if (checkedInAt) return approve(event, found, checkedInAt);
   }
   // Another scan of this ticket committed its check-in between the read and the INSERT (or an undo
-  // and a new check-in did), or no place was free without waiting: decide again from the rows that
-  // stand, in one transaction as a manual check-in does (rare, but every entry at a full list).
+  // and a new check-in did), or no place was free without waiting, or the ticket holds a place of
+  // the event already: decide again from the rows that stand, in one transaction as a manual
+  // check-in does (rare, but every entry at a full list or venue).
   return inTransaction(db, async (tx) => {
     const verdict = await decideAndRecord(tx, attempt, read.found);
     await logAttempt(tx, { ...attempt, verdict, source: 'scan' });

@@ -9,7 +9,7 @@
  * answers it; an undo committing between the conflict and that read leaves none to read (READ
  * COMMITTED), and the INSERT is tried again, as if the scan had come later.
  *
- * Three forms of the same INSERT:
+ * Four forms of the same INSERT:
  * - `recordCheckIn`, one check-in inside the caller's transaction, called by ./record.ts
  *   `recordAttempt` (the one decide-and-write of the manual check-in, the offline upload and
  *   verify's door write and fallback);
@@ -17,11 +17,14 @@
  *   INSERT with its approved scan-log row in one statement, coalesced with the scans that arrive
  *   together (docs/decisions/057, 070);
  * - `recordScannedEntryWithPlace`, verify's hot path for a first entry at a list with a capacity:
- *   the same, claiming a free place in the statement (docs/decisions/120).
- * The two hot-path forms answer only "recorded" or "not recorded"; a scan that was not recorded is
+ *   the same, claiming a free place in the statement (docs/decisions/120);
+ * - `recordScannedEntryAtEvent`, verify's hot path for a first entry at any list of an event with a
+ *   capacity: the same, claiming a free place of the event (and of the list, where it has a
+ *   capacity) in the statement (docs/decisions/148).
+ * The three hot-path forms answer only "recorded" or "not recorded"; a scan that was not recorded is
  * decided again through `recordAttempt` in a transaction: when a concurrent scan of the ticket won,
- * and, at a list with a capacity, for every entry at a full list and whenever the free places are
- * stale (held since before the list's last daily checkout).
+ * and, with a capacity, for every entry at a full list or venue and whenever the free places are
+ * stale (a list's held since before its last daily checkout).
  *
  * Who may check in and whether the ticket admits the day is the contract's `decideCheckIn`, decided
  * by the callers before they write; `ticketForRule` and `existingForRule` give it the rows read here.
@@ -30,7 +33,7 @@ import type { CheckInDirection, CheckInTicket, ExistingCheckIn } from '@gatechec
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
-import { checkInListSlots, checkInLists, checkInMovements, checkIns, events, scanLog, type tickets, users } from '../../db/schema.ts';
+import { checkInListSlots, checkInLists, checkInMovements, checkIns, events, eventSlots, scanLog, type tickets, users } from '../../db/schema.ts';
 import { retrying } from '../../db/transactions.ts';
 import { changeStamp } from '../door-list.ts';
 import type { TicketTypeDoor } from '../ticket-type-door.ts';
@@ -287,11 +290,14 @@ const scannedCheckInWrite = coalescedStatement(SCANNED_CHECK_IN_KEY, prepareScan
   });
 });
 
-/** For each key, whether it is the first of its ticket, list and day in `keys` (the one a batch writes). */
-function firstOfEachTicket(keys: readonly ScannedCheckIn[]): boolean[] {
+/**
+ * For each key, whether it is the first of its ticket, list and day in `keys` (the one a batch
+ * writes), or of whatever `identityOf` names.
+ */
+function firstOfEachTicket<K extends ScannedCheckIn>(keys: readonly K[], identityOf = (key: K) => `${key.eventId} ${key.checkInListId} ${key.ticketId} ${key.day}`): boolean[] {
   const seen = new Set<string>();
   return keys.map((key) => {
-    const identity = `${key.eventId} ${key.checkInListId} ${key.ticketId} ${key.day}`;
+    const identity = identityOf(key);
     const first = !seen.has(identity);
     seen.add(identity);
     return first;
@@ -327,6 +333,31 @@ export interface EntryWithPlace {
 }
 
 /**
+ * The free places a batch claims at its lists with a capacity, as a CTE's body: for each row of
+ * `wanted` (event_id, check_in_list_id, entries, start), up to `entries` free places of that list
+ * from the partial index of free places (`FOR UPDATE SKIP LOCKED`, from slot `start`, wrapping
+ * round, as `claimPlace`'s first step), ranked 1.. per list (`rank`): the i-th entry of a list takes
+ * the place ranked i.
+ */
+function listPlacesClaimed(wanted: SQL): SQL {
+  const free = (range: SQL) => sql`(select ${checkInListSlots.slot} as slot from ${checkInListSlots}
+      where ${checkInListSlots.eventId} = wanted.event_id and ${checkInListSlots.checkInListId} = wanted.check_in_list_id
+        and ${checkInListSlots.checkInId} is null and ${range}
+      order by ${checkInListSlots.slot} limit wanted.entries for update skip locked)`;
+  return sql`
+    select wanted.event_id, wanted.check_in_list_id, places.slot,
+      row_number() over (partition by wanted.event_id, wanted.check_in_list_id order by places.after_start desc, places.slot) as rank
+    from ${wanted} as wanted
+    cross join lateral (
+      select slot, after_start from (
+        select slot, true as after_start from ${free(sql`${checkInListSlots.slot} >= wanted.start`)} as after_start_places
+        union all
+        select slot, false from ${free(sql`${checkInListSlots.slot} < wanted.start`)} as before_start_places
+      ) as both_ranges limit wanted.entries
+    ) as places`;
+}
+
+/**
  * The one-statement form of a first entry at a list with a capacity (docs/decisions/120), for one
  * entry or a batch: per list in the batch, as many free places as it has entries are claimed from
  * the partial index of free places (`FOR UPDATE SKIP LOCKED`, from the batch's random start
@@ -342,21 +373,7 @@ function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
   const input = db
     .$with('input', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day })
     .as(sql`select r.*, row_number() over (partition by r.event_id, r.check_in_list_id order by r.position) as rank from ${keysTable(SCANNED_ENTRY_WITH_PLACE_KEY, size)}`);
-  const free = (range: SQL) => sql`(select ${checkInListSlots.slot} as slot from ${checkInListSlots}
-      where ${checkInListSlots.eventId} = wanted.event_id and ${checkInListSlots.checkInListId} = wanted.check_in_list_id
-        and ${checkInListSlots.checkInId} is null and ${range}
-      order by ${checkInListSlots.slot} limit wanted.entries for update skip locked)`;
-  const claimed = db.$with('claimed', {}).as(sql`
-    select wanted.event_id, wanted.check_in_list_id, places.slot,
-      row_number() over (partition by wanted.event_id, wanted.check_in_list_id order by places.after_start desc, places.slot) as rank
-    from (select event_id, check_in_list_id, count(*) as entries, min(start) as start from input group by event_id, check_in_list_id) as wanted
-    cross join lateral (
-      select slot, after_start from (
-        select slot, true as after_start from ${free(sql`${checkInListSlots.slot} >= wanted.start`)} as after_start_places
-        union all
-        select slot, false from ${free(sql`${checkInListSlots.slot} < wanted.start`)} as before_start_places
-      ) as both_ranges limit wanted.entries
-    ) as places`);
+  const claimed = db.$with('claimed', {}).as(listPlacesClaimed(sql`(select event_id, check_in_list_id, count(*) as entries, min(start) as start from input group by event_id, check_in_list_id)`));
   const placed = db.$with('placed', {}).as(sql`select input.*, claimed.slot from input join claimed using (event_id, check_in_list_id, rank)`);
   const inserted = db
     .$with('inserted', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day, checkInListId: checkIns.checkInListId, checkedInAt: checkIns.checkedInAt })
@@ -429,6 +446,175 @@ const scannedEntryWithPlaceWrite = coalescedStatement(SCANNED_ENTRY_WITH_PLACE_K
  */
 export function recordScannedEntryWithPlace(db: Db, entry: ScannedEntryWithPlace): Promise<EntryWithPlace | null> {
   return scannedEntryWithPlaceWrite(db)(entry);
+}
+
+/**
+ * One scanned first entry at an event with a capacity (`recordScannedEntryAtEvent`, docs/decisions/148):
+ * a scan, where its searches for a free place start, and what its list and event need to know.
+ */
+export interface ScannedEntryAtEvent extends ScannedCheckIn {
+  /** The slot (1..the list's capacity) its list's search for a free place starts at; null: the list has no capacity. */
+  listStart: number | null;
+  /** The slot (1..the event's capacity) its search for a free place of the event starts at. */
+  eventStart: number;
+  /** The list's last daily checkout (`lastDailyCheckout`), or null: who counts as inside the list. */
+  checkout: Date | null;
+  /** Whether the list counts its guests inside (./record.ts `countsInside`): the answer says how many. */
+  countsInside: boolean;
+  /** The server's clock: a place of the event whose holder's `expires_at` is not after it is stale. */
+  now: Date;
+  /** The event's time zone (IANA), for when the place expires. */
+  timeZone: string;
+  /** The list's daily checkout time ('HH:MM', null: none): the place expires at the next one after the entry. */
+  checkoutTime: string | null;
+}
+
+const SCANNED_ENTRY_AT_EVENT_KEY: readonly KeyColumn<ScannedEntryAtEvent>[] = [
+  ...SCANNED_CHECK_IN_KEY,
+  ['list_start', 'integer', 'listStart'],
+  ['event_start', 'integer', 'eventStart'],
+  ['checkout', 'timestamptz', 'checkout'],
+  ['counts_inside', 'boolean', 'countsInside'],
+  ['now', 'timestamptz', 'now'],
+  ['time_zone', 'text', 'timeZone'],
+  ['checkout_time', 'text', 'checkoutTime'],
+];
+
+/** What `recordScannedEntryAtEvent` recorded: when, and the guests inside the list after its batch where the list counts them. */
+export interface EntryAtEvent {
+  checkedInAt: Date;
+  /** Absent where the list does not count its guests inside. */
+  insideNow?: number;
+}
+
+/**
+ * The one-statement form of a first entry at an event with a capacity (docs/decisions/148), for one
+ * entry or a batch, all one implicit transaction:
+ * 1. an entry whose ticket holds a place of the event on the day already (inside through another
+ *    list, or until that list's checkout) takes nothing here: the door write keeps that place;
+ * 2. at a list with a capacity, the list's free places as `prepareScannedEntryWithPlaceWrite`
+ *    claims them; an entry that got none goes no further (no event place is claimed for it);
+ * 3. per event, as many of its places as it has entries left: free ones from the partial index
+ *    (from the batch's random start slot, wrapping round), then stale ones (held on a day none of
+ *    the batch's entries is for, or whose `expires_at` is not after `now`), all `FOR UPDATE SKIP
+ *    LOCKED` — every condition on the row's own columns, as `claimEventPlace`'s;
+ * 4. the check-ins of the entries that got every place they need (the same ON CONFLICT as
+ *    `recordCheckIn`), each holding its list's place and the event's (`expires_at`: its list's next
+ *    daily checkout after the check-in, computed as `insideNowSql` computes the last one), and
+ *    each its approved scan-log row.
+ * Places are claimed only with SKIP LOCKED, so the statement never waits for another entry's
+ * place: an entry that got no place (none free, or every one locked by another entry) or whose
+ * ticket already had a check-in inserts and holds nothing, and its caller decides it again in the
+ * door write's transaction (`recordAttempt`), which waits for locked places and denies
+ * `at_capacity` only when none is left. The answer: a row per entry recorded, and a row per list
+ * and day that counts its guests inside (as `prepareScannedEntryWithPlaceWrite`'s).
+ */
+function prepareScannedEntryAtEventWrite(db: Db, size: BatchSize) {
+  const input = db.$with('input', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day }).as(sql`
+    select r.*, row_number() over (partition by r.event_id, r.check_in_list_id order by r.position) as rank
+    from ${keysTable(SCANNED_ENTRY_AT_EVENT_KEY, size)}
+    where not exists (select from ${eventSlots} where ${eventSlots.eventId} = r.event_id and ${eventSlots.ticketId} = r.ticket_id and ${eventSlots.day} = r.day)`);
+  const listClaimed = db.$with('list_claimed', {}).as(listPlacesClaimed(sql`(select event_id, check_in_list_id, count(*) as entries, min(list_start) as start from input where list_start is not null group by event_id, check_in_list_id)`));
+  const listed = db.$with('listed', {}).as(sql`
+    select input.*, list_claimed.slot as list_slot, row_number() over (partition by input.event_id order by input.position) as event_rank
+    from input left join list_claimed using (event_id, check_in_list_id, rank)
+    where input.list_start is null or list_claimed.slot is not null`);
+  const eventPlaces = (condition: SQL) => sql`(select ${eventSlots.slot} as slot from ${eventSlots}
+      where ${eventSlots.eventId} = wanted.event_id and ${condition}
+      order by ${eventSlots.slot} limit wanted.entries for update skip locked)`;
+  const eventClaimed = db.$with('event_claimed', {}).as(sql`
+    select wanted.event_id, places.slot, row_number() over (partition by wanted.event_id order by places.branch, places.slot) as event_rank
+    from (select event_id, count(*) as entries, min(event_start) as start, array_agg(distinct day) as days, min(now) as now from listed group by event_id) as wanted
+    cross join lateral (
+      select slot, branch from (
+        select slot, 1 as branch from ${eventPlaces(sql`${eventSlots.ticketId} is null and ${eventSlots.slot} >= wanted.start`)} as after_start_places
+        union all
+        select slot, 2 from ${eventPlaces(sql`${eventSlots.ticketId} is null and ${eventSlots.slot} < wanted.start`)} as before_start_places
+        union all
+        select slot, 3 from ${eventPlaces(sql`${eventSlots.ticketId} is not null and (${eventSlots.day} <> all(wanted.days) or ${eventSlots.expiresAt} <= wanted.now)`)} as stale_places
+      ) as every_branch limit wanted.entries
+    ) as places`);
+  const placed = db.$with('placed', {}).as(sql`select listed.*, event_claimed.slot as event_slot from listed join event_claimed using (event_id, event_rank)`);
+  const inserted = db
+    .$with('inserted', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day, checkInListId: checkIns.checkInListId, checkedInAt: checkIns.checkedInAt })
+    .as(sql`
+    insert into ${checkIns} (event_id, ticket_id, day, check_in_list_id, staff_user_id, scan_id)
+    select event_id, ticket_id, day, check_in_list_id, user_id, scan_id from placed order by event_id, check_in_list_id, day, ticket_id
+    on conflict (event_id, check_in_list_id, day, ticket_id) where undone_at is null do nothing
+    returning ${checkIns.id}, ${checkIns.eventId}, ${checkIns.ticketId}, ${checkIns.day}, ${checkIns.checkInListId}, ${checkIns.checkedInAt}`);
+  const listHeld = db.$with('list_held', {}).as(sql`
+    update ${checkInListSlots} set check_in_id = inserted.id, day = inserted.day, held_since = inserted.checked_in_at
+    from inserted join placed using (event_id, ticket_id, day, check_in_list_id)
+    where ${checkInListSlots.eventId} = placed.event_id and ${checkInListSlots.checkInListId} = placed.check_in_list_id and ${checkInListSlots.slot} = placed.list_slot`);
+  // The list's next daily checkout strictly after the check-in (`nextDailyCheckout`), on the event's wall clock.
+  const localDate = sql`(inserted.checked_in_at at time zone placed.time_zone)::date`;
+  const todays = sql`((${localDate} + placed.checkout_time::time) at time zone placed.time_zone)`;
+  const tomorrows = sql`(((${localDate} + 1) + placed.checkout_time::time) at time zone placed.time_zone)`;
+  const eventHeld = db.$with('event_held', {}).as(sql`
+    update ${eventSlots} set ticket_id = inserted.ticket_id, day = inserted.day,
+      expires_at = case when placed.checkout_time is null then null when ${todays} > inserted.checked_in_at then ${todays} else ${tomorrows} end
+    from inserted join placed using (event_id, ticket_id, day, check_in_list_id)
+    where ${eventSlots.eventId} = placed.event_id and ${eventSlots.slot} = placed.event_slot`);
+  const logged = scannedApprovalsLogged(db);
+  const answers = db.$with('answers', {}).as(sql`
+    select input.position, inserted.checked_in_at, null::bigint as inside_now, null::uuid as event_id, null::uuid as check_in_list_id, null::integer as day
+    from input join inserted using (event_id, ticket_id, day, check_in_list_id)
+    union all
+    select null, null,
+      (select count(*) from ${checkIns}
+        where ${checkIns.eventId} = wanted.event_id and ${checkIns.checkInListId} = wanted.check_in_list_id and ${checkIns.day} = wanted.day
+          and ${isInsideSince(sql`wanted.checkout`)})
+      + (select count(*) from inserted where inserted.event_id = wanted.event_id and inserted.check_in_list_id = wanted.check_in_list_id and inserted.day = wanted.day),
+      wanted.event_id, wanted.check_in_list_id, wanted.day
+    from (select event_id, check_in_list_id, day, max(checkout) as checkout from input where counts_inside group by event_id, check_in_list_id, day) as wanted`);
+  return db
+    .with(input, listClaimed, listed, eventClaimed, placed, inserted, listHeld, eventHeld, logged, answers)
+    .select({
+      position: sql<number | null>`answers.position`.mapWith(Number),
+      checkedInAt: sql<Date | null>`answers.checked_in_at`.mapWith(checkIns.checkedInAt),
+      insideNow: sql<number | null>`answers.inside_now`.mapWith(Number),
+      eventId: sql<string | null>`answers.event_id`,
+      checkInListId: sql<string | null>`answers.check_in_list_id`,
+      day: sql<number | null>`answers.day`,
+    })
+    .from(sql`answers`)
+    .prepare(`gatecheck_check_in_event_place_write_${size}`);
+}
+
+/** The entries of concurrent scans at events with a capacity, coalesced into one statement under load (db/coalesce.ts). */
+const scannedEntryAtEventWrite = coalescedStatement(SCANNED_ENTRY_AT_EVENT_KEY, prepareScannedEntryAtEventWrite, async (keys, write) => {
+  // One entry per ticket and day of an event in a batch: a ticket scanned at two of its lists at
+  // once takes one place; the other entry is decided again in the door write, which finds it held.
+  const isFirst = firstOfEachTicket(keys, (key) => `${key.eventId} ${key.ticketId} ${key.day}`);
+  const batch = keys.filter((_, index) => isFirst[index]);
+  const rows = await retrying(() => write(batch));
+  const placeOf = (key: { eventId: string | null; checkInListId: string | null; day: number | null }) => `${key.eventId} ${key.checkInListId} ${key.day}`;
+  const insideNow = new Map(rows.flatMap((row) => (row.position === null ? [[placeOf(row), Number(row.insideNow)] as const] : [])));
+  const written = byPosition(
+    rows.flatMap((row) => (row.position === null || row.checkedInAt === null ? [] : [{ position: row.position, checkedInAt: row.checkedInAt }])),
+    batch.length,
+  );
+  let next = 0;
+  return keys.map((key, index): EntryAtEvent | null => {
+    const row = isFirst[index] ? written[next++] : undefined;
+    if (!row) return null;
+    return key.countsInside ? { checkedInAt: new Date(row.checkedInAt), insideNow: insideNow.get(placeOf(key)) ?? 0 } : { checkedInAt: new Date(row.checkedInAt) };
+  });
+});
+
+/**
+ * Verify's hot-path write of a first entry at any list of an event with a capacity
+ * (docs/decisions/148): claims a free place of the list (where it has a capacity) and of the event,
+ * records the check-in holding them and its approved scan-log row in one statement with the
+ * entries written at the same moment, retried on 40001/40P01.
+ * @returns when the check-in was made (and, where the list counts its guests inside, how many are
+ *   inside it on the day once its batch is in), or null when nothing was recorded (the ticket holds
+ *   a place of the event on the day already, no place could be claimed without waiting, or an
+ *   active check-in existed): the caller then decides and records through `recordAttempt` in a
+ *   transaction.
+ */
+export function recordScannedEntryAtEvent(db: Db, entry: ScannedEntryAtEvent): Promise<EntryAtEvent | null> {
+  return scannedEntryAtEventWrite(db)(entry);
 }
 
 /**
