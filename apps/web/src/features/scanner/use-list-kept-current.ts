@@ -19,8 +19,11 @@ import { notify } from '@/lib/toast.ts';
 /** The toast that says the lists changed: one at a time, however many calls were refused. */
 const LIST_CHANGED_TOAST_ID = 'check-in-list-changed';
 
+/** What `useListKeptCurrent` keeps in step: the scanner's event, its stored day, who scans and whether they are scanning. */
 export interface ListKeptCurrentOptions {
+  /** The event scanned at. */
   eventId: string;
+  /** The stored day (SPEC §3 selectedDay), with the list chosen inside it, if any. */
   day: SelectedDay;
   /** The signed-in door device (docs/decisions/107), if it is one: its list is its organizer's to set. */
   device: { checkInListId: string | null } | undefined;
@@ -109,8 +112,9 @@ export function useListKeptCurrent({ eventId, day, device, isScanning }: ListKep
       if (isAsking) return;
       isAsking = true;
       void (async () => {
-        // From the server, not the copy kept for offline use (which may still hold the deleted list).
-        const fresh = await queryClient.fetchQuery({ ...checkInListQueries.list(eventId), staleTime: 0, retry: 1 }).catch(() => null);
+        // From the server, not the copy kept for offline use (which may still hold the deleted list):
+        // without the persister, which answers from IndexedDB when nothing is in memory.
+        const fresh = await queryClient.fetchQuery({ ...checkInListQueries.list(eventId), persister: undefined, staleTime: 0, retry: 1 }).catch(() => null);
         isAsking = false;
         if (!fresh || fresh.lists.some((list) => list.id === listId)) return;
         // Staff may have chosen another day or list meanwhile: only the list refused is left.
