@@ -7,5 +7,4 @@ CREATE TABLE "denial_counts" (
 	CONSTRAINT "denial_counts_pkey" PRIMARY KEY("event_id","day","reason","shard")
 );
 --> statement-breakpoint
-DROP INDEX "scan_log_denials_idx";--> statement-breakpoint
 ALTER TABLE "denial_counts" ADD CONSTRAINT "denial_counts_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE cascade ON UPDATE no action;

@@ -93,9 +93,16 @@ FOR EACH STATEMENT EXECUTE FUNCTION denial_counts_changed();
 CREATE TRIGGER denial_counts_truncate AFTER TRUNCATE ON scan_log
 FOR EACH STATEMENT EXECUTE FUNCTION denial_counts_clear();
 --> statement-breakpoint
--- The denied rows already stored (the triggers above already hold scan_log's write lock in this
--- transaction, so nothing lands between them and this count).
+-- The denied rows already stored. CREATE TRIGGER above took scan_log's SHARE ROW EXCLUSIVE lock, held
+-- to the end of this transaction (drizzle's migrator runs every pending migration in one): writes to
+-- scan_log wait from there, so nothing lands between the triggers and this count; reads go on. The
+-- count reads the denied rows by scan_log_denials_idx, the partial index the live door read before.
 INSERT INTO denial_counts (event_id, day, reason, shard, denials)
 SELECT event_id, day, coalesce(reason, 'unknown'), 0, count(*)::integer
 FROM scan_log WHERE verdict = 'denied'
 GROUP BY 1, 2, 3;
+--> statement-breakpoint
+-- Nothing reads the partial index from here. Dropped last: DROP INDEX takes ACCESS EXCLUSIVE on
+-- scan_log (every read waits), so taken first it would block the live door's reads of scan_log for the
+-- whole count; here it is held only from this statement to the commit.
+DROP INDEX "scan_log_denials_idx";
