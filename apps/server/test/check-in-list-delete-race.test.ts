@@ -106,11 +106,11 @@ if (TEST_DATABASE_KIND === 'postgres') {
     const waitingForLocks = async (tx: { execute: (query: ReturnType<typeof sql>) => Promise<unknown> }, howMany: number) => {
       for (let round = 0; round < 500; round += 1) {
         // This database's sessions only (other test files share the server); the activity view is
-      // read afresh each round (a transaction otherwise keeps its first reading).
-      await tx.execute(sql`select pg_stat_clear_snapshot()`);
-      const result = (await tx.execute(sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as {
-        rows: Array<{ waiting: number }>;
-      };
+        // read afresh each round (a transaction otherwise keeps its first reading).
+        await tx.execute(sql`select pg_stat_clear_snapshot()`);
+        const result = (await tx.execute(sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as {
+          rows: Array<{ waiting: number }>;
+        };
         if ((result.rows[0]?.waiting ?? 0) >= howMany) return;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
@@ -133,5 +133,47 @@ if (TEST_DATABASE_KIND === 'postgres') {
     expect(await checkInsAt(list.id)).toBe(0);
     const [logged] = await t.database.db.select({ value: count() }).from(scanLog).where(eq(scanLog.code, code ?? ''));
     expect(logged?.value).toBe(0);
+  });
+}
+
+if (TEST_DATABASE_KIND === 'postgres') {
+  // A reorder and a delete lock the event's lists FOR NO KEY UPDATE (only the list deleted FOR
+  // UPDATE): a door transaction's FOR KEY SHARE on another list does not wait for them.
+  test.each(['a reorder of another list', 'a delete of another list'])('an exit at a list while %s holds the lists: answered at once, not after it', async (change) => {
+    const moved = await newList('Moved gate');
+    const door = await newList('Exit door');
+    await t.database.db.execute(sql`update check_in_lists set allows_reentry = true where id = ${door.id}`);
+    const [code] = await newTickets(1);
+    expect(((await verify(code ?? '', door.id)).json() as VerifyTicketResponse).isValid).toBe(true);
+    const event = await findEvent(t.database.db, ids.liveEventId);
+    const { exitAnswer, changed, exiting } = await t.database.db.transaction(async (tx) => {
+      // The change's audit entry names the organization: this lock holds the change after its lists' locks.
+      await tx.execute(sql`select id from organizations where id = ${event.organizationId} for update`);
+      const changing =
+        change === 'a reorder of another list'
+          ? t.app.inject({ method: 'PATCH', url: api(checkInListPath(ids.liveEventId, moved.id)), headers: bearer(adminToken), payload: { position: 1 } })
+          : deleteList(moved.id);
+      const waiting = async () => {
+        await tx.execute(sql`select pg_stat_clear_snapshot()`);
+        const result = (await tx.execute(sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as { rows: Array<{ waiting: number }> };
+        return result.rows[0]?.waiting ?? 0;
+      };
+      for (let round = 0; round < 500 && (await waiting()) < 1; round += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      const lockedLists = (await tx.execute(sql`select count(*)::int as locked from pg_locks where relation = 'check_in_lists'::regclass and granted and pid <> pg_backend_pid()`)) as { rows: Array<{ locked: number }> };
+      expect(lockedLists.rows[0]?.locked, 'the change holds no lock on the lists').toBeGreaterThan(0);
+      // The exit is answered while the change still waits (it would be the second session waiting for a lock otherwise).
+      let answer: Awaited<ReturnType<typeof verify>> | 'waiting' | undefined;
+      const exiting = t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(staffToken), payload: { eventId: ids.liveEventId, qrCode: code, day: DAY, checkInListId: door.id, direction: 'exit' } });
+      void exiting.then((response) => (answer ??= response));
+      for (let round = 0; round < 500 && answer === undefined; round += 1) {
+        if ((await waiting()) >= 2) answer = 'waiting';
+        else await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return { exitAnswer: answer, changed: changing, exiting };
+    });
+    await exiting;
+    expect(exitAnswer, 'the exit waited for the change').not.toBe('waiting');
+    expect(exitAnswer === 'waiting' || exitAnswer === undefined ? null : (exitAnswer.json() as VerifyTicketResponse)).toMatchObject({ isValid: true, direction: 'exit' });
+    expect((await changed).statusCode).toBe(200);
   });
 }

@@ -201,8 +201,13 @@ function checkDoorInput(input: Pick<CheckInListChange, 'allowsReentry' | 'capaci
 export async function deleteCheckInList(db: Db, event: EventDetails, checkInListId: string, actor: Actor): Promise<CheckInListRow> {
   return inTransaction(db, async (tx) => {
     const list = await findList(tx, event.id, checkInListId);
-    // Lock the event's lists so that two deletes cannot each leave the other as the last one.
-    const lists = await tx.select({ id: checkInLists.id }).from(checkInLists).where(eq(checkInLists.eventId, event.id)).for('update');
+    // Lock the event's lists so that two deletes cannot each leave the other as the last one. NO KEY
+    // UPDATE, which two deletes' locks conflict on but a door transaction's KEY SHARE on a list does
+    // not (docs/decisions/151): a door at another list does not wait for the delete.
+    const lists = await tx.select({ id: checkInLists.id }).from(checkInLists).where(eq(checkInLists.eventId, event.id)).orderBy(checkInLists.id).for('no key update');
+    // The list deleted, FOR UPDATE: it waits for the door transactions holding it (KEY SHARE), and a
+    // later one waits for the delete and then finds the list gone.
+    await tx.select({ id: checkInLists.id }).from(checkInLists).where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, list.id))).for('update');
     if (lists.length <= 1) throw new ServiceError('conflict', `"${list.name}" is the only check-in list of "${event.title}": an event needs one.`);
     const [made] = await tx.select({ value: count() }).from(checkIns).where(and(eq(checkIns.eventId, event.id), eq(checkIns.checkInListId, list.id)));
     if ((made?.value ?? 0) > 0) {
@@ -235,7 +240,9 @@ function snapshotOf(list: CheckInListRow): CheckInListSnapshot {
  * `eventId`'s lists and numbers them all 1, 2, … in their order, on `tx`.
  */
 async function moveList(tx: DbOrTx, eventId: string, checkInListId: string, position: number): Promise<void> {
-  const others = (await tx.select({ id: checkInLists.id }).from(checkInLists).where(eq(checkInLists.eventId, eventId)).orderBy(...LIST_ORDER).for('update')).filter(
+  // NO KEY UPDATE: a reorder changes no key, so door transactions' KEY SHARE on a list (docs/decisions/151)
+  // does not wait for it, nor it for them.
+  const others = (await tx.select({ id: checkInLists.id }).from(checkInLists).where(eq(checkInLists.eventId, eventId)).orderBy(...LIST_ORDER).for('no key update')).filter(
     (list) => list.id !== checkInListId,
   );
   const ordered = [...others.slice(0, position - 1), { id: checkInListId }, ...others.slice(position - 1)];

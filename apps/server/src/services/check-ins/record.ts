@@ -116,7 +116,8 @@ export function isDoorAttempt(list: ChosenCheckInList['list'], direction: CheckI
 
 /**
  * Locks list `checkInListId` of event `eventId` against its delete (`FOR KEY SHARE`, the lock its
- * check-ins' foreign key takes; an edit of its settings does not wait for it) until `tx` ends.
+ * check-ins' foreign key takes; an edit of its settings or order, which locks the lists `FOR NO KEY
+ * UPDATE`, does not wait for it) until `tx` ends.
  * @throws ServiceError `bad_request` naming `checkInListId` when the list is gone (deleted since the
  *   attempt read it): nothing is written (docs/decisions/151).
  */
