@@ -6,7 +6,9 @@
  * `isExitRecorded`, the same again on a re-send with nothing written twice, a venue's place freed
  * too; older than the guest's latest movement it is history; a guest who was never inside, or had
  * already left, stays a logged denial; an exit at a list without re-entry stays refused, nothing
- * written; an exit the phone knew was inside (queued approved) is recorded as before.
+ * written; an exit the phone knew was inside (queued approved) is recorded as before. The phone's
+ * online exit of the same scan, recorded before it gave up, is answered `duplicate` with
+ * `isExitRecorded`; a scan time before the session began is judged at its start (decision 088).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -24,7 +26,7 @@ import {
 } from '@gatecheck/contract';
 import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { checkInListSlots, checkInMovements, checkIns, eventSlots, scanLog } from '../src/db/schema.ts';
+import { checkInListSlots, checkInMovements, checkIns, eventSlots, scanLog, sessions, users } from '../src/db/schema.ts';
 import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { demoIds } from './helpers/fixtures.ts';
@@ -139,6 +141,59 @@ describe('an offline exit the phone denied "Not inside" is decided by the server
     at(4);
     expect(await scanAtGateA(guest, hall)).toMatchObject({ isValid: true, insideNow: 1, capacity: 1 });
     expect(await door(hall, guest)).toMatchObject({ insideNow: 1, placesHeld: 1, movements: 2 });
+  });
+
+  test("phone B's online exit reached the server before it gave up and denied the same scan offline: the upload answers duplicate with the exit's time, isExitRecorded, nothing written again", async () => {
+    const { hall, guest } = await setUp({ allowsReentry: true, capacity: 5 });
+    at(1);
+    await scanAtGateA(guest, hall);
+    const scanId = randomUUID();
+    at(2);
+    const online = await t.app.inject({
+      method: 'POST',
+      url: api(apiPaths.verifyTicket),
+      headers: bearer(phoneBToken),
+      payload: { eventId: ids.liveEventId, qrCode: guest.code, day: DAY, checkInListId: hall.id, scanId, direction: 'exit' },
+    });
+    const exited = VerifyTicketResponse.parse(online.json());
+    expect(exited).toMatchObject({ isValid: true, direction: 'exit' });
+    const after = await door(hall, guest);
+    expect(after).toMatchObject({ insideNow: 0, movements: 1 });
+    at(3);
+    expect(await uploadDeniedExit(hall, { scanId, code: guest.code, scannedAt: new Date(base + 2 * MINUTE) })).toEqual([
+      { index: 0, scanId, status: 'duplicate', isExitRecorded: true, checkedInAt: exited.isValid ? exited.exitedAt : '', checkedInBy: DEMO_COLLEAGUE.displayName },
+    ]);
+    expect(await door(hall, guest)).toEqual(after);
+  });
+
+  test("a denied exit claiming a time before its session began is judged at the session's start (decision 088): the guest was inside then, so the exit is recorded at that start, logged scanned_before_session", async () => {
+    const { hall, guest } = await setUp({ allowsReentry: true, capacity: 5 });
+    at(0);
+    await scanAtGateA(guest, hall);
+    const [entered] = await t.database.db.select({ checkedInAt: checkIns.checkedInAt }).from(checkIns).where(eq(checkIns.ticketId, guest.id));
+    // Phone B signs in again after the entry: its new session's start is after the guest came in.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const freshToken = await login(t.app, DEMO_COLLEAGUE.username, DEMO_COLLEAGUE.password);
+    const [session] = await t.database.db
+      .select({ createdAt: sessions.createdAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(users.username, DEMO_COLLEAGUE.username))
+      .orderBy(desc(sessions.createdAt))
+      .limit(1);
+    if (!session || !entered) throw new Error('no session or check-in');
+    expect(session.createdAt.getTime()).toBeGreaterThan(entered.checkedInAt.getTime());
+    const scanId = randomUUID();
+    const scans = [{ scanId, code: guest.code, scannedAt: new Date(base - 60 * MINUTE).toISOString(), deviceId: 'phone-b', verdict: 'denied', reason: 'not_inside', direction: 'exit' }];
+    at(1);
+    const response = await t.app.inject({ method: 'POST', url: api(offlinePaths.offlineScans(ids.liveEventId, DAY)), headers: bearer(freshToken), payload: { checkInListId: hall.id, scans } });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(OfflineScanBatchResponse.parse(response.json()).results).toEqual([
+      { index: 0, scanId, status: 'recorded', isExitRecorded: true, checkedInAt: session.createdAt.toISOString(), checkedInBy: DEMO_COLLEAGUE.displayName },
+    ]);
+    expect(await checkInsOf(guest)).toEqual([{ exitedAt: session.createdAt, undoneAt: null }]);
+    expect(await lastLogged(guest)).toEqual({ verdict: 'exited', reason: 'scanned_before_session', source: 'offline' });
+    expect(await door(hall, guest)).toMatchObject({ insideNow: 0, placesHeld: 0, movements: 1 });
   });
 
   test("older than the guest's latest movement (they left at gate A after it) the exit is recorded as history: who is inside and the places stay as gate A left them", async () => {
