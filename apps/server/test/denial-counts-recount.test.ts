@@ -6,7 +6,7 @@
  * of every path that writes scan_log rows — online denials, manual check-ins (approved and denied),
  * offline uploads (the phone's own denials, with and without a reason; the server's refusals of its
  * approvals, logged as passages; conflicts), info scans, undos, 50 denials sent at once, and
- * database-level edits and deletes of the log — the table's sums, the live door's denials and the
+ * database-level edits, deletes and a TRUNCATE of the log — the table's sums, the live door's denials and the
  * recount must agree, day by day.
  */
 import { randomUUID } from 'node:crypto';
@@ -263,4 +263,15 @@ test(`edits and deletes of the log at the database keep the counts, and an event
     await tx.delete(events).where(eq(events.id, gone.id));
   });
   expect(await t.database.db.select().from(denialCounts).where(eq(denialCounts.eventId, gone.id))).toEqual([]);
+});
+
+test(`TRUNCATE of the log at the database empties the counts, and the triggers count again from there (${TEST_DATABASE_KIND})`, async () => {
+  expect(await t.database.db.select().from(denialCounts)).not.toEqual([]);
+  await t.database.db.execute(sql`truncate scan_log`);
+  // Every key's sum is zero: no row is left at all (the truncate trigger deletes them).
+  expect(await t.database.db.select().from(denialCounts)).toEqual([]);
+  expect(await liveDenials(DAY)).toEqual([]);
+  expect(await verify('UNKNOWN-AFTER-TRUNCATE')).toMatchObject({ isValid: false, reason: 'not_found' });
+  expect(await stored(DAY)).toEqual([{ reason: 'not_found', count: 1 }]);
+  await expectExact();
 });
