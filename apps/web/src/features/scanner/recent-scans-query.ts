@@ -9,7 +9,7 @@ import { type CheckInDay, checkInKeys, refreshCheckInDay } from '@/lib/check-ins
 import { t } from '@/lib/i18n/index.ts';
 import { notify } from '@/lib/toast.ts';
 import type { ScanResult, UndoneCheckIn } from './scanner-logic.ts';
-import { keepRecentScans, readRecentScans, withConflicts, withExitsRecorded, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
+import { keepRecentScans, readRecentScans, withRecentScan, withScansMarked, withUndoneCheckIn } from './recent-scans.ts';
 import { isSameScope, type ScannerScope } from './scanner-memory.ts';
 
 /**
@@ -75,9 +75,9 @@ export function recordUpload(queryClient: QueryClient, outcome: UploadRecord): v
   }
   for (const scope of days) {
     const scanIds = conflicts.filter((conflict) => isSameScope(conflict, scope)).map((conflict) => conflict.scanId);
-    if (scanIds.length > 0) changeRecentScans(queryClient, scope, (scans) => withConflicts(scans, scanIds));
+    if (scanIds.length > 0) changeRecentScans(queryClient, scope, (scans) => withScansMarked(scans, scanIds, 'isConflict'));
     const exitIds = exitsRecorded.filter((exit) => isSameScope(exit, scope)).map((exit) => exit.scanId);
-    if (exitIds.length > 0) changeRecentScans(queryClient, scope, (scans) => withExitsRecorded(scans, exitIds));
+    if (exitIds.length > 0) changeRecentScans(queryClient, scope, (scans) => withScansMarked(scans, exitIds, 'isExitRecordedOnUpload'));
     void refreshCheckInDay(queryClient, scope);
   }
 }

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { keepRecentScans, readRecentScans, RECENT_SCANS_MAX, recentScanTime, withConflicts, withExitsRecorded, withRecentScan, withUndoneCheckIn } from './recent-scans.ts';
+import { keepRecentScans, readRecentScans, RECENT_SCANS_MAX, recentScanTime, withRecentScan, withScansMarked, withUndoneCheckIn } from './recent-scans.ts';
 import type { ScanResult } from './scanner-logic.ts';
 
 function approval(id: string): ScanResult {
@@ -55,12 +55,12 @@ test('an undo marks the newest approval of the code still standing, letter case 
   expect(readRecentScans({ eventId: 'event-1', day: 2 })[2]?.undone).toEqual(undone);
 });
 
-test("withConflicts marks the scans the server answered 'conflict' for, and keeps the others as they were (issue 12)", () => {
+test("withScansMarked(…, 'isConflict') marks the scans the server answered 'conflict' for, and keeps the others as they were (issue 12)", () => {
   const scans: ScanResult[] = [
     { id: 's2', ticketId: 'GC-2', timestamp: '2026-07-11T10:01:00.000Z', isOffline: true, isValid: true, details: {} },
     { id: 's1', ticketId: 'GC-1', timestamp: '2026-07-11T10:00:00.000Z', isOffline: true, isValid: true, details: {} },
   ];
-  const marked = withConflicts(scans, ['s1', 'unknown']);
+  const marked = withScansMarked(scans, ['s1', 'unknown'], 'isConflict');
   expect(marked.map((scan) => scan.isConflict ?? false)).toEqual([false, true]);
   expect(marked[0]).toBe(scans[0]);
 });
@@ -98,7 +98,7 @@ test("an exit denied 'Not inside' here that the server recorded on upload keeps 
   const admitted: ScanResult = { ...approval('a'), ticketId: 'GC-ADA', isOffline: true };
   const exit: ScanResult = { id: 'x', ticketId: 'GC-ADA', timestamp: '2026-07-11T19:08:00.000Z', isValid: false, denial: { reason: 'not_inside' }, isOffline: true };
   const other: ScanResult = { ...exit, id: 'y', ticketId: 'GC-BOB' };
-  const marked = withExitsRecorded([other, exit, admitted], ['x']);
+  const marked = withScansMarked([other, exit, admitted], ['x'], 'isExitRecordedOnUpload');
   expect(marked).toEqual([other, { ...exit, isExitRecordedOnUpload: true }, admitted]);
   keepRecentScans({ eventId: 'event-1', day: 2 }, marked);
   expect(readRecentScans({ eventId: 'event-1', day: 2 })).toEqual(marked);

@@ -63,19 +63,16 @@ export function withUndoneCheckIn(scans: readonly ScanResult[], code: string, un
 }
 
 /**
- * `scans` with those whose id is in `scanIds` marked `isExitRecordedOnUpload` (docs/decisions/150):
- * exits this device denied 'Not inside' that the server recorded when they were sent. The row keeps
- * the verdict the gate showed (DENIED, 'Not inside') and says what the server did. Pure.
+ * `scans` with those whose id is in `scanIds` marked `flag`; the others kept as they were (the same
+ * objects). Pure. The marks:
+ * - `isConflict` (issue 12 item 5): scans the server answered 'conflict' for.
+ * - `isExitRecordedOnUpload` (docs/decisions/150): exits this device denied 'Not inside' that the
+ *   server recorded when they were sent. The row keeps the verdict the gate showed (DENIED, 'Not
+ *   inside') and says what the server did.
  */
-export function withExitsRecorded(scans: readonly ScanResult[], scanIds: readonly string[]): ScanResult[] {
+export function withScansMarked(scans: readonly ScanResult[], scanIds: readonly string[], flag: 'isConflict' | 'isExitRecordedOnUpload'): ScanResult[] {
   const wanted = new Set(scanIds);
-  return scans.map((scan) => (wanted.has(scan.id) ? { ...scan, isExitRecordedOnUpload: true } : scan));
-}
-
-/** `scans` with those whose id is in `scanIds` marked `isConflict` (issue 12 item 5). Pure. */
-export function withConflicts(scans: readonly ScanResult[], scanIds: readonly string[]): ScanResult[] {
-  const wanted = new Set(scanIds);
-  return scans.map((scan) => (wanted.has(scan.id) ? { ...scan, isConflict: true } : scan));
+  return scans.map((scan) => (wanted.has(scan.id) ? { ...scan, [flag]: true } : scan));
 }
 
 /** Keeps `scans` for `scope` in tab memory, replacing what was kept for any event day or list. */

@@ -271,7 +271,7 @@ async function uploadRound(db: OfflineDb, userId: string, send: SendOfflineScans
       if (result.isExitRecorded === true && item.verdict === 'denied' && item.direction === 'exit') outcome.exitsRecorded.push(scope);
       await deleteOutboxRecord(db, item.scanId);
       outcome.sent += 1;
-      if (!outcome.days.some((scope) => scope.eventId === item.eventId && scope.day === item.day && scope.checkInListId === item.checkInListId)) {
+      if (!outcome.days.some((sent) => sent.eventId === item.eventId && sent.day === item.day && sent.checkInListId === item.checkInListId)) {
         outcome.days.push({ eventId: item.eventId, day: item.day, checkInListId: item.checkInListId });
       }
     }
