@@ -661,7 +661,7 @@ test("a door list synced after an online approval replaces the device's record o
   await waitFor(() => expect(within(screen.getByRole('group', { name: 'Valid Ticket' })).getByText('Offline')).toBeInTheDocument(), { timeout: 6_000 });
 });
 
-test("an exit denied 'Not inside' offline (the guest came in at another gate) is queued as an exit; when the server records it on upload, Recent scans says so and the guest is let in again offline (docs/decisions/150)", { timeout: 40_000 }, async () => {
+test("an exit denied 'Not inside' offline (the guest came in at another gate) is queued as an exit; when the server records it on upload, Recent scans says so (docs/decisions/150)", { timeout: 40_000 }, async () => {
   const bar: CheckInList = { id: '44444444-4444-4444-8444-444444444444', name: 'Bar', position: 1, ticketTypes: null, days: null, allowsReentry: true, capacity: null, dailyCheckoutTime: null };
   // By the door list GOOD-1 left at 09:30; the guest came back in at another gate since, unknown here.
   const list = await makeDoorList([{ ...TICKETS[0]!, checkIn: { checkedInAt: '2026-07-11T09:00:00.000Z', checkedInBy: 'Gate B Staff', lastEnteredAt: '2026-07-11T09:00:00.000Z', exitedAt: '2026-07-11T09:30:00.000Z' } }]);
@@ -703,11 +703,4 @@ test("an exit denied 'Not inside' offline (the guest came in at another gate) is
   await waitFor(() => expect(row).toHaveTextContent('Exit recorded when sent: the server had the guest inside.'));
   expect(row).toHaveTextContent('DENIED');
   expect(row).toHaveTextContent('Not inside');
-
-  // Offline again, the guest comes back: the phone agrees with the server (out), an entry is APPROVED.
-  isServerDown = true;
-  await user.click(screen.getByRole('radio', { name: 'Entry' }));
-  await typeCode(user, 'GOOD-1');
-  const back = await screen.findByRole('group', { name: 'Valid Ticket' }, { timeout: 6_000 });
-  expect(within(back).getByText('Offline')).toBeInTheDocument();
 });
