@@ -8,6 +8,8 @@
  * by a row lock on an enrollment it must update, while it holds the lists' lock; a verify at the list
  * then waits in its foreign-key check, and is answered once the delete has committed. PGlite runs one
  * transaction at a time, so there only the many-at-once race runs (its answers must be as coherent).
+ * Also on PostgreSQL: an exit at a list is answered while a reorder or a delete of another list
+ * holds the event's lists (they lock them FOR NO KEY UPDATE, which a door's FOR KEY SHARE passes).
  */
 import { randomUUID } from 'node:crypto';
 import { ApiErrorBody, apiPaths, checkInListPath, type VerifyTicketResponse } from '@gatecheck/contract';

@@ -2,7 +2,8 @@
  * The denial counts migration (docs/decisions/149) on a database that already has a scan log, on
  * PGlite and PostgreSQL: `denial_counts` starts with the denied rows counted per event, day and
  * reason ('unknown' for a null reason), nothing else of the log (approvals, info scans, undos with
- * their reasons), and the triggers keep it from there.
+ * their reasons), and the triggers keep it from there. On PostgreSQL, while the migration counts,
+ * scan_log can still be read: the partial index is dropped after the count, not before.
  */
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
