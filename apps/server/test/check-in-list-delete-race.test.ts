@@ -179,3 +179,39 @@ if (TEST_DATABASE_KIND === 'postgres') {
     expect((await changed).statusCode).toBe(200);
   });
 }
+
+if (TEST_DATABASE_KIND === 'postgres') {
+  // A PATCH of a list's capacity and position while an exit at that list holds it (KEY SHARE): its
+  // update and its places' rewrite pass the door's lock, and so does its reorder (FOR NO KEY UPDATE).
+  // FOR UPDATE there waited for the door, which could then wait for the places the PATCH rewrote: a deadlock.
+  test('a PATCH of capacity and position of a list while an exit there holds it: the PATCH is not held by the exit', async () => {
+    const hall = await newList('Capacity hall', 5);
+    await t.database.db.execute(sql`update check_in_lists set allows_reentry = true where id = ${hall.id}`);
+    const [code] = await newTickets(1);
+    expect(((await verify(code ?? '', hall.id)).json() as VerifyTicketResponse).isValid).toBe(true);
+    const { patchAnswer, patching, exiting } = await t.database.db.transaction(async (tx) => {
+      const waiting = async () => {
+        await tx.execute(sql`select pg_stat_clear_snapshot()`);
+        const result = (await tx.execute(sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as { rows: Array<{ waiting: number }> };
+        return result.rows[0]?.waiting ?? 0;
+      };
+      // The exit holds the list, then waits here for the guest's check-in.
+      await tx.execute(sql`select c.id from check_ins c join tickets k on k.id = c.ticket_id where k.code = ${code ?? ''} for update of c`);
+      const exitingNow = t.app.inject({ method: 'POST', url: api(apiPaths.verifyTicket), headers: bearer(staffToken), payload: { eventId: ids.liveEventId, qrCode: code, day: DAY, checkInListId: hall.id, direction: 'exit' } });
+      for (let round = 0; round < 500 && (await waiting()) < 1; round += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      const patchingNow = t.app.inject({ method: 'PATCH', url: api(checkInListPath(ids.liveEventId, hall.id)), headers: bearer(adminToken), payload: { capacity: 6, position: 1 } });
+      let answer: 'answered' | 'waiting' | undefined;
+      void patchingNow.then(() => (answer ??= 'answered'));
+      for (let round = 0; round < 500 && answer === undefined; round += 1) {
+        if ((await waiting()) >= 2) answer = 'waiting';
+        else await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return { patchAnswer: answer, patching: patchingNow, exiting: exitingNow };
+    });
+    expect(patchAnswer, 'the PATCH waited for the exit').toBe('answered');
+    expect((await patching).statusCode).toBe(200);
+    const exited = await exiting;
+    expect(exited.statusCode, exited.body).toBe(200);
+    expect(exited.json()).toMatchObject({ isValid: true, direction: 'exit' });
+  });
+}
