@@ -142,13 +142,24 @@ type Kind = 'approve' | 'deny' | 'http' | 'capacity' | 'venue';
 /** The capacity of the bench's capacity-limited list: more than a run's capacity approvals. */
 const CAPACITY = 100_000;
 /**
- * `venue`: approvals of distinct tickets at the first list of another live event (the demo event's
- * days) with a capacity of CAPACITY places (docs/decisions/147, 148): what claiming the event's
- * place costs (issue 26: within 20 % of `approve`). VENUE_TICKETS unused tickets per server target.
+ * `venue`: approvals of distinct tickets at the first list of live events (the demo event's days)
+ * with a capacity of CAPACITY places each, the contract's most (docs/decisions/147, 148): what
+ * claiming the event's place costs (issue 26: within 20 % of `approve`). Each server target gets
+ * VENUE_TICKETS unused tickets, spread over as many venues as their places need (every ticket
+ * has a place: a full venue would deny), enough for the venue cases' seconds (warm-ups and
+ * rounds) at VENUE_MOST_PER_SECOND on average. A target that runs out fails the run, saying so.
  */
-const VENUE_TICKETS = 60_000;
+const VENUE_MOST_PER_SECOND = 12_000;
+/** Seconds of `venue` load per server target: a warm-up and ROUNDS rounds at each connection count (none in the import mode). */
+const VENUE_SECONDS = DURING_IMPORT ? 0 : CONNECTIONS.length * (WARMUP_SECONDS + ROUNDS * ROUND_SECONDS);
+const VENUE_TICKETS = VENUE_SECONDS * VENUE_MOST_PER_SECOND;
 /** The venue's tickets of the server target whose approvals scan `approvePrefix`'s codes. */
 const venueCodesOf = (approvePrefix: string) => codesOf(`V${approvePrefix}`, VENUE_TICKETS);
+/** The codes of a target's venues: CAPACITY codes for each venue but the last. */
+const venueChunksOf = (approvePrefix: string): string[][] => {
+  const codes = venueCodesOf(approvePrefix);
+  return Array.from({ length: Math.ceil(codes.length / CAPACITY) }, (_, index) => codes.slice(index * CAPACITY, (index + 1) * CAPACITY));
+};
 
 /**
  * `BENCH_VERIFY_CPU_PROF_DIR=<dir>`: the server targets run with V8's CPU profiler and write a
@@ -185,6 +196,8 @@ interface PreparedDoor extends DoorSetup {
   exportEventId?: string;
   /** Export mode: how many tickets its PDF shows (the demo's and EXPORT_TICKETS). */
   exportTickets?: number;
+  /** Per approval prefix, its venues' event ids (the i-th of its venue codes is a ticket of the event at i / CAPACITY). */
+  venuesOf: Map<string, string[]>;
 }
 
 /**
@@ -195,8 +208,11 @@ interface PreparedDoor extends DoorSetup {
 async function prepare(open: () => Promise<DatabaseHandle>, approvePrefixes: string[]): Promise<PreparedDoor> {
   const codes = [...approvePrefixes.flatMap((prefix) => codesOf(prefix, APPROVE_TICKETS)), ...denyCodes];
   // The SQL reference (REF-) scans no venue.
-  const venueCodes = approvePrefixes.filter((prefix) => prefix !== 'REF-').flatMap(venueCodesOf);
-  const door = await prepareDoorDatabase(open, codes, { checkedInCodes: denyCodes, capacity: CAPACITY, venue: { capacity: CAPACITY, codes: venueCodes } });
+  const venuePrefixes = approvePrefixes.filter((prefix) => prefix !== 'REF-');
+  const venues = venuePrefixes.flatMap((prefix) => venueChunksOf(prefix).map((chunk) => ({ capacity: CAPACITY, codes: chunk })));
+  const setup = await prepareDoorDatabase(open, codes, { checkedInCodes: denyCodes, capacity: CAPACITY, venues });
+  const venueEventIds = [...(setup.venueEventIds ?? [])];
+  const door: PreparedDoor = { ...setup, venuesOf: new Map(venuePrefixes.map((prefix) => [prefix, venueEventIds.splice(0, venueChunksOf(prefix).length)])) };
   if (!DURING_EXPORT) return door;
   const handle = await open();
   try {
@@ -227,7 +243,7 @@ function isExpected(kind: Kind, status: number, body: string): boolean {
 }
 
 /** autocannon against `url`: each request scans the next unused code (approve) or the next checked-in one (deny). */
-function httpRunning(url: string, door: DoorSetup, approveCodes: string[], venueCodes: string[], stop: () => Promise<void>): Running {
+function httpRunning(url: string, door: DoorSetup, approveCodes: string[], venue: { codes: string[]; eventIds: string[] }, stop: () => Promise<void>): Running {
   let denyIndex = 0;
   // A cursor, not `shift()`: shifting a 60,000-element array copies it (about 40 µs a call here),
   // load-generator work that would be counted against the server.
@@ -251,8 +267,11 @@ function httpRunning(url: string, door: DoorSetup, approveCodes: string[], venue
             headers: { 'content-type': 'application/json', authorization: `Bearer ${door.token}` },
             setupRequest: (request) => {
               if (kind === 'venue') {
-                const qrCode = venueCodes[venueIndex++] ?? 'NO-TICKETS-LEFT';
-                return { ...request, body: JSON.stringify({ eventId: door.venueEventId, qrCode, day: DEMO_TODAY_DAY_NUMBER, scanId: randomUUID() }) };
+                const index = venueIndex++;
+                const qrCode = venue.codes[index] ?? 'NO-TICKETS-LEFT';
+                if (index >= venue.codes.length) firstFailure ||= `the venues ran out of tickets: ${venue.codes.length} (VENUE_TICKETS, sized for ${VENUE_MOST_PER_SECOND}/s over ${VENUE_SECONDS} s) were used up`;
+                const eventId = venue.eventIds[Math.min(Math.floor(index / CAPACITY), venue.eventIds.length - 1)];
+                return { ...request, body: JSON.stringify({ eventId, qrCode, day: DEMO_TODAY_DAY_NUMBER, scanId: randomUUID() }) };
               }
               const qrCode = kind === 'deny' ? denyCodes[denyIndex++ % denyCodes.length] : (approveCodes[approveIndex++] ?? 'NO-TICKETS-LEFT');
               const atList = kind === 'capacity' ? { checkInListId: door.capacityListId } : {};
@@ -328,7 +347,7 @@ function serverTarget(
       });
       const url = await waitForLine(log, /running at (http:\/\/\S+)/, exited);
       return {
-        ...httpRunning(url, door, codesOf(approvePrefix, APPROVE_TICKETS), venueCodesOf(approvePrefix), stopper(child, exited, () => rm(dataDir, { recursive: true, force: true }))),
+        ...httpRunning(url, door, codesOf(approvePrefix, APPROVE_TICKETS), { codes: venueCodesOf(approvePrefix), eventIds: door.venuesOf.get(approvePrefix) ?? [] }, stopper(child, exited, () => rm(dataDir, { recursive: true, force: true }))),
         importCsv: (csv) => importThroughHttp(url, door, csv),
         exportPdf: () => exportThroughHttp(url, door),
       };
@@ -378,7 +397,7 @@ const bareTarget: Target = {
     const { child, log, exited } = await spawnLogged('http-bare', ['--import', 'tsx', 'bench/verify-references.ts', 'http'], {});
     const url = await waitForLine(log, /listening at (http:\/\/\S+)/, exited);
     const door: DoorSetup = { token: 'none', eventId: randomUUID(), userId: randomUUID() };
-    return httpRunning(url, door, [], [], stopper(child, exited, async () => undefined));
+    return httpRunning(url, door, [], { codes: [], eventIds: [] }, stopper(child, exited, async () => undefined));
   },
 };
 

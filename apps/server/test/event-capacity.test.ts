@@ -15,6 +15,7 @@ import {
   checkInCountsPath,
   CheckInCounts,
   CheckInList,
+  checkInListPath,
   checkInListsPath,
   DoorList,
   LiveDoor,
@@ -36,6 +37,7 @@ import { DEMO_COLLEAGUE, DEMO_SUPERVISOR, DEMO_USER } from '../src/db/seed.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { runCli } from './cli/cli-harness.ts';
 import { demoIds } from './helpers/fixtures.ts';
+import { StatementRecorder } from './helpers/query-plans.ts';
 import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
 
 /** Every event here allows scanning outside its days: its one day is day 1 whatever the clock. */
@@ -49,9 +51,11 @@ let staffToken: string;
 /** How far the app's clock runs ahead of the real one (the daily checkout test moves it). */
 let clockAheadMs = 0;
 let nextTicket = 0;
+/** The statements the app sends while a test records them (`recorder.during`). */
+const recorder = new StatementRecorder();
 
 beforeAll(async () => {
-  t = await createTestApp({ clock: () => new Date(Date.now() + clockAheadMs) });
+  t = await createTestApp({ clock: () => new Date(Date.now() + clockAheadMs), databaseOptions: { logger: recorder } });
   ids = await demoIds(t.database.db);
   adminToken = await login(t.app, DEMO_USER.username, DEMO_USER.password);
   supervisorToken = await login(t.app, DEMO_SUPERVISOR.username, DEMO_SUPERVISOR.password);
@@ -262,6 +266,36 @@ describe('the limit at every door', () => {
     }
   });
 
+  // A list's daily checkout edited while guests are inside: their places of the venue (and of the
+  // list) last as the new checkout says, so the next entry cannot take them over at the old time.
+  test.each([
+    ['removed', null],
+    ['moved two hours later', 3],
+  ])('a list\'s daily checkout %s: the places held through it are kept past the old checkout', async (_what, hoursAhead) => {
+    const event = await newEvent(1);
+    const at = (hours: number) => wallClock(TIME_ZONE, new Date(Date.now() + hours * 60 * 60_000)).time.slice(0, 5);
+    const night = await newList(event.id, { allowsReentry: true, capacity: 1, dailyCheckoutTime: at(1) });
+    const [a, b] = [await newTicket(event.id), await newTicket(event.id)];
+    expect(await verify(event.id, a.code, night)).toMatchObject({ isValid: true });
+    const edited = await t.app.inject({ method: 'PATCH', url: api(checkInListPath(event.id, night.id)), headers: bearer(adminToken), payload: { dailyCheckoutTime: hoursAhead === null ? null : at(hoursAhead) } });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const [place] = await t.database.db.select({ expiresAt: eventSlots.expiresAt }).from(eventSlots).where(eq(eventSlots.ticketId, a.id));
+    const [checkIn] = await t.database.db.select({ checkedInAt: checkIns.checkedInAt }).from(checkIns).where(eq(checkIns.ticketId, a.id));
+    if (!checkIn) throw new Error('no check-in');
+    expect(place?.expiresAt).toEqual(nextDailyCheckout(TIME_ZONE, CheckInList.parse(edited.json()).dailyCheckoutTime, checkIn.checkedInAt));
+    const plain = await newList(event.id);
+    clockAheadMs = 2 * 60 * 60_000;
+    try {
+      expect(await eventInsideNow(event.id)).toBe(1);
+      expect(await verify(event.id, b.code, plain)).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 1 inside' });
+      expect(await verify(event.id, b.code, night)).toMatchObject({ isValid: false, reason: 'at_capacity', message: 'At capacity: 1 inside' });
+      expect(await placesHeld(event.id)).toBe(1);
+      expect(await listPlacesHeld(night)).toBe(1);
+    } finally {
+      clockAheadMs = 0;
+    }
+  });
+
   test('50 concurrent entries at two lists with one place of the venue left: exactly one is APPROVED, 49 DENIED at capacity', async () => {
     const event = await newEvent(3);
     const [main, side] = [await newList(event.id), await newList(event.id, { allowsReentry: true })];
@@ -281,6 +315,38 @@ describe('the limit at every door', () => {
 // capacity, in its one statement (docs/decisions/148); a scan that statement cannot settle is
 // decided again in the door write's transaction.
 describe("verify's one statement", () => {
+  test("a first entry is that one statement (the check-in and the event's place together); a ticket holding a place already goes to the door write", async () => {
+    const event = await newEvent(10);
+    const [main, side] = [await newList(event.id), await newList(event.id)];
+    const ticket = await newTicket(event.id);
+    const isOneStatement = (text: string) => text.includes('insert into "check_ins"') && text.includes('update "event_slots"');
+    const first = await recorder.during('first entry', () => verify(event.id, ticket.code, main));
+    expect(first).toMatchObject({ isValid: true });
+    const firstSent = recorder.statements.filter((statement) => statement.label === 'first entry').map((statement) => statement.sql);
+    expect(firstSent.filter(isOneStatement)).toHaveLength(1);
+    // Decision 147's door write would claim the place by itself, then hold it; the statement did.
+    expect(firstSent.filter((text) => /^update "event_slots" set "ticket_id"/.test(text))).toEqual([]);
+    // Inside through main, entering at side: the statement records nothing, the door write keeps the place.
+    const second = await recorder.during('second door', () => verify(event.id, ticket.code, side));
+    expect(second).toMatchObject({ isValid: true });
+    const secondSent = recorder.statements.filter((statement) => statement.label === 'second door').map((statement) => statement.sql);
+    expect(secondSent.filter(isOneStatement)).toHaveLength(1);
+    expect(secondSent.filter((text) => /^update "event_slots" set "ticket_id"/.test(text))).toHaveLength(1);
+    expect(await t.database.db.select({ list: checkIns.checkInListId }).from(checkIns).where(eq(checkIns.ticketId, ticket.id))).toHaveLength(2);
+    expect(await placesHeld(event.id)).toBe(1);
+  });
+
+  test('tickets scanned at two lists at once: each holds one place of the venue (one entry per ticket in a batch)', async () => {
+    const event = await newEvent(100);
+    const [main, side] = [await newList(event.id), await newList(event.id)];
+    const tickets = await Promise.all(Array.from({ length: 15 }, () => newTicket(event.id)));
+    const verdicts = await Promise.all(tickets.flatMap((ticket) => [verify(event.id, ticket.code, main), verify(event.id, ticket.code, side)]));
+    expect(verdicts.every((verdict) => verdict.isValid)).toBe(true);
+    const held = await t.database.db.select({ ticketId: eventSlots.ticketId }).from(eventSlots).where(and(eq(eventSlots.eventId, event.id), isNotNull(eventSlots.ticketId)));
+    expect(held.map((place) => place.ticketId).sort()).toEqual(tickets.map((ticket) => ticket.id).sort());
+    expect(await eventInsideNow(event.id)).toBe(15);
+  });
+
   test('an event capacity and a list capacity at once: either one full denies with its own N and keeps no place of the other; an approval holds one of each', async () => {
     const event = await newEvent(2);
     const [small, plain, large] = [await newList(event.id, { capacity: 1 }), await newList(event.id), await newList(event.id, { capacity: 5, allowsReentry: true })];

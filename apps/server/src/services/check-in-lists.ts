@@ -19,6 +19,7 @@ import type { Db, DbOrTx } from '../db/client.ts';
 import { checkInLists, checkIns, deviceEnrollments, devices, tickets, ticketTypes as ticketTypeRows } from '../db/schema.ts';
 import { inTransaction, sqlStateOf } from '../db/transactions.ts';
 import { type Actor, recordAudit } from './audit.ts';
+import { refreshEventPlaceExpiries } from './check-ins/event-places.ts';
 import { syncPlaces } from './check-ins/write.ts';
 import { isId, ServiceError } from './errors.ts';
 import type { EventDetails } from './events.ts';
@@ -166,6 +167,11 @@ export async function editCheckInList(db: Db, event: EventDetails, checkInListId
       .where(and(eq(checkInLists.eventId, event.id), eq(checkInLists.id, current.id)));
     if (doors.capacity !== undefined && doors.capacity !== current.capacity) {
       await syncPlaces(tx, { eventId: event.id, checkInListId: current.id, capacity: doors.capacity }, now);
+    }
+    // The venue's places held through the list expire at its checkout (docs/decisions/147): a new
+    // checkout time moves their end, or the next entry would take over the place of a guest inside.
+    if (doors.dailyCheckoutTime !== undefined && doors.dailyCheckoutTime !== current.dailyCheckoutTime) {
+      await refreshEventPlaceExpiries(tx, { eventId: event.id, checkInListId: current.id });
     }
     if (change.position !== undefined) await moveList(tx, event.id, current.id, change.position);
     const list = await findList(tx, event.id, current.id);

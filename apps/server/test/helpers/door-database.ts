@@ -23,8 +23,11 @@ export interface DoorSetup {
   userId: string;
   /** A check-in list of every ticket with a capacity (`options.capacity`), when one was asked for (docs/decisions/111). */
   capacityListId?: string;
-  /** A live event with a capacity (`options.venue`, docs/decisions/147), its days the demo event's, when one was asked for. */
-  venueEventId?: string;
+  /**
+   * Live events with a capacity (`options.venues`, docs/decisions/147), their days the demo
+   * event's, one per venue asked for, in that order.
+   */
+  venueEventIds?: string[];
 }
 
 /** Rows per INSERT, well under PostgreSQL's 65,535 bind parameters. */
@@ -35,13 +38,13 @@ const INSERT_BATCH = 1_000;
  * "Holder <code>"), checks the tickets of `options.checkedInCodes` (a subset of `codes`) in on the
  * demo's today (DEMO_TODAY_DAY_NUMBER) as the demo user, creates a session, ANALYZEs, and closes
  * the database again. `options.capacity`: also a check-in list of every ticket with that capacity
- * at the demo's event; `options.venue`: also a live event with that capacity and the demo event's
- * days and calendar, holding one ticket per code of `venue.codes`.
+ * at the demo's event; `options.venues`: also, per venue, a live event with its capacity and the
+ * demo event's days and calendar, holding one ticket per code of its `codes`.
  */
 export async function prepareDoorDatabase(
   open: () => Promise<DatabaseHandle>,
   codes: readonly string[],
-  options: { checkedInCodes?: readonly string[]; capacity?: number; venue?: { capacity: number; codes: readonly string[] } } = {},
+  options: { checkedInCodes?: readonly string[]; capacity?: number; venues?: readonly { capacity: number; codes: readonly string[] }[] } = {},
 ): Promise<DoorSetup> {
   const handle = await open();
   try {
@@ -67,13 +70,14 @@ export async function prepareDoorDatabase(
       options.capacity === undefined
         ? undefined
         : await createCheckInList(handle.db, await findEvent(handle.db, liveEventId), { name: 'Capacity door', ticketTypes: null, days: null, capacity: options.capacity }, cliActor());
-    const venueEventId = options.venue === undefined ? undefined : await createVenue(handle, liveEventId, options.venue);
+    const venueEventIds: string[] = [];
+    for (const venue of options.venues ?? []) venueEventIds.push(await createVenue(handle, liveEventId, venue));
     const { token } = await createSession(handle.db, demoUser.id, 3_600_000);
     // Statistics of the loaded tables, as autovacuum (PostgreSQL) or the server's start (PGlite,
     // decision 072) would take them: a run that starts right after loading is not measured on plans
     // made for empty tables while autovacuum catches up.
     await handle.db.execute(sql`analyze`);
-    return { token, eventId: liveEventId, userId: demoUser.id, ...(capacityList ? { capacityListId: capacityList.id } : {}), ...(venueEventId ? { venueEventId } : {}) };
+    return { token, eventId: liveEventId, userId: demoUser.id, ...(capacityList ? { capacityListId: capacityList.id } : {}), ...(options.venues ? { venueEventIds } : {}) };
   } finally {
     await handle.close();
   }

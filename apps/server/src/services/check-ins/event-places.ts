@@ -171,3 +171,36 @@ export async function syncEventPlaces(tx: DbOrTx, event: { eventId: string; capa
     from generate_series(1, ${event.capacity}::integer) as slots(slot)
     left join json_to_recordset(${JSON.stringify(placed)}::json) as held(ticket_id uuid, day integer, expires_at timestamptz, place integer) on held.place = slots.slot`);
 }
+
+/**
+ * Sets again when the places of event `eventId` held through list `checkInListId` expire, on `tx`
+ * (the edit of that list's daily checkout, after the list row is updated): every place whose ticket
+ * has an active check-in not exited at the list on the place's day expires at the latest of the
+ * next daily checkouts after the entries of that ticket's check-ins not exited on the day, at any
+ * list (null, never, when one of those lists has none), by the lists' checkout times as they are
+ * now — the rule verify's statement and `holdEventPlace` apply at entry (`nextDailyCheckout`,
+ * computed in SQL on the event's wall clock). So a checkout removed or moved later keeps the places
+ * of the guests still inside, and one moved earlier lets them go at the new time. The places are
+ * locked in slot order. A place taken over already (its old end had passed) is not given back.
+ */
+export async function refreshEventPlaceExpiries(tx: DbOrTx, list: { eventId: string; checkInListId: string }): Promise<void> {
+  const entered = sql`coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt})`;
+  const localDate = sql`(${entered} at time zone ${events.timeZone})::date`;
+  const todays = sql`((${localDate} + ${checkInLists.dailyCheckoutTime}::time) at time zone ${events.timeZone})`;
+  const tomorrows = sql`(((${localDate} + 1) + ${checkInLists.dailyCheckoutTime}::time) at time zone ${events.timeZone})`;
+  const notExited = sql`${checkIns.undoneAt} is null and ${checkIns.exitedAt} is null`;
+  await tx.execute(sql`
+    update ${eventSlots} set expires_at = (
+      select case when bool_or(${checkInLists.dailyCheckoutTime} is null) then null
+        else max(case when ${todays} > ${entered} then ${todays} else ${tomorrows} end) end
+      from ${checkIns}
+      join ${checkInLists} on ${checkInLists.eventId} = ${checkIns.eventId} and ${checkInLists.id} = ${checkIns.checkInListId}
+      join ${events} on ${events.id} = ${checkIns.eventId}
+      where ${checkIns.eventId} = ${eventSlots.eventId} and ${checkIns.ticketId} = ${eventSlots.ticketId} and ${checkIns.day} = ${eventSlots.day} and ${notExited})
+    where ${eventSlots.eventId} = ${list.eventId} and ${eventSlots.slot} in (
+      select held.slot from ${eventSlots} as held
+      where held.event_id = ${list.eventId} and held.ticket_id is not null
+        and exists (select from ${checkIns} where ${checkIns.eventId} = held.event_id and ${checkIns.checkInListId} = ${list.checkInListId}
+          and ${checkIns.ticketId} = held.ticket_id and ${checkIns.day} = held.day and ${notExited})
+      order by held.slot for update)`);
+}

@@ -482,6 +482,7 @@ const SCANNED_ENTRY_AT_EVENT_KEY: readonly KeyColumn<ScannedEntryAtEvent>[] = [
 
 /** What `recordScannedEntryAtEvent` recorded: when, and the guests inside the list after its batch where the list counts them. */
 export interface EntryAtEvent {
+  /** When the check-in was made: the database's clock (`now()` of the statement), the place held from then. */
   checkedInAt: Date;
   /** Absent where the list does not count its guests inside. */
   insideNow?: number;
