@@ -358,6 +358,71 @@ function listPlacesClaimed(wanted: SQL): SQL {
 }
 
 /**
+ * The `answers` CTE of the place-claiming first-entry statements (docs/decisions/120, 148): one row
+ * per entry written (its input position and check-in time), then one row per list and day of the
+ * batch with the guests inside it once the batch is in — those inside in the statement's snapshot
+ * (`isInsideSince` the list's last checkout) plus the batch's own entries there. The counts are
+ * their own branch of the UNION ALL, so each is counted once per batch (docs/decisions/131).
+ * `countedWhere`: a filter on `input` for the lists counted (e.g. ` where counts_inside`), or empty.
+ */
+function placedEntryAnswers(db: Db, countedWhere: SQL) {
+  return db.$with('answers', {}).as(sql`
+    select input.position, inserted.checked_in_at, null::bigint as inside_now, null::uuid as event_id, null::uuid as check_in_list_id, null::integer as day
+    from input join inserted using (event_id, ticket_id, day, check_in_list_id)
+    union all
+    select null, null,
+      (select count(*) from ${checkIns}
+        where ${checkIns.eventId} = wanted.event_id and ${checkIns.checkInListId} = wanted.check_in_list_id and ${checkIns.day} = wanted.day
+          and ${isInsideSince(sql`wanted.checkout`)})
+      + (select count(*) from inserted where inserted.event_id = wanted.event_id and inserted.check_in_list_id = wanted.check_in_list_id and inserted.day = wanted.day),
+      wanted.event_id, wanted.check_in_list_id, wanted.day
+    from (select event_id, check_in_list_id, day, max(checkout) as checkout from input${countedWhere} group by event_id, check_in_list_id, day) as wanted`);
+}
+
+/** The select over `placedEntryAnswers`' rows, on a query builder that already has its CTEs (`db.with(...)`). */
+function selectPlacedEntryAnswers(withCtes: Pick<Db, 'select'>) {
+  return withCtes
+    .select({
+      position: sql<number | null>`answers.position`.mapWith(Number),
+      checkedInAt: sql<Date | null>`answers.checked_in_at`.mapWith(checkIns.checkedInAt),
+      insideNow: sql<number | null>`answers.inside_now`.mapWith(Number),
+      eventId: sql<string | null>`answers.event_id`,
+      checkInListId: sql<string | null>`answers.check_in_list_id`,
+      day: sql<number | null>`answers.day`,
+    })
+    .from(sql`answers`);
+}
+
+/** One row of `selectPlacedEntryAnswers`: an entry written (position, checkedInAt) or a list's count (eventId, checkInListId, day, insideNow). */
+interface PlacedEntryAnswer {
+  position: number | null;
+  checkedInAt: Date | null;
+  insideNow: number | null;
+  eventId: string | null;
+  checkInListId: string | null;
+  day: number | null;
+}
+
+/**
+ * Maps a place-claiming statement's answer back to its batch: for each key, its check-in time and
+ * the guests inside its list and day once the batch was in, or null when it was not written (not the
+ * first of its ticket in the batch — `isFirst` — or nothing recorded for it).
+ */
+function placedEntriesOf(keys: readonly ScannedCheckIn[], isFirst: readonly boolean[], rows: readonly PlacedEntryAnswer[]): (EntryWithPlace | null)[] {
+  const placeOf = (key: { eventId: string | null; checkInListId: string | null; day: number | null }) => `${key.eventId} ${key.checkInListId} ${key.day}`;
+  const insideNow = new Map(rows.flatMap((row) => (row.position === null ? [[placeOf(row), Number(row.insideNow)] as const] : [])));
+  const written = byPosition(
+    rows.flatMap((row) => (row.position === null || row.checkedInAt === null ? [] : [{ position: row.position, checkedInAt: row.checkedInAt }])),
+    isFirst.filter(Boolean).length,
+  );
+  let next = 0;
+  return keys.map((key, index) => {
+    const row = isFirst[index] ? written[next++] : undefined;
+    return row ? { checkedInAt: new Date(row.checkedInAt), insideNow: insideNow.get(placeOf(key)) ?? 0 } : null;
+  });
+}
+
+/**
  * The one-statement form of a first entry at a list with a capacity (docs/decisions/120), for one
  * entry or a batch: per list in the batch, as many free places as it has entries are claimed from
  * the partial index of free places (`FOR UPDATE SKIP LOCKED`, from the batch's random start
@@ -392,47 +457,15 @@ function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
   // snapshot (`isInsideSince`) and the batch's own entries. The counts are their own branch of the
   // UNION ALL, one row per list and day, so each is counted once per batch: a count joined to the
   // entries' rows was evaluated by the planner once per entry (docs/decisions/131).
-  const answers = db.$with('answers', {}).as(sql`
-    select input.position, inserted.checked_in_at, null::bigint as inside_now, null::uuid as event_id, null::uuid as check_in_list_id, null::integer as day
-    from input join inserted using (event_id, ticket_id, day, check_in_list_id)
-    union all
-    select null, null,
-      (select count(*) from ${checkIns}
-        where ${checkIns.eventId} = wanted.event_id and ${checkIns.checkInListId} = wanted.check_in_list_id and ${checkIns.day} = wanted.day
-          and ${isInsideSince(sql`wanted.checkout`)})
-      + (select count(*) from inserted where inserted.event_id = wanted.event_id and inserted.check_in_list_id = wanted.check_in_list_id and inserted.day = wanted.day),
-      wanted.event_id, wanted.check_in_list_id, wanted.day
-    from (select event_id, check_in_list_id, day, max(checkout) as checkout from input group by event_id, check_in_list_id, day) as wanted`);
-  return db
-    .with(input, claimed, placed, inserted, held, logged, answers)
-    .select({
-      position: sql<number | null>`answers.position`.mapWith(Number),
-      checkedInAt: sql<Date | null>`answers.checked_in_at`.mapWith(checkIns.checkedInAt),
-      insideNow: sql<number | null>`answers.inside_now`.mapWith(Number),
-      eventId: sql<string | null>`answers.event_id`,
-      checkInListId: sql<string | null>`answers.check_in_list_id`,
-      day: sql<number | null>`answers.day`,
-    })
-    .from(sql`answers`)
-    .prepare(`gatecheck_check_in_place_write_${size}`);
+  const answers = placedEntryAnswers(db, sql``);
+  return selectPlacedEntryAnswers(db.with(input, claimed, placed, inserted, held, logged, answers)).prepare(`gatecheck_check_in_place_write_${size}`);
 }
 
 /** The place-claiming entries of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
 const scannedEntryWithPlaceWrite = coalescedStatement(SCANNED_ENTRY_WITH_PLACE_KEY, prepareScannedEntryWithPlaceWrite, async (keys, write) => {
   const isFirst = firstOfEachTicket(keys);
-  const batch = keys.filter((_, index) => isFirst[index]);
-  const rows = await retrying(() => write(batch));
-  const placeOf = (key: { eventId: string | null; checkInListId: string | null; day: number | null }) => `${key.eventId} ${key.checkInListId} ${key.day}`;
-  const insideNow = new Map(rows.flatMap((row) => (row.position === null ? [[placeOf(row), Number(row.insideNow)] as const] : [])));
-  const written = byPosition(
-    rows.flatMap((row) => (row.position === null || row.checkedInAt === null ? [] : [{ position: row.position, checkedInAt: row.checkedInAt }])),
-    batch.length,
-  );
-  let next = 0;
-  return keys.map((key, index): EntryWithPlace | null => {
-    const row = isFirst[index] ? written[next++] : undefined;
-    return row ? { checkedInAt: new Date(row.checkedInAt), insideNow: insideNow.get(placeOf(key)) ?? 0 } : null;
-  });
+  const rows = await retrying(() => write(keys.filter((_, index) => isFirst[index])));
+  return placedEntriesOf(keys, isFirst, rows);
 });
 
 /**
@@ -557,29 +590,10 @@ function prepareScannedEntryAtEventWrite(db: Db, size: BatchSize) {
     from inserted join placed using (event_id, ticket_id, day, check_in_list_id)
     where ${eventSlots.eventId} = placed.event_id and ${eventSlots.slot} = placed.event_slot`);
   const logged = scannedApprovalsLogged(db);
-  const answers = db.$with('answers', {}).as(sql`
-    select input.position, inserted.checked_in_at, null::bigint as inside_now, null::uuid as event_id, null::uuid as check_in_list_id, null::integer as day
-    from input join inserted using (event_id, ticket_id, day, check_in_list_id)
-    union all
-    select null, null,
-      (select count(*) from ${checkIns}
-        where ${checkIns.eventId} = wanted.event_id and ${checkIns.checkInListId} = wanted.check_in_list_id and ${checkIns.day} = wanted.day
-          and ${isInsideSince(sql`wanted.checkout`)})
-      + (select count(*) from inserted where inserted.event_id = wanted.event_id and inserted.check_in_list_id = wanted.check_in_list_id and inserted.day = wanted.day),
-      wanted.event_id, wanted.check_in_list_id, wanted.day
-    from (select event_id, check_in_list_id, day, max(checkout) as checkout from input where counts_inside group by event_id, check_in_list_id, day) as wanted`);
-  return db
-    .with(input, listClaimed, listed, eventClaimed, placed, inserted, listHeld, eventHeld, logged, answers)
-    .select({
-      position: sql<number | null>`answers.position`.mapWith(Number),
-      checkedInAt: sql<Date | null>`answers.checked_in_at`.mapWith(checkIns.checkedInAt),
-      insideNow: sql<number | null>`answers.inside_now`.mapWith(Number),
-      eventId: sql<string | null>`answers.event_id`,
-      checkInListId: sql<string | null>`answers.check_in_list_id`,
-      day: sql<number | null>`answers.day`,
-    })
-    .from(sql`answers`)
-    .prepare(`gatecheck_check_in_event_place_write_${size}`);
+  const answers = placedEntryAnswers(db, sql` where counts_inside`);
+  return selectPlacedEntryAnswers(db.with(input, listClaimed, listed, eventClaimed, placed, inserted, listHeld, eventHeld, logged, answers)).prepare(
+    `gatecheck_check_in_event_place_write_${size}`,
+  );
 }
 
 /** The entries of concurrent scans at events with a capacity, coalesced into one statement under load (db/coalesce.ts). */
@@ -587,20 +601,10 @@ const scannedEntryAtEventWrite = coalescedStatement(SCANNED_ENTRY_AT_EVENT_KEY, 
   // One entry per ticket and day of an event in a batch: a ticket scanned at two of its lists at
   // once takes one place; the other entry is decided again in the door write, which finds it held.
   const isFirst = firstOfEachTicket(keys, (key) => `${key.eventId} ${key.ticketId} ${key.day}`);
-  const batch = keys.filter((_, index) => isFirst[index]);
-  const rows = await retrying(() => write(batch));
-  const placeOf = (key: { eventId: string | null; checkInListId: string | null; day: number | null }) => `${key.eventId} ${key.checkInListId} ${key.day}`;
-  const insideNow = new Map(rows.flatMap((row) => (row.position === null ? [[placeOf(row), Number(row.insideNow)] as const] : [])));
-  const written = byPosition(
-    rows.flatMap((row) => (row.position === null || row.checkedInAt === null ? [] : [{ position: row.position, checkedInAt: row.checkedInAt }])),
-    batch.length,
+  const rows = await retrying(() => write(keys.filter((_, index) => isFirst[index])));
+  return placedEntriesOf(keys, isFirst, rows).map((entry, index): EntryAtEvent | null =>
+    entry && !keys[index]?.countsInside ? { checkedInAt: entry.checkedInAt } : entry,
   );
-  let next = 0;
-  return keys.map((key, index): EntryAtEvent | null => {
-    const row = isFirst[index] ? written[next++] : undefined;
-    if (!row) return null;
-    return key.countsInside ? { checkedInAt: new Date(row.checkedInAt), insideNow: insideNow.get(placeOf(key)) ?? 0 } : { checkedInAt: new Date(row.checkedInAt) };
-  });
 });
 
 /**
