@@ -13,10 +13,10 @@
  * with check-ins is never deleted (the database refuses too: check_ins' foreign key), and the last
  * list of an event is never deleted.
  */
-import { type CheckInList, CheckInListCapacity, type CheckInListRule, type CheckInListSnapshot, CHECK_IN_LIST_MAX_CAPACITY, CHECK_IN_LIST_NAME_MAX_LENGTH, DailyCheckoutTime } from '@gatecheck/contract';
+import { type CheckInList, CheckInListCapacity, listAdmits, type CheckInListRule, CheckInListSnapshot, CHECK_IN_LIST_MAX_CAPACITY, CHECK_IN_LIST_NAME_MAX_LENGTH, DailyCheckoutTime } from '@gatecheck/contract';
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkInLists, checkIns, deviceEnrollments, devices, tickets, ticketTypes as ticketTypeRows } from '../db/schema.ts';
+import { auditEntries, checkInLists, checkIns, deviceEnrollments, devices, tickets, ticketTypes as ticketTypeRows } from '../db/schema.ts';
 import { inTransaction, sqlStateOf } from '../db/transactions.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { refreshEventPlaceExpiries } from './check-ins/event-places.ts';
@@ -79,6 +79,62 @@ export function chooseCheckInList(eventLists: readonly CheckInListRule[], checkI
 /** `chooseCheckInList` over the lists read from the database. */
 export async function resolveCheckInList(db: DbOrTx, eventId: string, checkInListId: string | undefined): Promise<ChosenCheckInList> {
   return chooseCheckInList(await listCheckInLists(db, eventId), checkInListId);
+}
+
+/** A list the event had and its organizer deleted (docs/decisions/153): its id, and the name, ticket types and days it had. */
+export type DeletedCheckInList = Pick<CheckInListRule, 'id' | 'name' | 'ticketTypes' | 'days'>;
+
+/**
+ * Where an offline upload naming `checkInListId` is recorded (docs/decisions/153): the list named, as
+ * `resolveCheckInList`; or, when it names a list the event had and its organizer deleted since (its
+ * 'check_in_list.deleted' audit entry, written in the delete's transaction), the event's lists with
+ * `deleted` set — each scan is then recorded at the first of them admitting its ticket that day
+ * (`successorList`), as the phone's admissions there were never seen by the delete's check.
+ * @throws ServiceError `bad_request` naming `checkInListId` when the event never had that list.
+ */
+export async function resolveUploadList(db: DbOrTx, eventId: string, checkInListId: string | undefined): Promise<ChosenCheckInList & { deleted?: DeletedCheckInList }> {
+  const lists = await listCheckInLists(db, eventId);
+  try {
+    return chooseCheckInList(lists, checkInListId);
+  } catch (error) {
+    const deleted = checkInListId !== undefined && isId(checkInListId) ? await findDeletedList(db, eventId, checkInListId) : undefined;
+    if (!deleted) throw error;
+    const [first] = lists;
+    if (!first) throw new Error('an event without a check-in list');
+    return { list: first, lists, deleted };
+  }
+}
+
+/** The list `checkInListId` event `eventId` had before its organizer deleted it, from the delete's audit entry; undefined when it never had it. */
+async function findDeletedList(db: DbOrTx, eventId: string, checkInListId: string): Promise<DeletedCheckInList | undefined> {
+  const [entry] = await db
+    .select({ before: auditEntries.before })
+    .from(auditEntries)
+    .where(
+      and(
+        eq(auditEntries.eventId, eventId),
+        eq(auditEntries.action, 'check_in_list.deleted'),
+        sql`lower(${auditEntries.before} ->> 'checkInListId') = lower(${checkInListId})`,
+      ),
+    )
+    .limit(1);
+  const snapshot = CheckInListSnapshot.safeParse(entry?.before);
+  if (!snapshot.success) return undefined;
+  const { name, ticketTypes, days } = snapshot.data;
+  return { id: checkInListId.toLowerCase(), name, ticketTypes, days };
+}
+
+/**
+ * The list a scan made at `deleted` is recorded at and judged by (docs/decisions/153): the first of
+ * `lists` (the event's, in order) that admits a ticket of `ticketType` on `day` — where the rule
+ * would say the ticket is valid now — else the first list; with the deleted list's ticket types and
+ * days, since the gate admitted by those, and the found list's id, re-entry, capacity and checkout,
+ * since the check-in is kept there.
+ */
+export function successorList(lists: readonly CheckInListRule[], deleted: DeletedCheckInList, ticket: { ticketType: string | undefined; day: number }): CheckInListRule {
+  const found = lists.find((list) => listAdmits(list, ticket.ticketType, ticket.day)) ?? lists[0];
+  if (!found) throw new Error('an event without a check-in list');
+  return { ...found, ticketTypes: deleted.ticketTypes, days: deleted.days };
 }
 
 /** What a list is made of or changed to. `ticketTypes` null: every type; `days` null: every day. */

@@ -59,7 +59,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { checkIns, events, offlineScans, scanLog, sessions, tickets, ticketTypes, users } from '../db/schema.ts';
 import { inTransaction, retrying } from '../db/transactions.ts';
-import type { ChosenCheckInList } from './check-in-lists.ts';
+import { type ChosenCheckInList, type DeletedCheckInList, resolveUploadList, successorList } from './check-in-lists.ts';
+import { deletedListRefusal, ServiceError } from './errors.ts';
 import { recordAttempt } from './check-ins/record.ts';
 import { findMovementOfScan, ticketForRule } from './check-ins/write.ts';
 import { ticketTypeDoorColumns, ticketTypeDoorOf, typeOfTicket } from './ticket-type-door.ts';
@@ -96,8 +97,9 @@ class AlreadyStored extends Error {}
 
 /**
  * Records `scans` (raw items, in scan order) for `event` day `place.day` at check-in list
- * `place.checkInList` (docs/decisions/100) by `uploader`; `now` is the server clock (the receive
- * time). The caller has checked membership (requireRole), the list and the batch size (contract
+ * `place.checkInList` (docs/decisions/100) by `uploader` — or, when `place.deleted` names the list
+ * the scans were made at and its organizer deleted since, each at the first of the event's lists
+ * admitting its ticket (docs/decisions/153); `now` is the server clock (the receive time). The caller has checked membership (requireRole), the list and the batch size (contract
  * `OfflineScanBatch`).
  * @returns one result per item, same order (see contract offline-scans.ts for the statuses).
  */
@@ -105,11 +107,11 @@ export async function recordOfflineScans(
   db: Db,
   uploader: Uploader,
   event: EventDetails,
-  place: { day: number; checkInList: ChosenCheckInList },
+  place: { day: number; checkInList: ChosenCheckInList; deleted?: DeletedCheckInList | undefined },
   scans: readonly unknown[],
   now: Date,
 ): Promise<OfflineScanBatchResponse> {
-  const { day, checkInList } = place;
+  const { day, checkInList, deleted } = place;
   const results: OfflineScanResult[] = [];
   const [uploading] = await db.select({ createdAt: sessions.createdAt }).from(sessions).where(eq(sessions.id, uploader.sessionId));
   if (!uploading) throw new Error('the uploading session is gone');
@@ -146,7 +148,7 @@ export async function recordOfflineScans(
     const maker: Maker = proven
       ? { claimedMaker, isKnown: await isKnownMaker(claimedMaker), sessionStartedAt: proven.createdAt }
       : { claimedMaker: uploader.userId, isKnown: true, sessionStartedAt: uploading.createdAt };
-    results.push({ index, ...(await recordOne(db, uploader, maker, { event, day, checkInList }, parsed.data, now)) });
+    results.push({ index, ...(await recordOne(db, uploader, maker, { event, day, checkInList, deleted }, parsed.data, now)) });
   }
   return { receivedAt: now.toISOString(), results };
 }
@@ -223,11 +225,24 @@ async function provingSession(candidates: readonly MakerSession[], scan: Offline
   return null;
 }
 
-/** Where a batch's scans were made: the event, the day and the check-in list. */
+/**
+ * Where a batch's scans were made: the event, the day and the check-in list. `deleted`: the batch
+ * names a list its organizer deleted since (docs/decisions/153); each scan is then recorded at
+ * `successorList` of `checkInList.lists` for its ticket (judged by the deleted list's ticket types
+ * and days), not at `checkInList.list`.
+ */
 interface ScanPlace {
   event: EventDetails;
   day: number;
   checkInList: ChosenCheckInList;
+  deleted?: DeletedCheckInList | undefined;
+}
+
+/** `place` for a scan of `found` (undefined: no ticket of the event): a deleted list's successor for that ticket, else `place` itself. */
+function placeOfScan(place: ScanPlace, found: ScannedTicket['found']): ScanPlace {
+  if (!place.deleted) return place;
+  const ticketType = found && found.ticket.eventId === place.event.id ? found.ticket.ticketType : undefined;
+  return { ...place, checkInList: { ...place.checkInList, list: successorList(place.checkInList.lists, place.deleted, { ticketType, day: place.day }) } };
 }
 
 async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPlace, scan: OfflineScan, now: Date): Promise<ItemAnswer> {
@@ -248,7 +263,9 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPl
       // No scan before its session began (decision 088): such a time is taken as the session's start.
       const isBeforeSession = claimedAt.getTime() < maker.sessionStartedAt.getTime() - OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS;
       const at = isBeforeSession ? maker.sessionStartedAt : claimedAt;
-      const outcome = !maker.isKnown ? unknownMaker(scan) : await decideItem(tx, makerId, place, scan, { at, isClamped: isBeforeSession }, now);
+      const scanned = maker.isKnown ? await findScannedTicket(tx, scan) : null;
+      const itemPlace = placeOfScan(place, scanned?.found);
+      const outcome = scanned ? await decideItem(tx, makerId, itemPlace, scan, scanned, { at, isClamped: isBeforeSession }, now) : unknownMaker(scan);
       const [inserted] = await tx
         .insert(offlineScans)
         .values(offlineScanRow(upload, scan, outcome))
@@ -266,17 +283,34 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPl
           scanId: scan.scanId,
           source: 'offline',
           scannedAt: at,
-          checkInListId: place.checkInList.list.id,
+          checkInListId: itemPlace.checkInList.list.id,
         });
       }
       return withExitRecorded(outcome.answer, scan.verdict);
     });
   } catch (error) {
-    if (!(error instanceof AlreadyStored)) throw error;
+    if (!(error instanceof AlreadyStored)) {
+      // The list was deleted after the batch read it (its check found none of the phone's scans): the
+      // item, which wrote nothing, goes where a batch naming the deleted list goes (docs/decisions/153).
+      const afterDelete = isListGone(error) && !place.deleted ? await placeAfterDelete(db, place) : undefined;
+      if (!afterDelete) throw error;
+      return recordOne(db, uploader, maker, afterDelete, scan, now);
+    }
     const winner = await findStored(db, scan.scanId);
     if (!winner) throw new Error('offline scan vanished after a conflicting insert');
     return replay(winner, makerId, event, day);
   }
+}
+
+/** Whether `error` is a check-in's refusal because its list was deleted under it (docs/decisions/151): the door transaction's hold, or the foreign key. */
+function isListGone(error: unknown): boolean {
+  return deletedListRefusal(error) !== undefined || (error instanceof ServiceError && error.field === 'checkInListId');
+}
+
+/** `place` read again when its list was deleted since the batch read it: the event's lists now and the deleted list, or undefined when the list is there still or the event never had it. */
+async function placeAfterDelete(db: Db, place: ScanPlace): Promise<ScanPlace | undefined> {
+  const { deleted, ...checkInList } = await resolveUploadList(db, place.event.id, place.checkInList.list.id);
+  return deleted ? { ...place, checkInList, deleted } : undefined;
 }
 
 /**
@@ -395,15 +429,11 @@ function unknownMaker(scan: OfflineScan): ItemOutcome {
 }
 
 /**
- * Decides one item made by `makerId` (see the module comment) inside its transaction, at `time.at`:
- * the scan time, or the session's start when the scan claimed an earlier one (`time.isClamped`).
+ * The ticket `scan` names, read in the item's transaction: `code`, the code a genuine signed QR text
+ * stands for (else the text as scanned; null when it cannot be stored or a signature is forged), and
+ * `found`, the ticket with that code in any event (undefined: none).
  */
-async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: OfflineScan, time: { at: Date; isClamped: boolean }, now: Date): Promise<ItemOutcome> {
-  const { event, day, checkInList } = place;
-  const scannedAt = time.at;
-  if (scannedAt.getTime() > now.getTime() + OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS) {
-    return { answer: reject(scan.scanId, 'scanned_in_future', 'The scan time is ahead of the server clock.'), code: scan.code, ticketId: null, conflictingCheckInId: null, log: null };
-  }
+async function findScannedTicket(tx: DbOrTx, scan: OfflineScan) {
   // A signed QR text stands for its code when the signature verifies; a forged one for no ticket.
   const code = isStorableText(scan.code) ? await codeOfScannedText(tx, scan.code) : null;
   const [row] = code !== null
@@ -416,6 +446,23 @@ async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: O
         .limit(1)
     : [];
   const found = row ? { ticket: row.ticket, organizationId: row.organizationId, ...ticketTypeDoorOf(row) } : undefined;
+  return { code, found };
+}
+
+type ScannedTicket = Awaited<ReturnType<typeof findScannedTicket>>;
+
+/**
+ * Decides one item made by `makerId` (see the module comment) of `scanned` inside its transaction,
+ * at `time.at`: the scan time, or the session's start when the scan claimed an earlier one
+ * (`time.isClamped`).
+ */
+async function decideItem(tx: DbOrTx, makerId: string, place: ScanPlace, scan: OfflineScan, scanned: ScannedTicket, time: { at: Date; isClamped: boolean }, now: Date): Promise<ItemOutcome> {
+  const { event, day, checkInList } = place;
+  const { code, found } = scanned;
+  const scannedAt = time.at;
+  if (scannedAt.getTime() > now.getTime() + OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS) {
+    return { answer: reject(scan.scanId, 'scanned_in_future', 'The scan time is ahead of the server clock.'), code: scan.code, ticketId: null, conflictingCheckInId: null, log: null };
+  }
   const ticketId = found && found.ticket.eventId === event.id ? found.ticket.id : null;
   const logged = code ?? scan.code;
 

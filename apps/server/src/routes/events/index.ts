@@ -50,7 +50,7 @@ import { signedInUser } from '../../plugins/auth.ts';
 import { ruleErrors } from '../../plugins/error-responses.ts';
 import { searchAttendees } from '../../services/attendee-search.ts';
 import { countCheckIns } from '../../services/check-in-counts.ts';
-import { listCheckInLists, resolveCheckInList } from '../../services/check-in-lists.ts';
+import { listCheckInLists, resolveCheckInList, resolveUploadList } from '../../services/check-in-lists.ts';
 import { infoScan } from '../../services/check-ins/info-scan.ts';
 import { manualCheckIn, undoCheckIn } from '../../services/check-ins/manual.ts';
 import { listLeftAt, timesAtListLeft } from '../../services/devices.ts';
@@ -221,11 +221,14 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { userId, sessionId, device } = signedInUser(request);
       // Naming no list at an event the device left: the list it was at there (docs/decisions/139).
       const named = request.body.checkInListId ?? (await listLeftAt(app.db, device, event.id));
-      // Another event's list: a 400 for the batch before any item is recorded.
-      const checkInList = await resolveCheckInList(app.db, event.id, named);
-      const stays = await timesAtListLeft(app.db, device, event.id, checkInList.list.id);
+      // Another event's list: a 400 for the batch before any item is recorded. A list the event had
+      // and deleted since: its scans land at the lists left (docs/decisions/153).
+      const { deleted, ...checkInList } = await resolveUploadList(app.db, event.id, named);
+      // A device's stays are asked of the list named: those at a deleted list went with it, so only a
+      // device at every list (as the delete left one bound to it) or with stays at every list is taken.
+      const stays = await timesAtListLeft(app.db, device, event.id, deleted?.id ?? checkInList.list.id);
       const uploader = { userId, sessionId, acceptsScansBefore: device?.revokedAt ?? undefined, acceptsScansWhileAt: stays, hasLeftEvent: device !== null && device.eventId !== event.id };
-      return recordOfflineScans(app.db, uploader, event, { day: request.params.day, checkInList }, request.body.scans, app.clock());
+      return recordOfflineScans(app.db, uploader, event, { day: request.params.day, checkInList, deleted }, request.body.scans, app.clock());
     },
   );
 
