@@ -262,6 +262,36 @@ describe('check-in lists on the scanner (docs/decisions/109)', () => {
     expect(sent.undos).toEqual([{ day: testDay.day, reason: 'Wrong gate', checkInListId: vipGate.id }]);
   });
 
+  test('a list deleted while a supervisor works at it: the refused search is said in plain words and /supervisor goes to the list step once (docs/decisions/151)', async () => {
+    serveLists([mainEntrance]);
+    let searches = 0;
+    server.use(
+      http.get(apiUrl(`/events/${testEvent.id}/attendees`), () => {
+        searches += 1;
+        return HttpResponse.json({ code: 'bad_request', message: `This event has no check-in list with id "${vipGate.id}".`, field: 'checkInListId' }, { status: 400 });
+      }),
+    );
+    const day = { ...testDay, checkInList: { id: vipGate.id, name: 'VIP Gate' } };
+    const { user, router } = renderApp({ route: '/supervisor', selection: { organization: { ...testOrganization, role: 'supervisor' }, event: testEvent, day } });
+    await user.type(await screen.findByLabelText('Name or ticket code'), 'zoe');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choose Check-in List' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/day-select');
+    expect(await screen.findByText('“VIP Gate” is no longer a check-in list of this event. Choose where you scan now.')).toBeInTheDocument();
+    expect(getSelection().day).toEqual({ ...testDay, checkInList: null });
+    expect(searches).toBe(1);
+    await user.click(screen.getByRole('button', { name: 'Main entrance' }));
+    // Stored, not only shown: no write of the selection outlives the test.
+    await waitFor(() => expect(JSON.parse(localStorage.getItem('selectedDay') ?? 'null')).toEqual({ ...testDay, checkInList: { id: mainEntrance.id, name: 'Main entrance' } }));
+  });
+
+  test('/supervisor with the day\'s list still to choose goes to the list step, not to the first list', async () => {
+    serveLists([mainEntrance, vipGate]);
+    const { router } = renderApp({ route: '/supervisor', selection: { organization: { ...testOrganization, role: 'supervisor' }, event: testEvent, day: { ...testDay, checkInList: null } } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choose Check-in List' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/day-select');
+    expect(sent.searches).toEqual([]);
+  });
+
   test('recent scans and conflicts are per list: a verdict at the VIP Gate is not listed at the main entrance, and each asks for its own conflicts', async () => {
     serveLists([mainEntrance, vipGate]);
     const conflictLists: string[] = [];
