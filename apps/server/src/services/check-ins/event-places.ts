@@ -22,7 +22,7 @@ import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { lastDailyCheckout } from '@gatecheck/contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { checkInLists, checkIns, events, eventSlots } from '../../db/schema.ts';
-import { insideNowSql } from './write.ts';
+import { insideNowSql, nextDailyCheckoutSql } from './write.ts';
 
 /** A ticket's entry into the event on `day`, as its place is claimed and held. */
 export interface EventPlaceKey {
@@ -185,14 +185,12 @@ export async function syncEventPlaces(tx: DbOrTx, event: { eventId: string; capa
  */
 export async function refreshEventPlaceExpiries(tx: DbOrTx, list: { eventId: string; checkInListId: string }): Promise<void> {
   const entered = sql`coalesce(${checkIns.lastEnteredAt}, ${checkIns.checkedInAt})`;
-  const localDate = sql`(${entered} at time zone ${events.timeZone})::date`;
-  const todays = sql`((${localDate} + ${checkInLists.dailyCheckoutTime}::time) at time zone ${events.timeZone})`;
-  const tomorrows = sql`(((${localDate} + 1) + ${checkInLists.dailyCheckoutTime}::time) at time zone ${events.timeZone})`;
+  const nextCheckout = nextDailyCheckoutSql(entered, { checkoutTime: sql`${checkInLists.dailyCheckoutTime}`, timeZone: sql`${events.timeZone}` });
   const notExited = sql`${checkIns.undoneAt} is null and ${checkIns.exitedAt} is null`;
   await tx.execute(sql`
     update ${eventSlots} set expires_at = (
       select case when bool_or(${checkInLists.dailyCheckoutTime} is null) then null
-        else max(case when ${todays} > ${entered} then ${todays} else ${tomorrows} end) end
+        else max(${nextCheckout}) end
       from ${checkIns}
       join ${checkInLists} on ${checkInLists.eventId} = ${checkIns.eventId} and ${checkInLists.id} = ${checkIns.checkInListId}
       join ${events} on ${events.id} = ${checkIns.eventId}

@@ -581,12 +581,10 @@ function prepareScannedEntryAtEventWrite(db: Db, size: BatchSize) {
     from inserted join placed using (event_id, ticket_id, day, check_in_list_id)
     where ${checkInListSlots.eventId} = placed.event_id and ${checkInListSlots.checkInListId} = placed.check_in_list_id and ${checkInListSlots.slot} = placed.list_slot`);
   // The list's next daily checkout strictly after the check-in (`nextDailyCheckout`), on the event's wall clock.
-  const localDate = sql`(inserted.checked_in_at at time zone placed.time_zone)::date`;
-  const todays = sql`((${localDate} + placed.checkout_time::time) at time zone placed.time_zone)`;
-  const tomorrows = sql`(((${localDate} + 1) + placed.checkout_time::time) at time zone placed.time_zone)`;
+  const expiresAt = nextDailyCheckoutSql(sql`inserted.checked_in_at`, { checkoutTime: sql`placed.checkout_time`, timeZone: sql`placed.time_zone` });
   const eventHeld = db.$with('event_held', {}).as(sql`
     update ${eventSlots} set ticket_id = inserted.ticket_id, day = inserted.day,
-      expires_at = case when placed.checkout_time is null then null when ${todays} > inserted.checked_in_at then ${todays} else ${tomorrows} end
+      expires_at = ${expiresAt}
     from inserted join placed using (event_id, ticket_id, day, check_in_list_id)
     where ${eventSlots.eventId} = placed.event_id and ${eventSlots.slot} = placed.event_slot`);
   const logged = scannedApprovalsLogged(db);
@@ -1007,6 +1005,22 @@ export function insideNowSql(now: Date): SQL {
   const yesterdays = sql`(((${localDate} - 1) + ${checkInLists.dailyCheckoutTime}::time) at time zone ${events.timeZone})`;
   // Null when the list has no checkout time (both sides are then null).
   return isInsideSince(sql`(case when ${todays} <= ${at} then ${todays} else ${yesterdays} end)`);
+}
+
+/**
+ * The next daily checkout strictly after `at` (a timestamptz in SQL) of a list whose checkout time is
+ * `checkoutTime` ('HH:MM', SQL; null: none) at an event in time zone `timeZone` (SQL): today's on the
+ * event's wall clock at `at` when it is later, else tomorrow's; null when the list has none. The SQL
+ * form of `nextDailyCheckout` (event-places.ts), as `insideNowSql` is of `lastDailyCheckout`: used by
+ * verify's statement for a place's `expires_at` and by the edit of a list's checkout
+ * (`refreshEventPlaceExpiries`), so the two cannot drift.
+ */
+export function nextDailyCheckoutSql(at: SQL, list: { checkoutTime: SQL; timeZone: SQL }): SQL {
+  const { checkoutTime, timeZone } = list;
+  const localDate = sql`(${at} at time zone ${timeZone})::date`;
+  const todays = sql`((${localDate} + ${checkoutTime}::time) at time zone ${timeZone})`;
+  const tomorrows = sql`(((${localDate} + 1) + ${checkoutTime}::time) at time zone ${timeZone})`;
+  return sql`(case when ${checkoutTime} is null then null when ${todays} > ${at} then ${todays} else ${tomorrows} end)`;
 }
 
 /** Guests inside now through list `key.checkInListId` on `key.day` (`isInsideSince` its last daily checkout). */
