@@ -29,7 +29,7 @@ import {
   VerifyTicketResponse,
   wallClock,
 } from '@gatecheck/contract';
-import { and, count, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { checkInListSlots, checkIns, events, eventSlots } from '../src/db/schema.ts';
 import { nextDailyCheckout } from '../src/services/check-ins/event-places.ts';
@@ -38,7 +38,7 @@ import { insertTickets } from '../src/services/tickets.ts';
 import { runCli } from './cli/cli-harness.ts';
 import { demoIds } from './helpers/fixtures.ts';
 import { StatementRecorder } from './helpers/query-plans.ts';
-import { api, bearer, createTestApp, login, type TestApp } from './helpers/test-app.ts';
+import { api, bearer, createTestApp, login, TEST_DATABASE_KIND, type TestApp } from './helpers/test-app.ts';
 
 /** Every event here allows scanning outside its days: its one day is day 1 whatever the clock. */
 const DAY = 1;
@@ -426,3 +426,53 @@ describe('offline', () => {
     expect(await eventInsideNow(event.id)).toBe(2);
   });
 });
+
+// Two transactions at once: PostgreSQL only (PGlite runs one at a time). An edit of the venue's
+// capacity or time zone locks the event row, then rebuilds its places, waiting for a place verify's
+// statement has claimed; that statement's check-in then takes its foreign-key lock on the event row
+// (FOR KEY SHARE). With the edit holding the row FOR UPDATE the two deadlocked (PostgreSQL broke it
+// after deadlock_timeout, decision 148); the edit holds it FOR NO KEY UPDATE (docs/decisions/154).
+if (TEST_DATABASE_KIND === 'postgres') {
+  describe('an event edit beside an entry (docs/decisions/154)', () => {
+    test.each([
+      ['capacity', { capacity: 19 }],
+      ['time zone', { capacity: 20, timeZone: 'Europe/Lisbon' }],
+    ])("an edit of the venue's %s held in its rebuild of the places: an entry whose statement claimed a place is answered meanwhile, and keeps its place after the rebuild", async (_what, change) => {
+      const event = await newEvent(20);
+      const door = await newList(event.id);
+      const ticket = await newTicket(event.id);
+      const { entryAnswer, editing, entering } = await t.database.db.transaction(async (tx) => {
+        const waiting = async () => {
+          // This database's sessions only; the activity view read afresh each round.
+          await tx.execute(sql`select pg_stat_clear_snapshot()`);
+          const result = (await tx.execute(sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)) as { rows: Array<{ waiting: number }> };
+          return result.rows[0]?.waiting ?? 0;
+        };
+        // Place 1 held here: the edit, the event row locked, stops at it while it deletes the places.
+        await tx.execute(sql`select slot from event_slots where event_id = ${event.id} and slot = 1 for update`);
+        const editingNow = editEvent(event.id, change);
+        for (let round = 0; round < 500 && (await waiting()) < 1; round += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+        const heldEvent = (await tx.execute(sql`select count(*)::int as locked from pg_locks where relation = 'events'::regclass and mode = 'RowShareLock' and granted and pid <> pg_backend_pid()`)) as { rows: Array<{ locked: number }> };
+        expect(heldEvent.rows[0]?.locked, 'the edit has locked the event row').toBeGreaterThan(0);
+        // The entry claims a free place (SKIP LOCKED) and writes its check-in: answered while the edit waits,
+        // not the second session waiting for a lock.
+        let answer: VerifyTicketResponse | 'waiting' | undefined;
+        const enteringNow = verify(event.id, ticket.code, door);
+        void enteringNow.then((verdict) => (answer ??= verdict));
+        for (let round = 0; round < 500 && answer === undefined; round += 1) {
+          if ((await waiting()) >= 2) answer = 'waiting';
+          else await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        return { entryAnswer: answer, editing: editingNow, entering: enteringNow };
+      });
+      const edited = await editing;
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(entryAnswer, 'the entry waited for the edit').not.toBe('waiting');
+      expect(await entering).toMatchObject({ isValid: true });
+      // The rebuild saw the entry: the guest holds one of the new places.
+      const [held] = await t.database.db.select({ value: count() }).from(eventSlots).where(and(eq(eventSlots.eventId, event.id), eq(eventSlots.ticketId, ticket.id)));
+      expect(held?.value).toBe(1);
+      expect(await eventInsideNow(event.id)).toBe(1);
+    });
+  });
+}

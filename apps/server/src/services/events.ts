@@ -193,9 +193,14 @@ function settingsOf(row: typeof events.$inferSelect) {
   };
 }
 
-/** The event row locked for this transaction's change (FOR UPDATE: two edits of one event queue). */
+/**
+ * The event row locked for this transaction's change: FOR NO KEY UPDATE, so two changes of one event
+ * queue, while a check-in's foreign-key lock on the row (FOR KEY SHARE) does not wait for it. An entry
+ * takes its places before that lock, and a change of the capacity or time zone rebuilds the places
+ * after this one: with FOR UPDATE the two waited for each other, a deadlock (docs/decisions/154).
+ */
 async function lockEvent(tx: Tx, eventId: string) {
-  const [row] = isId(eventId) ? await tx.select().from(events).where(eq(events.id, eventId)).for('update') : [];
+  const [row] = isId(eventId) ? await tx.select().from(events).where(eq(events.id, eventId)).for('no key update') : [];
   if (!row) throw new ServiceError('not_found', noSuchEventMessage(eventId));
   return row;
 }
