@@ -23,7 +23,7 @@ function exponentialWindow(count: number, meanMs: number, next: () => number): n
   return Array.from({ length: count }, () => -meanMs * Math.log(1 - next()));
 }
 
-/** About one soak window of one class of requests (5 minutes of "others"). */
+/** About a 5-minute soak window's requests (verify's alone are about 5,400). */
 const WINDOW = 6_260;
 /** 1 … WINDOW: each value is its own rank, so the interval's ends read as ranks. */
 const RANKS = Array.from({ length: WINDOW }, (_, index) => index + 1);
