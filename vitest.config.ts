@@ -24,6 +24,7 @@ export const DATABASE_INDEPENDENT_SERVER_FILES = [
   'test/pglite-named-statements.test.ts',
   'test/pglite-statistics.test.ts',
   'test/server-process.test.ts',
+  'test/soak-flatness.test.ts',
   'test/tickets-pdf-pool.test.ts',
 ];
 

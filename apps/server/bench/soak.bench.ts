@@ -40,13 +40,19 @@
  * server process's resident set, V8 heap in use and external memory (PGlite's WebAssembly memory is
  * there), its active handles and open file descriptors
  * (all from the server's own GET /metrics, prom-client's process metrics, scraped every
- * SAMPLE_EVERY_MS with METRICS_TOKEN: the median of the window's samples), the database connections
+ * SAMPLE_EVERY_MS with METRICS_TOKEN: the median of the window's samples); V8's used heap right
+ * after a full collection (the server runs with bench/heap-after-gc.ts preloaded, asked
+ * HEAP_SAMPLES_PER_WINDOW times a window over its IPC channel: the median of those, and the longest
+ * of those collections' pauses; docs/decisions/152); the database connections
  * (PostgreSQL: pg_stat_activity on the server's database, this script's own connection left out;
  * the server's pool total from /metrics beside it; PGlite: one, in process), verify's p50/p99 and
- * the p99 of every other call, the requests answered, verify's 503s and any unexpected answers, and the machine's
+ * the p99 of every other call (each p99 with its 95 % order-statistic interval), the requests
+ * answered, verify's 503s and any unexpected answers, and the machine's
  * 1-minute load average (the median of the window's samples; the machine is shared, and a slower
  * window under a higher load is the load, not a leak). At the end, a table per target of each
- * window against the first, flagging (`!`) whatever is not within 10 % of it.
+ * window against the first by bench/soak-flatness.ts's rule: `!` marks an upward drift beyond 10 %
+ * (for a latency, one its interval shows), "lower" / "faster" a reading below 0.9 ×, which is no
+ * regression; the sampled heap is printed but not judged (it follows the collector's saw-tooth).
  *
  * Every answer must be the expected one; anything else is counted, its first shown, and the run
  * exits 1. Timings and growth never fail it (a benchmark, never part of npm test). At the end, per
@@ -55,11 +61,12 @@
  * check_in_movements, check_in_list_slots and event_slots held once the server stopped.
  * `SOAK_TARGETS=pglite` (or `postgres`) runs one.
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   API_PREFIX,
@@ -88,6 +95,7 @@ import { findEvent, updateEvent } from '../src/services/events.ts';
 import { createSession } from '../src/services/sessions.ts';
 import { prepareDoorDatabase } from '../test/helpers/door-database.ts';
 import { SERVER_DIR, spawnLogged, stopper, waitForLine } from './server-process.ts';
+import { FLAT_WITHIN, judgeLevel, judgeQuantile, type Judged, type QuantileEstimate, quantileWithInterval, QUANTILE_CONFIDENCE } from './soak-flatness.ts';
 import { codesOf } from './verify-references.ts';
 
 const { values: flags } = parseArgs({
@@ -124,10 +132,15 @@ const SUPERVISORS = 2;
 const SEARCH_EVERY_MS = 10_000;
 const LIVE_WATCHERS = 2;
 const SAMPLE_EVERY_MS = 10_000;
+/**
+ * Full collections a window, each to read the live heap (bench/heap-after-gc.ts): few, since each
+ * stops the server for its pause (printed per window: 0.5–0.8 s on this shared machine at load 11)
+ * and delays the requests arriving meanwhile, which then sit in the latency tail.
+ */
+const HEAP_SAMPLES_PER_WINDOW = 3;
+const HEAP_AFTER_GC_EVERY_MS = WINDOW_MS / HEAP_SAMPLES_PER_WINDOW;
 /** A request with no answer in this long counts as unexpected (the phone gave up long before). */
 const REQUEST_TIMEOUT_MS = 15_000;
-/** Flat: within this fraction of the first window. */
-const FLAT_WITHIN = 0.1;
 /** Fresh tickets: 7 scans in 10 need one (approvals and offline scans), with room to spare. */
 const FRESH_TICKETS = Math.ceil(GATES * (((MINUTES + WARMUP_MINUTES) * 60_000) / SCAN_EVERY_MS) * 0.7 * 1.1) + 1_000;
 const DENY_TICKETS = 1_000;
@@ -153,7 +166,12 @@ interface WindowRow {
   window: number;
   load1: number;
   rssMb: number;
+  /** The median of /metrics' samples of V8's used heap: follows the collector's saw-tooth, printed, not judged. */
   heapMb: number;
+  /** The median of the window's readings of V8's used heap right after a full collection: the live heap. */
+  heapAfterGcMb: number;
+  /** The longest of those collections' pauses (ms): what the reading cost the server's answers. */
+  gcPauseMaxMs: number;
   /** V8's external memory: buffers outside the heap, PGlite's WebAssembly memory among them. */
   externalMb: number;
   handles: number;
@@ -162,9 +180,9 @@ interface WindowRow {
   connections: number;
   /** The pool's open connections from /metrics (PostgreSQL), undefined on PGlite. */
   poolTotal: number | undefined;
-  verifyP50: number;
-  verifyP99: number;
-  otherP99: number;
+  verifyP50: QuantileEstimate;
+  verifyP99: QuantileEstimate;
+  otherP99: QuantileEstimate;
   requests: number;
   unexpected: number;
   /** Verifies answered 503 (not in time): decided offline by the phone, approvals queued and uploaded. */
@@ -207,6 +225,8 @@ interface Target {
   tokens: string[];
   log: string;
   connections(): Promise<number>;
+  /** Runs a full collection in the server's process and reads its used heap right after (bench/heap-after-gc.ts). */
+  heapAfterGc(): Promise<HeapAfterGc>;
   /** Stops the server; then reads `rowsAtEnd` from its database (PGlite's folder is then free to open) and removes what the run made. */
   stop(): Promise<void>;
   rowsAtEnd?: RowsAtEnd;
@@ -260,8 +280,47 @@ async function prepareSoakDoor(open: () => ReturnType<typeof openDatabase>) {
   }
 }
 
-async function startServer(name: Target['name'], env: Record<string, string>): Promise<{ baseUrl: string; log: string; stop: () => Promise<void> }> {
-  const { child, log, exited } = await spawnLogged(`soak-${name}`, ['--enable-source-maps', 'dist/server.js'], {
+/** bench/heap-after-gc.ts's answer: V8's used heap right after a full collection (bytes) and that collection's pause (ms). */
+interface HeapAfterGc {
+  usedHeapBytes: number;
+  pauseMs: number;
+}
+
+/**
+ * Asks the server `child` (started with bench/heap-after-gc.ts preloaded) for a full collection and
+ * its used heap right after.
+ * @throws Error when no answer comes within REQUEST_TIMEOUT_MS or the channel is closed.
+ */
+function askHeapAfterGc(child: ChildProcess): Promise<HeapAfterGc> {
+  const id = randomUUID();
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      if (typeof message !== 'object' || message === null) return;
+      const answer = message as Partial<Record<'type' | 'id' | 'usedHeapBytes' | 'pauseMs', unknown>>;
+      if (answer.type !== 'heap-after-gc' || answer.id !== id || typeof answer.usedHeapBytes !== 'number' || typeof answer.pauseMs !== 'number') return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve({ usedHeapBytes: answer.usedHeapBytes, pauseMs: answer.pauseMs });
+    };
+    const timer = setTimeout(() => {
+      child.off('message', onMessage);
+      reject(new Error(`no heap-after-gc answer within ${REQUEST_TIMEOUT_MS} ms`));
+    }, REQUEST_TIMEOUT_MS);
+    child.on('message', onMessage);
+    child.send({ type: 'heap-after-gc', id }, (error) => {
+      if (!error) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      reject(error);
+    });
+  });
+}
+
+/** The preload that answers askHeapAfterGc in the server's process. */
+const HEAP_AFTER_GC_PRELOAD = pathToFileURL(path.join(SERVER_DIR, 'bench', 'heap-after-gc.ts')).href;
+
+async function startServer(name: Target['name'], env: Record<string, string>): Promise<{ baseUrl: string; log: string; heapAfterGc: () => Promise<HeapAfterGc>; stop: () => Promise<void> }> {
+  const { child, log, exited } = await spawnLogged(`soak-${name}`, ['--enable-source-maps', '--expose-gc', '--import', HEAP_AFTER_GC_PRELOAD, 'dist/server.js'], {
     PORT: '0',
     HOST: '127.0.0.1',
     SEED_DEMO: 'false',
@@ -269,7 +328,7 @@ async function startServer(name: Target['name'], env: Record<string, string>): P
     ...env,
   });
   const baseUrl = await waitForLine(log, /running at (http:\/\/\S+)/, exited);
-  return { baseUrl: baseUrl.replace(/\/$/, ''), log, stop: stopper(child, exited, async () => undefined) };
+  return { baseUrl: baseUrl.replace(/\/$/, ''), log, heapAfterGc: () => askHeapAfterGc(child), stop: stopper(child, exited, async () => undefined) };
 }
 
 async function pgliteTarget(): Promise<Target & { freshCodes: string[]; denyCodes: string[] }> {
@@ -331,6 +390,9 @@ class WindowRecord {
   /** The window's first unexpected answer, printed under its row. */
   firstUnexpected = '';
   samples: Sample[] = [];
+  /** V8's used heap right after each full collection asked in the window (bytes), and those collections' pauses (ms). */
+  heapsAfterGc: number[] = [];
+  gcPauses: number[] = [];
   record(kind: Kind, ms: number) {
     const list = this.latencies.get(kind) ?? [];
     list.push(ms);
@@ -621,6 +683,20 @@ async function soak(
     });
   };
 
+  // The two servers' collections a half-interval apart, so that one's pause does not fall on the other's.
+  const heapProbe = () =>
+    every(HEAP_AFTER_GC_EVERY_MS, HEAP_AFTER_GC_EVERY_MS * (target.name === 'pglite' ? 0.25 : 0.75), async () => {
+      const record = recordOf(performance.now());
+      try {
+        const reading = await target.heapAfterGc();
+        record.heapsAfterGc.push(reading.usedHeapBytes);
+        record.gcPauses.push(reading.pauseMs);
+      } catch (error) {
+        firstUnexpected ||= `heap after GC: ${String(error)}`;
+        record.unexpected += 1;
+      }
+    });
+
   const rows: WindowRow[] = [];
   const reporter = async () => {
     for (let window = WARMUP_MS > 0 ? 0 : 1; window <= WINDOWS; window++) {
@@ -634,14 +710,16 @@ async function soak(
         load1: of((sample) => sample.load1),
         rssMb: of((sample) => sample.rss) / 2 ** 20,
         heapMb: of((sample) => sample.heap) / 2 ** 20,
+        heapAfterGcMb: median(record.heapsAfterGc) / 2 ** 20,
+        gcPauseMaxMs: record.gcPauses.length ? Math.max(...record.gcPauses) : Number.NaN,
         externalMb: of((sample) => sample.external) / 2 ** 20,
         handles: of((sample) => sample.handles),
         openFds: of((sample) => sample.openFds),
         connections: of((sample) => sample.connections),
         poolTotal: target.name === 'postgres' ? of((sample) => sample.poolTotal) : undefined,
-        verifyP50: percentile(record.latencies.get('verify') ?? [], 50),
-        verifyP99: percentile(record.latencies.get('verify') ?? [], 99),
-        otherP99: percentile(others, 99),
+        verifyP50: quantileWithInterval(record.latencies.get('verify') ?? [], 0.5),
+        verifyP99: quantileWithInterval(record.latencies.get('verify') ?? [], 0.99),
+        otherP99: quantileWithInterval(others, 0.99),
         requests: record.requests,
         unexpected: record.unexpected,
         unavailable: record.unavailable,
@@ -657,6 +735,7 @@ async function soak(
     ...Array.from({ length: SUPERVISORS }, (_, index) => supervisor(index)),
     ...Array.from({ length: LIVE_WATCHERS }, (_, index) => watcher(index)),
     sampler(),
+    heapProbe(),
     reporter(),
   ]);
   return { rows, firstUnexpected, tally };
@@ -671,59 +750,117 @@ function markdownTable(header: string[], rows: string[][]): string {
   return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
 }
 
-const HEADER = ['target', 'window', 'load 1m', 'RSS MB', 'heap MB', 'external MB', 'handles', 'open fds', 'DB conns (pool)', 'verify p50 ms', 'verify p99 ms', 'others p99 ms', 'requests', 'verify 503', 'unexpected'];
+/** An interval's end: '∞' where a window cannot bound it. */
+const bound = (value: number, digits = 1) => (value === Number.POSITIVE_INFINITY ? '∞' : value === Number.NEGATIVE_INFINITY ? '−∞' : fixed(value, digits));
+/** '19.7 [18.9–21.0]': a quantile (ms) and its interval. */
+const withInterval = (estimate: QuantileEstimate) => (Number.isFinite(estimate.value) ? `${fixed(estimate.value)} [${bound(estimate.low)}–${bound(estimate.high)}]` : '-');
+const CONFIDENCE_LABEL = `${QUANTILE_CONFIDENCE * 100} %`;
+
+const HEADER = [
+  'target',
+  'window',
+  'load 1m',
+  'RSS MB',
+  'heap MB (sampled)',
+  'heap after GC MB',
+  'full GC pause ms (max)',
+  'external MB',
+  'handles',
+  'open fds',
+  'DB conns (pool)',
+  'verify p50 ms',
+  `verify p99 ms [${CONFIDENCE_LABEL}]`,
+  `others p99 ms [${CONFIDENCE_LABEL}]`,
+  'requests',
+  'verify 503',
+  'unexpected',
+];
 const rowCells = (name: string, row: WindowRow) => [
   name,
   windowLabel(row.window),
   fixed(row.load1),
   fixed(row.rssMb),
   fixed(row.heapMb),
+  fixed(row.heapAfterGcMb),
+  fixed(row.gcPauseMaxMs),
   fixed(row.externalMb),
   fixed(row.handles, 0),
   fixed(row.openFds, 0),
   `${fixed(row.connections, 0)}${row.poolTotal === undefined ? '' : ` (${fixed(row.poolTotal, 0)})`}`,
-  fixed(row.verifyP50),
-  fixed(row.verifyP99),
-  fixed(row.otherP99),
+  fixed(row.verifyP50.value),
+  withInterval(row.verifyP99),
+  withInterval(row.otherP99),
   String(row.requests),
   String(row.unavailable),
   String(row.unexpected),
 ];
 
-/** Each later window against the first: the ratio, `!` where it is not within FLAT_WITHIN. */
-function flatness(allRows: WindowRow[]): { table: string; grown: string[] } {
+/** One judged measure of the flatness table: a level read by judgeLevel, or a latency quantile by judgeQuantile. */
+interface Measure {
+  name: string;
+  /** Its word for a reading below 0.9 ×. */
+  below: 'lower' | 'faster';
+  judge(first: WindowRow, row: WindowRow): Judged | undefined;
+}
+const level = (name: string, pick: (row: WindowRow) => number | undefined): Measure => ({
+  name,
+  below: 'lower',
+  judge(first, row) {
+    const base = pick(first);
+    const value = pick(row);
+    return base !== undefined && value !== undefined && Number.isFinite(base) && Number.isFinite(value) ? judgeLevel(base, value) : undefined;
+  },
+});
+const latency = (name: string, pick: (row: WindowRow) => QuantileEstimate): Measure => ({
+  name,
+  below: 'faster',
+  judge(first, row) {
+    return Number.isFinite(pick(first).value) && Number.isFinite(pick(row).value) ? judgeQuantile(pick(first), pick(row)) : undefined;
+  },
+});
+/** The sampled heap is printed in the window rows but not judged: it follows the collector's saw-tooth (docs/decisions/152). */
+const MEASURES: Measure[] = [
+  level('RSS', (row) => row.rssMb),
+  level('heap after GC', (row) => row.heapAfterGcMb),
+  level('external', (row) => row.externalMb),
+  level('handles', (row) => row.handles),
+  level('open fds', (row) => row.openFds),
+  level('DB conns', (row) => row.connections),
+  latency('verify p50', (row) => row.verifyP50),
+  latency('verify p99', (row) => row.verifyP99),
+  latency('others p99', (row) => row.otherP99),
+];
+
+/**
+ * Each later window against the first (bench/soak-flatness.ts): per measure the ratio, for a latency
+ * with the ratio's interval in brackets; ` !` marks an upward drift beyond FLAT_WITHIN, ` lower` /
+ * ` faster` a reading below 1 − FLAT_WITHIN (printed, not a regression). `drifts` and `belows` list
+ * them for the verdict lines.
+ */
+function flatness(allRows: WindowRow[]): { table: string; drifts: string[]; belows: string[] } {
   const rows = allRows.filter((row) => row.window > 0);
   const first = rows[0];
-  if (!first) return { table: '(no windows)', grown: [] };
-  const measures: [string, (row: WindowRow) => number | undefined][] = [
-    ['RSS', (row) => row.rssMb],
-    ['heap', (row) => row.heapMb],
-    ['external', (row) => row.externalMb],
-    ['handles', (row) => row.handles],
-    ['open fds', (row) => row.openFds],
-    ['DB conns', (row) => row.connections],
-    ['verify p50', (row) => row.verifyP50],
-    ['verify p99', (row) => row.verifyP99],
-    ['others p99', (row) => row.otherP99],
-  ];
-  const grown: string[] = [];
+  if (!first) return { table: '(no windows)', drifts: [], belows: [] };
+  const drifts: string[] = [];
+  const belows: string[] = [];
   const table = markdownTable(
-    ['window', 'load 1m', ...measures.map(([name]) => `${name} ÷ first`)],
+    ['window', 'load 1m', ...MEASURES.map((measure) => `${measure.name} ÷ first`)],
     rows.slice(1).map((row) => [
       windowLabel(row.window),
       `${fixed(row.load1)} (first ${fixed(first.load1)})`,
-      ...measures.map(([name, pick]) => {
-        const base = pick(first);
-        const value = pick(row);
-        if (base === undefined || value === undefined || !Number.isFinite(base) || !Number.isFinite(value)) return '-';
-        const ratio = base === 0 ? (value === 0 ? 1 : Number.POSITIVE_INFINITY) : value / base;
-        const isFlat = Math.abs(ratio - 1) <= FLAT_WITHIN;
-        if (!isFlat) grown.push(`${name} ${windowLabel(row.window)} ×${fixed(ratio, 2)}`);
-        return `${fixed(ratio, 2)}${isFlat ? '' : ' !'}`;
+      ...MEASURES.map((measure) => {
+        const judged = measure.judge(first, row);
+        if (judged === undefined || Number.isNaN(judged.ratio)) return '-';
+        const interval = measure.below === 'faster' ? ` [${bound(judged.low, 2)}–${bound(judged.high, 2)}]` : '';
+        const reading = `${fixed(judged.ratio, 2)}${interval}`;
+        const text = `${measure.name} ${windowLabel(row.window)} ×${reading}`;
+        if (judged.reading === 'up') drifts.push(text);
+        if (judged.reading === 'down') belows.push(text);
+        return `${reading}${judged.reading === 'up' ? ' !' : judged.reading === 'down' ? ` ${measure.below}` : ''}`;
       }),
     ]),
   );
-  return { table, grown };
+  return { table, drifts, belows };
 }
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
@@ -749,26 +886,32 @@ try {
   for (const target of targets) await target.stop();
 }
 
-const grownAll: string[] = [];
+const driftsAll: string[] = [];
 for (const { target, rows, firstUnexpected, tally } of results) {
   console.log(
     `\n${target.name}: re-entry door (${GATES / REENTRY_GATE_EVERY} gates): ${tally.entries} first entries, ${tally.exits} exits and ${tally.reentries} re-entries approved online, ${tally.offlineExits} exits uploaded offline; inside now ${fixed(tally.listInside, 0)} / ${CAPACITY} at the list, ${fixed(tally.venueInside, 0)} / ${CAPACITY} at the venue (the last counts)`,
   );
   const end = target.rowsAtEnd;
   if (end) console.log(`${target.name}: at the end ${end.movements} check_in_movements (${end.exits} exits), ${end.listPlacesHeld} check_in_list_slots and ${end.eventPlacesHeld} event_slots held`);
-  console.log(`${target.name}: every window against the first (! = not within ${FLAT_WITHIN * 100} %)`);
-  const { table, grown } = flatness(rows);
+  console.log(
+    `${target.name}: every window against the first: the ratio, for a latency [its interval: the window's ${CONFIDENCE_LABEL} interval against the first's]; ! = upward drift beyond ${FLAT_WITHIN * 100} % (a latency: its whole interval above ${fixed(1 + FLAT_WITHIN, 2)}); lower / faster = below ${fixed(1 - FLAT_WITHIN, 2)} × (a latency: its whole interval), not a regression`,
+  );
+  const { table, drifts, belows } = flatness(rows);
   console.log(table);
-  console.log(grown.length ? `not flat: ${grown.join('; ')}` : 'flat: every measure within 10 % of the first window');
-  grownAll.push(...grown.map((text) => `${target.name} ${text}`));
+  console.log(drifts.length ? `upward drift beyond ${FLAT_WITHIN * 100} %: ${drifts.join('; ')}` : `flat: no upward drift beyond ${FLAT_WITHIN * 100} % of the first window (a latency: beyond what its interval resolves)`);
+  if (belows.length) console.log(`below the first window by more than ${FLAT_WITHIN * 100} % (less memory or faster: no regression): ${belows.join('; ')}`);
+  driftsAll.push(...drifts.map((text) => `${target.name} ${text}`));
   if (firstUnexpected) console.error(`${target.name}: unexpected answers, the first: ${firstUnexpected}`);
 }
 const unexpected = results.reduce((sum, result) => sum + result.rows.reduce((total, row) => total + row.unexpected, 0), 0);
 console.log(
   `BENCH_RESULT ${JSON.stringify({
     name: 'bench:soak',
-    figure: results.map(({ target, rows: allRows }) => ({ target, rows: allRows.filter((row) => row.window > 0) })).map(({ target, rows }) => `${target.name}: RSS ${fixed(rows[0]?.rssMb, 0)}→${fixed(rows.at(-1)?.rssMb, 0)} MB, verify p99 ${fixed(rows[0]?.verifyP99)}→${fixed(rows.at(-1)?.verifyP99)} ms`).join('; '),
-    ratio: grownAll.length ? `not flat: ${grownAll.length} (see above)` : 'all flat within 10 %',
+    figure: results
+      .map(({ target, rows: allRows }) => ({ target, rows: allRows.filter((row) => row.window > 0) }))
+      .map(({ target, rows }) => `${target.name}: RSS ${fixed(rows[0]?.rssMb, 0)}→${fixed(rows.at(-1)?.rssMb, 0)} MB, heap after GC ${fixed(rows[0]?.heapAfterGcMb, 0)}→${fixed(rows.at(-1)?.heapAfterGcMb, 0)} MB, verify p99 ${fixed(rows[0]?.verifyP99.value)}→${fixed(rows.at(-1)?.verifyP99.value)} ms`)
+      .join('; '),
+    ratio: driftsAll.length ? `upward drift: ${driftsAll.length} (see above)` : `no upward drift beyond ${FLAT_WITHIN * 100} %`,
   })}`,
 );
 process.exitCode = unexpected > 0 ? 1 : 0;
