@@ -146,6 +146,18 @@ async function resetBetweenFiles(): Promise<void> {
   await resetAppState();
 }
 
+/**
+ * A failed attempt, printed even when the retry then passes (docs/decisions/156), so a flaky test is
+ * named in the run's output instead of passing unseen. Registered before `resetAppState`, it runs
+ * after it (after-hooks run in reverse), with the attempt's result final.
+ */
+afterEach(({ task }) => {
+  const result = task.result;
+  if (result?.state !== 'fail') return;
+  const reason = result.errors?.[0]?.message?.split('\n')[0] ?? 'no error message';
+  console.warn(`[flaky?] ${task.file?.name ?? ''} > ${task.name}: attempt ${(result.retryCount ?? 0) + 1} failed (${reason})`);
+});
+
 afterEach(resetAppState);
 
 // Registered first, so it runs after the test file's own afterAll hooks (Vitest runs them in reverse).
