@@ -427,7 +427,11 @@ interface BenchCase {
   connections: number;
 }
 
-const CASES: BenchCase[] = CONNECTIONS.flatMap((connections) => TARGETS.flatMap((target) => target.kinds.map((kind) => ({ target, kind, connections }))));
+/** `BENCH_VERIFY_KINDS=approve` runs only those kinds of load (e.g. approvals alone, for `pg_stat_statements` per approval). */
+const chosenKinds = process.env.BENCH_VERIFY_KINDS?.split(',').filter(Boolean);
+const CASES: BenchCase[] = CONNECTIONS.flatMap((connections) =>
+  TARGETS.flatMap((target) => target.kinds.filter((kind) => !chosenKinds || chosenKinds.includes(kind)).map((kind) => ({ target, kind, connections }))),
+);
 
 /** A case over its rounds: expected answers per second overall, the median round's latencies. */
 interface Measurement {

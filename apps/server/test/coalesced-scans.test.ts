@@ -2,7 +2,8 @@
  * Scans coalesced into batches (docs/decisions/070) keep every rule of a scan: each verdict is its
  * own, each approval is one check-in and one scan-log row, two scans of one ticket in one batch
  * approve once, a retried scan answers its own approval, and a scan whose statement fails does not
- * take the scans batched with it down.
+ * take the scans batched with it down. A batch that mixes two events' scans reads each event's days
+ * and lists once (in its first row) and decides each scan by its own event's.
  */
 import { randomUUID } from 'node:crypto';
 import { apiPaths, VerifyTicketResponse } from '@gatecheck/contract';
@@ -11,6 +12,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { checkIns, scanLog, tickets } from '../src/db/schema.ts';
 import { DEMO_TODAY_DAY_NUMBER, DEMO_USER } from '../src/db/seed.ts';
 import { verifyTicket } from '../src/services/check-ins/verify.ts';
+import { createCheckInList } from '../src/services/check-in-lists.ts';
+import { cliActor } from '../src/services/audit.ts';
+import { findEvent } from '../src/services/events.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { ServiceError } from '../src/services/errors.ts';
 import { demoIds, userIdOf } from './helpers/fixtures.ts';
@@ -137,4 +141,32 @@ test('a scan whose scan-log row cannot be written fails alone: the scans batched
   const rows = await rowsOf(codes);
   expect(rows.checkIns).toBe(5);
   expect(rows.logged.filter((row) => row.reason === 'already_checked_in')).toHaveLength(4);
+});
+
+test("one read of a batch mixing two events' scans: each scan is decided by its own event's lists", async () => {
+  const live = await findEvent(t.database.db, eventId);
+  const vipGate = await createCheckInList(t.database.db, live, { name: `VIP Gate ${randomUUID().slice(0, 8)}`, ticketTypes: ['VIP'], days: null }, cliActor());
+  const { singleDayEventId } = await demoIds(t.database.db);
+  const codes = await newTickets(4);
+  const now = new Date();
+  const at = (scanEventId: string, qrCode: string, checkInListId?: string) =>
+    verifyTicket(t.database.db, { userId }, { eventId: scanEventId, qrCode, day: DEMO_TODAY_DAY_NUMBER, ...(checkInListId ? { checkInListId } : {}) }, now);
+  // Interleaved, all at once: the first read goes alone, the others wait and go as one batch.
+  const scans = codes.flatMap((code, index) => [
+    // A General Admission ticket at the live event's VIP Gate: not on that list.
+    () => at(eventId, code, vipGate.id),
+    // The live event's list named at the other event: refused (a 400), nothing written.
+    () => at(singleDayEventId, `NO-SUCH-${index}`, vipGate.id),
+    // The other event at its own first list: decided there (no such ticket).
+    () => at(singleDayEventId, `NO-SUCH-${index}`),
+  ]);
+  const results = await recorder.during('two events in one batch', () => Promise.allSettled(scans.map((scanOne) => scanOne())));
+  const reads = recorder.statements.filter((statement) => statement.label === 'two events in one batch' && statement.sql.includes('row_number() over'));
+  // The read of a batch held scans of both events (its first parameter: the events' ids).
+  expect(reads.some((statement) => Array.isArray(statement.params[0]) && new Set(statement.params[0]).size === 2)).toBe(true);
+  for (const [index, result] of results.entries()) {
+    if (index % 3 === 0) expect(result).toMatchObject({ status: 'fulfilled', value: { isValid: false, reason: 'not_on_list' } });
+    else if (index % 3 === 1) expect(result).toMatchObject({ status: 'rejected', reason: { code: 'bad_request' } });
+    else expect(result).toMatchObject({ status: 'fulfilled', value: { isValid: false, reason: 'not_found' } });
+  }
 });

@@ -237,12 +237,17 @@ const SCAN_KEY: readonly KeyColumn<ScanKey>[] = [
  * named prepared statement on PostgreSQL).
  */
 function prepareScanRead(db: Db, size: BatchSize) {
+  // The batch's first row of each event (by key position): the one that carries its days and lists.
+  const firstOfEvent = sql`row_number() over (partition by ${events.id} order by r.position) = 1`;
   return db
     .select({
       position: sql<number>`r.position`.mapWith(Number),
       ...eventDetailsColumns,
-      days: sql<EventDayInfo[]>`(select coalesce(json_agg(json_build_object('day', ${eventDays.day}, 'name', ${eventDays.name}, 'date', ${eventDays.date}) order by ${eventDays.day}), '[]'::json) from ${eventDays} where ${eventDays.eventId} = ${events.id})`,
-      lists: sql<CheckInListRow[]>`(select coalesce(json_agg(json_build_object('id', ${checkInLists.id}, 'name', ${checkInLists.name}, 'position', ${checkInLists.position}, 'ticketTypes', ${checkInLists.ticketTypes}, 'days', ${checkInLists.days}, 'allowsReentry', ${checkInLists.allowsReentry}, 'capacity', ${checkInLists.capacity}, 'dailyCheckoutTime', ${checkInLists.dailyCheckoutTime}) order by ${checkInLists.position}, ${checkInLists.createdAt}, ${checkInLists.id}), '[]'::json) from ${checkInLists} where ${checkInLists.eventId} = ${events.id})`,
+      // The event's days and lists in the first row of each event only (null in the others, which
+      // take them from it: `withEventParts`): a batch of a busy door is one event's scans, and the
+      // same JSON built, sent and parsed once per scan was a good part of the read's work.
+      days: sql<EventDayInfo[] | null>`case when ${firstOfEvent} then (select coalesce(json_agg(json_build_object('day', ${eventDays.day}, 'name', ${eventDays.name}, 'date', ${eventDays.date}) order by ${eventDays.day}), '[]'::json) from ${eventDays} where ${eventDays.eventId} = ${events.id}) end`,
+      lists: sql<CheckInListRow[] | null>`case when ${firstOfEvent} then (select coalesce(json_agg(json_build_object('id', ${checkInLists.id}, 'name', ${checkInLists.name}, 'position', ${checkInLists.position}, 'ticketTypes', ${checkInLists.ticketTypes}, 'days', ${checkInLists.days}, 'allowsReentry', ${checkInLists.allowsReentry}, 'capacity', ${checkInLists.capacity}, 'dailyCheckoutTime', ${checkInLists.dailyCheckoutTime}) order by ${checkInLists.position}, ${checkInLists.createdAt}, ${checkInLists.id}), '[]'::json) from ${checkInLists} where ${checkInLists.eventId} = ${events.id}) end`,
       isMember: sql<boolean>`exists (select 1 from ${memberships} where ${memberships.userId} = r.user_id and ${memberships.organizationId} = ${events.organizationId})`,
       ticket: tickets,
       ticketOrganizationId: ticketEvents.organizationId,
@@ -305,7 +310,24 @@ function retriedOf(
 }
 
 /** The reads of concurrent scans, coalesced into one statement under load (db/coalesce.ts). */
-const scanRead = coalescedStatement(SCAN_KEY, prepareScanRead, async (keys, read) => byPosition(await read(keys), keys.length));
+const scanRead = coalescedStatement(SCAN_KEY, prepareScanRead, async (keys, read) => byPosition(withEventParts(await read(keys)), keys.length));
+
+/**
+ * The rows of one read with every row's event days and lists: the statement sends them in the
+ * first row of each event only (`prepareScanRead`), and the others of that event, read in the same
+ * statement and so from the same snapshot, share them.
+ * @throws Error when a row's event has no row that carries them (the statement broke its promise).
+ */
+function withEventParts<Row extends { id: string; days: EventDayInfo[] | null; lists: CheckInListRow[] | null }>(rows: readonly Row[]): (Row & { days: EventDayInfo[]; lists: CheckInListRow[] })[] {
+  const parts = new Map<string, { days: EventDayInfo[]; lists: CheckInListRow[] }>();
+  for (const row of rows) if (row.days !== null && row.lists !== null) parts.set(row.id, { days: row.days, lists: row.lists });
+  return rows.map((row) => {
+    const own = parts.get(row.id);
+    if (!own) throw new Error(`the scan read sent no days and lists for event ${row.id}`);
+    // In place: the rows are this read's own, and a copy per scan is what this saves.
+    return Object.assign(row, own);
+  });
+}
 
 /**
  * Reads what a scan of `code` (null: no ticket can have it) needs, in one round trip (shared with
