@@ -195,6 +195,40 @@ test(`a ticket type renamed after the delete: the admission lands at the list ad
   expect(await checkInListsOf(code)).toEqual([allTicketsId]);
 });
 
+test(`two phones' admissions of one ticket at the deleted list land at the same list even when a list admitting it is added between the uploads: a conflict, one check-in (${TEST_DATABASE_KIND})`, async () => {
+  const crew = uniqueTypeName('Crew');
+  const code = await newTicket(crew);
+  const crewGate = await newList(`Crew gate ${randomUUID().slice(0, 8)}`, { ticketTypes: [crew] });
+  await deleteList(crewGate);
+  const first = await upload(crewGate.id, [{ ...admission(code, 120_000), deviceId: 'phone-a' }]);
+  expect(OfflineScanBatchResponse.parse(first.json()).results).toMatchObject([{ status: 'recorded' }]);
+  expect(await checkInListsOf(code)).toEqual([allTicketsId]);
+  // The organizer makes a new crew entrance before 'All tickets' (after the General door, first).
+  await newList(`Crew entrance ${randomUUID().slice(0, 8)}`, { ticketTypes: [crew], position: 2 });
+
+  const second = await upload(crewGate.id, [{ ...admission(code), deviceId: 'phone-b' }]);
+  expect(second.statusCode, second.body).toBe(200);
+  expect(OfflineScanBatchResponse.parse(second.json()).results).toMatchObject([{ status: 'conflict' }]);
+  expect(await checkInListsOf(code)).toEqual([allTicketsId]);
+});
+
+test(`an exit at the deleted list sent in a later batch than its entry is recorded at the list the entry landed at, even when a list admitting the ticket is added between (${TEST_DATABASE_KIND})`, async () => {
+  const crew = uniqueTypeName('Crew');
+  const code = await newTicket(crew);
+  const crewHall = await newList(`Crew hall ${randomUUID().slice(0, 8)}`, { ticketTypes: [crew], position: 2, allowsReentry: true });
+  const crewGate = await newList(`Crew gate ${randomUUID().slice(0, 8)}`, { ticketTypes: [crew], allowsReentry: true });
+  await deleteList(crewGate);
+  const entered = await upload(crewGate.id, [admission(code, 120_000)]);
+  expect(OfflineScanBatchResponse.parse(entered.json()).results).toMatchObject([{ status: 'recorded' }]);
+  expect(await checkInsOf(code)).toEqual([{ checkInListId: crewHall.id, hasExited: false }]);
+  await newList(`Crew entrance ${randomUUID().slice(0, 8)}`, { ticketTypes: [crew], position: 2, allowsReentry: true });
+
+  const left = await upload(crewGate.id, [{ ...admission(code), direction: 'exit' }]);
+  expect(left.statusCode, left.body).toBe(200);
+  expect(OfflineScanBatchResponse.parse(left.json()).results).toMatchObject([{ status: 'recorded' }]);
+  expect(await checkInsOf(code)).toEqual([{ checkInListId: crewHall.id, hasExited: true }]);
+});
+
 // Last: it narrows 'All tickets' for the rest of this file.
 test(`the deleted list was the only one admitting the ticket: the admission is judged by the list it was made at and kept at the event's first list (${TEST_DATABASE_KIND})`, async () => {
   const narrowed = await t.app.inject({ method: 'PATCH', url: api(checkInListPath(eventId, allTicketsId)), headers: bearer(adminToken), payload: { ticketTypes: ['General Admission'] } });
