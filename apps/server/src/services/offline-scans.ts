@@ -241,9 +241,9 @@ interface ScanPlace {
 
 /**
  * `place` for a scan of `item.found` (undefined: no ticket of the event) in direction
- * `item.direction`, read in the item's transaction `tx` at `item.now`: when the batch names a deleted list, the list `successorList`
- * chooses for that ticket — the one where it already has its check-in that day if any (for an exit,
- * one its guest is inside at first) — else `place` itself.
+ * `item.direction`, read in the item's transaction `tx` at `item.now`: when the batch names a
+ * deleted list, the list `successorList` chooses for that ticket — the one where it already has its
+ * check-in that day if any (for an exit, one its guest is inside at first) — else `place` itself.
  */
 async function placeOfScan(tx: DbOrTx, place: ScanPlace, item: { found: ScannedTicket['found']; direction: CheckInDirection | undefined; now: Date }): Promise<ScanPlace> {
   if (!place.deleted) return place;
