@@ -18,6 +18,7 @@ import { createCheckInList, type CheckInListRow, resolveCheckInList } from '../s
 import { findEvent } from '../src/services/events.ts';
 import { recordOfflineScans } from '../src/services/offline-scans.ts';
 import { hashToken } from '../src/services/sessions.ts';
+import { updateTicketType } from '../src/services/ticket-types.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { enrollDevice } from './helpers/devices.ts';
 import { demoIds, firstCheckInListId } from './helpers/fixtures.ts';
@@ -44,7 +45,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function newList(name: string, settings: { ticketTypes: string[] | null; position?: number }): Promise<CheckInListRow> {
+async function newList(name: string, settings: { ticketTypes: string[] | null; position?: number; allowsReentry?: boolean }): Promise<CheckInListRow> {
   const event = await findEvent(t.database.db, eventId);
   return createCheckInList(t.database.db, event, { name, days: null, ...settings }, cliActor());
 }
@@ -55,9 +56,14 @@ async function newTicket(ticketType: string): Promise<string> {
   return code;
 }
 
-/** An offline admission made a minute ago. */
-function admission(code: string) {
-  return { scanId: randomUUID(), code, scannedAt: new Date(Date.now() - 60_000).toISOString(), deviceId: 'vip-phone', verdict: 'approved' };
+/** An offline admission made a minute ago (or `agoMs` ago). */
+function admission(code: string, agoMs = 60_000) {
+  return { scanId: randomUUID(), code, scannedAt: new Date(Date.now() - agoMs).toISOString(), deviceId: 'vip-phone', verdict: 'approved' };
+}
+
+/** A ticket type of its own, so the lists made for one test admit none of the others' tickets. */
+function uniqueTypeName(name: string): string {
+  return `${name} ${randomUUID().slice(0, 8)}`;
 }
 
 function upload(checkInListId: string, scans: unknown[], token = staffToken) {
@@ -70,12 +76,17 @@ async function deleteList(list: CheckInListRow): Promise<void> {
 }
 
 async function checkInListsOf(code: string): Promise<string[]> {
+  return (await checkInsOf(code)).map((row) => row.checkInListId);
+}
+
+/** The ticket's check-ins not undone: at which list, and whether its guest has left. */
+async function checkInsOf(code: string): Promise<{ checkInListId: string; hasExited: boolean }[]> {
   const rows = await t.database.db
-    .select({ checkInListId: checkIns.checkInListId })
+    .select({ checkInListId: checkIns.checkInListId, exitedAt: checkIns.exitedAt })
     .from(checkIns)
     .innerJoin(tickets, eq(tickets.id, checkIns.ticketId))
     .where(and(eq(tickets.code, code), isNull(checkIns.undoneAt)));
-  return rows.map((row) => row.checkInListId);
+  return rows.map((row) => ({ checkInListId: row.checkInListId, hasExited: row.exitedAt !== null }));
 }
 
 async function rowCounts(): Promise<{ checkIns: number; scanLog: number; offlineScans: number }> {
@@ -168,6 +179,54 @@ test(`an upload that read the list before its delete records its items where one
   const answer = await recordOfflineScans(db, { userId: session.userId, sessionId: session.id }, await findEvent(db, eventId), place, [scan], new Date());
   expect(answer.results).toMatchObject([{ scanId: scan.scanId, status: 'recorded' }]);
   expect(await checkInListsOf(vip)).toEqual([allTicketsId]);
+});
+
+test(`a ticket type renamed after the delete: the admission lands at the list admitting it and is judged by that list, not refused as 'valid at' that list (${TEST_DATABASE_KIND})`, async () => {
+  const crew = uniqueTypeName('Crew');
+  const code = await newTicket(crew);
+  const crewGate = await newList(`Crew gate ${randomUUID().slice(0, 8)}`, { ticketTypes: [crew] });
+  await deleteList(crewGate);
+  // The deleted list's snapshot still names the old type; 'All tickets' admits the new name.
+  await updateTicketType(t.database.db, { eventId, name: crew, change: { checkInNote: 'Crew wristband' }, newName: `${crew} renamed` });
+
+  const response = await upload(crewGate.id, [admission(code)]);
+  expect(response.statusCode, response.body).toBe(200);
+  expect(OfflineScanBatchResponse.parse(response.json()).results).toMatchObject([{ status: 'recorded' }]);
+  expect(await checkInListsOf(code)).toEqual([allTicketsId]);
+});
+
+test(`two phones' admissions of one ticket at the deleted list land at the same list even when a list admitting it is added between the uploads: a conflict, one check-in (${TEST_DATABASE_KIND})`, async () => {
+  const crew = uniqueTypeName('Crew');
+  const code = await newTicket(crew);
+  const crewGate = await newList(`Crew gate ${randomUUID().slice(0, 8)}`, { ticketTypes: [crew] });
+  await deleteList(crewGate);
+  const first = await upload(crewGate.id, [{ ...admission(code, 120_000), deviceId: 'phone-a' }]);
+  expect(OfflineScanBatchResponse.parse(first.json()).results).toMatchObject([{ status: 'recorded' }]);
+  expect(await checkInListsOf(code)).toEqual([allTicketsId]);
+  // The organizer makes a new crew entrance before 'All tickets' (after the General door, first).
+  await newList(`Crew entrance ${randomUUID().slice(0, 8)}`, { ticketTypes: [crew], position: 2 });
+
+  const second = await upload(crewGate.id, [{ ...admission(code), deviceId: 'phone-b' }]);
+  expect(second.statusCode, second.body).toBe(200);
+  expect(OfflineScanBatchResponse.parse(second.json()).results).toMatchObject([{ status: 'conflict' }]);
+  expect(await checkInListsOf(code)).toEqual([allTicketsId]);
+});
+
+test(`an exit at the deleted list sent in a later batch than its entry is recorded at the list the entry landed at, even when a list admitting the ticket is added between (${TEST_DATABASE_KIND})`, async () => {
+  const crew = uniqueTypeName('Crew');
+  const code = await newTicket(crew);
+  const crewHall = await newList(`Crew hall ${randomUUID().slice(0, 8)}`, { ticketTypes: [crew], position: 2, allowsReentry: true });
+  const crewGate = await newList(`Crew gate ${randomUUID().slice(0, 8)}`, { ticketTypes: [crew], allowsReentry: true });
+  await deleteList(crewGate);
+  const entered = await upload(crewGate.id, [admission(code, 120_000)]);
+  expect(OfflineScanBatchResponse.parse(entered.json()).results).toMatchObject([{ status: 'recorded' }]);
+  expect(await checkInsOf(code)).toEqual([{ checkInListId: crewHall.id, hasExited: false }]);
+  await newList(`Crew entrance ${randomUUID().slice(0, 8)}`, { ticketTypes: [crew], position: 2, allowsReentry: true });
+
+  const left = await upload(crewGate.id, [{ ...admission(code), direction: 'exit' }]);
+  expect(left.statusCode, left.body).toBe(200);
+  expect(OfflineScanBatchResponse.parse(left.json()).results).toMatchObject([{ status: 'recorded' }]);
+  expect(await checkInsOf(code)).toEqual([{ checkInListId: crewHall.id, hasExited: true }]);
 });
 
 // Last: it narrows 'All tickets' for the rest of this file.

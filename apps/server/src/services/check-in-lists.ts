@@ -125,16 +125,27 @@ async function findDeletedList(db: DbOrTx, eventId: string, checkInListId: strin
 }
 
 /**
- * The list a scan made at `deleted` is recorded at and judged by (docs/decisions/153): the first of
- * `lists` (the event's, in order) that admits a ticket of `ticketType` on `day` — where the rule
- * would say the ticket is valid now — else the first list; with the deleted list's ticket types and
- * days, since the gate admitted by those, and the found list's id, re-entry, capacity and checkout,
- * since the check-in is kept there.
+ * The list a scan made at `deleted` is recorded at and judged by (docs/decisions/153, 157), of `lists`
+ * (the event's, in order):
+ * - the list `ticket.checkedInAt` names, when the ticket already has its check-in that day there, so
+ *   every scan of one ticket at the deleted list lands where its first one did, whatever lists were
+ *   added since (a second admission is then a conflict, an exit finds its entry);
+ * - else the first list that admits a ticket of `ticket.ticketType` on `ticket.day` (where the rule
+ *   would say the ticket is valid now);
+ * - else the first list.
+ * It is judged by its own ticket types and days when it admits the ticket that day; only when it does
+ * not (no list admits it now) by the deleted list's, since the gate admitted by those. Its id,
+ * re-entry, capacity and checkout are always its own: the check-in is kept there.
  */
-export function successorList(lists: readonly CheckInListRule[], deleted: DeletedCheckInList, ticket: { ticketType: string | undefined; day: number }): CheckInListRule {
-  const found = lists.find((list) => listAdmits(list, ticket.ticketType, ticket.day)) ?? lists[0];
+export function successorList(
+  lists: readonly CheckInListRule[],
+  deleted: DeletedCheckInList,
+  ticket: { ticketType: string | undefined; day: number; checkedInAt?: string | undefined },
+): CheckInListRule {
+  const admits = (list: CheckInListRule) => listAdmits(list, ticket.ticketType, ticket.day);
+  const found = lists.find((list) => list.id === ticket.checkedInAt) ?? lists.find(admits) ?? lists[0];
   if (!found) throw new Error('an event without a check-in list');
-  return { ...found, ticketTypes: deleted.ticketTypes, days: deleted.days };
+  return admits(found) ? found : { ...found, ticketTypes: deleted.ticketTypes, days: deleted.days };
 }
 
 /** What a list is made of or changed to. `ticketTypes` null: every type; `days` null: every day. */

@@ -41,6 +41,7 @@
  */
 import {
   atCapacityMessage,
+  type CheckInDirection,
   decideCheckIn,
   isStorableText,
   OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS,
@@ -54,15 +55,15 @@ import {
   renderTextSafely,
 } from '@gatecheck/contract';
 import { timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { checkIns, events, offlineScans, scanLog, sessions, tickets, ticketTypes, users } from '../db/schema.ts';
+import { checkInLists, checkIns, events, offlineScans, scanLog, sessions, tickets, ticketTypes, users } from '../db/schema.ts';
 import { inTransaction, retrying } from '../db/transactions.ts';
 import { type ChosenCheckInList, type DeletedCheckInList, resolveUploadList, successorList } from './check-in-lists.ts';
 import { deletedListRefusal, ServiceError } from './errors.ts';
 import { recordAttempt } from './check-ins/record.ts';
-import { findMovementOfScan, ticketForRule } from './check-ins/write.ts';
+import { findMovementOfScan, insideNowSql, ticketForRule } from './check-ins/write.ts';
 import { ticketTypeDoorColumns, ticketTypeDoorOf, typeOfTicket } from './ticket-type-door.ts';
 import type { EventDetails } from './events.ts';
 import { isDevicePrincipalAtEvent, type StayAtList } from './devices.ts';
@@ -238,11 +239,36 @@ interface ScanPlace {
   deleted?: DeletedCheckInList | undefined;
 }
 
-/** `place` for a scan of `found` (undefined: no ticket of the event): a deleted list's successor for that ticket, else `place` itself. */
-function placeOfScan(place: ScanPlace, found: ScannedTicket['found']): ScanPlace {
+/**
+ * `place` for a scan of `item.found` (undefined: no ticket of the event) in direction
+ * `item.direction`, read in the item's transaction `tx` at `item.now`: when the batch names a
+ * deleted list, the list `successorList` chooses for that ticket — the one where it already has its
+ * check-in that day if any (for an exit, one its guest is inside at first) — else `place` itself.
+ */
+async function placeOfScan(tx: DbOrTx, place: ScanPlace, item: { found: ScannedTicket['found']; direction: CheckInDirection | undefined; now: Date }): Promise<ScanPlace> {
   if (!place.deleted) return place;
-  const ticketType = found && found.ticket.eventId === place.event.id ? found.ticket.ticketType : undefined;
-  return { ...place, checkInList: { ...place.checkInList, list: successorList(place.checkInList.lists, place.deleted, { ticketType, day: place.day }) } };
+  const { found, direction, now } = item;
+  const ticket = found && found.ticket.eventId === place.event.id ? found.ticket : undefined;
+  const checkedInAt = ticket ? await listCheckedInAt(tx, { eventId: place.event.id, ticketId: ticket.id, day: place.day, isExit: direction === 'exit', now }) : undefined;
+  const list = successorList(place.checkInList.lists, place.deleted, { ticketType: ticket?.ticketType, day: place.day, checkedInAt });
+  return { ...place, checkInList: { ...place.checkInList, list } };
+}
+
+/**
+ * The id of the list where ticket `key.ticketId` of event `key.eventId` has its check-in (not undone)
+ * on `key.day`: the first in list order, for an exit (`key.isExit`) first one its guest is inside at
+ * `key.now` (`insideNowSql`); undefined when it has none.
+ */
+async function listCheckedInAt(tx: DbOrTx, key: { eventId: string; ticketId: string; day: number; isExit: boolean; now: Date }): Promise<string | undefined> {
+  const [row] = await tx
+    .select({ checkInListId: checkIns.checkInListId })
+    .from(checkIns)
+    .innerJoin(checkInLists, and(eq(checkInLists.eventId, checkIns.eventId), eq(checkInLists.id, checkIns.checkInListId)))
+    .innerJoin(events, eq(events.id, checkIns.eventId))
+    .where(and(eq(checkIns.eventId, key.eventId), eq(checkIns.ticketId, key.ticketId), eq(checkIns.day, key.day), isNull(checkIns.undoneAt)))
+    .orderBy(...(key.isExit ? [sql`${insideNowSql(key.now)} desc nulls last`] : []), asc(checkInLists.position))
+    .limit(1);
+  return row?.checkInListId;
 }
 
 async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPlace, scan: OfflineScan, now: Date): Promise<ItemAnswer> {
@@ -264,7 +290,7 @@ async function recordOne(db: Db, uploader: Uploader, maker: Maker, place: ScanPl
       const isBeforeSession = claimedAt.getTime() < maker.sessionStartedAt.getTime() - OFFLINE_SCAN_MAX_CLOCK_AHEAD_MS;
       const at = isBeforeSession ? maker.sessionStartedAt : claimedAt;
       const scanned = maker.isKnown ? await findScannedTicket(tx, scan) : null;
-      const itemPlace = placeOfScan(place, scanned?.found);
+      const itemPlace = await placeOfScan(tx, place, { found: scanned?.found, direction: scan.direction, now });
       const outcome = scanned ? await decideItem(tx, makerId, itemPlace, scan, scanned, { at, isClamped: isBeforeSession }, now) : unknownMaker(scan);
       const [inserted] = await tx
         .insert(offlineScans)

@@ -280,16 +280,34 @@ describe('check-in lists on the scanner (docs/decisions/109)', () => {
     expect(getSelection().day).toEqual({ ...testDay, checkInList: null });
     expect(searches).toBe(1);
     await user.click(screen.getByRole('button', { name: 'Main entrance' }));
+    // Back to the tools the supervisor was using, at the list now chosen.
+    expect(await screen.findByRole('heading', { level: 1, name: 'Supervisor tools' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/supervisor');
     // Stored, not only shown: no write of the selection outlives the test.
     await waitFor(() => expect(JSON.parse(localStorage.getItem('selectedDay') ?? 'null')).toEqual({ ...testDay, checkInList: { id: mainEntrance.id, name: 'Main entrance' } }));
   });
 
-  test('/supervisor with the day\'s list still to choose goes to the list step, not to the first list', async () => {
+  test('/supervisor with the day\'s list still to choose goes to the list step, not to the first list, and the list chosen there leads back to /supervisor', async () => {
     serveLists([mainEntrance, vipGate]);
-    const { router } = renderApp({ route: '/supervisor', selection: { organization: { ...testOrganization, role: 'supervisor' }, event: testEvent, day: { ...testDay, checkInList: null } } });
+    const { user, router } = renderApp({ route: '/supervisor', selection: { organization: { ...testOrganization, role: 'supervisor' }, event: testEvent, day: { ...testDay, checkInList: null } } });
     expect(await screen.findByRole('heading', { level: 1, name: 'Choose Check-in List' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/day-select');
     expect(sent.searches).toEqual([]);
+    await user.click(await screen.findByRole('button', { name: 'VIP Gate' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Supervisor tools' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/supervisor');
+    await waitFor(() => expect(JSON.parse(localStorage.getItem('selectedDay') ?? 'null')).toEqual({ ...testDay, checkInList: { id: vipGate.id, name: 'VIP Gate' } }));
+  });
+
+  test('Back from a list step asked for /supervisor shows the days, and a day chosen there leads to the scanner again', async () => {
+    serveLists([mainEntrance, vipGate]);
+    const { user, router } = renderApp({ route: '/supervisor', selection: { organization: { ...testOrganization, role: 'supervisor' }, event: testEvent, day: { ...testDay, checkInList: null } } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choose Check-in List' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    await user.click(await screen.findByRole('button', { name: /Big Saturday/ }));
+    await user.click(await screen.findByRole('button', { name: 'Main entrance' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/scanner'));
+    await waitFor(() => expect(JSON.parse(localStorage.getItem('selectedDay') ?? 'null')).toEqual({ ...testDay, checkInList: { id: mainEntrance.id, name: 'Main entrance' } }));
   });
 
   test('recent scans and conflicts are per list: a verdict at the VIP Gate is not listed at the main entrance, and each asks for its own conflicts', async () => {

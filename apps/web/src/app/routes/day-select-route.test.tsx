@@ -1,7 +1,10 @@
+import { apiPaths, type CheckInList, type CheckInLists, type ScanLogPage } from '@gatecheck/contract';
 import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { getSelection } from '@/lib/selection.ts';
 import { testDay, testEvent, testEventWithoutDays, testOrganization } from '@/test/fixtures.ts';
+import { apiUrl, server } from '@/test/msw-server.ts';
 import { renderApp } from '@/test/render.tsx';
 
 afterEach(() => {
@@ -84,11 +87,44 @@ describe('day selection (SPEC §2)', () => {
   test("a supervisor's first visit (no day chosen yet) offers Supervisor tools for today's day, and choosing it selects that day", async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2026-07-11T09:30:00Z'));
+    server.use(http.get(apiUrl(`/events/${testEvent.id}/scan-log`), () => HttpResponse.json<ScanLogPage>({ entries: [], nextCursor: null })));
     const { user, router } = renderApp({ route: '/day-select', selection: { organization: { ...testOrganization, role: 'supervisor' }, event: testEvent } });
     await user.click(screen.getByRole('link', { name: 'Supervisor tools (Day 2)' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/supervisor'));
     expect(getSelection().day).toEqual(testDay);
     expect(await screen.findByRole('heading', { level: 1, name: 'Supervisor tools' })).toBeInTheDocument();
+  });
+
+  test("a supervisor's first visit to an event with several lists: Supervisor tools asks for the list first (no 'lists added' words, no tools opened without a list), then opens the tools at it (docs/decisions/109, 151)", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-07-11T09:30:00Z'));
+    const lists: CheckInList[] = [
+      { id: '11111111-1111-4111-8111-111111111111', name: 'Main entrance', position: 1, ticketTypes: null, days: null },
+      { id: '22222222-2222-4222-8222-222222222222', name: 'VIP Gate', position: 2, ticketTypes: ['VIP'], days: null },
+    ];
+    let scanLogReads = 0;
+    server.use(
+      http.get(apiUrl(apiPaths.checkInLists), () => HttpResponse.json<CheckInLists>({ eventId: testEvent.id, lists })),
+      http.get(apiUrl(`/events/${testEvent.id}/scan-log`), () => {
+        scanLogReads += 1;
+        return HttpResponse.json<ScanLogPage>({ entries: [], nextCursor: null });
+      }),
+    );
+    const { user, router } = renderApp({ route: '/day-select', selection: { organization: { ...testOrganization, role: 'supervisor' }, event: testEvent } });
+    await user.click(screen.getByRole('link', { name: 'Supervisor tools (Day 2)' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Choose Check-in List' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/day-select');
+    expect(getSelection().day).toEqual({ ...testDay, checkInList: null });
+    // The tools never opened at the event's first list behind the question.
+    expect(scanLogReads).toBe(0);
+    expect(screen.queryByText('This event now has several check-in lists')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'VIP Gate' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Supervisor tools' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/supervisor');
+    expect(screen.queryByText('This event now has several check-in lists')).not.toBeInTheDocument();
+    await waitFor(() => expect(scanLogReads).toBeGreaterThan(0));
+    // Stored, not only shown: no write of the selection outlives the test.
+    await waitFor(() => expect(JSON.parse(localStorage.getItem('selectedDay') ?? 'null')).toEqual({ ...testDay, checkInList: { id: lists[1]?.id, name: 'VIP Gate' } }));
   });
 
   test('with no day today and none chosen, no Supervisor tools link: there is no day to open them for', () => {

@@ -2,7 +2,8 @@
  * /day-select (SPEC §2): choose the event day to scan for; today's day at the event comes first,
  * marked 'Today' (decision 093). When the event has several check-in lists open that day, the same
  * screen then asks for the list (docs/decisions/109): 'Choose Check-in List', one card per list;
- * Back from there goes back to the days.
+ * Back from there goes back to the days. The chosen list leads to /scanner, or back to /supervisor
+ * when the step was asked for the supervisor tools (`useListStepFor`).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CalendarDays, DoorOpen, MapPin } from 'lucide-react';
@@ -19,7 +20,8 @@ import { DayWarning } from '@/components/day-warning.tsx';
 import { dayLabel, daysTodayFirst, defaultEventDay, isToday, notTodayWarning } from '@/features/days/days-logic.ts';
 import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
 import { formatLongDate } from '@/lib/dates.ts';
-import { checkInListQueries, checkInListStep } from '@/lib/check-ins/check-in-lists.ts';
+import { checkInListQueries, checkInListStep, type CheckInListStep } from '@/lib/check-ins/check-in-lists.ts';
+import { useListStepFor } from '@/lib/list-step-for.ts';
 import type { EventDay, EventItem, SelectedDay } from '@/lib/entities.ts';
 import { clearSelection, selectCheckInList, selectDay, useSelection } from '@/lib/selection.ts';
 import { notify } from '@/lib/toast.ts';
@@ -46,32 +48,48 @@ function DaySelect({ event }: { event: EventItem }) {
   const defaultDayWarning = event.eventDays.length === 0 ? notTodayWarning(event, defaultEventDay(event), now) : null;
 
   const supervisorDay = selectedDay ?? event.eventDays.find((day) => isToday(event, day, now)) ?? null;
-  // Today's day, not chosen yet: chosen first, so /supervisor finds it.
-  const openSupervisorTools = async (click: MouseEvent, day: EventDay) => {
-    if (selectedDay) return;
-    click.preventDefault();
-    await selectDay(day);
-    await stepForward(paths.supervisor);
-  };
+  const { setListStepFor } = useListStepFor();
 
   // Fetched ahead, so choosing a day rarely waits for the event's check-in lists.
   useQuery(checkInListQueries.list(event.id));
   const queryClient = useQueryClient();
   // A door device stores its list with the day (docs/decisions/129).
   const device = useSession().user?.device;
-  const choose = async (day: EventDay) => {
-    let step: ReturnType<typeof checkInListStep> = { kind: 'first' };
+  /** The list step after `day` (docs/decisions/109), from the event's lists; no lists and no server: as before lists. */
+  const listStepAfter = async (day: EventDay): Promise<CheckInListStep> => {
     try {
       // The lists read as the screen opened (or kept from before) serve; none yet: fetched now.
-      step = checkInListStep((await queryClient.ensureQueryData({ ...checkInListQueries.list(event.id), retry: 1 })).lists, day.day, device);
+      return checkInListStep((await queryClient.ensureQueryData({ ...checkInListQueries.list(event.id), retry: 1 })).lists, day.day, device);
     } catch {
       // Lists never seen and no server: a door device held to one list scans at it (its name unknown
       // until the lists load; docs/decisions/129), anyone else at the first list, as before lists.
       const deviceListId = device?.checkInListId;
-      if (deviceListId) step = { kind: 'only', list: { id: deviceListId, name: t('lists.deviceListName') } };
       notify({ title: t('lists.loadFailed'), description: t(deviceListId ? 'lists.deviceListUsed' : 'lists.firstListUsed'), variant: 'error', scope: 'next-screen' });
+      return deviceListId ? { kind: 'only', list: { id: deviceListId, name: t('lists.deviceListName') } } : { kind: 'first' };
     }
+  };
+
+  // Today's day, not chosen yet: chosen first, with its list as `choose` asks for it, so /supervisor
+  // finds both and never works at the event's first list behind the list step. Several lists open
+  // that day: the list step, which then leads to /supervisor (not /scanner).
+  const openSupervisorTools = async (click: MouseEvent, day: EventDay) => {
+    if (selectedDay) return;
+    click.preventDefault();
+    const step = await listStepAfter(day);
     if (step.kind === 'choose') {
+      await setListStepFor(paths.supervisor);
+      await selectDay({ ...day, checkInList: null });
+      return;
+    }
+    await selectDay(step.kind === 'only' ? { ...day, checkInList: step.list } : day);
+    await stepForward(paths.supervisor);
+  };
+
+  const choose = async (day: EventDay) => {
+    const step = await listStepAfter(day);
+    if (step.kind === 'choose') {
+      // This entry may still say the list step leads to /supervisor (Back from the tools to here).
+      await setListStepFor(paths.scanner);
       await selectDay({ ...day, checkInList: null });
       notify({ title: t('days.selected'), description: `${dayLabel(day.day)}: ${day.name}`, variant: 'success', isBrief: true });
       return;
@@ -133,7 +151,10 @@ function DaySelect({ event }: { event: EventItem }) {
 function CheckInListSelect({ event, day }: { event: EventItem; day: SelectedDay }) {
   const { t } = useTranslation();
   const stepForward = useStepForward();
-  const goBack = () => void clearSelection('day');
+  // /scanner, or /supervisor when the step was asked for the supervisor tools.
+  const { listStepFor, setListStepFor } = useListStepFor();
+  // Back to the days: a day chosen there is for the scanner again.
+  const goBack = () => void setListStepFor(paths.scanner).then(() => clearSelection('day'));
   useBackButton(goBack);
   const lists = useQuery(checkInListQueries.list(event.id));
   // A door device held to one list is offered that list only (docs/decisions/129): its scans name
@@ -155,7 +176,7 @@ function CheckInListSelect({ event, day }: { event: EventItem; day: SelectedDay 
   const choose = async (list: { id: string; name: string }) => {
     await selectCheckInList(list);
     notify({ title: t('lists.selected'), description: list.name, variant: 'success', scope: 'next-screen', isBrief: true });
-    await stepForward(paths.scanner);
+    await stepForward(listStepFor);
   };
 
   return (

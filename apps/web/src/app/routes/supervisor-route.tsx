@@ -4,7 +4,8 @@
  * and admins of the selected organization; the server refuses everyone else anyway.
  *
  * The day's check-in list is kept in step with the event's lists as on /scanner (docs/decisions/151):
- * a list deleted since it was chosen, or still to choose, leads to the list step.
+ * a list deleted since it was chosen, or still to choose, leads to the list step, and the list chosen
+ * there leads back here (`listStepForSupervisor`).
  *
  * A manual check-in of a ticket this device admitted offline, in a scan not yet sent, is refused on
  * the device, as on the scanner's Find attendee (decision 078): the server does not know it yet.
@@ -19,6 +20,7 @@ import { dayLabel } from '@/features/days/days-logic.ts';
 import { AttendeeSearch } from '@/features/supervisor/components/attendee-search.tsx';
 import { ScanLogList } from '@/features/supervisor/components/scan-log-list.tsx';
 import { canUseSupervisorTools } from '@/features/supervisor/supervisor-logic.ts';
+import { listStepForSupervisor } from '@/lib/list-step-for.ts';
 import { useSelection } from '@/lib/selection.ts';
 import { useBack } from '@/lib/use-back.ts';
 import { useTranslation } from 'react-i18next';
@@ -34,7 +36,8 @@ export function SupervisorRoute() {
   if (!canUseSupervisorTools(organization.role)) return <Navigate to={paths.scanner} replace />;
   // The day's list still to choose (chosen nowhere yet, or deleted since): the list step, as from
   // /scanner — the tools would otherwise search and check in at the event's first list.
-  if (day.checkInList === null) return <Navigate to={paths.daySelect} replace />;
+  // The list chosen there leads back here.
+  if (day.checkInList === null) return <Navigate to={paths.daySelect} replace state={listStepForSupervisor} />;
   return <SupervisorTools event={event} day={day} />;
 }
 
