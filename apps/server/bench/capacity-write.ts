@@ -43,20 +43,12 @@ import { recordScannedCheckIn, recordScannedEntryWithPlace, type ScannedCheckIn 
 import { prepareDoorDatabase } from '../test/helpers/door-database.ts';
 import { firstCheckInListId } from '../test/helpers/fixtures.ts';
 import { codesOf } from './verify-references.ts';
+import { wholeNumberSetting } from './env-setting.ts';
 
-/** The positive whole number in environment variable `name`, or `fallback` when unset; throws naming it otherwise. */
-function setting(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text.trim() === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number ≥ 0; got "${text}"`);
-  return value;
-}
-
-const BATCH = setting('CAPACITY_WRITE_BATCH', 32);
-const BATCHES = setting('CAPACITY_WRITE_BATCHES', 200);
+const BATCH = wholeNumberSetting('CAPACITY_WRITE_BATCH', 32);
+const BATCHES = wholeNumberSetting('CAPACITY_WRITE_BATCHES', 200);
 /** Rounds between two `analyzeGrownTables` (0: never). */
-const ANALYZE_EVERY = setting('CAPACITY_WRITE_ANALYZE', 25);
+const ANALYZE_EVERY = wholeNumberSetting('CAPACITY_WRITE_ANALYZE', 25);
 /** `CAPACITY_WRITE_DURABLE=0`: PGlite's defaults (fsync off), to tell the WAL's syncs from the rest. */
 const IS_DURABLE = process.env.CAPACITY_WRITE_DURABLE !== '0';
 const WINDOW = 50;

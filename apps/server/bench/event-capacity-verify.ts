@@ -29,19 +29,11 @@ import { DEMO_COLLEAGUE, DEMO_USER } from '../src/db/seed.ts';
 import { insertTickets } from '../src/services/tickets.ts';
 import { demoIds } from '../test/helpers/fixtures.ts';
 import { api, bearer, createTestApp, login } from '../test/helpers/test-app.ts';
+import { wholeNumberSetting } from './env-setting.ts';
 
-/** The positive whole number in environment variable `name`, or `fallback` when unset; throws naming it otherwise. */
-function setting(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text.trim() === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number ≥ 1; got "${text}"`);
-  return value;
-}
-
-const ROUNDS = setting('EVENT_CAPACITY_ROUNDS', 6);
-const ENTRIES = setting('EVENT_CAPACITY_ENTRIES', 1_500);
-const CONNECTIONS = setting('EVENT_CAPACITY_CONNECTIONS', 50);
+const ROUNDS = wholeNumberSetting('EVENT_CAPACITY_ROUNDS', 6, { min: 1 });
+const ENTRIES = wholeNumberSetting('EVENT_CAPACITY_ENTRIES', 1_500, { min: 1 });
+const CONNECTIONS = wholeNumberSetting('EVENT_CAPACITY_CONNECTIONS', 50, { min: 1 });
 /** The places of the venue (and of the limited list): more than a run's entries. */
 const CAPACITY = 20_000;
 const TIME_ZONE = 'Europe/Berlin';

@@ -37,19 +37,11 @@ import { recordScannedCheckIn, type ScannedCheckIn } from '../src/services/check
 import { prepareDoorDatabase } from '../test/helpers/door-database.ts';
 import { firstCheckInListId } from '../test/helpers/fixtures.ts';
 import { codesOf } from './verify-references.ts';
+import { wholeNumberSetting } from './env-setting.ts';
 
-/** The whole number ≥ 0 in environment variable `name`, or `fallback` when unset; throws naming it otherwise. */
-function setting(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text.trim() === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number ≥ 0; got "${text}"`);
-  return value;
-}
-
-const BATCH = setting('FIRST_ENTRY_WRITE_BATCH', 32);
-const BATCHES = setting('FIRST_ENTRY_WRITE_BATCHES', 200);
-const ANALYZE_EVERY = setting('FIRST_ENTRY_WRITE_ANALYZE', 25);
+const BATCH = wholeNumberSetting('FIRST_ENTRY_WRITE_BATCH', 32);
+const BATCHES = wholeNumberSetting('FIRST_ENTRY_WRITE_BATCHES', 200);
+const ANALYZE_EVERY = wholeNumberSetting('FIRST_ENTRY_WRITE_ANALYZE', 25);
 const IS_SERVICES = process.env.FIRST_ENTRY_WRITE_FORM === 'services';
 const WINDOW = 50;
 /** What the first form is called in the output. */

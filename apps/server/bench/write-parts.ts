@@ -32,18 +32,10 @@ import { recordScannedCheckIn, type ScannedCheckIn } from '../src/services/check
 import { prepareDoorDatabase } from '../test/helpers/door-database.ts';
 import { firstCheckInListId } from '../test/helpers/fixtures.ts';
 import { codesOf } from './verify-references.ts';
+import { wholeNumberSetting } from './env-setting.ts';
 
-/** The whole number ≥ 0 in environment variable `name`, or `fallback` when unset; throws naming it otherwise. */
-function setting(name: string, fallback: number): number {
-  const text = process.env[name];
-  if (text === undefined || text.trim() === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number ≥ 0; got "${text}"`);
-  return value;
-}
-
-const BATCH = setting('WRITE_PARTS_BATCH', 32);
-const ROUNDS = setting('WRITE_PARTS_ROUNDS', 120);
+const BATCH = wholeNumberSetting('WRITE_PARTS_BATCH', 32);
+const ROUNDS = wholeNumberSetting('WRITE_PARTS_ROUNDS', 120);
 /** The triggers a variant switches off: its name, the table and the trigger. */
 const PARTS: Record<string, { table: string; trigger: string }> = {
   counts: { table: 'check_ins', trigger: 'check_in_counts_insert' },
