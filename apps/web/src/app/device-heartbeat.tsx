@@ -43,15 +43,21 @@ export default function DeviceHeartbeat() {
   tRef.current = t;
 
   useEffect(() => {
+    // Aborted when the heartbeat stops (signed out, the device removed, the screen gone): a beat
+    // still on its way then applies nothing of its answer — a late "moved" must not store the
+    // signed-out device again nor move the choices of whoever uses the phone next.
+    const stopped = new AbortController();
+    const { signal } = stopped;
     const beat = async () => {
       const reported = await reportDeviceStatus(await scansWaiting().catch(() => 0), userRef.current?.device);
       const current = userRef.current;
-      if (!current) return;
-      const moved = await followDeviceMove(current, reported, queryClient);
+      if (!current || signal.aborted) return;
+      const moved = await followDeviceMove(current, reported, queryClient, signal);
       if (!moved) {
-        await keepDeviceListChosen(current, queryClient, tRef.current('lists.deviceListName')).catch(() => undefined);
+        await keepDeviceListChosen(current, queryClient, tRef.current('lists.deviceListName'), signal).catch(() => undefined);
         return;
       }
+      if (signal.aborted) return;
       // The next beat reads the moved device even before React renders the session's new user.
       userRef.current = moved;
       session.switchShift(moved);
@@ -64,7 +70,6 @@ export default function DeviceHeartbeat() {
     // to B back to A, where its scans are refused once the server has told it of the move.
     let running: Promise<void> | null = null;
     let isWaiting = false;
-    let isStopped = false;
     const askForBeat = () => {
       if (running) {
         isWaiting = true;
@@ -74,7 +79,7 @@ export default function DeviceHeartbeat() {
         .catch(() => undefined)
         .finally(() => {
           running = null;
-          if (!isWaiting || isStopped) return;
+          if (!isWaiting || signal.aborted) return;
           isWaiting = false;
           askForBeat();
         });
@@ -88,7 +93,7 @@ export default function DeviceHeartbeat() {
       askForBeat();
     });
     return () => {
-      isStopped = true;
+      stopped.abort();
       clearInterval(timer);
       stopListening();
     };

@@ -334,3 +334,30 @@ test("a door phone held to a list its lists do not hold yet (an old copy) is off
   expect(screen.queryByText('North gate')).toBeNull();
   await waitFor(() => expect(getSelection().day).toEqual({ ...testDay, checkInList: { id: south.id, name: "This device's list" } }));
 });
+
+test("a beat answered after the session ended applies nothing: a late 'moved' neither stores the signed-out device again nor moves the choices kept for the next sign-in", async () => {
+  let release: () => void = () => undefined;
+  const answer = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let reports = 0;
+  server.use(
+    http.post(apiUrl(deviceApiPaths.reportStatus), async () => {
+      reports += 1;
+      await answer;
+      return HttpResponse.json<DeviceStatusResponse>({ success: true, device: { id: 'device-1', name: 'Summit door', organizationId: testOrganization.id, eventId: 'event-elsewhere', checkInListId: null } });
+    }),
+  );
+  const { router, session } = renderApp({ route: '/day-select', user: phone, selection });
+  await waitFor(() => expect(reports).toBe(1));
+  // The server no longer takes the session (SPEC §8): signed out, the choices kept for the next sign-in.
+  await act(() => session.expire());
+  await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  expect(await readStoredUser()).toBeNull();
+  // The beat's answer arrives now, naming another event.
+  release();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  expect(await readStoredUser()).toBeNull();
+  expect(getSelection().event?.id).toBe(testEvent.id);
+  expect(getSelection().day).toEqual(selection.day);
+});

@@ -18,13 +18,19 @@ import { clearSelection, getSelection, selectDay } from '@/lib/selection.ts';
  * event step after a move of event (whose old event's queued scans are sent, and its data then
  * deleted: `sendThenForgetEventLeft`); after a move of list within the event, to the list the day's
  * list step now gives (the device's one list, or the choice when it scans every list).
- * @returns the stored user when the device moved (the caller makes it the session's), else null.
+ * `signal`: aborted when the heartbeat that heard the answer stopped (signed out, the device
+ * removed, the screen gone); the move then stops before its next step that writes the stored user
+ * or the selection, so a late answer never signs a signed-out device in again nor moves the choices
+ * of whoever uses the phone now.
+ * @returns the stored user when the device moved and `signal` was not aborted meanwhile (the caller
+ *   makes it the session's), else null.
  */
-export async function followDeviceMove(user: User, reported: DeviceSelf | undefined, queryClient: QueryClient): Promise<User | null> {
+export async function followDeviceMove(user: User, reported: DeviceSelf | undefined, queryClient: QueryClient, signal?: AbortSignal): Promise<User | null> {
   const { device } = user;
-  if (!device || !reported || !isMovedDevice(device, reported)) return null;
+  if (!device || !reported || !isMovedDevice(device, reported) || signal?.aborted) return null;
   const next = await storeMovedDevice({ ...user, device }, reported);
   await forgetDoorLists();
+  if (signal?.aborted) return null;
   // Its scans queued at the event it left still go there (the server takes those made before the
   // phone knew, docs/decisions/139); then that event's data goes. Not waited for: the next beat
   // reports the new place meanwhile.
@@ -37,6 +43,7 @@ export async function followDeviceMove(user: User, reported: DeviceSelf | undefi
     const { checkInList: _old, scanMode: _mode, ...plainDay } = day;
     // From the server, not the copy kept for offline use (the old place's lists).
     const lists = await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), persister: undefined, retry: 1 }).catch(() => null);
+    if (signal?.aborted) return null;
     const step = lists ? checkInListStep(lists.lists, day.day, { checkInListId: reported.checkInListId ?? null }) : null;
     // Without the lists (no network), the list is chosen again on the day screen.
     await selectDay(step?.kind === 'first' ? plainDay : { ...plainDay, checkInList: step?.kind === 'only' ? step.list : null });
@@ -50,15 +57,16 @@ export async function followDeviceMove(user: User, reported: DeviceSelf | undefi
  * stored it without the lists), gets its list named, as the day step now stores it; a day whose list
  * is still to choose (null) is left to that step. Without the lists (no
  * network), or when the selection changed while they were read, nothing changes until the next
- * heartbeat. Never throws.
+ * heartbeat; nor once `signal` is aborted (the heartbeat stopped, see `followDeviceMove`). Never throws.
  */
-export async function keepDeviceListChosen(user: User, queryClient: QueryClient, standInName?: string): Promise<void> {
+export async function keepDeviceListChosen(user: User, queryClient: QueryClient, standInName?: string, signal?: AbortSignal): Promise<void> {
   const { device } = user;
   const { event, day } = getSelection();
-  if (!device || !event || event.id !== device.eventId || !day || day.checkInList === null) return;
+  if (signal?.aborted || !device || !event || event.id !== device.eventId || !day || day.checkInList === null) return;
   const isNamed = day.checkInList !== undefined && day.checkInList.name !== standInName;
   if (device.checkInListId ? day.checkInList?.id === device.checkInListId && isNamed : day.checkInList !== undefined) return;
   const lists = await queryClient.fetchQuery({ ...checkInListQueries.list(event.id), retry: 1 }).catch(() => null);
+  if (signal?.aborted) return;
   const step = lists ? checkInListStep(lists.lists, day.day, device) : null;
   if (step?.kind !== 'only' || (device.checkInListId !== null && step.list.id !== device.checkInListId)) return;
   // Staff may have changed the day, its list or Entry / Exit while the lists were on their way:

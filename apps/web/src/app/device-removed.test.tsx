@@ -4,13 +4,13 @@
  * offline, deletes the door lists and guest data and keeps nothing signed in. Real IndexedDB
  * (fake-indexeddb), the real outbox; the server is MSW.
  */
-import { apiPaths, organizationEventsPath } from '@gatecheck/contract';
+import { apiPaths, OfflineScan, OfflineScanBatch, type OfflineScanBatchResponse, organizationEventsPath } from '@gatecheck/contract';
 import { screen, waitFor } from '@testing-library/react';
-import { http } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { expect, test } from 'vitest';
 import { openOfflineDb } from '@/features/scanner/offline/offline-db.ts';
 import { queueOfflineScan, readOutbox } from '@/features/scanner/offline/outbox.ts';
-import { getSelection } from '@/lib/selection.ts';
+import { getSelection, selectOrganization } from '@/lib/selection.ts';
 import { readStoredUser, writeStoredUser } from '@/lib/stored-user.ts';
 import { testOrganization, testUser } from '@/test/fixtures.ts';
 import { apiUrl, errorResponse, server } from '@/test/msw-server.ts';
@@ -69,4 +69,38 @@ test('a removal with no network to send on keeps the admission queued for whoeve
   expect(await screen.findByText('This device was removed by your organizer', { selector: '[role=status]' })).toBeInTheDocument();
   await expectDoorDataGone();
   expect((await readOutbox(await openOfflineDb())).map((item) => item.code)).toEqual(['GOOD-1']);
+});
+
+test('someone who signs in while the removed device sends its scans keeps that sign-in and the organization chosen since', async () => {
+  const db = await deviceWithDoorData();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let isSending = false;
+  server.use(
+    http.post(apiUrl(apiPaths.offlineScans), async ({ request }) => {
+      isSending = true;
+      const scans = OfflineScanBatch.parse(await request.json()).scans.map((scan) => OfflineScan.parse(scan));
+      await held;
+      return HttpResponse.json<OfflineScanBatchResponse>({ receivedAt: new Date().toISOString(), results: scans.map((scan, index) => ({ index, scanId: scan.scanId, status: 'recorded' })) });
+    }),
+    http.get(apiUrl(organizationEventsPath(testOrganization.id)), () => errorResponse(401, REMOVED)),
+  );
+  renderApp({ route: '/event-select', selection: { organization: testOrganization } });
+  expect(await screen.findByText('This device was removed by your organizer', { selector: '[role=status]' })).toBeInTheDocument();
+  await waitFor(() => expect(isSending).toBe(true));
+  // Meanwhile a staff member signs in on this phone (what a sign-in stores) and chooses an organization.
+  const staff = { ...testUser, id: 'user-2', username: 'sam', token: 'staff-token' };
+  const theirs = { ...testOrganization, id: 'org-2', name: 'Their organization' };
+  await writeStoredUser(staff);
+  await selectOrganization(theirs);
+  release();
+  // The removal goes on to the end: the removed device's door data goes...
+  await waitFor(async () => expect(await db.count('doorLists')).toBe(0));
+  expect(await readOutbox(db)).toEqual([]);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  // ...but the new sign-in and its choice stay.
+  expect(await readStoredUser()).toEqual(staff);
+  expect(getSelection().organization).toEqual(theirs);
 });
