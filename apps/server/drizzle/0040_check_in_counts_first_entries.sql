@@ -52,7 +52,7 @@ BEGIN
   -- check-in it makes active is its ticket's only active check-in that day. Each then counts one
   -- arrival at its list and slot and its ticket once at its list, under its type: after the
   -- tickets' lock (which also reads their types), one statement of two upserts, in place of the
-  -- general case's four below (the lock, the arrivals' upsert, the per-type recount,
+  -- general case's six below (the lock, the arrivals' upsert, the per-type recount,
   -- check_in_type_counts_add's call and its two statements). Whether it holds is read after the
   -- lock, as the general case reads the tickets' other check-ins: an event with one list cannot
   -- hold a second active check-in of a ticket on a day (every check-in's list is a list of its
