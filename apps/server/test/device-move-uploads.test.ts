@@ -12,6 +12,7 @@ import {
   ApiErrorBody,
   apiPaths,
   checkInCountsPath,
+  checkInListPath,
   checkInListsPath,
   CreateEnrollmentResponse,
   devicePaths,
@@ -508,4 +509,34 @@ test(`an original upload still recording a scan and its re-send judged after the
   const answers = await Promise.all([original, resent]);
   expect(answers.map((answer) => OfflineScanBatchResponse.parse(answer.json()).results.map((result) => [result.status, result.reason ?? null]))).toEqual([[['recorded', null]], [['recorded', null]]]);
   expect(await listsCheckedInAt(made.code)).toEqual([gate.id]);
+});
+
+test(`a device moved off a list its organizer then deletes still has the scans it made there before it was told taken, at the list that admits them; one made after it was told is still refused (${TEST_DATABASE_KIND})`, async () => {
+  const gateA = await newList('Gate A');
+  const gateB = await newList('Gate B');
+  const { token, device } = await enrollAtList(gateA.id);
+  const scan = (code: string) => ({ scanId: randomUUID(), code, scannedAt: new Date().toISOString(), deviceId: device.id, verdict: 'approved' });
+  await tick();
+  const atA = scan(freshCode());
+  await tick();
+  const moved = await t.app.inject({ method: 'POST', url: api(devicePaths.updateDevice(device.id)), headers: bearer(adminToken), payload: { checkInListId: gateB.id } });
+  expect(moved.statusCode, moved.body).toBe(200);
+  await tick();
+  const atANotTold = scan(freshCode());
+  await tick();
+  expect((await heartbeat(token)).device).toMatchObject({ id: device.id, checkInListId: gateB.id });
+  await tick();
+  const atAAfterTold = scan(freshCode());
+  // Gate A is deleted while the phone still holds what it admitted there (the delete saw no check-in).
+  const deleted = await t.app.inject({ method: 'DELETE', url: api(checkInListPath(ids.liveEventId, gateA.id)), headers: bearer(adminToken) });
+  expect(deleted.statusCode, deleted.body).toBe(200);
+
+  // Its stays at gate A are still known: taken at the event's first list admitting the tickets (decision 153).
+  expect(await uploadAt(token, gateA.id, [atA, atANotTold, atAAfterTold])).toEqual([['recorded', null], ['recorded', null], ['rejected', 'device_moved']]);
+  const firstList = (await listCheckInLists(t.database.db, ids.liveEventId))[0];
+  for (const made of [atA, atANotTold]) expect(await listsCheckedInAt(made.code)).toEqual([firstList?.id]);
+  expect(await listsCheckedInAt(atAAfterTold.code)).toEqual([]);
+  // A re-send writes nothing more.
+  expect(await uploadAt(token, gateA.id, [atA, atANotTold])).toEqual([['recorded', null], ['recorded', null]]);
+  for (const made of [atA, atANotTold]) expect(await listsCheckedInAt(made.code)).toEqual([firstList?.id]);
 });

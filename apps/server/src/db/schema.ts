@@ -794,10 +794,10 @@ export const deviceListHistory = pgTable(
     boundUntil: timestamp('bound_until', { withTimezone: true }).notNull(),
     toldAt: timestamp('told_at', { withTimezone: true }),
   },
-  (t) => [
-    index('device_list_history_device_id_idx').on(t.deviceId, t.eventId),
-    foreignKey({ name: 'device_list_history_check_in_list_fk', columns: [t.eventId, t.checkInListId], foreignColumns: [checkInLists.eventId, checkInLists.id] }).onDelete('cascade'),
-  ],
+  // No foreign key to check_in_lists: a stay outlives its list (docs/decisions/162). A device moved
+  // off a list that is then deleted may still send what it admitted there before it was told, and
+  // the upload judges those scans by these stays (services/devices.ts `timesAtListLeft`).
+  (t) => [index('device_list_history_device_id_idx').on(t.deviceId, t.eventId)],
 );
 
 /**
