@@ -14,7 +14,8 @@
  * event's default list (`APPROVAL_CPU_ENTRIES`, default 3,000) sent by CONNECTIONS connections
  * (`APPROVAL_CPU_CONNECTIONS`, default 50) with autocannon, after one unrecorded warm-up round each.
  * Per round: the server process's CPU time (user + system, from /proc/<pid>/stat, Linux only)
- * divided by the approvals (the cluster's is not read: its backends come and go). Prints
+ * divided by the approvals (the cluster's is not read: its backends come and go), and its resident
+ * memory after the round. Prints
  * each round, then each bundle's median and the ratios to the first bundle's.
  * `APPROVAL_CPU_NODE_ARGS` (space-separated) go to every server's node, e.g. `--cpu-prof
  * --cpu-prof-dir=/tmp/prof` or `--heap-prof --heap-prof-dir=/tmp/heap` (written when it stops).
@@ -42,6 +43,16 @@ const databaseUrl = process.env.DATABASE_URL;
 if (builds.length === 0 || !databaseUrl) throw new Error('usage: DATABASE_URL=… bench/approval-cpu.ts <bundle> [<bundle>…] (see the module comment)');
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** Resident memory (MB) of process `pid` now, from /proc; 0 when it is gone. */
+function processRssMb(pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
 
 /** CPU time (ms, user + system) of process `pid` so far, from /proc; 0 when it is gone. */
 function processCpuMs(pid: number): number {
@@ -76,7 +87,7 @@ const servers = await Promise.all(
 
 let failures = 0;
 /** One round of ENTRIES approvals against `server`: its CPU µs per approval and its approvals per second. */
-async function round(server: (typeof servers)[number]): Promise<{ serverUs: number; perSecond: number }> {
+async function round(server: (typeof servers)[number]): Promise<{ serverUs: number; perSecond: number; rssMb: number }> {
   let approved = 0;
   const before = processCpuMs(server.pid);
   const result = await autocannon({
@@ -101,7 +112,7 @@ async function round(server: (typeof servers)[number]): Promise<{ serverUs: numb
     ],
   });
   const serverMs = processCpuMs(server.pid) - before;
-  return { serverUs: (1000 * serverMs) / Math.max(1, approved), perSecond: approved / result.duration };
+  return { serverUs: (1000 * serverMs) / Math.max(1, approved), perSecond: approved / result.duration, rssMb: processRssMb(server.pid) };
 }
 
 try {
@@ -112,7 +123,7 @@ try {
     for (const server of index % 2 === 0 ? servers : [...servers].reverse()) {
       const result = await round(server);
       results.get(server.build)?.push(result);
-      console.log(`  round ${index + 1} ${server.build}: server CPU ${result.serverUs.toFixed(0)} µs per approval, ${Math.round(result.perSecond)}/s; load ${loadavg()[0]?.toFixed(1)}`);
+      console.log(`  round ${index + 1} ${server.build}: server CPU ${result.serverUs.toFixed(0)} µs per approval, ${Math.round(result.perSecond)}/s, RSS ${result.rssMb.toFixed(0)} MB; load ${loadavg()[0]?.toFixed(1)}`);
     }
   }
   const first = results.get(builds[0] ?? '') ?? [];
@@ -127,6 +138,7 @@ try {
         'min–max': `${Math.min(...rows.map((result) => result.serverUs)).toFixed(0)}–${Math.max(...rows.map((result) => result.serverUs)).toFixed(0)}`,
         [`÷ ${builds[0]}`]: (serverUs / firstServer).toFixed(2),
         'approvals/s (median)': Math.round(median(rows.map((result) => result.perSecond))),
+        'RSS MB (last round)': (rows.at(-1)?.rssMb ?? 0).toFixed(0),
       };
     }),
   );

@@ -2,16 +2,16 @@
  * Sign-in sessions (docs/decisions/003). A session token is 32 random bytes, base64url (43 chars);
  * the database keeps only its SHA-256 hash (hex), so a leaked database does not leak live sessions.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../db/coalesce.ts';
 import { withRowMapper } from '../db/row-mapper.ts';
 import { devicePrincipals, devices, sessions, users } from '../db/schema.ts';
 
-/** SHA-256 of `token` as 64 hex characters; also used for password-reset tokens. */
+/** SHA-256 of `token` (UTF-8) as 64 hex characters; also used for password-reset tokens. One call, no Hash object (every signed-in request hashes its token). */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** A fresh random token: 32 bytes, base64url. */
