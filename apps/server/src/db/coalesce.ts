@@ -172,10 +172,7 @@ function statementForKeys<K, Row>(
   return (keys, values = {}) => {
     const isOne = keys.length === 1;
     const params: Record<string, unknown> = { ...values };
-    for (const [name, , field] of columns) {
-      const column = keys.map((key) => key[field] ?? null);
-      params[name] = isOne ? column[0] : column;
-    }
+    for (const [name, , field] of columns) params[name] = isOne ? (keys[0]?.[field] ?? null) : keys.map((key) => key[field] ?? null);
     return statements[isOne ? 'one' : 'many'].execute(params);
   };
 }
