@@ -17,7 +17,6 @@ const postgresUrl = process.env.DATABASE_URL || undefined;
 export const DATABASE_INDEPENDENT_SERVER_FILES = [
   'src/db/coalesce.test.ts',
   'src/db/prepared.test.ts',
-  'src/db/row-mapper.test.ts',
   'src/services/csv-files.test.ts',
   'test/database.test.ts',
   'test/durability.test.ts',

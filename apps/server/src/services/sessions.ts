@@ -6,7 +6,6 @@ import { hash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../db/coalesce.ts';
-import { withRowMapper } from '../db/row-mapper.ts';
 import { devicePrincipals, devices, sessions, users } from '../db/schema.ts';
 
 /** SHA-256 of `token` (UTF-8) as 64 hex characters; also used for password-reset tokens. One call, no Hash object (every signed-in request hashes its token). */
@@ -66,15 +65,9 @@ const SESSION_KEY: readonly KeyColumn<SessionKey>[] = [['token_hash', 'text', 't
 /**
  * The session look-up of every signed-in request, for one token hash or a batch of them (db/coalesce.ts
  * `keysTable`): one row per live session, with its key's 1-based position. Built once per database
- * and size (a named prepared statement on PostgreSQL), its rows mapped by a mapper built then
- * (db/row-mapper.ts).
+ * and size (a named prepared statement on PostgreSQL).
  */
 function prepareSessionUsers(db: DbOrTx, size: BatchSize) {
-  return withRowMapper(sessionUsersQuery(db, size).prepare(`gatecheck_session_users_${size}`));
-}
-
-/** The session look-up's query over `keysTable(SESSION_KEY, size)`, not yet prepared (`prepareSessionUsers`). */
-function sessionUsersQuery(db: DbOrTx, size: BatchSize) {
   return db
     .select({
       position: sql<number>`r.position`.mapWith(Number),
@@ -93,7 +86,8 @@ function sessionUsersQuery(db: DbOrTx, size: BatchSize) {
     .innerJoin(sessions, and(sql`${sessions.tokenHash} = r.token_hash`, isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder('now'))))
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(devicePrincipals, eq(devicePrincipals.userId, users.id))
-    .leftJoin(devices, eq(devices.id, devicePrincipals.deviceId));
+    .leftJoin(devices, eq(devices.id, devicePrincipals.deviceId))
+    .prepare(`gatecheck_session_users_${size}`);
 }
 
 /** The look-ups of concurrent requests, coalesced into one statement under load (db/coalesce.ts). */

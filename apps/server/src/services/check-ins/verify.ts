@@ -15,7 +15,6 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
-import { withRowMapper } from '../../db/row-mapper.ts';
 import { withSettleGrace } from '../../db/pg-pool.ts';
 import { inTransaction } from '../../db/transactions.ts';
 import { isWriteOutcomeUnknown, WriteUnconfirmedError } from '../../db/unavailable.ts';
@@ -235,14 +234,9 @@ const SCAN_KEY: readonly KeyColumn<ScanKey>[] = [
  * ticket by code (case-insensitive, tickets_code_upper_key) with its event's organization, the
  * event's check-in lists (docs/decisions/100), and the ticket's active check-in on the list asked for
  * (the first list when none was) and the day, with the staff member's name. Prepared once per database and size (a
- * named prepared statement on PostgreSQL), its rows mapped by a mapper built then (db/row-mapper.ts).
+ * named prepared statement on PostgreSQL).
  */
 function prepareScanRead(db: Db, size: BatchSize) {
-  return withRowMapper(scanReadQuery(db, size).prepare(`gatecheck_scan_read_${size}`));
-}
-
-/** The scan read's query over `keysTable(SCAN_KEY, size)`, not yet prepared (`prepareScanRead`). */
-function scanReadQuery(db: Db, size: BatchSize) {
   // The batch's first row of each event (by key position): the one that carries its days and lists.
   const firstOfEvent = sql`row_number() over (partition by ${events.id} order by r.position) = 1`;
   return db
@@ -297,7 +291,8 @@ function scanReadQuery(db: Db, size: BatchSize) {
         eq(checkInMovements.checkInId, checkIns.id),
         isNull(checkInMovements.undoneAt),
       ),
-    );
+    )
+    .prepare(`gatecheck_scan_read_${size}`);
 }
 
 /**
