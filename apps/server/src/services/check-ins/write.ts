@@ -33,7 +33,7 @@ import type { CheckInDirection, CheckInTicket, ExistingCheckIn } from '@gatechec
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
-import { checkInListSlots, checkInLists, checkInMovements, checkIns, events, eventSlots, scanLog, type tickets, users } from '../../db/schema.ts';
+import { checkInArrivals, checkInListSlots, checkInLists, checkInMovements, checkIns, events, eventSlots, scanLog, type tickets, users } from '../../db/schema.ts';
 import { retrying } from '../../db/transactions.ts';
 import { changeStamp } from '../door-list.ts';
 import type { TicketTypeDoor } from '../ticket-type-door.ts';
@@ -358,11 +358,27 @@ function listPlacesClaimed(wanted: SQL): SQL {
 }
 
 /**
+ * SQL: the guests inside list `wanted.check_in_list_id` of `wanted.event_id` on `wanted.day` in the
+ * statement's snapshot, `wanted.checkout` its last daily checkout (null: none) — the columns of the
+ * enclosing query's `wanted` row. Without a daily checkout, the kept counters' form
+ * (`insideWithoutCheckoutSql`: arrivals less the exited check-ins), which reads no check-in inside
+ * (docs/decisions/159); with one, the check-ins entered since, counted (`isInsideSince`). The
+ * counters are written AFTER a statement, so neither form holds the statement's own entries.
+ */
+const insideInSnapshotSql = sql`(case when wanted.checkout is null
+      then ${insideWithoutCheckoutSql(sql`wanted.event_id`, sql`wanted.day`, sql`wanted.check_in_list_id`)}
+      else (select count(*) from ${checkIns}
+        where ${checkIns.eventId} = wanted.event_id and ${checkIns.checkInListId} = wanted.check_in_list_id and ${checkIns.day} = wanted.day
+          and ${isInsideSince(sql`wanted.checkout`)}) end)`;
+
+/**
  * The `answers` CTE of the place-claiming first-entry statements (docs/decisions/120, 148): one row
  * per entry written (its input position and check-in time), then one row per list and day of the
  * batch with the guests inside it once the batch is in — those inside in the statement's snapshot
- * (`isInsideSince` the list's last checkout) plus the batch's own entries there. The counts are
- * their own branch of the UNION ALL, so each is counted once per batch (docs/decisions/131).
+ * (`insideInSnapshotSql`: from the kept counters at a list without a daily checkout,
+ * docs/decisions/159; counted since the list's last checkout at one with) plus the batch's own
+ * entries there. The counts are their own branch of the UNION ALL, so each is taken once per batch
+ * (docs/decisions/131).
  * `countedWhere`: a filter on `input` for the lists counted (e.g. ` where counts_inside`), or empty.
  */
 function placedEntryAnswers(db: Db, countedWhere: SQL) {
@@ -371,9 +387,7 @@ function placedEntryAnswers(db: Db, countedWhere: SQL) {
     from input join inserted using (event_id, ticket_id, day, check_in_list_id)
     union all
     select null, null,
-      (select count(*) from ${checkIns}
-        where ${checkIns.eventId} = wanted.event_id and ${checkIns.checkInListId} = wanted.check_in_list_id and ${checkIns.day} = wanted.day
-          and ${isInsideSince(sql`wanted.checkout`)})
+      ${insideInSnapshotSql}
       + (select count(*) from inserted where inserted.event_id = wanted.event_id and inserted.check_in_list_id = wanted.check_in_list_id and inserted.day = wanted.day),
       wanted.event_id, wanted.check_in_list_id, wanted.day
     from (select event_id, check_in_list_id, day, max(checkout) as checkout from input${countedWhere} group by event_id, check_in_list_id, day) as wanted`);
@@ -1021,6 +1035,35 @@ export function nextDailyCheckoutSql(at: SQL, list: { checkoutTime: SQL; timeZon
   const todays = sql`((${localDate} + ${checkoutTime}::time) at time zone ${timeZone})`;
   const tomorrows = sql`(((${localDate} + 1) + ${checkoutTime}::time) at time zone ${timeZone})`;
   return sql`(case when ${checkoutTime} is null then null when ${todays} > ${at} then ${todays} else ${tomorrows} end)`;
+}
+
+/**
+ * SQL: the active check-ins (not undone) of event `eventId` on `day` at list `listId` (every list of
+ * the event when undefined) — the sum of the trigger-kept `check_in_arrivals` rows (docs/decisions/127:
+ * a row per list and 5-minute slot, so it reads what the day's length makes, not what its check-ins
+ * make; docs/decisions/140). Each key is a value or an SQL expression (a column of the enclosing
+ * query, e.g. `unnest`'s or a batch's). The counters are written by statement triggers on
+ * `check_ins` AFTER each statement, in its transaction: in a statement's own snapshot they do not yet
+ * hold what that statement writes.
+ */
+export function arrivalsSql(eventId: string | SQL, day: number | SQL, listId?: string | SQL): SQL {
+  const ofList = listId === undefined ? sql`` : sql` and ${checkInArrivals.checkInListId} = ${listId}`;
+  return sql`(select coalesce(sum(${checkInArrivals.arrivals}), 0) from ${checkInArrivals} where ${checkInArrivals.eventId} = ${eventId} and ${checkInArrivals.day} = ${day}${ofList})`;
+}
+
+/**
+ * SQL: guests inside now through list `listId` (or every list, as `arrivalsSql`) of `eventId` on
+ * `day` when the list has no daily checkout (docs/decisions/111, 140): its active check-ins less
+ * those that exited — the arrivals counters (`arrivalsSql`) less the partial index of exited
+ * active check-ins (`check_ins_exited_event_day_idx`), so a door without exits reads no check-in at
+ * all. One SQL expression, so both sides come from one snapshot; equal there to a count of
+ * `isInsideSince(null)` (docs/decisions/159). Not for a list with a daily checkout: who is inside
+ * there depends on the clock, not on a counter.
+ */
+export function insideWithoutCheckoutSql(eventId: string | SQL, day: number | SQL, listId?: string | SQL): SQL {
+  const ofList = listId === undefined ? sql`` : sql` and ${checkIns.checkInListId} = ${listId}`;
+  const exited = sql`(select count(*) from ${checkIns} where ${checkIns.eventId} = ${eventId} and ${checkIns.day} = ${day}${ofList} and ${checkIns.undoneAt} is null and ${checkIns.exitedAt} is not null)`;
+  return sql`(${arrivalsSql(eventId, day, listId)} - ${exited})`;
 }
 
 /** Guests inside now through list `key.checkInListId` on `key.day` (`isInsideSince` its last daily checkout). */
