@@ -1,13 +1,15 @@
 /**
- * The `insideNow` of an approval at a list with a capacity, as verify's one-statement first entry
- * answers it (docs/decisions/120, 131, 148, 159), against a recount of check_ins on the real
- * database (PGlite, or PostgreSQL under server-pg): through entries, exits, a re-entry and undos at
- * a re-entry list (the kept counters less the exited check-ins), at a list with a daily checkout
- * (still counted: only those entered since the checkout), and for first entries sent at once to two
- * lists (coalesced into batches). Each case runs at a list of an event without a capacity
- * (`recordScannedEntryWithPlace`) and at a list of an event with one (`recordScannedEntryAtEvent`).
- * Every first entry checked here must have been recorded by the statement (no door-write
- * transaction, no count of its own): that is the count under test.
+ * The `insideNow` of an approval at a list that counts its guests inside, against a recount of
+ * check_ins on the real database (PGlite, or PostgreSQL under server-pg; docs/decisions/120, 131,
+ * 148, 159): verify's one-statement first entry at a list with a capacity, through entries, exits,
+ * a re-entry and undos at a re-entry list (the kept counters less the exited check-ins), at a list
+ * with a daily checkout (still counted: only those entered since the checkout), and for first
+ * entries sent at once to two lists (coalesced into batches); the exits and re-entries of the door
+ * write and every approval at a re-entry list without a capacity (`countInside`). Each case runs at
+ * a list of an event without a capacity (`recordScannedEntryWithPlace`) and at a list of an event
+ * with one (`recordScannedEntryAtEvent`). Every first entry at a list with a capacity checked here
+ * must have been recorded by the statement (no door-write transaction, no count of its own): that
+ * is the count under test.
  */
 import { randomUUID } from 'node:crypto';
 import { apiPaths, CheckInList, checkInListsPath, lastDailyCheckout, ManagedEvent, managePaths, supervisorPaths, VerifyTicketResponse, wallClock } from '@gatecheck/contract';
@@ -124,6 +126,13 @@ async function firstEntry(eventId: string, list: CheckInList, code: string): Pro
   return insideNow;
 }
 
+/** An exit or a re-entry at `list` (the door write): its approval's `insideNow`, checked against the recount after it. */
+async function movement(eventId: string, code: string, list: CheckInList, options: { direction?: 'exit'; scanId?: string }): Promise<number> {
+  const answer = await verify(eventId, code, list, options);
+  expect(answer.insideNow).toBe(await recount(eventId, list));
+  return answer.insideNow ?? -1;
+}
+
 /** Guests inside `list` on DAY counted from scratch: active, not exited, and entered since its last daily checkout. */
 async function recount(eventId: string, list: CheckInList): Promise<number> {
   const rows = await t.database.db
@@ -145,17 +154,17 @@ describe.each([
     const code = (index: number) => guests[index]?.code ?? '';
     const ticketId = (index: number) => guests[index]?.id ?? '';
     for (const index of [0, 1, 2, 3]) expect(await firstEntry(event.id, door, code(index))).toBe(index + 1);
-    // Two leave, one comes back: 3 inside, 4 arrivals, 1 exited.
-    await verify(event.id, code(0), door, { direction: 'exit' });
-    await verify(event.id, code(1), door, { direction: 'exit' });
+    // Two leave, one comes back: 3 inside, 4 arrivals, 1 exited. Exits and re-entries are the door
+    // write's (`countInside` in its transaction): their answers too.
+    expect(await movement(event.id, code(0), door, { direction: 'exit' })).toBe(3);
+    expect(await movement(event.id, code(1), door, { direction: 'exit' })).toBe(2);
     const reentry = randomUUID();
-    await verify(event.id, code(0), door, { scanId: reentry });
-    expect(await recount(event.id, door)).toBe(3);
+    expect(await movement(event.id, code(0), door, { scanId: reentry })).toBe(3);
     expect(await firstEntry(event.id, door, code(4))).toBe(4);
     // Guest 2 undone while inside; guest 3 leaves and is undone (an exited check-in undone is no
     // longer one of the exited); guest 0's re-entry undone (out again since its exit).
     await undo(event.id, ticketId(2), door);
-    await verify(event.id, code(3), door, { direction: 'exit' });
+    expect(await movement(event.id, code(3), door, { direction: 'exit' })).toBe(2);
     await undo(event.id, ticketId(3), door);
     await undo(event.id, ticketId(0), door, reentry);
     expect(await recount(event.id, door)).toBe(1);
@@ -163,6 +172,23 @@ describe.each([
     // Guest 2, undone, checks in again: a new check-in beside the undone one.
     expect(await firstEntry(event.id, door, code(2))).toBe(3);
     expect(await recount(event.id, door)).toBe(3);
+  });
+
+  test('at a re-entry list without a capacity: every approval through entries, exits, re-entries and undos', async () => {
+    const event = await newEvent(eventCapacity);
+    const hall = await newList(event.id, { allowsReentry: true });
+    const guests = await newTickets(event.id, 5);
+    const code = (index: number) => guests[index]?.code ?? '';
+    // First entries: verify's statement, then (without an event capacity) a count after it.
+    for (const index of [0, 1, 2, 3]) expect(await movement(event.id, code(index), hall, {})).toBe(index + 1);
+    expect(await movement(event.id, code(0), hall, { direction: 'exit' })).toBe(3);
+    expect(await movement(event.id, code(1), hall, { direction: 'exit' })).toBe(2);
+    expect(await movement(event.id, code(0), hall, {})).toBe(3);
+    await undo(event.id, guests[2]?.id ?? '', hall);
+    expect(await movement(event.id, code(3), hall, { direction: 'exit' })).toBe(1);
+    await undo(event.id, guests[3]?.id ?? '', hall);
+    expect(await movement(event.id, code(4), hall, {})).toBe(2);
+    expect(await movement(event.id, code(2), hall, {})).toBe(3);
   });
 
   test('at a list with a daily checkout: only the guests entered since its last checkout', async () => {

@@ -81,7 +81,7 @@ async function countList(db: DbOrTx, event: EventDetails, list: CheckInListRule 
  * check-ins not exited and not checked out at the list's last daily checkout before `now` (in the
  * event's time zone). A list without a daily checkout: its arrivals less its exited check-ins
  * (`insideWithoutCheckoutSql`, docs/decisions/140); one with a checkout: its check-ins entered since,
- * from the partial index of inside check-ins (grows with them).
+ * from the partial index of inside check-ins (grows with them). Both are `countInside`.
  */
 export async function countListInside(
   db: DbOrTx,
@@ -90,10 +90,7 @@ export async function countListInside(
   day: number,
   now: Date,
 ): Promise<number> {
-  const checkout = lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now);
-  if (checkout !== null) return countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout });
-  const [row] = await db.select({ inside: sql<number>`${insideWithoutCheckoutSql(event.id, day, list.id)}`.mapWith(Number) }).from(sql`(select) as one`);
-  return row?.inside ?? 0;
+  return countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now) });
 }
 
 /**

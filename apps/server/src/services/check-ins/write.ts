@@ -333,6 +333,19 @@ export interface EntryWithPlace {
 }
 
 /**
+ * SQL, an aggregate over a batch's entries grouped by list (or event): where the group's search for
+ * free places starts — the random start slot (column `start`) of its first entry (`rank` 1 in the
+ * group), uniform over the places like each entry's (docs/decisions/159). Not the smallest of the
+ * group's starts: the minimum of a batch of n uniform slots lies in the first 1/(n+1) of the places
+ * on average, so batches claimed from the low end, the held places piled up there, and every claim
+ * stepped over all of them (O(guests inside)). Any entry's start where the first's is missing (a
+ * capacity set while the batch was made), so a group never searches from null.
+ */
+function firstEntrysStart(start: SQL, rank: SQL): SQL {
+  return sql`coalesce(min(${start}) filter (where ${rank} = 1), min(${start}))`;
+}
+
+/**
  * The free places a batch claims at its lists with a capacity, as a CTE's body: for each row of
  * `wanted` (event_id, check_in_list_id, entries, start), up to `entries` free places of that list
  * from the partial index of free places (`FOR UPDATE SKIP LOCKED`, from slot `start`, wrapping
@@ -452,7 +465,7 @@ function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
   const input = db
     .$with('input', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day })
     .as(sql`select r.*, row_number() over (partition by r.event_id, r.check_in_list_id order by r.position) as rank from ${keysTable(SCANNED_ENTRY_WITH_PLACE_KEY, size)}`);
-  const claimed = db.$with('claimed', {}).as(listPlacesClaimed(sql`(select event_id, check_in_list_id, count(*) as entries, min(start) as start from input group by event_id, check_in_list_id)`));
+  const claimed = db.$with('claimed', {}).as(listPlacesClaimed(sql`(select event_id, check_in_list_id, count(*) as entries, ${firstEntrysStart(sql`start`, sql`rank`)} as start from input group by event_id, check_in_list_id)`));
   const placed = db.$with('placed', {}).as(sql`select input.*, claimed.slot from input join claimed using (event_id, check_in_list_id, rank)`);
   const inserted = db
     .$with('inserted', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day, checkInListId: checkIns.checkInListId, checkedInAt: checkIns.checkedInAt })
@@ -562,7 +575,7 @@ function prepareScannedEntryAtEventWrite(db: Db, size: BatchSize) {
     select r.*, row_number() over (partition by r.event_id, r.check_in_list_id order by r.position) as rank
     from ${keysTable(SCANNED_ENTRY_AT_EVENT_KEY, size)}
     where not exists (select from ${eventSlots} where ${eventSlots.eventId} = r.event_id and ${eventSlots.ticketId} = r.ticket_id and ${eventSlots.day} = r.day)`);
-  const listClaimed = db.$with('list_claimed', {}).as(listPlacesClaimed(sql`(select event_id, check_in_list_id, count(*) as entries, min(list_start) as start from input where list_start is not null group by event_id, check_in_list_id)`));
+  const listClaimed = db.$with('list_claimed', {}).as(listPlacesClaimed(sql`(select event_id, check_in_list_id, count(*) as entries, ${firstEntrysStart(sql`list_start`, sql`rank`)} as start from input where list_start is not null group by event_id, check_in_list_id)`));
   const listed = db.$with('listed', {}).as(sql`
     select input.*, list_claimed.slot as list_slot, row_number() over (partition by input.event_id order by input.position) as event_rank
     from input left join list_claimed using (event_id, check_in_list_id, rank)
@@ -572,7 +585,7 @@ function prepareScannedEntryAtEventWrite(db: Db, size: BatchSize) {
       order by ${eventSlots.slot} limit wanted.entries for update skip locked)`;
   const eventClaimed = db.$with('event_claimed', {}).as(sql`
     select wanted.event_id, places.slot, row_number() over (partition by wanted.event_id order by places.branch, places.slot) as event_rank
-    from (select event_id, count(*) as entries, min(event_start) as start, array_agg(distinct day) as days, min(now) as now from listed group by event_id) as wanted
+    from (select event_id, count(*) as entries, ${firstEntrysStart(sql`event_start`, sql`event_rank`)} as start, array_agg(distinct day) as days, min(now) as now from listed group by event_id) as wanted
     cross join lateral (
       select slot, branch from (
         select slot, 1 as branch from ${eventPlaces(sql`${eventSlots.ticketId} is null and ${eventSlots.slot} >= wanted.start`)} as after_start_places
@@ -1066,8 +1079,19 @@ export function insideWithoutCheckoutSql(eventId: string | SQL, day: number | SQ
   return sql`(${arrivalsSql(eventId, day, listId)} - ${exited})`;
 }
 
-/** Guests inside now through list `key.checkInListId` on `key.day` (`isInsideSince` its last daily checkout). */
+/**
+ * Guests inside now through list `key.checkInListId` on `key.day` (`isInsideSince` its last daily
+ * checkout `key.checkout`), in one statement on `tx` (its snapshot, with `tx`'s own writes: the
+ * counters' triggers run at the end of each statement). A list without a daily checkout
+ * (`key.checkout` null): its kept arrivals less its exited check-ins (`insideWithoutCheckoutSql`,
+ * docs/decisions/140, 159), reading no guest inside; one with a checkout: its check-ins entered
+ * since, counted (grows with them).
+ */
 export async function countInside(tx: DbOrTx, key: PlaceKey): Promise<number> {
+  if (key.checkout === null) {
+    const [row] = await tx.select({ value: sql<number>`${insideWithoutCheckoutSql(key.eventId, key.day, key.checkInListId)}`.mapWith(Number) }).from(sql`(select) as one`);
+    return row?.value ?? 0;
+  }
   const [row] = await tx
     .select({ value: sql<number>`count(*)`.mapWith(Number) })
     .from(checkIns)
