@@ -1,7 +1,8 @@
 /**
  * Where the capacity entry's statement spends its time as the list fills, in process on PGlite
- * (issue 26; docs/performance.md, 'The capacity list's count from the kept counters'):
- * `npx tsx bench/capacity-plan.ts` from apps/server.
+ * (issue 26; docs/performance.md, 'The capacity entry at 30,000 inside'):
+ * `npx tsx bench/capacity-plan.ts` from apps/server, or on PostgreSQL
+ * `npx tsx ../../scripts/with-postgres.ts -- npx tsx bench/capacity-plan.ts` (DATABASE_URL).
  *
  * The door of bench/capacity-write.ts (the demo data and a list 'Capacity door' of 100,000 places);
  * the list is filled in batches of 32 first entries through verify's statement
@@ -18,6 +19,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import type { Pool } from 'pg';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../src/db/client.ts';
 import { analyzeGrownTables } from '../src/db/pglite-statistics.ts';
@@ -36,16 +38,36 @@ const last = Math.max(...AT);
 const rounds = Math.ceil(last / BATCH) + 1;
 
 const dataDir = await mkdtemp(path.join(tmpdir(), 'gatecheck-capacity-plan-'));
-const pgliteDir = path.join(dataDir, 'pgdata');
-const door = await prepareDoorDatabase(() => openDatabase({ pgliteDir }), codesOf('CP-', BATCH * (rounds * 2 + 2 * AT.length)), { capacity: CAPACITY });
+const databaseUrl = process.env.DATABASE_URL;
+const location = databaseUrl ? { databaseUrl } : { pgliteDir: path.join(dataDir, 'pgdata') };
+const door = await prepareDoorDatabase(() => openDatabase(location), codesOf('CP-', BATCH * (rounds * 2 + 2 * AT.length)), { capacity: CAPACITY });
 let captured: { query: string; params: unknown[] } | undefined;
 const handle = await openDatabase(
-  { pgliteDir },
+  location,
   { logger: { logQuery: (query, params) => void (query.includes('"check_in_list_slots"') && query.includes('answers') ? (captured = { query, params }) : undefined) } },
 );
 try {
   const { db } = handle;
-  const client = (db as unknown as { $client: PGlite }).$client;
+  /** EXPLAIN ANALYZE of `query` in a transaction rolled back, on one connection. */
+  const explain = async (query: string, params: unknown[]): Promise<{ 'QUERY PLAN': string }[]> => {
+    if (handle.kind === 'pglite') {
+      const client = (db as unknown as { $client: PGlite }).$client;
+      await client.query('begin');
+      try {
+        return (await client.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${query}`, params)).rows;
+      } finally {
+        await client.query('rollback');
+      }
+    }
+    const connection = await (db as unknown as { $client: Pool }).$client.connect();
+    try {
+      await connection.query('begin');
+      return (await connection.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${query}`, params)).rows;
+    } finally {
+      await connection.query('rollback');
+      connection.release();
+    }
+  };
   const { capacityListId } = door;
   if (!capacityListId) throw new Error('the door has no capacity list');
   const unused = await db.select({ id: tickets.id, code: tickets.code }).from(tickets).where(sql`${tickets.code} like 'CP-%'`).orderBy(tickets.code);
@@ -63,7 +85,8 @@ try {
   };
   let inside = 0;
   for (let round = 0; round < rounds; round++) {
-    if (round % 25 === 0) await analyzeGrownTables(db);
+    // PGlite: statistics as the server keeps them (decision 072); PostgreSQL: its autovacuum.
+    if (round % 25 === 0 && handle.kind === 'pglite') await analyzeGrownTables(db);
     await Promise.all(Array.from({ length: BATCH }, () => recordScannedCheckIn(db, entryAt(firstListId))));
     const entries = await capacityBatch();
     inside += BATCH;
@@ -72,14 +95,12 @@ try {
     // The batch's parameters with fresh tickets in place of the ones it wrote.
     let text = JSON.stringify(captured.params);
     for (const entry of entries) text = text.replaceAll(entry.ticketId, entryAt(capacityListId).ticketId);
-    await analyzeGrownTables(db);
-    await client.query('begin');
+    if (handle.kind === 'pglite') await analyzeGrownTables(db);
     const started = performance.now();
-    const plan = await client.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${captured.query}`, JSON.parse(text) as unknown[]);
+    const plan = await explain(captured.query, JSON.parse(text) as unknown[]);
     const took = performance.now() - started;
-    await client.query('rollback');
     console.log(`\n=== ${inside} inside the capacity list (EXPLAIN ANALYZE ${took.toFixed(1)} ms) ===`);
-    for (const { 'QUERY PLAN': line } of plan.rows) {
+    for (const { 'QUERY PLAN': line } of plan) {
       const time = /actual time=[\d.]+\.\.([\d.]+) rows=\d+ loops=(\d+)/.exec(line);
       if (IS_FULL || !time || Number(time[1]) * Number(time[2]) >= 0.05 || !line.includes('actual time')) console.log(line);
     }
