@@ -7,7 +7,11 @@
  * database with three live events, each with one check-in list and its own unused tickets:
  * - `plain`: an event without a capacity (verify's one-statement first entry, decision 070);
  * - `event`: an event with a capacity of CAPACITY places (never reached here);
- * - `event+list`: an event with that capacity whose list has a capacity of CAPACITY too.
+ * - `event+list`: an event with that capacity whose list has a capacity of CAPACITY too;
+ * - `list`: an event without a capacity whose list has CAPACITY places (decision 120's statement:
+ *   `bench:verify`'s capacity list).
+ * CAPACITY is 20,000, or `EVENT_CAPACITY_PLACES` (at most 100,000: a run's entries must fit);
+ * `EVENT_CAPACITY_KINDS=plain,list` runs only those kinds (`plain` always, the reference).
  * ROUNDS rounds (`EVENT_CAPACITY_ROUNDS`, default 6), the kinds in turn (every other round
  * backwards), each of ENTRIES first entries of distinct tickets (`EVENT_CAPACITY_ENTRIES`, default
  * 1,500) sent by CONNECTIONS concurrent callers (`EVENT_CAPACITY_CONNECTIONS`, default 50).
@@ -35,10 +39,12 @@ const ROUNDS = wholeNumberSetting('EVENT_CAPACITY_ROUNDS', 6, { min: 1 });
 const ENTRIES = wholeNumberSetting('EVENT_CAPACITY_ENTRIES', 1_500, { min: 1 });
 const CONNECTIONS = wholeNumberSetting('EVENT_CAPACITY_CONNECTIONS', 50, { min: 1 });
 /** The places of the venue (and of the limited list): more than a run's entries. */
-const CAPACITY = 20_000;
+const CAPACITY = wholeNumberSetting('EVENT_CAPACITY_PLACES', 20_000, { min: 1 });
 const TIME_ZONE = 'Europe/Berlin';
-const KINDS = ['plain', 'event', 'event+list'] as const;
-type Kind = (typeof KINDS)[number];
+const ALL_KINDS = ['plain', 'event', 'event+list', 'list'] as const;
+type Kind = (typeof ALL_KINDS)[number];
+const chosenKinds = process.env.EVENT_CAPACITY_KINDS?.split(',').filter(Boolean);
+const KINDS: readonly Kind[] = chosenKinds ? ALL_KINDS.filter((kind) => kind === 'plain' || chosenKinds.includes(kind)) : ALL_KINDS;
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /**
@@ -80,12 +86,12 @@ try {
       dayCutoff: '04:00',
       allowsScanningOutsideDays: true,
       days: [],
-      ...(kind === 'plain' ? {} : { capacity: CAPACITY }),
+      ...(kind === 'plain' || kind === 'list' ? {} : { capacity: CAPACITY }),
     };
     const created = await t.app.inject({ method: 'POST', url: api(managePaths.organizationEvents(organizationId)), headers: bearer(adminToken), payload });
     if (created.statusCode !== 201) throw new Error(`creating the event failed: ${created.body}`);
     const event = ManagedEvent.parse(created.json());
-    const listBody = { name: `Door ${kind}`, ...(kind === 'event+list' ? { capacity: CAPACITY } : {}) };
+    const listBody = { name: `Door ${kind}`, ...(kind === 'event+list' || kind === 'list' ? { capacity: CAPACITY } : {}) };
     const listed = await t.app.inject({ method: 'POST', url: api(checkInListsPath(event.id)), headers: bearer(adminToken), payload: listBody });
     if (listed.statusCode !== 201) throw new Error(`creating the list failed: ${listed.body}`);
     const list = CheckInList.parse(listed.json());
@@ -109,10 +115,12 @@ try {
     const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
     databaseCpuMs = () => postgresCpuMs(postmasterPid, ticksPerSecond);
   }
-  const doors = { plain: await door('plain'), event: await door('event'), 'event+list': await door('event+list') };
+  const doors: Partial<Record<Kind, Awaited<ReturnType<typeof door>>>> = {};
+  for (const kind of KINDS) doors[kind] = await door(kind);
 
   const round = async (kind: Kind) => {
     const target = doors[kind];
+    if (!target) throw new Error(`no door for ${kind}`);
     let sent = 0;
     const caller = async () => {
       while (sent < ENTRIES) {
@@ -143,7 +151,7 @@ try {
   console.log(
     `event-capacity-verify: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite in memory'}, ${ROUNDS} rounds of ${ENTRIES} first entries per kind by ${CONNECTIONS} callers, ${cpus().length} cores, load ${loadavg()[0]?.toFixed(1)}`,
   );
-  const results: Record<Kind, { perSecond: number; cpuMsPerEntry: number; databaseCpuMsPerEntry: number }[]> = { plain: [], event: [], 'event+list': [] };
+  const results: Record<Kind, { perSecond: number; cpuMsPerEntry: number; databaseCpuMsPerEntry: number }[]> = { plain: [], event: [], 'event+list': [], list: [] };
   for (let index = 0; index < ROUNDS; index++) {
     for (const kind of index % 2 === 0 ? KINDS : [...KINDS].reverse()) {
       const result = await round(kind);

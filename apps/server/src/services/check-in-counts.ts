@@ -13,8 +13,8 @@ import { type CheckInCounts, type CheckInListCounts, type CheckInListRule, lastD
 import { and, eq, inArray, isNotNull, isNull, or, type SQL, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../db/client.ts';
-import { checkInArrivals, checkInLists, checkIns, checkInTypeCounts, events, ticketDayCounts, ticketTypes as ticketTypeRows } from '../db/schema.ts';
-import { countInside, insideNowSql, isInsideSince } from './check-ins/write.ts';
+import { checkInLists, checkIns, checkInTypeCounts, events, ticketDayCounts, ticketTypes as ticketTypeRows } from '../db/schema.ts';
+import { arrivalsSql, countInside, insideNowSql, insideWithoutCheckoutSql, isInsideSince } from './check-ins/write.ts';
 import { resolveCheckInList } from './check-in-lists.ts';
 import { AccessRefusedError, ServiceError } from './errors.ts';
 import { type EventDayInfo, type EventDetails, findEvent } from './events.ts';
@@ -61,7 +61,7 @@ export async function countCheckIns(
  * does not have.
  */
 async function countList(db: DbOrTx, event: EventDetails, list: CheckInListRule & { name: string }, day: number, now: Date): Promise<CheckInListCounts> {
-  const [checkedInRow] = await db.select({ checkedIn: sql<number>`${arrivalsOf(event.id, day, list.id)}`.mapWith(Number) }).from(sql`(select) as one`);
+  const [checkedInRow] = await db.select({ checkedIn: sql<number>`${arrivalsSql(event.id, day, list.id)}`.mapWith(Number) }).from(sql`(select) as one`);
   const isOpen = event.days.some((entry) => entry.day === day) && (list.days === null || list.days.includes(day));
   const validTickets = isOpen ? await validTicketsOf(db, event.id, day, list.ticketTypes) : 0;
   const insideNow = await countListInside(db, event, list, day, now);
@@ -80,8 +80,8 @@ async function countList(db: DbOrTx, event: EventDetails, list: CheckInListRule 
  * Tickets inside now on `day` through list `list` of `event` (docs/decisions/111): its active
  * check-ins not exited and not checked out at the list's last daily checkout before `now` (in the
  * event's time zone). A list without a daily checkout: its arrivals less its exited check-ins
- * (`insideWithoutCheckoutOf`, docs/decisions/140); one with a checkout: its check-ins entered since,
- * from the partial index of inside check-ins (grows with them).
+ * (`insideWithoutCheckoutSql`, docs/decisions/140); one with a checkout: its check-ins entered since,
+ * from the partial index of inside check-ins (grows with them). Both are `countInside`.
  */
 export async function countListInside(
   db: DbOrTx,
@@ -90,34 +90,7 @@ export async function countListInside(
   day: number,
   now: Date,
 ): Promise<number> {
-  const checkout = lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now);
-  if (checkout !== null) return countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout });
-  const [row] = await db.select({ inside: sql<number>`${insideWithoutCheckoutOf(event.id, day, list.id)}`.mapWith(Number) }).from(sql`(select) as one`);
-  return row?.inside ?? 0;
-}
-
-/**
- * SQL: the active check-ins of `eventId` on `day` (at list `listId`; every list when it is an SQL
- * expression naming the row's list, as `unnest`'s column) — the sum of the trigger-kept arrivals
- * rows (docs/decisions/127: a row per list and 5-minute slot, so it reads what the day's length
- * makes, not what its check-ins make; docs/decisions/140).
- */
-function arrivalsOf(eventId: string, day: number, listId?: string | SQL): SQL {
-  const ofList = listId === undefined ? sql`` : sql` and ${checkInArrivals.checkInListId} = ${listId}`;
-  return sql`(select coalesce(sum(${checkInArrivals.arrivals}), 0) from ${checkInArrivals} where ${checkInArrivals.eventId} = ${eventId} and ${checkInArrivals.day} = ${day}${ofList})`;
-}
-
-/**
- * SQL: guests inside now through list `listId` (or every list, as `arrivalsOf`) of `eventId` on
- * `day` when the list has no daily checkout (docs/decisions/111, 140): its active check-ins less
- * those that exited — the arrivals counters less the partial index of exited active check-ins
- * (`check_ins_exited_event_day_idx`), so a door without exits reads no check-in at all. One
- * statement, so both sides come from one snapshot.
- */
-function insideWithoutCheckoutOf(eventId: string, day: number, listId?: string | SQL): SQL {
-  const ofList = listId === undefined ? sql`` : sql` and ${checkIns.checkInListId} = ${listId}`;
-  const exited = sql`(select count(*) from ${checkIns} where ${checkIns.eventId} = ${eventId} and ${checkIns.day} = ${day}${ofList} and ${checkIns.undoneAt} is null and ${checkIns.exitedAt} is not null)`;
-  return sql`(${arrivalsOf(eventId, day, listId)} - ${exited})`;
+  return countInside(db, { eventId: event.id, checkInListId: list.id, day, checkout: lastDailyCheckout(event.timeZone, list.dailyCheckoutTime ?? null, now) });
 }
 
 /**
@@ -125,7 +98,7 @@ function insideWithoutCheckoutOf(eventId: string, day: number, listId?: string |
  * each of `lists` what `countListInside` counts — active check-ins not exited and, at a list with a
  * daily checkout, entered since its last checkout before `now` (`lastDailyCheckout`, the event's
  * time zone) — in at most two statements whatever the number of lists: one, a row per list, for the
- * lists without a checkout, their arrivals less their exited check-ins (`insideWithoutCheckoutOf`,
+ * lists without a checkout, their arrivals less their exited check-ins (`insideWithoutCheckoutSql`,
  * docs/decisions/140: no inside check-in read), and one grouped by list for the lists with a
  * checkout (their entry times are in the rows). A list nobody is inside is absent (0).
  * @returns list id → guests inside now.
@@ -146,7 +119,7 @@ export async function countInsideByList(
     const listIds = sql`array[${sql.join(plain.map((id) => sql`${id}`), sql`, `)}]::uuid[]`;
     rows.push(
       ...(await db
-        .select({ checkInListId: sql<string>`lists.id`, inside: sql<number>`${insideWithoutCheckoutOf(event.id, day, sql`lists.id`)}`.mapWith(Number) })
+        .select({ checkInListId: sql<string>`lists.id`, inside: sql<number>`${insideWithoutCheckoutSql(event.id, day, sql`lists.id`)}`.mapWith(Number) })
         .from(sql`unnest(${listIds}) as lists(id)`)),
     );
   }
@@ -187,9 +160,9 @@ export async function countEventInside(db: DbOrTx, eventId: string, day: number,
     .where(and(ofDay, isNotNull(checkInLists.dailyCheckoutTime), insideNowSql(now)));
   const distinctInside = sql`(select count(distinct inside.ticket_id) from (${unionAll(withoutCheckout, withCheckout)}) as inside)`;
   const noCheckout = sql`not exists (select 1 from ${checkInLists} where ${checkInLists.eventId} = ${eventId} and ${checkInLists.dailyCheckoutTime} is not null)`;
-  const onceEach = sql`${arrivalsOf(eventId, day)} = ${checkedInTicketsOf(eventId, day)}`;
+  const onceEach = sql`${arrivalsSql(eventId, day)} = ${checkedInTicketsOf(eventId, day)}`;
   const [row] = await db
-    .select({ value: sql<number>`case when ${noCheckout} and ${onceEach} then ${insideWithoutCheckoutOf(eventId, day)} else ${distinctInside} end`.mapWith(Number) })
+    .select({ value: sql<number>`case when ${noCheckout} and ${onceEach} then ${insideWithoutCheckoutSql(eventId, day)} else ${distinctInside} end`.mapWith(Number) })
     .from(sql`(select) as one`);
   return row?.value ?? 0;
 }

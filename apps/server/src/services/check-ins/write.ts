@@ -33,7 +33,7 @@ import type { CheckInDirection, CheckInTicket, ExistingCheckIn } from '@gatechec
 import { and, asc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type BatchSize, byPosition, coalescedStatement, type KeyColumn, keysTable } from '../../db/coalesce.ts';
-import { checkInListSlots, checkInLists, checkInMovements, checkIns, events, eventSlots, scanLog, type tickets, users } from '../../db/schema.ts';
+import { checkInArrivals, checkInListSlots, checkInLists, checkInMovements, checkIns, events, eventSlots, scanLog, type tickets, users } from '../../db/schema.ts';
 import { retrying } from '../../db/transactions.ts';
 import { changeStamp } from '../door-list.ts';
 import type { TicketTypeDoor } from '../ticket-type-door.ts';
@@ -333,6 +333,19 @@ export interface EntryWithPlace {
 }
 
 /**
+ * SQL, an aggregate over a batch's entries grouped by list (or event): where the group's search for
+ * free places starts — the random start slot (column `start`) of its first entry (`rank` 1 in the
+ * group), uniform over the places like each entry's (docs/decisions/159). Not the smallest of the
+ * group's starts: the minimum of a batch of n uniform slots lies in the first 1/(n+1) of the places
+ * on average, so batches claimed from the low end, the held places piled up there, and every claim
+ * stepped over all of them (O(guests inside)). Any entry's start where the first's is missing (a
+ * capacity set while the batch was made), so a group never searches from null.
+ */
+function firstEntrysStart(start: SQL, rank: SQL): SQL {
+  return sql`coalesce(min(${start}) filter (where ${rank} = 1), min(${start}))`;
+}
+
+/**
  * The free places a batch claims at its lists with a capacity, as a CTE's body: for each row of
  * `wanted` (event_id, check_in_list_id, entries, start), up to `entries` free places of that list
  * from the partial index of free places (`FOR UPDATE SKIP LOCKED`, from slot `start`, wrapping
@@ -358,11 +371,27 @@ function listPlacesClaimed(wanted: SQL): SQL {
 }
 
 /**
+ * SQL: the guests inside list `wanted.check_in_list_id` of `wanted.event_id` on `wanted.day` in the
+ * statement's snapshot, `wanted.checkout` its last daily checkout (null: none) — the columns of the
+ * enclosing query's `wanted` row. Without a daily checkout, the kept counters' form
+ * (`insideWithoutCheckoutSql`: arrivals less the exited check-ins), which reads no check-in inside
+ * (docs/decisions/159); with one, the check-ins entered since, counted (`isInsideSince`). The
+ * counters are written AFTER a statement, so neither form holds the statement's own entries.
+ */
+const insideInSnapshotSql = sql`(case when wanted.checkout is null
+      then ${insideWithoutCheckoutSql(sql`wanted.event_id`, sql`wanted.day`, sql`wanted.check_in_list_id`)}
+      else (select count(*) from ${checkIns}
+        where ${checkIns.eventId} = wanted.event_id and ${checkIns.checkInListId} = wanted.check_in_list_id and ${checkIns.day} = wanted.day
+          and ${isInsideSince(sql`wanted.checkout`)}) end)`;
+
+/**
  * The `answers` CTE of the place-claiming first-entry statements (docs/decisions/120, 148): one row
  * per entry written (its input position and check-in time), then one row per list and day of the
  * batch with the guests inside it once the batch is in — those inside in the statement's snapshot
- * (`isInsideSince` the list's last checkout) plus the batch's own entries there. The counts are
- * their own branch of the UNION ALL, so each is counted once per batch (docs/decisions/131).
+ * (`insideInSnapshotSql`: from the kept counters at a list without a daily checkout,
+ * docs/decisions/159; counted since the list's last checkout at one with) plus the batch's own
+ * entries there. The counts are their own branch of the UNION ALL, so each is taken once per batch
+ * (docs/decisions/131).
  * `countedWhere`: a filter on `input` for the lists counted (e.g. ` where counts_inside`), or empty.
  */
 function placedEntryAnswers(db: Db, countedWhere: SQL) {
@@ -371,9 +400,7 @@ function placedEntryAnswers(db: Db, countedWhere: SQL) {
     from input join inserted using (event_id, ticket_id, day, check_in_list_id)
     union all
     select null, null,
-      (select count(*) from ${checkIns}
-        where ${checkIns.eventId} = wanted.event_id and ${checkIns.checkInListId} = wanted.check_in_list_id and ${checkIns.day} = wanted.day
-          and ${isInsideSince(sql`wanted.checkout`)})
+      ${insideInSnapshotSql}
       + (select count(*) from inserted where inserted.event_id = wanted.event_id and inserted.check_in_list_id = wanted.check_in_list_id and inserted.day = wanted.day),
       wanted.event_id, wanted.check_in_list_id, wanted.day
     from (select event_id, check_in_list_id, day, max(checkout) as checkout from input${countedWhere} group by event_id, check_in_list_id, day) as wanted`);
@@ -438,7 +465,7 @@ function prepareScannedEntryWithPlaceWrite(db: Db, size: BatchSize) {
   const input = db
     .$with('input', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day })
     .as(sql`select r.*, row_number() over (partition by r.event_id, r.check_in_list_id order by r.position) as rank from ${keysTable(SCANNED_ENTRY_WITH_PLACE_KEY, size)}`);
-  const claimed = db.$with('claimed', {}).as(listPlacesClaimed(sql`(select event_id, check_in_list_id, count(*) as entries, min(start) as start from input group by event_id, check_in_list_id)`));
+  const claimed = db.$with('claimed', {}).as(listPlacesClaimed(sql`(select event_id, check_in_list_id, count(*) as entries, ${firstEntrysStart(sql`start`, sql`rank`)} as start from input group by event_id, check_in_list_id)`));
   const placed = db.$with('placed', {}).as(sql`select input.*, claimed.slot from input join claimed using (event_id, check_in_list_id, rank)`);
   const inserted = db
     .$with('inserted', { eventId: checkIns.eventId, ticketId: checkIns.ticketId, day: checkIns.day, checkInListId: checkIns.checkInListId, checkedInAt: checkIns.checkedInAt })
@@ -548,7 +575,7 @@ function prepareScannedEntryAtEventWrite(db: Db, size: BatchSize) {
     select r.*, row_number() over (partition by r.event_id, r.check_in_list_id order by r.position) as rank
     from ${keysTable(SCANNED_ENTRY_AT_EVENT_KEY, size)}
     where not exists (select from ${eventSlots} where ${eventSlots.eventId} = r.event_id and ${eventSlots.ticketId} = r.ticket_id and ${eventSlots.day} = r.day)`);
-  const listClaimed = db.$with('list_claimed', {}).as(listPlacesClaimed(sql`(select event_id, check_in_list_id, count(*) as entries, min(list_start) as start from input where list_start is not null group by event_id, check_in_list_id)`));
+  const listClaimed = db.$with('list_claimed', {}).as(listPlacesClaimed(sql`(select event_id, check_in_list_id, count(*) as entries, ${firstEntrysStart(sql`list_start`, sql`rank`)} as start from input where list_start is not null group by event_id, check_in_list_id)`));
   const listed = db.$with('listed', {}).as(sql`
     select input.*, list_claimed.slot as list_slot, row_number() over (partition by input.event_id order by input.position) as event_rank
     from input left join list_claimed using (event_id, check_in_list_id, rank)
@@ -558,7 +585,7 @@ function prepareScannedEntryAtEventWrite(db: Db, size: BatchSize) {
       order by ${eventSlots.slot} limit wanted.entries for update skip locked)`;
   const eventClaimed = db.$with('event_claimed', {}).as(sql`
     select wanted.event_id, places.slot, row_number() over (partition by wanted.event_id order by places.branch, places.slot) as event_rank
-    from (select event_id, count(*) as entries, min(event_start) as start, array_agg(distinct day) as days, min(now) as now from listed group by event_id) as wanted
+    from (select event_id, count(*) as entries, ${firstEntrysStart(sql`event_start`, sql`event_rank`)} as start, array_agg(distinct day) as days, min(now) as now from listed group by event_id) as wanted
     cross join lateral (
       select slot, branch from (
         select slot, 1 as branch from ${eventPlaces(sql`${eventSlots.ticketId} is null and ${eventSlots.slot} >= wanted.start`)} as after_start_places
@@ -1023,8 +1050,48 @@ export function nextDailyCheckoutSql(at: SQL, list: { checkoutTime: SQL; timeZon
   return sql`(case when ${checkoutTime} is null then null when ${todays} > ${at} then ${todays} else ${tomorrows} end)`;
 }
 
-/** Guests inside now through list `key.checkInListId` on `key.day` (`isInsideSince` its last daily checkout). */
+/**
+ * SQL: the active check-ins (not undone) of event `eventId` on `day` at list `listId` (every list of
+ * the event when undefined) — the sum of the trigger-kept `check_in_arrivals` rows (docs/decisions/127:
+ * a row per list and 5-minute slot, so it reads what the day's length makes, not what its check-ins
+ * make; docs/decisions/140). Each key is a value or an SQL expression (a column of the enclosing
+ * query, e.g. `unnest`'s or a batch's). The counters are written by statement triggers on
+ * `check_ins` AFTER each statement, in its transaction: in a statement's own snapshot they do not yet
+ * hold what that statement writes.
+ */
+export function arrivalsSql(eventId: string | SQL, day: number | SQL, listId?: string | SQL): SQL {
+  const ofList = listId === undefined ? sql`` : sql` and ${checkInArrivals.checkInListId} = ${listId}`;
+  return sql`(select coalesce(sum(${checkInArrivals.arrivals}), 0) from ${checkInArrivals} where ${checkInArrivals.eventId} = ${eventId} and ${checkInArrivals.day} = ${day}${ofList})`;
+}
+
+/**
+ * SQL: guests inside now through list `listId` (or every list, as `arrivalsSql`) of `eventId` on
+ * `day` when the list has no daily checkout (docs/decisions/111, 140): its active check-ins less
+ * those that exited — the arrivals counters (`arrivalsSql`) less the partial index of exited
+ * active check-ins (`check_ins_exited_event_day_idx`), so a door without exits reads no check-in at
+ * all. One SQL expression, so both sides come from one snapshot; equal there to a count of
+ * `isInsideSince(null)` (docs/decisions/159). Not for a list with a daily checkout: who is inside
+ * there depends on the clock, not on a counter.
+ */
+export function insideWithoutCheckoutSql(eventId: string | SQL, day: number | SQL, listId?: string | SQL): SQL {
+  const ofList = listId === undefined ? sql`` : sql` and ${checkIns.checkInListId} = ${listId}`;
+  const exited = sql`(select count(*) from ${checkIns} where ${checkIns.eventId} = ${eventId} and ${checkIns.day} = ${day}${ofList} and ${checkIns.undoneAt} is null and ${checkIns.exitedAt} is not null)`;
+  return sql`(${arrivalsSql(eventId, day, listId)} - ${exited})`;
+}
+
+/**
+ * Guests inside now through list `key.checkInListId` on `key.day` (`isInsideSince` its last daily
+ * checkout `key.checkout`), in one statement on `tx` (its snapshot, with `tx`'s own writes: the
+ * counters' triggers run at the end of each statement). A list without a daily checkout
+ * (`key.checkout` null): its kept arrivals less its exited check-ins (`insideWithoutCheckoutSql`,
+ * docs/decisions/140, 159), reading no guest inside; one with a checkout: its check-ins entered
+ * since, counted (grows with them).
+ */
 export async function countInside(tx: DbOrTx, key: PlaceKey): Promise<number> {
+  if (key.checkout === null) {
+    const [row] = await tx.select({ value: sql<number>`${insideWithoutCheckoutSql(key.eventId, key.day, key.checkInListId)}`.mapWith(Number) }).from(sql`(select) as one`);
+    return row?.value ?? 0;
+  }
   const [row] = await tx
     .select({ value: sql<number>`count(*)`.mapWith(Number) })
     .from(checkIns)
