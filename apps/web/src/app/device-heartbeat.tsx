@@ -48,6 +48,10 @@ export default function DeviceHeartbeat() {
     // signed-out device again nor move the choices of whoever uses the phone next.
     const stopped = new AbortController();
     const { signal } = stopped;
+    // Signed out (or the session ended): stopped at once, before React unmounts this component.
+    const stopListeningSession = session.subscribe(() => {
+      if (session.getState().status !== 'authenticated') stopped.abort();
+    });
     const beat = async () => {
       const reported = await reportDeviceStatus(await scansWaiting().catch(() => 0), userRef.current?.device);
       const current = userRef.current;
@@ -94,6 +98,7 @@ export default function DeviceHeartbeat() {
     });
     return () => {
       stopped.abort();
+      stopListeningSession();
       clearInterval(timer);
       stopListening();
     };

@@ -11,6 +11,7 @@ import { forgetDoorLists, sendThenForgetEventLeft } from '@/features/scanner/off
 import { checkInListQueries, checkInListStep } from '@/lib/check-ins/check-in-lists.ts';
 import type { User } from '@/lib/entities.ts';
 import { clearSelection, getSelection, selectDay } from '@/lib/selection.ts';
+import { readStoredUser } from '@/lib/stored-user.ts';
 
 /**
  * When `reported` (the heartbeat's answer) places `user`'s device elsewhere than stored: stores it,
@@ -20,14 +21,19 @@ import { clearSelection, getSelection, selectDay } from '@/lib/selection.ts';
  * list step now gives (the device's one list, or the choice when it scans every list).
  * `signal`: aborted when the heartbeat that heard the answer stopped (signed out, the device
  * removed, the screen gone); the move then stops before its next step that writes the stored user
- * or the selection, so a late answer never signs a signed-out device in again nor moves the choices
- * of whoever uses the phone now.
+ * or the selection; and it stores the moved device only while the stored user is still that device
+ * (same device token), so a late answer does not sign a signed-out device in again nor move the
+ * choices of whoever uses the phone now. (Between that read and the write a sign-out could still slip
+ * in: the heartbeat also stops as soon as the session store says signed out.)
  * @returns the stored user when the device moved and `signal` was not aborted meanwhile (the caller
  *   makes it the session's), else null.
  */
 export async function followDeviceMove(user: User, reported: DeviceSelf | undefined, queryClient: QueryClient, signal?: AbortSignal): Promise<User | null> {
   const { device } = user;
   if (!device || !reported || !isMovedDevice(device, reported) || signal?.aborted) return null;
+  // The device must still be the one signed in on this phone: a sign-out may have deleted it already.
+  const stored = await readStoredUser().catch(() => null);
+  if (signal?.aborted || stored?.device?.token !== device.token) return null;
   const next = await storeMovedDevice({ ...user, device }, reported);
   await forgetDoorLists();
   if (signal?.aborted) return null;
