@@ -127,7 +127,7 @@ async function findDeletedList(db: DbOrTx, eventId: string, checkInListId: strin
 /**
  * The list a scan made at `deleted` is recorded at and judged by (docs/decisions/153, 157), of `lists`
  * (the event's, in order):
- * - the list `ticket.checkedInAt` names, when the ticket already has its check-in that day there, so
+ * - the list `ticket.checkedInListId` names, when the ticket already has its check-in that day there, so
  *   every scan of one ticket at the deleted list lands where its first one did, whatever lists were
  *   added since (a second admission is then a conflict, an exit finds its entry);
  * - else the first list that admits a ticket of `ticket.ticketType` on `ticket.day` (where the rule
@@ -140,10 +140,10 @@ async function findDeletedList(db: DbOrTx, eventId: string, checkInListId: strin
 export function successorList(
   lists: readonly CheckInListRule[],
   deleted: DeletedCheckInList,
-  ticket: { ticketType: string | undefined; day: number; checkedInAt?: string | undefined },
+  ticket: { ticketType: string | undefined; day: number; checkedInListId?: string | undefined },
 ): CheckInListRule {
   const admits = (list: CheckInListRule) => listAdmits(list, ticket.ticketType, ticket.day);
-  const found = lists.find((list) => list.id === ticket.checkedInAt) ?? lists.find(admits) ?? lists[0];
+  const found = lists.find((list) => list.id === ticket.checkedInListId) ?? lists.find(admits) ?? lists[0];
   if (!found) throw new Error('an event without a check-in list');
   return admits(found) ? found : { ...found, ticketTypes: deleted.ticketTypes, days: deleted.days };
 }

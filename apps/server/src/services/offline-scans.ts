@@ -249,8 +249,8 @@ async function placeOfScan(tx: DbOrTx, place: ScanPlace, item: { found: ScannedT
   if (!place.deleted) return place;
   const { found, direction, now } = item;
   const ticket = found && found.ticket.eventId === place.event.id ? found.ticket : undefined;
-  const checkedInAt = ticket ? await listCheckedInAt(tx, { eventId: place.event.id, ticketId: ticket.id, day: place.day, isExit: direction === 'exit', now }) : undefined;
-  const list = successorList(place.checkInList.lists, place.deleted, { ticketType: ticket?.ticketType, day: place.day, checkedInAt });
+  const checkedInListId = ticket ? await listCheckedInAt(tx, { eventId: place.event.id, ticketId: ticket.id, day: place.day, isExit: direction === 'exit', now }) : undefined;
+  const list = successorList(place.checkInList.lists, place.deleted, { ticketType: ticket?.ticketType, day: place.day, checkedInListId });
   return { ...place, checkInList: { ...place.checkInList, list } };
 }
 

@@ -30,7 +30,7 @@ import { readStoredUser } from '@/lib/stored-user.ts';
  */
 export async function followDeviceMove(user: User, reported: DeviceSelf | undefined, queryClient: QueryClient, signal?: AbortSignal): Promise<User | null> {
   const { device } = user;
-  if (!device || !reported || !isMovedDevice(device, reported) || signal?.aborted) return null;
+  if (!device || !reported || !isMovedDevice(device, reported)) return null;
   // The device must still be the one signed in on this phone: a sign-out may have deleted it already.
   const stored = await readStoredUser().catch(() => null);
   if (signal?.aborted || stored?.device?.token !== device.token) return null;

@@ -224,8 +224,7 @@ const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
       // Another event's list: a 400 for the batch before any item is recorded. A list the event had
       // and deleted since: its scans land at the lists left (docs/decisions/153).
       const { deleted, ...checkInList } = await resolveUploadList(app.db, event.id, named);
-      // A device's stays are asked of the list named: those at a deleted list went with it, so only a
-      // device at every list (as the delete left one bound to it) or with stays at every list is taken.
+      // A device's stays are asked of the list named, a deleted one too: they outlive it (decision 162).
       const stays = await timesAtListLeft(app.db, device, event.id, deleted?.id ?? checkInList.list.id);
       const uploader = { userId, sessionId, acceptsScansBefore: device?.revokedAt ?? undefined, acceptsScansWhileAt: stays, hasLeftEvent: device !== null && device.eventId !== event.id };
       return recordOfflineScans(app.db, uploader, event, { day: request.params.day, checkInList, deleted }, request.body.scans, app.clock());

@@ -371,25 +371,12 @@ function listPlacesClaimed(wanted: SQL): SQL {
 }
 
 /**
- * SQL: the guests inside list `wanted.check_in_list_id` of `wanted.event_id` on `wanted.day` in the
- * statement's snapshot, `wanted.checkout` its last daily checkout (null: none) — the columns of the
- * enclosing query's `wanted` row. Without a daily checkout, the kept counters' form
- * (`insideWithoutCheckoutSql`: arrivals less the exited check-ins), which reads no check-in inside
- * (docs/decisions/159); with one, the check-ins entered since, counted (`isInsideSince`). The
- * counters are written AFTER a statement, so neither form holds the statement's own entries.
- */
-const insideInSnapshotSql = sql`(case when wanted.checkout is null
-      then ${insideWithoutCheckoutSql(sql`wanted.event_id`, sql`wanted.day`, sql`wanted.check_in_list_id`)}
-      else (select count(*) from ${checkIns}
-        where ${checkIns.eventId} = wanted.event_id and ${checkIns.checkInListId} = wanted.check_in_list_id and ${checkIns.day} = wanted.day
-          and ${isInsideSince(sql`wanted.checkout`)}) end)`;
-
-/**
  * The `answers` CTE of the place-claiming first-entry statements (docs/decisions/120, 148): one row
  * per entry written (its input position and check-in time), then one row per list and day of the
  * batch with the guests inside it once the batch is in — those inside in the statement's snapshot
- * (`insideInSnapshotSql`: from the kept counters at a list without a daily checkout,
- * docs/decisions/159; counted since the list's last checkout at one with) plus the batch's own
+ * (`listInsideSql`: from the kept counters at a list without a daily checkout,
+ * docs/decisions/159; counted since the list's last checkout at one with; the counters are written
+ * AFTER a statement, so neither form holds the statement's own entries) plus the batch's own
  * entries there. The counts are their own branch of the UNION ALL, so each is taken once per batch
  * (docs/decisions/131).
  * `countedWhere`: a filter on `input` for the lists counted (e.g. ` where counts_inside`), or empty.
@@ -400,7 +387,7 @@ function placedEntryAnswers(db: Db, countedWhere: SQL) {
     from input join inserted using (event_id, ticket_id, day, check_in_list_id)
     union all
     select null, null,
-      ${insideInSnapshotSql}
+      ${listInsideSql({ eventId: sql`wanted.event_id`, checkInListId: sql`wanted.check_in_list_id`, day: sql`wanted.day`, checkout: sql`wanted.checkout` })}
       + (select count(*) from inserted where inserted.event_id = wanted.event_id and inserted.check_in_list_id = wanted.check_in_list_id and inserted.day = wanted.day),
       wanted.event_id, wanted.check_in_list_id, wanted.day
     from (select event_id, check_in_list_id, day, max(checkout) as checkout from input${countedWhere} group by event_id, check_in_list_id, day) as wanted`);
@@ -1080,22 +1067,29 @@ export function insideWithoutCheckoutSql(eventId: string | SQL, day: number | SQ
 }
 
 /**
- * Guests inside now through list `key.checkInListId` on `key.day` (`isInsideSince` its last daily
- * checkout `key.checkout`), in one statement on `tx` (its snapshot, with `tx`'s own writes: the
- * counters' triggers run at the end of each statement). A list without a daily checkout
- * (`key.checkout` null): its kept arrivals less its exited check-ins (`insideWithoutCheckoutSql`,
- * docs/decisions/140, 159), reading no guest inside; one with a checkout: its check-ins entered
- * since, counted (grows with them).
+ * SQL: the guests inside list `key.checkInListId` of `key.eventId` on `key.day` since its last daily
+ * checkout `key.checkout` (`isInsideSince`), in the statement's snapshot. Each key is a value or an SQL
+ * expression (a column of the enclosing query, as a batch's). A list without a daily checkout: its
+ * kept arrivals less its exited check-ins (`insideWithoutCheckoutSql`, docs/decisions/140, 159),
+ * reading no guest inside; one with a checkout: its check-ins entered since, counted (grows with
+ * them). `key.checkout` as SQL may be null row by row: the form is then chosen in SQL.
+ */
+function listInsideSql(key: { eventId: string | SQL; checkInListId: string | SQL; day: number | SQL; checkout: Date | SQL | null }): SQL {
+  const counters = insideWithoutCheckoutSql(key.eventId, key.day, key.checkInListId);
+  if (key.checkout === null) return counters;
+  const counted = sql`(select count(*) from ${checkIns}
+        where ${checkIns.eventId} = ${key.eventId} and ${checkIns.checkInListId} = ${key.checkInListId} and ${checkIns.day} = ${key.day}
+          and ${isInsideSince(key.checkout)})`;
+  return key.checkout instanceof Date ? counted : sql`(case when ${key.checkout} is null then ${counters} else ${counted} end)`;
+}
+
+/**
+ * Guests inside now through list `key.checkInListId` on `key.day` (`listInsideSql`: since its last
+ * daily checkout `key.checkout`), in one statement on `tx` (its snapshot, with `tx`'s own writes: the
+ * counters' triggers run at the end of each statement).
  */
 export async function countInside(tx: DbOrTx, key: PlaceKey): Promise<number> {
-  if (key.checkout === null) {
-    const [row] = await tx.select({ value: sql<number>`${insideWithoutCheckoutSql(key.eventId, key.day, key.checkInListId)}`.mapWith(Number) }).from(sql`(select) as one`);
-    return row?.value ?? 0;
-  }
-  const [row] = await tx
-    .select({ value: sql<number>`count(*)`.mapWith(Number) })
-    .from(checkIns)
-    .where(and(eq(checkIns.eventId, key.eventId), eq(checkIns.checkInListId, key.checkInListId), eq(checkIns.day, key.day), isInsideSince(key.checkout)));
+  const [row] = await tx.select({ value: sql<number>`${listInsideSql(key)}`.mapWith(Number) }).from(sql`(select) as one`);
   return row?.value ?? 0;
 }
 
