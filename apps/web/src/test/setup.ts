@@ -118,6 +118,9 @@ async function resetAppState(): Promise<void> {
   await loadServerAddress();
 }
 
+/** sonner's delay between a toast's close and its removal (ms; `TIME_BEFORE_UNMOUNT` in sonner's source). */
+const SONNER_TIME_BEFORE_UNMOUNT_MS = 200;
+
 /**
  * What a test file may change beyond a test (in its own hooks, or left by a failed test), put back
  * before the next file of the worker: no stubbed global or environment variable, no property a test
@@ -125,6 +128,11 @@ async function resetAppState(): Promise<void> {
  * focus, toasts and the verdict sound as at a fresh start of the app; then `resetAppState`.
  */
 async function resetBetweenFiles(): Promise<void> {
+  // sonner removes a closing toast from its list 200 ms after the close began (its
+  // TIME_BEFORE_UNMOUNT), by a timer that outlives the Toaster's unmount: let it run here, while the
+  // file's window exists. After a worker's last file that window is gone, and the timer's React update
+  // threw 'window is not defined' as an unhandled error, failing a green run (CI, 28 Nov 2026).
+  await new Promise((resolve) => setTimeout(resolve, SONNER_TIME_BEFORE_UNMOUNT_MS + 50));
   vi.unstubAllGlobals();
   vi.unstubAllEnvs();
   // `Object.defineProperty(navigator, 'mediaDevices' | 'vibrate', …)` in tests: jsdom's navigator
